@@ -1,0 +1,64 @@
+// Every schema of the contracts compiles with ajv (JSON Schema 2020-12, formats, strict) and
+// every example validates against the schema it illustrates: an example that lies fails here.
+import { describe, expect, it } from 'vitest';
+import { createContractAjv, contractUri, type Ajv } from '../support/ajv.js';
+import { contractsBaseUri, isObject, loadCatalogSchemas, loadContract, type Family } from '../support/contracts.js';
+import { documentExamples, schemaExamples, type ExampleCase } from '../support/examples.js';
+
+function problemsOf(validatorAjv: Ajv, schemaRef: string, value: unknown): string {
+  // Compile a reference rather than getSchema(ref): getSchema would compile the whole
+  // containing document, and an OpenAPI document is not a schema.
+  const validate = validatorAjv.compile({ $ref: schemaRef });
+  return validate(value) ? '' : validatorAjv.errorsText(validate.errors, { separator: '\n' });
+}
+
+describe('catalog schemas (contracts/schemas)', () => {
+  const ajv = createContractAjv([]);
+  const catalog = loadCatalogSchemas();
+
+  it.each(catalog)('$file declares 2020-12, its $id and a title', ({ file, schema }) => {
+    expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(schema.$id).toBe(`${contractsBaseUri}schemas/${file}`);
+    expect(typeof schema.title).toBe('string');
+  });
+
+  it.each(catalog)('$file compiles', ({ schema }) => {
+    expect(() => ajv.getSchema(String(schema.$id))).not.toThrow();
+    expect(ajv.getSchema(String(schema.$id))).toBeTypeOf('function');
+  });
+
+  const cases = catalog.flatMap(({ file, schema }) =>
+    schemaExamples(schema, '').map((example) => ({ ...example, file, id: String(schema.$id) })),
+  );
+  it.each(cases)('$file example $at matches its schema', ({ id, schemaPointer, value }) => {
+    expect(problemsOf(ajv, `${id}#${schemaPointer}`, value)).toBe('');
+  });
+});
+
+describe.each<Family>(['v3', 'v1'])('%s contract', (family) => {
+  const ajv = createContractAjv([family]);
+  const doc = loadContract(family);
+  const base = contractUri(family);
+  const componentSchemas = isObject(doc.components) && isObject(doc.components.schemas) ? doc.components.schemas : {};
+
+  it.each(Object.keys(componentSchemas))('components/schemas/%s compiles', (name) => {
+    expect(() => ajv.compile({ $ref: `${base}#/components/schemas/${name}` })).not.toThrow();
+  });
+
+  const cases: ExampleCase[] = documentExamples(doc);
+  it('has examples to check', () => {
+    expect(cases.length).toBeGreaterThan(0);
+  });
+  it.each(cases)('example $at matches its schema', ({ schemaPointer, value }) => {
+    expect(problemsOf(ajv, `${base}#${schemaPointer}`, value)).toBe('');
+  });
+});
+
+describe('the example check itself', () => {
+  it('rejects an example that does not match its schema', () => {
+    const ajv = createContractAjv([]);
+    const envelope = `${contractsBaseUri}schemas/success-envelope.v1.json`;
+    expect(problemsOf(ajv, envelope, { state: 0, message: 'OK', result: null })).toMatch(/meta/);
+    expect(problemsOf(ajv, envelope, { state: 1, message: 'OK', result: null, meta: { request_id: 'r', timestamp: 'now' } })).not.toBe('');
+  });
+});

@@ -1,0 +1,32 @@
+// The README's test command (`npm test`): type-checks the project, runs the vitest suite with
+// its JSON report, and ends with one line `tests: N passed, N failed`, so a run that executed
+// nothing is visible. Exits non-zero when the type check or any test fails.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const run = (command, args) => spawnSync(command, args, { stdio: 'inherit' }).status ?? 1;
+
+const typecheck = run('npx', ['tsc', '--noEmit']);
+if (typecheck !== 0) console.error('typecheck: tsc --noEmit failed');
+
+const reportDir = mkdtempSync(join(tmpdir(), 'exchange-api-kit-tests-'));
+const reportFile = join(reportDir, 'vitest.json');
+const vitest = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`]);
+
+let passed = 0;
+let failed = 0;
+try {
+  const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+  passed = report.numPassedTests;
+  // A suite that fails to load has no failed tests of its own; count it so it cannot hide.
+  failed = report.numFailedTests + report.numFailedTestSuites;
+} catch {
+  failed = 1;
+  console.error('vitest wrote no report');
+}
+rmSync(reportDir, { recursive: true, force: true });
+
+console.log(`tests: ${passed} passed, ${failed} failed`);
+process.exit(typecheck !== 0 || vitest !== 0 || failed > 0 || passed === 0 ? 1 : 0);

@@ -1,0 +1,109 @@
+// Loads the contracts as plain data for the contract tests: the OpenAPI documents (YAML with
+// anchors and merge keys), the catalog schemas of contracts/schemas and the state machines.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+
+export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+export const contractsDir = join(repoRoot, 'contracts');
+export const sharedDir = resolve(repoRoot, '..', 'shared');
+
+/** The two API families, by the file that holds each one's contract. */
+export const apiContracts = {
+  v3: 'exchange-v3.openapi.yaml',
+  v1: 'deposit-v1.openapi.yaml',
+} as const;
+export type Family = keyof typeof apiContracts;
+
+/** Base URI of contracts/: the catalog schemas' `$id`s live under it, so relative refs resolve. */
+export const contractsBaseUri = 'https://exchange-api-kit.dev/contracts/';
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function readYaml(path: string): Json {
+  // Unlimited aliases: the contracts share header sets through anchors. No merge keys (`<<`),
+  // as for swagger-parser's loader, which does not honour them.
+  return parse(readFileSync(path, 'utf8'), { maxAliasCount: -1 }) as Json;
+}
+
+export function loadContract(family: Family): JsonObject {
+  const doc = readYaml(join(contractsDir, apiContracts[family]));
+  if (!isObject(doc)) throw new Error(`${apiContracts[family]} is not a YAML mapping`);
+  return doc;
+}
+
+export interface CatalogSchema {
+  key: string;
+  file: string;
+  schema: JsonObject;
+}
+
+export function loadCatalogSchemas(): CatalogSchema[] {
+  const dir = join(contractsDir, 'schemas');
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .map((file) => {
+      const schema = JSON.parse(readFileSync(join(dir, file), 'utf8')) as JsonObject;
+      return { key: file.replace(/\.json$/, ''), file, schema };
+    });
+}
+
+export const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+export interface Operation {
+  family: Family;
+  method: string;
+  path: string;
+  operation: JsonObject;
+}
+
+/** Every operation of a contract's `paths`, in document order. */
+export function operationsOf(family: Family, doc: JsonObject = loadContract(family)): Operation[] {
+  const paths = isObject(doc.paths) ? doc.paths : {};
+  return Object.entries(paths).flatMap(([path, item]) =>
+    httpMethods.flatMap((method) => {
+      const operation = isObject(item) ? item[method] : undefined;
+      return isObject(operation) ? [{ family, method: method.toUpperCase(), path, operation }] : [];
+    }),
+  );
+}
+
+/** JSON Pointer escaping of one reference token (RFC 6901). */
+export function pointerToken(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** Follows a local `#/...` reference inside one document (one hop at a time until no `$ref`). */
+export function resolveLocal(doc: JsonObject, node: Json): Json {
+  let current = node;
+  while (isObject(current) && typeof current.$ref === 'string' && current.$ref.startsWith('#/')) {
+    const tokens = current.$ref.slice(2).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+    current = tokens.reduce<Json>((at, token) => (isObject(at) ? (at[token] ?? null) : null), doc);
+  }
+  return current;
+}
+
+export interface SeedEndpoint {
+  family: Family;
+  method: string;
+  path: string;
+  auth: string;
+}
+
+/** The 90 endpoints of ../shared/seed/endpoints.tsv: family, method, path, auth (scope). */
+export function loadSeedEndpoints(): SeedEndpoint[] {
+  const [header, ...rows] = readFileSync(join(sharedDir, 'seed', 'endpoints.tsv'), 'utf8').trim().split('\n');
+  if (header !== 'family\tmethod\tpath\tauth') throw new Error(`unexpected endpoints.tsv header: ${header}`);
+  return rows.map((row) => {
+    const [family, method, path, auth] = row.split('\t');
+    if ((family !== 'v3' && family !== 'v1') || !method || !path || !auth) throw new Error(`bad endpoints.tsv row: ${row}`);
+    return { family, method, path, auth };
+  });
+}
