@@ -1,11 +1,10 @@
 // The state machines in contracts/machines/*.yaml: well formed, sound as graphs, true to the
 // API description, and in step with the OpenAPI contracts (operationIds, webhook event types,
 // status enums). Contract-dependent tests fail, not skip, while a contract file is missing.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { apiContracts, contractsDir, loadContract, readYaml, type Family } from '../support/contracts.js';
 import {
   checkDeclarations,
   checkDeterminism,
@@ -14,7 +13,6 @@ import {
   checkReferences,
   checkTermination,
   emittedEventTypes,
-  isDict,
   machineSchemas,
   operationIds,
   reachableFrom,
@@ -23,14 +21,7 @@ import {
 } from './machine-checks.js';
 import type { Machine, MachineSchema, StateDef, Transition } from './machine-checks.js';
 
-const CONTRACTS_DIR: string = fileURLToPath(new URL('../../contracts/', import.meta.url));
-const MACHINES_DIR: string = join(CONTRACTS_DIR, 'machines');
-
-type Family = 'v3' | 'v1';
-const CONTRACT_FILES: Record<Family, string> = {
-  v3: 'exchange-v3.openapi.yaml',
-  v1: 'deposit-v1.openapi.yaml',
-};
+const MACHINES_DIR: string = join(contractsDir, 'machines');
 
 // ---------------------------------------------------------------------------------------------
 // Given: the machines, their families and the status schemas that mirror them.
@@ -72,7 +63,7 @@ const DESCRIPTION_STATES: Record<string, string[]> = {
 // Loading.
 
 function loadMachine(name: string): { machine: Machine; problems: string[] } {
-  const doc: unknown = parse(readFileSync(join(MACHINES_DIR, `${name}.yaml`), 'utf8'));
+  const doc: unknown = readYaml(join(MACHINES_DIR, `${name}.yaml`));
   return readMachine(doc, name);
 }
 
@@ -91,14 +82,6 @@ function machineNamed(name: string): Machine {
   return machine;
 }
 
-/** Parses a contract, failing the calling test (not skipping it) when the file is missing. */
-function requireContract(family: Family): Record<string, unknown> {
-  const path: string = join(CONTRACTS_DIR, CONTRACT_FILES[family]);
-  expect(existsSync(path), `contracts/${CONTRACT_FILES[family]} is missing`).toBe(true);
-  const doc: unknown = parse(readFileSync(path, 'utf8'));
-  expect(isDict(doc), `contracts/${CONTRACT_FILES[family]} is not a mapping`).toBe(true);
-  return doc as Record<string, unknown>;
-}
 
 function transitionsWhere(machine: Machine, match: Partial<Transition>): Transition[] {
   return machine.transitions.filter((t: Transition) =>
@@ -168,8 +151,8 @@ describe.each(machineFiles)('machine %s', (name: string) => {
   describe('contracts', () => {
     it('names only operationIds that exist in the contracts in via', () => {
       const known: Set<string> = new Set([
-        ...operationIds(requireContract('v3')),
-        ...operationIds(requireContract('v1')),
+        ...operationIds(loadContract('v3')),
+        ...operationIds(loadContract('v1')),
       ]);
       const via: string[] = machine.transitions.flatMap((t: Transition) => t.via ?? []);
       expect(via.filter((id: string) => !known.has(id))).toEqual([]);
@@ -182,7 +165,7 @@ describe.each(machineFiles)('machine %s', (name: string) => {
         expect(emitted, `${name} emits no webhook events`).toEqual([]);
         return;
       }
-      const declared: Set<string> = webhookEventTypes(requireContract(family));
+      const declared: Set<string> = webhookEventTypes(loadContract(family));
       expect(emitted.filter((type: string) => !declared.has(type))).toEqual([]);
     });
 
@@ -193,17 +176,17 @@ describe.each(machineFiles)('machine %s', (name: string) => {
       expect(expected.length, `${name} has a status schema in the table`).toBeGreaterThan(0);
       const states: string[] = [...machine.states.keys()].sort();
       for (const family of ['v3', 'v1'] as Family[]) {
-        const contract: Record<string, unknown> = requireContract(family);
+        const contract: Record<string, unknown> = loadContract(family);
         const found: MachineSchema[] = machineSchemas(contract).filter((s: MachineSchema) => s.machine === name);
         // Every schema that claims this machine mirrors it ...
         for (const schema of found) {
           const values: string[] = (schema.enumValues ?? []).map((v: unknown) => String(v));
-          expect(new Set(values), `${CONTRACT_FILES[family]} ${schema.schema} enum`).toEqual(new Set(states));
+          expect(new Set(values), `${apiContracts[family]} ${schema.schema} enum`).toEqual(new Set(states));
         }
         // ... and the expected schemas are there and claim it.
         const names: string[] = found.map((s: MachineSchema) => s.schema);
         for (const row of expected.filter((r: { contract: Family }) => r.contract === family)) {
-          expect(names, `${CONTRACT_FILES[family]} components.schemas.${row.schema} with x-machine: ${name}`).toContain(
+          expect(names, `${apiContracts[family]} components.schemas.${row.schema} with x-machine: ${name}`).toContain(
             row.schema,
           );
         }
