@@ -1,10 +1,10 @@
 // Collects every assumption the contracts make (`x-assumption: <line>` and
 // `x-assumptions: [<line>, ...]`) with where it stands, and renders the README's list of them.
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  apiContracts, contractsDir, isObject, loadCatalogSchemas, pointerToken, readYaml, type Json,
-} from './contracts.js';
+import { parse } from 'yaml';
+import type { JsonValue as Json } from './load.js';
+import { isObject, token as pointerToken } from './model.js';
 
 export interface Assumption {
   file: string;
@@ -30,19 +30,24 @@ function collect(node: Json, file: string, pointer: string, into: Assumption[]):
   }
 }
 
-/** Every assumption of contracts/, file by file in a stable order. */
-export function collectAssumptions(): Assumption[] {
+/**
+ * Every assumption of contracts/, file by file in a stable order: the OpenAPI contracts, the
+ * catalog schemas, the platform contracts catalog, then the machines. Pointers are into the
+ * source files, as written.
+ */
+export function collectAssumptions(contractsDir: string): Assumption[] {
   const found: Assumption[] = [];
-  for (const file of Object.values(apiContracts)) collect(readYaml(join(contractsDir, file)), file, '', found);
-  for (const { file, schema } of loadCatalogSchemas()) collect(schema, `schemas/${file}`, '', found);
-  const machines = readdirSync(join(contractsDir, 'machines')).filter((f) => f.endsWith('.yaml')).sort();
-  for (const file of machines) collect(readYaml(join(contractsDir, 'machines', file)), `machines/${file}`, '', found);
+  const read = (relativePath: string): Json => parse(readFileSync(join(contractsDir, relativePath), 'utf8'), { maxAliasCount: -1 }) as Json;
+  const filesIn = (dir: string, ending: string): string[] =>
+    readdirSync(join(contractsDir, dir)).filter((f) => f.endsWith(ending)).sort().map((f) => (dir === '.' ? f : `${dir}/${f}`));
+  for (const file of filesIn('.', '.openapi.yaml')) collect(read(file), file, '', found);
+  for (const file of filesIn('schemas', '.json')) collect(read(file), file, '', found);
+  collect(read('platform-contracts.yaml'), 'platform-contracts.yaml', '', found);
+  for (const file of filesIn('machines', '.yaml')) collect(read(file), file, '', found);
   return found;
 }
 
-export const readmeMarkers = { start: '<!-- assumptions:start -->', end: '<!-- assumptions:end -->' };
-
-/** The README section between the markers: one list per file, one line per assumption. */
+/** The list of assumptions in Markdown: one list per file, one line per assumption. */
 export function renderAssumptions(assumptions: Assumption[]): string {
   const files = [...new Set(assumptions.map((a) => a.file))];
   const sections = files.map((file) => {
@@ -52,10 +57,8 @@ export function renderAssumptions(assumptions: Assumption[]): string {
     return [`#### \`contracts/${file}\` (${lines.length})`, '', ...lines].join('\n');
   });
   return [
-    readmeMarkers.start,
-    `${assumptions.length} assumptions, listed by \`test/contracts/assumptions.test.ts\` from the contracts' \`x-assumption\` marks (JSON pointers into each file).`,
+    `${assumptions.length} assumptions, collected by \`npm run generate\` from the contracts' \`x-assumption\` marks (JSON pointers into each file).`,
     '',
     sections.join('\n\n'),
-    readmeMarkers.end,
   ].join('\n');
 }

@@ -1,38 +1,22 @@
 // Every decision the API description leaves open is marked `x-assumption` in the contracts; this
-// lists them all, checks each is one plain line, and keeps the README's list equal to them.
-// `UPDATE_README=1 npx vitest run test/contracts/assumptions.test.ts` rewrites that README section.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// lists them all and checks each is one plain line. `npm run generate` renders the same list into
+// the README and generated/docs/assumptions.md (test/generator/generate.test.ts keeps those fresh).
 import { describe, expect, it } from 'vitest';
-import { collectAssumptions, readmeMarkers, renderAssumptions } from '../support/assumptions.js';
-import { repoRoot } from '../support/contracts.js';
+import { collectAssumptions } from '../../generator/assumptions.js';
+import { contractsDir } from '../support/contracts.js';
 
-const assumptions = collectAssumptions();
+const assumptions = collectAssumptions(contractsDir);
 
 describe('assumptions', () => {
-  it('are found in both API contracts, the catalog schemas and the machines', () => {
+  it('are found in both API contracts, the catalog schemas, the contracts catalog and the machines', () => {
     const files = new Set(assumptions.map((a) => a.file.split('/')[0]));
-    expect(files).toEqual(new Set(['exchange-v3.openapi.yaml', 'deposit-v1.openapi.yaml', 'schemas', 'machines']));
+    expect(files).toEqual(new Set([
+      'exchange-v3.openapi.yaml', 'deposit-v1.openapi.yaml', 'schemas', 'platform-contracts.yaml', 'machines',
+    ]));
   });
 
   it.each(assumptions)('$file#$pointer is one non-empty line', ({ text }) => {
     expect(text.trim().length).toBeGreaterThan(10);
     expect(text).not.toMatch(/\n/);
-  });
-
-  it('are listed in the README, exactly', () => {
-    const readmePath = join(repoRoot, 'README.md');
-    const readme = readFileSync(readmePath, 'utf8');
-    const start = readme.indexOf(readmeMarkers.start);
-    const end = readme.indexOf(readmeMarkers.end);
-    expect(start, 'README has the assumptions markers').toBeGreaterThanOrEqual(0);
-    expect(end).toBeGreaterThan(start);
-    const current = readme.slice(start, end + readmeMarkers.end.length);
-    const wanted = renderAssumptions(assumptions);
-    if (process.env.UPDATE_README === '1' && current !== wanted) {
-      writeFileSync(readmePath, readme.replace(current, wanted));
-      return;
-    }
-    expect(current, 'run UPDATE_README=1 npx vitest run test/contracts/assumptions.test.ts').toBe(wanted);
   });
 });
