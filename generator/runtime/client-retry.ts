@@ -1,0 +1,35 @@
+// When to try a call again and how long to wait first.
+
+export interface RetryOptions {
+  /** Attempts in all, the first included; 3 by default. */
+  maxAttempts?: number;
+  /** Backoff before the first retry (before jitter); 200 by default. */
+  baseDelayMs?: number;
+  /** Upper bound of any wait, Retry-After included; 30 000 by default. */
+  maxDelayMs?: number;
+}
+
+export type RetryPolicy = Required<RetryOptions>;
+
+export function retryPolicy(options: RetryOptions | false | undefined): RetryPolicy {
+  if (options === false) return { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 };
+  return {
+    maxAttempts: Math.max(1, Math.floor(options?.maxAttempts ?? 3)),
+    baseDelayMs: options?.baseDelayMs ?? 200,
+    maxDelayMs: options?.maxDelayMs ?? 30_000,
+  };
+}
+
+/** Exponential backoff with full jitter: uniform in [0, min(max, base · 2^retry)). */
+export function backoffDelay(policy: RetryPolicy, retry: number, random: () => number): number {
+  return random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
+}
+
+/** Retry-After as milliseconds: integer seconds or an HTTP-date; undefined when absent or unreadable. */
+export function retryAfterDelay(header: string | null, now: number): number | undefined {
+  if (header === null) return undefined;
+  const value = header.trim();
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}

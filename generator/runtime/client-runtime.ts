@@ -1,0 +1,216 @@
+// The runtime under every generated client: one generic `request` per call described by an
+// OperationSpec (read from the contract at generate time), plus `paginate`. It adds Bearer auth,
+// the optional idempotency key and correlation id, signs each attempt, retries 429 after
+// Retry-After and 5xx / network errors with backoff when a repeat cannot duplicate an effect,
+// and turns non-2xx answers into ApiError. Self-contained: node:crypto and web globals only.
+import { randomUUID } from 'node:crypto';
+import { apiErrorFrom, requestIdOf, type ErrorFormat } from './client-errors.js';
+import { itemsAt, pagingPlan, type PageMode } from './client-pagination.js';
+import { backoffDelay, retryAfterDelay, retryPolicy, type RetryOptions, type RetryPolicy } from './client-retry.js';
+import type { RequestSigner } from './client-signing.js';
+import { buildUrl } from './client-url.js';
+
+export { ApiError, type ErrorFormat } from './client-errors.js';
+export { createHmacSigner, verifyWebhookSignature, type RequestSigner, type SignatureScheme, type SigningClock } from './client-signing.js';
+export type { RetryOptions } from './client-retry.js';
+
+export interface OperationSpec {
+  operationId: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Template as in the contract: '/private/orders/{order}'. */
+  path: string;
+  query: readonly { name: string; commaSeparated: boolean }[];
+  /** Header parameter names the operation declares. */
+  headers: readonly string[];
+  /** 'Idempotency-Key' (v3) or 'X-Idempotency-Key' (v1). */
+  idempotencyHeader?: string;
+  /** 'application/json' or 'multipart/form-data'. */
+  body?: { contentType: string };
+  /** items: dot path of the list in the body, 'result.orders' | 'data'. */
+  pagination?: { items: string; modes: readonly string[] };
+}
+
+export interface RequestInput {
+  path?: Record<string, string | number>;
+  /** Arrays for comma lists and repeated parameters; undefined and null values are omitted. */
+  query?: Record<string, unknown>;
+  headers?: Record<string, string | undefined>;
+  /** A JSON value, or FormData for multipart. */
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  headers: Headers;
+  body: T;
+  requestId: string | undefined;
+}
+
+export interface ClientOptions {
+  /** 'http://localhost:4010'; a trailing slash is tolerated. */
+  baseUrl: string;
+  /** '/api/v3' or ''; the generated client passes the contract's. */
+  basePath?: string;
+  /** Sent as `Authorization: Bearer <token>`. */
+  token?: string;
+  signer?: RequestSigner;
+  /** auto (default): an unsafe call of an operation with an idempotency header gets a random key when the caller gave none. */
+  idempotency?: 'auto' | 'manual';
+  /** Sent as X-Correlation-Id when the operation declares that header and the caller gave none. */
+  correlationId?: string | (() => string);
+  retry?: RetryOptions | false;
+  /** Sent on every call; the call's own headers win. */
+  headers?: Record<string, string>;
+  fetch?: typeof fetch;
+  sleep?: (ms: number) => Promise<void>;
+  /** Jitter source in [0, 1); Math.random by default. */
+  random?: () => number;
+  errorFormat: ErrorFormat;
+}
+
+const CORRELATION_HEADER = 'x-correlation-id';
+
+export class ClientRuntime {
+  private readonly options: ClientOptions;
+  private readonly retry: RetryPolicy;
+  private readonly fetch: typeof fetch;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+
+  constructor(options: ClientOptions) {
+    this.options = options;
+    this.retry = retryPolicy(options.retry);
+    this.fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.random = options.random ?? Math.random;
+  }
+
+  async request<T>(spec: OperationSpec, input: RequestInput = {}): Promise<ApiResponse<T>> {
+    const url = buildUrl(
+      this.options.baseUrl,
+      this.options.basePath ?? '',
+      spec.path,
+      input.path ?? {},
+      input.query ?? {},
+      spec.query,
+      spec.operationId,
+    );
+    const body = encodeBody(spec, input.body);
+    const headers = this.headersFor(spec, input, body);
+    // A repeat must not duplicate an effect: only reads and calls carrying an idempotency key
+    // are repeated after a 5xx or a lost connection. A 429 was refused, so it is always repeated.
+    const replayable =
+      spec.method === 'GET' || (spec.idempotencyHeader !== undefined && headers.has(spec.idempotencyHeader));
+
+    for (let attempt = 1; ; attempt++) {
+      const canRetry = attempt < this.retry.maxAttempts;
+      const attemptUrl = new URL(url);
+      const attemptHeaders = new Headers(headers);
+      await this.options.signer?.({
+        method: spec.method,
+        url: attemptUrl,
+        headers: attemptHeaders,
+        body: typeof body === 'string' ? body : undefined,
+      });
+
+      let response: Response;
+      try {
+        response = await this.fetch(attemptUrl, { method: spec.method, headers: attemptHeaders, body, signal: input.signal });
+      } catch (error) {
+        if (!canRetry || !replayable || input.signal?.aborted === true) throw error;
+        await this.pause(backoffDelay(this.retry, attempt - 1, this.random), input.signal);
+        continue;
+      }
+
+      if (response.ok) {
+        const parsed = await readBody(response, 'strict');
+        return { status: response.status, headers: response.headers, body: parsed as T, requestId: requestIdOf(this.options.errorFormat, parsed, response.headers) };
+      }
+      const delay = canRetry ? this.retryDelay(response, attempt, replayable) : undefined;
+      if (delay === undefined) {
+        const parsed = await readBody(response, 'lenient');
+        throw apiErrorFrom(this.options.errorFormat, spec.operationId, response.status, response.headers, parsed);
+      }
+      await response.body?.cancel(); // frees the connection; the body of a refused attempt is not needed
+      await this.pause(delay, input.signal);
+    }
+  }
+
+  /** Every item of a list operation, page after page; the caller's other query values are kept. */
+  async *paginate<TItem>(spec: OperationSpec, input: RequestInput = {}, mode?: PageMode): AsyncIterableIterator<TItem> {
+    const pagination = spec.pagination;
+    if (pagination === undefined) throw new TypeError(`${spec.operationId} is not a paginated operation`);
+    const chosen = mode ?? (pagination.modes.includes('cursor') ? 'cursor' : 'page');
+    if (!pagination.modes.includes(chosen)) throw new TypeError(`${spec.operationId} has no ${chosen} pagination`);
+
+    const plan = pagingPlan(this.options.errorFormat, chosen);
+    let patch: Record<string, unknown> | undefined = plan.first;
+    while (patch !== undefined) {
+      const response: ApiResponse<unknown> = await this.request(spec, { ...input, query: { ...input.query, ...patch } });
+      const items = itemsAt(response.body, pagination.items, spec.operationId);
+      for (const item of items) yield item as TItem;
+      // An empty page ends the walk even if the meta claims more: it would otherwise never end.
+      patch = items.length === 0 ? undefined : plan.next(response.body);
+    }
+  }
+
+  private headersFor(spec: OperationSpec, input: RequestInput, body: string | FormData | undefined): Headers {
+    const headers = new Headers(this.options.headers);
+    if (this.options.token !== undefined) headers.set('authorization', `Bearer ${this.options.token}`);
+    for (const [name, value] of Object.entries(input.headers ?? {})) {
+      if (value !== undefined) headers.set(name, value);
+    }
+    if (typeof body === 'string' && !headers.has('content-type')) headers.set('content-type', 'application/json');
+    // fetch writes the multipart content type with its boundary; any other value would break it.
+    if (body instanceof FormData) headers.delete('content-type');
+
+    const correlationId = this.options.correlationId;
+    const declaresCorrelation = spec.headers.some((name) => name.toLowerCase() === CORRELATION_HEADER);
+    if (correlationId !== undefined && declaresCorrelation && !headers.has(CORRELATION_HEADER)) {
+      headers.set(CORRELATION_HEADER, typeof correlationId === 'string' ? correlationId : correlationId());
+    }
+    const key = spec.idempotencyHeader;
+    if (key !== undefined && spec.method !== 'GET' && this.options.idempotency !== 'manual' && !headers.has(key)) {
+      headers.set(key, randomUUID()); // set once, so every attempt repeats the same key
+    }
+    return headers;
+  }
+
+  /** The wait before repeating a failed attempt, or undefined when it must not be repeated. */
+  private retryDelay(response: Response, attempt: number, replayable: boolean): number | undefined {
+    if (response.status === 429) {
+      const delay = retryAfterDelay(response.headers.get('retry-after'), Date.now()) ?? backoffDelay(this.retry, attempt - 1, this.random);
+      return Math.min(delay, this.retry.maxDelayMs);
+    }
+    if (response.status >= 500 && replayable) return backoffDelay(this.retry, attempt - 1, this.random);
+    return undefined;
+  }
+
+  private async pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    await this.sleep(ms);
+    signal?.throwIfAborted();
+  }
+}
+
+function encodeBody(spec: OperationSpec, body: unknown): string | FormData | undefined {
+  if (body === undefined) return undefined;
+  if (body instanceof FormData) return body;
+  if (spec.body?.contentType === 'multipart/form-data') {
+    throw new TypeError(`${spec.operationId} takes a multipart body: pass a FormData`);
+  }
+  return JSON.stringify(body);
+}
+
+/** JSON when the answer says so, else the text; undefined when empty. Errors read leniently (a proxy's HTML). */
+async function readBody(response: Response, mode: 'strict' | 'lenient'): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return undefined;
+  if (!/[/+]json\b/i.test(response.headers.get('content-type') ?? '')) return text;
+  if (mode === 'strict') return JSON.parse(text) as unknown;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
