@@ -1,0 +1,169 @@
+// Emits `<contract>/types.ts`: one type per component schema, the request and response types of
+// every operation, the `Operations` index the client and router generators read, and the
+// webhook bodies. The type text comes from schema-to-ts; ts-morph declares and formats it.
+import { IndentationText, NewLineKind, Project, QuoteKind, StructureKind } from 'ts-morph';
+import type { InterfaceDeclarationStructure, JSDocStructure, OptionalKind, TypeAliasDeclarationStructure } from 'ts-morph';
+import type { JsonValue } from '../load.js';
+import type { ContractModel, OperationModel, ParameterModel, ResponseModel } from '../model.js';
+import { banner, pascalCase } from './file.js';
+import type { GeneratedFile } from './file.js';
+import { objectTypeText, propertyKey, schemaToTs, stringLiteral, typeName } from './schema-to-ts.js';
+
+const fileHeader = `
+// Types of the contract, from its JSON Schemas (validation-only keywords such as patterns,
+// bounds, \`not\` and \`if\`/\`then\`/\`else\` are left to the validators):
+// - one type per component schema, with the component's name;
+// - per operation, named from its operationId (listOrders → ListOrders…): …PathParams, …Query,
+//   …Headers (only when it has such parameters, keyed by the parameter names as written),
+//   …Body (JSON or multipart request body), …Responses (status key → body; unknown without a
+//   body, string for non-JSON media), …Result (union of the 2xx bodies) and …Error (union of
+//   the other bodies, never when there are none);
+// - \`Operations\`, indexed by operationId then part: Operations['listOrders']['query']. A part an
+//   operation does not have is \`Record<string, never>\` for path, query and headers (an empty
+//   object, so indexing and spreading always work) and \`undefined\` for body (nothing is sent);
+// - per webhook event, <Event>WebhookBody (order.created → OrderCreatedWebhookBody), and
+//   \`WebhookBodies\`, event type → body.
+`;
+
+export function emitTypes(model: ContractModel): GeneratedFile {
+  const project = new Project({
+    useInMemoryFileSystem: true,
+    manipulationSettings: {
+      indentationText: IndentationText.TwoSpaces,
+      quoteKind: QuoteKind.Single,
+      newLineKind: NewLineKind.LineFeed,
+    },
+  });
+  const declare = new Declarations(model);
+  declareSchemas(declare, model);
+  const operations = model.operations.map((op) => declareOperation(declare, model, op));
+  declare.interface({
+    kind: StructureKind.Interface,
+    name: 'Operations',
+    isExported: true,
+    docs: ['Every operation by operationId: its request parts and response types.'],
+    properties: operations.map(({ op, parts }) => ({
+      name: propertyKey(op.operationId),
+      type: objectTypeText(Object.entries(parts).map(([name, type]) => ({ name, type, optional: false }))),
+    })),
+  });
+  declareWebhooks(declare, model);
+  // One insertion of all declarations: ts-morph re-parses the file after every manipulation.
+  const file = project.createSourceFile('types.ts', `${banner(model.source)}\n${fileHeader}\n`);
+  // A blank line between type aliases and after the header comment; ts-morph already surrounds
+  // interfaces with blank lines.
+  file.addStatements(declare.statements.map((statement, i) => {
+    const afterInterface = declare.statements[i - 1]?.kind === StructureKind.Interface;
+    return statement.kind === StructureKind.Interface || afterInterface ? statement : { ...statement, leadingTrivia: '\n' };
+  }));
+  file.formatText({ indentSize: 2, convertTabsToSpaces: true, ensureNewLineAtEndOfFile: true });
+  return { path: `${model.name}/types.ts`, contents: file.getFullText() };
+}
+
+/** Collects exported type aliases, refusing a name twice (a contract name clash would otherwise shadow). */
+class Declarations {
+  readonly statements: (TypeAliasDeclarationStructure | InterfaceDeclarationStructure)[] = [];
+  private readonly names = new Set<string>();
+
+  constructor(private readonly model: ContractModel) {}
+
+  private claim(name: string): void {
+    if (this.names.has(name)) throw new Error(`${this.model.source}: two types would be named ${name}`);
+    this.names.add(name);
+  }
+
+  has(name: string): boolean {
+    return this.names.has(name);
+  }
+
+  type(schema: JsonValue): string {
+    return schemaToTs(schema, { document: this.model.document as unknown as JsonValue });
+  }
+
+  interface(structure: InterfaceDeclarationStructure): void {
+    this.claim(structure.name);
+    this.statements.push(structure);
+  }
+
+  alias(name: string, type: string, description?: string, deprecated?: boolean): void {
+    this.claim(name);
+    const docs: OptionalKind<JSDocStructure>[] = description === undefined && !deprecated
+      ? []
+      : [{ description: (description ?? '').trim().replace(/\*\//g, '*\\/'), tags: deprecated ? [{ tagName: 'deprecated' }] : [] }];
+    this.statements.push({ kind: StructureKind.TypeAlias, name, type, isExported: true, docs });
+  }
+}
+
+function declareSchemas(declare: Declarations, model: ContractModel): void {
+  for (const { name, schema } of model.schemas) {
+    const description = typeof schema.description === 'string' ? schema.description : undefined;
+    declare.alias(typeName(name), declare.type(schema), description, schema.deprecated === true);
+  }
+}
+
+interface OperationParts {
+  op: OperationModel;
+  parts: Record<'path' | 'query' | 'headers' | 'body' | 'responses' | 'result' | 'error', string>;
+}
+
+function declareOperation(declare: Declarations, model: ContractModel, op: OperationModel): OperationParts {
+  const name = pascalCase(op.operationId);
+  const where = `\`${op.operationId}\` (${op.method.toUpperCase()} ${model.basePath}${op.path})`;
+  const parameters = (location: ParameterModel['in'], suffix: string, what: string): string => {
+    const params = op.parameters.filter((p) => p.in === location);
+    if (params.length === 0) return 'Record<string, never>';
+    const members = params.map((p) => ({
+      name: p.name,
+      type: declare.type(p.schema),
+      optional: !p.required,
+      description: p.description,
+    }));
+    declare.alias(`${name}${suffix}`, objectTypeText(members), `${what} of ${where}.`);
+    return `${name}${suffix}`;
+  };
+  const path = parameters('path', 'PathParams', 'Path parameters');
+  const query = parameters('query', 'Query', 'Query parameters');
+  const headers = parameters('header', 'Headers', 'Header parameters');
+
+  let body = 'undefined';
+  if (op.body !== undefined) {
+    declare.alias(`${name}Body`, mediaType(declare, op.body.contentType, op.body.schema), `Request body (${op.body.contentType}) of ${where}.`);
+    body = op.body.required ? `${name}Body` : `${name}Body | undefined`;
+  }
+
+  const responses = `${name}Responses`;
+  declare.alias(
+    responses,
+    objectTypeText(op.responses.map((r) => ({ name: r.status, type: responseType(declare, r), optional: false, description: r.description }))),
+    `Response bodies of ${where} by status.${op.summary ? `\n\n${op.summary}.` : ''}`,
+  );
+  const indexed = (responsesOf: ResponseModel[]): string =>
+    responsesOf.length === 0 ? 'never' : `${responses}[${responsesOf.map((r) => stringLiteral(r.status)).join(' | ')}]`;
+  const success = op.responses.filter((r) => r.status.startsWith('2'));
+  declare.alias(`${name}Result`, indexed(success), `Body of a successful (2xx) response of ${where}.`);
+  declare.alias(`${name}Error`, indexed(op.responses.filter((r) => !success.includes(r))), `Body of an error response of ${where}.`);
+  return { op, parts: { path, query, headers, body, responses, result: `${name}Result`, error: `${name}Error` } };
+}
+
+function responseType(declare: Declarations, response: ResponseModel): string {
+  if (response.body === undefined || response.contentType === undefined) return 'unknown';
+  return mediaType(declare, response.contentType, response.body.schema);
+}
+
+/** JSON and form bodies follow their schema; other media (YAML, XML, text) arrive as text. */
+function mediaType(declare: Declarations, contentType: string, schema: JsonValue): string {
+  const structured = /^application\/(.+\+)?json\b|^multipart\/form-data\b|^application\/x-www-form-urlencoded\b/.test(contentType);
+  return structured ? declare.type(schema) : 'string';
+}
+
+function declareWebhooks(declare: Declarations, model: ContractModel): void {
+  const bodies = model.webhooks.map(({ event, operation }) => {
+    const name = `${pascalCase(event)}WebhookBody`;
+    const schema = operation.body?.schema ?? true;
+    // deposit-v1 names a component after the event already (`DepositSweptWebhookBody`); reuse it.
+    const sameComponent = declare.has(name) && declare.type(schema) === name;
+    if (!sameComponent) declare.alias(name, declare.type(schema), `Body POSTed for the \`${event}\` webhook event.`);
+    return { name: event, type: name, optional: false };
+  });
+  declare.alias('WebhookBodies', objectTypeText(bodies), 'Webhook body by event type.');
+}
