@@ -1,0 +1,118 @@
+// Emits <contract>/routes.ts from templates/routes.ts.hbs: the typed handler interface (one method
+// per operationId), the route table the app's middleware reads (scope, idempotency, pagination,
+// parameters) and the router factory over the copied runtime (generator/runtime/router-runtime.ts).
+import Handlebars from 'handlebars';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { JsonObject, JsonValue } from '../load.js';
+import { isObject, resolvePointer, type ContractModel, type OperationModel, type ParameterModel } from '../model.js';
+import type { ParameterDefinition, RouteDefinition, ScalarKind } from '../runtime/router-runtime.js';
+import { banner, camelCase, pascalCase, type GeneratedFile } from './file.js';
+
+const defaultTemplatesDir = fileURLToPath(new URL('../../templates', import.meta.url));
+
+export function emitRoutes(model: ContractModel, templatesDir: string = defaultTemplatesDir): GeneratedFile {
+  const template = compile(templatesDir);
+  const contents = template({
+    banner: banner(model.source),
+    title: model.title,
+    source: model.source,
+    camel: camelCase(model.name),
+    pascal: pascalCase(model.name),
+    basePath: model.basePath,
+    operations: model.operations.map((op) => ({
+      operationId: op.operationId,
+      method: op.method.toUpperCase(),
+      path: op.path,
+      summary: op.summary.replace(/\*\//g, '*\\/'),
+    })),
+    routes: model.operations.map((op) => routeDefinition(model, op)),
+  });
+  return { path: `${model.name}/routes.ts`, contents };
+}
+
+function compile(templatesDir: string): HandlebarsTemplateDelegate {
+  const handlebars = Handlebars.create();
+  handlebars.registerHelper('literal', (value: unknown) => literal(value));
+  return handlebars.compile(readFileSync(`${templatesDir}/routes.ts.hbs`, 'utf8'), { noEscape: true, strict: true });
+}
+
+/** A one-line TypeScript literal of a JSON-like value: single quotes, bare keys, `undefined` kept. */
+function literal(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'string') return `'${JSON.stringify(value).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
+  if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value).map(([key, item]) => `${/^[A-Za-z_$][\w$]*$/.test(key) ? key : literal(key)}: ${literal(item)}`);
+    return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
+  }
+  return JSON.stringify(value);
+}
+
+function routeDefinition(model: ContractModel, op: OperationModel): RouteDefinition {
+  return {
+    operationId: op.operationId,
+    method: op.method,
+    path: op.path,
+    expressPath: expressPath(op.path),
+    tag: op.tag,
+    scope: op.scope,
+    security: op.security,
+    parameters: op.parameters.map((p) => parameterDefinition(model, op, p)),
+    body: op.body === undefined ? undefined : { contentType: op.body.contentType, required: op.body.required },
+    idempotency: op.idempotency,
+    pagination: op.pagination,
+  };
+}
+
+/** `/orders/{order}` → `/orders/:order`; literal text escaped for path-to-regexp 8 (express 5). */
+function expressPath(path: string): string {
+  return path
+    .split(/(\{[^}]+\})/)
+    .map((part) => (/^\{[^}]+\}$/.test(part) ? `:${part.slice(1, -1)}` : part.replace(/[()[\]?+!*:\\]/g, '\\$&')))
+    .join('');
+}
+
+function parameterDefinition(model: ContractModel, op: OperationModel, parameter: ParameterModel): ParameterDefinition {
+  if (parameter.in === 'cookie') {
+    throw new Error(`${model.source}: ${op.operationId}: cookie parameter ${parameter.name} is not supported by the router`);
+  }
+  const schema = follow(model, parameter.schema);
+  const array = typeOf(model, schema) === 'array';
+  return {
+    name: parameter.name,
+    in: parameter.in,
+    required: parameter.required,
+    kind: scalarKind(typeOf(model, array && isObject(schema.items) ? follow(model, schema.items) : schema)),
+    array,
+    commaSeparated: parameter.commaSeparated,
+  };
+}
+
+function follow(model: ContractModel, schema: JsonObject): JsonObject {
+  let node: JsonValue = schema;
+  for (let hops = 0; isObject(node) && typeof node.$ref === 'string' && hops < 32; hops += 1) {
+    node = resolvePointer(model.document as unknown as JsonValue, node.$ref.slice(1));
+  }
+  return isObject(node) ? node : {};
+}
+
+/** The schema's type, ignoring `null`; for combinators, the first branch that names one. */
+function typeOf(model: ContractModel, schema: JsonObject): string | undefined {
+  const { type } = schema;
+  if (typeof type === 'string') return type;
+  if (Array.isArray(type)) return type.find((t): t is string => typeof t === 'string' && t !== 'null');
+  for (const key of ['allOf', 'oneOf', 'anyOf']) {
+    const branches = schema[key];
+    if (!Array.isArray(branches)) continue;
+    for (const branch of branches) {
+      const found = isObject(branch) ? typeOf(model, follow(model, branch)) : undefined;
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+function scalarKind(type: string | undefined): ScalarKind {
+  return type === 'integer' || type === 'number' || type === 'boolean' ? type : 'string';
+}

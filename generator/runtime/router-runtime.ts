@@ -1,0 +1,304 @@
+// The hand-written runtime of the generated express routers (copied into generated/runtime/).
+// A generated routes.ts holds the contract's route table and hands it here with its validators
+// and the user's handlers: this module orders the routes (literal path segments before
+// parameters), parses each request (path, query from the raw URL, headers, the body the app's
+// JSON middleware parsed), validates it and calls the handler. It installs no body parser: the
+// app does, so the app controls limits.
+import express from 'express';
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
+
+/** The scalar type a parameter's raw string is coerced to (for arrays: the items' type). */
+export type ScalarKind = 'string' | 'integer' | 'number' | 'boolean';
+
+export type RouteMethod = 'get' | 'put' | 'post' | 'delete' | 'patch' | 'head' | 'options' | 'trace';
+
+export interface ParameterDefinition {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  kind: ScalarKind;
+  array: boolean;
+  /** Travels as one comma-separated value (`filter[status]=paid,completed`). */
+  commaSeparated: boolean;
+}
+
+/** One operation of a contract as the router and the app's middleware (auth, idempotency) see it. */
+export interface RouteDefinition {
+  operationId: string;
+  method: RouteMethod;
+  /** As written in the contract, relative to the server: `/private/orders/{order}`. */
+  path: string;
+  /** The express form of the same: `/private/orders/:order`. */
+  expressPath: string;
+  tag: string;
+  /** Required scope; null: any active key; undefined: no scope (public, or another scheme). */
+  scope: string | null | undefined;
+  /** Names of the security schemes of each accepted alternative; empty: public. */
+  security: readonly (readonly string[])[];
+  parameters: readonly ParameterDefinition[];
+  body: { contentType: string; required: boolean } | undefined;
+  idempotency: { header: string; windowSeconds: number } | undefined;
+  pagination: { items: string; modes: readonly string[] } | undefined;
+}
+
+/** The part of an ajv error this runtime reads. */
+export interface ValidationErrorObject {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+export interface RequestValidator {
+  (data: unknown): boolean;
+  errors?: readonly ValidationErrorObject[] | null;
+}
+
+/** The validators of one operation, as generated validators.js exports them. */
+export interface OperationValidators {
+  path?: RequestValidator;
+  query?: RequestValidator;
+  headers?: RequestValidator;
+  body?: RequestValidator;
+}
+
+/** Field (`query.per_page`, `path.order`, `headers.x-correlation-id`, `body.amount`) → messages. */
+export type ValidationDetails = Record<string, string[]>;
+
+/** What a handler sees of a request, typed per operation by the generated routes.ts. */
+export interface OperationRequest<Operation extends { path: unknown; query: unknown; headers: unknown; body: unknown }> {
+  path: Operation['path'];
+  query: Operation['query'];
+  /** The operation's declared headers, by lower-cased name. */
+  headers: Operation['headers'];
+  body: Operation['body'];
+}
+
+export interface HandlerResponse {
+  status: number;
+  /** A string (or Buffer) is sent as is with `contentType`; anything else as JSON. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  contentType?: string;
+}
+
+/** The raw express objects and the matched route, for what the typed request does not carry. */
+export interface HandlerContext {
+  route: RouteDefinition;
+  req: Request;
+  res: Response;
+}
+
+export interface RouterOptions {
+  /** Answers a request that fails validation; default: 422 `{ error: { code: 'validation_error', details } }`. */
+  onValidationError?: (details: ValidationDetails, req: Request, res: Response, route: RouteDefinition) => void | Promise<void>;
+  /**
+   * Express middleware run for a route after it matched and before its request is parsed and
+   * validated (auth, rate limits, idempotency): they read the route's metadata, e.g. its scope.
+   */
+  routeMiddleware?: (route: RouteDefinition) => RequestHandler[];
+}
+
+type UntypedHandler = (request: OperationRequest<Record<'path' | 'query' | 'headers' | 'body', unknown>>, context: HandlerContext) => unknown;
+
+/**
+ * The routes in registration order: segment by segment, a literal segment before a parameter
+ * (`/orders/statuses` before `/orders/{order}`), then by text; a shorter path first; then method.
+ */
+export function routeOrder<Route extends Pick<RouteDefinition, 'path' | 'method'>>(routes: readonly Route[]): Route[] {
+  return [...routes].sort(compareRoutes);
+}
+
+function compareRoutes(a: Pick<RouteDefinition, 'path' | 'method'>, b: Pick<RouteDefinition, 'path' | 'method'>): number {
+  const left = a.path.split('/');
+  const right = b.path.split('/');
+  for (let i = 0; i < Math.min(left.length, right.length); i += 1) {
+    const order = compareSegments(left[i]!, right[i]!);
+    if (order !== 0) return order;
+  }
+  return left.length - right.length || compareText(a.method, b.method);
+}
+
+function compareSegments(a: string, b: string): number {
+  const aIsParameter = a.includes('{');
+  const bIsParameter = b.includes('{');
+  if (aIsParameter !== bIsParameter) return aIsParameter ? 1 : -1;
+  return compareText(a, b);
+}
+
+/** Code-unit order, not locale order: the same on every machine. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function createRouter(
+  routes: readonly RouteDefinition[],
+  validators: Readonly<Record<string, OperationValidators>>,
+  handlers: object,
+  options: RouterOptions = {},
+): Router {
+  const router = express.Router();
+  for (const route of routeOrder(routes)) {
+    const handler = (handlers as Record<string, unknown>)[route.operationId];
+    if (typeof handler !== 'function') throw new Error(`createRouter: no handler for operation ${route.operationId}`);
+    const operationValidators = validators[route.operationId] ?? {};
+    const middleware = options.routeMiddleware?.(route) ?? [];
+    router[route.method](route.expressPath, ...middleware, (req: Request, res: Response, next: NextFunction) => {
+      handle(route, operationValidators, (request, context) => (handler as UntypedHandler).call(handlers, request, context), options, req, res)
+        .catch(next);
+    });
+  }
+  return router;
+}
+
+async function handle(
+  route: RouteDefinition,
+  validators: OperationValidators,
+  handler: UntypedHandler,
+  options: RouterOptions,
+  req: Request,
+  res: Response,
+): Promise<void> {
+  const request = parseRequest(route, req);
+  const details = validateRequest(route, validators, request);
+  if (Object.keys(details).length > 0) {
+    await (options.onValidationError ?? defaultValidationError)(details, req, res, route);
+    return;
+  }
+  const response = await handler(request, { route, req, res });
+  if (!isHandlerResponse(response)) throw new Error(`handler ${route.operationId} returned no { status } response`);
+  writeResponse(res, response);
+}
+
+function defaultValidationError(details: ValidationDetails, _req: Request, res: Response): void {
+  res.status(422).json({ error: { code: 'validation_error', details } });
+}
+
+function isHandlerResponse(value: unknown): value is HandlerResponse {
+  return typeof value === 'object' && value !== null && typeof (value as { status?: unknown }).status === 'number';
+}
+
+function writeResponse(res: Response, response: HandlerResponse): void {
+  res.status(response.status);
+  for (const [name, value] of Object.entries(response.headers ?? {})) res.set(name, value);
+  const { body, contentType } = response;
+  if (body === undefined) {
+    res.end();
+  } else if (typeof body === 'string') {
+    res.type(contentType ?? 'text/plain').send(body);
+  } else if (Buffer.isBuffer(body)) {
+    res.type(contentType ?? 'application/octet-stream').send(body);
+  } else {
+    res.type(contentType ?? 'application/json').send(JSON.stringify(body));
+  }
+}
+
+type ParsedRequest = OperationRequest<Record<'path' | 'query' | 'headers' | 'body', unknown>>;
+
+/** Only the declared parameters are kept: undeclared query parameters and headers are ignored. */
+function parseRequest(route: RouteDefinition, req: Request): ParsedRequest {
+  // express's query parser turns `filter[status]` into nested objects: read the raw query string.
+  const rawQuery = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
+  const search = new URLSearchParams(rawQuery);
+  const path: Record<string, unknown> = {};
+  const query: Record<string, unknown> = {};
+  const headers: Record<string, unknown> = {};
+  for (const parameter of route.parameters) {
+    const raw = rawValues(parameter, req, search);
+    if (raw.length === 0) continue;
+    const value = parameterValue(parameter, raw);
+    if (parameter.in === 'path') path[parameter.name] = value;
+    else if (parameter.in === 'query') query[parameter.name] = value;
+    else headers[parameter.name.toLowerCase()] = value;
+  }
+  return { path, query, headers, body: req.body as unknown };
+}
+
+function rawValues(parameter: ParameterDefinition, req: Request, search: URLSearchParams): string[] {
+  if (parameter.in === 'query') return search.getAll(parameter.name);
+  if (parameter.in === 'path') {
+    // express has already decoded path parameters.
+    const value = (req.params as Record<string, string | undefined>)[parameter.name];
+    return value === undefined ? [] : [value];
+  }
+  const value = req.headers[parameter.name.toLowerCase()];
+  if (value === undefined) return [];
+  return [Array.isArray(value) ? value.join(', ') : value];
+}
+
+function parameterValue(parameter: ParameterDefinition, raw: string[]): unknown {
+  if (!parameter.array) return coerce(raw[0]!, parameter.kind);
+  const items = parameter.commaSeparated ? raw.flatMap((value) => (value === '' ? [] : value.split(','))) : raw;
+  return items.map((item) => coerce(item, parameter.kind));
+}
+
+const numeric = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** Values that do not fit the type stay strings, so the validator rejects them with its message. */
+function coerce(value: string, kind: ScalarKind): unknown {
+  if ((kind === 'integer' || kind === 'number') && numeric.test(value)) return Number(value);
+  if (kind === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
+}
+
+function validateRequest(route: RouteDefinition, validators: OperationValidators, request: ParsedRequest): ValidationDetails {
+  const details: ValidationDetails = {};
+  const check = (location: 'path' | 'query' | 'headers', validate: RequestValidator | undefined, data: unknown): void => {
+    if (validate !== undefined && !validate(data)) addErrors(details, location, validate.errors ?? [], true);
+  };
+  check('path', validators.path, request.path);
+  check('query', validators.query, request.query);
+  check('headers', validators.headers, request.headers);
+  // Other media types (multipart uploads) reach the handler as the app's parser left them.
+  if (route.body === undefined || !isJson(route.body.contentType)) return details;
+  if (request.body === undefined) {
+    if (route.body.required) add(details, 'body', 'is required');
+  } else if (validators.body !== undefined && !validators.body(request.body)) {
+    addErrors(details, 'body', validators.body.errors ?? [], false);
+  }
+  return details;
+}
+
+function isJson(contentType: string): boolean {
+  return /^application\/(?:[\w.-]+\+)?json$/i.test(contentType.split(';')[0]!.trim());
+}
+
+/**
+ * Parameters are reported by name (`query.filter[status]`), with any deeper position in the
+ * message; body errors by their full dot path (`body.requisites.to_address`).
+ */
+function addErrors(details: ValidationDetails, location: string, errors: readonly ValidationErrorObject[], byParameter: boolean): void {
+  for (const error of errors) {
+    const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const property = propertyOf(error);
+    if (property !== undefined) segments.push(property);
+    const message = messageOf(error);
+    if (!byParameter || segments.length <= 1) {
+      add(details, [location, ...segments].join('.'), message);
+    } else {
+      const [name, ...rest] = segments;
+      const at = rest.length === 1 && /^\d+$/.test(rest[0]!) ? `item ${rest[0]}` : rest.join('.');
+      add(details, `${location}.${name}`, `${at} ${message}`);
+    }
+  }
+}
+
+/** The property a `required` or `additionalProperties` error is about, below its instancePath. */
+function propertyOf(error: ValidationErrorObject): string | undefined {
+  const property = error.params.missingProperty ?? error.params.additionalProperty ?? error.params.unevaluatedProperty;
+  return typeof property === 'string' ? property : undefined;
+}
+
+function messageOf(error: ValidationErrorObject): string {
+  const { keyword, params } = error;
+  if (keyword === 'required') return 'is required';
+  if (keyword === 'additionalProperties' || keyword === 'unevaluatedProperties') return 'is not allowed';
+  if (keyword === 'enum' && Array.isArray(params.allowedValues)) return `must be one of: ${params.allowedValues.map(String).join(', ')}`;
+  if (keyword === 'format' && typeof params.format === 'string') return `must be a valid ${params.format}`;
+  return error.message ?? `fails ${keyword}`;
+}
+
+function add(details: ValidationDetails, field: string, message: string): void {
+  const messages = (details[field] ??= []);
+  if (!messages.includes(message)) messages.push(message);
+}
