@@ -51,11 +51,16 @@ export function objectTypeText(members: MemberText[], indexType?: string): strin
   if (members.length === 0 && indexType === undefined) return 'Record<string, never>';
   const lines = members.map((m) => `${jsDoc(m.description, m.deprecated)}${propertyKey(m.name)}${m.optional ? '?' : ''}: ${m.type};`);
   if (indexType !== undefined) lines.push(`[key: string]: ${indexType};`);
-  return `{\n${lines.join('\n')}\n}`;
+  return `{\n${lines.map(indentLines).join('\n')}\n}`;
+}
+
+/** Indents every line of a member by two spaces: nested object types come out formatted. */
+function indentLines(text: string): string {
+  return text.split('\n').map((line) => (line === '' ? line : `  ${line}`)).join('\n');
 }
 
 /** A JSDoc comment (with a trailing newline), or '' when there is nothing to say. */
-function jsDoc(description: string | undefined, deprecated?: boolean): string {
+export function jsDoc(description: string | undefined, deprecated?: boolean): string {
   const lines = (description ?? '').trim().split('\n').map((l) => l.trimEnd().replace(/\*\//g, '*\\/'));
   const text = lines.filter((l, i) => l !== '' || i > 0);
   if (deprecated) text.push('@deprecated');

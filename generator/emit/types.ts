@@ -1,13 +1,12 @@
 // Emits `<contract>/types.ts`: one type per component schema, the request and response types of
 // every operation, the `Operations` index the client and router generators read, and the
 // webhook bodies. The type text comes from schema-to-ts; ts-morph declares and formats it.
-import { IndentationText, NewLineKind, Project, QuoteKind, StructureKind } from 'ts-morph';
-import type { InterfaceDeclarationStructure, JSDocStructure, OptionalKind, TypeAliasDeclarationStructure } from 'ts-morph';
+import { IndentationText, NewLineKind, Project, QuoteKind } from 'ts-morph';
 import type { JsonValue } from '../load.js';
 import type { ContractModel, OperationModel, ParameterModel, ResponseModel } from '../model.js';
 import { banner, pascalCase } from './file.js';
 import type { GeneratedFile } from './file.js';
-import { objectTypeText, propertyKey, schemaToTs, stringLiteral, typeName } from './schema-to-ts.js';
+import { jsDoc, objectTypeText, type MemberText, propertyKey, schemaToTs, stringLiteral, typeName } from './schema-to-ts.js';
 
 const fileHeader = `
 // Types of the contract, from its JSON Schemas (validation-only keywords such as patterns,
@@ -37,32 +36,31 @@ export function emitTypes(model: ContractModel): GeneratedFile {
   const declare = new Declarations(model);
   declareSchemas(declare, model);
   const operations = model.operations.map((op) => declareOperation(declare, model, op));
-  declare.interface({
-    kind: StructureKind.Interface,
-    name: 'Operations',
-    isExported: true,
-    docs: ['Every operation by operationId: its request parts and response types.'],
-    properties: operations.map(({ op, parts }) => ({
-      name: propertyKey(op.operationId),
+  declare.interface(
+    'Operations',
+    operations.map(({ op, parts }) => ({
+      name: op.operationId,
       type: objectTypeText(Object.entries(parts).map(([name, type]) => ({ name, type, optional: false }))),
+      optional: false,
     })),
-  });
+    'Every operation by operationId: its request parts and response types.',
+  );
   declareWebhooks(declare, model);
   // One insertion of all declarations: ts-morph re-parses the file after every manipulation.
   const file = project.createSourceFile('types.ts', `${banner(model.source)}\n${fileHeader}\n`);
-  // A blank line between type aliases and after the header comment; ts-morph already surrounds
-  // interfaces with blank lines.
-  file.addStatements(declare.statements.map((statement, i) => {
-    const afterInterface = declare.statements[i - 1]?.kind === StructureKind.Interface;
-    return statement.kind === StructureKind.Interface || afterInterface ? statement : { ...statement, leadingTrivia: '\n' };
-  }));
-  file.formatText({ indentSize: 2, convertTabsToSpaces: true, ensureNewLineAtEndOfFile: true });
+  // A blank line before each declaration but one after an interface: ts-morph puts blank lines
+  // around interfaces itself.
+  file.addStatements(declare.statements.map(({ text }, i) => (declare.statements[i - 1]?.kind === 'interface' ? text : `\n${text}`)));
   return { path: `${model.name}/types.ts`, contents: file.getFullText() };
 }
 
 /** Collects exported type aliases, refusing a name twice (a contract name clash would otherwise shadow). */
 class Declarations {
-  readonly statements: (TypeAliasDeclarationStructure | InterfaceDeclarationStructure)[] = [];
+  /**
+   * Declarations as finished text: schema-to-ts indents it, so ts-morph only assembles the file
+   * (its formatter, which re-indents everything, took most of the generation time).
+   */
+  readonly statements: { kind: 'alias' | 'interface'; text: string }[] = [];
   private readonly names = new Set<string>();
 
   constructor(private readonly model: ContractModel) {}
@@ -80,17 +78,14 @@ class Declarations {
     return schemaToTs(schema, { document: this.model.document as unknown as JsonValue });
   }
 
-  interface(structure: InterfaceDeclarationStructure): void {
-    this.claim(structure.name);
-    this.statements.push(structure);
+  interface(name: string, members: MemberText[], description: string): void {
+    this.claim(name);
+    this.statements.push({ kind: 'interface', text: `${jsDoc(description)}export interface ${name} ${objectTypeText(members)}` });
   }
 
   alias(name: string, type: string, description?: string, deprecated?: boolean): void {
     this.claim(name);
-    const docs: OptionalKind<JSDocStructure>[] = description === undefined && !deprecated
-      ? []
-      : [{ description: (description ?? '').trim().replace(/\*\//g, '*\\/'), tags: deprecated ? [{ tagName: 'deprecated' }] : [] }];
-    this.statements.push({ kind: StructureKind.TypeAlias, name, type, isExported: true, docs });
+    this.statements.push({ kind: 'alias', text: `${jsDoc(description, deprecated)}export type ${name} = ${type};` });
   }
 }
 
