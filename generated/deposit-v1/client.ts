@@ -403,7 +403,8 @@ export class DepositV1Client {
   readonly runtime: ClientRuntime;
 
   constructor(options: DepositV1ClientOptions) {
-    this.runtime = new ClientRuntime({ basePath: depositV1BasePath, ...options, errorFormat: "v1" });
+    // An explicit `basePath: undefined` (an unset variable) keeps the contract's prefix.
+    this.runtime = new ClientRuntime({ ...options, basePath: options.basePath ?? depositV1BasePath, errorFormat: "v1" });
   }
 
   /** List assets (GET /v1/public/assets). */
@@ -522,7 +523,7 @@ export class DepositV1Client {
   }
 
   /** Every item of listStaticAddressPayments, page after page (page or cursor). */
-  listStaticAddressPaymentsAll(input?: ListStaticAddressPaymentsInput, mode?: 'page' | 'cursor'): AsyncIterableIterator<Operations['listStaticAddressPayments']['result']['data'][number]> {
+  listStaticAddressPaymentsAll(input: ListStaticAddressPaymentsInput, mode?: 'page' | 'cursor'): AsyncIterableIterator<Operations['listStaticAddressPayments']['result']['data'][number]> {
     return this.runtime.paginate(depositV1Operations.listStaticAddressPayments, input, mode);
   }
 }

@@ -1659,7 +1659,8 @@ export class ExchangeV3Client {
   readonly runtime: ClientRuntime;
 
   constructor(options: ExchangeV3ClientOptions) {
-    this.runtime = new ClientRuntime({ basePath: exchangeV3BasePath, ...options, errorFormat: "v3-envelope" });
+    // An explicit `basePath: undefined` (an unset variable) keeps the contract's prefix.
+    this.runtime = new ClientRuntime({ ...options, basePath: options.basePath ?? exchangeV3BasePath, errorFormat: "v3-envelope" });
   }
 
   /** Check that the API is reachable (GET /ping). */
