@@ -20,8 +20,11 @@ let failed = 0;
 try {
   const report = JSON.parse(readFileSync(reportFile, 'utf8'));
   passed = report.numPassedTests;
-  // A suite that fails to load has no failed tests of its own; count it so it cannot hide.
-  failed = report.numFailedTests + report.numFailedTestSuites;
+  // A test file that fails to load has no failed test of its own; count it so it cannot hide.
+  const brokenFiles = report.testResults.filter(
+    (file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'),
+  );
+  failed = report.numFailedTests + brokenFiles.length;
 } catch {
   failed = 1;
   console.error('vitest wrote no report');
