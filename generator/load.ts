@@ -33,17 +33,10 @@ export interface LoadedContract {
 
 export async function loadContract(path: string, repoRoot: string): Promise<LoadedContract> {
   const source = relative(repoRoot, path);
-  let raw: JsonValue;
-  try {
-    // YAML syntax errors first: the parser reports line and column.
-    raw = parse(readFileSync(path, 'utf8'), { maxAliasCount: -1 }) as JsonValue;
-  } catch (error) {
-    throw new ContractError(source, '', (error as Error).message);
-  }
   try {
     await SwaggerParser.validate(path);
   } catch (error) {
-    throw validationError(source, raw, error);
+    throw validationError(source, path, error);
   }
   const bundled = (await SwaggerParser.bundle(path)) as OpenAPIV3_1.Document;
   stripNestedSchemaIds(bundled as unknown as JsonValue, true);
@@ -68,17 +61,22 @@ function stripNestedSchemaIds(node: JsonValue, atRoot: boolean): void {
  * the problem is) and a dangling reference as 'Missing $ref pointer "#/..."' (the pointer is the
  * missing target, so we look up the node that holds that $ref).
  */
-function validationError(source: string, raw: JsonValue, error: unknown): ContractError {
+function validationError(source: string, path: string, error: unknown): ContractError {
   const message = error instanceof Error ? error.message : String(error);
   const missing = /Missing \$ref pointer "([^"]+)"/.exec(message)?.[1];
   if (missing !== undefined) {
+    // Parsed again only on this error path: the happy path leaves parsing to swagger-parser.
+    const raw = parse(readFileSync(path, 'utf8'), { maxAliasCount: -1 }) as JsonValue;
     return new ContractError(source, findRef(raw, missing, '') ?? '', `$ref "${missing}" does not resolve`);
   }
-  const lines = message.split('\n').map((l) => l.trim()).filter(Boolean);
-  const detail = lines.find((l) => l.startsWith('#/')) ?? '';
-  const pointer = /^#(\/\S*)/.exec(detail)?.[1] ?? '';
-  const reasons = [...new Set(lines.filter((l) => l !== lines[0] || lines.length === 1))].slice(0, 5);
-  return new ContractError(source, pointer, reasons.join('; ') || message);
+  // A YAML syntax error: "Error parsing <file>: <reason> (line:column)" and a code excerpt.
+  const syntax = /^Error parsing .+?: (.+)$/m.exec(message)?.[1];
+  if (syntax !== undefined) return new ContractError(source, '', syntax);
+  // Schema violations: a header line, then "#/pointer must ..." lines.
+  const [header = message, ...details] = message.split('\n').map((l) => l.trim()).filter(Boolean);
+  const pointer = /^#(\/\S*)/.exec(details.find((l) => l.startsWith('#/')) ?? '')?.[1] ?? '';
+  const reasons = details.length > 0 ? [...new Set(details)].slice(0, 5) : [header];
+  return new ContractError(source, pointer, reasons.join('; '));
 }
 
 /** JSON pointer of the first object whose `$ref` is `ref`. */
