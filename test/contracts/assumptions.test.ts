@@ -8,10 +8,11 @@ import { contractsDir } from '../support/contracts.js';
 const assumptions = collectAssumptions(contractsDir);
 
 describe('assumptions', () => {
-  it('are found in both API contracts, the catalog schemas, the contracts catalog and the machines', () => {
+  it('are found in the three OpenAPI contracts, the catalog schemas, the contracts catalog and the machines', () => {
     const files = new Set(assumptions.map((a) => a.file.split('/')[0]));
     expect(files).toEqual(new Set([
-      'exchange-v3.openapi.yaml', 'deposit-v1.openapi.yaml', 'schemas', 'platform-contracts.yaml', 'machines',
+      'exchange-v3.openapi.yaml', 'deposit-v1.openapi.yaml', 'sandbox-control.openapi.yaml', 'schemas',
+      'platform-contracts.yaml', 'machines',
     ]));
   });
 

@@ -3,7 +3,7 @@
 // `#/components/...` references resolve exactly as they do for the generator.
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { apiContracts, contractsBaseUri, loadCatalogSchemas, loadContract, type Family } from './contracts.js';
+import { apiContracts, contractsBaseUri, loadCatalogSchemas, loadContract, type ContractKey } from './contracts.js';
 
 // ajv and ajv-formats are CommonJS with a default export; under NodeNext it sits on `.default`.
 const Ajv2020 = Ajv2020Module.default;
@@ -28,11 +28,11 @@ const openApiRootFields = [
   'components', 'security', 'tags',
 ];
 
-export function contractUri(family: Family): string {
+export function contractUri(family: ContractKey): string {
   return contractsBaseUri + apiContracts[family];
 }
 
-export function createContractAjv(families: Family[] = ['v3', 'v1']): Ajv {
+export function createContractAjv(families: ContractKey[] = ['v3', 'v1']): Ajv {
   // Union types (["string", "null"]) are how OpenAPI 3.1 writes nullable fields.
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
   addFormats(ajv);

@@ -9,12 +9,22 @@ export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url))
 export const contractsDir = join(repoRoot, 'contracts');
 export const sharedDir = resolve(repoRoot, '..', 'shared');
 
-/** The two API families, by the file that holds each one's contract. */
+/**
+ * Every OpenAPI contract, by the file that holds it: the service's two API families and the
+ * mock server's own sandbox control API.
+ */
 export const apiContracts = {
   v3: 'exchange-v3.openapi.yaml',
   v1: 'deposit-v1.openapi.yaml',
+  control: 'sandbox-control.openapi.yaml',
 } as const;
-export type Family = keyof typeof apiContracts;
+/** Any contract of `apiContracts`. */
+export type ContractKey = keyof typeof apiContracts;
+/**
+ * The service's two API families (the family column of endpoints.tsv, the webhook event
+ * families). The control API is the mock's own, so it is a contract but not a family.
+ */
+export type Family = Exclude<ContractKey, 'control'>;
 
 /** Base URI of contracts/: the catalog schemas' `$id`s live under it, so relative refs resolve. */
 export const contractsBaseUri = 'https://exchange-api-kit.dev/contracts/';
@@ -32,9 +42,9 @@ export function readYaml(path: string): Json {
   return parse(readFileSync(path, 'utf8'), { maxAliasCount: -1 }) as Json;
 }
 
-export function loadContract(family: Family): JsonObject {
-  const doc = readYaml(join(contractsDir, apiContracts[family]));
-  if (!isObject(doc)) throw new Error(`${apiContracts[family]} is not a YAML mapping`);
+export function loadContract(key: ContractKey): JsonObject {
+  const doc = readYaml(join(contractsDir, apiContracts[key]));
+  if (!isObject(doc)) throw new Error(`${apiContracts[key]} is not a YAML mapping`);
   return doc;
 }
 
@@ -57,15 +67,16 @@ export function loadCatalogSchemas(): CatalogSchema[] {
 
 export const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
-export interface Operation {
-  family: Family;
+/** One operation of a contract; `family` is the contract's key (a Family unless told otherwise). */
+export interface Operation<K extends ContractKey = Family> {
+  family: K;
   method: string;
   path: string;
   operation: JsonObject;
 }
 
 /** Every operation of a contract's `paths`, in document order. */
-export function operationsOf(family: Family, doc: JsonObject = loadContract(family)): Operation[] {
+export function operationsOf<K extends ContractKey>(family: K, doc: JsonObject = loadContract(family)): Operation<K>[] {
   const paths = isObject(doc.paths) ? doc.paths : {};
   return Object.entries(paths).flatMap(([path, item]) =>
     httpMethods.flatMap((method) => {
