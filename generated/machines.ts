@@ -21,6 +21,8 @@ export interface Machine<S extends string, E extends string> {
   readonly initial: S;
   readonly terminal: readonly S[];
   readonly states: readonly S[];
+  /** One line per state, from the machine file. */
+  readonly descriptions: Readonly<Record<S, string>>;
   readonly timers: Readonly<Record<string, { readonly seconds?: number; readonly scheduleSeconds?: readonly number[] }>>;
   readonly guards: Readonly<Record<string, string>>;
   readonly transitions: readonly Transition<S, E>[];
@@ -45,6 +47,12 @@ export const amlCheckMachine: Machine<AmlCheckState, AmlCheckEvent> = {
     "skipped",
     "failed"
   ],
+  "descriptions": {
+    "pending": "Sent to the provider; no result yet.",
+    "completed": "The provider answered; the check has a risk score and risk level.",
+    "skipped": "The currency is not in the provider's allowlist; nothing was screened.",
+    "failed": "The provider could not screen the address or transaction."
+  },
   "timers": {},
   "guards": {
     "currency_not_in_allowlist": "The check's currency is not in the provider's allowlist (listAmlCurrencies)."
@@ -105,6 +113,15 @@ export const depositMachine: Machine<DepositState, DepositEvent> = {
     "paid_partial",
     "expired"
   ],
+  "descriptions": {
+    "waiting": "Created; no incoming transaction seen yet (transaction is null).",
+    "confirming": "A transaction is seen and waits for the network's confirmations.",
+    "paid": "Confirmed, and the amount received equals the expected amount (or none was expected).",
+    "paid_over": "Confirmed, and more than the expected amount was received.",
+    "underpaid": "Confirmed, but less than the expected amount; a top-up is still possible.",
+    "paid_partial": "The lifetime ended with less than the expected amount received; final.",
+    "expired": "Nothing was received within the lifetime; a late or refreshed transaction revives it."
+  },
   "timers": {
     "lifetime": {
       "seconds": 3600
@@ -241,6 +258,17 @@ export const orderMachine: Machine<OrderState, OrderEvent> = {
     "error",
     "refunded"
   ],
+  "descriptions": {
+    "awaiting_payment": "Created; the exchanger waits for the client's payment.",
+    "paid": "The payment is reported (by the client) or received (by the exchanger).",
+    "verification_hold": "Held until the client passes a verification the route or amount requires.",
+    "processing": "Payment confirmed; the exchanger is sending the payout.",
+    "completed": "The payout was sent; the order is done.",
+    "cancelled": "Cancelled by the client before paying.",
+    "expired": "Not paid within the payment window.",
+    "error": "The payment was not found or does not match, or the payout failed; staff must act.",
+    "refunded": "Staff returned the client's payment instead of paying out."
+  },
   "timers": {
     "payment_window": {
       "seconds": 1800
@@ -407,6 +435,12 @@ export const uploadIntentMachine: Machine<UploadIntentState, UploadIntentEvent> 
     "consumed",
     "expired"
   ],
+  "descriptions": {
+    "pending": "Created; waiting for the client to upload a file.",
+    "committed": "A file is attached (committed_at is set); waiting for a verification to use it.",
+    "consumed": "A verification used the file (consumed_at is set); final.",
+    "expired": "expires_at passed before the file was used."
+  },
   "timers": {
     "ttl": {
       "seconds": 3600
@@ -481,6 +515,13 @@ export const verificationMachine: Machine<VerificationState, VerificationEvent> 
     "rejected",
     "expired"
   ],
+  "descriptions": {
+    "pending": "Created; waiting for the client's documents.",
+    "in_review": "Documents submitted; staff are reviewing them.",
+    "approved": "Staff accepted the documents.",
+    "rejected": "Staff refused the documents, with a reason.",
+    "expired": "No documents were submitted within the time allowed."
+  },
   "timers": {
     "ttl": {
       "seconds": 604800
@@ -565,6 +606,13 @@ export const webhookDeliveryMachine: Machine<WebhookDeliveryState, WebhookDelive
     "retrying",
     "queued"
   ],
+  "descriptions": {
+    "pending": "Created, not yet sent.",
+    "delivered": "The receiver returned a 2xx response.",
+    "failed": "The receiver did not answer successfully and no automatic attempt remains.",
+    "retrying": "Waiting for the next attempt.",
+    "queued": "Queued for a new attempt after a retry request."
+  },
   "timers": {
     "attempt_timeout": {
       "seconds": 15

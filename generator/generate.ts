@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { collectAssumptions } from './assumptions.js';
 import { emitClient } from './emit/client.js';
-import { emitBundledDocument, emitErrorCatalog } from './emit/contract-data.js';
+import { emitBundledDocument, emitContractData } from './emit/contract-data.js';
 import { emitDocs, renderDocSections } from './emit/docs.js';
 import { banner, type GeneratedFile } from './emit/file.js';
 import { emitMachines } from './emit/machines.js';
@@ -38,7 +38,7 @@ export async function generate(repoRoot: string): Promise<Generation> {
       ...emitValidators(model),
       emitRoutes(model),
       emitClient(model, templatesDir),
-      emitErrorCatalog(model),
+      emitContractData(model),
       emitBundledDocument(model),
     ]),
     ...emitMachines(machines),

@@ -24,6 +24,7 @@ function machinesModule(machines: MachineModel[]): string {
       initial: machine.initial,
       terminal: machine.terminal,
       states: machine.states.map((s) => s.name),
+      descriptions: Object.fromEntries(machine.states.map((s) => [s.name, s.description])),
       timers: machine.timers,
       guards: machine.guards,
       transitions: machine.transitions,
@@ -60,6 +61,8 @@ export interface Machine<S extends string, E extends string> {
   readonly initial: S;
   readonly terminal: readonly S[];
   readonly states: readonly S[];
+  /** One line per state, from the machine file. */
+  readonly descriptions: Readonly<Record<S, string>>;
   readonly timers: Readonly<Record<string, { readonly seconds?: number; readonly scheduleSeconds?: readonly number[] }>>;
   readonly guards: Readonly<Record<string, string>>;
   readonly transitions: readonly Transition<S, E>[];
