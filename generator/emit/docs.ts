@@ -40,6 +40,8 @@ function renderOperations(models: ContractModel[]): string {
 function access(scope: string | null | undefined, security: string[][]): string {
   if (scope === null) return 'any active key';
   if (typeof scope === 'string') return `\`${scope}\``;
-  const schemes = [...new Set(security.flat())];
-  return schemes.length === 0 ? 'public' : schemes.map((s) => `\`${s}\``).join(', ');
+  const schemes = [...new Set(security.flat())].map((s) => `\`${s}\``).join(', ');
+  if (schemes === '') return 'public';
+  // An empty alternative ({}) makes the schemes optional.
+  return security.some((alternative) => alternative.length === 0) ? `public, or ${schemes}` : schemes;
 }
