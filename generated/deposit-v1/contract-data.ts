@@ -58,6 +58,15 @@ export const depositV1ErrorCodes = {
 
 export type DepositV1ErrorCode = keyof typeof depositV1ErrorCodes;
 
+/**
+ * Response header names by their component (`components/headers`), as the contract's responses
+ * use them: `depositV1HeaderNames.XRateLimitLimit` is `'X-RateLimit-Limit'`.
+ */
+export const depositV1HeaderNames = {
+  "RetryAfter": "Retry-After",
+  "XRequestId": "X-Request-Id"
+} as const;
+
 /** The security schemes (header names, signing rules) as the contract declares them. */
 export const depositV1SecuritySchemes = {
   "hmac": {
@@ -92,6 +101,7 @@ export const depositV1Info = {
   "version": "1.4.0",
   "x-assumption": "The description names 1.4.0 as the version that added cursor pagination, refresh and static addresses; we take it as the current v1 version.",
   "x-error-format": "v1",
+  "x-body-limit-bytes": 65536,
   "x-webhook-signature": {
     "algorithm": "hmac-sha256",
     "encoding": "hex",

@@ -455,6 +455,8 @@ export type CreateAmlCheckResponses = {
   '409': V1Error;
   /** The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
   '413': V1Error;
+  /** A body was sent with a Content-Type other than JSON (`UNSUPPORTED_MEDIA_TYPE`). */
+  '415': V1Error;
   /** Invalid input (`VALIDATION_ERROR`); `error.details` maps each field to its messages. */
   '422': V1Error;
 };
@@ -463,7 +465,7 @@ export type CreateAmlCheckResponses = {
 export type CreateAmlCheckResult = CreateAmlCheckResponses['201'];
 
 /** Body of an error response of `createAmlCheck` (POST /v1/public/aml/checks). */
-export type CreateAmlCheckError = CreateAmlCheckResponses['400' | '401' | '409' | '413' | '422'];
+export type CreateAmlCheckError = CreateAmlCheckResponses['400' | '401' | '409' | '413' | '415' | '422'];
 
 /** Path parameters of `getAmlCheck` (GET /v1/public/aml/checks/{uuid}). */
 export type GetAmlCheckPathParams = {
@@ -632,6 +634,8 @@ export type CreateDepositResponses = {
   '409': V1Error;
   /** The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
   '413': V1Error;
+  /** A body was sent with a Content-Type other than JSON (`UNSUPPORTED_MEDIA_TYPE`). */
+  '415': V1Error;
   /** Invalid input (`VALIDATION_ERROR`); `error.details` maps each field to its messages. */
   '422': V1Error;
 };
@@ -640,7 +644,7 @@ export type CreateDepositResponses = {
 export type CreateDepositResult = CreateDepositResponses['201'];
 
 /** Body of an error response of `createDeposit` (POST /v1/public/deposits). */
-export type CreateDepositError = CreateDepositResponses['400' | '401' | '409' | '413' | '422'];
+export type CreateDepositError = CreateDepositResponses['400' | '401' | '409' | '413' | '415' | '422'];
 
 /** Path parameters of `getDeposit` (GET /v1/public/deposits/{uuid}). */
 export type GetDepositPathParams = {
@@ -835,6 +839,8 @@ export type CreateStaticAddressResponses = {
   '409': V1Error;
   /** The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
   '413': V1Error;
+  /** A body was sent with a Content-Type other than JSON (`UNSUPPORTED_MEDIA_TYPE`). */
+  '415': V1Error;
   /** Invalid input (`VALIDATION_ERROR`); `error.details` maps each field to its messages. */
   '422': V1Error;
 };
@@ -843,7 +849,7 @@ export type CreateStaticAddressResponses = {
 export type CreateStaticAddressResult = CreateStaticAddressResponses['201'];
 
 /** Body of an error response of `createStaticAddress` (POST /v1/public/static-addresses). */
-export type CreateStaticAddressError = CreateStaticAddressResponses['400' | '401' | '409' | '413' | '422'];
+export type CreateStaticAddressError = CreateStaticAddressResponses['400' | '401' | '409' | '413' | '415' | '422'];
 
 /** Path parameters of `getStaticAddressByOrderId` (GET /v1/public/static-addresses/by-order-id/{orderId}). */
 export type GetStaticAddressByOrderIdPathParams = {

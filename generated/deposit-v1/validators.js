@@ -2647,8 +2647,8 @@ return errors === 0;
 }
 validate105.evaluated = {"props":{"error":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createAmlCheck_response_422 = validate108;
-const schema50 = {"$ref":"#/components/responses/ValidationFailed/content/application~1json/schema","$comment":"validator entry"};
+export const createAmlCheck_response_415 = validate108;
+const schema50 = {"$ref":"#/components/responses/UnsupportedMediaType/content/application~1json/schema","$comment":"validator entry"};
 
 function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2842,98 +2842,13 @@ return errors === 0;
 }
 validate108.evaluated = {"props":{"error":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getAmlCheck_path = validate111;
-const schema52 = {"type":"object","properties":{"uuid":{"$ref":"#/components/parameters/AmlCheckUuid/schema"}},"required":["uuid"]};
-const schema53 = {"type":"string","format":"uuid"};
+export const createAmlCheck_response_422 = validate111;
+const schema52 = {"$ref":"#/components/responses/ValidationFailed/content/application~1json/schema","$comment":"validator entry"};
 
 function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate112.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!(formats0.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate112.errors = vErrors;
-return errors === 0;
-}
-validate112.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-
-function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate111.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.uuid === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uuid"},message:"must have required property '"+"uuid"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.uuid !== undefined){
-if(!(validate112(data.uuid, {instancePath:instancePath+"/uuid",parentData:data,parentDataProperty:"uuid",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate111.errors = vErrors;
-return errors === 0;
-}
-validate111.evaluated = {"props":{"uuid":true},"dynamicProps":false,"dynamicItems":false};
-
-export const getAmlCheck_response_404 = validate114;
-const schema54 = {"$ref":"#/components/responses/NotFound/content/application~1json/schema","$comment":"validator entry"};
-
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate115.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3097,10 +3012,71 @@ vErrors.push(err12);
 }
 errors++;
 }
+validate112.errors = vErrors;
+return errors === 0;
+}
+validate112.evaluated = {"props":{"error":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate111.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate112(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+errors = vErrors.length;
+}
+validate111.errors = vErrors;
+return errors === 0;
+}
+validate111.evaluated = {"props":{"error":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getAmlCheck_path = validate114;
+const schema54 = {"type":"object","properties":{"uuid":{"$ref":"#/components/parameters/AmlCheckUuid/schema"}},"required":["uuid"]};
+const schema55 = {"type":"string","format":"uuid"};
+
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate115.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!(formats0.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
 validate115.errors = vErrors;
 return errors === 0;
 }
-validate115.evaluated = {"props":{"error":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
+validate115.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -3113,25 +3089,244 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate115(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.uuid === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uuid"},message:"must have required property '"+"uuid"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.uuid !== undefined){
+if(!(validate115(data.uuid, {instancePath:instancePath+"/uuid",parentData:data,parentDataProperty:"uuid",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
 errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
 }
 validate114.errors = vErrors;
 return errors === 0;
 }
-validate114.evaluated = {"props":{"error":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
+validate114.evaluated = {"props":{"uuid":true},"dynamicProps":false,"dynamicItems":false};
 
-export const sendSiteTestWebhook_response_201 = validate117;
-const schema56 = {"$ref":"#/components/schemas/TestWebhookEnvelope","$comment":"validator entry"};
-const schema57 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/TestWebhookResult"}}};
-const schema58 = {"type":"object","required":["eventId","type","deliveryId","status"],"properties":{"eventId":{"type":"string","format":"uuid"},"type":{"type":"string","const":"webhook.test"},"deliveryId":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/DeliveryStatus"}}};
-const schema59 = {"type":"string","description":"State of a webhook delivery (machine `webhook-delivery`).","x-machine":"webhook-delivery","enum":["pending","queued","retrying","delivered","failed"]};
+export const getAmlCheck_response_404 = validate117;
+const schema56 = {"$ref":"#/components/responses/NotFound/content/application~1json/schema","$comment":"validator entry"};
 
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate120.evaluated;
+const evaluated0 = validate118.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.error === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.requestId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requestId"},message:"must have required property '"+"requestId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.error !== undefined){
+let data0 = data.error;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.code === undefined){
+const err2 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.message === undefined){
+const err3 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0.code !== undefined){
+let data1 = data0.code;
+if(typeof data1 !== "string"){
+const err4 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!(((((((((((((data1 === "BAD_REQUEST") || (data1 === "UNAUTHORIZED")) || (data1 === "INVALID_API_KEY")) || (data1 === "INVALID_SIGNATURE")) || (data1 === "TIMESTAMP_OUT_OF_WINDOW")) || (data1 === "NOT_FOUND")) || (data1 === "IDEMPOTENCY_CONFLICT")) || (data1 === "PAYLOAD_TOO_LARGE")) || (data1 === "METHOD_NOT_ALLOWED")) || (data1 === "UNSUPPORTED_MEDIA_TYPE")) || (data1 === "VALIDATION_ERROR")) || (data1 === "RATE_LIMITED")) || (data1 === "INTERNAL_ERROR"))){
+const err5 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data0.message !== undefined){
+if(typeof data0.message !== "string"){
+const err6 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data0.details !== undefined){
+let data3 = data0.details;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+for(const key0 in data3){
+let data4 = data3[key0];
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data4[i0] !== "string"){
+const err7 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/error/properties/details/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/details/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.requestId !== undefined){
+if(typeof data.requestId !== "string"){
+const err11 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate118.errors = vErrors;
+return errors === 0;
+}
+validate118.evaluated = {"props":{"error":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate117.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate118(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+errors = vErrors.length;
+}
+validate117.errors = vErrors;
+return errors === 0;
+}
+validate117.evaluated = {"props":{"error":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
+
+export const sendSiteTestWebhook_response_201 = validate120;
+const schema58 = {"$ref":"#/components/schemas/TestWebhookEnvelope","$comment":"validator entry"};
+const schema59 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/TestWebhookResult"}}};
+const schema60 = {"type":"object","required":["eventId","type","deliveryId","status"],"properties":{"eventId":{"type":"string","format":"uuid"},"type":{"type":"string","const":"webhook.test"},"deliveryId":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/DeliveryStatus"}}};
+const schema61 = {"type":"string","description":"State of a webhook delivery (machine `webhook-delivery`).","x-machine":"webhook-delivery","enum":["pending","queued","retrying","delivered","failed"]};
+
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate123.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3149,7 +3344,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "pending") || (data === "queued")) || (data === "retrying")) || (data === "delivered")) || (data === "failed"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema61.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3158,16 +3353,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate120.errors = vErrors;
+validate123.errors = vErrors;
 return errors === 0;
 }
-validate120.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate123.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate119.evaluated;
+const evaluated0 = validate122.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3289,8 +3484,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate120(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
+if(!(validate123(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
 errors = vErrors.length;
 }
 }
@@ -3305,16 +3500,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate119.errors = vErrors;
+validate122.errors = vErrors;
 return errors === 0;
 }
-validate119.evaluated = {"props":{"eventId":true,"type":true,"deliveryId":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate122.evaluated = {"props":{"eventId":true,"type":true,"deliveryId":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate118.evaluated;
+const evaluated0 = validate121.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3333,8 +3528,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate119(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
+if(!(validate122(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
 errors = vErrors.length;
 }
 }
@@ -3349,39 +3544,39 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate118.errors = vErrors;
+validate121.errors = vErrors;
 return errors === 0;
 }
-validate118.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate121.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate117.evaluated;
+const evaluated0 = validate120.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate118(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
 errors = vErrors.length;
 }
-validate117.errors = vErrors;
+validate120.errors = vErrors;
 return errors === 0;
 }
-validate117.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate120.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const resendWebhookEvent_path = validate124;
-const schema60 = {"type":"object","properties":{"eventId":{"$ref":"#/components/parameters/EventId/schema"}},"required":["eventId"]};
-const schema61 = {"type":"string","format":"uuid"};
+export const resendWebhookEvent_path = validate127;
+const schema62 = {"type":"object","properties":{"eventId":{"$ref":"#/components/parameters/EventId/schema"}},"required":["eventId"]};
+const schema63 = {"type":"string","format":"uuid"};
 
-function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate125.evaluated;
+const evaluated0 = validate128.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3410,16 +3605,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate125.errors = vErrors;
+validate128.errors = vErrors;
 return errors === 0;
 }
-validate125.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate128.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate124.evaluated;
+const evaluated0 = validate127.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3438,8 +3633,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.eventId !== undefined){
-if(!(validate125(data.eventId, {instancePath:instancePath+"/eventId",parentData:data,parentDataProperty:"eventId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
+if(!(validate128(data.eventId, {instancePath:instancePath+"/eventId",parentData:data,parentDataProperty:"eventId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
 errors = vErrors.length;
 }
 }
@@ -3454,20 +3649,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate124.errors = vErrors;
+validate127.errors = vErrors;
 return errors === 0;
 }
-validate124.evaluated = {"props":{"eventId":true},"dynamicProps":false,"dynamicItems":false};
+validate127.evaluated = {"props":{"eventId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const resendWebhookEvent_response_201 = validate127;
-const schema62 = {"$ref":"#/components/schemas/ResendWebhookEnvelope","$comment":"validator entry"};
-const schema63 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/ResendWebhookResult"}}};
-const schema64 = {"type":"object","required":["eventId","deliveryId","status"],"properties":{"eventId":{"type":"string","format":"uuid"},"deliveryId":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/DeliveryStatus"}}};
+export const resendWebhookEvent_response_201 = validate130;
+const schema64 = {"$ref":"#/components/schemas/ResendWebhookEnvelope","$comment":"validator entry"};
+const schema65 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/ResendWebhookResult"}}};
+const schema66 = {"type":"object","required":["eventId","deliveryId","status"],"properties":{"eventId":{"type":"string","format":"uuid"},"deliveryId":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/DeliveryStatus"}}};
 
-function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate129.evaluated;
+const evaluated0 = validate132.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3556,8 +3751,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate120(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
+if(!(validate123(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
 errors = vErrors.length;
 }
 }
@@ -3572,16 +3767,16 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate129.errors = vErrors;
+validate132.errors = vErrors;
 return errors === 0;
 }
-validate129.evaluated = {"props":{"eventId":true,"deliveryId":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate132.evaluated = {"props":{"eventId":true,"deliveryId":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate128.evaluated;
+const evaluated0 = validate131.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3600,8 +3795,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate129(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
+if(!(validate132(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
 errors = vErrors.length;
 }
 }
@@ -3616,42 +3811,42 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate128.errors = vErrors;
+validate131.errors = vErrors;
 return errors === 0;
 }
-validate128.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate131.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate127.evaluated;
+const evaluated0 = validate130.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate128(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
+if(!(validate131(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
 errors = vErrors.length;
 }
-validate127.errors = vErrors;
+validate130.errors = vErrors;
 return errors === 0;
 }
-validate127.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate130.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listWebhookEgressIps_response_200 = validate133;
-const schema65 = {"$ref":"#/components/schemas/EgressIpsEnvelope","$comment":"validator entry"};
-const schema66 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/EgressIpsResult"}}};
-const schema67 = {"type":"object","required":["ips"],"properties":{"ips":{"type":"array","items":{"type":"string","anyOf":[{"format":"ipv4"},{"format":"ipv6"}]}}}};
+export const listWebhookEgressIps_response_200 = validate136;
+const schema67 = {"$ref":"#/components/schemas/EgressIpsEnvelope","$comment":"validator entry"};
+const schema68 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/EgressIpsResult"}}};
+const schema69 = {"type":"object","required":["ips"],"properties":{"ips":{"type":"array","items":{"type":"string","anyOf":[{"format":"ipv4"},{"format":"ipv6"}]}}}};
 const formats18 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 const formats20 = /^((([0-9a-f]{1,4}:){7}([0-9a-f]{1,4}|:))|(([0-9a-f]{1,4}:){6}(:[0-9a-f]{1,4}|((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){5}(((:[0-9a-f]{1,4}){1,2})|:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){4}(((:[0-9a-f]{1,4}){1,3})|((:[0-9a-f]{1,4})?:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){3}(((:[0-9a-f]{1,4}){1,4})|((:[0-9a-f]{1,4}){0,2}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){2}(((:[0-9a-f]{1,4}){1,5})|((:[0-9a-f]{1,4}){0,3}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){1}(((:[0-9a-f]{1,4}){1,6})|((:[0-9a-f]{1,4}){0,4}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(:(((:[0-9a-f]{1,4}){1,7})|((:[0-9a-f]{1,4}){0,5}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:)))$/i;
 
-function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate135.evaluated;
+const evaluated0 = validate138.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3762,16 +3957,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate135.errors = vErrors;
+validate138.errors = vErrors;
 return errors === 0;
 }
-validate135.evaluated = {"props":{"ips":true},"dynamicProps":false,"dynamicItems":false};
+validate138.evaluated = {"props":{"ips":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate134.evaluated;
+const evaluated0 = validate137.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3790,8 +3985,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate135(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+if(!(validate138(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
 errors = vErrors.length;
 }
 }
@@ -3806,42 +4001,42 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate134.errors = vErrors;
+validate137.errors = vErrors;
 return errors === 0;
 }
-validate134.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate137.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate133.evaluated;
+const evaluated0 = validate136.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate134(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
+if(!(validate137(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
 errors = vErrors.length;
 }
-validate133.errors = vErrors;
+validate136.errors = vErrors;
 return errors === 0;
 }
-validate133.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate136.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listWebhookEventTypes_response_200 = validate138;
-const schema68 = {"$ref":"#/components/schemas/WebhookEventCatalogEnvelope","$comment":"validator entry"};
-const schema69 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/WebhookEventCatalogResult"}}};
-const schema70 = {"type":"object","required":["events","subscribed"],"properties":{"events":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEventTypeInfo"}},"subscribed":{"type":"array","uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}}}};
-const schema71 = {"type":"object","description":"One entry of the event catalog.","required":["type","description","isFinal"],"properties":{"type":{"$ref":"#/components/schemas/WebhookEventType"},"description":{"type":"string"},"isFinal":{"type":"boolean","description":"Whether no further event follows for the same deposit."}}};
-const schema72 = {"type":"string","description":"A v1 webhook event type.","x-assumption":"The description names only `deposit.*`; the list follows the deposit machine plus the sweep and the test event.","enum":["deposit.confirming","deposit.paid","deposit.paid_over","deposit.underpaid","deposit.paid_partial","deposit.expired","deposit.late_payment","deposit.revived","deposit.swept","webhook.test"]};
+export const listWebhookEventTypes_response_200 = validate141;
+const schema70 = {"$ref":"#/components/schemas/WebhookEventCatalogEnvelope","$comment":"validator entry"};
+const schema71 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/WebhookEventCatalogResult"}}};
+const schema72 = {"type":"object","required":["events","subscribed"],"properties":{"events":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEventTypeInfo"}},"subscribed":{"type":"array","uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}}}};
+const schema73 = {"type":"object","description":"One entry of the event catalog.","required":["type","description","isFinal"],"properties":{"type":{"$ref":"#/components/schemas/WebhookEventType"},"description":{"type":"string"},"isFinal":{"type":"boolean","description":"Whether no further event follows for the same deposit."}}};
+const schema74 = {"type":"string","description":"A v1 webhook event type.","x-assumption":"The description names only `deposit.*`; the list follows the deposit machine plus the sweep and the test event.","enum":["deposit.confirming","deposit.paid","deposit.paid_over","deposit.underpaid","deposit.paid_partial","deposit.expired","deposit.late_payment","deposit.revived","deposit.swept","webhook.test"]};
 
-function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate142.evaluated;
+const evaluated0 = validate145.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3859,7 +4054,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((((((data === "deposit.confirming") || (data === "deposit.paid")) || (data === "deposit.paid_over")) || (data === "deposit.underpaid")) || (data === "deposit.paid_partial")) || (data === "deposit.expired")) || (data === "deposit.late_payment")) || (data === "deposit.revived")) || (data === "deposit.swept")) || (data === "webhook.test"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema72.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema74.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3868,16 +4063,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate142.errors = vErrors;
+validate145.errors = vErrors;
 return errors === 0;
 }
-validate142.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate145.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate141.evaluated;
+const evaluated0 = validate144.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3916,8 +4111,8 @@ vErrors.push(err2);
 errors++;
 }
 if(data.type !== undefined){
-if(!(validate142(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
+if(!(validate145(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
 errors = vErrors.length;
 }
 }
@@ -3956,17 +4151,17 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate141.errors = vErrors;
+validate144.errors = vErrors;
 return errors === 0;
 }
-validate141.evaluated = {"props":{"type":true,"description":true,"isFinal":true},"dynamicProps":false,"dynamicItems":false};
+validate144.evaluated = {"props":{"type":true,"description":true,"isFinal":true},"dynamicProps":false,"dynamicItems":false};
 
 const func0 = imported_ajv_dist_runtime_equal.default;
 
-function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate140.evaluated;
+const evaluated0 = validate143.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3999,8 +4194,8 @@ let data0 = data.events;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate141(data0[i0], {instancePath:instancePath+"/events/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
+if(!(validate144(data0[i0], {instancePath:instancePath+"/events/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
 errors = vErrors.length;
 }
 }
@@ -4021,8 +4216,8 @@ let data2 = data.subscribed;
 if(Array.isArray(data2)){
 const len1 = data2.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate142(data2[i1], {instancePath:instancePath+"/subscribed/" + i1,parentData:data2,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
+if(!(validate145(data2[i1], {instancePath:instancePath+"/subscribed/" + i1,parentData:data2,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
 errors = vErrors.length;
 }
 }
@@ -4069,16 +4264,16 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate140.errors = vErrors;
+validate143.errors = vErrors;
 return errors === 0;
 }
-validate140.evaluated = {"props":{"events":true,"subscribed":true},"dynamicProps":false,"dynamicItems":false};
+validate143.evaluated = {"props":{"events":true,"subscribed":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate139.evaluated;
+const evaluated0 = validate142.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4097,8 +4292,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate140(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
+if(!(validate143(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate143.errors : vErrors.concat(validate143.errors);
 errors = vErrors.length;
 }
 }
@@ -4113,39 +4308,39 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate139.errors = vErrors;
+validate142.errors = vErrors;
 return errors === 0;
 }
-validate139.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate142.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate138.evaluated;
+const evaluated0 = validate141.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate142(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
 errors = vErrors.length;
 }
-validate138.errors = vErrors;
+validate141.errors = vErrors;
 return errors === 0;
 }
-validate138.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate141.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listDeposits_query = validate148;
-const schema73 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"perPage":{"$ref":"#/components/parameters/PerPage/schema"},"status":{"$ref":"#/components/parameters/DepositStatusFilter/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"}},"required":[]};
-const schema74 = {"type":"integer","minimum":1,"default":1};
+export const listDeposits_query = validate151;
+const schema75 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"perPage":{"$ref":"#/components/parameters/PerPage/schema"},"status":{"$ref":"#/components/parameters/DepositStatusFilter/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"}},"required":[]};
+const schema76 = {"type":"integer","minimum":1,"default":1};
 
-function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate149.evaluated;
+const evaluated0 = validate152.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4174,17 +4369,17 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate149.errors = vErrors;
+validate152.errors = vErrors;
 return errors === 0;
 }
-validate149.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate152.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema75 = {"type":"integer","minimum":1,"maximum":100,"default":20};
+const schema77 = {"type":"integer","minimum":1,"maximum":100,"default":20};
 
-function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate151.evaluated;
+const evaluated0 = validate154.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4223,18 +4418,18 @@ vErrors.push(err2);
 errors++;
 }
 }
-validate151.errors = vErrors;
+validate154.errors = vErrors;
 return errors === 0;
 }
-validate151.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate154.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema76 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/DepositStatus"}};
-const schema77 = {"type":"string","description":"State of a deposit (machine `deposit`). `waiting` for a transaction; `confirming` a seen transaction; `paid`, `paid_over` and `paid_partial` are final; `underpaid` can still be topped up; `expired` can still be revived by a late payment or a refresh.","x-assumption":"The description names only paid, paid_over and expired; the other states follow common gateways (Bitnbox, Cryptomus).","x-machine":"deposit","enum":["waiting","confirming","paid","paid_over","underpaid","paid_partial","expired"]};
+const schema78 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/DepositStatus"}};
+const schema79 = {"type":"string","description":"State of a deposit (machine `deposit`). `waiting` for a transaction; `confirming` a seen transaction; `paid`, `paid_over` and `paid_partial` are final; `underpaid` can still be topped up; `expired` can still be revived by a late payment or a refresh.","x-assumption":"The description names only paid, paid_over and expired; the other states follow common gateways (Bitnbox, Cryptomus).","x-machine":"deposit","enum":["waiting","confirming","paid","paid_over","underpaid","paid_partial","expired"]};
 
-function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate154.evaluated;
+const evaluated0 = validate157.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4252,7 +4447,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((data === "waiting") || (data === "confirming")) || (data === "paid")) || (data === "paid_over")) || (data === "underpaid")) || (data === "paid_partial")) || (data === "expired"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema77.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema79.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4261,16 +4456,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate154.errors = vErrors;
+validate157.errors = vErrors;
 return errors === 0;
 }
-validate154.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate157.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate153.evaluated;
+const evaluated0 = validate156.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4290,8 +4485,8 @@ errors++;
 }
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate154(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+if(!(validate157(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
 errors = vErrors.length;
 }
 }
@@ -4326,17 +4521,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate153.errors = vErrors;
+validate156.errors = vErrors;
 return errors === 0;
 }
-validate153.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate156.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema78 = {"type":"string"};
+const schema80 = {"type":"string"};
 
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate157.evaluated;
+const evaluated0 = validate160.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4353,16 +4548,16 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate157.errors = vErrors;
+validate160.errors = vErrors;
 return errors === 0;
 }
-validate157.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate160.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate148.evaluated;
+const evaluated0 = validate151.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4371,26 +4566,26 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.page !== undefined){
-if(!(validate149(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+if(!(validate152(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
 errors = vErrors.length;
 }
 }
 if(data.perPage !== undefined){
-if(!(validate151(data.perPage, {instancePath:instancePath+"/perPage",parentData:data,parentDataProperty:"perPage",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
+if(!(validate154(data.perPage, {instancePath:instancePath+"/perPage",parentData:data,parentDataProperty:"perPage",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
 errors = vErrors.length;
 }
 }
 if(data.status !== undefined){
-if(!(validate153(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
+if(!(validate156(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
 errors = vErrors.length;
 }
 }
 if(data.cursor !== undefined){
-if(!(validate157(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
+if(!(validate160(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
 errors = vErrors.length;
 }
 }
@@ -4405,21 +4600,21 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate148.errors = vErrors;
+validate151.errors = vErrors;
 return errors === 0;
 }
-validate148.evaluated = {"props":{"page":true,"perPage":true,"status":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
+validate151.evaluated = {"props":{"page":true,"perPage":true,"status":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listDeposits_response_200 = validate159;
-const schema79 = {"$ref":"#/components/schemas/DepositListEnvelope","$comment":"validator entry"};
-const schema80 = {"type":"object","required":["data","meta"],"properties":{"data":{"type":"array","items":{"$ref":"#/components/schemas/Deposit"}},"meta":{"$ref":"#/components/schemas/ListMeta"}}};
-const schema81 = {"type":"object","description":"A deposit: a payment address (plus memo on memo networks) waiting for an incoming transaction, and its state. Payments to a static address are deposits too, with `staticAddress` set.","x-assumption":"Beyond amlStatus, transaction and staticAddress the description shows no fields; the rest are what gateways return (Cryptomus, NOWPayments).","required":["uuid","orderId","asset","network","address","memo","amount","receivedAmount","status","isFinal","amlStatus","transaction","staticAddress","expiresAt","createdAt","updatedAt","paidAt"],"properties":{"uuid":{"type":"string","format":"uuid"},"orderId":{"type":"string","minLength":1,"maxLength":128,"description":"The client's `order_id` (for a static-address payment, the static address's orderId)."},"asset":{"$ref":"#/components/schemas/AssetCode"},"network":{"$ref":"#/components/schemas/NetworkCode"},"address":{"type":"string","minLength":1,"description":"The payment address."},"memo":{"type":["string","null"],"description":"Memo, destination tag or comment the payer must add; set on memo networks, null elsewhere."},"amount":{"type":["string","null"],"pattern":"^\\d+(\\.\\d+)?$","description":"Expected amount; null accepts any amount (always null for static-address payments)."},"receivedAmount":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","description":"Total received so far; \"0\" before payment."},"status":{"$ref":"#/components/schemas/DepositStatus"},"isFinal":{"type":"boolean","description":"True in the final states paid, paid_over and paid_partial."},"amlStatus":{"$ref":"#/components/schemas/DepositAmlStatus"},"transaction":{"type":["object","null"],"description":"The incoming transaction; null while none has been seen.","anyOf":[{"$ref":"#/components/schemas/DepositTransaction"},{"type":"null"}]},"staticAddress":{"type":["object","null"],"description":"The static address this deposit came from; null for deposits created by createDeposit.","anyOf":[{"$ref":"#/components/schemas/StaticAddressRef"},{"type":"null"}]},"expiresAt":{"type":"string","format":"date-time","description":"End of the lifetime (for static-address payments, detection time plus the default lifetime)."},"createdAt":{"type":"string","format":"date-time"},"updatedAt":{"type":"string","format":"date-time"},"paidAt":{"type":["string","null"],"format":"date-time","description":"When the deposit reached a final state; null before."}}};
-const schema82 = {"type":"string","description":"AML state of a deposit's incoming transaction; `not_checked` when AML is off, no transaction was seen, or the network is unsupported.","x-assumption":"The description names only not_checked; the others mirror the AML check states.","enum":["not_checked","pending","completed","skipped","failed"]};
+export const listDeposits_response_200 = validate162;
+const schema81 = {"$ref":"#/components/schemas/DepositListEnvelope","$comment":"validator entry"};
+const schema82 = {"type":"object","required":["data","meta"],"properties":{"data":{"type":"array","items":{"$ref":"#/components/schemas/Deposit"}},"meta":{"$ref":"#/components/schemas/ListMeta"}}};
+const schema83 = {"type":"object","description":"A deposit: a payment address (plus memo on memo networks) waiting for an incoming transaction, and its state. Payments to a static address are deposits too, with `staticAddress` set.","x-assumption":"Beyond amlStatus, transaction and staticAddress the description shows no fields; the rest are what gateways return (Cryptomus, NOWPayments).","required":["uuid","orderId","asset","network","address","memo","amount","receivedAmount","status","isFinal","amlStatus","transaction","staticAddress","expiresAt","createdAt","updatedAt","paidAt"],"properties":{"uuid":{"type":"string","format":"uuid"},"orderId":{"type":"string","minLength":1,"maxLength":128,"description":"The client's `order_id` (for a static-address payment, the static address's orderId)."},"asset":{"$ref":"#/components/schemas/AssetCode"},"network":{"$ref":"#/components/schemas/NetworkCode"},"address":{"type":"string","minLength":1,"description":"The payment address."},"memo":{"type":["string","null"],"description":"Memo, destination tag or comment the payer must add; set on memo networks, null elsewhere."},"amount":{"type":["string","null"],"pattern":"^\\d+(\\.\\d+)?$","description":"Expected amount; null accepts any amount (always null for static-address payments)."},"receivedAmount":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","description":"Total received so far; \"0\" before payment."},"status":{"$ref":"#/components/schemas/DepositStatus"},"isFinal":{"type":"boolean","description":"True in the final states paid, paid_over and paid_partial."},"amlStatus":{"$ref":"#/components/schemas/DepositAmlStatus"},"transaction":{"type":["object","null"],"description":"The incoming transaction; null while none has been seen.","anyOf":[{"$ref":"#/components/schemas/DepositTransaction"},{"type":"null"}]},"staticAddress":{"type":["object","null"],"description":"The static address this deposit came from; null for deposits created by createDeposit.","anyOf":[{"$ref":"#/components/schemas/StaticAddressRef"},{"type":"null"}]},"expiresAt":{"type":"string","format":"date-time","description":"End of the lifetime (for static-address payments, detection time plus the default lifetime)."},"createdAt":{"type":"string","format":"date-time"},"updatedAt":{"type":"string","format":"date-time"},"paidAt":{"type":["string","null"],"format":"date-time","description":"When the deposit reached a final state; null before."}}};
+const schema84 = {"type":"string","description":"AML state of a deposit's incoming transaction; `not_checked` when AML is off, no transaction was seen, or the network is unsupported.","x-assumption":"The description names only not_checked; the others mirror the AML check states.","enum":["not_checked","pending","completed","skipped","failed"]};
 
-function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate165.evaluated;
+const evaluated0 = validate168.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4437,7 +4632,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "not_checked") || (data === "pending")) || (data === "completed")) || (data === "skipped")) || (data === "failed"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema82.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema84.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4446,17 +4641,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate165.errors = vErrors;
+validate168.errors = vErrors;
 return errors === 0;
 }
-validate165.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate168.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema83 = {"type":"object","description":"On-chain data of the deposit's incoming transaction.","x-assumption":"The description names the object but not its fields; these are what a chain watcher records.","required":["hash","amount","fromAddress","confirmations","requiredConfirmations","blockHeight","detectedAt","confirmedAt"],"properties":{"hash":{"type":"string","minLength":1},"amount":{"$ref":"#/components/schemas/DecimalString"},"fromAddress":{"type":"string","description":"Sender address (on UTXO networks, the address of the first input)."},"confirmations":{"type":"integer","minimum":0},"requiredConfirmations":{"type":"integer","minimum":0},"blockHeight":{"type":["integer","null"],"minimum":0,"description":"Null while the transaction is not in a block."},"detectedAt":{"type":"string","format":"date-time"},"confirmedAt":{"type":["string","null"],"format":"date-time","description":"When the required confirmations were reached; null before."}}};
+const schema85 = {"type":"object","description":"On-chain data of the deposit's incoming transaction.","x-assumption":"The description names the object but not its fields; these are what a chain watcher records.","required":["hash","amount","fromAddress","confirmations","requiredConfirmations","blockHeight","detectedAt","confirmedAt"],"properties":{"hash":{"type":"string","minLength":1},"amount":{"$ref":"#/components/schemas/DecimalString"},"fromAddress":{"type":"string","description":"Sender address (on UTXO networks, the address of the first input)."},"confirmations":{"type":"integer","minimum":0},"requiredConfirmations":{"type":"integer","minimum":0},"blockHeight":{"type":["integer","null"],"minimum":0,"description":"Null while the transaction is not in a block."},"detectedAt":{"type":"string","format":"date-time"},"confirmedAt":{"type":["string","null"],"format":"date-time","description":"When the required confirmations were reached; null before."}}};
 
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate167.evaluated;
+const evaluated0 = validate170.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4640,7 +4835,7 @@ errors++;
 if(data.blockHeight !== undefined){
 let data5 = data.blockHeight;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-const err15 = {instancePath:instancePath+"/blockHeight",schemaPath:"#/properties/blockHeight/type",keyword:"type",params:{type: schema83.properties.blockHeight.type},message:"must be integer,null"};
+const err15 = {instancePath:instancePath+"/blockHeight",schemaPath:"#/properties/blockHeight/type",keyword:"type",params:{type: schema85.properties.blockHeight.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -4690,7 +4885,7 @@ errors++;
 if(data.confirmedAt !== undefined){
 let data7 = data.confirmedAt;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err19 = {instancePath:instancePath+"/confirmedAt",schemaPath:"#/properties/confirmedAt/type",keyword:"type",params:{type: schema83.properties.confirmedAt.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/confirmedAt",schemaPath:"#/properties/confirmedAt/type",keyword:"type",params:{type: schema85.properties.confirmedAt.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -4723,17 +4918,17 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate167.errors = vErrors;
+validate170.errors = vErrors;
 return errors === 0;
 }
-validate167.evaluated = {"props":{"hash":true,"amount":true,"fromAddress":true,"confirmations":true,"requiredConfirmations":true,"blockHeight":true,"detectedAt":true,"confirmedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate170.evaluated = {"props":{"hash":true,"amount":true,"fromAddress":true,"confirmations":true,"requiredConfirmations":true,"blockHeight":true,"detectedAt":true,"confirmedAt":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema84 = {"type":"object","description":"The static address a deposit was created from.","required":["uuid","orderId"],"properties":{"uuid":{"type":"string","format":"uuid"},"orderId":{"type":"string","minLength":1,"maxLength":128}}};
+const schema86 = {"type":"object","description":"The static address a deposit was created from.","required":["uuid","orderId"],"properties":{"uuid":{"type":"string","format":"uuid"},"orderId":{"type":"string","minLength":1,"maxLength":128}}};
 
-function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate170.evaluated;
+const evaluated0 = validate173.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4832,16 +5027,16 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate170.errors = vErrors;
+validate173.errors = vErrors;
 return errors === 0;
 }
-validate170.evaluated = {"props":{"uuid":true,"orderId":true},"dynamicProps":false,"dynamicItems":false};
+validate173.evaluated = {"props":{"uuid":true,"orderId":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate161.evaluated;
+const evaluated0 = validate164.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5119,7 +5314,7 @@ errors++;
 if(data.memo !== undefined){
 let data5 = data.memo;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err24 = {instancePath:instancePath+"/memo",schemaPath:"#/properties/memo/type",keyword:"type",params:{type: schema81.properties.memo.type},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/memo",schemaPath:"#/properties/memo/type",keyword:"type",params:{type: schema83.properties.memo.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -5132,7 +5327,7 @@ errors++;
 if(data.amount !== undefined){
 let data6 = data.amount;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err25 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: schema81.properties.amount.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: schema83.properties.amount.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -5180,8 +5375,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate154(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+if(!(validate157(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
 errors = vErrors.length;
 }
 }
@@ -5198,15 +5393,15 @@ errors++;
 }
 }
 if(data.amlStatus !== undefined){
-if(!(validate165(data.amlStatus, {instancePath:instancePath+"/amlStatus",parentData:data,parentDataProperty:"amlStatus",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
+if(!(validate168(data.amlStatus, {instancePath:instancePath+"/amlStatus",parentData:data,parentDataProperty:"amlStatus",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
 errors = vErrors.length;
 }
 }
 if(data.transaction !== undefined){
 let data11 = data.transaction;
 if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
-const err30 = {instancePath:instancePath+"/transaction",schemaPath:"#/properties/transaction/type",keyword:"type",params:{type: schema81.properties.transaction.type},message:"must be object,null"};
+const err30 = {instancePath:instancePath+"/transaction",schemaPath:"#/properties/transaction/type",keyword:"type",params:{type: schema83.properties.transaction.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -5218,8 +5413,8 @@ errors++;
 const _errs21 = errors;
 let valid1 = false;
 const _errs22 = errors;
-if(!(validate167(data11, {instancePath:instancePath+"/transaction",parentData:data,parentDataProperty:"transaction",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
+if(!(validate170(data11, {instancePath:instancePath+"/transaction",parentData:data,parentDataProperty:"transaction",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs22 === errors;
@@ -5273,7 +5468,7 @@ vErrors = null;
 if(data.staticAddress !== undefined){
 let data12 = data.staticAddress;
 if((!(data12 && typeof data12 == "object" && !Array.isArray(data12))) && (data12 !== null)){
-const err33 = {instancePath:instancePath+"/staticAddress",schemaPath:"#/properties/staticAddress/type",keyword:"type",params:{type: schema81.properties.staticAddress.type},message:"must be object,null"};
+const err33 = {instancePath:instancePath+"/staticAddress",schemaPath:"#/properties/staticAddress/type",keyword:"type",params:{type: schema83.properties.staticAddress.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -5285,8 +5480,8 @@ errors++;
 const _errs27 = errors;
 let valid2 = false;
 const _errs28 = errors;
-if(!(validate170(data12, {instancePath:instancePath+"/staticAddress",parentData:data,parentDataProperty:"staticAddress",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
+if(!(validate173(data12, {instancePath:instancePath+"/staticAddress",parentData:data,parentDataProperty:"staticAddress",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs28 === errors;
@@ -5409,7 +5604,7 @@ errors++;
 if(data.paidAt !== undefined){
 let data16 = data.paidAt;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err42 = {instancePath:instancePath+"/paidAt",schemaPath:"#/properties/paidAt/type",keyword:"type",params:{type: schema81.properties.paidAt.type},message:"must be string,null"};
+const err42 = {instancePath:instancePath+"/paidAt",schemaPath:"#/properties/paidAt/type",keyword:"type",params:{type: schema83.properties.paidAt.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -5442,17 +5637,17 @@ vErrors.push(err44);
 }
 errors++;
 }
-validate161.errors = vErrors;
+validate164.errors = vErrors;
 return errors === 0;
 }
-validate161.evaluated = {"props":{"uuid":true,"orderId":true,"asset":true,"network":true,"address":true,"memo":true,"amount":true,"receivedAmount":true,"status":true,"isFinal":true,"amlStatus":true,"transaction":true,"staticAddress":true,"expiresAt":true,"createdAt":true,"updatedAt":true,"paidAt":true},"dynamicProps":false,"dynamicItems":false};
+validate164.evaluated = {"props":{"uuid":true,"orderId":true,"asset":true,"network":true,"address":true,"memo":true,"amount":true,"receivedAmount":true,"status":true,"isFinal":true,"amlStatus":true,"transaction":true,"staticAddress":true,"expiresAt":true,"createdAt":true,"updatedAt":true,"paidAt":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema85 = {"type":"object","description":"Paging data of v1 lists. Page mode fills page, total and lastPage and sets nextCursor null; cursor mode sets page, total and lastPage null and fills nextCursor (null on the last page).","x-assumption":"The description names only nextCursor; the other fields follow the v3 pagination meta in camelCase.","required":["page","perPage","total","lastPage","nextCursor","hasMore"],"properties":{"page":{"type":["integer","null"],"minimum":1,"description":"Current page; null in cursor mode."},"perPage":{"type":"integer","minimum":1,"maximum":100},"total":{"type":["integer","null"],"minimum":0,"description":"Number of matching items; null in cursor mode."},"lastPage":{"type":["integer","null"],"minimum":1,"description":"Number of the last page; null in cursor mode."},"nextCursor":{"type":["string","null"],"description":"Cursor of the following keyset page; null when there is none or in page mode."},"hasMore":{"type":"boolean"}}};
+const schema87 = {"type":"object","description":"Paging data of v1 lists. Page mode fills page, total and lastPage and sets nextCursor null; cursor mode sets page, total and lastPage null and fills nextCursor (null on the last page).","x-assumption":"The description names only nextCursor; the other fields follow the v3 pagination meta in camelCase.","required":["page","perPage","total","lastPage","nextCursor","hasMore"],"properties":{"page":{"type":["integer","null"],"minimum":1,"description":"Current page; null in cursor mode."},"perPage":{"type":"integer","minimum":1,"maximum":100},"total":{"type":["integer","null"],"minimum":0,"description":"Number of matching items; null in cursor mode."},"lastPage":{"type":["integer","null"],"minimum":1,"description":"Number of the last page; null in cursor mode."},"nextCursor":{"type":["string","null"],"description":"Cursor of the following keyset page; null when there is none or in page mode."},"hasMore":{"type":"boolean"}}};
 
-function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate173.evaluated;
+const evaluated0 = validate176.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5523,7 +5718,7 @@ errors++;
 if(data.page !== undefined){
 let data0 = data.page;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err6 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema85.properties.page.type},message:"must be integer,null"};
+const err6 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: schema87.properties.page.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -5583,7 +5778,7 @@ errors++;
 if(data.total !== undefined){
 let data2 = data.total;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err11 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: schema85.properties.total.type},message:"must be integer,null"};
+const err11 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: schema87.properties.total.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5608,7 +5803,7 @@ errors++;
 if(data.lastPage !== undefined){
 let data3 = data.lastPage;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err13 = {instancePath:instancePath+"/lastPage",schemaPath:"#/properties/lastPage/type",keyword:"type",params:{type: schema85.properties.lastPage.type},message:"must be integer,null"};
+const err13 = {instancePath:instancePath+"/lastPage",schemaPath:"#/properties/lastPage/type",keyword:"type",params:{type: schema87.properties.lastPage.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5633,7 +5828,7 @@ errors++;
 if(data.nextCursor !== undefined){
 let data4 = data.nextCursor;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err15 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema85.properties.nextCursor.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema87.properties.nextCursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -5666,16 +5861,16 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate173.errors = vErrors;
+validate176.errors = vErrors;
 return errors === 0;
 }
-validate173.evaluated = {"props":{"page":true,"perPage":true,"total":true,"lastPage":true,"nextCursor":true,"hasMore":true},"dynamicProps":false,"dynamicItems":false};
+validate176.evaluated = {"props":{"page":true,"perPage":true,"total":true,"lastPage":true,"nextCursor":true,"hasMore":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate160.evaluated;
+const evaluated0 = validate163.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5708,8 +5903,8 @@ let data0 = data.data;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate161(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
+if(!(validate164(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
 errors = vErrors.length;
 }
 }
@@ -5726,8 +5921,8 @@ errors++;
 }
 }
 if(data.meta !== undefined){
-if(!(validate173(data.meta, {instancePath:instancePath+"/meta",parentData:data,parentDataProperty:"meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
+if(!(validate176(data.meta, {instancePath:instancePath+"/meta",parentData:data,parentDataProperty:"meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
 errors = vErrors.length;
 }
 }
@@ -5742,39 +5937,39 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate160.errors = vErrors;
+validate163.errors = vErrors;
 return errors === 0;
 }
-validate160.evaluated = {"props":{"data":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate163.evaluated = {"props":{"data":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate159.evaluated;
+const evaluated0 = validate162.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate160(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+if(!(validate163(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
 errors = vErrors.length;
 }
-validate159.errors = vErrors;
+validate162.errors = vErrors;
 return errors === 0;
 }
-validate159.evaluated = {"props":{"data":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate162.evaluated = {"props":{"data":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createDeposit_body = validate176;
-const schema86 = {"$ref":"#/components/schemas/CreateDepositRequest","$comment":"validator entry"};
-const schema87 = {"type":"object","description":"Input of createDeposit.","x-assumption":"Unknown fields are rejected (additionalProperties false) so typos surface in tests.","additionalProperties":false,"required":["order_id","asset"],"properties":{"order_id":{"type":"string","minLength":1,"maxLength":128,"description":"The client's order id (snake_case, as the description names it)."},"asset":{"$ref":"#/components/schemas/AssetCode"},"amount":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","description":"Expected amount; omit to accept any amount."},"lifetime":{"type":"integer","minimum":300,"maximum":43200,"default":3600,"description":"Seconds until the deposit expires.","x-assumption":"Not in the description; bounds and default are Cryptomus's invoice lifetime."}}};
+export const createDeposit_body = validate179;
+const schema88 = {"$ref":"#/components/schemas/CreateDepositRequest","$comment":"validator entry"};
+const schema89 = {"type":"object","description":"Input of createDeposit.","x-assumption":"Unknown fields are rejected (additionalProperties false) so typos surface in tests.","additionalProperties":false,"required":["order_id","asset"],"properties":{"order_id":{"type":"string","minLength":1,"maxLength":128,"description":"The client's order id (snake_case, as the description names it)."},"asset":{"$ref":"#/components/schemas/AssetCode"},"amount":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","description":"Expected amount; omit to accept any amount."},"lifetime":{"type":"integer","minimum":300,"maximum":43200,"default":3600,"description":"Seconds until the deposit expires.","x-assumption":"Not in the description; bounds and default are Cryptomus's invoice lifetime."}}};
 
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate177.evaluated;
+const evaluated0 = validate180.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5926,39 +6121,39 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate177.errors = vErrors;
+validate180.errors = vErrors;
 return errors === 0;
 }
-validate177.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate180.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate176.evaluated;
+const evaluated0 = validate179.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate177(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
+if(!(validate180(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
 errors = vErrors.length;
 }
-validate176.errors = vErrors;
+validate179.errors = vErrors;
 return errors === 0;
 }
-validate176.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate179.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createDeposit_response_201 = validate180;
-const schema88 = {"$ref":"#/components/schemas/DepositEnvelope","$comment":"validator entry"};
-const schema89 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/Deposit"}}};
+export const createDeposit_response_201 = validate183;
+const schema90 = {"$ref":"#/components/schemas/DepositEnvelope","$comment":"validator entry"};
+const schema91 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/Deposit"}}};
 
-function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate181.evaluated;
+const evaluated0 = validate184.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5977,8 +6172,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate161(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
+if(!(validate164(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
 errors = vErrors.length;
 }
 }
@@ -5993,39 +6188,39 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate181.errors = vErrors;
+validate184.errors = vErrors;
 return errors === 0;
 }
-validate181.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate184.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate180.evaluated;
+const evaluated0 = validate183.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate181(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
+if(!(validate184(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
 errors = vErrors.length;
 }
-validate180.errors = vErrors;
+validate183.errors = vErrors;
 return errors === 0;
 }
-validate180.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate183.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getDeposit_path = validate184;
-const schema90 = {"type":"object","properties":{"uuid":{"$ref":"#/components/parameters/DepositUuid/schema"}},"required":["uuid"]};
-const schema91 = {"type":"string","format":"uuid"};
+export const getDeposit_path = validate187;
+const schema92 = {"type":"object","properties":{"uuid":{"$ref":"#/components/parameters/DepositUuid/schema"}},"required":["uuid"]};
+const schema93 = {"type":"string","format":"uuid"};
 
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate185.evaluated;
+const evaluated0 = validate188.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6054,16 +6249,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate185.errors = vErrors;
+validate188.errors = vErrors;
 return errors === 0;
 }
-validate185.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate188.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate184.evaluated;
+const evaluated0 = validate187.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6082,8 +6277,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.uuid !== undefined){
-if(!(validate185(data.uuid, {instancePath:instancePath+"/uuid",parentData:data,parentDataProperty:"uuid",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate188(data.uuid, {instancePath:instancePath+"/uuid",parentData:data,parentDataProperty:"uuid",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
 errors = vErrors.length;
 }
 }
@@ -6098,18 +6293,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate184.errors = vErrors;
+validate187.errors = vErrors;
 return errors === 0;
 }
-validate184.evaluated = {"props":{"uuid":true},"dynamicProps":false,"dynamicItems":false};
+validate187.evaluated = {"props":{"uuid":true},"dynamicProps":false,"dynamicItems":false};
 
-export const refreshDeposit_response_429 = validate187;
-const schema92 = {"$ref":"#/components/responses/RateLimited/content/application~1json/schema","$comment":"validator entry"};
+export const refreshDeposit_response_429 = validate190;
+const schema94 = {"$ref":"#/components/responses/RateLimited/content/application~1json/schema","$comment":"validator entry"};
 
-function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate188.evaluated;
+const evaluated0 = validate191.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6273,40 +6468,40 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate188.errors = vErrors;
+validate191.errors = vErrors;
 return errors === 0;
 }
-validate188.evaluated = {"props":{"error":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
+validate191.evaluated = {"props":{"error":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate187.evaluated;
+const evaluated0 = validate190.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate188(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
+if(!(validate191(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
 errors = vErrors.length;
 }
-validate187.errors = vErrors;
+validate190.errors = vErrors;
 return errors === 0;
 }
-validate187.evaluated = {"props":{"error":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
+validate190.evaluated = {"props":{"error":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getDepositAml_response_200 = validate190;
-const schema94 = {"$ref":"#/components/schemas/DepositAmlEnvelope","$comment":"validator entry"};
-const schema95 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/DepositAml"}}};
-const schema96 = {"type":"object","description":"AML source-of-funds data of a deposit (screening of the sender of its incoming transaction).","x-assumption":"The description names only amlStatus; the other fields repeat the AML check result for the sender address.","required":["depositUuid","orderId","amlStatus","reason","senderAddress","riskScore","riskLevel","checkedAt"],"properties":{"depositUuid":{"type":"string","format":"uuid"},"orderId":{"type":"string","minLength":1,"maxLength":128},"amlStatus":{"$ref":"#/components/schemas/DepositAmlStatus"},"reason":{"type":["string","null"],"description":"Why the status is not_checked, skipped or failed (AML off, no transaction yet, network unsupported); null otherwise."},"senderAddress":{"type":["string","null"],"description":"Screened sender address; null while no transaction has been seen."},"riskScore":{"$ref":"#/components/schemas/RiskScoreNullable"},"riskLevel":{"$ref":"#/components/schemas/RiskLevelNullable"},"checkedAt":{"type":["string","null"],"format":"date-time"}}};
+export const getDepositAml_response_200 = validate193;
+const schema96 = {"$ref":"#/components/schemas/DepositAmlEnvelope","$comment":"validator entry"};
+const schema97 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/DepositAml"}}};
+const schema98 = {"type":"object","description":"AML source-of-funds data of a deposit (screening of the sender of its incoming transaction).","x-assumption":"The description names only amlStatus; the other fields repeat the AML check result for the sender address.","required":["depositUuid","orderId","amlStatus","reason","senderAddress","riskScore","riskLevel","checkedAt"],"properties":{"depositUuid":{"type":"string","format":"uuid"},"orderId":{"type":"string","minLength":1,"maxLength":128},"amlStatus":{"$ref":"#/components/schemas/DepositAmlStatus"},"reason":{"type":["string","null"],"description":"Why the status is not_checked, skipped or failed (AML off, no transaction yet, network unsupported); null otherwise."},"senderAddress":{"type":["string","null"],"description":"Screened sender address; null while no transaction has been seen."},"riskScore":{"$ref":"#/components/schemas/RiskScoreNullable"},"riskLevel":{"$ref":"#/components/schemas/RiskLevelNullable"},"checkedAt":{"type":["string","null"],"format":"date-time"}}};
 
-function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate192.evaluated;
+const evaluated0 = validate195.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6455,15 +6650,15 @@ errors++;
 }
 }
 if(data.amlStatus !== undefined){
-if(!(validate165(data.amlStatus, {instancePath:instancePath+"/amlStatus",parentData:data,parentDataProperty:"amlStatus",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
+if(!(validate168(data.amlStatus, {instancePath:instancePath+"/amlStatus",parentData:data,parentDataProperty:"amlStatus",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
 errors = vErrors.length;
 }
 }
 if(data.reason !== undefined){
 let data3 = data.reason;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err13 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema96.properties.reason.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema98.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6476,7 +6671,7 @@ errors++;
 if(data.senderAddress !== undefined){
 let data4 = data.senderAddress;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err14 = {instancePath:instancePath+"/senderAddress",schemaPath:"#/properties/senderAddress/type",keyword:"type",params:{type: schema96.properties.senderAddress.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/senderAddress",schemaPath:"#/properties/senderAddress/type",keyword:"type",params:{type: schema98.properties.senderAddress.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -6501,7 +6696,7 @@ errors = vErrors.length;
 if(data.checkedAt !== undefined){
 let data7 = data.checkedAt;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err15 = {instancePath:instancePath+"/checkedAt",schemaPath:"#/properties/checkedAt/type",keyword:"type",params:{type: schema96.properties.checkedAt.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/checkedAt",schemaPath:"#/properties/checkedAt/type",keyword:"type",params:{type: schema98.properties.checkedAt.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -6534,16 +6729,16 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate192.errors = vErrors;
+validate195.errors = vErrors;
 return errors === 0;
 }
-validate192.evaluated = {"props":{"depositUuid":true,"orderId":true,"amlStatus":true,"reason":true,"senderAddress":true,"riskScore":true,"riskLevel":true,"checkedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate195.evaluated = {"props":{"depositUuid":true,"orderId":true,"amlStatus":true,"reason":true,"senderAddress":true,"riskScore":true,"riskLevel":true,"checkedAt":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate191.evaluated;
+const evaluated0 = validate194.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6562,8 +6757,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate192(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
+if(!(validate195(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
 }
 }
@@ -6578,39 +6773,39 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate191.errors = vErrors;
+validate194.errors = vErrors;
 return errors === 0;
 }
-validate191.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate194.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate190.evaluated;
+const evaluated0 = validate193.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate191(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
+if(!(validate194(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate194.errors : vErrors.concat(validate194.errors);
 errors = vErrors.length;
 }
-validate190.errors = vErrors;
+validate193.errors = vErrors;
 return errors === 0;
 }
-validate190.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate193.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getDepositByOrderId_path = validate198;
-const schema97 = {"type":"object","properties":{"orderId":{"$ref":"#/components/parameters/DepositOrderId/schema"}},"required":["orderId"]};
-const schema98 = {"type":"string","minLength":1,"maxLength":128};
+export const getDepositByOrderId_path = validate201;
+const schema99 = {"type":"object","properties":{"orderId":{"$ref":"#/components/parameters/DepositOrderId/schema"}},"required":["orderId"]};
+const schema100 = {"type":"string","minLength":1,"maxLength":128};
 
-function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate199.evaluated;
+const evaluated0 = validate202.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6649,16 +6844,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate199.errors = vErrors;
+validate202.errors = vErrors;
 return errors === 0;
 }
-validate199.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate202.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate198.evaluated;
+const evaluated0 = validate201.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6677,8 +6872,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.orderId !== undefined){
-if(!(validate199(data.orderId, {instancePath:instancePath+"/orderId",parentData:data,parentDataProperty:"orderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
+if(!(validate202(data.orderId, {instancePath:instancePath+"/orderId",parentData:data,parentDataProperty:"orderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
 errors = vErrors.length;
 }
 }
@@ -6693,20 +6888,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate198.errors = vErrors;
+validate201.errors = vErrors;
 return errors === 0;
 }
-validate198.evaluated = {"props":{"orderId":true},"dynamicProps":false,"dynamicItems":false};
+validate201.evaluated = {"props":{"orderId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listStaticAddresses_query = validate201;
-const schema99 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"perPage":{"$ref":"#/components/parameters/PerPage/schema"},"status":{"$ref":"#/components/parameters/StaticAddressStatusFilter/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"}},"required":[]};
-const schema100 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/StaticAddressStatus"}};
-const schema101 = {"type":"string","description":"State of a static address; a disabled address no longer creates deposits.","x-assumption":"The description shows no static-address states; active/disabled is the minimum an operator needs.","enum":["active","disabled"]};
+export const listStaticAddresses_query = validate204;
+const schema101 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"perPage":{"$ref":"#/components/parameters/PerPage/schema"},"status":{"$ref":"#/components/parameters/StaticAddressStatusFilter/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"}},"required":[]};
+const schema102 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/StaticAddressStatus"}};
+const schema103 = {"type":"string","description":"State of a static address; a disabled address no longer creates deposits.","x-assumption":"The description shows no static-address states; active/disabled is the minimum an operator needs.","enum":["active","disabled"]};
 
-function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate205.evaluated;
+const evaluated0 = validate208.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6724,7 +6919,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "active") || (data === "disabled"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema101.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema103.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6733,16 +6928,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate205.errors = vErrors;
+validate208.errors = vErrors;
 return errors === 0;
 }
-validate205.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate208.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate204.evaluated;
+const evaluated0 = validate207.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6762,8 +6957,8 @@ errors++;
 }
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate205(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
+if(!(validate208(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
 errors = vErrors.length;
 }
 }
@@ -6798,16 +6993,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate204.errors = vErrors;
+validate207.errors = vErrors;
 return errors === 0;
 }
-validate204.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate207.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate201.evaluated;
+const evaluated0 = validate204.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6816,26 +7011,26 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.page !== undefined){
-if(!(validate149(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+if(!(validate152(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
 errors = vErrors.length;
 }
 }
 if(data.perPage !== undefined){
-if(!(validate151(data.perPage, {instancePath:instancePath+"/perPage",parentData:data,parentDataProperty:"perPage",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
+if(!(validate154(data.perPage, {instancePath:instancePath+"/perPage",parentData:data,parentDataProperty:"perPage",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
 errors = vErrors.length;
 }
 }
 if(data.status !== undefined){
-if(!(validate204(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
+if(!(validate207(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
 errors = vErrors.length;
 }
 }
 if(data.cursor !== undefined){
-if(!(validate157(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
+if(!(validate160(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
 errors = vErrors.length;
 }
 }
@@ -6850,20 +7045,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate201.errors = vErrors;
+validate204.errors = vErrors;
 return errors === 0;
 }
-validate201.evaluated = {"props":{"page":true,"perPage":true,"status":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
+validate204.evaluated = {"props":{"page":true,"perPage":true,"status":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listStaticAddresses_response_200 = validate209;
-const schema102 = {"$ref":"#/components/schemas/StaticAddressListEnvelope","$comment":"validator entry"};
-const schema103 = {"type":"object","required":["data","meta"],"properties":{"data":{"type":"array","items":{"$ref":"#/components/schemas/StaticAddress"}},"meta":{"$ref":"#/components/schemas/ListMeta"}}};
-const schema104 = {"type":"object","description":"A reusable payment address for one client orderId.","x-assumption":"Beyond uuid and orderId the description shows no fields; these mirror Deposit.","required":["uuid","orderId","asset","network","address","memo","status","paymentsCount","createdAt"],"properties":{"uuid":{"type":"string","format":"uuid"},"orderId":{"type":"string","minLength":1,"maxLength":128},"asset":{"$ref":"#/components/schemas/AssetCode"},"network":{"$ref":"#/components/schemas/NetworkCode"},"address":{"type":"string","minLength":1},"memo":{"type":["string","null"],"description":"On memo networks all static addresses share one address and each has a permanent memo; null elsewhere."},"status":{"$ref":"#/components/schemas/StaticAddressStatus"},"paymentsCount":{"type":"integer","minimum":0,"description":"Number of payments (deposits) received so far."},"createdAt":{"type":"string","format":"date-time"}}};
+export const listStaticAddresses_response_200 = validate212;
+const schema104 = {"$ref":"#/components/schemas/StaticAddressListEnvelope","$comment":"validator entry"};
+const schema105 = {"type":"object","required":["data","meta"],"properties":{"data":{"type":"array","items":{"$ref":"#/components/schemas/StaticAddress"}},"meta":{"$ref":"#/components/schemas/ListMeta"}}};
+const schema106 = {"type":"object","description":"A reusable payment address for one client orderId.","x-assumption":"Beyond uuid and orderId the description shows no fields; these mirror Deposit.","required":["uuid","orderId","asset","network","address","memo","status","paymentsCount","createdAt"],"properties":{"uuid":{"type":"string","format":"uuid"},"orderId":{"type":"string","minLength":1,"maxLength":128},"asset":{"$ref":"#/components/schemas/AssetCode"},"network":{"$ref":"#/components/schemas/NetworkCode"},"address":{"type":"string","minLength":1},"memo":{"type":["string","null"],"description":"On memo networks all static addresses share one address and each has a permanent memo; null elsewhere."},"status":{"$ref":"#/components/schemas/StaticAddressStatus"},"paymentsCount":{"type":"integer","minimum":0,"description":"Number of payments (deposits) received so far."},"createdAt":{"type":"string","format":"date-time"}}};
 
-function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate211.evaluated;
+const evaluated0 = validate214.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7061,7 +7256,7 @@ errors++;
 if(data.memo !== undefined){
 let data5 = data.memo;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err16 = {instancePath:instancePath+"/memo",schemaPath:"#/properties/memo/type",keyword:"type",params:{type: schema104.properties.memo.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/memo",schemaPath:"#/properties/memo/type",keyword:"type",params:{type: schema106.properties.memo.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -7072,8 +7267,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate205(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
+if(!(validate208(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
 errors = vErrors.length;
 }
 }
@@ -7138,16 +7333,16 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate211.errors = vErrors;
+validate214.errors = vErrors;
 return errors === 0;
 }
-validate211.evaluated = {"props":{"uuid":true,"orderId":true,"asset":true,"network":true,"address":true,"memo":true,"status":true,"paymentsCount":true,"createdAt":true},"dynamicProps":false,"dynamicItems":false};
+validate214.evaluated = {"props":{"uuid":true,"orderId":true,"asset":true,"network":true,"address":true,"memo":true,"status":true,"paymentsCount":true,"createdAt":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate210.evaluated;
+const evaluated0 = validate213.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7180,8 +7375,8 @@ let data0 = data.data;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate211(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
+if(!(validate214(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
 errors = vErrors.length;
 }
 }
@@ -7198,8 +7393,8 @@ errors++;
 }
 }
 if(data.meta !== undefined){
-if(!(validate173(data.meta, {instancePath:instancePath+"/meta",parentData:data,parentDataProperty:"meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
+if(!(validate176(data.meta, {instancePath:instancePath+"/meta",parentData:data,parentDataProperty:"meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
 errors = vErrors.length;
 }
 }
@@ -7214,39 +7409,39 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate210.errors = vErrors;
+validate213.errors = vErrors;
 return errors === 0;
 }
-validate210.evaluated = {"props":{"data":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate213.evaluated = {"props":{"data":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate209.evaluated;
+const evaluated0 = validate212.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate210(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
+if(!(validate213(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
 errors = vErrors.length;
 }
-validate209.errors = vErrors;
+validate212.errors = vErrors;
 return errors === 0;
 }
-validate209.evaluated = {"props":{"data":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate212.evaluated = {"props":{"data":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createStaticAddress_body = validate218;
-const schema105 = {"$ref":"#/components/schemas/CreateStaticAddressRequest","$comment":"validator entry"};
-const schema106 = {"type":"object","description":"Input of createStaticAddress.","x-assumption":"Unknown fields are rejected (additionalProperties false) so typos surface in tests.","additionalProperties":false,"required":["orderId","asset"],"properties":{"orderId":{"type":"string","minLength":1,"maxLength":128},"asset":{"$ref":"#/components/schemas/AssetCode"}}};
+export const createStaticAddress_body = validate221;
+const schema107 = {"$ref":"#/components/schemas/CreateStaticAddressRequest","$comment":"validator entry"};
+const schema108 = {"type":"object","description":"Input of createStaticAddress.","x-assumption":"Unknown fields are rejected (additionalProperties false) so typos surface in tests.","additionalProperties":false,"required":["orderId","asset"],"properties":{"orderId":{"type":"string","minLength":1,"maxLength":128},"asset":{"$ref":"#/components/schemas/AssetCode"}}};
 
-function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate219.evaluated;
+const evaluated0 = validate222.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7338,39 +7533,39 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate219.errors = vErrors;
+validate222.errors = vErrors;
 return errors === 0;
 }
-validate219.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate222.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate218.evaluated;
+const evaluated0 = validate221.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate219(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate219.errors : vErrors.concat(validate219.errors);
+if(!(validate222(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
 errors = vErrors.length;
 }
-validate218.errors = vErrors;
+validate221.errors = vErrors;
 return errors === 0;
 }
-validate218.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate221.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createStaticAddress_response_201 = validate222;
-const schema107 = {"$ref":"#/components/schemas/StaticAddressEnvelope","$comment":"validator entry"};
-const schema108 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/StaticAddress"}}};
+export const createStaticAddress_response_201 = validate225;
+const schema109 = {"$ref":"#/components/schemas/StaticAddressEnvelope","$comment":"validator entry"};
+const schema110 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/StaticAddress"}}};
 
-function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate223.evaluated;
+const evaluated0 = validate226.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7389,8 +7584,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate211(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
+if(!(validate214(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
 errors = vErrors.length;
 }
 }
@@ -7405,39 +7600,39 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate223.errors = vErrors;
+validate226.errors = vErrors;
 return errors === 0;
 }
-validate223.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate226.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate222.evaluated;
+const evaluated0 = validate225.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate223(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate223.errors : vErrors.concat(validate223.errors);
+if(!(validate226(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
 errors = vErrors.length;
 }
-validate222.errors = vErrors;
+validate225.errors = vErrors;
 return errors === 0;
 }
-validate222.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate225.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getStaticAddressByOrderId_path = validate226;
-const schema109 = {"type":"object","properties":{"orderId":{"$ref":"#/components/parameters/StaticAddressOrderId/schema"}},"required":["orderId"]};
-const schema110 = {"type":"string","minLength":1,"maxLength":128};
+export const getStaticAddressByOrderId_path = validate229;
+const schema111 = {"type":"object","properties":{"orderId":{"$ref":"#/components/parameters/StaticAddressOrderId/schema"}},"required":["orderId"]};
+const schema112 = {"type":"string","minLength":1,"maxLength":128};
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate227.evaluated;
+const evaluated0 = validate230.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7476,16 +7671,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate227.errors = vErrors;
+validate230.errors = vErrors;
 return errors === 0;
 }
-validate227.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate230.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate226.evaluated;
+const evaluated0 = validate229.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7504,8 +7699,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.orderId !== undefined){
-if(!(validate227(data.orderId, {instancePath:instancePath+"/orderId",parentData:data,parentDataProperty:"orderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
+if(!(validate230(data.orderId, {instancePath:instancePath+"/orderId",parentData:data,parentDataProperty:"orderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
 errors = vErrors.length;
 }
 }
@@ -7520,19 +7715,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate226.errors = vErrors;
+validate229.errors = vErrors;
 return errors === 0;
 }
-validate226.evaluated = {"props":{"orderId":true},"dynamicProps":false,"dynamicItems":false};
+validate229.evaluated = {"props":{"orderId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getStaticAddress_path = validate229;
-const schema111 = {"type":"object","properties":{"uuid":{"$ref":"#/components/parameters/StaticAddressUuid/schema"}},"required":["uuid"]};
-const schema112 = {"type":"string","format":"uuid"};
+export const getStaticAddress_path = validate232;
+const schema113 = {"type":"object","properties":{"uuid":{"$ref":"#/components/parameters/StaticAddressUuid/schema"}},"required":["uuid"]};
+const schema114 = {"type":"string","format":"uuid"};
 
-function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate230.evaluated;
+const evaluated0 = validate233.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7561,16 +7756,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate230.errors = vErrors;
+validate233.errors = vErrors;
 return errors === 0;
 }
-validate230.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate233.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate229.evaluated;
+const evaluated0 = validate232.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7589,8 +7784,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.uuid !== undefined){
-if(!(validate230(data.uuid, {instancePath:instancePath+"/uuid",parentData:data,parentDataProperty:"uuid",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
+if(!(validate233(data.uuid, {instancePath:instancePath+"/uuid",parentData:data,parentDataProperty:"uuid",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate233.errors : vErrors.concat(validate233.errors);
 errors = vErrors.length;
 }
 }
@@ -7605,20 +7800,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate229.errors = vErrors;
+validate232.errors = vErrors;
 return errors === 0;
 }
-validate229.evaluated = {"props":{"uuid":true},"dynamicProps":false,"dynamicItems":false};
+validate232.evaluated = {"props":{"uuid":true},"dynamicProps":false,"dynamicItems":false};
 
-export const depositConfirmingWebhook_headers = validate232;
-const schema113 = {"type":"object","properties":{"x-signature":{"$ref":"#/components/parameters/WebhookSignature/schema"},"x-event-id":{"$ref":"#/components/parameters/WebhookEventId/schema"},"x-event-type":{"$ref":"#/components/parameters/WebhookEventType/schema"},"x-webhook-timestamp":{"$ref":"#/components/parameters/WebhookTimestamp/schema"},"x-delivery-id":{"$ref":"#/components/parameters/WebhookDeliveryId/schema"},"x-delivery-attempt":{"$ref":"#/components/parameters/WebhookDeliveryAttempt/schema"}},"required":["x-signature","x-event-id","x-event-type","x-webhook-timestamp","x-delivery-id","x-delivery-attempt"]};
-const schema114 = {"type":"string","pattern":"^[0-9a-f]{64}$"};
+export const depositConfirmingWebhook_headers = validate235;
+const schema115 = {"type":"object","properties":{"x-signature":{"$ref":"#/components/parameters/WebhookSignature/schema"},"x-event-id":{"$ref":"#/components/parameters/WebhookEventId/schema"},"x-event-type":{"$ref":"#/components/parameters/WebhookEventType/schema"},"x-webhook-timestamp":{"$ref":"#/components/parameters/WebhookTimestamp/schema"},"x-delivery-id":{"$ref":"#/components/parameters/WebhookDeliveryId/schema"},"x-delivery-attempt":{"$ref":"#/components/parameters/WebhookDeliveryAttempt/schema"}},"required":["x-signature","x-event-id","x-event-type","x-webhook-timestamp","x-delivery-id","x-delivery-attempt"]};
+const schema116 = {"type":"string","pattern":"^[0-9a-f]{64}$"};
 const pattern9 = new RegExp("^[0-9a-f]{64}$", "u");
 
-function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate233.evaluated;
+const evaluated0 = validate236.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7647,17 +7842,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate233.errors = vErrors;
+validate236.errors = vErrors;
 return errors === 0;
 }
-validate233.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate236.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema115 = {"type":"string","format":"uuid"};
+const schema117 = {"type":"string","format":"uuid"};
 
-function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate235.evaluated;
+const evaluated0 = validate238.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7686,16 +7881,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate235.errors = vErrors;
+validate238.errors = vErrors;
 return errors === 0;
 }
-validate235.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate238.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate237.evaluated;
+const evaluated0 = validate240.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7713,7 +7908,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((((((data === "deposit.confirming") || (data === "deposit.paid")) || (data === "deposit.paid_over")) || (data === "deposit.underpaid")) || (data === "deposit.paid_partial")) || (data === "deposit.expired")) || (data === "deposit.late_payment")) || (data === "deposit.revived")) || (data === "deposit.swept")) || (data === "webhook.test"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema72.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema74.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7722,17 +7917,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate237.errors = vErrors;
+validate240.errors = vErrors;
 return errors === 0;
 }
-validate237.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate240.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema117 = {"type":"integer","minimum":0};
+const schema119 = {"type":"integer","minimum":0};
 
-function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate239.evaluated;
+const evaluated0 = validate242.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7761,17 +7956,17 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate239.errors = vErrors;
+validate242.errors = vErrors;
 return errors === 0;
 }
-validate239.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate242.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema118 = {"type":"string","format":"uuid"};
+const schema120 = {"type":"string","format":"uuid"};
 
-function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate241.evaluated;
+const evaluated0 = validate244.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7800,17 +7995,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate241.errors = vErrors;
+validate244.errors = vErrors;
 return errors === 0;
 }
-validate241.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate244.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema119 = {"type":"integer","minimum":1};
+const schema121 = {"type":"integer","minimum":1};
 
-function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate243.evaluated;
+const evaluated0 = validate246.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7839,16 +8034,16 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate243.errors = vErrors;
+validate246.errors = vErrors;
 return errors === 0;
 }
-validate243.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate246.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate232.evaluated;
+const evaluated0 = validate235.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7917,38 +8112,38 @@ vErrors.push(err5);
 errors++;
 }
 if(data["x-signature"] !== undefined){
-if(!(validate233(data["x-signature"], {instancePath:instancePath+"/x-signature",parentData:data,parentDataProperty:"x-signature",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate233.errors : vErrors.concat(validate233.errors);
+if(!(validate236(data["x-signature"], {instancePath:instancePath+"/x-signature",parentData:data,parentDataProperty:"x-signature",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-event-id"] !== undefined){
-if(!(validate235(data["x-event-id"], {instancePath:instancePath+"/x-event-id",parentData:data,parentDataProperty:"x-event-id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate235.errors : vErrors.concat(validate235.errors);
+if(!(validate238(data["x-event-id"], {instancePath:instancePath+"/x-event-id",parentData:data,parentDataProperty:"x-event-id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate238.errors : vErrors.concat(validate238.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-event-type"] !== undefined){
-if(!(validate237(data["x-event-type"], {instancePath:instancePath+"/x-event-type",parentData:data,parentDataProperty:"x-event-type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate237.errors : vErrors.concat(validate237.errors);
+if(!(validate240(data["x-event-type"], {instancePath:instancePath+"/x-event-type",parentData:data,parentDataProperty:"x-event-type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate240.errors : vErrors.concat(validate240.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-webhook-timestamp"] !== undefined){
-if(!(validate239(data["x-webhook-timestamp"], {instancePath:instancePath+"/x-webhook-timestamp",parentData:data,parentDataProperty:"x-webhook-timestamp",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
+if(!(validate242(data["x-webhook-timestamp"], {instancePath:instancePath+"/x-webhook-timestamp",parentData:data,parentDataProperty:"x-webhook-timestamp",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-delivery-id"] !== undefined){
-if(!(validate241(data["x-delivery-id"], {instancePath:instancePath+"/x-delivery-id",parentData:data,parentDataProperty:"x-delivery-id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate241.errors : vErrors.concat(validate241.errors);
+if(!(validate244(data["x-delivery-id"], {instancePath:instancePath+"/x-delivery-id",parentData:data,parentDataProperty:"x-delivery-id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-delivery-attempt"] !== undefined){
-if(!(validate243(data["x-delivery-attempt"], {instancePath:instancePath+"/x-delivery-attempt",parentData:data,parentDataProperty:"x-delivery-attempt",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate243.errors : vErrors.concat(validate243.errors);
+if(!(validate246(data["x-delivery-attempt"], {instancePath:instancePath+"/x-delivery-attempt",parentData:data,parentDataProperty:"x-delivery-attempt",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
 errors = vErrors.length;
 }
 }
@@ -7963,19 +8158,19 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate232.errors = vErrors;
+validate235.errors = vErrors;
 return errors === 0;
 }
-validate232.evaluated = {"props":{"x-signature":true,"x-event-id":true,"x-event-type":true,"x-webhook-timestamp":true,"x-delivery-id":true,"x-delivery-attempt":true},"dynamicProps":false,"dynamicItems":false};
+validate235.evaluated = {"props":{"x-signature":true,"x-event-id":true,"x-event-type":true,"x-webhook-timestamp":true,"x-delivery-id":true,"x-delivery-attempt":true},"dynamicProps":false,"dynamicItems":false};
 
-export const depositConfirmingWebhook_body = validate245;
-const schema120 = {"$ref":"#/components/schemas/DepositWebhookBody","$comment":"validator entry"};
-const schema121 = {"type":"object","description":"Body of the `deposit.*` webhooks (except `deposit.swept`). `X-Signature` signs exactly these bytes.","x-assumption":"The description does not show webhook bodies; the event envelope carries the full deposit so receivers need no extra call.","required":["eventId","type","createdAt","isFinal","data"],"properties":{"eventId":{"type":"string","format":"uuid","description":"Same as the `X-Event-Id` header."},"type":{"type":"string","enum":["deposit.confirming","deposit.paid","deposit.paid_over","deposit.underpaid","deposit.paid_partial","deposit.expired","deposit.late_payment","deposit.revived"]},"createdAt":{"type":"string","format":"date-time"},"isFinal":{"type":"boolean","description":"The finality flag of the event type in the catalog."},"data":{"type":"object","required":["deposit"],"properties":{"deposit":{"$ref":"#/components/schemas/Deposit"}}}}};
+export const depositConfirmingWebhook_body = validate248;
+const schema122 = {"$ref":"#/components/schemas/DepositWebhookBody","$comment":"validator entry"};
+const schema123 = {"type":"object","description":"Body of the `deposit.*` webhooks (except `deposit.swept`). `X-Signature` signs exactly these bytes.","x-assumption":"The description does not show webhook bodies; the event envelope carries the full deposit so receivers need no extra call.","required":["eventId","type","createdAt","isFinal","data"],"properties":{"eventId":{"type":"string","format":"uuid","description":"Same as the `X-Event-Id` header."},"type":{"type":"string","enum":["deposit.confirming","deposit.paid","deposit.paid_over","deposit.underpaid","deposit.paid_partial","deposit.expired","deposit.late_payment","deposit.revived"]},"createdAt":{"type":"string","format":"date-time"},"isFinal":{"type":"boolean","description":"The finality flag of the event type in the catalog."},"data":{"type":"object","required":["deposit"],"properties":{"deposit":{"$ref":"#/components/schemas/Deposit"}}}}};
 
-function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate246.evaluated;
+const evaluated0 = validate249.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8071,7 +8266,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!((((((((data1 === "deposit.confirming") || (data1 === "deposit.paid")) || (data1 === "deposit.paid_over")) || (data1 === "deposit.underpaid")) || (data1 === "deposit.paid_partial")) || (data1 === "deposit.expired")) || (data1 === "deposit.late_payment")) || (data1 === "deposit.revived"))){
-const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema121.properties.type.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema123.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -8132,8 +8327,8 @@ vErrors.push(err12);
 errors++;
 }
 if(data4.deposit !== undefined){
-if(!(validate161(data4.deposit, {instancePath:instancePath+"/data/deposit",parentData:data4,parentDataProperty:"deposit",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
+if(!(validate164(data4.deposit, {instancePath:instancePath+"/data/deposit",parentData:data4,parentDataProperty:"deposit",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
 errors = vErrors.length;
 }
 }
@@ -8160,40 +8355,40 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate246.errors = vErrors;
+validate249.errors = vErrors;
 return errors === 0;
 }
-validate246.evaluated = {"props":{"eventId":true,"type":true,"createdAt":true,"isFinal":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate249.evaluated = {"props":{"eventId":true,"type":true,"createdAt":true,"isFinal":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate245.evaluated;
+const evaluated0 = validate248.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate246(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
+if(!(validate249(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
 errors = vErrors.length;
 }
-validate245.errors = vErrors;
+validate248.errors = vErrors;
 return errors === 0;
 }
-validate245.evaluated = {"props":{"eventId":true,"type":true,"createdAt":true,"isFinal":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate248.evaluated = {"props":{"eventId":true,"type":true,"createdAt":true,"isFinal":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const depositSweptWebhook_body = validate249;
-const schema122 = {"$ref":"#/components/schemas/DepositSweptWebhookBody","$comment":"validator entry"};
-const schema123 = {"type":"object","description":"Body of the `deposit.swept` webhook.","required":["eventId","type","createdAt","isFinal","data"],"properties":{"eventId":{"type":"string","format":"uuid"},"type":{"type":"string","const":"deposit.swept"},"createdAt":{"type":"string","format":"date-time"},"isFinal":{"type":"boolean","const":true},"data":{"type":"object","required":["deposit","sweep"],"properties":{"deposit":{"$ref":"#/components/schemas/Deposit"},"sweep":{"$ref":"#/components/schemas/Sweep"}}}}};
-const schema124 = {"type":"object","description":"The transaction that moved a static-address payment to the hot wallet.","required":["txHash","amount","toAddress","sweptAt"],"properties":{"txHash":{"type":"string","minLength":1},"amount":{"$ref":"#/components/schemas/DecimalString"},"toAddress":{"type":"string","minLength":1},"sweptAt":{"type":"string","format":"date-time"}}};
+export const depositSweptWebhook_body = validate252;
+const schema124 = {"$ref":"#/components/schemas/DepositSweptWebhookBody","$comment":"validator entry"};
+const schema125 = {"type":"object","description":"Body of the `deposit.swept` webhook.","required":["eventId","type","createdAt","isFinal","data"],"properties":{"eventId":{"type":"string","format":"uuid"},"type":{"type":"string","const":"deposit.swept"},"createdAt":{"type":"string","format":"date-time"},"isFinal":{"type":"boolean","const":true},"data":{"type":"object","required":["deposit","sweep"],"properties":{"deposit":{"$ref":"#/components/schemas/Deposit"},"sweep":{"$ref":"#/components/schemas/Sweep"}}}}};
+const schema126 = {"type":"object","description":"The transaction that moved a static-address payment to the hot wallet.","required":["txHash","amount","toAddress","sweptAt"],"properties":{"txHash":{"type":"string","minLength":1},"amount":{"$ref":"#/components/schemas/DecimalString"},"toAddress":{"type":"string","minLength":1},"sweptAt":{"type":"string","format":"date-time"}}};
 
-function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate252.evaluated;
+const evaluated0 = validate255.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8333,16 +8528,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate252.errors = vErrors;
+validate255.errors = vErrors;
 return errors === 0;
 }
-validate252.evaluated = {"props":{"txHash":true,"amount":true,"toAddress":true,"sweptAt":true},"dynamicProps":false,"dynamicItems":false};
+validate255.evaluated = {"props":{"txHash":true,"amount":true,"toAddress":true,"sweptAt":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate250.evaluated;
+const evaluated0 = validate253.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8520,14 +8715,14 @@ vErrors.push(err14);
 errors++;
 }
 if(data4.deposit !== undefined){
-if(!(validate161(data4.deposit, {instancePath:instancePath+"/data/deposit",parentData:data4,parentDataProperty:"deposit",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
+if(!(validate164(data4.deposit, {instancePath:instancePath+"/data/deposit",parentData:data4,parentDataProperty:"deposit",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
 errors = vErrors.length;
 }
 }
 if(data4.sweep !== undefined){
-if(!(validate252(data4.sweep, {instancePath:instancePath+"/data/sweep",parentData:data4,parentDataProperty:"sweep",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate252.errors : vErrors.concat(validate252.errors);
+if(!(validate255(data4.sweep, {instancePath:instancePath+"/data/sweep",parentData:data4,parentDataProperty:"sweep",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
 errors = vErrors.length;
 }
 }
@@ -8554,39 +8749,39 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate250.errors = vErrors;
+validate253.errors = vErrors;
 return errors === 0;
 }
-validate250.evaluated = {"props":{"eventId":true,"type":true,"createdAt":true,"isFinal":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate253.evaluated = {"props":{"eventId":true,"type":true,"createdAt":true,"isFinal":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate249.evaluated;
+const evaluated0 = validate252.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate250(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
+if(!(validate253(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
 errors = vErrors.length;
 }
-validate249.errors = vErrors;
+validate252.errors = vErrors;
 return errors === 0;
 }
-validate249.evaluated = {"props":{"eventId":true,"type":true,"createdAt":true,"isFinal":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate252.evaluated = {"props":{"eventId":true,"type":true,"createdAt":true,"isFinal":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const webhookTestWebhook_body = validate256;
-const schema125 = {"$ref":"#/components/schemas/TestWebhookBody","$comment":"validator entry"};
-const schema126 = {"type":"object","description":"Body of the `webhook.test` webhook.","x-assumption":"isFinal is false for the test event: it concerns no deposit.","required":["eventId","type","createdAt","isFinal","data"],"properties":{"eventId":{"type":"string","format":"uuid"},"type":{"type":"string","const":"webhook.test"},"createdAt":{"type":"string","format":"date-time"},"isFinal":{"type":"boolean","const":false},"data":{"type":"object","required":["message"],"properties":{"message":{"type":"string"}}}}};
+export const webhookTestWebhook_body = validate259;
+const schema127 = {"$ref":"#/components/schemas/TestWebhookBody","$comment":"validator entry"};
+const schema128 = {"type":"object","description":"Body of the `webhook.test` webhook.","x-assumption":"isFinal is false for the test event: it concerns no deposit.","required":["eventId","type","createdAt","isFinal","data"],"properties":{"eventId":{"type":"string","format":"uuid"},"type":{"type":"string","const":"webhook.test"},"createdAt":{"type":"string","format":"date-time"},"isFinal":{"type":"boolean","const":false},"data":{"type":"object","required":["message"],"properties":{"message":{"type":"string"}}}}};
 
-function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate257.evaluated;
+const evaluated0 = validate260.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8788,30 +8983,30 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate257.errors = vErrors;
+validate260.errors = vErrors;
 return errors === 0;
 }
-validate257.evaluated = {"props":{"eventId":true,"type":true,"createdAt":true,"isFinal":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate260.evaluated = {"props":{"eventId":true,"type":true,"createdAt":true,"isFinal":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate256.evaluated;
+const evaluated0 = validate259.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate257(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
+if(!(validate260(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
 errors = vErrors.length;
 }
-validate256.errors = vErrors;
+validate259.errors = vErrors;
 return errors === 0;
 }
-validate256.evaluated = {"props":{"eventId":true,"type":true,"createdAt":true,"isFinal":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate259.evaluated = {"props":{"eventId":true,"type":true,"createdAt":true,"isFinal":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const listNetworks_response_401 = listAssets_response_401;
 export const listAmlCurrencies_response_401 = listAssets_response_401;
@@ -8841,6 +9036,8 @@ export const createDeposit_response_409 = createAmlCheck_response_409;
 export const createStaticAddress_response_409 = createAmlCheck_response_409;
 export const createDeposit_response_413 = createAmlCheck_response_413;
 export const createStaticAddress_response_413 = createAmlCheck_response_413;
+export const createDeposit_response_415 = createAmlCheck_response_415;
+export const createStaticAddress_response_415 = createAmlCheck_response_415;
 export const getAmlCheck_response_422 = createAmlCheck_response_422;
 export const resendWebhookEvent_response_422 = createAmlCheck_response_422;
 export const listDeposits_response_422 = createAmlCheck_response_422;
@@ -8920,6 +9117,7 @@ export const operationValidators = {
       "401": createAmlCheck_response_401,
       "409": createAmlCheck_response_409,
       "413": createAmlCheck_response_413,
+      "415": createAmlCheck_response_415,
       "422": createAmlCheck_response_422,
     },
   },
@@ -8976,6 +9174,7 @@ export const operationValidators = {
       "401": createDeposit_response_401,
       "409": createDeposit_response_409,
       "413": createDeposit_response_413,
+      "415": createDeposit_response_415,
       "422": createDeposit_response_422,
     },
   },
@@ -9041,6 +9240,7 @@ export const operationValidators = {
       "401": createStaticAddress_response_401,
       "409": createStaticAddress_response_409,
       "413": createStaticAddress_response_413,
+      "415": createStaticAddress_response_415,
       "422": createStaticAddress_response_422,
     },
   },

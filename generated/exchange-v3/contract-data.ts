@@ -98,6 +98,22 @@ export const exchangeV3ErrorCodes = {
 
 export type ExchangeV3ErrorCode = keyof typeof exchangeV3ErrorCodes;
 
+/**
+ * Response header names by their component (`components/headers`), as the contract's responses
+ * use them: `exchangeV3HeaderNames.XRateLimitLimit` is `'X-RateLimit-Limit'`.
+ */
+export const exchangeV3HeaderNames = {
+  "RetryAfter": "Retry-After",
+  "XApiQuotaDailyLimit": "X-Api-Quota-Daily-Limit",
+  "XApiQuotaDailyRemaining": "X-Api-Quota-Daily-Remaining",
+  "XApiQuotaMonthlyLimit": "X-Api-Quota-Monthly-Limit",
+  "XApiQuotaMonthlyRemaining": "X-Api-Quota-Monthly-Remaining",
+  "XRateLimitLimit": "X-RateLimit-Limit",
+  "XRateLimitRemaining": "X-RateLimit-Remaining",
+  "XRateLimitReset": "X-RateLimit-Reset",
+  "XRequestId": "X-Request-Id"
+} as const;
+
 /** The security schemes (header names, signing rules) as the contract declares them. */
 export const exchangeV3SecuritySchemes = {
   "bearerAuth": {
@@ -142,6 +158,7 @@ export const exchangeV3Info = {
   "title": "Exchange Service API — exchange v3",
   "version": "3.0.0",
   "x-error-format": "v3-envelope",
+  "x-body-limit-bytes": 1048576,
   "x-rate-limits": {
     "requests_per_minute": 600,
     "quota_daily": 100000,

@@ -2219,6 +2219,8 @@ export type CreateQuoteResponses = {
   '409': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds the size limit. */
   '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
@@ -2229,7 +2231,7 @@ export type CreateQuoteResponses = {
 export type CreateQuoteResult = CreateQuoteResponses['200'];
 
 /** Body of an error response of `createQuote` (POST /api/v3/private/exchange/quotes). */
-export type CreateQuoteError = CreateQuoteResponses['400' | '401' | '403' | '409' | '413' | '422' | '429'];
+export type CreateQuoteError = CreateQuoteResponses['400' | '401' | '403' | '409' | '413' | '415' | '422' | '429'];
 
 /** Header parameters of `preflightOrder` (POST /api/v3/private/exchange/orders/preflight). */
 export type PreflightOrderHeaders = {
@@ -2262,6 +2264,8 @@ export type PreflightOrderResponses = {
   '409': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds the size limit. */
   '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
@@ -2272,7 +2276,7 @@ export type PreflightOrderResponses = {
 export type PreflightOrderResult = PreflightOrderResponses['200'];
 
 /** Body of an error response of `preflightOrder` (POST /api/v3/private/exchange/orders/preflight). */
-export type PreflightOrderError = PreflightOrderResponses['400' | '401' | '403' | '409' | '413' | '422' | '429'];
+export type PreflightOrderError = PreflightOrderResponses['400' | '401' | '403' | '409' | '413' | '415' | '422' | '429'];
 
 /** Header parameters of `createOrder` (POST /api/v3/private/exchange/orders). */
 export type CreateOrderHeaders = {
@@ -2305,6 +2309,8 @@ export type CreateOrderResponses = {
   '409': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds the size limit. */
   '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
@@ -2315,7 +2321,7 @@ export type CreateOrderResponses = {
 export type CreateOrderResult = CreateOrderResponses['201'];
 
 /** Body of an error response of `createOrder` (POST /api/v3/private/exchange/orders). */
-export type CreateOrderError = CreateOrderResponses['400' | '401' | '403' | '409' | '413' | '422' | '429'];
+export type CreateOrderError = CreateOrderResponses['400' | '401' | '403' | '409' | '413' | '415' | '422' | '429'];
 
 /** Path parameters of `getExchangeOrder` (GET /api/v3/private/exchange/orders/{order}). */
 export type GetExchangeOrderPathParams = {
@@ -2520,6 +2526,8 @@ export type ConfirmOrderResponses = {
   '409': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds the size limit. */
   '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
@@ -2530,7 +2538,7 @@ export type ConfirmOrderResponses = {
 export type ConfirmOrderResult = ConfirmOrderResponses['200'];
 
 /** Body of an error response of `confirmOrder` (POST /api/v3/private/exchange/orders/{order}/confirm). */
-export type ConfirmOrderError = ConfirmOrderResponses['400' | '401' | '403' | '404' | '409' | '413' | '422' | '429'];
+export type ConfirmOrderError = ConfirmOrderResponses['400' | '401' | '403' | '404' | '409' | '413' | '415' | '422' | '429'];
 
 /** Path parameters of `cancelOrder` (POST /api/v3/private/exchange/orders/{order}/cancel). */
 export type CancelOrderPathParams = {
@@ -2571,6 +2579,8 @@ export type CancelOrderResponses = {
   '409': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds the size limit. */
   '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
@@ -2581,7 +2591,7 @@ export type CancelOrderResponses = {
 export type CancelOrderResult = CancelOrderResponses['200'];
 
 /** Body of an error response of `cancelOrder` (POST /api/v3/private/exchange/orders/{order}/cancel). */
-export type CancelOrderError = CancelOrderResponses['400' | '401' | '403' | '404' | '409' | '413' | '422' | '429'];
+export type CancelOrderError = CancelOrderResponses['400' | '401' | '403' | '404' | '409' | '413' | '415' | '422' | '429'];
 
 /** Header parameters of `createUploadIntent` (POST /api/v3/private/files/upload-intents). */
 export type CreateUploadIntentHeaders = {
@@ -2614,6 +2624,8 @@ export type CreateUploadIntentResponses = {
   '409': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds the size limit. */
   '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
@@ -2624,7 +2636,7 @@ export type CreateUploadIntentResponses = {
 export type CreateUploadIntentResult = CreateUploadIntentResponses['201'];
 
 /** Body of an error response of `createUploadIntent` (POST /api/v3/private/files/upload-intents). */
-export type CreateUploadIntentError = CreateUploadIntentResponses['400' | '401' | '403' | '409' | '413' | '422' | '429'];
+export type CreateUploadIntentError = CreateUploadIntentResponses['400' | '401' | '403' | '409' | '413' | '415' | '422' | '429'];
 
 /** Path parameters of `getUploadIntent` (GET /api/v3/private/files/upload-intents/{intent}). */
 export type GetUploadIntentPathParams = {
@@ -2705,6 +2717,8 @@ export type CommitUploadIntentResponses = {
   '409': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds the size limit. */
   '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
@@ -2715,7 +2729,7 @@ export type CommitUploadIntentResponses = {
 export type CommitUploadIntentResult = CommitUploadIntentResponses['200'];
 
 /** Body of an error response of `commitUploadIntent` (POST /api/v3/private/files/upload-intents/{intent}/commit). */
-export type CommitUploadIntentError = CommitUploadIntentResponses['400' | '401' | '403' | '404' | '409' | '413' | '422' | '429'];
+export type CommitUploadIntentError = CommitUploadIntentResponses['400' | '401' | '403' | '404' | '409' | '413' | '415' | '422' | '429'];
 
 /** Path parameters of `listOrderVerifications` (GET /api/v3/private/exchange/orders/{order}/verifications). */
 export type ListOrderVerificationsPathParams = {
@@ -2796,6 +2810,8 @@ export type SubmitOrderVerificationsResponses = {
   '409': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds the size limit. */
   '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
@@ -2806,7 +2822,7 @@ export type SubmitOrderVerificationsResponses = {
 export type SubmitOrderVerificationsResult = SubmitOrderVerificationsResponses['200'];
 
 /** Body of an error response of `submitOrderVerifications` (POST /api/v3/private/exchange/orders/{order}/verifications/submit). */
-export type SubmitOrderVerificationsError = SubmitOrderVerificationsResponses['400' | '401' | '403' | '404' | '409' | '413' | '422' | '429'];
+export type SubmitOrderVerificationsError = SubmitOrderVerificationsResponses['400' | '401' | '403' | '404' | '409' | '413' | '415' | '422' | '429'];
 
 /** Query parameters of `getVerificationRequirements` (GET /api/v3/private/verifications/requirements). */
 export type GetVerificationRequirementsQuery = {
@@ -2879,6 +2895,8 @@ export type CreateIdentityVerificationResponses = {
   '409': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds the size limit. */
   '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
@@ -2889,7 +2907,7 @@ export type CreateIdentityVerificationResponses = {
 export type CreateIdentityVerificationResult = CreateIdentityVerificationResponses['201'];
 
 /** Body of an error response of `createIdentityVerification` (POST /api/v3/private/verifications/identity). */
-export type CreateIdentityVerificationError = CreateIdentityVerificationResponses['400' | '401' | '403' | '409' | '413' | '422' | '429'];
+export type CreateIdentityVerificationError = CreateIdentityVerificationResponses['400' | '401' | '403' | '409' | '413' | '415' | '422' | '429'];
 
 /** Path parameters of `getIdentityVerification` (GET /api/v3/private/verifications/identity/{verification}). */
 export type GetIdentityVerificationPathParams = {
@@ -3002,6 +3020,8 @@ export type CreateCardVerificationResponses = {
   '409': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds the size limit. */
   '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
@@ -3012,7 +3032,7 @@ export type CreateCardVerificationResponses = {
 export type CreateCardVerificationResult = CreateCardVerificationResponses['201'];
 
 /** Body of an error response of `createCardVerification` (POST /api/v3/private/verifications/cards). */
-export type CreateCardVerificationError = CreateCardVerificationResponses['400' | '401' | '403' | '409' | '413' | '422' | '429'];
+export type CreateCardVerificationError = CreateCardVerificationResponses['400' | '401' | '403' | '409' | '413' | '415' | '422' | '429'];
 
 /** Path parameters of `getCardVerification` (GET /api/v3/private/verifications/cards/{verification}). */
 export type GetCardVerificationPathParams = {
@@ -3157,6 +3177,8 @@ export type CreateWebhookEndpointResponses = {
   '409': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds the size limit. */
   '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
@@ -3167,7 +3189,7 @@ export type CreateWebhookEndpointResponses = {
 export type CreateWebhookEndpointResult = CreateWebhookEndpointResponses['201'];
 
 /** Body of an error response of `createWebhookEndpoint` (POST /api/v3/private/webhooks). */
-export type CreateWebhookEndpointError = CreateWebhookEndpointResponses['400' | '401' | '403' | '409' | '413' | '422' | '429'];
+export type CreateWebhookEndpointError = CreateWebhookEndpointResponses['400' | '401' | '403' | '409' | '413' | '415' | '422' | '429'];
 
 /** Header parameters of `sendTestWebhook` (POST /api/v3/private/webhooks/test). */
 export type SendTestWebhookHeaders = {
@@ -3200,6 +3222,8 @@ export type SendTestWebhookResponses = {
   '409': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds the size limit. */
   '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
@@ -3210,7 +3234,7 @@ export type SendTestWebhookResponses = {
 export type SendTestWebhookResult = SendTestWebhookResponses['201'];
 
 /** Body of an error response of `sendTestWebhook` (POST /api/v3/private/webhooks/test). */
-export type SendTestWebhookError = SendTestWebhookResponses['400' | '401' | '403' | '409' | '413' | '422' | '429'];
+export type SendTestWebhookError = SendTestWebhookResponses['400' | '401' | '403' | '409' | '413' | '415' | '422' | '429'];
 
 /** Query parameters of `listWebhookEvents` (GET /api/v3/private/webhooks/events). */
 export type ListWebhookEventsQuery = {
@@ -3567,6 +3591,8 @@ export type UpdateWebhookEndpointResponses = {
   '409': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds the size limit. */
   '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
@@ -3577,7 +3603,7 @@ export type UpdateWebhookEndpointResponses = {
 export type UpdateWebhookEndpointResult = UpdateWebhookEndpointResponses['200'];
 
 /** Body of an error response of `updateWebhookEndpoint` (PATCH /api/v3/private/webhooks/{webhook}). */
-export type UpdateWebhookEndpointError = UpdateWebhookEndpointResponses['400' | '401' | '403' | '404' | '409' | '413' | '422' | '429'];
+export type UpdateWebhookEndpointError = UpdateWebhookEndpointResponses['400' | '401' | '403' | '404' | '409' | '413' | '415' | '422' | '429'];
 
 /** Path parameters of `rotateWebhookSecret` (POST /api/v3/private/webhooks/{webhook}/rotate-secret). */
 export type RotateWebhookSecretPathParams = {
@@ -3800,6 +3826,8 @@ export type SimulateOrderResponses = {
   '409': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds the size limit. */
   '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
@@ -3810,7 +3838,7 @@ export type SimulateOrderResponses = {
 export type SimulateOrderResult = SimulateOrderResponses['200'];
 
 /** Body of an error response of `simulateOrder` (POST /api/v3/private/sandbox/exchange/orders/simulate). */
-export type SimulateOrderError = SimulateOrderResponses['400' | '401' | '403' | '409' | '413' | '422' | '429'];
+export type SimulateOrderError = SimulateOrderResponses['400' | '401' | '403' | '409' | '413' | '415' | '422' | '429'];
 
 /** Header parameters of `getPartner` (GET /api/v3/private/partner). */
 export type GetPartnerHeaders = {
@@ -4131,6 +4159,8 @@ export type CreateReviewResponses = {
   '409': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds the size limit. */
   '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
@@ -4141,7 +4171,7 @@ export type CreateReviewResponses = {
 export type CreateReviewResult = CreateReviewResponses['201'];
 
 /** Body of an error response of `createReview` (POST /api/v3/private/reviews). */
-export type CreateReviewError = CreateReviewResponses['400' | '401' | '403' | '409' | '413' | '422' | '429'];
+export type CreateReviewError = CreateReviewResponses['400' | '401' | '403' | '409' | '413' | '415' | '422' | '429'];
 
 /** Every operation by operationId: its request parts and response types. */
 export interface Operations {

@@ -12648,17 +12648,287 @@ return errors === 0;
 }
 validate292.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const preflightOrder_body = validate296;
-const schema128 = {"$ref":"#/components/schemas/PreflightOrderRequest","$comment":"validator entry"};
-const schema129 = {"description":"The same body as POST /private/exchange/orders; nothing is created.","allOf":[{"$ref":"#/components/schemas/CreateOrderRequest"}],"example":{"quote_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7","email":"alice@example.com","requisites":{"to_address":"TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE"},"snapshot_hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a","client_order_id":"inv-2026-0042"}};
-const schema130 = {"type":"object","additionalProperties":false,"description":"Cite a quote by `quote_id`, or give `route_id` and `amount` (and `amount_side`) to be priced at the current rate, not both. A `route_id` or `amount_side` sent beside `quote_id` must match the quote, else 422.","x-assumption":"The description shows no body; these are the inputs the quote → preflight → order chain needs, with the quote or the route-and-amount form exclusive.","required":["email","requisites"],"properties":{"quote_id":{"type":"string","format":"uuid"},"route_id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"amount_side":{"$ref":"#/components/schemas/AmountSide","default":"give"},"email":{"type":"string","format":"email","maxLength":254},"requisites":{"$ref":"#/components/schemas/OrderRequisites"},"snapshot_hash":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"Hash of the route snapshot the client saw; a changed route gives 422 `quote_expired`."},"client_order_id":{"type":"string","minLength":1,"maxLength":64,"description":"The integrator's own reference, returned on the order."}},"oneOf":[{"title":"By quote","required":["quote_id"]},{"title":"By route and amount","required":["route_id","amount"]}],"example":{"quote_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7","email":"alice@example.com","requisites":{"to_address":"TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE"},"snapshot_hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a","client_order_id":"inv-2026-0042"}};
-const schema131 = {"type":"object","additionalProperties":false,"description":"Payout and payment requisites. Which fields a route needs is in its capabilities (`requisites.from`, `requisites.to`).","x-assumption":"The description shows no order payload; these are the requisites exchangers ask for (address and memo of a crypto payout, card or account of a fiat side, card holder), with bounds that fit every network of DOMAIN-NOTES.","properties":{"to_address":{"type":"string","minLength":1,"maxLength":128,"description":"Payout address on the receive side's network."},"to_memo":{"type":["string","null"],"maxLength":128,"description":"Memo, tag or comment of memo networks (XRP, XLM, TON, EOS, ATOM)."},"to_card_number":{"type":"string","pattern":"^[0-9]{12,19}$"},"to_account":{"type":"string","minLength":1,"maxLength":64},"from_card_number":{"type":"string","pattern":"^[0-9]{12,19}$"},"from_account":{"type":"string","minLength":1,"maxLength":64},"holder_name":{"type":"string","minLength":1,"maxLength":128}}};
-const pattern19 = new RegExp("^[0-9]{12,19}$", "u");
+export const createQuote_response_415 = validate296;
+const schema128 = {"$ref":"#/components/responses/UnsupportedMediaType/content/application~1json/schema","$comment":"validator entry"};
 
-function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate301.evaluated;
+const evaluated0 = validate297.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.state === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.result === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.error === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.meta === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.state !== undefined){
+let data0 = data.state;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err5 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const _errs3 = errors;
+const _errs4 = errors;
+if(0 !== data0){
+const err6 = {};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/not",keyword:"not",params:{},message:"must NOT be valid"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err8 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.result !== undefined){
+if(data.result !== null){
+const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+let data3 = data.error;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.code === undefined){
+const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data3.code !== undefined){
+let data4 = data3.code;
+if(typeof data4 === "string"){
+if(!pattern3.test(data4)){
+const err11 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data3.details !== undefined){
+let data5 = data3.details;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key0 in data5){
+let data6 = data5[key0];
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data6[i0] !== "string"){
+const err13 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/error/properties/details/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/details/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.meta !== undefined){
+if(!(validate58(data.meta, {instancePath:instancePath+"/meta",parentData:data,parentDataProperty:"meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+validate297.errors = vErrors;
+return errors === 0;
+}
+validate297.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate296.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate297(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate297.errors : vErrors.concat(validate297.errors);
+errors = vErrors.length;
+}
+validate296.errors = vErrors;
+return errors === 0;
+}
+validate296.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const preflightOrder_body = validate300;
+const schema130 = {"$ref":"#/components/schemas/PreflightOrderRequest","$comment":"validator entry"};
+const schema131 = {"description":"The same body as POST /private/exchange/orders; nothing is created.","allOf":[{"$ref":"#/components/schemas/CreateOrderRequest"}],"example":{"quote_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7","email":"alice@example.com","requisites":{"to_address":"TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE"},"snapshot_hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a","client_order_id":"inv-2026-0042"}};
+const schema132 = {"type":"object","additionalProperties":false,"description":"Cite a quote by `quote_id`, or give `route_id` and `amount` (and `amount_side`) to be priced at the current rate, not both. A `route_id` or `amount_side` sent beside `quote_id` must match the quote, else 422.","x-assumption":"The description shows no body; these are the inputs the quote → preflight → order chain needs, with the quote or the route-and-amount form exclusive.","required":["email","requisites"],"properties":{"quote_id":{"type":"string","format":"uuid"},"route_id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"amount_side":{"$ref":"#/components/schemas/AmountSide","default":"give"},"email":{"type":"string","format":"email","maxLength":254},"requisites":{"$ref":"#/components/schemas/OrderRequisites"},"snapshot_hash":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"Hash of the route snapshot the client saw; a changed route gives 422 `quote_expired`."},"client_order_id":{"type":"string","minLength":1,"maxLength":64,"description":"The integrator's own reference, returned on the order."}},"oneOf":[{"title":"By quote","required":["quote_id"]},{"title":"By route and amount","required":["route_id","amount"]}],"example":{"quote_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7","email":"alice@example.com","requisites":{"to_address":"TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE"},"snapshot_hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a","client_order_id":"inv-2026-0042"}};
+const schema133 = {"type":"object","additionalProperties":false,"description":"Payout and payment requisites. Which fields a route needs is in its capabilities (`requisites.from`, `requisites.to`).","x-assumption":"The description shows no order payload; these are the requisites exchangers ask for (address and memo of a crypto payout, card or account of a fiat side, card holder), with bounds that fit every network of DOMAIN-NOTES.","properties":{"to_address":{"type":"string","minLength":1,"maxLength":128,"description":"Payout address on the receive side's network."},"to_memo":{"type":["string","null"],"maxLength":128,"description":"Memo, tag or comment of memo networks (XRP, XLM, TON, EOS, ATOM)."},"to_card_number":{"type":"string","pattern":"^[0-9]{12,19}$"},"to_account":{"type":"string","minLength":1,"maxLength":64},"from_card_number":{"type":"string","pattern":"^[0-9]{12,19}$"},"from_account":{"type":"string","minLength":1,"maxLength":64},"holder_name":{"type":"string","minLength":1,"maxLength":128}}};
+const pattern20 = new RegExp("^[0-9]{12,19}$", "u");
+
+function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate305.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12716,7 +12986,7 @@ errors++;
 if(data.to_memo !== undefined){
 let data1 = data.to_memo;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err4 = {instancePath:instancePath+"/to_memo",schemaPath:"#/properties/to_memo/type",keyword:"type",params:{type: schema131.properties.to_memo.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/to_memo",schemaPath:"#/properties/to_memo/type",keyword:"type",params:{type: schema133.properties.to_memo.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12741,7 +13011,7 @@ errors++;
 if(data.to_card_number !== undefined){
 let data2 = data.to_card_number;
 if(typeof data2 === "string"){
-if(!pattern19.test(data2)){
+if(!pattern20.test(data2)){
 const err6 = {instancePath:instancePath+"/to_card_number",schemaPath:"#/properties/to_card_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{12,19}$"},message:"must match pattern \""+"^[0-9]{12,19}$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -12801,7 +13071,7 @@ errors++;
 if(data.from_card_number !== undefined){
 let data4 = data.from_card_number;
 if(typeof data4 === "string"){
-if(!pattern19.test(data4)){
+if(!pattern20.test(data4)){
 const err11 = {instancePath:instancePath+"/from_card_number",schemaPath:"#/properties/from_card_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{12,19}$"},message:"must match pattern \""+"^[0-9]{12,19}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -12904,16 +13174,16 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate301.errors = vErrors;
+validate305.errors = vErrors;
 return errors === 0;
 }
-validate301.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate305.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate298.evaluated;
+const evaluated0 = validate302.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13127,8 +13397,8 @@ errors++;
 }
 }
 if(data.requisites !== undefined){
-if(!(validate301(data.requisites, {instancePath:instancePath+"/requisites",parentData:data,parentDataProperty:"requisites",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
+if(!(validate305(data.requisites, {instancePath:instancePath+"/requisites",parentData:data,parentDataProperty:"requisites",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
 errors = vErrors.length;
 }
 }
@@ -13203,61 +13473,61 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate298.errors = vErrors;
+validate302.errors = vErrors;
 return errors === 0;
 }
-validate298.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate302.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate297.evaluated;
+const evaluated0 = validate301.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate298(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate298.errors : vErrors.concat(validate298.errors);
+if(!(validate302(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
 errors = vErrors.length;
 }
-validate297.errors = vErrors;
+validate301.errors = vErrors;
 return errors === 0;
 }
-validate297.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate301.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate296.evaluated;
+const evaluated0 = validate300.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate297(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate297.errors : vErrors.concat(validate297.errors);
+if(!(validate301(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
 errors = vErrors.length;
 }
-validate296.errors = vErrors;
+validate300.errors = vErrors;
 return errors === 0;
 }
-validate296.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate300.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const preflightOrder_response_200 = validate305;
-const schema132 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PreflightResult"}}}]};
-const schema133 = {"type":"object","required":["preflight"],"properties":{"preflight":{"$ref":"#/components/schemas/OrderPreflight"}}};
-const schema134 = {"type":"object","required":["ok","checks","errors","quote","verification_required"],"x-assumption":"The description shows no preflight payload; the checks mirror what order creation validates, so a client can show every problem before creating the order.","properties":{"ok":{"type":"boolean","description":"True when every check passed, so creating the order with the same body would succeed now."},"checks":{"type":"array","items":{"$ref":"#/components/schemas/PreflightCheck"}},"errors":{"type":"object","description":"Field name (dot path) to its messages, in the form of `error.details`; empty when ok.","additionalProperties":{"type":"array","items":{"type":"string"}}},"quote":{"description":"The quote the body cites; null when the body gives route_id and amount instead, or the quote is unknown.","oneOf":[{"$ref":"#/components/schemas/Quote"},{"type":"null"}]},"verification_required":{"type":"object","required":["identity","card"],"description":"Verifications the client must pass before this order is paid out.","properties":{"identity":{"type":"boolean"},"card":{"type":"boolean"}}}}};
-const schema135 = {"type":"object","required":["name","passed","message"],"properties":{"name":{"type":"string","enum":["amount","limits","requisites","email","quote","snapshot","verification","route"]},"passed":{"type":"boolean"},"message":{"type":["string","null"],"description":"Why the check failed; null when it passed."}}};
+export const preflightOrder_response_200 = validate309;
+const schema134 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PreflightResult"}}}]};
+const schema135 = {"type":"object","required":["preflight"],"properties":{"preflight":{"$ref":"#/components/schemas/OrderPreflight"}}};
+const schema136 = {"type":"object","required":["ok","checks","errors","quote","verification_required"],"x-assumption":"The description shows no preflight payload; the checks mirror what order creation validates, so a client can show every problem before creating the order.","properties":{"ok":{"type":"boolean","description":"True when every check passed, so creating the order with the same body would succeed now."},"checks":{"type":"array","items":{"$ref":"#/components/schemas/PreflightCheck"}},"errors":{"type":"object","description":"Field name (dot path) to its messages, in the form of `error.details`; empty when ok.","additionalProperties":{"type":"array","items":{"type":"string"}}},"quote":{"description":"The quote the body cites; null when the body gives route_id and amount instead, or the quote is unknown.","oneOf":[{"$ref":"#/components/schemas/Quote"},{"type":"null"}]},"verification_required":{"type":"object","required":["identity","card"],"description":"Verifications the client must pass before this order is paid out.","properties":{"identity":{"type":"boolean"},"card":{"type":"boolean"}}}}};
+const schema137 = {"type":"object","required":["name","passed","message"],"properties":{"name":{"type":"string","enum":["amount","limits","requisites","email","quote","snapshot","verification","route"]},"passed":{"type":"boolean"},"message":{"type":["string","null"],"description":"Why the check failed; null when it passed."}}};
 
-function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate309.evaluated;
+const evaluated0 = validate313.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13308,7 +13578,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!((((((((data0 === "amount") || (data0 === "limits")) || (data0 === "requisites")) || (data0 === "email")) || (data0 === "quote")) || (data0 === "snapshot")) || (data0 === "verification")) || (data0 === "route"))){
-const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/enum",keyword:"enum",params:{allowedValues: schema135.properties.name.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/enum",keyword:"enum",params:{allowedValues: schema137.properties.name.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13333,7 +13603,7 @@ errors++;
 if(data.message !== undefined){
 let data2 = data.message;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: schema135.properties.message.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: schema137.properties.message.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -13354,16 +13624,16 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate309.errors = vErrors;
+validate313.errors = vErrors;
 return errors === 0;
 }
-validate309.evaluated = {"props":{"name":true,"passed":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate313.evaluated = {"props":{"name":true,"passed":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate308.evaluated;
+const evaluated0 = validate312.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13438,8 +13708,8 @@ let data1 = data.checks;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate309(data1[i0], {instancePath:instancePath+"/checks/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate309.errors : vErrors.concat(validate309.errors);
+if(!(validate313(data1[i0], {instancePath:instancePath+"/checks/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate313.errors : vErrors.concat(validate313.errors);
 errors = vErrors.length;
 }
 }
@@ -13641,16 +13911,16 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate308.errors = vErrors;
+validate312.errors = vErrors;
 return errors === 0;
 }
-validate308.evaluated = {"props":{"ok":true,"checks":true,"errors":true,"quote":true,"verification_required":true},"dynamicProps":false,"dynamicItems":false};
+validate312.evaluated = {"props":{"ok":true,"checks":true,"errors":true,"quote":true,"verification_required":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate307.evaluated;
+const evaluated0 = validate311.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13669,8 +13939,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.preflight !== undefined){
-if(!(validate308(data.preflight, {instancePath:instancePath+"/preflight",parentData:data,parentDataProperty:"preflight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate308.errors : vErrors.concat(validate308.errors);
+if(!(validate312(data.preflight, {instancePath:instancePath+"/preflight",parentData:data,parentDataProperty:"preflight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate312.errors : vErrors.concat(validate312.errors);
 errors = vErrors.length;
 }
 }
@@ -13685,16 +13955,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate307.errors = vErrors;
+validate311.errors = vErrors;
 return errors === 0;
 }
-validate307.evaluated = {"props":{"preflight":true},"dynamicProps":false,"dynamicItems":false};
+validate311.evaluated = {"props":{"preflight":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate305.evaluated;
+const evaluated0 = validate309.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13717,8 +13987,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate307(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate307.errors : vErrors.concat(validate307.errors);
+if(!(validate311(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
 errors = vErrors.length;
 }
 }
@@ -13733,45 +14003,45 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate305.errors = vErrors;
+validate309.errors = vErrors;
 return errors === 0;
 }
-validate305.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate309.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createOrder_body = validate314;
-const schema136 = {"$ref":"#/components/schemas/CreateOrderRequest","$comment":"validator entry"};
+export const createOrder_body = validate318;
+const schema138 = {"$ref":"#/components/schemas/CreateOrderRequest","$comment":"validator entry"};
 
-function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate314.evaluated;
+const evaluated0 = validate318.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate298(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate298.errors : vErrors.concat(validate298.errors);
+if(!(validate302(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
 errors = vErrors.length;
 }
-validate314.errors = vErrors;
+validate318.errors = vErrors;
 return errors === 0;
 }
-validate314.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate318.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createOrder_response_201 = validate316;
-const schema137 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderResult"}}}]};
-const schema138 = {"type":"object","required":["order"],"properties":{"order":{"$ref":"#/components/schemas/Order"}}};
-const schema139 = {"type":"object","description":"An exchange order.","x-assumption":"The description types the order record as any-or-null with no fields; these are the fields its filters, sort fields and the quote → order chain imply.","required":["id","public_id","tracking_id","status","route_id","quote_id","client_order_id","email","amount_in","amount_out","currency_in","currency_out","rate","fee","from_requisite","to_requisite","requisites","payment_details","verification","correlation_id","expires_at","created_at","updated_at","completed_at"],"properties":{"id":{"type":"integer","minimum":1,"description":"Database id."},"public_id":{"type":"string","pattern":"^[A-Z0-9]{10}$","description":"Short id shown to the end customer."},"tracking_id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/OrderStatus"},"route_id":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"],"format":"uuid","description":"The quote the order was created from; null when it was priced from route_id and amount."},"client_order_id":{"type":["string","null"],"maxLength":64},"email":{"type":"string","format":"email"},"amount_in":{"$ref":"#/components/schemas/Amount"},"amount_out":{"$ref":"#/components/schemas/Amount"},"currency_in":{"type":"string","description":"Rates-file code of the give side, for example `BTC`."},"currency_out":{"type":"string","description":"Rates-file code of the receive side, for example `USDTTRC20`."},"rate":{"$ref":"#/components/schemas/Amount"},"fee":{"$ref":"#/components/schemas/Amount","description":"The exchanger's fee, in currency_out, already deducted from amount_out.","x-assumption":"Exchangers deduct their fee from the payout; the quote's fee object gives its currency and percent."},"from_requisite":{"type":["string","null"],"description":"The sender's requisite, masked (card or account of a fiat give side); null when the give side has none."},"to_requisite":{"type":["string","null"],"description":"The receiver's requisite, masked (payout address, card or account)."},"requisites":{"$ref":"#/components/schemas/MaskedOrderRequisites"},"payment_details":{"type":"object","description":"Where and what the client pays.","required":["address","memo","account","amount","currency","expires_at"],"properties":{"address":{"type":["string","null"],"description":"Deposit address on the give side's network; null for fiat."},"memo":{"type":["string","null"],"description":"Memo or tag the payment must carry on memo networks."},"account":{"type":["string","null"],"description":"Card or account to pay to on a fiat give side."},"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"type":"string","description":"Rates-file code of the currency to pay."},"expires_at":{"type":"string","format":"date-time","description":"End of the payment window."}}},"verification":{"type":"object","required":["required","status"],"properties":{"required":{"type":"boolean","description":"Whether the order needs a verification before the payout."},"status":{"description":"Status of that verification; null when none is required or none was started.","oneOf":[{"$ref":"#/components/schemas/VerificationStatus"},{"type":"null"}]}}},"correlation_id":{"type":["string","null"],"maxLength":128,"description":"X-Correlation-Id of the request that created the order."},"expires_at":{"type":["string","null"],"format":"date-time","description":"When the unpaid order expires; null once it left awaiting_payment.","x-assumption":"Unpaid orders expire 1800 seconds after creation (the order machine's payment_window)."},"created_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"},"completed_at":{"type":["string","null"],"format":"date-time"}}};
-const pattern22 = new RegExp("^[A-Z0-9]{10}$", "u");
-const schema140 = {"type":"object","additionalProperties":false,"description":"The requisites as sent, with card numbers masked (first six and last four digits kept).","x-assumption":"Card numbers are never returned whole (PCI DSS masking); addresses and accounts are returned as sent.","properties":{"to_address":{"type":"string"},"to_memo":{"type":["string","null"]},"to_card_number":{"type":"string","pattern":"^[0-9]{6}\\*{2,9}[0-9]{4}$"},"to_account":{"type":"string"},"from_card_number":{"type":"string","pattern":"^[0-9]{6}\\*{2,9}[0-9]{4}$"},"from_account":{"type":"string"},"holder_name":{"type":"string"}}};
-const pattern23 = new RegExp("^[0-9]{6}\\*{2,9}[0-9]{4}$", "u");
+export const createOrder_response_201 = validate320;
+const schema139 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderResult"}}}]};
+const schema140 = {"type":"object","required":["order"],"properties":{"order":{"$ref":"#/components/schemas/Order"}}};
+const schema141 = {"type":"object","description":"An exchange order.","x-assumption":"The description types the order record as any-or-null with no fields; these are the fields its filters, sort fields and the quote → order chain imply.","required":["id","public_id","tracking_id","status","route_id","quote_id","client_order_id","email","amount_in","amount_out","currency_in","currency_out","rate","fee","from_requisite","to_requisite","requisites","payment_details","verification","correlation_id","expires_at","created_at","updated_at","completed_at"],"properties":{"id":{"type":"integer","minimum":1,"description":"Database id."},"public_id":{"type":"string","pattern":"^[A-Z0-9]{10}$","description":"Short id shown to the end customer."},"tracking_id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/OrderStatus"},"route_id":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"],"format":"uuid","description":"The quote the order was created from; null when it was priced from route_id and amount."},"client_order_id":{"type":["string","null"],"maxLength":64},"email":{"type":"string","format":"email"},"amount_in":{"$ref":"#/components/schemas/Amount"},"amount_out":{"$ref":"#/components/schemas/Amount"},"currency_in":{"type":"string","description":"Rates-file code of the give side, for example `BTC`."},"currency_out":{"type":"string","description":"Rates-file code of the receive side, for example `USDTTRC20`."},"rate":{"$ref":"#/components/schemas/Amount"},"fee":{"$ref":"#/components/schemas/Amount","description":"The exchanger's fee, in currency_out, already deducted from amount_out.","x-assumption":"Exchangers deduct their fee from the payout; the quote's fee object gives its currency and percent."},"from_requisite":{"type":["string","null"],"description":"The sender's requisite, masked (card or account of a fiat give side); null when the give side has none."},"to_requisite":{"type":["string","null"],"description":"The receiver's requisite, masked (payout address, card or account)."},"requisites":{"$ref":"#/components/schemas/MaskedOrderRequisites"},"payment_details":{"type":"object","description":"Where and what the client pays.","required":["address","memo","account","amount","currency","expires_at"],"properties":{"address":{"type":["string","null"],"description":"Deposit address on the give side's network; null for fiat."},"memo":{"type":["string","null"],"description":"Memo or tag the payment must carry on memo networks."},"account":{"type":["string","null"],"description":"Card or account to pay to on a fiat give side."},"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"type":"string","description":"Rates-file code of the currency to pay."},"expires_at":{"type":"string","format":"date-time","description":"End of the payment window."}}},"verification":{"type":"object","required":["required","status"],"properties":{"required":{"type":"boolean","description":"Whether the order needs a verification before the payout."},"status":{"description":"Status of that verification; null when none is required or none was started.","oneOf":[{"$ref":"#/components/schemas/VerificationStatus"},{"type":"null"}]}}},"correlation_id":{"type":["string","null"],"maxLength":128,"description":"X-Correlation-Id of the request that created the order."},"expires_at":{"type":["string","null"],"format":"date-time","description":"When the unpaid order expires; null once it left awaiting_payment.","x-assumption":"Unpaid orders expire 1800 seconds after creation (the order machine's payment_window)."},"created_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"},"completed_at":{"type":["string","null"],"format":"date-time"}}};
+const pattern23 = new RegExp("^[A-Z0-9]{10}$", "u");
+const schema142 = {"type":"object","additionalProperties":false,"description":"The requisites as sent, with card numbers masked (first six and last four digits kept).","x-assumption":"Card numbers are never returned whole (PCI DSS masking); addresses and accounts are returned as sent.","properties":{"to_address":{"type":"string"},"to_memo":{"type":["string","null"]},"to_card_number":{"type":"string","pattern":"^[0-9]{6}\\*{2,9}[0-9]{4}$"},"to_account":{"type":"string"},"from_card_number":{"type":"string","pattern":"^[0-9]{6}\\*{2,9}[0-9]{4}$"},"from_account":{"type":"string"},"holder_name":{"type":"string"}}};
+const pattern24 = new RegExp("^[0-9]{6}\\*{2,9}[0-9]{4}$", "u");
 
-function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate325.evaluated;
+const evaluated0 = validate329.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13806,7 +14076,7 @@ errors++;
 if(data.to_memo !== undefined){
 let data1 = data.to_memo;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/to_memo",schemaPath:"#/properties/to_memo/type",keyword:"type",params:{type: schema140.properties.to_memo.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/to_memo",schemaPath:"#/properties/to_memo/type",keyword:"type",params:{type: schema142.properties.to_memo.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -13819,7 +14089,7 @@ errors++;
 if(data.to_card_number !== undefined){
 let data2 = data.to_card_number;
 if(typeof data2 === "string"){
-if(!pattern23.test(data2)){
+if(!pattern24.test(data2)){
 const err3 = {instancePath:instancePath+"/to_card_number",schemaPath:"#/properties/to_card_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{6}\\*{2,9}[0-9]{4}$"},message:"must match pattern \""+"^[0-9]{6}\\*{2,9}[0-9]{4}$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -13856,7 +14126,7 @@ errors++;
 if(data.from_card_number !== undefined){
 let data4 = data.from_card_number;
 if(typeof data4 === "string"){
-if(!pattern23.test(data4)){
+if(!pattern24.test(data4)){
 const err6 = {instancePath:instancePath+"/from_card_number",schemaPath:"#/properties/from_card_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{6}\\*{2,9}[0-9]{4}$"},message:"must match pattern \""+"^[0-9]{6}\\*{2,9}[0-9]{4}$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -13913,17 +14183,17 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate325.errors = vErrors;
+validate329.errors = vErrors;
 return errors === 0;
 }
-validate325.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate329.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema141 = {"type":"string","description":"State of a verification (machine `verification`).","x-machine":"verification","x-assumption":"The description shows no verification statuses; these are the states of the verification machine.","enum":["pending","in_review","approved","rejected","expired"]};
+const schema143 = {"type":"string","description":"State of a verification (machine `verification`).","x-machine":"verification","x-assumption":"The description shows no verification statuses; these are the states of the verification machine.","enum":["pending","in_review","approved","rejected","expired"]};
 
-function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate328.evaluated;
+const evaluated0 = validate332.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13941,7 +14211,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "pending") || (data === "in_review")) || (data === "approved")) || (data === "rejected")) || (data === "expired"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema141.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema143.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13950,16 +14220,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate328.errors = vErrors;
+validate332.errors = vErrors;
 return errors === 0;
 }
-validate328.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate332.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate319.evaluated;
+const evaluated0 = validate323.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14235,7 +14505,7 @@ errors++;
 if(data.public_id !== undefined){
 let data1 = data.public_id;
 if(typeof data1 === "string"){
-if(!pattern22.test(data1)){
+if(!pattern23.test(data1)){
 const err26 = {instancePath:instancePath+"/public_id",schemaPath:"#/properties/public_id/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{10}$"},message:"must match pattern \""+"^[A-Z0-9]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
@@ -14316,7 +14586,7 @@ errors++;
 if(data.quote_id !== undefined){
 let data5 = data.quote_id;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err32 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema139.properties.quote_id.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema141.properties.quote_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -14341,7 +14611,7 @@ errors++;
 if(data.client_order_id !== undefined){
 let data6 = data.client_order_id;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err34 = {instancePath:instancePath+"/client_order_id",schemaPath:"#/properties/client_order_id/type",keyword:"type",params:{type: schema139.properties.client_order_id.type},message:"must be string,null"};
+const err34 = {instancePath:instancePath+"/client_order_id",schemaPath:"#/properties/client_order_id/type",keyword:"type",params:{type: schema141.properties.client_order_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -14439,7 +14709,7 @@ errors = vErrors.length;
 if(data.from_requisite !== undefined){
 let data14 = data.from_requisite;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err40 = {instancePath:instancePath+"/from_requisite",schemaPath:"#/properties/from_requisite/type",keyword:"type",params:{type: schema139.properties.from_requisite.type},message:"must be string,null"};
+const err40 = {instancePath:instancePath+"/from_requisite",schemaPath:"#/properties/from_requisite/type",keyword:"type",params:{type: schema141.properties.from_requisite.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -14452,7 +14722,7 @@ errors++;
 if(data.to_requisite !== undefined){
 let data15 = data.to_requisite;
 if((typeof data15 !== "string") && (data15 !== null)){
-const err41 = {instancePath:instancePath+"/to_requisite",schemaPath:"#/properties/to_requisite/type",keyword:"type",params:{type: schema139.properties.to_requisite.type},message:"must be string,null"};
+const err41 = {instancePath:instancePath+"/to_requisite",schemaPath:"#/properties/to_requisite/type",keyword:"type",params:{type: schema141.properties.to_requisite.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -14463,8 +14733,8 @@ errors++;
 }
 }
 if(data.requisites !== undefined){
-if(!(validate325(data.requisites, {instancePath:instancePath+"/requisites",parentData:data,parentDataProperty:"requisites",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate325.errors : vErrors.concat(validate325.errors);
+if(!(validate329(data.requisites, {instancePath:instancePath+"/requisites",parentData:data,parentDataProperty:"requisites",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
 errors = vErrors.length;
 }
 }
@@ -14534,7 +14804,7 @@ errors++;
 if(data17.address !== undefined){
 let data18 = data17.address;
 if((typeof data18 !== "string") && (data18 !== null)){
-const err48 = {instancePath:instancePath+"/payment_details/address",schemaPath:"#/properties/payment_details/properties/address/type",keyword:"type",params:{type: schema139.properties.payment_details.properties.address.type},message:"must be string,null"};
+const err48 = {instancePath:instancePath+"/payment_details/address",schemaPath:"#/properties/payment_details/properties/address/type",keyword:"type",params:{type: schema141.properties.payment_details.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -14547,7 +14817,7 @@ errors++;
 if(data17.memo !== undefined){
 let data19 = data17.memo;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err49 = {instancePath:instancePath+"/payment_details/memo",schemaPath:"#/properties/payment_details/properties/memo/type",keyword:"type",params:{type: schema139.properties.payment_details.properties.memo.type},message:"must be string,null"};
+const err49 = {instancePath:instancePath+"/payment_details/memo",schemaPath:"#/properties/payment_details/properties/memo/type",keyword:"type",params:{type: schema141.properties.payment_details.properties.memo.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -14560,7 +14830,7 @@ errors++;
 if(data17.account !== undefined){
 let data20 = data17.account;
 if((typeof data20 !== "string") && (data20 !== null)){
-const err50 = {instancePath:instancePath+"/payment_details/account",schemaPath:"#/properties/payment_details/properties/account/type",keyword:"type",params:{type: schema139.properties.payment_details.properties.account.type},message:"must be string,null"};
+const err50 = {instancePath:instancePath+"/payment_details/account",schemaPath:"#/properties/payment_details/properties/account/type",keyword:"type",params:{type: schema141.properties.payment_details.properties.account.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -14666,8 +14936,8 @@ const _errs47 = errors;
 let valid3 = false;
 let passing0 = null;
 const _errs48 = errors;
-if(!(validate328(data26, {instancePath:instancePath+"/verification/status",parentData:data24,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate328.errors : vErrors.concat(validate328.errors);
+if(!(validate332(data26, {instancePath:instancePath+"/verification/status",parentData:data24,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate332.errors : vErrors.concat(validate332.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs48 === errors;
@@ -14734,7 +15004,7 @@ errors++;
 if(data.correlation_id !== undefined){
 let data27 = data.correlation_id;
 if((typeof data27 !== "string") && (data27 !== null)){
-const err61 = {instancePath:instancePath+"/correlation_id",schemaPath:"#/properties/correlation_id/type",keyword:"type",params:{type: schema139.properties.correlation_id.type},message:"must be string,null"};
+const err61 = {instancePath:instancePath+"/correlation_id",schemaPath:"#/properties/correlation_id/type",keyword:"type",params:{type: schema141.properties.correlation_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -14759,7 +15029,7 @@ errors++;
 if(data.expires_at !== undefined){
 let data28 = data.expires_at;
 if((typeof data28 !== "string") && (data28 !== null)){
-const err63 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema139.properties.expires_at.type},message:"must be string,null"};
+const err63 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema141.properties.expires_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -14834,7 +15104,7 @@ errors++;
 if(data.completed_at !== undefined){
 let data31 = data.completed_at;
 if((typeof data31 !== "string") && (data31 !== null)){
-const err69 = {instancePath:instancePath+"/completed_at",schemaPath:"#/properties/completed_at/type",keyword:"type",params:{type: schema139.properties.completed_at.type},message:"must be string,null"};
+const err69 = {instancePath:instancePath+"/completed_at",schemaPath:"#/properties/completed_at/type",keyword:"type",params:{type: schema141.properties.completed_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -14867,16 +15137,16 @@ vErrors.push(err71);
 }
 errors++;
 }
-validate319.errors = vErrors;
+validate323.errors = vErrors;
 return errors === 0;
 }
-validate319.evaluated = {"props":{"id":true,"public_id":true,"tracking_id":true,"status":true,"route_id":true,"quote_id":true,"client_order_id":true,"email":true,"amount_in":true,"amount_out":true,"currency_in":true,"currency_out":true,"rate":true,"fee":true,"from_requisite":true,"to_requisite":true,"requisites":true,"payment_details":true,"verification":true,"correlation_id":true,"expires_at":true,"created_at":true,"updated_at":true,"completed_at":true},"dynamicProps":false,"dynamicItems":false};
+validate323.evaluated = {"props":{"id":true,"public_id":true,"tracking_id":true,"status":true,"route_id":true,"quote_id":true,"client_order_id":true,"email":true,"amount_in":true,"amount_out":true,"currency_in":true,"currency_out":true,"rate":true,"fee":true,"from_requisite":true,"to_requisite":true,"requisites":true,"payment_details":true,"verification":true,"correlation_id":true,"expires_at":true,"created_at":true,"updated_at":true,"completed_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate318.evaluated;
+const evaluated0 = validate322.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14895,8 +15165,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.order !== undefined){
-if(!(validate319(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate319.errors : vErrors.concat(validate319.errors);
+if(!(validate323(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
 errors = vErrors.length;
 }
 }
@@ -14911,16 +15181,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate318.errors = vErrors;
+validate322.errors = vErrors;
 return errors === 0;
 }
-validate318.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
+validate322.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate316.evaluated;
+const evaluated0 = validate320.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14943,8 +15213,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate318(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate318.errors : vErrors.concat(validate318.errors);
+if(!(validate322(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
 errors = vErrors.length;
 }
 }
@@ -14959,20 +15229,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate316.errors = vErrors;
+validate320.errors = vErrors;
 return errors === 0;
 }
-validate316.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate320.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getExchangeOrder_path = validate332;
-const schema142 = {"type":"object","properties":{"order":{"$ref":"#/components/parameters/OrderRef/schema"}},"required":["order"]};
-const schema143 = {"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$","maxLength":36};
-const pattern25 = new RegExp("^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$", "u");
+export const getExchangeOrder_path = validate336;
+const schema144 = {"type":"object","properties":{"order":{"$ref":"#/components/parameters/OrderRef/schema"}},"required":["order"]};
+const schema145 = {"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$","maxLength":36};
+const pattern26 = new RegExp("^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$", "u");
 
-function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate333.evaluated;
+const evaluated0 = validate337.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14990,7 +15260,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!pattern25.test(data)){
+if(!pattern26.test(data)){
 const err1 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"},message:"must match pattern \""+"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
@@ -15011,16 +15281,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate333.errors = vErrors;
+validate337.errors = vErrors;
 return errors === 0;
 }
-validate333.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate337.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate332.evaluated;
+const evaluated0 = validate336.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15039,8 +15309,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.order !== undefined){
-if(!(validate333(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
+if(!(validate337(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate337.errors : vErrors.concat(validate337.errors);
 errors = vErrors.length;
 }
 }
@@ -15055,20 +15325,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate332.errors = vErrors;
+validate336.errors = vErrors;
 return errors === 0;
 }
-validate332.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
+validate336.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getOrderActions_response_200 = validate335;
-const schema144 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderActionListResult"}}}]};
-const schema145 = {"type":"object","required":["actions"],"x-assumption":"The description shows no payload; one entry per operation that fires a client event of the order machine, so a client can enable its buttons.","properties":{"actions":{"type":"array","items":{"$ref":"#/components/schemas/OrderAction"}}}};
-const schema146 = {"type":"object","required":["action","method","endpoint","allowed","reason"],"properties":{"action":{"type":"string","enum":["confirm","cancel"],"description":"A client event of the order machine."},"method":{"type":"string","enum":["POST","DELETE"]},"endpoint":{"type":"string","description":"Path of the operation that fires the action."},"allowed":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the action is not allowed now; null when it is."}}};
+export const getOrderActions_response_200 = validate339;
+const schema146 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderActionListResult"}}}]};
+const schema147 = {"type":"object","required":["actions"],"x-assumption":"The description shows no payload; one entry per operation that fires a client event of the order machine, so a client can enable its buttons.","properties":{"actions":{"type":"array","items":{"$ref":"#/components/schemas/OrderAction"}}}};
+const schema148 = {"type":"object","required":["action","method","endpoint","allowed","reason"],"properties":{"action":{"type":"string","enum":["confirm","cancel"],"description":"A client event of the order machine."},"method":{"type":"string","enum":["POST","DELETE"]},"endpoint":{"type":"string","description":"Path of the operation that fires the action."},"allowed":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the action is not allowed now; null when it is."}}};
 
-function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate338.evaluated;
+const evaluated0 = validate342.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15139,7 +15409,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!((data0 === "confirm") || (data0 === "cancel"))){
-const err6 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema146.properties.action.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema148.properties.action.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -15162,7 +15432,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!((data1 === "POST") || (data1 === "DELETE"))){
-const err8 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/enum",keyword:"enum",params:{allowedValues: schema146.properties.method.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/enum",keyword:"enum",params:{allowedValues: schema148.properties.method.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -15199,7 +15469,7 @@ errors++;
 if(data.reason !== undefined){
 let data4 = data.reason;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err11 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema146.properties.reason.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema148.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15220,16 +15490,16 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate338.errors = vErrors;
+validate342.errors = vErrors;
 return errors === 0;
 }
-validate338.evaluated = {"props":{"action":true,"method":true,"endpoint":true,"allowed":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+validate342.evaluated = {"props":{"action":true,"method":true,"endpoint":true,"allowed":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate337.evaluated;
+const evaluated0 = validate341.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15252,8 +15522,8 @@ let data0 = data.actions;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate338(data0[i0], {instancePath:instancePath+"/actions/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate338.errors : vErrors.concat(validate338.errors);
+if(!(validate342(data0[i0], {instancePath:instancePath+"/actions/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate342.errors : vErrors.concat(validate342.errors);
 errors = vErrors.length;
 }
 }
@@ -15280,16 +15550,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate337.errors = vErrors;
+validate341.errors = vErrors;
 return errors === 0;
 }
-validate337.evaluated = {"props":{"actions":true},"dynamicProps":false,"dynamicItems":false};
+validate341.evaluated = {"props":{"actions":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate335.evaluated;
+const evaluated0 = validate339.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15312,8 +15582,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate337(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate337.errors : vErrors.concat(validate337.errors);
+if(!(validate341(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate341.errors : vErrors.concat(validate341.errors);
 errors = vErrors.length;
 }
 }
@@ -15328,21 +15598,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate335.errors = vErrors;
+validate339.errors = vErrors;
 return errors === 0;
 }
-validate335.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate339.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getOrderStatus_response_200 = validate341;
-const schema147 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderStatusResult"}}}]};
-const schema148 = {"type":"object","required":["status"],"properties":{"status":{"$ref":"#/components/schemas/OrderStatusReport"}}};
-const schema149 = {"type":"object","required":["status","is_final","expires_at","history"],"x-assumption":"The description shows no payload; the history is the order machine's transitions as they happened.","properties":{"status":{"$ref":"#/components/schemas/OrderStatus"},"is_final":{"type":"boolean"},"expires_at":{"type":["string","null"],"format":"date-time","description":"When the unpaid order expires; null once it left awaiting_payment."},"history":{"type":"array","items":{"$ref":"#/components/schemas/OrderStatusHistoryEntry"}}}};
-const schema150 = {"type":"object","required":["from","to","event","at","actor"],"properties":{"from":{"description":"The status before; null for the creation of the order.","oneOf":[{"$ref":"#/components/schemas/OrderStatus"},{"type":"null"}]},"to":{"$ref":"#/components/schemas/OrderStatus"},"event":{"type":"string","description":"The order machine's event, or `create` for the creation."},"at":{"type":"string","format":"date-time"},"actor":{"type":"string","enum":["client","system","operator"]}}};
+export const getOrderStatus_response_200 = validate345;
+const schema149 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderStatusResult"}}}]};
+const schema150 = {"type":"object","required":["status"],"properties":{"status":{"$ref":"#/components/schemas/OrderStatusReport"}}};
+const schema151 = {"type":"object","required":["status","is_final","expires_at","history"],"x-assumption":"The description shows no payload; the history is the order machine's transitions as they happened.","properties":{"status":{"$ref":"#/components/schemas/OrderStatus"},"is_final":{"type":"boolean"},"expires_at":{"type":["string","null"],"format":"date-time","description":"When the unpaid order expires; null once it left awaiting_payment."},"history":{"type":"array","items":{"$ref":"#/components/schemas/OrderStatusHistoryEntry"}}}};
+const schema152 = {"type":"object","required":["from","to","event","at","actor"],"properties":{"from":{"description":"The status before; null for the creation of the order.","oneOf":[{"$ref":"#/components/schemas/OrderStatus"},{"type":"null"}]},"to":{"$ref":"#/components/schemas/OrderStatus"},"event":{"type":"string","description":"The order machine's event, or `create` for the creation."},"at":{"type":"string","format":"date-time"},"actor":{"type":"string","enum":["client","system","operator"]}}};
 
-function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate346.evaluated;
+const evaluated0 = validate350.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15515,7 +15785,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((data4 === "client") || (data4 === "system")) || (data4 === "operator"))){
-const err11 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema150.properties.actor.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema152.properties.actor.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15536,16 +15806,16 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate346.errors = vErrors;
+validate350.errors = vErrors;
 return errors === 0;
 }
-validate346.evaluated = {"props":{"from":true,"to":true,"event":true,"at":true,"actor":true},"dynamicProps":false,"dynamicItems":false};
+validate350.evaluated = {"props":{"from":true,"to":true,"event":true,"at":true,"actor":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate344(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate344.evaluated;
+const evaluated0 = validate348.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15614,7 +15884,7 @@ errors++;
 if(data.expires_at !== undefined){
 let data2 = data.expires_at;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err5 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema149.properties.expires_at.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema151.properties.expires_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -15641,8 +15911,8 @@ let data3 = data.history;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate346(data3[i0], {instancePath:instancePath+"/history/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate346.errors : vErrors.concat(validate346.errors);
+if(!(validate350(data3[i0], {instancePath:instancePath+"/history/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate350.errors : vErrors.concat(validate350.errors);
 errors = vErrors.length;
 }
 }
@@ -15669,16 +15939,16 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate344.errors = vErrors;
+validate348.errors = vErrors;
 return errors === 0;
 }
-validate344.evaluated = {"props":{"status":true,"is_final":true,"expires_at":true,"history":true},"dynamicProps":false,"dynamicItems":false};
+validate348.evaluated = {"props":{"status":true,"is_final":true,"expires_at":true,"history":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate343.evaluated;
+const evaluated0 = validate347.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15697,8 +15967,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.status !== undefined){
-if(!(validate344(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate344.errors : vErrors.concat(validate344.errors);
+if(!(validate348(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate348.errors : vErrors.concat(validate348.errors);
 errors = vErrors.length;
 }
 }
@@ -15713,16 +15983,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate343.errors = vErrors;
+validate347.errors = vErrors;
 return errors === 0;
 }
-validate343.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};
+validate347.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate341.evaluated;
+const evaluated0 = validate345.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15745,8 +16015,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate343(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate343.errors : vErrors.concat(validate343.errors);
+if(!(validate347(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate347.errors : vErrors.concat(validate347.errors);
 errors = vErrors.length;
 }
 }
@@ -15761,19 +16031,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate341.errors = vErrors;
+validate345.errors = vErrors;
 return errors === 0;
 }
-validate341.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate345.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const confirmOrder_body = validate352;
-const schema151 = {"$ref":"#/components/schemas/ConfirmOrderRequest","$comment":"validator entry"};
-const schema152 = {"type":"object","additionalProperties":false,"description":"Optional; the client says it has paid.","x-assumption":"The description shows no body; a payment reference (for example the transaction hash) helps staff find the payment.","properties":{"payment_reference":{"type":"string","minLength":1,"maxLength":128}},"example":{"payment_reference":"4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b"}};
+export const confirmOrder_body = validate356;
+const schema153 = {"$ref":"#/components/schemas/ConfirmOrderRequest","$comment":"validator entry"};
+const schema154 = {"type":"object","additionalProperties":false,"description":"Optional; the client says it has paid.","x-assumption":"The description shows no body; a payment reference (for example the transaction hash) helps staff find the payment.","properties":{"payment_reference":{"type":"string","minLength":1,"maxLength":128}},"example":{"payment_reference":"4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b"}};
 
-function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate353.evaluated;
+const evaluated0 = validate357.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15839,39 +16109,39 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate353.errors = vErrors;
+validate357.errors = vErrors;
 return errors === 0;
 }
-validate353.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate357.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate352.evaluated;
+const evaluated0 = validate356.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate353(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate353.errors : vErrors.concat(validate353.errors);
+if(!(validate357(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate357.errors : vErrors.concat(validate357.errors);
 errors = vErrors.length;
 }
-validate352.errors = vErrors;
+validate356.errors = vErrors;
 return errors === 0;
 }
-validate352.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate356.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const cancelOrder_body = validate355;
-const schema153 = {"$ref":"#/components/schemas/CancelOrderRequest","$comment":"validator entry"};
-const schema154 = {"type":"object","additionalProperties":false,"description":"Optional; the client's reason for cancelling.","x-assumption":"The description shows no body; a free-text reason is what exchangers keep for cancelled orders.","properties":{"reason":{"type":"string","minLength":1,"maxLength":255}},"example":{"reason":"Changed my mind."}};
+export const cancelOrder_body = validate359;
+const schema155 = {"$ref":"#/components/schemas/CancelOrderRequest","$comment":"validator entry"};
+const schema156 = {"type":"object","additionalProperties":false,"description":"Optional; the client's reason for cancelling.","x-assumption":"The description shows no body; a free-text reason is what exchangers keep for cancelled orders.","properties":{"reason":{"type":"string","minLength":1,"maxLength":255}},"example":{"reason":"Changed my mind."}};
 
-function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate356.evaluated;
+const evaluated0 = validate360.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15937,40 +16207,40 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate356.errors = vErrors;
+validate360.errors = vErrors;
 return errors === 0;
 }
-validate356.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate360.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate355.evaluated;
+const evaluated0 = validate359.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate356(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate356.errors : vErrors.concat(validate356.errors);
+if(!(validate360(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate360.errors : vErrors.concat(validate360.errors);
 errors = vErrors.length;
 }
-validate355.errors = vErrors;
+validate359.errors = vErrors;
 return errors === 0;
 }
-validate355.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate359.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createUploadIntent_body = validate358;
-const schema155 = {"$ref":"#/components/schemas/CreateUploadIntentRequest","$comment":"validator entry"};
-const schema156 = {"type":"object","additionalProperties":false,"required":["purpose"],"properties":{"purpose":{"$ref":"#/components/schemas/UploadPurpose"},"resource_type":{"type":["string","null"],"maxLength":64,"description":"Kind of resource the file will be attached to (`order`, `verification`)."},"resource_id":{"type":["string","null"],"maxLength":64,"description":"Id of that resource."},"field_key":{"type":["string","null"],"maxLength":64,"description":"Which field of the resource the file fills, for example a document kind."},"allowed_extensions":{"type":["array","null"],"description":"Lower-case extensions to accept; null for the default (jpg, jpeg, png, pdf).","minItems":1,"maxItems":20,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z0-9]{1,10}$"}},"max_bytes":{"type":["integer","null"],"minimum":1,"maximum":20971520,"description":"Largest accepted file in bytes; null for the default (10 MiB)."}},"example":{"purpose":"identity_verification","resource_type":"order","resource_id":"1043","field_key":"passport","allowed_extensions":["jpg","jpeg","png","pdf"],"max_bytes":10485760}};
-const schema157 = {"type":"string","description":"What the uploaded file is for.","x-assumption":"The description names only `identity_verification`; `card_verification` covers the card photo of a card verification.","enum":["identity_verification","card_verification"]};
+export const createUploadIntent_body = validate362;
+const schema157 = {"$ref":"#/components/schemas/CreateUploadIntentRequest","$comment":"validator entry"};
+const schema158 = {"type":"object","additionalProperties":false,"required":["purpose"],"properties":{"purpose":{"$ref":"#/components/schemas/UploadPurpose"},"resource_type":{"type":["string","null"],"maxLength":64,"description":"Kind of resource the file will be attached to (`order`, `verification`)."},"resource_id":{"type":["string","null"],"maxLength":64,"description":"Id of that resource."},"field_key":{"type":["string","null"],"maxLength":64,"description":"Which field of the resource the file fills, for example a document kind."},"allowed_extensions":{"type":["array","null"],"description":"Lower-case extensions to accept; null for the default (jpg, jpeg, png, pdf).","minItems":1,"maxItems":20,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z0-9]{1,10}$"}},"max_bytes":{"type":["integer","null"],"minimum":1,"maximum":20971520,"description":"Largest accepted file in bytes; null for the default (10 MiB)."}},"example":{"purpose":"identity_verification","resource_type":"order","resource_id":"1043","field_key":"passport","allowed_extensions":["jpg","jpeg","png","pdf"],"max_bytes":10485760}};
+const schema159 = {"type":"string","description":"What the uploaded file is for.","x-assumption":"The description names only `identity_verification`; `card_verification` covers the card photo of a card verification.","enum":["identity_verification","card_verification"]};
 
-function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate360.evaluated;
+const evaluated0 = validate364.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15988,7 +16258,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "identity_verification") || (data === "card_verification"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema157.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema159.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -15997,17 +16267,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate360.errors = vErrors;
+validate364.errors = vErrors;
 return errors === 0;
 }
-validate360.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate364.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const pattern26 = new RegExp("^[a-z0-9]{1,10}$", "u");
+const pattern27 = new RegExp("^[a-z0-9]{1,10}$", "u");
 
-function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate359.evaluated;
+const evaluated0 = validate363.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16038,15 +16308,15 @@ errors++;
 }
 }
 if(data.purpose !== undefined){
-if(!(validate360(data.purpose, {instancePath:instancePath+"/purpose",parentData:data,parentDataProperty:"purpose",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate360.errors : vErrors.concat(validate360.errors);
+if(!(validate364(data.purpose, {instancePath:instancePath+"/purpose",parentData:data,parentDataProperty:"purpose",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate364.errors : vErrors.concat(validate364.errors);
 errors = vErrors.length;
 }
 }
 if(data.resource_type !== undefined){
 let data1 = data.resource_type;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/resource_type",schemaPath:"#/properties/resource_type/type",keyword:"type",params:{type: schema156.properties.resource_type.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/resource_type",schemaPath:"#/properties/resource_type/type",keyword:"type",params:{type: schema158.properties.resource_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -16071,7 +16341,7 @@ errors++;
 if(data.resource_id !== undefined){
 let data2 = data.resource_id;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err4 = {instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: schema156.properties.resource_id.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: schema158.properties.resource_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -16096,7 +16366,7 @@ errors++;
 if(data.field_key !== undefined){
 let data3 = data.field_key;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err6 = {instancePath:instancePath+"/field_key",schemaPath:"#/properties/field_key/type",keyword:"type",params:{type: schema156.properties.field_key.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/field_key",schemaPath:"#/properties/field_key/type",keyword:"type",params:{type: schema158.properties.field_key.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -16121,7 +16391,7 @@ errors++;
 if(data.allowed_extensions !== undefined){
 let data4 = data.allowed_extensions;
 if((!(Array.isArray(data4))) && (data4 !== null)){
-const err8 = {instancePath:instancePath+"/allowed_extensions",schemaPath:"#/properties/allowed_extensions/type",keyword:"type",params:{type: schema156.properties.allowed_extensions.type},message:"must be array,null"};
+const err8 = {instancePath:instancePath+"/allowed_extensions",schemaPath:"#/properties/allowed_extensions/type",keyword:"type",params:{type: schema158.properties.allowed_extensions.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -16155,7 +16425,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(typeof data5 === "string"){
-if(!pattern26.test(data5)){
+if(!pattern27.test(data5)){
 const err11 = {instancePath:instancePath+"/allowed_extensions/" + i0,schemaPath:"#/properties/allowed_extensions/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]{1,10}$"},message:"must match pattern \""+"^[a-z0-9]{1,10}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -16206,7 +16476,7 @@ indices0[item0] = i1;
 if(data.max_bytes !== undefined){
 let data6 = data.max_bytes;
 if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-const err14 = {instancePath:instancePath+"/max_bytes",schemaPath:"#/properties/max_bytes/type",keyword:"type",params:{type: schema156.properties.max_bytes.type},message:"must be integer,null"};
+const err14 = {instancePath:instancePath+"/max_bytes",schemaPath:"#/properties/max_bytes/type",keyword:"type",params:{type: schema158.properties.max_bytes.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -16249,41 +16519,41 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate359.errors = vErrors;
+validate363.errors = vErrors;
 return errors === 0;
 }
-validate359.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate363.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate358.evaluated;
+const evaluated0 = validate362.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate359(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate359.errors : vErrors.concat(validate359.errors);
+if(!(validate363(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate363.errors : vErrors.concat(validate363.errors);
 errors = vErrors.length;
 }
-validate358.errors = vErrors;
+validate362.errors = vErrors;
 return errors === 0;
 }
-validate358.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate362.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createUploadIntent_response_201 = validate363;
-const schema158 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/UploadIntentResult"}}}]};
-const schema159 = {"type":"object","required":["upload_intent"],"properties":{"upload_intent":{"$ref":"#/components/schemas/UploadIntent"}}};
-const schema160 = {"type":"object","required":["id","uuid","purpose","resource_type","resource_id","field_key","status","allowed_extensions","max_bytes","file","expires_at","committed_at","consumed_at"],"properties":{"id":{"type":"integer","minimum":1},"uuid":{"type":"string","format":"uuid","description":"Addresses the intent in `/private/files/upload-intents/{intent}`."},"purpose":{"$ref":"#/components/schemas/UploadPurpose"},"resource_type":{"type":["string","null"],"maxLength":64,"description":"Kind of resource the file will be attached to, for example `order` or `verification`."},"resource_id":{"type":["string","null"],"maxLength":64,"description":"Id of that resource (an order id or a verification uuid)."},"field_key":{"type":["string","null"],"maxLength":64,"description":"Which field of the resource the file fills, for example a document kind (`passport`)."},"status":{"$ref":"#/components/schemas/UploadIntentStatus"},"allowed_extensions":{"type":"array","description":"Lower-case file extensions the commit accepts.","x-assumption":"When the request leaves it null the service applies its default (jpg, jpeg, png, pdf), so the record always lists what is accepted.","items":{"type":"string","pattern":"^[a-z0-9]{1,10}$"}},"max_bytes":{"type":"integer","minimum":1,"maximum":20971520,"description":"Largest file the commit accepts, in bytes.","x-assumption":"When the request leaves it null the service applies 10 MiB; 20 MiB is the ceiling (a document photo or scan fits well within it)."},"file":{"description":"The committed file; null until the commit.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/UploadedFile"}]},"expires_at":{"type":"string","format":"date-time","description":"One hour after creation; an intent not consumed by then expires.","x-assumption":"The upload-intent machine's ttl (3600 s), counted from creation."},"committed_at":{"type":["string","null"],"format":"date-time"},"consumed_at":{"type":["string","null"],"format":"date-time"}}};
-const schema161 = {"type":"string","description":"State of an upload intent (machine `upload-intent`).","x-machine":"upload-intent","x-assumption":"The description names only `pending` and the committed_at and consumed_at timestamps; the other states follow those timestamps and expires_at.","enum":["pending","committed","consumed","expired"]};
+export const createUploadIntent_response_201 = validate367;
+const schema160 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/UploadIntentResult"}}}]};
+const schema161 = {"type":"object","required":["upload_intent"],"properties":{"upload_intent":{"$ref":"#/components/schemas/UploadIntent"}}};
+const schema162 = {"type":"object","required":["id","uuid","purpose","resource_type","resource_id","field_key","status","allowed_extensions","max_bytes","file","expires_at","committed_at","consumed_at"],"properties":{"id":{"type":"integer","minimum":1},"uuid":{"type":"string","format":"uuid","description":"Addresses the intent in `/private/files/upload-intents/{intent}`."},"purpose":{"$ref":"#/components/schemas/UploadPurpose"},"resource_type":{"type":["string","null"],"maxLength":64,"description":"Kind of resource the file will be attached to, for example `order` or `verification`."},"resource_id":{"type":["string","null"],"maxLength":64,"description":"Id of that resource (an order id or a verification uuid)."},"field_key":{"type":["string","null"],"maxLength":64,"description":"Which field of the resource the file fills, for example a document kind (`passport`)."},"status":{"$ref":"#/components/schemas/UploadIntentStatus"},"allowed_extensions":{"type":"array","description":"Lower-case file extensions the commit accepts.","x-assumption":"When the request leaves it null the service applies its default (jpg, jpeg, png, pdf), so the record always lists what is accepted.","items":{"type":"string","pattern":"^[a-z0-9]{1,10}$"}},"max_bytes":{"type":"integer","minimum":1,"maximum":20971520,"description":"Largest file the commit accepts, in bytes.","x-assumption":"When the request leaves it null the service applies 10 MiB; 20 MiB is the ceiling (a document photo or scan fits well within it)."},"file":{"description":"The committed file; null until the commit.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/UploadedFile"}]},"expires_at":{"type":"string","format":"date-time","description":"One hour after creation; an intent not consumed by then expires.","x-assumption":"The upload-intent machine's ttl (3600 s), counted from creation."},"committed_at":{"type":["string","null"],"format":"date-time"},"consumed_at":{"type":["string","null"],"format":"date-time"}}};
+const schema163 = {"type":"string","description":"State of an upload intent (machine `upload-intent`).","x-machine":"upload-intent","x-assumption":"The description names only `pending` and the committed_at and consumed_at timestamps; the other states follow those timestamps and expires_at.","enum":["pending","committed","consumed","expired"]};
 
-function validate368(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate368.evaluated;
+const evaluated0 = validate372.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16301,7 +16571,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data === "pending") || (data === "committed")) || (data === "consumed")) || (data === "expired"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema161.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema163.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16310,17 +16580,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate368.errors = vErrors;
+validate372.errors = vErrors;
 return errors === 0;
 }
-validate368.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate372.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema162 = {"type":"object","description":"The file committed to an upload intent.","x-assumption":"The description types `file` as a free-form object; name, size, content type and checksum are what a client needs to confirm the upload.","required":["name","size","content_type","sha256"],"properties":{"name":{"type":"string","minLength":1,"maxLength":255,"description":"Original file name, as sent in the multipart part."},"size":{"type":"integer","minimum":1,"maximum":20971520,"description":"Size in bytes."},"content_type":{"type":"string","description":"Media type detected from the content, for example `image/jpeg`."},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"Lower-case hex SHA-256 of the content."}}};
+const schema164 = {"type":"object","description":"The file committed to an upload intent.","x-assumption":"The description types `file` as a free-form object; name, size, content type and checksum are what a client needs to confirm the upload.","required":["name","size","content_type","sha256"],"properties":{"name":{"type":"string","minLength":1,"maxLength":255,"description":"Original file name, as sent in the multipart part."},"size":{"type":"integer","minimum":1,"maximum":20971520,"description":"Size in bytes."},"content_type":{"type":"string","description":"Media type detected from the content, for example `image/jpeg`."},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"Lower-case hex SHA-256 of the content."}}};
 
-function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate370.evaluated;
+const evaluated0 = validate374.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16486,16 +16756,16 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate370.errors = vErrors;
+validate374.errors = vErrors;
 return errors === 0;
 }
-validate370.evaluated = {"props":{"name":true,"size":true,"content_type":true,"sha256":true},"dynamicProps":false,"dynamicItems":false};
+validate374.evaluated = {"props":{"name":true,"size":true,"content_type":true,"sha256":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate366.evaluated;
+const evaluated0 = validate370.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16684,15 +16954,15 @@ errors++;
 }
 }
 if(data.purpose !== undefined){
-if(!(validate360(data.purpose, {instancePath:instancePath+"/purpose",parentData:data,parentDataProperty:"purpose",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate360.errors : vErrors.concat(validate360.errors);
+if(!(validate364(data.purpose, {instancePath:instancePath+"/purpose",parentData:data,parentDataProperty:"purpose",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate364.errors : vErrors.concat(validate364.errors);
 errors = vErrors.length;
 }
 }
 if(data.resource_type !== undefined){
 let data3 = data.resource_type;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err17 = {instancePath:instancePath+"/resource_type",schemaPath:"#/properties/resource_type/type",keyword:"type",params:{type: schema160.properties.resource_type.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/resource_type",schemaPath:"#/properties/resource_type/type",keyword:"type",params:{type: schema162.properties.resource_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -16717,7 +16987,7 @@ errors++;
 if(data.resource_id !== undefined){
 let data4 = data.resource_id;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err19 = {instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: schema160.properties.resource_id.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: schema162.properties.resource_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -16742,7 +17012,7 @@ errors++;
 if(data.field_key !== undefined){
 let data5 = data.field_key;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err21 = {instancePath:instancePath+"/field_key",schemaPath:"#/properties/field_key/type",keyword:"type",params:{type: schema160.properties.field_key.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/field_key",schemaPath:"#/properties/field_key/type",keyword:"type",params:{type: schema162.properties.field_key.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -16765,8 +17035,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate368(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate368.errors : vErrors.concat(validate368.errors);
+if(!(validate372(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate372.errors : vErrors.concat(validate372.errors);
 errors = vErrors.length;
 }
 }
@@ -16777,7 +17047,7 @@ const len0 = data7.length;
 for(let i0=0; i0<len0; i0++){
 let data8 = data7[i0];
 if(typeof data8 === "string"){
-if(!pattern26.test(data8)){
+if(!pattern27.test(data8)){
 const err23 = {instancePath:instancePath+"/allowed_extensions/" + i0,schemaPath:"#/properties/allowed_extensions/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]{1,10}$"},message:"must match pattern \""+"^[a-z0-9]{1,10}$"+"\""};
 if(vErrors === null){
 vErrors = [err23];
@@ -16868,8 +17138,8 @@ valid3 = true;
 passing0 = 0;
 }
 const _errs23 = errors;
-if(!(validate370(data10, {instancePath:instancePath+"/file",parentData:data,parentDataProperty:"file",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate370.errors : vErrors.concat(validate370.errors);
+if(!(validate374(data10, {instancePath:instancePath+"/file",parentData:data,parentDataProperty:"file",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate374.errors : vErrors.concat(validate374.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs23 === errors;
@@ -16938,7 +17208,7 @@ errors++;
 if(data.committed_at !== undefined){
 let data12 = data.committed_at;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err33 = {instancePath:instancePath+"/committed_at",schemaPath:"#/properties/committed_at/type",keyword:"type",params:{type: schema160.properties.committed_at.type},message:"must be string,null"};
+const err33 = {instancePath:instancePath+"/committed_at",schemaPath:"#/properties/committed_at/type",keyword:"type",params:{type: schema162.properties.committed_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -16963,7 +17233,7 @@ errors++;
 if(data.consumed_at !== undefined){
 let data13 = data.consumed_at;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err35 = {instancePath:instancePath+"/consumed_at",schemaPath:"#/properties/consumed_at/type",keyword:"type",params:{type: schema160.properties.consumed_at.type},message:"must be string,null"};
+const err35 = {instancePath:instancePath+"/consumed_at",schemaPath:"#/properties/consumed_at/type",keyword:"type",params:{type: schema162.properties.consumed_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -16996,16 +17266,16 @@ vErrors.push(err37);
 }
 errors++;
 }
-validate366.errors = vErrors;
+validate370.errors = vErrors;
 return errors === 0;
 }
-validate366.evaluated = {"props":{"id":true,"uuid":true,"purpose":true,"resource_type":true,"resource_id":true,"field_key":true,"status":true,"allowed_extensions":true,"max_bytes":true,"file":true,"expires_at":true,"committed_at":true,"consumed_at":true},"dynamicProps":false,"dynamicItems":false};
+validate370.evaluated = {"props":{"id":true,"uuid":true,"purpose":true,"resource_type":true,"resource_id":true,"field_key":true,"status":true,"allowed_extensions":true,"max_bytes":true,"file":true,"expires_at":true,"committed_at":true,"consumed_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate365.evaluated;
+const evaluated0 = validate369.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17024,8 +17294,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.upload_intent !== undefined){
-if(!(validate366(data.upload_intent, {instancePath:instancePath+"/upload_intent",parentData:data,parentDataProperty:"upload_intent",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate366.errors : vErrors.concat(validate366.errors);
+if(!(validate370(data.upload_intent, {instancePath:instancePath+"/upload_intent",parentData:data,parentDataProperty:"upload_intent",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate370.errors : vErrors.concat(validate370.errors);
 errors = vErrors.length;
 }
 }
@@ -17040,16 +17310,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate365.errors = vErrors;
+validate369.errors = vErrors;
 return errors === 0;
 }
-validate365.evaluated = {"props":{"upload_intent":true},"dynamicProps":false,"dynamicItems":false};
+validate369.evaluated = {"props":{"upload_intent":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate363.evaluated;
+const evaluated0 = validate367.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17072,8 +17342,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate365(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate365.errors : vErrors.concat(validate365.errors);
+if(!(validate369(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate369.errors : vErrors.concat(validate369.errors);
 errors = vErrors.length;
 }
 }
@@ -17088,19 +17358,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate363.errors = vErrors;
+validate367.errors = vErrors;
 return errors === 0;
 }
-validate363.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate367.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getUploadIntent_path = validate374;
-const schema163 = {"type":"object","properties":{"intent":{"$ref":"#/components/parameters/UploadIntentUuid/schema"}},"required":["intent"]};
-const schema164 = {"type":"string","format":"uuid"};
+export const getUploadIntent_path = validate378;
+const schema165 = {"type":"object","properties":{"intent":{"$ref":"#/components/parameters/UploadIntentUuid/schema"}},"required":["intent"]};
+const schema166 = {"type":"string","format":"uuid"};
 
-function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate375.evaluated;
+const evaluated0 = validate379.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17129,16 +17399,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate375.errors = vErrors;
+validate379.errors = vErrors;
 return errors === 0;
 }
-validate375.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate379.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate374.evaluated;
+const evaluated0 = validate378.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17157,8 +17427,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.intent !== undefined){
-if(!(validate375(data.intent, {instancePath:instancePath+"/intent",parentData:data,parentDataProperty:"intent",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate375.errors : vErrors.concat(validate375.errors);
+if(!(validate379(data.intent, {instancePath:instancePath+"/intent",parentData:data,parentDataProperty:"intent",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate379.errors : vErrors.concat(validate379.errors);
 errors = vErrors.length;
 }
 }
@@ -17173,54 +17443,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate374.errors = vErrors;
+validate378.errors = vErrors;
 return errors === 0;
 }
-validate374.evaluated = {"props":{"intent":true},"dynamicProps":false,"dynamicItems":false};
+validate378.evaluated = {"props":{"intent":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listOrderVerifications_response_200 = validate377;
-const schema165 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/VerificationListResult"}}}]};
-const schema166 = {"type":"object","required":["verifications"],"properties":{"verifications":{"type":"array","items":{"$ref":"#/components/schemas/Verification"}}}};
-const schema167 = {"type":"object","x-assumption":"The description shows no verification record; this one follows card and identity checks at exchangers (documents reviewed by staff, approved or rejected with a reason).","required":["id","type","status","order_id","documents","card","rejection_reason","expires_at","created_at","updated_at","reviewed_at"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/VerificationType"},"status":{"$ref":"#/components/schemas/VerificationStatus"},"order_id":{"type":["integer","null"],"minimum":1,"description":"Database id of the order the verification was started for; null when it is not tied to an order."},"documents":{"type":"array","description":"The attached documents; their upload intents are consumed.","items":{"$ref":"#/components/schemas/VerificationDocument"}},"card":{"description":"The card, for a card verification; null for an identity verification.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/VerificationCard"}]},"rejection_reason":{"type":["string","null"],"description":"Why staff rejected the documents or asked for more; null otherwise."},"expires_at":{"type":"string","format":"date-time","description":"When a verification still pending expires (a week after creation or after staff asked for more)."},"created_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"},"reviewed_at":{"type":["string","null"],"format":"date-time","description":"When staff last decided on it."}}};
-const schema168 = {"type":"string","description":"Identity (documents of the person) or card (the bank card the client pays with).","enum":["identity","card"]};
-
-function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate381.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(!((data === "identity") || (data === "card"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema168.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate381.errors = vErrors;
-return errors === 0;
-}
-validate381.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const schema169 = {"type":"object","required":["upload_intent","kind"],"properties":{"upload_intent":{"type":"string","format":"uuid","description":"Uuid of the committed upload intent that holds the file."},"kind":{"$ref":"#/components/schemas/DocumentKind"}}};
-const schema170 = {"type":"string","description":"Kind of a verification document.","x-assumption":"The document kinds exchangers ask for (an identity document and a selfie with it; a photo of the card).","enum":["passport","id_card","driver_license","selfie","card_photo"]};
+export const listOrderVerifications_response_200 = validate381;
+const schema167 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/VerificationListResult"}}}]};
+const schema168 = {"type":"object","required":["verifications"],"properties":{"verifications":{"type":"array","items":{"$ref":"#/components/schemas/Verification"}}}};
+const schema169 = {"type":"object","x-assumption":"The description shows no verification record; this one follows card and identity checks at exchangers (documents reviewed by staff, approved or rejected with a reason).","required":["id","type","status","order_id","documents","card","rejection_reason","expires_at","created_at","updated_at","reviewed_at"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/VerificationType"},"status":{"$ref":"#/components/schemas/VerificationStatus"},"order_id":{"type":["integer","null"],"minimum":1,"description":"Database id of the order the verification was started for; null when it is not tied to an order."},"documents":{"type":"array","description":"The attached documents; their upload intents are consumed.","items":{"$ref":"#/components/schemas/VerificationDocument"}},"card":{"description":"The card, for a card verification; null for an identity verification.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/VerificationCard"}]},"rejection_reason":{"type":["string","null"],"description":"Why staff rejected the documents or asked for more; null otherwise."},"expires_at":{"type":"string","format":"date-time","description":"When a verification still pending expires (a week after creation or after staff asked for more)."},"created_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"},"reviewed_at":{"type":["string","null"],"format":"date-time","description":"When staff last decided on it."}}};
+const schema170 = {"type":"string","description":"Identity (documents of the person) or card (the bank card the client pays with).","enum":["identity","card"]};
 
 function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -17242,7 +17474,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!(((((data === "passport") || (data === "id_card")) || (data === "driver_license")) || (data === "selfie")) || (data === "card_photo"))){
+if(!((data === "identity") || (data === "card"))){
 const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema170.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
@@ -17257,11 +17489,49 @@ return errors === 0;
 }
 validate385.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
+const schema171 = {"type":"object","required":["upload_intent","kind"],"properties":{"upload_intent":{"type":"string","format":"uuid","description":"Uuid of the committed upload intent that holds the file."},"kind":{"$ref":"#/components/schemas/DocumentKind"}}};
+const schema172 = {"type":"string","description":"Kind of a verification document.","x-assumption":"The document kinds exchangers ask for (an identity document and a selfie with it; a photo of the card).","enum":["passport","id_card","driver_license","selfie","card_photo"]};
 
-function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate384.evaluated;
+const evaluated0 = validate389.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((((data === "passport") || (data === "id_card")) || (data === "driver_license")) || (data === "selfie")) || (data === "card_photo"))){
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema172.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate389.errors = vErrors;
+return errors === 0;
+}
+validate389.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate388.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17315,8 +17585,8 @@ errors++;
 }
 }
 if(data.kind !== undefined){
-if(!(validate385(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate385.errors : vErrors.concat(validate385.errors);
+if(!(validate389(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate389.errors : vErrors.concat(validate389.errors);
 errors = vErrors.length;
 }
 }
@@ -17331,19 +17601,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate384.errors = vErrors;
+validate388.errors = vErrors;
 return errors === 0;
 }
-validate384.evaluated = {"props":{"upload_intent":true,"kind":true},"dynamicProps":false,"dynamicItems":false};
+validate388.evaluated = {"props":{"upload_intent":true,"kind":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema171 = {"type":"object","description":"The card of a card verification, masked.","required":["first6","last4","holder_name"],"properties":{"first6":{"type":"string","pattern":"^[0-9]{6}$","description":"First six digits (the BIN)."},"last4":{"type":"string","pattern":"^[0-9]{4}$"},"holder_name":{"type":"string","minLength":1,"maxLength":128}}};
-const pattern29 = new RegExp("^[0-9]{6}$", "u");
-const pattern30 = new RegExp("^[0-9]{4}$", "u");
+const schema173 = {"type":"object","description":"The card of a card verification, masked.","required":["first6","last4","holder_name"],"properties":{"first6":{"type":"string","pattern":"^[0-9]{6}$","description":"First six digits (the BIN)."},"last4":{"type":"string","pattern":"^[0-9]{4}$"},"holder_name":{"type":"string","minLength":1,"maxLength":128}}};
+const pattern30 = new RegExp("^[0-9]{6}$", "u");
+const pattern31 = new RegExp("^[0-9]{4}$", "u");
 
-function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate388.evaluated;
+const evaluated0 = validate392.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17384,7 +17654,7 @@ errors++;
 if(data.first6 !== undefined){
 let data0 = data.first6;
 if(typeof data0 === "string"){
-if(!pattern29.test(data0)){
+if(!pattern30.test(data0)){
 const err3 = {instancePath:instancePath+"/first6",schemaPath:"#/properties/first6/pattern",keyword:"pattern",params:{pattern: "^[0-9]{6}$"},message:"must match pattern \""+"^[0-9]{6}$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -17409,7 +17679,7 @@ errors++;
 if(data.last4 !== undefined){
 let data1 = data.last4;
 if(typeof data1 === "string"){
-if(!pattern30.test(data1)){
+if(!pattern31.test(data1)){
 const err5 = {instancePath:instancePath+"/last4",schemaPath:"#/properties/last4/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}$"},message:"must match pattern \""+"^[0-9]{4}$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -17477,16 +17747,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate388.errors = vErrors;
+validate392.errors = vErrors;
 return errors === 0;
 }
-validate388.evaluated = {"props":{"first6":true,"last4":true,"holder_name":true},"dynamicProps":false,"dynamicItems":false};
+validate392.evaluated = {"props":{"first6":true,"last4":true,"holder_name":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate380.evaluated;
+const evaluated0 = validate384.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17630,21 +17900,21 @@ errors++;
 }
 }
 if(data.type !== undefined){
-if(!(validate381(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate381.errors : vErrors.concat(validate381.errors);
+if(!(validate385(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate385.errors : vErrors.concat(validate385.errors);
 errors = vErrors.length;
 }
 }
 if(data.status !== undefined){
-if(!(validate328(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate328.errors : vErrors.concat(validate328.errors);
+if(!(validate332(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate332.errors : vErrors.concat(validate332.errors);
 errors = vErrors.length;
 }
 }
 if(data.order_id !== undefined){
 let data3 = data.order_id;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err13 = {instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/type",keyword:"type",params:{type: schema167.properties.order_id.type},message:"must be integer,null"};
+const err13 = {instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/type",keyword:"type",params:{type: schema169.properties.order_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -17671,8 +17941,8 @@ let data4 = data.documents;
 if(Array.isArray(data4)){
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate384(data4[i0], {instancePath:instancePath+"/documents/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate384.errors : vErrors.concat(validate384.errors);
+if(!(validate388(data4[i0], {instancePath:instancePath+"/documents/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate388.errors : vErrors.concat(validate388.errors);
 errors = vErrors.length;
 }
 }
@@ -17710,8 +17980,8 @@ valid3 = true;
 passing0 = 0;
 }
 const _errs14 = errors;
-if(!(validate388(data6, {instancePath:instancePath+"/card",parentData:data,parentDataProperty:"card",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate388.errors : vErrors.concat(validate388.errors);
+if(!(validate392(data6, {instancePath:instancePath+"/card",parentData:data,parentDataProperty:"card",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate392.errors : vErrors.concat(validate392.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs14 === errors;
@@ -17754,7 +18024,7 @@ vErrors = null;
 if(data.rejection_reason !== undefined){
 let data7 = data.rejection_reason;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err18 = {instancePath:instancePath+"/rejection_reason",schemaPath:"#/properties/rejection_reason/type",keyword:"type",params:{type: schema167.properties.rejection_reason.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/rejection_reason",schemaPath:"#/properties/rejection_reason/type",keyword:"type",params:{type: schema169.properties.rejection_reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -17842,7 +18112,7 @@ errors++;
 if(data.reviewed_at !== undefined){
 let data11 = data.reviewed_at;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err25 = {instancePath:instancePath+"/reviewed_at",schemaPath:"#/properties/reviewed_at/type",keyword:"type",params:{type: schema167.properties.reviewed_at.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/reviewed_at",schemaPath:"#/properties/reviewed_at/type",keyword:"type",params:{type: schema169.properties.reviewed_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -17875,16 +18145,16 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate380.errors = vErrors;
+validate384.errors = vErrors;
 return errors === 0;
 }
-validate380.evaluated = {"props":{"id":true,"type":true,"status":true,"order_id":true,"documents":true,"card":true,"rejection_reason":true,"expires_at":true,"created_at":true,"updated_at":true,"reviewed_at":true},"dynamicProps":false,"dynamicItems":false};
+validate384.evaluated = {"props":{"id":true,"type":true,"status":true,"order_id":true,"documents":true,"card":true,"rejection_reason":true,"expires_at":true,"created_at":true,"updated_at":true,"reviewed_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate379.evaluated;
+const evaluated0 = validate383.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17907,8 +18177,8 @@ let data0 = data.verifications;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate380(data0[i0], {instancePath:instancePath+"/verifications/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate380.errors : vErrors.concat(validate380.errors);
+if(!(validate384(data0[i0], {instancePath:instancePath+"/verifications/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate384.errors : vErrors.concat(validate384.errors);
 errors = vErrors.length;
 }
 }
@@ -17935,16 +18205,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate379.errors = vErrors;
+validate383.errors = vErrors;
 return errors === 0;
 }
-validate379.evaluated = {"props":{"verifications":true},"dynamicProps":false,"dynamicItems":false};
+validate383.evaluated = {"props":{"verifications":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate377.evaluated;
+const evaluated0 = validate381.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17967,8 +18237,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate379(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate379.errors : vErrors.concat(validate379.errors);
+if(!(validate383(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate383.errors : vErrors.concat(validate383.errors);
 errors = vErrors.length;
 }
 }
@@ -17983,19 +18253,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate377.errors = vErrors;
+validate381.errors = vErrors;
 return errors === 0;
 }
-validate377.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate381.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const submitOrderVerifications_body = validate392;
-const schema172 = {"$ref":"#/components/schemas/SubmitOrderVerificationsRequest","$comment":"validator entry"};
-const schema173 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; the client names the pending verifications of the order it sends for review.","required":["verifications"],"properties":{"verifications":{"type":"array","minItems":1,"maxItems":5,"uniqueItems":true,"items":{"type":"string","format":"uuid"}}},"example":{"verifications":["b2c4d6e8-1a3c-4e5f-8a7b-9c0d1e2f3a4b"]}};
+export const submitOrderVerifications_body = validate396;
+const schema174 = {"$ref":"#/components/schemas/SubmitOrderVerificationsRequest","$comment":"validator entry"};
+const schema175 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; the client names the pending verifications of the order it sends for review.","required":["verifications"],"properties":{"verifications":{"type":"array","minItems":1,"maxItems":5,"uniqueItems":true,"items":{"type":"string","format":"uuid"}}},"example":{"verifications":["b2c4d6e8-1a3c-4e5f-8a7b-9c0d1e2f3a4b"]}};
 
-function validate393(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate397(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate393.evaluated;
+const evaluated0 = validate397.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18121,39 +18391,39 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate393.errors = vErrors;
+validate397.errors = vErrors;
 return errors === 0;
 }
-validate393.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate397.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate392.evaluated;
+const evaluated0 = validate396.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate393(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate393.errors : vErrors.concat(validate393.errors);
+if(!(validate397(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate397.errors : vErrors.concat(validate397.errors);
 errors = vErrors.length;
 }
-validate392.errors = vErrors;
+validate396.errors = vErrors;
 return errors === 0;
 }
-validate392.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate396.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const getVerificationRequirements_query = validate395;
-const schema174 = {"type":"object","properties":{"route_id":{"$ref":"#/components/parameters/VerificationRouteId/schema"},"amount":{"$ref":"#/components/parameters/VerificationAmount/schema"}},"required":[]};
-const schema175 = {"type":"integer","minimum":1};
+export const getVerificationRequirements_query = validate399;
+const schema176 = {"type":"object","properties":{"route_id":{"$ref":"#/components/parameters/VerificationRouteId/schema"},"amount":{"$ref":"#/components/parameters/VerificationAmount/schema"}},"required":[]};
+const schema177 = {"type":"integer","minimum":1};
 
-function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate400(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate396.evaluated;
+const evaluated0 = validate400.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18182,16 +18452,16 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate396.errors = vErrors;
+validate400.errors = vErrors;
 return errors === 0;
 }
-validate396.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate400.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate398.evaluated;
+const evaluated0 = validate402.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18220,16 +18490,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate398.errors = vErrors;
+validate402.errors = vErrors;
 return errors === 0;
 }
-validate398.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate402.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate399(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate395.evaluated;
+const evaluated0 = validate399.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18238,14 +18508,14 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.route_id !== undefined){
-if(!(validate396(data.route_id, {instancePath:instancePath+"/route_id",parentData:data,parentDataProperty:"route_id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate396.errors : vErrors.concat(validate396.errors);
+if(!(validate400(data.route_id, {instancePath:instancePath+"/route_id",parentData:data,parentDataProperty:"route_id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate400.errors : vErrors.concat(validate400.errors);
 errors = vErrors.length;
 }
 }
 if(data.amount !== undefined){
-if(!(validate398(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate398.errors : vErrors.concat(validate398.errors);
+if(!(validate402(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate402.errors : vErrors.concat(validate402.errors);
 errors = vErrors.length;
 }
 }
@@ -18260,20 +18530,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate395.errors = vErrors;
+validate399.errors = vErrors;
 return errors === 0;
 }
-validate395.evaluated = {"props":{"route_id":true,"amount":true},"dynamicProps":false,"dynamicItems":false};
+validate399.evaluated = {"props":{"route_id":true,"amount":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getVerificationRequirements_response_200 = validate400;
-const schema177 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/VerificationRequirementsResult"}}}]};
-const schema178 = {"type":"object","required":["requirements"],"properties":{"requirements":{"$ref":"#/components/schemas/VerificationRequirements"}}};
-const schema179 = {"type":"object","x-assumption":"The description shows no requirements payload; it says, per verification type, whether one is needed and what to attach.","required":["identity","card"],"properties":{"identity":{"type":"object","required":["required","documents"],"properties":{"required":{"type":"boolean","description":"True when an approved identity verification is needed and the client has none."},"documents":{"type":"array","description":"The document kinds an identity verification must attach.","items":{"$ref":"#/components/schemas/DocumentKind"}}}},"card":{"type":"object","required":["required","reason"],"properties":{"required":{"type":"boolean","description":"True when the route pays in from a bank card not yet verified."},"reason":{"type":["string","null"],"description":"Why a card verification is needed; null when it is not."}}}}};
+export const getVerificationRequirements_response_200 = validate404;
+const schema179 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/VerificationRequirementsResult"}}}]};
+const schema180 = {"type":"object","required":["requirements"],"properties":{"requirements":{"$ref":"#/components/schemas/VerificationRequirements"}}};
+const schema181 = {"type":"object","x-assumption":"The description shows no requirements payload; it says, per verification type, whether one is needed and what to attach.","required":["identity","card"],"properties":{"identity":{"type":"object","required":["required","documents"],"properties":{"required":{"type":"boolean","description":"True when an approved identity verification is needed and the client has none."},"documents":{"type":"array","description":"The document kinds an identity verification must attach.","items":{"$ref":"#/components/schemas/DocumentKind"}}}},"card":{"type":"object","required":["required","reason"],"properties":{"required":{"type":"boolean","description":"True when the route pays in from a bank card not yet verified."},"reason":{"type":["string","null"],"description":"Why a card verification is needed; null when it is not."}}}}};
 
-function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate407(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate403.evaluated;
+const evaluated0 = validate407.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18341,8 +18611,8 @@ let data2 = data0.documents;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate385(data2[i0], {instancePath:instancePath+"/identity/documents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate385.errors : vErrors.concat(validate385.errors);
+if(!(validate389(data2[i0], {instancePath:instancePath+"/identity/documents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate389.errors : vErrors.concat(validate389.errors);
 errors = vErrors.length;
 }
 }
@@ -18408,7 +18678,7 @@ errors++;
 if(data4.reason !== undefined){
 let data6 = data4.reason;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err10 = {instancePath:instancePath+"/card/reason",schemaPath:"#/properties/card/properties/reason/type",keyword:"type",params:{type: schema179.properties.card.properties.reason.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/card/reason",schemaPath:"#/properties/card/properties/reason/type",keyword:"type",params:{type: schema181.properties.card.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -18441,16 +18711,16 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate403.errors = vErrors;
+validate407.errors = vErrors;
 return errors === 0;
 }
-validate403.evaluated = {"props":{"identity":true,"card":true},"dynamicProps":false,"dynamicItems":false};
+validate407.evaluated = {"props":{"identity":true,"card":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate402.evaluated;
+const evaluated0 = validate406.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18469,8 +18739,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.requirements !== undefined){
-if(!(validate403(data.requirements, {instancePath:instancePath+"/requirements",parentData:data,parentDataProperty:"requirements",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate403.errors : vErrors.concat(validate403.errors);
+if(!(validate407(data.requirements, {instancePath:instancePath+"/requirements",parentData:data,parentDataProperty:"requirements",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate407.errors : vErrors.concat(validate407.errors);
 errors = vErrors.length;
 }
 }
@@ -18485,16 +18755,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate402.errors = vErrors;
+validate406.errors = vErrors;
 return errors === 0;
 }
-validate402.evaluated = {"props":{"requirements":true},"dynamicProps":false,"dynamicItems":false};
+validate406.evaluated = {"props":{"requirements":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate400(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate400.evaluated;
+const evaluated0 = validate404.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18517,8 +18787,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate402(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate402.errors : vErrors.concat(validate402.errors);
+if(!(validate406(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate406.errors : vErrors.concat(validate406.errors);
 errors = vErrors.length;
 }
 }
@@ -18533,19 +18803,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate400.errors = vErrors;
+validate404.errors = vErrors;
 return errors === 0;
 }
-validate400.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate404.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createIdentityVerification_body = validate407;
-const schema180 = {"$ref":"#/components/schemas/CreateIdentityVerificationRequest","$comment":"validator entry"};
-const schema181 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; documents are committed upload intents, optionally tied to an order.","required":["documents"],"properties":{"documents":{"type":"array","minItems":1,"maxItems":5,"items":{"type":"object","additionalProperties":false,"required":["upload_intent","kind"],"properties":{"upload_intent":{"type":"string","format":"uuid","description":"Uuid of a committed upload intent of purpose `identity_verification`."},"kind":{"$ref":"#/components/schemas/DocumentKind"}}}},"order":{"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$","maxLength":36,"description":"The order the verification is for (database id, public_id or tracking_id), when an order is held for it."}},"example":{"documents":[{"upload_intent":"3f9a2c1e-7b4d-4e8a-9c6f-1a2b3c4d5e6f","kind":"passport"}],"order":"K7Q2M9X4TB"}};
+export const createIdentityVerification_body = validate411;
+const schema182 = {"$ref":"#/components/schemas/CreateIdentityVerificationRequest","$comment":"validator entry"};
+const schema183 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; documents are committed upload intents, optionally tied to an order.","required":["documents"],"properties":{"documents":{"type":"array","minItems":1,"maxItems":5,"items":{"type":"object","additionalProperties":false,"required":["upload_intent","kind"],"properties":{"upload_intent":{"type":"string","format":"uuid","description":"Uuid of a committed upload intent of purpose `identity_verification`."},"kind":{"$ref":"#/components/schemas/DocumentKind"}}}},"order":{"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$","maxLength":36,"description":"The order the verification is for (database id, public_id or tracking_id), when an order is held for it."}},"example":{"documents":[{"upload_intent":"3f9a2c1e-7b4d-4e8a-9c6f-1a2b3c4d5e6f","kind":"passport"}],"order":"K7Q2M9X4TB"}};
 
-function validate408(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate412(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate408.evaluated;
+const evaluated0 = validate412.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18660,8 +18930,8 @@ errors++;
 }
 }
 if(data1.kind !== undefined){
-if(!(validate385(data1.kind, {instancePath:instancePath+"/documents/" + i0+"/kind",parentData:data1,parentDataProperty:"kind",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate385.errors : vErrors.concat(validate385.errors);
+if(!(validate389(data1.kind, {instancePath:instancePath+"/documents/" + i0+"/kind",parentData:data1,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate389.errors : vErrors.concat(validate389.errors);
 errors = vErrors.length;
 }
 }
@@ -18702,7 +18972,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(!pattern25.test(data4)){
+if(!pattern26.test(data4)){
 const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"},message:"must match pattern \""+"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -18735,39 +19005,39 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate408.errors = vErrors;
+validate412.errors = vErrors;
 return errors === 0;
 }
-validate408.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate412.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate407(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate411(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate407.evaluated;
+const evaluated0 = validate411.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate408(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate408.errors : vErrors.concat(validate408.errors);
+if(!(validate412(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate412.errors : vErrors.concat(validate412.errors);
 errors = vErrors.length;
 }
-validate407.errors = vErrors;
+validate411.errors = vErrors;
 return errors === 0;
 }
-validate407.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate411.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createIdentityVerification_response_201 = validate411;
-const schema182 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/VerificationResult"}}}]};
-const schema183 = {"type":"object","required":["verification"],"properties":{"verification":{"$ref":"#/components/schemas/Verification"}}};
+export const createIdentityVerification_response_201 = validate415;
+const schema184 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/VerificationResult"}}}]};
+const schema185 = {"type":"object","required":["verification"],"properties":{"verification":{"$ref":"#/components/schemas/Verification"}}};
 
-function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate413.evaluated;
+const evaluated0 = validate417.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18786,8 +19056,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.verification !== undefined){
-if(!(validate380(data.verification, {instancePath:instancePath+"/verification",parentData:data,parentDataProperty:"verification",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate380.errors : vErrors.concat(validate380.errors);
+if(!(validate384(data.verification, {instancePath:instancePath+"/verification",parentData:data,parentDataProperty:"verification",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate384.errors : vErrors.concat(validate384.errors);
 errors = vErrors.length;
 }
 }
@@ -18802,16 +19072,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate413.errors = vErrors;
+validate417.errors = vErrors;
 return errors === 0;
 }
-validate413.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
+validate417.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate411(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate415(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate411.evaluated;
+const evaluated0 = validate415.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18834,8 +19104,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate413(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate413.errors : vErrors.concat(validate413.errors);
+if(!(validate417(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate417.errors : vErrors.concat(validate417.errors);
 errors = vErrors.length;
 }
 }
@@ -18850,19 +19120,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate411.errors = vErrors;
+validate415.errors = vErrors;
 return errors === 0;
 }
-validate411.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate415.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getIdentityVerification_path = validate416;
-const schema184 = {"type":"object","properties":{"verification":{"$ref":"#/components/parameters/VerificationUuid/schema"}},"required":["verification"]};
-const schema185 = {"type":"string","format":"uuid"};
+export const getIdentityVerification_path = validate420;
+const schema186 = {"type":"object","properties":{"verification":{"$ref":"#/components/parameters/VerificationUuid/schema"}},"required":["verification"]};
+const schema187 = {"type":"string","format":"uuid"};
 
-function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate421(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate417.evaluated;
+const evaluated0 = validate421.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18891,16 +19161,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate417.errors = vErrors;
+validate421.errors = vErrors;
 return errors === 0;
 }
-validate417.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate421.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate416(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate420(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate416.evaluated;
+const evaluated0 = validate420.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18919,8 +19189,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.verification !== undefined){
-if(!(validate417(data.verification, {instancePath:instancePath+"/verification",parentData:data,parentDataProperty:"verification",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate417.errors : vErrors.concat(validate417.errors);
+if(!(validate421(data.verification, {instancePath:instancePath+"/verification",parentData:data,parentDataProperty:"verification",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate421.errors : vErrors.concat(validate421.errors);
 errors = vErrors.length;
 }
 }
@@ -18935,20 +19205,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate416.errors = vErrors;
+validate420.errors = vErrors;
 return errors === 0;
 }
-validate416.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
+validate420.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getIdentityVerificationActions_response_200 = validate419;
-const schema186 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/VerificationActionsResult"}}}]};
-const schema187 = {"type":"object","required":["actions"],"properties":{"actions":{"type":"array","items":{"$ref":"#/components/schemas/VerificationAction"}}}};
-const schema188 = {"type":"object","required":["action","allowed","reason"],"properties":{"action":{"type":"string","description":"`upload_document`: attach a document (an upload intent with resource_type `verification`); `submit`: send a pending verification for review; `resubmit`: start a new verification after a rejection or expiry.","enum":["upload_document","submit","resubmit"]},"allowed":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the action is not allowed now; null when it is."}}};
+export const getIdentityVerificationActions_response_200 = validate423;
+const schema188 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/VerificationActionsResult"}}}]};
+const schema189 = {"type":"object","required":["actions"],"properties":{"actions":{"type":"array","items":{"$ref":"#/components/schemas/VerificationAction"}}}};
+const schema190 = {"type":"object","required":["action","allowed","reason"],"properties":{"action":{"type":"string","description":"`upload_document`: attach a document (an upload intent with resource_type `verification`); `submit`: send a pending verification for review; `resubmit`: start a new verification after a rejection or expiry.","enum":["upload_document","submit","resubmit"]},"allowed":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the action is not allowed now; null when it is."}}};
 
-function validate422(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate426(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate422.evaluated;
+const evaluated0 = validate426.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18999,7 +19269,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(((data0 === "upload_document") || (data0 === "submit")) || (data0 === "resubmit"))){
-const err4 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema188.properties.action.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema190.properties.action.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -19024,7 +19294,7 @@ errors++;
 if(data.reason !== undefined){
 let data2 = data.reason;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema188.properties.reason.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema190.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -19045,16 +19315,16 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate422.errors = vErrors;
+validate426.errors = vErrors;
 return errors === 0;
 }
-validate422.evaluated = {"props":{"action":true,"allowed":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+validate426.evaluated = {"props":{"action":true,"allowed":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate421(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate425(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate421.evaluated;
+const evaluated0 = validate425.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19077,8 +19347,8 @@ let data0 = data.actions;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate422(data0[i0], {instancePath:instancePath+"/actions/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate422.errors : vErrors.concat(validate422.errors);
+if(!(validate426(data0[i0], {instancePath:instancePath+"/actions/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate426.errors : vErrors.concat(validate426.errors);
 errors = vErrors.length;
 }
 }
@@ -19105,16 +19375,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate421.errors = vErrors;
+validate425.errors = vErrors;
 return errors === 0;
 }
-validate421.evaluated = {"props":{"actions":true},"dynamicProps":false,"dynamicItems":false};
+validate425.evaluated = {"props":{"actions":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate419(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate419.evaluated;
+const evaluated0 = validate423.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19137,8 +19407,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate421(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate421.errors : vErrors.concat(validate421.errors);
+if(!(validate425(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate425.errors : vErrors.concat(validate425.errors);
 errors = vErrors.length;
 }
 }
@@ -19153,19 +19423,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate419.errors = vErrors;
+validate423.errors = vErrors;
 return errors === 0;
 }
-validate419.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate423.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createCardVerification_body = validate425;
-const schema189 = {"$ref":"#/components/schemas/CreateCardVerificationRequest","$comment":"validator entry"};
-const schema190 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; exchangers verify a card by a photo with the first and last four digits and the holder's name readable, next to the order number (DOMAIN-NOTES).","required":["card_number","holder_name","upload_intent"],"properties":{"card_number":{"type":"string","pattern":"^[0-9]{12,19}$","description":"The full card number; only the first six and last four digits are stored."},"holder_name":{"type":"string","minLength":1,"maxLength":128,"description":"Name as printed on the card."},"upload_intent":{"type":"string","format":"uuid","description":"Uuid of a committed upload intent of purpose `card_verification` holding the card photo."},"order":{"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$","maxLength":36,"description":"The order the card pays for (database id, public_id or tracking_id); its number should be visible in the photo."}},"example":{"card_number":"4276380012345678","holder_name":"IVAN PETROV","upload_intent":"9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b","order":"K7Q2M9X4TB"}};
+export const createCardVerification_body = validate429;
+const schema191 = {"$ref":"#/components/schemas/CreateCardVerificationRequest","$comment":"validator entry"};
+const schema192 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; exchangers verify a card by a photo with the first and last four digits and the holder's name readable, next to the order number (DOMAIN-NOTES).","required":["card_number","holder_name","upload_intent"],"properties":{"card_number":{"type":"string","pattern":"^[0-9]{12,19}$","description":"The full card number; only the first six and last four digits are stored."},"holder_name":{"type":"string","minLength":1,"maxLength":128,"description":"Name as printed on the card."},"upload_intent":{"type":"string","format":"uuid","description":"Uuid of a committed upload intent of purpose `card_verification` holding the card photo."},"order":{"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$","maxLength":36,"description":"The order the card pays for (database id, public_id or tracking_id); its number should be visible in the photo."}},"example":{"card_number":"4276380012345678","holder_name":"IVAN PETROV","upload_intent":"9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b","order":"K7Q2M9X4TB"}};
 
-function validate426(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate430(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate426.evaluated;
+const evaluated0 = validate430.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19218,7 +19488,7 @@ errors++;
 if(data.card_number !== undefined){
 let data0 = data.card_number;
 if(typeof data0 === "string"){
-if(!pattern19.test(data0)){
+if(!pattern20.test(data0)){
 const err4 = {instancePath:instancePath+"/card_number",schemaPath:"#/properties/card_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{12,19}$"},message:"must match pattern \""+"^[0-9]{12,19}$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -19313,7 +19583,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(!pattern25.test(data3)){
+if(!pattern26.test(data3)){
 const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"},message:"must match pattern \""+"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -19346,42 +19616,42 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate426.errors = vErrors;
+validate430.errors = vErrors;
 return errors === 0;
 }
-validate426.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate430.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate425(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate429(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate425.evaluated;
+const evaluated0 = validate429.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate426(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate426.errors : vErrors.concat(validate426.errors);
+if(!(validate430(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate430.errors : vErrors.concat(validate430.errors);
 errors = vErrors.length;
 }
-validate425.errors = vErrors;
+validate429.errors = vErrors;
 return errors === 0;
 }
-validate425.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate429.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const listWebhookEndpoints_response_200 = validate428;
-const schema191 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEndpointListResult"}}}]};
-const schema192 = {"type":"object","required":["endpoints","events","limits"],"properties":{"endpoints":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEndpoint"}},"events":{"type":"array","description":"The event types an endpoint can subscribe to.","items":{"$ref":"#/components/schemas/WebhookEventCatalogItem"}},"limits":{"$ref":"#/components/schemas/WebhookLimits"}}};
-const schema193 = {"type":"object","required":["id","name","url","events","status","signing_algorithm","secret_fingerprint","failure_count","last_delivery_at","last_success_at","last_failure_at","created_at","updated_at"],"properties":{"id":{"type":"string","format":"uuid"},"name":{"type":"string","minLength":1,"maxLength":100},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}},"status":{"$ref":"#/components/schemas/WebhookEndpointStatus"},"signing_algorithm":{"type":"string","const":"hmac-sha256-v1"},"secret_fingerprint":{"type":"string","pattern":"^sha256:[0-9a-f]{16}$","description":"Identifies the current secret without revealing it.","x-assumption":"The description names the field only; `sha256:` and the first 16 hex characters of the SHA-256 of the secret tell secrets apart after a rotation."},"failure_count":{"type":"integer","minimum":0,"description":"Failed delivery attempts since the last successful one."},"last_delivery_at":{"type":["string","null"],"format":"date-time"},"last_success_at":{"type":["string","null"],"format":"date-time"},"last_failure_at":{"type":["string","null"],"format":"date-time"},"created_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"}}};
+export const listWebhookEndpoints_response_200 = validate432;
+const schema193 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEndpointListResult"}}}]};
+const schema194 = {"type":"object","required":["endpoints","events","limits"],"properties":{"endpoints":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEndpoint"}},"events":{"type":"array","description":"The event types an endpoint can subscribe to.","items":{"$ref":"#/components/schemas/WebhookEventCatalogItem"}},"limits":{"$ref":"#/components/schemas/WebhookLimits"}}};
+const schema195 = {"type":"object","required":["id","name","url","events","status","signing_algorithm","secret_fingerprint","failure_count","last_delivery_at","last_success_at","last_failure_at","created_at","updated_at"],"properties":{"id":{"type":"string","format":"uuid"},"name":{"type":"string","minLength":1,"maxLength":100},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}},"status":{"$ref":"#/components/schemas/WebhookEndpointStatus"},"signing_algorithm":{"type":"string","const":"hmac-sha256-v1"},"secret_fingerprint":{"type":"string","pattern":"^sha256:[0-9a-f]{16}$","description":"Identifies the current secret without revealing it.","x-assumption":"The description names the field only; `sha256:` and the first 16 hex characters of the SHA-256 of the secret tell secrets apart after a rotation."},"failure_count":{"type":"integer","minimum":0,"description":"Failed delivery attempts since the last successful one."},"last_delivery_at":{"type":["string","null"],"format":"date-time"},"last_success_at":{"type":["string","null"],"format":"date-time"},"last_failure_at":{"type":["string","null"],"format":"date-time"},"created_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"}}};
 const func0 = imported_ajv_dist_runtime_equal.default;
-const schema194 = {"type":"string","description":"A v3 webhook event type; equal to the keys of this contract's `webhooks`.","enum":["order.created","order.status_changed","api.test"]};
+const schema196 = {"type":"string","description":"A v3 webhook event type; equal to the keys of this contract's `webhooks`.","enum":["order.created","order.status_changed","api.test"]};
 
-function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate436(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate432.evaluated;
+const evaluated0 = validate436.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19399,7 +19669,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "order.created") || (data === "order.status_changed")) || (data === "api.test"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema194.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema196.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19408,17 +19678,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate432.errors = vErrors;
+validate436.errors = vErrors;
 return errors === 0;
 }
-validate432.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate436.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema195 = {"type":"string","description":"`active` endpoints receive deliveries; `disabled` ones receive none until set active again.","x-assumption":"The description names `active` and says PATCH can set status; `disabled` is the one other value a switch needs.","enum":["active","disabled"]};
+const schema197 = {"type":"string","description":"`active` endpoints receive deliveries; `disabled` ones receive none until set active again.","x-assumption":"The description names `active` and says PATCH can set status; `disabled` is the one other value a switch needs.","enum":["active","disabled"]};
 
-function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate434.evaluated;
+const evaluated0 = validate438.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19436,7 +19706,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "active") || (data === "disabled"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema195.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema197.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19445,17 +19715,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate434.errors = vErrors;
+validate438.errors = vErrors;
 return errors === 0;
 }
-validate434.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate438.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const pattern35 = new RegExp("^sha256:[0-9a-f]{16}$", "u");
+const pattern36 = new RegExp("^sha256:[0-9a-f]{16}$", "u");
 
-function validate431(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate435(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate431.evaluated;
+const evaluated0 = validate435.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19703,8 +19973,8 @@ errors++;
 }
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate432(data3[i0], {instancePath:instancePath+"/events/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate432.errors : vErrors.concat(validate432.errors);
+if(!(validate436(data3[i0], {instancePath:instancePath+"/events/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
 errors = vErrors.length;
 }
 }
@@ -19741,8 +20011,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate434(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate434.errors : vErrors.concat(validate434.errors);
+if(!(validate438(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate438.errors : vErrors.concat(validate438.errors);
 errors = vErrors.length;
 }
 }
@@ -19772,7 +20042,7 @@ errors++;
 if(data.secret_fingerprint !== undefined){
 let data7 = data.secret_fingerprint;
 if(typeof data7 === "string"){
-if(!pattern35.test(data7)){
+if(!pattern36.test(data7)){
 const err26 = {instancePath:instancePath+"/secret_fingerprint",schemaPath:"#/properties/secret_fingerprint/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{16}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{16}$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
@@ -19822,7 +20092,7 @@ errors++;
 if(data.last_delivery_at !== undefined){
 let data9 = data.last_delivery_at;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err30 = {instancePath:instancePath+"/last_delivery_at",schemaPath:"#/properties/last_delivery_at/type",keyword:"type",params:{type: schema193.properties.last_delivery_at.type},message:"must be string,null"};
+const err30 = {instancePath:instancePath+"/last_delivery_at",schemaPath:"#/properties/last_delivery_at/type",keyword:"type",params:{type: schema195.properties.last_delivery_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -19847,7 +20117,7 @@ errors++;
 if(data.last_success_at !== undefined){
 let data10 = data.last_success_at;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err32 = {instancePath:instancePath+"/last_success_at",schemaPath:"#/properties/last_success_at/type",keyword:"type",params:{type: schema193.properties.last_success_at.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/last_success_at",schemaPath:"#/properties/last_success_at/type",keyword:"type",params:{type: schema195.properties.last_success_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -19872,7 +20142,7 @@ errors++;
 if(data.last_failure_at !== undefined){
 let data11 = data.last_failure_at;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err34 = {instancePath:instancePath+"/last_failure_at",schemaPath:"#/properties/last_failure_at/type",keyword:"type",params:{type: schema193.properties.last_failure_at.type},message:"must be string,null"};
+const err34 = {instancePath:instancePath+"/last_failure_at",schemaPath:"#/properties/last_failure_at/type",keyword:"type",params:{type: schema195.properties.last_failure_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -19955,17 +20225,17 @@ vErrors.push(err40);
 }
 errors++;
 }
-validate431.errors = vErrors;
+validate435.errors = vErrors;
 return errors === 0;
 }
-validate431.evaluated = {"props":{"id":true,"name":true,"url":true,"events":true,"status":true,"signing_algorithm":true,"secret_fingerprint":true,"failure_count":true,"last_delivery_at":true,"last_success_at":true,"last_failure_at":true,"created_at":true,"updated_at":true},"dynamicProps":false,"dynamicItems":false};
+validate435.evaluated = {"props":{"id":true,"name":true,"url":true,"events":true,"status":true,"signing_algorithm":true,"secret_fingerprint":true,"failure_count":true,"last_delivery_at":true,"last_success_at":true,"last_failure_at":true,"created_at":true,"updated_at":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema196 = {"type":"object","required":["event","title"],"properties":{"event":{"$ref":"#/components/schemas/WebhookEventType"},"title":{"type":"string"}}};
+const schema198 = {"type":"object","required":["event","title"],"properties":{"event":{"$ref":"#/components/schemas/WebhookEventType"},"title":{"type":"string"}}};
 
-function validate437(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate437.evaluated;
+const evaluated0 = validate441.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19994,8 +20264,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data.event !== undefined){
-if(!(validate432(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate432.errors : vErrors.concat(validate432.errors);
+if(!(validate436(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
 errors = vErrors.length;
 }
 }
@@ -20022,17 +20292,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate437.errors = vErrors;
+validate441.errors = vErrors;
 return errors === 0;
 }
-validate437.evaluated = {"props":{"event":true,"title":true},"dynamicProps":false,"dynamicItems":false};
+validate441.evaluated = {"props":{"event":true,"title":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema197 = {"type":"object","x-assumption":"The description says `limits` is an object; these two bound what create and update accept.","required":["max_endpoints","max_events_per_endpoint"],"properties":{"max_endpoints":{"type":"integer","minimum":1,"description":"Endpoints a client may have (10); one more gives `webhook_endpoint_limit_reached`.","x-assumption":"Ten endpoints cover separate environments and services of one integrator."},"max_events_per_endpoint":{"type":"integer","minimum":1,"description":"Event types one endpoint may subscribe to (every type of the catalog)."}}};
+const schema199 = {"type":"object","x-assumption":"The description says `limits` is an object; these two bound what create and update accept.","required":["max_endpoints","max_events_per_endpoint"],"properties":{"max_endpoints":{"type":"integer","minimum":1,"description":"Endpoints a client may have (10); one more gives `webhook_endpoint_limit_reached`.","x-assumption":"Ten endpoints cover separate environments and services of one integrator."},"max_events_per_endpoint":{"type":"integer","minimum":1,"description":"Event types one endpoint may subscribe to (every type of the catalog)."}}};
 
-function validate440(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate440.evaluated;
+const evaluated0 = validate444.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20121,16 +20391,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate440.errors = vErrors;
+validate444.errors = vErrors;
 return errors === 0;
 }
-validate440.evaluated = {"props":{"max_endpoints":true,"max_events_per_endpoint":true},"dynamicProps":false,"dynamicItems":false};
+validate444.evaluated = {"props":{"max_endpoints":true,"max_events_per_endpoint":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate430(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate430.evaluated;
+const evaluated0 = validate434.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20173,8 +20443,8 @@ let data0 = data.endpoints;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate431(data0[i0], {instancePath:instancePath+"/endpoints/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate431.errors : vErrors.concat(validate431.errors);
+if(!(validate435(data0[i0], {instancePath:instancePath+"/endpoints/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate435.errors : vErrors.concat(validate435.errors);
 errors = vErrors.length;
 }
 }
@@ -20195,8 +20465,8 @@ let data2 = data.events;
 if(Array.isArray(data2)){
 const len1 = data2.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate437(data2[i1], {instancePath:instancePath+"/events/" + i1,parentData:data2,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate437.errors : vErrors.concat(validate437.errors);
+if(!(validate441(data2[i1], {instancePath:instancePath+"/events/" + i1,parentData:data2,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate441.errors : vErrors.concat(validate441.errors);
 errors = vErrors.length;
 }
 }
@@ -20213,8 +20483,8 @@ errors++;
 }
 }
 if(data.limits !== undefined){
-if(!(validate440(data.limits, {instancePath:instancePath+"/limits",parentData:data,parentDataProperty:"limits",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate440.errors : vErrors.concat(validate440.errors);
+if(!(validate444(data.limits, {instancePath:instancePath+"/limits",parentData:data,parentDataProperty:"limits",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate444.errors : vErrors.concat(validate444.errors);
 errors = vErrors.length;
 }
 }
@@ -20229,16 +20499,16 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate430.errors = vErrors;
+validate434.errors = vErrors;
 return errors === 0;
 }
-validate430.evaluated = {"props":{"endpoints":true,"events":true,"limits":true},"dynamicProps":false,"dynamicItems":false};
+validate434.evaluated = {"props":{"endpoints":true,"events":true,"limits":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate428(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate428.evaluated;
+const evaluated0 = validate432.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20261,8 +20531,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate430(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate430.errors : vErrors.concat(validate430.errors);
+if(!(validate434(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate434.errors : vErrors.concat(validate434.errors);
 errors = vErrors.length;
 }
 }
@@ -20277,19 +20547,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate428.errors = vErrors;
+validate432.errors = vErrors;
 return errors === 0;
 }
-validate428.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate432.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createWebhookEndpoint_body = validate443;
-const schema198 = {"$ref":"#/components/schemas/CreateWebhookEndpointRequest","$comment":"validator entry"};
-const schema199 = {"type":"object","additionalProperties":false,"required":["name","url","events"],"properties":{"name":{"type":"string","minLength":1,"maxLength":100},"url":{"type":"string","format":"uri","maxLength":2048,"description":"Where events are POSTed; https in production."},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}}},"example":{"name":"Order updates","url":"https://hooks.acme.test/exchange","events":["order.created","order.status_changed"]}};
+export const createWebhookEndpoint_body = validate447;
+const schema200 = {"$ref":"#/components/schemas/CreateWebhookEndpointRequest","$comment":"validator entry"};
+const schema201 = {"type":"object","additionalProperties":false,"required":["name","url","events"],"properties":{"name":{"type":"string","minLength":1,"maxLength":100},"url":{"type":"string","format":"uri","maxLength":2048,"description":"Where events are POSTed; https in production."},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}}},"example":{"name":"Order updates","url":"https://hooks.acme.test/exchange","events":["order.created","order.status_changed"]}};
 
-function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate448(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate444.evaluated;
+const evaluated0 = validate448.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20424,8 +20694,8 @@ errors++;
 }
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate432(data2[i0], {instancePath:instancePath+"/events/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate432.errors : vErrors.concat(validate432.errors);
+if(!(validate436(data2[i0], {instancePath:instancePath+"/events/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
 errors = vErrors.length;
 }
 }
@@ -20472,49 +20742,49 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate444.errors = vErrors;
+validate448.errors = vErrors;
 return errors === 0;
 }
-validate444.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate448.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate443(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate447(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate443.evaluated;
+const evaluated0 = validate447.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate444(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate444.errors : vErrors.concat(validate444.errors);
+if(!(validate448(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate448.errors : vErrors.concat(validate448.errors);
 errors = vErrors.length;
 }
-validate443.errors = vErrors;
+validate447.errors = vErrors;
 return errors === 0;
 }
-validate443.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate447.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createWebhookEndpoint_response_201 = validate447;
-const schema200 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEndpointWithSecretResult"}}}]};
-const schema201 = {"type":"object","required":["endpoint"],"properties":{"endpoint":{"$ref":"#/components/schemas/WebhookEndpointWithSecret"}}};
-const schema202 = {"description":"An endpoint with its signing secret, returned only by create and rotate-secret.","allOf":[{"$ref":"#/components/schemas/WebhookEndpoint"},{"type":"object","required":["secret"],"properties":{"secret":{"type":"string","pattern":"^whsec_[A-Za-z0-9]{32}$","description":"The signing secret; shown once, store it now.","x-assumption":"The description calls it a one-time value; `whsec_` and 32 alphanumerics (about 190 bits) is the Svix / Standard Webhooks shape."}}}]};
-const pattern36 = new RegExp("^whsec_[A-Za-z0-9]{32}$", "u");
+export const createWebhookEndpoint_response_201 = validate451;
+const schema202 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEndpointWithSecretResult"}}}]};
+const schema203 = {"type":"object","required":["endpoint"],"properties":{"endpoint":{"$ref":"#/components/schemas/WebhookEndpointWithSecret"}}};
+const schema204 = {"description":"An endpoint with its signing secret, returned only by create and rotate-secret.","allOf":[{"$ref":"#/components/schemas/WebhookEndpoint"},{"type":"object","required":["secret"],"properties":{"secret":{"type":"string","pattern":"^whsec_[A-Za-z0-9]{32}$","description":"The signing secret; shown once, store it now.","x-assumption":"The description calls it a one-time value; `whsec_` and 32 alphanumerics (about 190 bits) is the Svix / Standard Webhooks shape."}}}]};
+const pattern37 = new RegExp("^whsec_[A-Za-z0-9]{32}$", "u");
 
-function validate450(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate454(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate450.evaluated;
+const evaluated0 = validate454.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate431(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate431.errors : vErrors.concat(validate431.errors);
+if(!(validate435(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate435.errors : vErrors.concat(validate435.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -20531,7 +20801,7 @@ errors++;
 if(data.secret !== undefined){
 let data0 = data.secret;
 if(typeof data0 === "string"){
-if(!pattern36.test(data0)){
+if(!pattern37.test(data0)){
 const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/allOf/1/properties/secret/pattern",keyword:"pattern",params:{pattern: "^whsec_[A-Za-z0-9]{32}$"},message:"must match pattern \""+"^whsec_[A-Za-z0-9]{32}$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
@@ -20564,16 +20834,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate450.errors = vErrors;
+validate454.errors = vErrors;
 return errors === 0;
 }
-validate450.evaluated = {"props":{"secret":true,"id":true,"name":true,"url":true,"events":true,"status":true,"signing_algorithm":true,"secret_fingerprint":true,"failure_count":true,"last_delivery_at":true,"last_success_at":true,"last_failure_at":true,"created_at":true,"updated_at":true},"dynamicProps":false,"dynamicItems":false};
+validate454.evaluated = {"props":{"secret":true,"id":true,"name":true,"url":true,"events":true,"status":true,"signing_algorithm":true,"secret_fingerprint":true,"failure_count":true,"last_delivery_at":true,"last_success_at":true,"last_failure_at":true,"created_at":true,"updated_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate449.evaluated;
+const evaluated0 = validate453.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20592,8 +20862,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.endpoint !== undefined){
-if(!(validate450(data.endpoint, {instancePath:instancePath+"/endpoint",parentData:data,parentDataProperty:"endpoint",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate450.errors : vErrors.concat(validate450.errors);
+if(!(validate454(data.endpoint, {instancePath:instancePath+"/endpoint",parentData:data,parentDataProperty:"endpoint",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate454.errors : vErrors.concat(validate454.errors);
 errors = vErrors.length;
 }
 }
@@ -20608,16 +20878,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate449.errors = vErrors;
+validate453.errors = vErrors;
 return errors === 0;
 }
-validate449.evaluated = {"props":{"endpoint":true},"dynamicProps":false,"dynamicItems":false};
+validate453.evaluated = {"props":{"endpoint":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate447(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate451(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate447.evaluated;
+const evaluated0 = validate451.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20640,8 +20910,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate449(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate449.errors : vErrors.concat(validate449.errors);
+if(!(validate453(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate453.errors : vErrors.concat(validate453.errors);
 errors = vErrors.length;
 }
 }
@@ -20656,19 +20926,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate447.errors = vErrors;
+validate451.errors = vErrors;
 return errors === 0;
 }
-validate447.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate451.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const sendTestWebhook_body = validate454;
-const schema203 = {"$ref":"#/components/schemas/SendTestWebhookRequest","$comment":"validator entry"};
-const schema204 = {"type":"object","additionalProperties":false,"properties":{"endpoint_id":{"type":"string","format":"uuid","description":"The endpoint to send to; when omitted, every active endpoint subscribed to the event type.","x-assumption":"The description shows endpoint_id without saying whether it is required; omitting it tests all subscribed endpoints at once."},"event_type":{"$ref":"#/components/schemas/WebhookEventType","default":"api.test"},"payload":{"type":"object","description":"Sent as the body's `data`."}},"example":{"endpoint_id":"0b6e2f4a-8c1d-4e3f-a5b7-9c8d7e6f5a4b","event_type":"api.test","payload":{"hello":"world"}}};
+export const sendTestWebhook_body = validate458;
+const schema205 = {"$ref":"#/components/schemas/SendTestWebhookRequest","$comment":"validator entry"};
+const schema206 = {"type":"object","additionalProperties":false,"properties":{"endpoint_id":{"type":"string","format":"uuid","description":"The endpoint to send to; when omitted, every active endpoint subscribed to the event type.","x-assumption":"The description shows endpoint_id without saying whether it is required; omitting it tests all subscribed endpoints at once."},"event_type":{"$ref":"#/components/schemas/WebhookEventType","default":"api.test"},"payload":{"type":"object","description":"Sent as the body's `data`."}},"example":{"endpoint_id":"0b6e2f4a-8c1d-4e3f-a5b7-9c8d7e6f5a4b","event_type":"api.test","payload":{"hello":"world"}}};
 
-function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate459(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate455.evaluated;
+const evaluated0 = validate459.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20714,8 +20984,8 @@ errors++;
 }
 }
 if(data.event_type !== undefined){
-if(!(validate432(data.event_type, {instancePath:instancePath+"/event_type",parentData:data,parentDataProperty:"event_type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate432.errors : vErrors.concat(validate432.errors);
+if(!(validate436(data.event_type, {instancePath:instancePath+"/event_type",parentData:data,parentDataProperty:"event_type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
 errors = vErrors.length;
 }
 }
@@ -20743,40 +21013,40 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate455.errors = vErrors;
+validate459.errors = vErrors;
 return errors === 0;
 }
-validate455.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate459.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate454(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate458(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate454.evaluated;
+const evaluated0 = validate458.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate455(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate455.errors : vErrors.concat(validate455.errors);
+if(!(validate459(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate459.errors : vErrors.concat(validate459.errors);
 errors = vErrors.length;
 }
-validate454.errors = vErrors;
+validate458.errors = vErrors;
 return errors === 0;
 }
-validate454.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate458.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const sendTestWebhook_response_201 = validate458;
-const schema205 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/TestWebhookResult"}}}]};
-const schema206 = {"type":"object","required":["event","deliveries"],"properties":{"event":{"type":"object","required":["id","type","status","request_id","correlation_id"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/WebhookEventType"},"status":{"$ref":"#/components/schemas/WebhookEventStatus"},"request_id":{"type":["string","null"]},"correlation_id":{"type":["string","null"],"maxLength":128}}},"deliveries":{"type":"array","items":{"type":"object","required":["id","status","endpoint_id"],"properties":{"id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"endpoint_id":{"type":"string","format":"uuid"}}}}}};
-const schema207 = {"type":"string","description":"Roll-up of the event's deliveries.","x-assumption":"The description types status as a string; rolled up from the deliveries: pending while any is unfinished, delivered or failed when all ended alike, partially_delivered when they ended differently.","enum":["pending","delivered","failed","partially_delivered"]};
+export const sendTestWebhook_response_201 = validate462;
+const schema207 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/TestWebhookResult"}}}]};
+const schema208 = {"type":"object","required":["event","deliveries"],"properties":{"event":{"type":"object","required":["id","type","status","request_id","correlation_id"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/WebhookEventType"},"status":{"$ref":"#/components/schemas/WebhookEventStatus"},"request_id":{"type":["string","null"]},"correlation_id":{"type":["string","null"],"maxLength":128}}},"deliveries":{"type":"array","items":{"type":"object","required":["id","status","endpoint_id"],"properties":{"id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"endpoint_id":{"type":"string","format":"uuid"}}}}}};
+const schema209 = {"type":"string","description":"Roll-up of the event's deliveries.","x-assumption":"The description types status as a string; rolled up from the deliveries: pending while any is unfinished, delivered or failed when all ended alike, partially_delivered when they ended differently.","enum":["pending","delivered","failed","partially_delivered"]};
 
-function validate462(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate466(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate462.evaluated;
+const evaluated0 = validate466.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20794,7 +21064,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data === "pending") || (data === "delivered")) || (data === "failed")) || (data === "partially_delivered"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema207.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema209.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -20803,17 +21073,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate462.errors = vErrors;
+validate466.errors = vErrors;
 return errors === 0;
 }
-validate462.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate466.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema208 = {"type":"string","description":"State of a webhook delivery (machine `webhook-delivery`).","x-machine":"webhook-delivery","enum":["pending","delivered","failed","retrying","queued"]};
+const schema210 = {"type":"string","description":"State of a webhook delivery (machine `webhook-delivery`).","x-machine":"webhook-delivery","enum":["pending","delivered","failed","retrying","queued"]};
 
-function validate464(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate468(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate464.evaluated;
+const evaluated0 = validate468.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20831,7 +21101,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "pending") || (data === "delivered")) || (data === "failed")) || (data === "retrying")) || (data === "queued"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema208.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema210.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -20840,16 +21110,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate464.errors = vErrors;
+validate468.errors = vErrors;
 return errors === 0;
 }
-validate464.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate468.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate460(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate464(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate460.evaluated;
+const evaluated0 = validate464.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20956,21 +21226,21 @@ errors++;
 }
 }
 if(data0.type !== undefined){
-if(!(validate432(data0.type, {instancePath:instancePath+"/event/type",parentData:data0,parentDataProperty:"type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate432.errors : vErrors.concat(validate432.errors);
+if(!(validate436(data0.type, {instancePath:instancePath+"/event/type",parentData:data0,parentDataProperty:"type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
 errors = vErrors.length;
 }
 }
 if(data0.status !== undefined){
-if(!(validate462(data0.status, {instancePath:instancePath+"/event/status",parentData:data0,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate462.errors : vErrors.concat(validate462.errors);
+if(!(validate466(data0.status, {instancePath:instancePath+"/event/status",parentData:data0,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate466.errors : vErrors.concat(validate466.errors);
 errors = vErrors.length;
 }
 }
 if(data0.request_id !== undefined){
 let data4 = data0.request_id;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err9 = {instancePath:instancePath+"/event/request_id",schemaPath:"#/properties/event/properties/request_id/type",keyword:"type",params:{type: schema206.properties.event.properties.request_id.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/event/request_id",schemaPath:"#/properties/event/properties/request_id/type",keyword:"type",params:{type: schema208.properties.event.properties.request_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -20983,7 +21253,7 @@ errors++;
 if(data0.correlation_id !== undefined){
 let data5 = data0.correlation_id;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err10 = {instancePath:instancePath+"/event/correlation_id",schemaPath:"#/properties/event/properties/correlation_id/type",keyword:"type",params:{type: schema206.properties.event.properties.correlation_id.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/event/correlation_id",schemaPath:"#/properties/event/properties/correlation_id/type",keyword:"type",params:{type: schema208.properties.event.properties.correlation_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -21080,8 +21350,8 @@ errors++;
 }
 }
 if(data7.status !== undefined){
-if(!(validate464(data7.status, {instancePath:instancePath+"/deliveries/" + i0+"/status",parentData:data7,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate464.errors : vErrors.concat(validate464.errors);
+if(!(validate468(data7.status, {instancePath:instancePath+"/deliveries/" + i0+"/status",parentData:data7,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate468.errors : vErrors.concat(validate468.errors);
 errors = vErrors.length;
 }
 }
@@ -21145,16 +21415,16 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate460.errors = vErrors;
+validate464.errors = vErrors;
 return errors === 0;
 }
-validate460.evaluated = {"props":{"event":true,"deliveries":true},"dynamicProps":false,"dynamicItems":false};
+validate464.evaluated = {"props":{"event":true,"deliveries":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate458(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate462(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate458.evaluated;
+const evaluated0 = validate462.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21177,8 +21447,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate460(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate460.errors : vErrors.concat(validate460.errors);
+if(!(validate464(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate464.errors : vErrors.concat(validate464.errors);
 errors = vErrors.length;
 }
 }
@@ -21193,19 +21463,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate458.errors = vErrors;
+validate462.errors = vErrors;
 return errors === 0;
 }
-validate458.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate462.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listWebhookEvents_query = validate467;
-const schema209 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/WebhookEventSort/schema"},"filter[type]":{"$ref":"#/components/parameters/WebhookEventTypeFilter/schema"}},"required":[]};
-const schema210 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
+export const listWebhookEvents_query = validate471;
+const schema211 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/WebhookEventSort/schema"},"filter[type]":{"$ref":"#/components/parameters/WebhookEventTypeFilter/schema"}},"required":[]};
+const schema212 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
 
-function validate472(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate476(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate472.evaluated;
+const evaluated0 = validate476.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21227,7 +21497,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "created_at") || (data0 === "-created_at"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema210.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema212.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21248,17 +21518,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate472.errors = vErrors;
+validate476.errors = vErrors;
 return errors === 0;
 }
-validate472.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate476.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema211 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}};
+const schema213 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}};
 
-function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate478(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate474.evaluated;
+const evaluated0 = validate478.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21278,8 +21548,8 @@ errors++;
 }
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate432(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate432.errors : vErrors.concat(validate432.errors);
+if(!(validate436(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
 errors = vErrors.length;
 }
 }
@@ -21314,16 +21584,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate474.errors = vErrors;
+validate478.errors = vErrors;
 return errors === 0;
 }
-validate474.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate478.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate467(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate471(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate467.evaluated;
+const evaluated0 = validate471.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21356,14 +21626,14 @@ errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate472(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate472.errors : vErrors.concat(validate472.errors);
+if(!(validate476(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate476.errors : vErrors.concat(validate476.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[type]"] !== undefined){
-if(!(validate474(data["filter[type]"], {instancePath:instancePath+"/filter[type]",parentData:data,parentDataProperty:"filter[type]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate474.errors : vErrors.concat(validate474.errors);
+if(!(validate478(data["filter[type]"], {instancePath:instancePath+"/filter[type]",parentData:data,parentDataProperty:"filter[type]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate478.errors : vErrors.concat(validate478.errors);
 errors = vErrors.length;
 }
 }
@@ -21378,21 +21648,21 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate467.errors = vErrors;
+validate471.errors = vErrors;
 return errors === 0;
 }
-validate467.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[type]":true},"dynamicProps":false,"dynamicItems":false};
+validate471.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[type]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listWebhookEvents_response_200 = validate477;
-const schema212 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEventListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema213 = {"type":"object","required":["events"],"properties":{"events":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEvent"}}}};
-const schema214 = {"type":"object","required":["id","type","resource","status","request_id","correlation_id","idempotency_key","payload","deliveries_count","deliveries","created_at"],"properties":{"id":{"type":"string","format":"uuid","description":"Sent as `X-Event-Id` and as the body's `id`."},"type":{"$ref":"#/components/schemas/WebhookEventType"},"resource":{"type":"object","description":"The resource the event is about.","x-assumption":"The description types resource as an object; type and id, as in the delivered body.","required":["type","id"],"properties":{"type":{"type":"string","description":"`order`, or `webhook_endpoint` for api.test."},"id":{"type":["string","integer","null"]}}},"status":{"$ref":"#/components/schemas/WebhookEventStatus"},"request_id":{"type":["string","null"],"description":"Id of the API request that caused the event; null for events of the system."},"correlation_id":{"type":["string","null"],"maxLength":128,"description":"The X-Correlation-Id of that request."},"idempotency_key":{"type":["string","null"],"description":"The Idempotency-Key of that request."},"payload":{"type":"object","description":"The event data, delivered as the body's `data`."},"deliveries_count":{"type":"integer","minimum":0},"deliveries":{"type":"array","description":"One delivery per target endpoint; empty in lists (read the event for them).","x-assumption":"Lists leave the deliveries out to stay small; deliveries_count still counts them.","items":{"$ref":"#/components/schemas/WebhookDelivery"}},"created_at":{"type":"string","format":"date-time"}}};
-const schema215 = {"type":"object","required":["id","status","attempt","endpoint","event","request","response","error","next_retry_at","delivered_at","created_at"],"properties":{"id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"attempt":{"type":"integer","minimum":0,"description":"Attempts made so far (0 before the first)."},"endpoint":{"type":"object","x-assumption":"The description types endpoint as a free-form object; its id and the URL the delivery went to.","required":["id","url"],"properties":{"id":{"type":"string","format":"uuid"},"url":{"type":"string","format":"uri"}}},"event":{"type":"object","x-assumption":"The description types event as a free-form object; its id and type.","required":["id","type"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/WebhookEventType"}}},"request":{"description":"The last attempt's request; null before the first attempt.","x-assumption":"The description types request as a free-form object; what support needs to replay it.","oneOf":[{"type":"null"},{"type":"object","required":["url","headers","body"],"properties":{"url":{"type":"string","format":"uri"},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string","description":"The raw JSON body that was signed."}}}]},"response":{"description":"The last attempt's answer; null before the first attempt or when there was no answer.","x-assumption":"The description types response as a free-form object; the body is cut to 4096 characters to keep the log small.","oneOf":[{"type":"null"},{"type":"object","required":["status","headers","body","duration_ms"],"properties":{"status":{"type":"integer","minimum":100,"maximum":599},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string","maxLength":4096},"duration_ms":{"type":"integer","minimum":0}}}]},"error":{"description":"Why the last attempt failed without an HTTP answer; null otherwise.","x-assumption":"The description types error as a free-form object; a code and a message, like the envelope's error.","oneOf":[{"type":"null"},{"type":"object","required":["code","message"],"properties":{"code":{"type":"string","description":"For example `timeout` (no answer within 15 s), `connection_refused`, `dns_error`, `tls_error`."},"message":{"type":"string"}}}]},"next_retry_at":{"type":["string","null"],"format":"date-time","description":"When the next attempt is due (retrying or queued); null otherwise."},"delivered_at":{"type":["string","null"],"format":"date-time"},"created_at":{"type":"string","format":"date-time"}}};
+export const listWebhookEvents_response_200 = validate481;
+const schema214 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEventListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
+const schema215 = {"type":"object","required":["events"],"properties":{"events":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEvent"}}}};
+const schema216 = {"type":"object","required":["id","type","resource","status","request_id","correlation_id","idempotency_key","payload","deliveries_count","deliveries","created_at"],"properties":{"id":{"type":"string","format":"uuid","description":"Sent as `X-Event-Id` and as the body's `id`."},"type":{"$ref":"#/components/schemas/WebhookEventType"},"resource":{"type":"object","description":"The resource the event is about.","x-assumption":"The description types resource as an object; type and id, as in the delivered body.","required":["type","id"],"properties":{"type":{"type":"string","description":"`order`, or `webhook_endpoint` for api.test."},"id":{"type":["string","integer","null"]}}},"status":{"$ref":"#/components/schemas/WebhookEventStatus"},"request_id":{"type":["string","null"],"description":"Id of the API request that caused the event; null for events of the system."},"correlation_id":{"type":["string","null"],"maxLength":128,"description":"The X-Correlation-Id of that request."},"idempotency_key":{"type":["string","null"],"description":"The Idempotency-Key of that request."},"payload":{"type":"object","description":"The event data, delivered as the body's `data`."},"deliveries_count":{"type":"integer","minimum":0},"deliveries":{"type":"array","description":"One delivery per target endpoint; empty in lists (read the event for them).","x-assumption":"Lists leave the deliveries out to stay small; deliveries_count still counts them.","items":{"$ref":"#/components/schemas/WebhookDelivery"}},"created_at":{"type":"string","format":"date-time"}}};
+const schema217 = {"type":"object","required":["id","status","attempt","endpoint","event","request","response","error","next_retry_at","delivered_at","created_at"],"properties":{"id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"attempt":{"type":"integer","minimum":0,"description":"Attempts made so far (0 before the first)."},"endpoint":{"type":"object","x-assumption":"The description types endpoint as a free-form object; its id and the URL the delivery went to.","required":["id","url"],"properties":{"id":{"type":"string","format":"uuid"},"url":{"type":"string","format":"uri"}}},"event":{"type":"object","x-assumption":"The description types event as a free-form object; its id and type.","required":["id","type"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/WebhookEventType"}}},"request":{"description":"The last attempt's request; null before the first attempt.","x-assumption":"The description types request as a free-form object; what support needs to replay it.","oneOf":[{"type":"null"},{"type":"object","required":["url","headers","body"],"properties":{"url":{"type":"string","format":"uri"},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string","description":"The raw JSON body that was signed."}}}]},"response":{"description":"The last attempt's answer; null before the first attempt or when there was no answer.","x-assumption":"The description types response as a free-form object; the body is cut to 4096 characters to keep the log small.","oneOf":[{"type":"null"},{"type":"object","required":["status","headers","body","duration_ms"],"properties":{"status":{"type":"integer","minimum":100,"maximum":599},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string","maxLength":4096},"duration_ms":{"type":"integer","minimum":0}}}]},"error":{"description":"Why the last attempt failed without an HTTP answer; null otherwise.","x-assumption":"The description types error as a free-form object; a code and a message, like the envelope's error.","oneOf":[{"type":"null"},{"type":"object","required":["code","message"],"properties":{"code":{"type":"string","description":"For example `timeout` (no answer within 15 s), `connection_refused`, `dns_error`, `tls_error`."},"message":{"type":"string"}}}]},"next_retry_at":{"type":["string","null"],"format":"date-time","description":"When the next attempt is due (retrying or queued); null otherwise."},"delivered_at":{"type":["string","null"],"format":"date-time"},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate483(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate487(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate483.evaluated;
+const evaluated0 = validate487.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21536,8 +21806,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate464(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate464.errors : vErrors.concat(validate464.errors);
+if(!(validate468(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate468.errors : vErrors.concat(validate468.errors);
 errors = vErrors.length;
 }
 }
@@ -21700,8 +21970,8 @@ errors++;
 }
 }
 if(data6.type !== undefined){
-if(!(validate432(data6.type, {instancePath:instancePath+"/event/type",parentData:data6,parentDataProperty:"type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate432.errors : vErrors.concat(validate432.errors);
+if(!(validate436(data6.type, {instancePath:instancePath+"/event/type",parentData:data6,parentDataProperty:"type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
 errors = vErrors.length;
 }
 }
@@ -22223,7 +22493,7 @@ vErrors = null;
 if(data.next_retry_at !== undefined){
 let data23 = data.next_retry_at;
 if((typeof data23 !== "string") && (data23 !== null)){
-const err61 = {instancePath:instancePath+"/next_retry_at",schemaPath:"#/properties/next_retry_at/type",keyword:"type",params:{type: schema215.properties.next_retry_at.type},message:"must be string,null"};
+const err61 = {instancePath:instancePath+"/next_retry_at",schemaPath:"#/properties/next_retry_at/type",keyword:"type",params:{type: schema217.properties.next_retry_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -22248,7 +22518,7 @@ errors++;
 if(data.delivered_at !== undefined){
 let data24 = data.delivered_at;
 if((typeof data24 !== "string") && (data24 !== null)){
-const err63 = {instancePath:instancePath+"/delivered_at",schemaPath:"#/properties/delivered_at/type",keyword:"type",params:{type: schema215.properties.delivered_at.type},message:"must be string,null"};
+const err63 = {instancePath:instancePath+"/delivered_at",schemaPath:"#/properties/delivered_at/type",keyword:"type",params:{type: schema217.properties.delivered_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -22306,16 +22576,16 @@ vErrors.push(err67);
 }
 errors++;
 }
-validate483.errors = vErrors;
+validate487.errors = vErrors;
 return errors === 0;
 }
-validate483.evaluated = {"props":{"id":true,"status":true,"attempt":true,"endpoint":true,"event":true,"request":true,"response":true,"error":true,"next_retry_at":true,"delivered_at":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate487.evaluated = {"props":{"id":true,"status":true,"attempt":true,"endpoint":true,"event":true,"request":true,"response":true,"error":true,"next_retry_at":true,"delivered_at":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate480(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate484(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate480.evaluated;
+const evaluated0 = validate484.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22459,8 +22729,8 @@ errors++;
 }
 }
 if(data.type !== undefined){
-if(!(validate432(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate432.errors : vErrors.concat(validate432.errors);
+if(!(validate436(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
 errors = vErrors.length;
 }
 }
@@ -22502,7 +22772,7 @@ errors++;
 if(data2.id !== undefined){
 let data4 = data2.id;
 if(((typeof data4 !== "string") && (!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4))))) && (data4 !== null)){
-const err16 = {instancePath:instancePath+"/resource/id",schemaPath:"#/properties/resource/properties/id/type",keyword:"type",params:{type: schema214.properties.resource.properties.id.type},message:"must be string,integer,null"};
+const err16 = {instancePath:instancePath+"/resource/id",schemaPath:"#/properties/resource/properties/id/type",keyword:"type",params:{type: schema216.properties.resource.properties.id.type},message:"must be string,integer,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -22525,15 +22795,15 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate462(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate462.errors : vErrors.concat(validate462.errors);
+if(!(validate466(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate466.errors : vErrors.concat(validate466.errors);
 errors = vErrors.length;
 }
 }
 if(data.request_id !== undefined){
 let data6 = data.request_id;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err18 = {instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: schema214.properties.request_id.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: schema216.properties.request_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -22546,7 +22816,7 @@ errors++;
 if(data.correlation_id !== undefined){
 let data7 = data.correlation_id;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err19 = {instancePath:instancePath+"/correlation_id",schemaPath:"#/properties/correlation_id/type",keyword:"type",params:{type: schema214.properties.correlation_id.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/correlation_id",schemaPath:"#/properties/correlation_id/type",keyword:"type",params:{type: schema216.properties.correlation_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -22571,7 +22841,7 @@ errors++;
 if(data.idempotency_key !== undefined){
 let data8 = data.idempotency_key;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err21 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: schema214.properties.idempotency_key.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: schema216.properties.idempotency_key.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -22624,8 +22894,8 @@ let data11 = data.deliveries;
 if(Array.isArray(data11)){
 const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate483(data11[i0], {instancePath:instancePath+"/deliveries/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate483.errors : vErrors.concat(validate483.errors);
+if(!(validate487(data11[i0], {instancePath:instancePath+"/deliveries/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate487.errors : vErrors.concat(validate487.errors);
 errors = vErrors.length;
 }
 }
@@ -22677,16 +22947,16 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate480.errors = vErrors;
+validate484.errors = vErrors;
 return errors === 0;
 }
-validate480.evaluated = {"props":{"id":true,"type":true,"resource":true,"status":true,"request_id":true,"correlation_id":true,"idempotency_key":true,"payload":true,"deliveries_count":true,"deliveries":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate484.evaluated = {"props":{"id":true,"type":true,"resource":true,"status":true,"request_id":true,"correlation_id":true,"idempotency_key":true,"payload":true,"deliveries_count":true,"deliveries":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate479(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate483(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate479.evaluated;
+const evaluated0 = validate483.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22709,8 +22979,8 @@ let data0 = data.events;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate480(data0[i0], {instancePath:instancePath+"/events/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate480.errors : vErrors.concat(validate480.errors);
+if(!(validate484(data0[i0], {instancePath:instancePath+"/events/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate484.errors : vErrors.concat(validate484.errors);
 errors = vErrors.length;
 }
 }
@@ -22737,16 +23007,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate479.errors = vErrors;
+validate483.errors = vErrors;
 return errors === 0;
 }
-validate479.evaluated = {"props":{"events":true},"dynamicProps":false,"dynamicItems":false};
+validate483.evaluated = {"props":{"events":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate477(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate481(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate477.evaluated;
+const evaluated0 = validate481.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22769,8 +23039,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate479(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate479.errors : vErrors.concat(validate479.errors);
+if(!(validate483(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate483.errors : vErrors.concat(validate483.errors);
 errors = vErrors.length;
 }
 }
@@ -22838,19 +23108,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate477.errors = vErrors;
+validate481.errors = vErrors;
 return errors === 0;
 }
-validate477.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate481.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookEvent_path = validate490;
-const schema216 = {"type":"object","properties":{"event":{"$ref":"#/components/parameters/WebhookEventUuid/schema"}},"required":["event"]};
-const schema217 = {"type":"string","format":"uuid"};
+export const getWebhookEvent_path = validate494;
+const schema218 = {"type":"object","properties":{"event":{"$ref":"#/components/parameters/WebhookEventUuid/schema"}},"required":["event"]};
+const schema219 = {"type":"string","format":"uuid"};
 
-function validate491(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate495(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate491.evaluated;
+const evaluated0 = validate495.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22879,107 +23149,107 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate491.errors = vErrors;
-return errors === 0;
-}
-validate491.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-
-function validate490(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate490.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.event === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.event !== undefined){
-if(!(validate491(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate491.errors : vErrors.concat(validate491.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate490.errors = vErrors;
-return errors === 0;
-}
-validate490.evaluated = {"props":{"event":true},"dynamicProps":false,"dynamicItems":false};
-
-export const getWebhookEvent_response_200 = validate493;
-const schema218 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEventResult"}}}]};
-const schema219 = {"type":"object","required":["event"],"properties":{"event":{"$ref":"#/components/schemas/WebhookEvent"}}};
-
-function validate495(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate495.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.event === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.event !== undefined){
-if(!(validate480(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate480.errors : vErrors.concat(validate480.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
 validate495.errors = vErrors;
 return errors === 0;
 }
-validate495.evaluated = {"props":{"event":true},"dynamicProps":false,"dynamicItems":false};
+validate495.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate493(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate494(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate493.evaluated;
+const evaluated0 = validate494.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.event === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.event !== undefined){
+if(!(validate495(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate495.errors : vErrors.concat(validate495.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate494.errors = vErrors;
+return errors === 0;
+}
+validate494.evaluated = {"props":{"event":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getWebhookEvent_response_200 = validate497;
+const schema220 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEventResult"}}}]};
+const schema221 = {"type":"object","required":["event"],"properties":{"event":{"$ref":"#/components/schemas/WebhookEvent"}}};
+
+function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate499.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.event === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.event !== undefined){
+if(!(validate484(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate484.errors : vErrors.concat(validate484.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate499.errors = vErrors;
+return errors === 0;
+}
+validate499.evaluated = {"props":{"event":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate497.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23002,8 +23272,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate495(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate495.errors : vErrors.concat(validate495.errors);
+if(!(validate499(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate499.errors : vErrors.concat(validate499.errors);
 errors = vErrors.length;
 }
 }
@@ -23018,19 +23288,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate493.errors = vErrors;
+validate497.errors = vErrors;
 return errors === 0;
 }
-validate493.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate497.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listWebhookDeliveries_query = validate498;
-const schema220 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/WebhookDeliverySort/schema"},"filter[status]":{"$ref":"#/components/parameters/WebhookDeliveryStatusFilter/schema"},"filter[event_id]":{"$ref":"#/components/parameters/WebhookDeliveryEventFilter/schema"},"filter[endpoint_id]":{"$ref":"#/components/parameters/WebhookDeliveryEndpointFilter/schema"}},"required":[]};
-const schema221 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
+export const listWebhookDeliveries_query = validate502;
+const schema222 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/WebhookDeliverySort/schema"},"filter[status]":{"$ref":"#/components/parameters/WebhookDeliveryStatusFilter/schema"},"filter[event_id]":{"$ref":"#/components/parameters/WebhookDeliveryEventFilter/schema"},"filter[endpoint_id]":{"$ref":"#/components/parameters/WebhookDeliveryEndpointFilter/schema"}},"required":[]};
+const schema223 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
 
-function validate503(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate507(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate503.evaluated;
+const evaluated0 = validate507.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23052,7 +23322,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "created_at") || (data0 === "-created_at"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema221.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema223.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -23073,17 +23343,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate503.errors = vErrors;
+validate507.errors = vErrors;
 return errors === 0;
 }
-validate503.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate507.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema222 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/DeliveryStatus"}};
+const schema224 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/DeliveryStatus"}};
 
-function validate505(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate505.evaluated;
+const evaluated0 = validate509.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23103,8 +23373,8 @@ errors++;
 }
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate464(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate464.errors : vErrors.concat(validate464.errors);
+if(!(validate468(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate468.errors : vErrors.concat(validate468.errors);
 errors = vErrors.length;
 }
 }
@@ -23139,17 +23409,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate505.errors = vErrors;
+validate509.errors = vErrors;
 return errors === 0;
 }
-validate505.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate509.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema223 = {"type":"string","format":"uuid"};
+const schema225 = {"type":"string","format":"uuid"};
 
-function validate508(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate512(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate508.evaluated;
+const evaluated0 = validate512.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23178,17 +23448,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate508.errors = vErrors;
+validate512.errors = vErrors;
 return errors === 0;
 }
-validate508.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate512.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema224 = {"type":"string","format":"uuid"};
+const schema226 = {"type":"string","format":"uuid"};
 
-function validate510(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate510.evaluated;
+const evaluated0 = validate514.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23217,16 +23487,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate510.errors = vErrors;
+validate514.errors = vErrors;
 return errors === 0;
 }
-validate510.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate514.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate498(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate498.evaluated;
+const evaluated0 = validate502.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23259,26 +23529,26 @@ errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate503(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate503.errors : vErrors.concat(validate503.errors);
+if(!(validate507(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate507.errors : vErrors.concat(validate507.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[status]"] !== undefined){
-if(!(validate505(data["filter[status]"], {instancePath:instancePath+"/filter[status]",parentData:data,parentDataProperty:"filter[status]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate505.errors : vErrors.concat(validate505.errors);
+if(!(validate509(data["filter[status]"], {instancePath:instancePath+"/filter[status]",parentData:data,parentDataProperty:"filter[status]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate509.errors : vErrors.concat(validate509.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[event_id]"] !== undefined){
-if(!(validate508(data["filter[event_id]"], {instancePath:instancePath+"/filter[event_id]",parentData:data,parentDataProperty:"filter[event_id]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate508.errors : vErrors.concat(validate508.errors);
+if(!(validate512(data["filter[event_id]"], {instancePath:instancePath+"/filter[event_id]",parentData:data,parentDataProperty:"filter[event_id]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate512.errors : vErrors.concat(validate512.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[endpoint_id]"] !== undefined){
-if(!(validate510(data["filter[endpoint_id]"], {instancePath:instancePath+"/filter[endpoint_id]",parentData:data,parentDataProperty:"filter[endpoint_id]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate510.errors : vErrors.concat(validate510.errors);
+if(!(validate514(data["filter[endpoint_id]"], {instancePath:instancePath+"/filter[endpoint_id]",parentData:data,parentDataProperty:"filter[endpoint_id]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate514.errors : vErrors.concat(validate514.errors);
 errors = vErrors.length;
 }
 }
@@ -23293,19 +23563,19 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate498.errors = vErrors;
+validate502.errors = vErrors;
 return errors === 0;
 }
-validate498.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[event_id]":true,"filter[endpoint_id]":true},"dynamicProps":false,"dynamicItems":false};
+validate502.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[event_id]":true,"filter[endpoint_id]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listWebhookDeliveries_response_200 = validate512;
-const schema225 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookDeliveryListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema226 = {"type":"object","required":["deliveries"],"properties":{"deliveries":{"type":"array","items":{"$ref":"#/components/schemas/WebhookDelivery"}}}};
+export const listWebhookDeliveries_response_200 = validate516;
+const schema227 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookDeliveryListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
+const schema228 = {"type":"object","required":["deliveries"],"properties":{"deliveries":{"type":"array","items":{"$ref":"#/components/schemas/WebhookDelivery"}}}};
 
-function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate518(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate514.evaluated;
+const evaluated0 = validate518.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23328,8 +23598,8 @@ let data0 = data.deliveries;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate483(data0[i0], {instancePath:instancePath+"/deliveries/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate483.errors : vErrors.concat(validate483.errors);
+if(!(validate487(data0[i0], {instancePath:instancePath+"/deliveries/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate487.errors : vErrors.concat(validate487.errors);
 errors = vErrors.length;
 }
 }
@@ -23356,16 +23626,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate514.errors = vErrors;
+validate518.errors = vErrors;
 return errors === 0;
 }
-validate514.evaluated = {"props":{"deliveries":true},"dynamicProps":false,"dynamicItems":false};
+validate518.evaluated = {"props":{"deliveries":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate512(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate516(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate512.evaluated;
+const evaluated0 = validate516.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23388,8 +23658,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate514(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate514.errors : vErrors.concat(validate514.errors);
+if(!(validate518(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate518.errors : vErrors.concat(validate518.errors);
 errors = vErrors.length;
 }
 }
@@ -23457,19 +23727,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate512.errors = vErrors;
+validate516.errors = vErrors;
 return errors === 0;
 }
-validate512.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate516.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookDelivery_path = validate518;
-const schema227 = {"type":"object","properties":{"delivery":{"$ref":"#/components/parameters/WebhookDeliveryUuid/schema"}},"required":["delivery"]};
-const schema228 = {"type":"string","format":"uuid"};
+export const getWebhookDelivery_path = validate522;
+const schema229 = {"type":"object","properties":{"delivery":{"$ref":"#/components/parameters/WebhookDeliveryUuid/schema"}},"required":["delivery"]};
+const schema230 = {"type":"string","format":"uuid"};
 
-function validate519(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate523(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate519.evaluated;
+const evaluated0 = validate523.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23498,107 +23768,107 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate519.errors = vErrors;
-return errors === 0;
-}
-validate519.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-
-function validate518(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate518.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.delivery === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delivery"},message:"must have required property '"+"delivery"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.delivery !== undefined){
-if(!(validate519(data.delivery, {instancePath:instancePath+"/delivery",parentData:data,parentDataProperty:"delivery",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate519.errors : vErrors.concat(validate519.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate518.errors = vErrors;
-return errors === 0;
-}
-validate518.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
-
-export const getWebhookDelivery_response_200 = validate521;
-const schema229 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookDeliveryResult"}}}]};
-const schema230 = {"type":"object","required":["delivery"],"properties":{"delivery":{"$ref":"#/components/schemas/WebhookDelivery"}}};
-
-function validate523(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate523.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.delivery === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delivery"},message:"must have required property '"+"delivery"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.delivery !== undefined){
-if(!(validate483(data.delivery, {instancePath:instancePath+"/delivery",parentData:data,parentDataProperty:"delivery",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate483.errors : vErrors.concat(validate483.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
 validate523.errors = vErrors;
 return errors === 0;
 }
-validate523.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
+validate523.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate521(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate522(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate521.evaluated;
+const evaluated0 = validate522.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.delivery === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delivery"},message:"must have required property '"+"delivery"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.delivery !== undefined){
+if(!(validate523(data.delivery, {instancePath:instancePath+"/delivery",parentData:data,parentDataProperty:"delivery",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate523.errors : vErrors.concat(validate523.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate522.errors = vErrors;
+return errors === 0;
+}
+validate522.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getWebhookDelivery_response_200 = validate525;
+const schema231 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookDeliveryResult"}}}]};
+const schema232 = {"type":"object","required":["delivery"],"properties":{"delivery":{"$ref":"#/components/schemas/WebhookDelivery"}}};
+
+function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate527.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.delivery === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delivery"},message:"must have required property '"+"delivery"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.delivery !== undefined){
+if(!(validate487(data.delivery, {instancePath:instancePath+"/delivery",parentData:data,parentDataProperty:"delivery",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate487.errors : vErrors.concat(validate487.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate527.errors = vErrors;
+return errors === 0;
+}
+validate527.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate525.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23621,8 +23891,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate523(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate523.errors : vErrors.concat(validate523.errors);
+if(!(validate527(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate527.errors : vErrors.concat(validate527.errors);
 errors = vErrors.length;
 }
 }
@@ -23637,19 +23907,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate521.errors = vErrors;
+validate525.errors = vErrors;
 return errors === 0;
 }
-validate521.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate525.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookEndpoint_path = validate526;
-const schema231 = {"type":"object","properties":{"webhook":{"$ref":"#/components/parameters/WebhookEndpointUuid/schema"}},"required":["webhook"]};
-const schema232 = {"type":"string","format":"uuid"};
+export const getWebhookEndpoint_path = validate530;
+const schema233 = {"type":"object","properties":{"webhook":{"$ref":"#/components/parameters/WebhookEndpointUuid/schema"}},"required":["webhook"]};
+const schema234 = {"type":"string","format":"uuid"};
 
-function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate531(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate527.evaluated;
+const evaluated0 = validate531.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23678,16 +23948,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate527.errors = vErrors;
+validate531.errors = vErrors;
 return errors === 0;
 }
-validate527.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate531.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate526(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate530(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate526.evaluated;
+const evaluated0 = validate530.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23706,8 +23976,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.webhook !== undefined){
-if(!(validate527(data.webhook, {instancePath:instancePath+"/webhook",parentData:data,parentDataProperty:"webhook",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate527.errors : vErrors.concat(validate527.errors);
+if(!(validate531(data.webhook, {instancePath:instancePath+"/webhook",parentData:data,parentDataProperty:"webhook",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
 }
@@ -23722,19 +23992,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate526.errors = vErrors;
+validate530.errors = vErrors;
 return errors === 0;
 }
-validate526.evaluated = {"props":{"webhook":true},"dynamicProps":false,"dynamicItems":false};
+validate530.evaluated = {"props":{"webhook":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookEndpoint_response_200 = validate529;
-const schema233 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"x-assumption":"The description types the result as null; the mock returns the endpoint, and null stays valid so the real service conforms.","anyOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookEndpointResult"}]}}}]};
-const schema234 = {"type":"object","required":["endpoint"],"properties":{"endpoint":{"$ref":"#/components/schemas/WebhookEndpoint"}}};
+export const getWebhookEndpoint_response_200 = validate533;
+const schema235 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"x-assumption":"The description types the result as null; the mock returns the endpoint, and null stays valid so the real service conforms.","anyOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookEndpointResult"}]}}}]};
+const schema236 = {"type":"object","required":["endpoint"],"properties":{"endpoint":{"$ref":"#/components/schemas/WebhookEndpoint"}}};
 
-function validate531(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate531.evaluated;
+const evaluated0 = validate535.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23753,8 +24023,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.endpoint !== undefined){
-if(!(validate431(data.endpoint, {instancePath:instancePath+"/endpoint",parentData:data,parentDataProperty:"endpoint",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate431.errors : vErrors.concat(validate431.errors);
+if(!(validate435(data.endpoint, {instancePath:instancePath+"/endpoint",parentData:data,parentDataProperty:"endpoint",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate435.errors : vErrors.concat(validate435.errors);
 errors = vErrors.length;
 }
 }
@@ -23769,16 +24039,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate531.errors = vErrors;
+validate535.errors = vErrors;
 return errors === 0;
 }
-validate531.evaluated = {"props":{"endpoint":true},"dynamicProps":false,"dynamicItems":false};
+validate535.evaluated = {"props":{"endpoint":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate533(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate529.evaluated;
+const evaluated0 = validate533.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23818,8 +24088,8 @@ errors++;
 var _valid0 = _errs5 === errors;
 valid2 = valid2 || _valid0;
 const _errs7 = errors;
-if(!(validate531(data0, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
+if(!(validate535(data0, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate535.errors : vErrors.concat(validate535.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -23861,19 +24131,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate529.errors = vErrors;
+validate533.errors = vErrors;
 return errors === 0;
 }
-validate529.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate533.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const updateWebhookEndpoint_body = validate534;
-const schema235 = {"$ref":"#/components/schemas/UpdateWebhookEndpointRequest","$comment":"validator entry"};
-const schema236 = {"type":"object","additionalProperties":false,"minProperties":1,"description":"The fields to change; the others keep their values.","properties":{"name":{"type":"string","minLength":1,"maxLength":100},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}},"status":{"$ref":"#/components/schemas/WebhookEndpointStatus"}},"example":{"events":["order.created","order.status_changed","api.test"],"status":"active"}};
+export const updateWebhookEndpoint_body = validate538;
+const schema237 = {"$ref":"#/components/schemas/UpdateWebhookEndpointRequest","$comment":"validator entry"};
+const schema238 = {"type":"object","additionalProperties":false,"minProperties":1,"description":"The fields to change; the others keep their values.","properties":{"name":{"type":"string","minLength":1,"maxLength":100},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}},"status":{"$ref":"#/components/schemas/WebhookEndpointStatus"}},"example":{"events":["order.created","order.status_changed","api.test"],"status":"active"}};
 
-function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate539(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate535.evaluated;
+const evaluated0 = validate539.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23988,8 +24258,8 @@ errors++;
 }
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate432(data2[i0], {instancePath:instancePath+"/events/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate432.errors : vErrors.concat(validate432.errors);
+if(!(validate436(data2[i0], {instancePath:instancePath+"/events/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
 errors = vErrors.length;
 }
 }
@@ -24026,8 +24296,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate434(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate434.errors : vErrors.concat(validate434.errors);
+if(!(validate438(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate438.errors : vErrors.concat(validate438.errors);
 errors = vErrors.length;
 }
 }
@@ -24042,38 +24312,38 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate535.errors = vErrors;
+validate539.errors = vErrors;
 return errors === 0;
 }
-validate535.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate539.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate534(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate538(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate534.evaluated;
+const evaluated0 = validate538.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate535(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate535.errors : vErrors.concat(validate535.errors);
+if(!(validate539(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate539.errors : vErrors.concat(validate539.errors);
 errors = vErrors.length;
 }
-validate534.errors = vErrors;
+validate538.errors = vErrors;
 return errors === 0;
 }
-validate534.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate538.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const listOrders_query = validate539;
-const schema237 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"type":"array","items":{"type":"string","enum":["id","-id","created_at","-created_at","updated_at","-updated_at","completed_at","-completed_at","amount_in","-amount_in","amount_out","-amount_out","status","-status"]},"default":["-created_at"]},"filter[status]":{"type":"array","items":{"$ref":"#/components/schemas/OrderStatus"}},"filter[id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[public_id]":{"type":"string","pattern":"^[A-Z0-9]{10}$"},"filter[tracking_id]":{"type":"string","format":"uuid"},"filter[email]":{"type":"string","minLength":1,"maxLength":254},"filter[from_requisite]":{"type":"string","minLength":1,"maxLength":128},"filter[to_requisite]":{"type":"string","minLength":1,"maxLength":128},"filter[created_from]":{"type":"string","format":"date-time"},"filter[created_to]":{"type":"string","format":"date-time"},"filter[currency]":{"type":"string","minLength":1},"filter[amount_min]":{"$ref":"#/components/schemas/Amount"},"filter[amount_max]":{"$ref":"#/components/schemas/Amount"}},"required":[]};
+export const listOrders_query = validate543;
+const schema239 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"type":"array","items":{"type":"string","enum":["id","-id","created_at","-created_at","updated_at","-updated_at","completed_at","-completed_at","amount_in","-amount_in","amount_out","-amount_out","status","-status"]},"default":["-created_at"]},"filter[status]":{"type":"array","items":{"$ref":"#/components/schemas/OrderStatus"}},"filter[id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[public_id]":{"type":"string","pattern":"^[A-Z0-9]{10}$"},"filter[tracking_id]":{"type":"string","format":"uuid"},"filter[email]":{"type":"string","minLength":1,"maxLength":254},"filter[from_requisite]":{"type":"string","minLength":1,"maxLength":128},"filter[to_requisite]":{"type":"string","minLength":1,"maxLength":128},"filter[created_from]":{"type":"string","format":"date-time"},"filter[created_to]":{"type":"string","format":"date-time"},"filter[currency]":{"type":"string","minLength":1},"filter[amount_min]":{"$ref":"#/components/schemas/Amount"},"filter[amount_max]":{"$ref":"#/components/schemas/Amount"}},"required":[]};
 
-function validate539(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate543(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate539.evaluated;
+const evaluated0 = validate543.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24122,7 +24392,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((((((((((data5 === "id") || (data5 === "-id")) || (data5 === "created_at")) || (data5 === "-created_at")) || (data5 === "updated_at")) || (data5 === "-updated_at")) || (data5 === "completed_at")) || (data5 === "-completed_at")) || (data5 === "amount_in")) || (data5 === "-amount_in")) || (data5 === "amount_out")) || (data5 === "-amount_out")) || (data5 === "status")) || (data5 === "-status"))){
-const err1 = {instancePath:instancePath+"/sort/" + i0,schemaPath:"#/properties/sort/items/enum",keyword:"enum",params:{allowedValues: schema237.properties.sort.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/sort/" + i0,schemaPath:"#/properties/sort/items/enum",keyword:"enum",params:{allowedValues: schema239.properties.sort.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24210,7 +24480,7 @@ errors++;
 if(data["filter[public_id]"] !== undefined){
 let data10 = data["filter[public_id]"];
 if(typeof data10 === "string"){
-if(!pattern22.test(data10)){
+if(!pattern23.test(data10)){
 const err7 = {instancePath:instancePath+"/filter[public_id]",schemaPath:"#/properties/filter%5Bpublic_id%5D/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{10}$"},message:"must match pattern \""+"^[A-Z0-9]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -24460,19 +24730,19 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate539.errors = vErrors;
+validate543.errors = vErrors;
 return errors === 0;
 }
-validate539.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[id]":true,"filter[public_id]":true,"filter[tracking_id]":true,"filter[email]":true,"filter[from_requisite]":true,"filter[to_requisite]":true,"filter[created_from]":true,"filter[created_to]":true,"filter[currency]":true,"filter[amount_min]":true,"filter[amount_max]":true},"dynamicProps":false,"dynamicItems":false};
+validate543.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[id]":true,"filter[public_id]":true,"filter[tracking_id]":true,"filter[email]":true,"filter[from_requisite]":true,"filter[to_requisite]":true,"filter[created_from]":true,"filter[created_to]":true,"filter[currency]":true,"filter[amount_min]":true,"filter[amount_max]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listOrders_response_200 = validate547;
-const schema238 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema239 = {"type":"object","required":["orders"],"properties":{"orders":{"type":"array","items":{"$ref":"#/components/schemas/Order"}}}};
+export const listOrders_response_200 = validate551;
+const schema240 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
+const schema241 = {"type":"object","required":["orders"],"properties":{"orders":{"type":"array","items":{"$ref":"#/components/schemas/Order"}}}};
 
-function validate549(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate553(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate549.evaluated;
+const evaluated0 = validate553.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24495,8 +24765,8 @@ let data0 = data.orders;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate319(data0[i0], {instancePath:instancePath+"/orders/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate319.errors : vErrors.concat(validate319.errors);
+if(!(validate323(data0[i0], {instancePath:instancePath+"/orders/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
 errors = vErrors.length;
 }
 }
@@ -24523,16 +24793,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate549.errors = vErrors;
+validate553.errors = vErrors;
 return errors === 0;
 }
-validate549.evaluated = {"props":{"orders":true},"dynamicProps":false,"dynamicItems":false};
+validate553.evaluated = {"props":{"orders":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate547(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate551(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate547.evaluated;
+const evaluated0 = validate551.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24555,8 +24825,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate549(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate549.errors : vErrors.concat(validate549.errors);
+if(!(validate553(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate553.errors : vErrors.concat(validate553.errors);
 errors = vErrors.length;
 }
 }
@@ -24624,20 +24894,20 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate547.errors = vErrors;
+validate551.errors = vErrors;
 return errors === 0;
 }
-validate547.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate551.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const simulateOrder_body = validate553;
-const schema240 = {"$ref":"#/components/schemas/SimulateOrderRequest","$comment":"validator entry"};
-const schema241 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no sandbox payload; a route, an amount and the machine events to apply are what a simulation needs.","required":["route_id","amount"],"properties":{"route_id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"amount_side":{"$ref":"#/components/schemas/AmountSide","default":"give"},"events":{"type":"array","minItems":1,"maxItems":20,"description":"Order machine events to apply in order to the scratch order; by default the happy path.","items":{"$ref":"#/components/schemas/OrderMachineEvent"},"default":["pay","process","complete"]}},"example":{"route_id":12,"amount":"0.015","amount_side":"give","events":["pay","process","complete"]}};
-const schema242 = {"type":"string","description":"Events of the order machine (contracts/machines/order.yaml).","enum":["confirm","pay","cancel","expire","hold_for_verification","process","fail","verification_approved","verification_rejected","complete","refund"]};
+export const simulateOrder_body = validate557;
+const schema242 = {"$ref":"#/components/schemas/SimulateOrderRequest","$comment":"validator entry"};
+const schema243 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no sandbox payload; a route, an amount and the machine events to apply are what a simulation needs.","required":["route_id","amount"],"properties":{"route_id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"amount_side":{"$ref":"#/components/schemas/AmountSide","default":"give"},"events":{"type":"array","minItems":1,"maxItems":20,"description":"Order machine events to apply in order to the scratch order; by default the happy path.","items":{"$ref":"#/components/schemas/OrderMachineEvent"},"default":["pay","process","complete"]}},"example":{"route_id":12,"amount":"0.015","amount_side":"give","events":["pay","process","complete"]}};
+const schema244 = {"type":"string","description":"Events of the order machine (contracts/machines/order.yaml).","enum":["confirm","pay","cancel","expire","hold_for_verification","process","fail","verification_approved","verification_rejected","complete","refund"]};
 
-function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate557.evaluated;
+const evaluated0 = validate561.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24655,7 +24925,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((((((data === "confirm") || (data === "pay")) || (data === "cancel")) || (data === "expire")) || (data === "hold_for_verification")) || (data === "process")) || (data === "fail")) || (data === "verification_approved")) || (data === "verification_rejected")) || (data === "complete")) || (data === "refund"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema242.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema244.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24664,16 +24934,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate557.errors = vErrors;
+validate561.errors = vErrors;
 return errors === 0;
 }
-validate557.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate561.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate554(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate558(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate554.evaluated;
+const evaluated0 = validate558.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24775,8 +25045,8 @@ errors++;
 }
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate557(data3[i0], {instancePath:instancePath+"/events/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate557.errors : vErrors.concat(validate557.errors);
+if(!(validate561(data3[i0], {instancePath:instancePath+"/events/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate561.errors : vErrors.concat(validate561.errors);
 errors = vErrors.length;
 }
 }
@@ -24803,41 +25073,41 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate554.errors = vErrors;
+validate558.errors = vErrors;
 return errors === 0;
 }
-validate554.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate558.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate553(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate553.evaluated;
+const evaluated0 = validate557.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate554(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate554.errors : vErrors.concat(validate554.errors);
+if(!(validate558(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate558.errors : vErrors.concat(validate558.errors);
 errors = vErrors.length;
 }
-validate553.errors = vErrors;
+validate557.errors = vErrors;
 return errors === 0;
 }
-validate553.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate557.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const simulateOrder_response_200 = validate560;
-const schema243 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SimulationResult"}}}]};
-const schema244 = {"type":"object","required":["simulation"],"properties":{"simulation":{"$ref":"#/components/schemas/OrderSimulation"}}};
-const schema245 = {"type":"object","required":["order","transitions","events","final_status"],"properties":{"order":{"$ref":"#/components/schemas/Order"},"transitions":{"type":"array","items":{"$ref":"#/components/schemas/SimulatedTransition"}},"events":{"type":"array","description":"The webhook events a real order would emit; none is sent.","items":{"$ref":"#/components/schemas/SimulatedEvent"}},"final_status":{"$ref":"#/components/schemas/OrderStatus"}}};
-const schema246 = {"type":"object","required":["from","event","to","allowed","reason"],"properties":{"from":{"$ref":"#/components/schemas/OrderStatus"},"event":{"$ref":"#/components/schemas/OrderMachineEvent"},"to":{"description":"The status after the event; null when the event is not allowed in `from`.","oneOf":[{"$ref":"#/components/schemas/OrderStatus"},{"type":"null"}]},"allowed":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the event is not allowed (no transition, or a guard does not hold); null when it is."}}};
+export const simulateOrder_response_200 = validate564;
+const schema245 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SimulationResult"}}}]};
+const schema246 = {"type":"object","required":["simulation"],"properties":{"simulation":{"$ref":"#/components/schemas/OrderSimulation"}}};
+const schema247 = {"type":"object","required":["order","transitions","events","final_status"],"properties":{"order":{"$ref":"#/components/schemas/Order"},"transitions":{"type":"array","items":{"$ref":"#/components/schemas/SimulatedTransition"}},"events":{"type":"array","description":"The webhook events a real order would emit; none is sent.","items":{"$ref":"#/components/schemas/SimulatedEvent"}},"final_status":{"$ref":"#/components/schemas/OrderStatus"}}};
+const schema248 = {"type":"object","required":["from","event","to","allowed","reason"],"properties":{"from":{"$ref":"#/components/schemas/OrderStatus"},"event":{"$ref":"#/components/schemas/OrderMachineEvent"},"to":{"description":"The status after the event; null when the event is not allowed in `from`.","oneOf":[{"$ref":"#/components/schemas/OrderStatus"},{"type":"null"}]},"allowed":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the event is not allowed (no transition, or a guard does not hold); null when it is."}}};
 
-function validate565(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate569(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate565.evaluated;
+const evaluated0 = validate569.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24902,8 +25172,8 @@ errors = vErrors.length;
 }
 }
 if(data.event !== undefined){
-if(!(validate557(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate557.errors : vErrors.concat(validate557.errors);
+if(!(validate561(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate561.errors : vErrors.concat(validate561.errors);
 errors = vErrors.length;
 }
 }
@@ -24981,7 +25251,7 @@ errors++;
 if(data.reason !== undefined){
 let data4 = data.reason;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err8 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema246.properties.reason.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema248.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -25002,17 +25272,17 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate565.errors = vErrors;
+validate569.errors = vErrors;
 return errors === 0;
 }
-validate565.evaluated = {"props":{"from":true,"event":true,"to":true,"allowed":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+validate569.evaluated = {"props":{"from":true,"event":true,"to":true,"allowed":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema247 = {"type":"object","required":["type","payload"],"properties":{"type":{"type":"string","enum":["order.created","order.status_changed"]},"payload":{"type":"object","description":"The `data` the real order's webhook would carry (OrderCreatedWebhookData or OrderStatusChangedWebhookData).","x-assumption":"The webhook data, so a receiver's handler can be tested against simulated events."}}};
+const schema249 = {"type":"object","required":["type","payload"],"properties":{"type":{"type":"string","enum":["order.created","order.status_changed"]},"payload":{"type":"object","description":"The `data` the real order's webhook would carry (OrderCreatedWebhookData or OrderStatusChangedWebhookData).","x-assumption":"The webhook data, so a receiver's handler can be tested against simulated events."}}};
 
-function validate570(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate574(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate570.evaluated;
+const evaluated0 = validate574.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25053,7 +25323,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((data0 === "order.created") || (data0 === "order.status_changed"))){
-const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema247.properties.type.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema249.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -25087,16 +25357,16 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate570.errors = vErrors;
+validate574.errors = vErrors;
 return errors === 0;
 }
-validate570.evaluated = {"props":{"type":true,"payload":true},"dynamicProps":false,"dynamicItems":false};
+validate574.evaluated = {"props":{"type":true,"payload":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate563(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate567(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate563.evaluated;
+const evaluated0 = validate567.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25145,8 +25415,8 @@ vErrors.push(err3);
 errors++;
 }
 if(data.order !== undefined){
-if(!(validate319(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate319.errors : vErrors.concat(validate319.errors);
+if(!(validate323(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
 errors = vErrors.length;
 }
 }
@@ -25155,8 +25425,8 @@ let data1 = data.transitions;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate565(data1[i0], {instancePath:instancePath+"/transitions/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate565.errors : vErrors.concat(validate565.errors);
+if(!(validate569(data1[i0], {instancePath:instancePath+"/transitions/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate569.errors : vErrors.concat(validate569.errors);
 errors = vErrors.length;
 }
 }
@@ -25177,8 +25447,8 @@ let data3 = data.events;
 if(Array.isArray(data3)){
 const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate570(data3[i1], {instancePath:instancePath+"/events/" + i1,parentData:data3,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate570.errors : vErrors.concat(validate570.errors);
+if(!(validate574(data3[i1], {instancePath:instancePath+"/events/" + i1,parentData:data3,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate574.errors : vErrors.concat(validate574.errors);
 errors = vErrors.length;
 }
 }
@@ -25211,16 +25481,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate563.errors = vErrors;
+validate567.errors = vErrors;
 return errors === 0;
 }
-validate563.evaluated = {"props":{"order":true,"transitions":true,"events":true,"final_status":true},"dynamicProps":false,"dynamicItems":false};
+validate567.evaluated = {"props":{"order":true,"transitions":true,"events":true,"final_status":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate562(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate566(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate562.evaluated;
+const evaluated0 = validate566.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25239,8 +25509,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.simulation !== undefined){
-if(!(validate563(data.simulation, {instancePath:instancePath+"/simulation",parentData:data,parentDataProperty:"simulation",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate563.errors : vErrors.concat(validate563.errors);
+if(!(validate567(data.simulation, {instancePath:instancePath+"/simulation",parentData:data,parentDataProperty:"simulation",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate567.errors : vErrors.concat(validate567.errors);
 errors = vErrors.length;
 }
 }
@@ -25255,16 +25525,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate562.errors = vErrors;
+validate566.errors = vErrors;
 return errors === 0;
 }
-validate562.evaluated = {"props":{"simulation":true},"dynamicProps":false,"dynamicItems":false};
+validate566.evaluated = {"props":{"simulation":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate560(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate564(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate560.evaluated;
+const evaluated0 = validate564.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25287,8 +25557,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate562(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate562.errors : vErrors.concat(validate562.errors);
+if(!(validate566(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate566.errors : vErrors.concat(validate566.errors);
 errors = vErrors.length;
 }
 }
@@ -25303,22 +25573,22 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate560.errors = vErrors;
+validate564.errors = vErrors;
 return errors === 0;
 }
-validate560.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate564.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPartner_response_200 = validate575;
-const schema248 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerResult"}}}]};
-const schema249 = {"type":"object","required":["partner"],"properties":{"partner":{"$ref":"#/components/schemas/Partner"}}};
-const schema250 = {"type":"object","x-assumption":"The description shows no partner record; referral program fields as exchangers publish them.","required":["id","name","referral_code","referral_url","commission_percent","status","balance","created_at"],"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"referral_code":{"type":"string","pattern":"^[A-Za-z0-9_-]{4,32}$"},"referral_url":{"type":"string","format":"uri"},"commission_percent":{"$ref":"#/components/schemas/Amount","description":"Share of the exchanger's profit on referred exchanges, in percent."},"status":{"type":"string","enum":["active","suspended"]},"balance":{"$ref":"#/components/schemas/PartnerMoney"},"created_at":{"type":"string","format":"date-time"}}};
-const pattern38 = new RegExp("^[A-Za-z0-9_-]{4,32}$", "u");
-const schema251 = {"type":"object","required":["currency","amount"],"properties":{"currency":{"type":"string","description":"Currency code, for example `USDT`."},"amount":{"$ref":"#/components/schemas/Amount"}}};
+export const getPartner_response_200 = validate579;
+const schema250 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerResult"}}}]};
+const schema251 = {"type":"object","required":["partner"],"properties":{"partner":{"$ref":"#/components/schemas/Partner"}}};
+const schema252 = {"type":"object","x-assumption":"The description shows no partner record; referral program fields as exchangers publish them.","required":["id","name","referral_code","referral_url","commission_percent","status","balance","created_at"],"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"referral_code":{"type":"string","pattern":"^[A-Za-z0-9_-]{4,32}$"},"referral_url":{"type":"string","format":"uri"},"commission_percent":{"$ref":"#/components/schemas/Amount","description":"Share of the exchanger's profit on referred exchanges, in percent."},"status":{"type":"string","enum":["active","suspended"]},"balance":{"$ref":"#/components/schemas/PartnerMoney"},"created_at":{"type":"string","format":"date-time"}}};
+const pattern39 = new RegExp("^[A-Za-z0-9_-]{4,32}$", "u");
+const schema253 = {"type":"object","required":["currency","amount"],"properties":{"currency":{"type":"string","description":"Currency code, for example `USDT`."},"amount":{"$ref":"#/components/schemas/Amount"}}};
 
-function validate580(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate584(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate580.evaluated;
+const evaluated0 = validate584.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25375,16 +25645,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate580.errors = vErrors;
+validate584.errors = vErrors;
 return errors === 0;
 }
-validate580.evaluated = {"props":{"currency":true,"amount":true},"dynamicProps":false,"dynamicItems":false};
+validate584.evaluated = {"props":{"currency":true,"amount":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate578(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate578.evaluated;
+const evaluated0 = validate582.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25512,7 +25782,7 @@ errors++;
 if(data.referral_code !== undefined){
 let data2 = data.referral_code;
 if(typeof data2 === "string"){
-if(!pattern38.test(data2)){
+if(!pattern39.test(data2)){
 const err11 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{4,32}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{4,32}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -25578,7 +25848,7 @@ vErrors.push(err15);
 errors++;
 }
 if(!((data5 === "active") || (data5 === "suspended"))){
-const err16 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema250.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err16 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema252.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -25589,8 +25859,8 @@ errors++;
 }
 }
 if(data.balance !== undefined){
-if(!(validate580(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate580.errors : vErrors.concat(validate580.errors);
+if(!(validate584(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate584.errors : vErrors.concat(validate584.errors);
 errors = vErrors.length;
 }
 }
@@ -25630,16 +25900,16 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate578.errors = vErrors;
+validate582.errors = vErrors;
 return errors === 0;
 }
-validate578.evaluated = {"props":{"id":true,"name":true,"referral_code":true,"referral_url":true,"commission_percent":true,"status":true,"balance":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate582.evaluated = {"props":{"id":true,"name":true,"referral_code":true,"referral_url":true,"commission_percent":true,"status":true,"balance":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate577(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate581(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate577.evaluated;
+const evaluated0 = validate581.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25658,8 +25928,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.partner !== undefined){
-if(!(validate578(data.partner, {instancePath:instancePath+"/partner",parentData:data,parentDataProperty:"partner",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate578.errors : vErrors.concat(validate578.errors);
+if(!(validate582(data.partner, {instancePath:instancePath+"/partner",parentData:data,parentDataProperty:"partner",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate582.errors : vErrors.concat(validate582.errors);
 errors = vErrors.length;
 }
 }
@@ -25674,16 +25944,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate577.errors = vErrors;
+validate581.errors = vErrors;
 return errors === 0;
 }
-validate577.evaluated = {"props":{"partner":true},"dynamicProps":false,"dynamicItems":false};
+validate581.evaluated = {"props":{"partner":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate575(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate579(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate575.evaluated;
+const evaluated0 = validate579.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25706,8 +25976,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate577(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate581(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate581.errors : vErrors.concat(validate581.errors);
 errors = vErrors.length;
 }
 }
@@ -25722,19 +25992,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate575.errors = vErrors;
+validate579.errors = vErrors;
 return errors === 0;
 }
-validate575.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate579.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPartnerStatistics_query = validate585;
-const schema252 = {"type":"object","properties":{"filter[created_from]":{"$ref":"#/components/parameters/PartnerCreatedFrom/schema"},"filter[created_to]":{"$ref":"#/components/parameters/PartnerCreatedTo/schema"}},"required":[]};
-const schema253 = {"type":"string","format":"date-time"};
+export const getPartnerStatistics_query = validate589;
+const schema254 = {"type":"object","properties":{"filter[created_from]":{"$ref":"#/components/parameters/PartnerCreatedFrom/schema"},"filter[created_to]":{"$ref":"#/components/parameters/PartnerCreatedTo/schema"}},"required":[]};
+const schema255 = {"type":"string","format":"date-time"};
 
-function validate586(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate590(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate586.evaluated;
+const evaluated0 = validate590.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25763,17 +26033,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate586.errors = vErrors;
+validate590.errors = vErrors;
 return errors === 0;
 }
-validate586.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate590.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema254 = {"type":"string","format":"date-time"};
+const schema256 = {"type":"string","format":"date-time"};
 
-function validate588(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate592(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate588.evaluated;
+const evaluated0 = validate592.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25802,16 +26072,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate588.errors = vErrors;
+validate592.errors = vErrors;
 return errors === 0;
 }
-validate588.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate592.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate585(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate589(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate585.evaluated;
+const evaluated0 = validate589.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25820,14 +26090,14 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["filter[created_from]"] !== undefined){
-if(!(validate586(data["filter[created_from]"], {instancePath:instancePath+"/filter[created_from]",parentData:data,parentDataProperty:"filter[created_from]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate586.errors : vErrors.concat(validate586.errors);
+if(!(validate590(data["filter[created_from]"], {instancePath:instancePath+"/filter[created_from]",parentData:data,parentDataProperty:"filter[created_from]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate590.errors : vErrors.concat(validate590.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[created_to]"] !== undefined){
-if(!(validate588(data["filter[created_to]"], {instancePath:instancePath+"/filter[created_to]",parentData:data,parentDataProperty:"filter[created_to]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate588.errors : vErrors.concat(validate588.errors);
+if(!(validate592(data["filter[created_to]"], {instancePath:instancePath+"/filter[created_to]",parentData:data,parentDataProperty:"filter[created_to]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate592.errors : vErrors.concat(validate592.errors);
 errors = vErrors.length;
 }
 }
@@ -25842,20 +26112,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate585.errors = vErrors;
+validate589.errors = vErrors;
 return errors === 0;
 }
-validate585.evaluated = {"props":{"filter[created_from]":true,"filter[created_to]":true},"dynamicProps":false,"dynamicItems":false};
+validate589.evaluated = {"props":{"filter[created_from]":true,"filter[created_to]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPartnerStatistics_response_200 = validate590;
-const schema255 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerStatisticsResult"}}}]};
-const schema256 = {"type":"object","required":["statistics"],"properties":{"statistics":{"$ref":"#/components/schemas/PartnerStatistics"}}};
-const schema257 = {"type":"object","x-assumption":"The description shows no statistics payload; counts and sums over the period, in the balance currency.","required":["period","referrals_count","exchanges_count","completed_exchanges_count","turnover","earned","paid_out"],"properties":{"period":{"type":"object","required":["from","to"],"properties":{"from":{"type":["string","null"],"format":"date-time"},"to":{"type":["string","null"],"format":"date-time"}}},"referrals_count":{"type":"integer","minimum":0},"exchanges_count":{"type":"integer","minimum":0},"completed_exchanges_count":{"type":"integer","minimum":0},"turnover":{"$ref":"#/components/schemas/PartnerMoney"},"earned":{"$ref":"#/components/schemas/PartnerMoney"},"paid_out":{"$ref":"#/components/schemas/PartnerMoney"}}};
+export const getPartnerStatistics_response_200 = validate594;
+const schema257 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerStatisticsResult"}}}]};
+const schema258 = {"type":"object","required":["statistics"],"properties":{"statistics":{"$ref":"#/components/schemas/PartnerStatistics"}}};
+const schema259 = {"type":"object","x-assumption":"The description shows no statistics payload; counts and sums over the period, in the balance currency.","required":["period","referrals_count","exchanges_count","completed_exchanges_count","turnover","earned","paid_out"],"properties":{"period":{"type":"object","required":["from","to"],"properties":{"from":{"type":["string","null"],"format":"date-time"},"to":{"type":["string","null"],"format":"date-time"}}},"referrals_count":{"type":"integer","minimum":0},"exchanges_count":{"type":"integer","minimum":0},"completed_exchanges_count":{"type":"integer","minimum":0},"turnover":{"$ref":"#/components/schemas/PartnerMoney"},"earned":{"$ref":"#/components/schemas/PartnerMoney"},"paid_out":{"$ref":"#/components/schemas/PartnerMoney"}}};
 
-function validate593(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate597(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate593.evaluated;
+const evaluated0 = validate597.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25959,7 +26229,7 @@ errors++;
 if(data0.from !== undefined){
 let data1 = data0.from;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err9 = {instancePath:instancePath+"/period/from",schemaPath:"#/properties/period/properties/from/type",keyword:"type",params:{type: schema257.properties.period.properties.from.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/period/from",schemaPath:"#/properties/period/properties/from/type",keyword:"type",params:{type: schema259.properties.period.properties.from.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -25984,7 +26254,7 @@ errors++;
 if(data0.to !== undefined){
 let data2 = data0.to;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err11 = {instancePath:instancePath+"/period/to",schemaPath:"#/properties/period/properties/to/type",keyword:"type",params:{type: schema257.properties.period.properties.to.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/period/to",schemaPath:"#/properties/period/properties/to/type",keyword:"type",params:{type: schema259.properties.period.properties.to.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -26094,20 +26364,20 @@ errors++;
 }
 }
 if(data.turnover !== undefined){
-if(!(validate580(data.turnover, {instancePath:instancePath+"/turnover",parentData:data,parentDataProperty:"turnover",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate580.errors : vErrors.concat(validate580.errors);
+if(!(validate584(data.turnover, {instancePath:instancePath+"/turnover",parentData:data,parentDataProperty:"turnover",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate584.errors : vErrors.concat(validate584.errors);
 errors = vErrors.length;
 }
 }
 if(data.earned !== undefined){
-if(!(validate580(data.earned, {instancePath:instancePath+"/earned",parentData:data,parentDataProperty:"earned",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate580.errors : vErrors.concat(validate580.errors);
+if(!(validate584(data.earned, {instancePath:instancePath+"/earned",parentData:data,parentDataProperty:"earned",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate584.errors : vErrors.concat(validate584.errors);
 errors = vErrors.length;
 }
 }
 if(data.paid_out !== undefined){
-if(!(validate580(data.paid_out, {instancePath:instancePath+"/paid_out",parentData:data,parentDataProperty:"paid_out",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate580.errors : vErrors.concat(validate580.errors);
+if(!(validate584(data.paid_out, {instancePath:instancePath+"/paid_out",parentData:data,parentDataProperty:"paid_out",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate584.errors : vErrors.concat(validate584.errors);
 errors = vErrors.length;
 }
 }
@@ -26122,16 +26392,16 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate593.errors = vErrors;
+validate597.errors = vErrors;
 return errors === 0;
 }
-validate593.evaluated = {"props":{"period":true,"referrals_count":true,"exchanges_count":true,"completed_exchanges_count":true,"turnover":true,"earned":true,"paid_out":true},"dynamicProps":false,"dynamicItems":false};
+validate597.evaluated = {"props":{"period":true,"referrals_count":true,"exchanges_count":true,"completed_exchanges_count":true,"turnover":true,"earned":true,"paid_out":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate592(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate596(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate592.evaluated;
+const evaluated0 = validate596.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26150,8 +26420,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.statistics !== undefined){
-if(!(validate593(data.statistics, {instancePath:instancePath+"/statistics",parentData:data,parentDataProperty:"statistics",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate593.errors : vErrors.concat(validate593.errors);
+if(!(validate597(data.statistics, {instancePath:instancePath+"/statistics",parentData:data,parentDataProperty:"statistics",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate597.errors : vErrors.concat(validate597.errors);
 errors = vErrors.length;
 }
 }
@@ -26166,16 +26436,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate592.errors = vErrors;
+validate596.errors = vErrors;
 return errors === 0;
 }
-validate592.evaluated = {"props":{"statistics":true},"dynamicProps":false,"dynamicItems":false};
+validate596.evaluated = {"props":{"statistics":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate590(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate594(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate590.evaluated;
+const evaluated0 = validate594.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26198,8 +26468,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate592(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate592.errors : vErrors.concat(validate592.errors);
+if(!(validate596(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate596.errors : vErrors.concat(validate596.errors);
 errors = vErrors.length;
 }
 }
@@ -26214,19 +26484,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate590.errors = vErrors;
+validate594.errors = vErrors;
 return errors === 0;
 }
-validate590.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate594.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerReferrals_query = validate599;
-const schema258 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerReferralSort/schema"}},"required":[]};
-const schema259 = {"type":"array","items":{"type":"string","enum":["registered_at","-registered_at"]},"default":["-registered_at"]};
+export const listPartnerReferrals_query = validate603;
+const schema260 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerReferralSort/schema"}},"required":[]};
+const schema261 = {"type":"array","items":{"type":"string","enum":["registered_at","-registered_at"]},"default":["-registered_at"]};
 
-function validate604(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate608(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate604.evaluated;
+const evaluated0 = validate608.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26248,7 +26518,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "registered_at") || (data0 === "-registered_at"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema259.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema261.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -26269,16 +26539,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate604.errors = vErrors;
+validate608.errors = vErrors;
 return errors === 0;
 }
-validate604.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate608.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate599(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate603(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate599.evaluated;
+const evaluated0 = validate603.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26311,8 +26581,8 @@ errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate604(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate604.errors : vErrors.concat(validate604.errors);
+if(!(validate608(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate608.errors : vErrors.concat(validate608.errors);
 errors = vErrors.length;
 }
 }
@@ -26327,20 +26597,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate599.errors = vErrors;
+validate603.errors = vErrors;
 return errors === 0;
 }
-validate599.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
+validate603.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerReferrals_response_200 = validate606;
-const schema260 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerReferralListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema261 = {"type":"object","required":["referrals"],"properties":{"referrals":{"type":"array","items":{"$ref":"#/components/schemas/PartnerReferral"}}}};
-const schema262 = {"type":"object","x-assumption":"The description shows no referral record; referred users are shown without personal data.","required":["id","registered_at","exchanges_count","turnover"],"properties":{"id":{"type":"integer","minimum":1},"registered_at":{"type":"string","format":"date-time"},"exchanges_count":{"type":"integer","minimum":0},"turnover":{"$ref":"#/components/schemas/PartnerMoney"}}};
+export const listPartnerReferrals_response_200 = validate610;
+const schema262 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerReferralListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
+const schema263 = {"type":"object","required":["referrals"],"properties":{"referrals":{"type":"array","items":{"$ref":"#/components/schemas/PartnerReferral"}}}};
+const schema264 = {"type":"object","x-assumption":"The description shows no referral record; referred users are shown without personal data.","required":["id","registered_at","exchanges_count","turnover"],"properties":{"id":{"type":"integer","minimum":1},"registered_at":{"type":"string","format":"date-time"},"exchanges_count":{"type":"integer","minimum":0},"turnover":{"$ref":"#/components/schemas/PartnerMoney"}}};
 
-function validate609(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate613(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate609.evaluated;
+const evaluated0 = validate613.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26464,8 +26734,8 @@ errors++;
 }
 }
 if(data.turnover !== undefined){
-if(!(validate580(data.turnover, {instancePath:instancePath+"/turnover",parentData:data,parentDataProperty:"turnover",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate580.errors : vErrors.concat(validate580.errors);
+if(!(validate584(data.turnover, {instancePath:instancePath+"/turnover",parentData:data,parentDataProperty:"turnover",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate584.errors : vErrors.concat(validate584.errors);
 errors = vErrors.length;
 }
 }
@@ -26480,16 +26750,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate609.errors = vErrors;
+validate613.errors = vErrors;
 return errors === 0;
 }
-validate609.evaluated = {"props":{"id":true,"registered_at":true,"exchanges_count":true,"turnover":true},"dynamicProps":false,"dynamicItems":false};
+validate613.evaluated = {"props":{"id":true,"registered_at":true,"exchanges_count":true,"turnover":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate608(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate612(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate608.evaluated;
+const evaluated0 = validate612.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26512,8 +26782,8 @@ let data0 = data.referrals;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate609(data0[i0], {instancePath:instancePath+"/referrals/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate609.errors : vErrors.concat(validate609.errors);
+if(!(validate613(data0[i0], {instancePath:instancePath+"/referrals/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
 errors = vErrors.length;
 }
 }
@@ -26540,16 +26810,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate608.errors = vErrors;
+validate612.errors = vErrors;
 return errors === 0;
 }
-validate608.evaluated = {"props":{"referrals":true},"dynamicProps":false,"dynamicItems":false};
+validate612.evaluated = {"props":{"referrals":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate606(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate610(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate606.evaluated;
+const evaluated0 = validate610.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26572,8 +26842,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate608(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate608.errors : vErrors.concat(validate608.errors);
+if(!(validate612(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate612.errors : vErrors.concat(validate612.errors);
 errors = vErrors.length;
 }
 }
@@ -26641,19 +26911,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate606.errors = vErrors;
+validate610.errors = vErrors;
 return errors === 0;
 }
-validate606.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate610.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerExchanges_query = validate614;
-const schema263 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerExchangeSort/schema"}},"required":[]};
-const schema264 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
+export const listPartnerExchanges_query = validate618;
+const schema265 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerExchangeSort/schema"}},"required":[]};
+const schema266 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
 
-function validate619(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate623(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate619.evaluated;
+const evaluated0 = validate623.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26675,7 +26945,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "created_at") || (data0 === "-created_at"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema264.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema266.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -26696,16 +26966,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate619.errors = vErrors;
+validate623.errors = vErrors;
 return errors === 0;
 }
-validate619.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate623.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate614(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate618(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate614.evaluated;
+const evaluated0 = validate618.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26738,8 +27008,8 @@ errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate619(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
+if(!(validate623(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate623.errors : vErrors.concat(validate623.errors);
 errors = vErrors.length;
 }
 }
@@ -26754,20 +27024,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate614.errors = vErrors;
+validate618.errors = vErrors;
 return errors === 0;
 }
-validate614.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
+validate618.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerExchanges_response_200 = validate621;
-const schema265 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerExchangeListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema266 = {"type":"object","required":["exchanges"],"properties":{"exchanges":{"type":"array","items":{"$ref":"#/components/schemas/PartnerExchange"}}}};
-const schema267 = {"type":"object","x-assumption":"The description shows no partner exchange record; the referred order in brief with the partner's commission.","required":["order_id","public_id","status","amount_in","currency_in","amount_out","currency_out","commission","created_at"],"properties":{"order_id":{"type":"integer","minimum":1},"public_id":{"type":"string","pattern":"^[A-Z0-9]{10}$"},"status":{"$ref":"#/components/schemas/OrderStatus"},"amount_in":{"$ref":"#/components/schemas/Amount"},"currency_in":{"type":"string","description":"Give-side code, for example `BTC`."},"amount_out":{"$ref":"#/components/schemas/Amount"},"currency_out":{"type":"string","description":"Receive-side code, for example `USDTTRC20`."},"commission":{"$ref":"#/components/schemas/Amount","description":"The partner's commission, in the partner balance currency; earned when the order completes."},"created_at":{"type":"string","format":"date-time"}}};
+export const listPartnerExchanges_response_200 = validate625;
+const schema267 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerExchangeListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
+const schema268 = {"type":"object","required":["exchanges"],"properties":{"exchanges":{"type":"array","items":{"$ref":"#/components/schemas/PartnerExchange"}}}};
+const schema269 = {"type":"object","x-assumption":"The description shows no partner exchange record; the referred order in brief with the partner's commission.","required":["order_id","public_id","status","amount_in","currency_in","amount_out","currency_out","commission","created_at"],"properties":{"order_id":{"type":"integer","minimum":1},"public_id":{"type":"string","pattern":"^[A-Z0-9]{10}$"},"status":{"$ref":"#/components/schemas/OrderStatus"},"amount_in":{"$ref":"#/components/schemas/Amount"},"currency_in":{"type":"string","description":"Give-side code, for example `BTC`."},"amount_out":{"$ref":"#/components/schemas/Amount"},"currency_out":{"type":"string","description":"Receive-side code, for example `USDTTRC20`."},"commission":{"$ref":"#/components/schemas/Amount","description":"The partner's commission, in the partner balance currency; earned when the order completes."},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate624(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate628(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate624.evaluated;
+const evaluated0 = validate628.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26893,7 +27163,7 @@ errors++;
 if(data.public_id !== undefined){
 let data1 = data.public_id;
 if(typeof data1 === "string"){
-if(!pattern22.test(data1)){
+if(!pattern23.test(data1)){
 const err11 = {instancePath:instancePath+"/public_id",schemaPath:"#/properties/public_id/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{10}$"},message:"must match pattern \""+"^[A-Z0-9]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -26999,16 +27269,16 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate624.errors = vErrors;
+validate628.errors = vErrors;
 return errors === 0;
 }
-validate624.evaluated = {"props":{"order_id":true,"public_id":true,"status":true,"amount_in":true,"currency_in":true,"amount_out":true,"currency_out":true,"commission":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate628.evaluated = {"props":{"order_id":true,"public_id":true,"status":true,"amount_in":true,"currency_in":true,"amount_out":true,"currency_out":true,"commission":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate623(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate627(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate623.evaluated;
+const evaluated0 = validate627.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27031,8 +27301,8 @@ let data0 = data.exchanges;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate624(data0[i0], {instancePath:instancePath+"/exchanges/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate624.errors : vErrors.concat(validate624.errors);
+if(!(validate628(data0[i0], {instancePath:instancePath+"/exchanges/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
 errors = vErrors.length;
 }
 }
@@ -27059,16 +27329,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate623.errors = vErrors;
+validate627.errors = vErrors;
 return errors === 0;
 }
-validate623.evaluated = {"props":{"exchanges":true},"dynamicProps":false,"dynamicItems":false};
+validate627.evaluated = {"props":{"exchanges":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate621(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate625(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate621.evaluated;
+const evaluated0 = validate625.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27091,8 +27361,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate623(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate623.errors : vErrors.concat(validate623.errors);
+if(!(validate627(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate627.errors : vErrors.concat(validate627.errors);
 errors = vErrors.length;
 }
 }
@@ -27160,19 +27430,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate621.errors = vErrors;
+validate625.errors = vErrors;
 return errors === 0;
 }
-validate621.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate625.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerPayouts_query = validate632;
-const schema268 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerPayoutSort/schema"}},"required":[]};
-const schema269 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
+export const listPartnerPayouts_query = validate636;
+const schema270 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerPayoutSort/schema"}},"required":[]};
+const schema271 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
 
-function validate637(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate641(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate637.evaluated;
+const evaluated0 = validate641.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27194,7 +27464,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "created_at") || (data0 === "-created_at"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema269.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema271.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27215,16 +27485,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate637.errors = vErrors;
+validate641.errors = vErrors;
 return errors === 0;
 }
-validate637.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate641.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate632(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate636(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate632.evaluated;
+const evaluated0 = validate636.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27257,8 +27527,8 @@ errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate637(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate637.errors : vErrors.concat(validate637.errors);
+if(!(validate641(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate641.errors : vErrors.concat(validate641.errors);
 errors = vErrors.length;
 }
 }
@@ -27273,20 +27543,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate632.errors = vErrors;
+validate636.errors = vErrors;
 return errors === 0;
 }
-validate632.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
+validate636.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerPayouts_response_200 = validate639;
-const schema270 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerPayoutListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema271 = {"type":"object","required":["payouts"],"properties":{"payouts":{"type":"array","items":{"$ref":"#/components/schemas/PartnerPayout"}}}};
-const schema272 = {"type":"object","x-assumption":"The description shows no payout record; a withdrawal of the partner balance to a requisite.","required":["id","amount","currency","status","requisite","created_at","paid_at"],"properties":{"id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"type":"string"},"status":{"type":"string","enum":["pending","paid","rejected"]},"requisite":{"type":"string","description":"Where the payout goes (a wallet address or account), as the partner gave it."},"created_at":{"type":"string","format":"date-time"},"paid_at":{"type":["string","null"],"format":"date-time"}}};
+export const listPartnerPayouts_response_200 = validate643;
+const schema272 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerPayoutListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
+const schema273 = {"type":"object","required":["payouts"],"properties":{"payouts":{"type":"array","items":{"$ref":"#/components/schemas/PartnerPayout"}}}};
+const schema274 = {"type":"object","x-assumption":"The description shows no payout record; a withdrawal of the partner balance to a requisite.","required":["id","amount","currency","status","requisite","created_at","paid_at"],"properties":{"id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"type":"string"},"status":{"type":"string","enum":["pending","paid","rejected"]},"requisite":{"type":"string","description":"Where the payout goes (a wallet address or account), as the partner gave it."},"created_at":{"type":"string","format":"date-time"},"paid_at":{"type":["string","null"],"format":"date-time"}}};
 
-function validate642(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate646(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate642.evaluated;
+const evaluated0 = validate646.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27420,7 +27690,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((data3 === "pending") || (data3 === "paid")) || (data3 === "rejected"))){
-const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema272.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema274.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -27470,7 +27740,7 @@ errors++;
 if(data.paid_at !== undefined){
 let data6 = data.paid_at;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err15 = {instancePath:instancePath+"/paid_at",schemaPath:"#/properties/paid_at/type",keyword:"type",params:{type: schema272.properties.paid_at.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/paid_at",schemaPath:"#/properties/paid_at/type",keyword:"type",params:{type: schema274.properties.paid_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -27503,16 +27773,16 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate642.errors = vErrors;
+validate646.errors = vErrors;
 return errors === 0;
 }
-validate642.evaluated = {"props":{"id":true,"amount":true,"currency":true,"status":true,"requisite":true,"created_at":true,"paid_at":true},"dynamicProps":false,"dynamicItems":false};
+validate646.evaluated = {"props":{"id":true,"amount":true,"currency":true,"status":true,"requisite":true,"created_at":true,"paid_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate641(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate645(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate641.evaluated;
+const evaluated0 = validate645.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27535,8 +27805,8 @@ let data0 = data.payouts;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate642(data0[i0], {instancePath:instancePath+"/payouts/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate642.errors : vErrors.concat(validate642.errors);
+if(!(validate646(data0[i0], {instancePath:instancePath+"/payouts/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate646.errors : vErrors.concat(validate646.errors);
 errors = vErrors.length;
 }
 }
@@ -27563,16 +27833,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate641.errors = vErrors;
+validate645.errors = vErrors;
 return errors === 0;
 }
-validate641.evaluated = {"props":{"payouts":true},"dynamicProps":false,"dynamicItems":false};
+validate645.evaluated = {"props":{"payouts":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate639(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate643(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate639.evaluated;
+const evaluated0 = validate643.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27595,8 +27865,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate641(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate641.errors : vErrors.concat(validate641.errors);
+if(!(validate645(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate645.errors : vErrors.concat(validate645.errors);
 errors = vErrors.length;
 }
 }
@@ -27664,19 +27934,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate639.errors = vErrors;
+validate643.errors = vErrors;
 return errors === 0;
 }
-validate639.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate643.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listReviews_query = validate647;
-const schema273 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/ReviewSort/schema"},"filter[status]":{"$ref":"#/components/parameters/ReviewStatusFilter/schema"},"filter[rating_min]":{"$ref":"#/components/parameters/ReviewRatingMin/schema"},"filter[rating_max]":{"$ref":"#/components/parameters/ReviewRatingMax/schema"}},"required":[]};
-const schema274 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at","rating","-rating"]},"default":["-created_at"]};
+export const listReviews_query = validate651;
+const schema275 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/ReviewSort/schema"},"filter[status]":{"$ref":"#/components/parameters/ReviewStatusFilter/schema"},"filter[rating_min]":{"$ref":"#/components/parameters/ReviewRatingMin/schema"},"filter[rating_max]":{"$ref":"#/components/parameters/ReviewRatingMax/schema"}},"required":[]};
+const schema276 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at","rating","-rating"]},"default":["-created_at"]};
 
-function validate652(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate656(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate652.evaluated;
+const evaluated0 = validate656.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27698,7 +27968,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data0 === "created_at") || (data0 === "-created_at")) || (data0 === "rating")) || (data0 === "-rating"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema274.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema276.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27719,18 +27989,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate652.errors = vErrors;
+validate656.errors = vErrors;
 return errors === 0;
 }
-validate652.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate656.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema275 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/ReviewStatus"}};
-const schema276 = {"type":"string","description":"New reviews wait for moderation, then are published or rejected.","x-assumption":"The description shows no review statuses; exchangers moderate reviews before publishing them.","enum":["pending_moderation","published","rejected"]};
+const schema277 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/ReviewStatus"}};
+const schema278 = {"type":"string","description":"New reviews wait for moderation, then are published or rejected.","x-assumption":"The description shows no review statuses; exchangers moderate reviews before publishing them.","enum":["pending_moderation","published","rejected"]};
 
-function validate655(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate659(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate655.evaluated;
+const evaluated0 = validate659.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27748,7 +28018,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "pending_moderation") || (data === "published")) || (data === "rejected"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema276.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema278.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27757,16 +28027,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate655.errors = vErrors;
+validate659.errors = vErrors;
 return errors === 0;
 }
-validate655.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate659.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate654(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate658(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate654.evaluated;
+const evaluated0 = validate658.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27786,8 +28056,8 @@ errors++;
 }
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate655(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate655.errors : vErrors.concat(validate655.errors);
+if(!(validate659(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate659.errors : vErrors.concat(validate659.errors);
 errors = vErrors.length;
 }
 }
@@ -27822,66 +28092,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate654.errors = vErrors;
-return errors === 0;
-}
-validate654.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
-
-const schema277 = {"type":"integer","minimum":1,"maximum":5};
-
-function validate658(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate658.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if((typeof data == "number") && (isFinite(data))){
-if(data > 5 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data < 1 || isNaN(data)){
-const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
 validate658.errors = vErrors;
 return errors === 0;
 }
-validate658.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate658.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema278 = {"type":"integer","minimum":1,"maximum":5};
+const schema279 = {"type":"integer","minimum":1,"maximum":5};
 
-function validate660(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate662(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate660.evaluated;
+const evaluated0 = validate662.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27920,16 +28141,65 @@ vErrors.push(err2);
 errors++;
 }
 }
-validate660.errors = vErrors;
+validate662.errors = vErrors;
 return errors === 0;
 }
-validate660.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate662.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
+const schema280 = {"type":"integer","minimum":1,"maximum":5};
 
-function validate647(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate664(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate647.evaluated;
+const evaluated0 = validate664.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data == "number") && (isFinite(data))){
+if(data > 5 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 1 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+validate664.errors = vErrors;
+return errors === 0;
+}
+validate664.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate651(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate651.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27962,26 +28232,26 @@ errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate652(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate652.errors : vErrors.concat(validate652.errors);
+if(!(validate656(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate656.errors : vErrors.concat(validate656.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[status]"] !== undefined){
-if(!(validate654(data["filter[status]"], {instancePath:instancePath+"/filter[status]",parentData:data,parentDataProperty:"filter[status]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate654.errors : vErrors.concat(validate654.errors);
-errors = vErrors.length;
-}
-}
-if(data["filter[rating_min]"] !== undefined){
-if(!(validate658(data["filter[rating_min]"], {instancePath:instancePath+"/filter[rating_min]",parentData:data,parentDataProperty:"filter[rating_min]",rootData,dynamicAnchors}))){
+if(!(validate658(data["filter[status]"], {instancePath:instancePath+"/filter[status]",parentData:data,parentDataProperty:"filter[status]",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate658.errors : vErrors.concat(validate658.errors);
 errors = vErrors.length;
 }
 }
+if(data["filter[rating_min]"] !== undefined){
+if(!(validate662(data["filter[rating_min]"], {instancePath:instancePath+"/filter[rating_min]",parentData:data,parentDataProperty:"filter[rating_min]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate662.errors : vErrors.concat(validate662.errors);
+errors = vErrors.length;
+}
+}
 if(data["filter[rating_max]"] !== undefined){
-if(!(validate660(data["filter[rating_max]"], {instancePath:instancePath+"/filter[rating_max]",parentData:data,parentDataProperty:"filter[rating_max]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate660.errors : vErrors.concat(validate660.errors);
+if(!(validate664(data["filter[rating_max]"], {instancePath:instancePath+"/filter[rating_max]",parentData:data,parentDataProperty:"filter[rating_max]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate664.errors : vErrors.concat(validate664.errors);
 errors = vErrors.length;
 }
 }
@@ -27996,20 +28266,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate647.errors = vErrors;
+validate651.errors = vErrors;
 return errors === 0;
 }
-validate647.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[rating_min]":true,"filter[rating_max]":true},"dynamicProps":false,"dynamicItems":false};
+validate651.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[rating_min]":true,"filter[rating_max]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listReviews_response_200 = validate662;
-const schema279 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema280 = {"type":"object","required":["reviews"],"properties":{"reviews":{"type":"array","items":{"$ref":"#/components/schemas/Review"}}}};
-const schema281 = {"type":"object","x-assumption":"The description shows no review record; one review per completed order, as exchanger review pages work.","required":["id","order_public_id","rating","text","author_name","status","created_at"],"properties":{"id":{"type":"integer","minimum":1},"order_public_id":{"type":["string","null"],"pattern":"^[A-Z0-9]{10}$","description":"public_id of the reviewed order; null for reviews imported without one."},"rating":{"type":"integer","minimum":1,"maximum":5},"text":{"type":"string","minLength":10,"maxLength":2000},"author_name":{"type":"string","minLength":1,"maxLength":64},"status":{"$ref":"#/components/schemas/ReviewStatus"},"created_at":{"type":"string","format":"date-time"}}};
+export const listReviews_response_200 = validate666;
+const schema281 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
+const schema282 = {"type":"object","required":["reviews"],"properties":{"reviews":{"type":"array","items":{"$ref":"#/components/schemas/Review"}}}};
+const schema283 = {"type":"object","x-assumption":"The description shows no review record; one review per completed order, as exchanger review pages work.","required":["id","order_public_id","rating","text","author_name","status","created_at"],"properties":{"id":{"type":"integer","minimum":1},"order_public_id":{"type":["string","null"],"pattern":"^[A-Z0-9]{10}$","description":"public_id of the reviewed order; null for reviews imported without one."},"rating":{"type":"integer","minimum":1,"maximum":5},"text":{"type":"string","minLength":10,"maxLength":2000},"author_name":{"type":"string","minLength":1,"maxLength":64},"status":{"$ref":"#/components/schemas/ReviewStatus"},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate665(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate669(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate665.evaluated;
+const evaluated0 = validate669.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28115,7 +28385,7 @@ errors++;
 if(data.order_public_id !== undefined){
 let data1 = data.order_public_id;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err9 = {instancePath:instancePath+"/order_public_id",schemaPath:"#/properties/order_public_id/type",keyword:"type",params:{type: schema281.properties.order_public_id.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/order_public_id",schemaPath:"#/properties/order_public_id/type",keyword:"type",params:{type: schema283.properties.order_public_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -28125,7 +28395,7 @@ vErrors.push(err9);
 errors++;
 }
 if(typeof data1 === "string"){
-if(!pattern22.test(data1)){
+if(!pattern23.test(data1)){
 const err10 = {instancePath:instancePath+"/order_public_id",schemaPath:"#/properties/order_public_id/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{10}$"},message:"must match pattern \""+"^[A-Z0-9]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -28243,8 +28513,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate655(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate655.errors : vErrors.concat(validate655.errors);
+if(!(validate659(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate659.errors : vErrors.concat(validate659.errors);
 errors = vErrors.length;
 }
 }
@@ -28284,16 +28554,16 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate665.errors = vErrors;
+validate669.errors = vErrors;
 return errors === 0;
 }
-validate665.evaluated = {"props":{"id":true,"order_public_id":true,"rating":true,"text":true,"author_name":true,"status":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate669.evaluated = {"props":{"id":true,"order_public_id":true,"rating":true,"text":true,"author_name":true,"status":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate664(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate668(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate664.evaluated;
+const evaluated0 = validate668.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28316,8 +28586,8 @@ let data0 = data.reviews;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate665(data0[i0], {instancePath:instancePath+"/reviews/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate665.errors : vErrors.concat(validate665.errors);
+if(!(validate669(data0[i0], {instancePath:instancePath+"/reviews/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate669.errors : vErrors.concat(validate669.errors);
 errors = vErrors.length;
 }
 }
@@ -28344,16 +28614,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate664.errors = vErrors;
+validate668.errors = vErrors;
 return errors === 0;
 }
-validate664.evaluated = {"props":{"reviews":true},"dynamicProps":false,"dynamicItems":false};
+validate668.evaluated = {"props":{"reviews":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate662(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate666(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate662.evaluated;
+const evaluated0 = validate666.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28376,8 +28646,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate664(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate664.errors : vErrors.concat(validate664.errors);
+if(!(validate668(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate668.errors : vErrors.concat(validate668.errors);
 errors = vErrors.length;
 }
 }
@@ -28445,20 +28715,20 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate662.errors = vErrors;
+validate666.errors = vErrors;
 return errors === 0;
 }
-validate662.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate666.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createReview_body = validate670;
-const schema282 = {"$ref":"#/components/schemas/CreateReviewRequest","$comment":"validator entry"};
-const schema283 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; a review names its completed order, a star rating, a text and a display name.","required":["order","rating","text","author_name"],"properties":{"order":{"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$","description":"The completed order reviewed, by public_id or database id."},"rating":{"type":"integer","minimum":1,"maximum":5},"text":{"type":"string","minLength":10,"maxLength":2000},"author_name":{"type":"string","minLength":1,"maxLength":64}},"example":{"order":"W9D3F7H1J5","rating":5,"text":"Fast exchange, the USDT arrived twelve minutes after payment.","author_name":"Ivan P."}};
-const pattern41 = new RegExp("^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$", "u");
+export const createReview_body = validate674;
+const schema284 = {"$ref":"#/components/schemas/CreateReviewRequest","$comment":"validator entry"};
+const schema285 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; a review names its completed order, a star rating, a text and a display name.","required":["order","rating","text","author_name"],"properties":{"order":{"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$","description":"The completed order reviewed, by public_id or database id."},"rating":{"type":"integer","minimum":1,"maximum":5},"text":{"type":"string","minLength":10,"maxLength":2000},"author_name":{"type":"string","minLength":1,"maxLength":64}},"example":{"order":"W9D3F7H1J5","rating":5,"text":"Fast exchange, the USDT arrived twelve minutes after payment.","author_name":"Ivan P."}};
+const pattern42 = new RegExp("^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$", "u");
 
-function validate671(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate675(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate671.evaluated;
+const evaluated0 = validate675.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28521,7 +28791,7 @@ errors++;
 if(data.order !== undefined){
 let data0 = data.order;
 if(typeof data0 === "string"){
-if(!pattern41.test(data0)){
+if(!pattern42.test(data0)){
 const err5 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$"},message:"must match pattern \""+"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -28659,39 +28929,39 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate671.errors = vErrors;
+validate675.errors = vErrors;
 return errors === 0;
 }
-validate671.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate675.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate670(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate674(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate670.evaluated;
+const evaluated0 = validate674.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate671(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate671.errors : vErrors.concat(validate671.errors);
+if(!(validate675(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate675.errors : vErrors.concat(validate675.errors);
 errors = vErrors.length;
 }
-validate670.errors = vErrors;
+validate674.errors = vErrors;
 return errors === 0;
 }
-validate670.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate674.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createReview_response_201 = validate673;
-const schema284 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewResult"}}}]};
-const schema285 = {"type":"object","required":["review"],"properties":{"review":{"$ref":"#/components/schemas/Review"}}};
+export const createReview_response_201 = validate677;
+const schema286 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewResult"}}}]};
+const schema287 = {"type":"object","required":["review"],"properties":{"review":{"$ref":"#/components/schemas/Review"}}};
 
-function validate675(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate679(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate675.evaluated;
+const evaluated0 = validate679.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28710,8 +28980,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.review !== undefined){
-if(!(validate665(data.review, {instancePath:instancePath+"/review",parentData:data,parentDataProperty:"review",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate665.errors : vErrors.concat(validate665.errors);
+if(!(validate669(data.review, {instancePath:instancePath+"/review",parentData:data,parentDataProperty:"review",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate669.errors : vErrors.concat(validate669.errors);
 errors = vErrors.length;
 }
 }
@@ -28726,16 +28996,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate675.errors = vErrors;
+validate679.errors = vErrors;
 return errors === 0;
 }
-validate675.evaluated = {"props":{"review":true},"dynamicProps":false,"dynamicItems":false};
+validate679.evaluated = {"props":{"review":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate673(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate677(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate673.evaluated;
+const evaluated0 = validate677.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28758,8 +29028,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate675(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate675.errors : vErrors.concat(validate675.errors);
+if(!(validate679(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate679.errors : vErrors.concat(validate679.errors);
 errors = vErrors.length;
 }
 }
@@ -28774,19 +29044,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate673.errors = vErrors;
+validate677.errors = vErrors;
 return errors === 0;
 }
-validate673.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate677.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const orderCreatedWebhook_headers = validate678;
-const schema286 = {"type":"object","properties":{"x-signature":{"$ref":"#/components/parameters/WebhookSignature/schema"},"x-event-id":{"$ref":"#/components/parameters/WebhookEventId/schema"},"x-event-type":{"$ref":"#/components/parameters/WebhookEventTypeHeader/schema"},"x-webhook-timestamp":{"$ref":"#/components/parameters/WebhookTimestamp/schema"},"x-delivery-id":{"$ref":"#/components/parameters/WebhookDeliveryId/schema"},"x-delivery-attempt":{"$ref":"#/components/parameters/WebhookDeliveryAttempt/schema"}},"required":["x-signature","x-event-id","x-event-type","x-webhook-timestamp","x-delivery-id","x-delivery-attempt"]};
-const schema287 = {"type":"string","pattern":"^[0-9a-f]{64}$"};
+export const orderCreatedWebhook_headers = validate682;
+const schema288 = {"type":"object","properties":{"x-signature":{"$ref":"#/components/parameters/WebhookSignature/schema"},"x-event-id":{"$ref":"#/components/parameters/WebhookEventId/schema"},"x-event-type":{"$ref":"#/components/parameters/WebhookEventTypeHeader/schema"},"x-webhook-timestamp":{"$ref":"#/components/parameters/WebhookTimestamp/schema"},"x-delivery-id":{"$ref":"#/components/parameters/WebhookDeliveryId/schema"},"x-delivery-attempt":{"$ref":"#/components/parameters/WebhookDeliveryAttempt/schema"}},"required":["x-signature","x-event-id","x-event-type","x-webhook-timestamp","x-delivery-id","x-delivery-attempt"]};
+const schema289 = {"type":"string","pattern":"^[0-9a-f]{64}$"};
 
-function validate679(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate683(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate679.evaluated;
+const evaluated0 = validate683.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28815,17 +29085,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate679.errors = vErrors;
+validate683.errors = vErrors;
 return errors === 0;
 }
-validate679.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate683.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema288 = {"type":"string","format":"uuid"};
+const schema290 = {"type":"string","format":"uuid"};
 
-function validate681(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate685(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate681.evaluated;
+const evaluated0 = validate685.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28854,16 +29124,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate681.errors = vErrors;
+validate685.errors = vErrors;
 return errors === 0;
 }
-validate681.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate685.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate683(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate687(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate683.evaluated;
+const evaluated0 = validate687.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28881,7 +29151,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "order.created") || (data === "order.status_changed")) || (data === "api.test"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema194.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema196.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -28890,17 +29160,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate683.errors = vErrors;
+validate687.errors = vErrors;
 return errors === 0;
 }
-validate683.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate687.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema290 = {"type":"integer","minimum":0};
+const schema292 = {"type":"integer","minimum":0};
 
-function validate685(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate689(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate685.evaluated;
+const evaluated0 = validate689.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28929,17 +29199,17 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate685.errors = vErrors;
+validate689.errors = vErrors;
 return errors === 0;
 }
-validate685.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate689.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema291 = {"type":"string","format":"uuid"};
+const schema293 = {"type":"string","format":"uuid"};
 
-function validate687(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate691(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate687.evaluated;
+const evaluated0 = validate691.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28968,17 +29238,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate687.errors = vErrors;
+validate691.errors = vErrors;
 return errors === 0;
 }
-validate687.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate691.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema292 = {"type":"integer","minimum":1};
+const schema294 = {"type":"integer","minimum":1};
 
-function validate689(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate693(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate689.evaluated;
+const evaluated0 = validate693.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29007,16 +29277,16 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate689.errors = vErrors;
+validate693.errors = vErrors;
 return errors === 0;
 }
-validate689.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate693.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate678(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate682(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate678.evaluated;
+const evaluated0 = validate682.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29085,38 +29355,38 @@ vErrors.push(err5);
 errors++;
 }
 if(data["x-signature"] !== undefined){
-if(!(validate679(data["x-signature"], {instancePath:instancePath+"/x-signature",parentData:data,parentDataProperty:"x-signature",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate679.errors : vErrors.concat(validate679.errors);
-errors = vErrors.length;
-}
-}
-if(data["x-event-id"] !== undefined){
-if(!(validate681(data["x-event-id"], {instancePath:instancePath+"/x-event-id",parentData:data,parentDataProperty:"x-event-id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate681.errors : vErrors.concat(validate681.errors);
-errors = vErrors.length;
-}
-}
-if(data["x-event-type"] !== undefined){
-if(!(validate683(data["x-event-type"], {instancePath:instancePath+"/x-event-type",parentData:data,parentDataProperty:"x-event-type",rootData,dynamicAnchors}))){
+if(!(validate683(data["x-signature"], {instancePath:instancePath+"/x-signature",parentData:data,parentDataProperty:"x-signature",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate683.errors : vErrors.concat(validate683.errors);
 errors = vErrors.length;
 }
 }
-if(data["x-webhook-timestamp"] !== undefined){
-if(!(validate685(data["x-webhook-timestamp"], {instancePath:instancePath+"/x-webhook-timestamp",parentData:data,parentDataProperty:"x-webhook-timestamp",rootData,dynamicAnchors}))){
+if(data["x-event-id"] !== undefined){
+if(!(validate685(data["x-event-id"], {instancePath:instancePath+"/x-event-id",parentData:data,parentDataProperty:"x-event-id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate685.errors : vErrors.concat(validate685.errors);
 errors = vErrors.length;
 }
 }
-if(data["x-delivery-id"] !== undefined){
-if(!(validate687(data["x-delivery-id"], {instancePath:instancePath+"/x-delivery-id",parentData:data,parentDataProperty:"x-delivery-id",rootData,dynamicAnchors}))){
+if(data["x-event-type"] !== undefined){
+if(!(validate687(data["x-event-type"], {instancePath:instancePath+"/x-event-type",parentData:data,parentDataProperty:"x-event-type",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate687.errors : vErrors.concat(validate687.errors);
 errors = vErrors.length;
 }
 }
-if(data["x-delivery-attempt"] !== undefined){
-if(!(validate689(data["x-delivery-attempt"], {instancePath:instancePath+"/x-delivery-attempt",parentData:data,parentDataProperty:"x-delivery-attempt",rootData,dynamicAnchors}))){
+if(data["x-webhook-timestamp"] !== undefined){
+if(!(validate689(data["x-webhook-timestamp"], {instancePath:instancePath+"/x-webhook-timestamp",parentData:data,parentDataProperty:"x-webhook-timestamp",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate689.errors : vErrors.concat(validate689.errors);
+errors = vErrors.length;
+}
+}
+if(data["x-delivery-id"] !== undefined){
+if(!(validate691(data["x-delivery-id"], {instancePath:instancePath+"/x-delivery-id",parentData:data,parentDataProperty:"x-delivery-id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate691.errors : vErrors.concat(validate691.errors);
+errors = vErrors.length;
+}
+}
+if(data["x-delivery-attempt"] !== undefined){
+if(!(validate693(data["x-delivery-attempt"], {instancePath:instancePath+"/x-delivery-attempt",parentData:data,parentDataProperty:"x-delivery-attempt",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate693.errors : vErrors.concat(validate693.errors);
 errors = vErrors.length;
 }
 }
@@ -29131,20 +29401,20 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate678.errors = vErrors;
+validate682.errors = vErrors;
 return errors === 0;
 }
-validate678.evaluated = {"props":{"x-signature":true,"x-event-id":true,"x-event-type":true,"x-webhook-timestamp":true,"x-delivery-id":true,"x-delivery-attempt":true},"dynamicProps":false,"dynamicItems":false};
+validate682.evaluated = {"props":{"x-signature":true,"x-event-id":true,"x-event-type":true,"x-webhook-timestamp":true,"x-delivery-id":true,"x-delivery-attempt":true},"dynamicProps":false,"dynamicItems":false};
 
-export const orderCreatedWebhook_body = validate691;
-const schema293 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"order.created"},"data":{"$ref":"#/components/schemas/OrderCreatedWebhookData"}}}]};
-const schema294 = {"title":"Webhook event body","description":"The JSON body POSTed to a v3 webhook endpoint. `X-Signature` is the HMAC-SHA256 of exactly these bytes; `X-Event-Id` repeats `id`.","x-assumption":"The description shows the event record, not the delivered body; the body carries the record's id, type, resource, request and correlation ids, with the payload under `data`, as Stripe-style webhooks do.","type":"object","required":["id","type","created_at","resource","data"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"type":"string","pattern":"^[a-z_]+\\.[a-z_]+$"},"created_at":{"type":"string","format":"date-time"},"resource":{"type":"object","required":["type","id"],"properties":{"type":{"type":"string"},"id":{"type":["string","integer","null"]}}},"request_id":{"type":["string","null"]},"correlation_id":{"type":["string","null"]},"idempotency_key":{"type":["string","null"]},"data":{"type":"object"}},"examples":[{"id":"5f0c7a3e-2b1d-4c8e-9a6f-3d2e1c0b9a87","type":"api.test","created_at":"2026-11-21T12:00:00Z","resource":{"type":"webhook_endpoint","id":"0b6e2f4a-8c1d-4e3f-a5b7-9c8d7e6f5a4b"},"request_id":"req_01HZX3V9K2M8Q4T6","correlation_id":null,"idempotency_key":null,"data":{"hello":"world"}}]};
-const pattern43 = new RegExp("^[a-z_]+\\.[a-z_]+$", "u");
+export const orderCreatedWebhook_body = validate695;
+const schema295 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"order.created"},"data":{"$ref":"#/components/schemas/OrderCreatedWebhookData"}}}]};
+const schema296 = {"title":"Webhook event body","description":"The JSON body POSTed to a v3 webhook endpoint. `X-Signature` is the HMAC-SHA256 of exactly these bytes; `X-Event-Id` repeats `id`.","x-assumption":"The description shows the event record, not the delivered body; the body carries the record's id, type, resource, request and correlation ids, with the payload under `data`, as Stripe-style webhooks do.","type":"object","required":["id","type","created_at","resource","data"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"type":"string","pattern":"^[a-z_]+\\.[a-z_]+$"},"created_at":{"type":"string","format":"date-time"},"resource":{"type":"object","required":["type","id"],"properties":{"type":{"type":"string"},"id":{"type":["string","integer","null"]}}},"request_id":{"type":["string","null"]},"correlation_id":{"type":["string","null"]},"idempotency_key":{"type":["string","null"]},"data":{"type":"object"}},"examples":[{"id":"5f0c7a3e-2b1d-4c8e-9a6f-3d2e1c0b9a87","type":"api.test","created_at":"2026-11-21T12:00:00Z","resource":{"type":"webhook_endpoint","id":"0b6e2f4a-8c1d-4e3f-a5b7-9c8d7e6f5a4b"},"request_id":"req_01HZX3V9K2M8Q4T6","correlation_id":null,"idempotency_key":null,"data":{"hello":"world"}}]};
+const pattern44 = new RegExp("^[a-z_]+\\.[a-z_]+$", "u");
 
-function validate692(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate696(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate692.evaluated;
+const evaluated0 = validate696.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29230,7 +29500,7 @@ errors++;
 if(data.type !== undefined){
 let data1 = data.type;
 if(typeof data1 === "string"){
-if(!pattern43.test(data1)){
+if(!pattern44.test(data1)){
 const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/pattern",keyword:"pattern",params:{pattern: "^[a-z_]+\\.[a-z_]+$"},message:"must match pattern \""+"^[a-z_]+\\.[a-z_]+$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -29315,7 +29585,7 @@ errors++;
 if(data3.id !== undefined){
 let data5 = data3.id;
 if(((typeof data5 !== "string") && (!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5))))) && (data5 !== null)){
-const err14 = {instancePath:instancePath+"/resource/id",schemaPath:"#/properties/resource/properties/id/type",keyword:"type",params:{type: schema294.properties.resource.properties.id.type},message:"must be string,integer,null"};
+const err14 = {instancePath:instancePath+"/resource/id",schemaPath:"#/properties/resource/properties/id/type",keyword:"type",params:{type: schema296.properties.resource.properties.id.type},message:"must be string,integer,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -29340,7 +29610,7 @@ errors++;
 if(data.request_id !== undefined){
 let data6 = data.request_id;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err16 = {instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: schema294.properties.request_id.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: schema296.properties.request_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -29353,7 +29623,7 @@ errors++;
 if(data.correlation_id !== undefined){
 let data7 = data.correlation_id;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err17 = {instancePath:instancePath+"/correlation_id",schemaPath:"#/properties/correlation_id/type",keyword:"type",params:{type: schema294.properties.correlation_id.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/correlation_id",schemaPath:"#/properties/correlation_id/type",keyword:"type",params:{type: schema296.properties.correlation_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -29366,7 +29636,7 @@ errors++;
 if(data.idempotency_key !== undefined){
 let data8 = data.idempotency_key;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err18 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: schema294.properties.idempotency_key.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: schema296.properties.idempotency_key.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -29400,17 +29670,17 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate692.errors = vErrors;
+validate696.errors = vErrors;
 return errors === 0;
 }
-validate692.evaluated = {"props":{"id":true,"type":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate696.evaluated = {"props":{"id":true,"type":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema295 = {"type":"object","description":"`data` of `order.created`: the new order.","x-assumption":"The description names the event, not its payload; the order as GET /private/exchange/orders/{order} returns it.","required":["order"],"properties":{"order":{"$ref":"#/components/schemas/Order"}}};
+const schema297 = {"type":"object","description":"`data` of `order.created`: the new order.","x-assumption":"The description names the event, not its payload; the order as GET /private/exchange/orders/{order} returns it.","required":["order"],"properties":{"order":{"$ref":"#/components/schemas/Order"}}};
 
-function validate694(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate698(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate694.evaluated;
+const evaluated0 = validate698.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29429,8 +29699,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.order !== undefined){
-if(!(validate319(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate319.errors : vErrors.concat(validate319.errors);
+if(!(validate323(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
 errors = vErrors.length;
 }
 }
@@ -29445,24 +29715,24 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate694.errors = vErrors;
+validate698.errors = vErrors;
 return errors === 0;
 }
-validate694.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
+validate698.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate691(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate695(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate691.evaluated;
+const evaluated0 = validate695.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate692(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate692.errors : vErrors.concat(validate692.errors);
+if(!(validate696(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate696.errors : vErrors.concat(validate696.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29479,8 +29749,8 @@ errors++;
 }
 }
 if(data.data !== undefined){
-if(!(validate694(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate694.errors : vErrors.concat(validate694.errors);
+if(!(validate698(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate698.errors : vErrors.concat(validate698.errors);
 errors = vErrors.length;
 }
 }
@@ -29495,19 +29765,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate691.errors = vErrors;
+validate695.errors = vErrors;
 return errors === 0;
 }
-validate691.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
+validate695.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
 
-export const orderStatusChangedWebhook_body = validate697;
-const schema296 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"order.status_changed"},"data":{"$ref":"#/components/schemas/OrderStatusChangedWebhookData"}}}]};
-const schema297 = {"type":"object","description":"`data` of `order.status_changed`: the order after the change, and the status before and after it.","x-assumption":"The description names the event, not its payload; both statuses save the receiver a lookup.","required":["order","previous_status","status"],"properties":{"order":{"$ref":"#/components/schemas/Order"},"previous_status":{"$ref":"#/components/schemas/OrderStatus"},"status":{"$ref":"#/components/schemas/OrderStatus"}}};
+export const orderStatusChangedWebhook_body = validate701;
+const schema298 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"order.status_changed"},"data":{"$ref":"#/components/schemas/OrderStatusChangedWebhookData"}}}]};
+const schema299 = {"type":"object","description":"`data` of `order.status_changed`: the order after the change, and the status before and after it.","x-assumption":"The description names the event, not its payload; both statuses save the receiver a lookup.","required":["order","previous_status","status"],"properties":{"order":{"$ref":"#/components/schemas/Order"},"previous_status":{"$ref":"#/components/schemas/OrderStatus"},"status":{"$ref":"#/components/schemas/OrderStatus"}}};
 
-function validate699(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate703(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate699.evaluated;
+const evaluated0 = validate703.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29546,8 +29816,8 @@ vErrors.push(err2);
 errors++;
 }
 if(data.order !== undefined){
-if(!(validate319(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate319.errors : vErrors.concat(validate319.errors);
+if(!(validate323(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
 errors = vErrors.length;
 }
 }
@@ -29574,24 +29844,24 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate699.errors = vErrors;
+validate703.errors = vErrors;
 return errors === 0;
 }
-validate699.evaluated = {"props":{"order":true,"previous_status":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate703.evaluated = {"props":{"order":true,"previous_status":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate697(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate701(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate697.evaluated;
+const evaluated0 = validate701.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate692(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate692.errors : vErrors.concat(validate692.errors);
+if(!(validate696(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate696.errors : vErrors.concat(validate696.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29608,8 +29878,8 @@ errors++;
 }
 }
 if(data.data !== undefined){
-if(!(validate699(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate699.errors : vErrors.concat(validate699.errors);
+if(!(validate703(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate703.errors : vErrors.concat(validate703.errors);
 errors = vErrors.length;
 }
 }
@@ -29624,19 +29894,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate697.errors = vErrors;
+validate701.errors = vErrors;
 return errors === 0;
 }
-validate697.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
+validate701.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
 
-export const apiTestWebhook_body = validate704;
-const schema298 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"api.test"},"data":{"$ref":"#/components/schemas/ApiTestWebhookData"}}}]};
-const schema299 = {"type":"object","description":"`data` of `api.test`: the `payload` given to POST /private/webhooks/test (an empty object when none was)."};
+export const apiTestWebhook_body = validate708;
+const schema300 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"api.test"},"data":{"$ref":"#/components/schemas/ApiTestWebhookData"}}}]};
+const schema301 = {"type":"object","description":"`data` of `api.test`: the `payload` given to POST /private/webhooks/test (an empty object when none was)."};
 
-function validate706(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate710(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate706.evaluated;
+const evaluated0 = validate710.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29653,24 +29923,24 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate706.errors = vErrors;
+validate710.errors = vErrors;
 return errors === 0;
 }
-validate706.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate710.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate704(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate708(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate704.evaluated;
+const evaluated0 = validate708.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate692(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate692.errors : vErrors.concat(validate692.errors);
+if(!(validate696(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate696.errors : vErrors.concat(validate696.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29687,8 +29957,8 @@ errors++;
 }
 }
 if(data.data !== undefined){
-if(!(validate706(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate706.errors : vErrors.concat(validate706.errors);
+if(!(validate710(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate710.errors : vErrors.concat(validate710.errors);
 errors = vErrors.length;
 }
 }
@@ -29703,10 +29973,10 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate704.errors = vErrors;
+validate708.errors = vErrors;
 return errors === 0;
 }
-validate704.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
+validate708.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
 
 export const getOpenApiDocument_headers = ping_headers;
 export const listPublicContracts_headers = ping_headers;
@@ -30116,6 +30386,20 @@ export const sendTestWebhook_response_413 = createQuote_response_413;
 export const updateWebhookEndpoint_response_413 = createQuote_response_413;
 export const simulateOrder_response_413 = createQuote_response_413;
 export const createReview_response_413 = createQuote_response_413;
+export const preflightOrder_response_415 = createQuote_response_415;
+export const createOrder_response_415 = createQuote_response_415;
+export const confirmOrder_response_415 = createQuote_response_415;
+export const cancelOrder_response_415 = createQuote_response_415;
+export const createUploadIntent_response_415 = createQuote_response_415;
+export const commitUploadIntent_response_415 = createQuote_response_415;
+export const submitOrderVerifications_response_415 = createQuote_response_415;
+export const createIdentityVerification_response_415 = createQuote_response_415;
+export const createCardVerification_response_415 = createQuote_response_415;
+export const createWebhookEndpoint_response_415 = createQuote_response_415;
+export const sendTestWebhook_response_415 = createQuote_response_415;
+export const updateWebhookEndpoint_response_415 = createQuote_response_415;
+export const simulateOrder_response_415 = createQuote_response_415;
+export const createReview_response_415 = createQuote_response_415;
 export const getExchangeOrder_response_200 = createOrder_response_201;
 export const deleteOrder_response_200 = createOrder_response_201;
 export const confirmOrder_response_200 = createOrder_response_201;
@@ -30406,6 +30690,7 @@ export const operationValidators = {
       "403": createQuote_response_403,
       "409": createQuote_response_409,
       "413": createQuote_response_413,
+      "415": createQuote_response_415,
       "422": createQuote_response_422,
       "429": createQuote_response_429,
     },
@@ -30420,6 +30705,7 @@ export const operationValidators = {
       "403": preflightOrder_response_403,
       "409": preflightOrder_response_409,
       "413": preflightOrder_response_413,
+      "415": preflightOrder_response_415,
       "422": preflightOrder_response_422,
       "429": preflightOrder_response_429,
     },
@@ -30434,6 +30720,7 @@ export const operationValidators = {
       "403": createOrder_response_403,
       "409": createOrder_response_409,
       "413": createOrder_response_413,
+      "415": createOrder_response_415,
       "422": createOrder_response_422,
       "429": createOrder_response_429,
     },
@@ -30499,6 +30786,7 @@ export const operationValidators = {
       "404": confirmOrder_response_404,
       "409": confirmOrder_response_409,
       "413": confirmOrder_response_413,
+      "415": confirmOrder_response_415,
       "422": confirmOrder_response_422,
       "429": confirmOrder_response_429,
     },
@@ -30515,6 +30803,7 @@ export const operationValidators = {
       "404": cancelOrder_response_404,
       "409": cancelOrder_response_409,
       "413": cancelOrder_response_413,
+      "415": cancelOrder_response_415,
       "422": cancelOrder_response_422,
       "429": cancelOrder_response_429,
     },
@@ -30529,6 +30818,7 @@ export const operationValidators = {
       "403": createUploadIntent_response_403,
       "409": createUploadIntent_response_409,
       "413": createUploadIntent_response_413,
+      "415": createUploadIntent_response_415,
       "422": createUploadIntent_response_422,
       "429": createUploadIntent_response_429,
     },
@@ -30556,6 +30846,7 @@ export const operationValidators = {
       "404": commitUploadIntent_response_404,
       "409": commitUploadIntent_response_409,
       "413": commitUploadIntent_response_413,
+      "415": commitUploadIntent_response_415,
       "422": commitUploadIntent_response_422,
       "429": commitUploadIntent_response_429,
     },
@@ -30584,6 +30875,7 @@ export const operationValidators = {
       "404": submitOrderVerifications_response_404,
       "409": submitOrderVerifications_response_409,
       "413": submitOrderVerifications_response_413,
+      "415": submitOrderVerifications_response_415,
       "422": submitOrderVerifications_response_422,
       "429": submitOrderVerifications_response_429,
     },
@@ -30609,6 +30901,7 @@ export const operationValidators = {
       "403": createIdentityVerification_response_403,
       "409": createIdentityVerification_response_409,
       "413": createIdentityVerification_response_413,
+      "415": createIdentityVerification_response_415,
       "422": createIdentityVerification_response_422,
       "429": createIdentityVerification_response_429,
     },
@@ -30647,6 +30940,7 @@ export const operationValidators = {
       "403": createCardVerification_response_403,
       "409": createCardVerification_response_409,
       "413": createCardVerification_response_413,
+      "415": createCardVerification_response_415,
       "422": createCardVerification_response_422,
       "429": createCardVerification_response_429,
     },
@@ -30695,6 +30989,7 @@ export const operationValidators = {
       "403": createWebhookEndpoint_response_403,
       "409": createWebhookEndpoint_response_409,
       "413": createWebhookEndpoint_response_413,
+      "415": createWebhookEndpoint_response_415,
       "422": createWebhookEndpoint_response_422,
       "429": createWebhookEndpoint_response_429,
     },
@@ -30709,6 +31004,7 @@ export const operationValidators = {
       "403": sendTestWebhook_response_403,
       "409": sendTestWebhook_response_409,
       "413": sendTestWebhook_response_413,
+      "415": sendTestWebhook_response_415,
       "422": sendTestWebhook_response_422,
       "429": sendTestWebhook_response_429,
     },
@@ -30809,6 +31105,7 @@ export const operationValidators = {
       "404": updateWebhookEndpoint_response_404,
       "409": updateWebhookEndpoint_response_409,
       "413": updateWebhookEndpoint_response_413,
+      "415": updateWebhookEndpoint_response_415,
       "422": updateWebhookEndpoint_response_422,
       "429": updateWebhookEndpoint_response_429,
     },
@@ -30869,6 +31166,7 @@ export const operationValidators = {
       "403": simulateOrder_response_403,
       "409": simulateOrder_response_409,
       "413": simulateOrder_response_413,
+      "415": simulateOrder_response_415,
       "422": simulateOrder_response_422,
       "429": simulateOrder_response_429,
     },
@@ -30953,6 +31251,7 @@ export const operationValidators = {
       "403": createReview_response_403,
       "409": createReview_response_409,
       "413": createReview_response_413,
+      "415": createReview_response_415,
       "422": createReview_response_422,
       "429": createReview_response_429,
     },

@@ -38,6 +38,14 @@ export const sandboxControlErrorCodes = {
 
 export type SandboxControlErrorCode = keyof typeof sandboxControlErrorCodes;
 
+/**
+ * Response header names by their component (`components/headers`), as the contract's responses
+ * use them: `sandboxControlHeaderNames.XRateLimitLimit` is `'X-RateLimit-Limit'`.
+ */
+export const sandboxControlHeaderNames = {
+  "XRequestId": "X-Request-Id"
+} as const;
+
 /** The security schemes (header names, signing rules) as the contract declares them. */
 export const sandboxControlSecuritySchemes = {
   "adminToken": {
@@ -54,5 +62,6 @@ export const sandboxControlInfo = {
   "title": "exchange-api-kit sandbox control API",
   "version": "1.0.0",
   "x-error-format": "v3-envelope",
+  "x-body-limit-bytes": 1048576,
   "x-assumption": "The whole control API is ours (issue 4 names its rooms, not its shape); it reuses the v3 envelope and error codes so one client runtime and one error renderer serve all three contracts."
 } as const;

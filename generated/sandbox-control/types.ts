@@ -247,6 +247,10 @@ export type ResetSandboxResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `payload_too_large`: the body exceeds 1 MiB. */
+  '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
 };
@@ -255,7 +259,7 @@ export type ResetSandboxResponses = {
 export type ResetSandboxResult = ResetSandboxResponses['200'];
 
 /** Body of an error response of `resetSandbox` (POST /__mock/reset). */
-export type ResetSandboxError = ResetSandboxResponses['400' | '401' | '422'];
+export type ResetSandboxError = ResetSandboxResponses['400' | '401' | '413' | '415' | '422'];
 
 /**
  * Response bodies of `getClock` (GET /__mock/clock) by status.
@@ -334,6 +338,10 @@ export type AdvanceClockResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `payload_too_large`: the body exceeds 1 MiB. */
+  '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
 };
@@ -342,7 +350,7 @@ export type AdvanceClockResponses = {
 export type AdvanceClockResult = AdvanceClockResponses['200'];
 
 /** Body of an error response of `advanceClock` (POST /__mock/clock/advance). */
-export type AdvanceClockError = AdvanceClockResponses['400' | '401' | '422'];
+export type AdvanceClockError = AdvanceClockResponses['400' | '401' | '413' | '415' | '422'];
 
 /** Request body (application/json) of `mintToken` (POST /__mock/tokens). */
 export type MintTokenBody = MintTokenRequest;
@@ -361,6 +369,10 @@ export type MintTokenResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `payload_too_large`: the body exceeds 1 MiB. */
+  '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
 };
@@ -369,7 +381,7 @@ export type MintTokenResponses = {
 export type MintTokenResult = MintTokenResponses['201'];
 
 /** Body of an error response of `mintToken` (POST /__mock/tokens). */
-export type MintTokenError = MintTokenResponses['400' | '401' | '422'];
+export type MintTokenError = MintTokenResponses['400' | '401' | '413' | '415' | '422'];
 
 /** Request body (application/json) of `createSite` (POST /__mock/sites). */
 export type CreateSiteBody = CreateSiteRequest;
@@ -388,6 +400,10 @@ export type CreateSiteResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `payload_too_large`: the body exceeds 1 MiB. */
+  '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
 };
@@ -396,7 +412,7 @@ export type CreateSiteResponses = {
 export type CreateSiteResult = CreateSiteResponses['201'];
 
 /** Body of an error response of `createSite` (POST /__mock/sites). */
-export type CreateSiteError = CreateSiteResponses['400' | '401' | '422'];
+export type CreateSiteError = CreateSiteResponses['400' | '401' | '413' | '415' | '422'];
 
 /** Every operation by operationId: its request parts and response types. */
 export interface Operations {

@@ -1908,8 +1908,8 @@ return errors === 0;
 }
 validate75.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const resetSandbox_response_422 = validate80;
-const schema33 = {"$ref":"#/components/responses/ValidationFailed/content/application~1json/schema","$comment":"validator entry"};
+export const resetSandbox_response_413 = validate80;
+const schema33 = {"$ref":"#/components/responses/PayloadTooLarge/content/application~1json/schema","$comment":"validator entry"};
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2351,15 +2351,901 @@ return errors === 0;
 }
 validate80.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getClock_response_200 = validate85;
-const schema35 = {"$ref":"#/components/responses/ClockState/content/application~1json/schema","$comment":"validator entry"};
-const schema36 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ClockState"}}}]};
-const schema37 = {"type":"object","required":["now","frozen","offset_seconds"],"additionalProperties":false,"properties":{"now":{"type":"string","format":"date-time","description":"The current virtual instant."},"frozen":{"type":"boolean","description":"Whether time is stopped (see freezeClock)."},"offset_seconds":{"type":"number","description":"The virtual instant minus real time, in seconds. 0 on a fresh clock; advances add to it; while the clock is frozen it falls as real time passes.","x-assumption":"A signed number of seconds (fractions allowed) is the simplest way to show how far the mock is from the wall clock."}}};
+export const resetSandbox_response_415 = validate85;
+const schema35 = {"$ref":"#/components/responses/UnsupportedMediaType/content/application~1json/schema","$comment":"validator entry"};
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate88.evaluated;
+const evaluated0 = validate86.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.state === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.result === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.error === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.meta === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.state !== undefined){
+let data0 = data.state;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err5 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const _errs3 = errors;
+const _errs4 = errors;
+if(0 !== data0){
+const err6 = {};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/not",keyword:"not",params:{},message:"must NOT be valid"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err8 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.result !== undefined){
+if(data.result !== null){
+const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+let data3 = data.error;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.code === undefined){
+const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data3.code !== undefined){
+let data4 = data3.code;
+if(typeof data4 === "string"){
+if(!pattern3.test(data4)){
+const err11 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data3.details !== undefined){
+let data5 = data3.details;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key0 in data5){
+let data6 = data5[key0];
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data6[i0] !== "string"){
+const err13 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/error/properties/details/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/details/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.meta !== undefined){
+let data8 = data.meta;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.request_id === undefined){
+const err17 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data8.timestamp === undefined){
+const err18 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data8.request_id !== undefined){
+let data9 = data8.request_id;
+if(typeof data9 === "string"){
+if(func1(data9) < 1){
+const err19 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data8.correlation_id !== undefined){
+let data10 = data8.correlation_id;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err21 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/type",keyword:"type",params:{type: schema30.properties.meta.properties.correlation_id.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(typeof data10 === "string"){
+if(func1(data10) > 128){
+const err22 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+if(data8.timestamp !== undefined){
+let data11 = data8.timestamp;
+if(typeof data11 === "string"){
+if(!(formats0.validate(data11))){
+const err23 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data8.pagination !== undefined){
+let data12 = data8.pagination;
+const _errs29 = errors;
+let valid7 = false;
+let passing0 = null;
+const _errs30 = errors;
+if(!(validate61(data12, {instancePath:instancePath+"/meta/pagination",parentData:data8,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs30 === errors;
+if(_valid0){
+valid7 = true;
+passing0 = 0;
+var props0 = {};
+props0.mode = true;
+props0.current_page = true;
+props0.per_page = true;
+props0.total = true;
+props0.last_page = true;
+props0.from = true;
+props0.to = true;
+}
+const _errs31 = errors;
+if(!(validate63(data12, {instancePath:instancePath+"/meta/pagination",parentData:data8,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs31 === errors;
+if(_valid0 && valid7){
+valid7 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid7 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.mode = true;
+props0.per_page = true;
+props0.cursor = true;
+props0.next_cursor = true;
+props0.has_more = true;
+}
+}
+}
+if(!valid7){
+const err25 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+else {
+errors = _errs29;
+if(vErrors !== null){
+if(_errs29){
+vErrors.length = _errs29;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+validate86.errors = vErrors;
+return errors === 0;
+}
+validate86.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate85.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate86(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+validate85.errors = vErrors;
+return errors === 0;
+}
+validate85.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const resetSandbox_response_422 = validate90;
+const schema37 = {"$ref":"#/components/responses/ValidationFailed/content/application~1json/schema","$comment":"validator entry"};
+
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate91.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.state === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.result === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.error === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.meta === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.state !== undefined){
+let data0 = data.state;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err5 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const _errs3 = errors;
+const _errs4 = errors;
+if(0 !== data0){
+const err6 = {};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/not",keyword:"not",params:{},message:"must NOT be valid"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err8 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.result !== undefined){
+if(data.result !== null){
+const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+let data3 = data.error;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.code === undefined){
+const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data3.code !== undefined){
+let data4 = data3.code;
+if(typeof data4 === "string"){
+if(!pattern3.test(data4)){
+const err11 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data3.details !== undefined){
+let data5 = data3.details;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key0 in data5){
+let data6 = data5[key0];
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data6[i0] !== "string"){
+const err13 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/error/properties/details/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/details/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.meta !== undefined){
+let data8 = data.meta;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.request_id === undefined){
+const err17 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data8.timestamp === undefined){
+const err18 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data8.request_id !== undefined){
+let data9 = data8.request_id;
+if(typeof data9 === "string"){
+if(func1(data9) < 1){
+const err19 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data8.correlation_id !== undefined){
+let data10 = data8.correlation_id;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err21 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/type",keyword:"type",params:{type: schema30.properties.meta.properties.correlation_id.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(typeof data10 === "string"){
+if(func1(data10) > 128){
+const err22 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+if(data8.timestamp !== undefined){
+let data11 = data8.timestamp;
+if(typeof data11 === "string"){
+if(!(formats0.validate(data11))){
+const err23 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data8.pagination !== undefined){
+let data12 = data8.pagination;
+const _errs29 = errors;
+let valid7 = false;
+let passing0 = null;
+const _errs30 = errors;
+if(!(validate61(data12, {instancePath:instancePath+"/meta/pagination",parentData:data8,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs30 === errors;
+if(_valid0){
+valid7 = true;
+passing0 = 0;
+var props0 = {};
+props0.mode = true;
+props0.current_page = true;
+props0.per_page = true;
+props0.total = true;
+props0.last_page = true;
+props0.from = true;
+props0.to = true;
+}
+const _errs31 = errors;
+if(!(validate63(data12, {instancePath:instancePath+"/meta/pagination",parentData:data8,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs31 === errors;
+if(_valid0 && valid7){
+valid7 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid7 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.mode = true;
+props0.per_page = true;
+props0.cursor = true;
+props0.next_cursor = true;
+props0.has_more = true;
+}
+}
+}
+if(!valid7){
+const err25 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+else {
+errors = _errs29;
+if(vErrors !== null){
+if(_errs29){
+vErrors.length = _errs29;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+validate91.errors = vErrors;
+return errors === 0;
+}
+validate91.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate90.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate91(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
+errors = vErrors.length;
+}
+validate90.errors = vErrors;
+return errors === 0;
+}
+validate90.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getClock_response_200 = validate95;
+const schema39 = {"$ref":"#/components/responses/ClockState/content/application~1json/schema","$comment":"validator entry"};
+const schema40 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ClockState"}}}]};
+const schema41 = {"type":"object","required":["now","frozen","offset_seconds"],"additionalProperties":false,"properties":{"now":{"type":"string","format":"date-time","description":"The current virtual instant."},"frozen":{"type":"boolean","description":"Whether time is stopped (see freezeClock)."},"offset_seconds":{"type":"number","description":"The virtual instant minus real time, in seconds. 0 on a fresh clock; advances add to it; while the clock is frozen it falls as real time passes.","x-assumption":"A signed number of seconds (fractions allowed) is the simplest way to show how far the mock is from the wall clock."}}};
+
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate98.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2470,16 +3356,16 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate88.errors = vErrors;
+validate98.errors = vErrors;
 return errors === 0;
 }
-validate88.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate98.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate86.evaluated;
+const evaluated0 = validate96.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2502,8 +3388,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate88(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
+if(!(validate98(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
 errors = vErrors.length;
 }
 }
@@ -2518,40 +3404,40 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate86.errors = vErrors;
+validate96.errors = vErrors;
 return errors === 0;
 }
-validate86.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate96.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate85.evaluated;
+const evaluated0 = validate95.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate86(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+if(!(validate96(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
 errors = vErrors.length;
 }
-validate85.errors = vErrors;
+validate95.errors = vErrors;
 return errors === 0;
 }
-validate85.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate95.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const advanceClock_body = validate91;
-const schema38 = {"$ref":"#/components/schemas/AdvanceClockRequest","$comment":"validator entry"};
-const schema39 = {"description":"Exactly one of `seconds` and `duration`.","oneOf":[{"$ref":"#/components/schemas/AdvanceClockBySeconds"},{"$ref":"#/components/schemas/AdvanceClockByDuration"}]};
-const schema40 = {"type":"object","required":["seconds"],"additionalProperties":false,"properties":{"seconds":{"type":"number","exclusiveMinimum":0,"maximum":31536000,"description":"Seconds to move forward (fractions allowed), at most one year (365 days).","x-assumption":"A year bounds one call while covering every lifetime and retry schedule of the service.","example":1860}}};
+export const advanceClock_body = validate101;
+const schema42 = {"$ref":"#/components/schemas/AdvanceClockRequest","$comment":"validator entry"};
+const schema43 = {"description":"Exactly one of `seconds` and `duration`.","oneOf":[{"$ref":"#/components/schemas/AdvanceClockBySeconds"},{"$ref":"#/components/schemas/AdvanceClockByDuration"}]};
+const schema44 = {"type":"object","required":["seconds"],"additionalProperties":false,"properties":{"seconds":{"type":"number","exclusiveMinimum":0,"maximum":31536000,"description":"Seconds to move forward (fractions allowed), at most one year (365 days).","x-assumption":"A year bounds one call while covering every lifetime and retry schedule of the service.","example":1860}}};
 
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate93.evaluated;
+const evaluated0 = validate103.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2627,18 +3513,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate93.errors = vErrors;
+validate103.errors = vErrors;
 return errors === 0;
 }
-validate93.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate103.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema41 = {"type":"object","required":["duration"],"additionalProperties":false,"properties":{"duration":{"type":"string","maxLength":64,"pattern":"^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$","description":"An ISO 8601 duration such as `PT31M` or `P1DT2H`; a year counts 365 days and a month 30 days. Zero, or more than 31536000 seconds, gives 422 `validation_error`.","x-assumption":"Fixed lengths for years and months keep an advance independent of the calendar date it starts from.","example":"PT31M"}}};
-const pattern6 = new RegExp("^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "u");
+const schema45 = {"type":"object","required":["duration"],"additionalProperties":false,"properties":{"duration":{"type":"string","maxLength":64,"pattern":"^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$","description":"An ISO 8601 duration such as `PT31M` or `P1DT2H`; a year counts 365 days and a month 30 days. Zero, or more than 31536000 seconds, gives 422 `validation_error`.","x-assumption":"Fixed lengths for years and months keep an advance independent of the calendar date it starts from.","example":"PT31M"}}};
+const pattern8 = new RegExp("^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "u");
 
-function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate95.evaluated;
+const evaluated0 = validate105.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2681,7 +3567,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(!pattern6.test(data0)){
+if(!pattern8.test(data0)){
 const err3 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/pattern",keyword:"pattern",params:{pattern: "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$"},message:"must match pattern \""+"^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -2714,16 +3600,16 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate95.errors = vErrors;
+validate105.errors = vErrors;
 return errors === 0;
 }
-validate95.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate105.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate92.evaluated;
+const evaluated0 = validate102.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2734,8 +3620,8 @@ const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate93(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
+if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -2745,8 +3631,8 @@ passing0 = 0;
 var props0 = true;
 }
 const _errs2 = errors;
-if(!(validate95(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
+if(!(validate105(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -2784,49 +3670,49 @@ vErrors = null;
 }
 }
 }
-validate92.errors = vErrors;
+validate102.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate92.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate102.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate91.evaluated;
+const evaluated0 = validate101.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate92(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
 errors = vErrors.length;
 }
 else {
-var props0 = validate92.evaluated.props;
+var props0 = validate102.evaluated.props;
 }
-validate91.errors = vErrors;
+validate101.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate91.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate101.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const mintToken_body = validate98;
-const schema42 = {"$ref":"#/components/schemas/MintTokenRequest","$comment":"validator entry"};
-const schema43 = {"type":"object","additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":64,"description":"Name of the key. Default `key-<id>`."},"token":{"type":"string","minLength":16,"maxLength":128,"pattern":"^[A-Za-z0-9_\\-.]+$","description":"A fixed Bearer token, for CI configuration that cannot read the response. Default a random token."},"scopes":{"type":"array","uniqueItems":true,"maxItems":100,"items":{"$ref":"#/components/schemas/ScopeName"},"description":"The key's scopes. Default every scope of the v3 contract. An empty list gives a key that only reaches operations without a scope (`/private/ping`); a scope the v3 contract does not declare gives 422 `validation_error`.","x-assumption":"Rejecting unknown scopes surfaces typos in tests instead of minting a key that silently lacks a scope."},"client_active":{"type":"boolean","default":true,"description":"false gives `client_inactive` on every private v3 call."},"api_access_enabled":{"type":"boolean","default":true,"description":"false gives `api_access_disabled` on every private v3 call."},"key_active":{"type":"boolean","default":true,"description":"false gives `invalid_token` on every private v3 call."},"expires_at":{"type":["string","null"],"format":"date-time","default":null,"description":"When the key expires, on the virtual clock; null never. An instant in the past mints an already expired key (`token_expired`)."},"ip_allowlist":{"type":"array","maxItems":50,"items":{"$ref":"#/components/schemas/IpAllowlistEntry"},"description":"Caller addresses allowed to use the key; empty or absent means no allow-list. Another caller gets `ip_not_allowed`."},"hmac_required":{"type":"boolean","default":false,"description":"true requires the `hmacSignature` scheme of the v3 contract, keyed with the returned `hmac_secret`."},"rate_limit_per_minute":{"type":"integer","minimum":1,"maximum":100000,"description":"Requests a minute. Default `requests_per_minute` of the v3 contract's `info.x-rate-limits`."},"quota_daily":{"type":"integer","minimum":1,"maximum":100000000,"description":"Requests a day. Default `quota_daily` of the v3 contract's `info.x-rate-limits`."},"quota_monthly":{"type":"integer","minimum":1,"maximum":1000000000,"description":"Requests a month. Default `quota_monthly` of the v3 contract's `info.x-rate-limits`."}},"x-assumption":"Defaults come from the v3 contract (its scopes and info.x-rate-limits) so the control contract restates no number of the service."};
-const func10 = Object.prototype.hasOwnProperty;
+export const mintToken_body = validate108;
+const schema46 = {"$ref":"#/components/schemas/MintTokenRequest","$comment":"validator entry"};
+const schema47 = {"type":"object","additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":64,"description":"Name of the key. Default `key-<id>`."},"token":{"type":"string","minLength":16,"maxLength":128,"pattern":"^[A-Za-z0-9_\\-.]+$","description":"A fixed Bearer token, for CI configuration that cannot read the response. Default a random token."},"scopes":{"type":"array","uniqueItems":true,"maxItems":100,"items":{"$ref":"#/components/schemas/ScopeName"},"description":"The key's scopes. Default every scope of the v3 contract. An empty list gives a key that only reaches operations without a scope (`/private/ping`); a scope the v3 contract does not declare gives 422 `validation_error`.","x-assumption":"Rejecting unknown scopes surfaces typos in tests instead of minting a key that silently lacks a scope."},"client_active":{"type":"boolean","default":true,"description":"false gives `client_inactive` on every private v3 call."},"api_access_enabled":{"type":"boolean","default":true,"description":"false gives `api_access_disabled` on every private v3 call."},"key_active":{"type":"boolean","default":true,"description":"false gives `invalid_token` on every private v3 call."},"expires_at":{"type":["string","null"],"format":"date-time","default":null,"description":"When the key expires, on the virtual clock; null never. An instant in the past mints an already expired key (`token_expired`)."},"ip_allowlist":{"type":"array","maxItems":50,"items":{"$ref":"#/components/schemas/IpAllowlistEntry"},"description":"Caller addresses allowed to use the key; empty or absent means no allow-list. Another caller gets `ip_not_allowed`."},"hmac_required":{"type":"boolean","default":false,"description":"true requires the `hmacSignature` scheme of the v3 contract, keyed with the returned `hmac_secret`."},"rate_limit_per_minute":{"type":"integer","minimum":1,"maximum":100000,"description":"Requests a minute. Default `requests_per_minute` of the v3 contract's `info.x-rate-limits`."},"quota_daily":{"type":"integer","minimum":1,"maximum":100000000,"description":"Requests a day. Default `quota_daily` of the v3 contract's `info.x-rate-limits`."},"quota_monthly":{"type":"integer","minimum":1,"maximum":1000000000,"description":"Requests a month. Default `quota_monthly` of the v3 contract's `info.x-rate-limits`."}},"x-assumption":"Defaults come from the v3 contract (its scopes and info.x-rate-limits) so the control contract restates no number of the service."};
+const func14 = Object.prototype.hasOwnProperty;
 const func0 = imported_ajv_dist_runtime_equal.default;
-const pattern7 = new RegExp("^[A-Za-z0-9_\\-.]+$", "u");
-const schema44 = {"type":"string","pattern":"^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$","description":"A scope of the v3 contract (`x-scope` of its operations), for example `orders:read`.","example":"orders:read"};
-const pattern8 = new RegExp("^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$", "u");
+const pattern9 = new RegExp("^[A-Za-z0-9_\\-.]+$", "u");
+const schema48 = {"type":"string","pattern":"^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$","description":"A scope of the v3 contract (`x-scope` of its operations), for example `orders:read`.","example":"orders:read"};
+const pattern10 = new RegExp("^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$", "u");
 
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate100.evaluated;
+const evaluated0 = validate110.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2834,7 +3720,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!pattern8.test(data)){
+if(!pattern10.test(data)){
 const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$"},message:"must match pattern \""+"^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -2855,21 +3741,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate100.errors = vErrors;
+validate110.errors = vErrors;
 return errors === 0;
 }
-validate100.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate110.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema45 = {"type":"string","maxLength":49,"description":"An IPv4 or IPv6 address, or a CIDR block of either.","anyOf":[{"format":"ipv4"},{"format":"ipv6"},{"pattern":"^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$"},{"pattern":"^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$"}],"x-assumption":"The IPv6 CIDR pattern is loose; the mock parses each entry and rejects an invalid one with 422.","example":"198.51.100.0/24"};
-const formats14 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
-const formats16 = /^((([0-9a-f]{1,4}:){7}([0-9a-f]{1,4}|:))|(([0-9a-f]{1,4}:){6}(:[0-9a-f]{1,4}|((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){5}(((:[0-9a-f]{1,4}){1,2})|:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){4}(((:[0-9a-f]{1,4}){1,3})|((:[0-9a-f]{1,4})?:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){3}(((:[0-9a-f]{1,4}){1,4})|((:[0-9a-f]{1,4}){0,2}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){2}(((:[0-9a-f]{1,4}){1,5})|((:[0-9a-f]{1,4}){0,3}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){1}(((:[0-9a-f]{1,4}){1,6})|((:[0-9a-f]{1,4}){0,4}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(:(((:[0-9a-f]{1,4}){1,7})|((:[0-9a-f]{1,4}){0,5}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:)))$/i;
-const pattern9 = new RegExp("^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$", "u");
-const pattern10 = new RegExp("^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$", "u");
+const schema49 = {"type":"string","maxLength":49,"description":"An IPv4 or IPv6 address, or a CIDR block of either.","anyOf":[{"format":"ipv4"},{"format":"ipv6"},{"pattern":"^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$"},{"pattern":"^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$"}],"x-assumption":"The IPv6 CIDR pattern is loose; the mock parses each entry and rejects an invalid one with 422.","example":"198.51.100.0/24"};
+const formats18 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+const formats20 = /^((([0-9a-f]{1,4}:){7}([0-9a-f]{1,4}|:))|(([0-9a-f]{1,4}:){6}(:[0-9a-f]{1,4}|((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){5}(((:[0-9a-f]{1,4}){1,2})|:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){4}(((:[0-9a-f]{1,4}){1,3})|((:[0-9a-f]{1,4})?:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){3}(((:[0-9a-f]{1,4}){1,4})|((:[0-9a-f]{1,4}){0,2}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){2}(((:[0-9a-f]{1,4}){1,5})|((:[0-9a-f]{1,4}){0,3}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){1}(((:[0-9a-f]{1,4}){1,6})|((:[0-9a-f]{1,4}){0,4}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(:(((:[0-9a-f]{1,4}){1,7})|((:[0-9a-f]{1,4}){0,5}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:)))$/i;
+const pattern11 = new RegExp("^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$", "u");
+const pattern12 = new RegExp("^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$", "u");
 
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate102.evaluated;
+const evaluated0 = validate112.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2880,7 +3766,7 @@ const _errs1 = errors;
 let valid0 = false;
 const _errs2 = errors;
 if(typeof data === "string"){
-if(!(formats14.test(data))){
+if(!(formats18.test(data))){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/format",keyword:"format",params:{format: "ipv4"},message:"must match format \""+"ipv4"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -2895,7 +3781,7 @@ var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
 const _errs3 = errors;
 if(typeof data === "string"){
-if(!(formats16.test(data))){
+if(!(formats20.test(data))){
 const err1 = {instancePath,schemaPath:"#/anyOf/1/format",keyword:"format",params:{format: "ipv6"},message:"must match format \""+"ipv6"+"\""};
 if(vErrors === null){
 vErrors = [err1];
@@ -2910,7 +3796,7 @@ var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 const _errs4 = errors;
 if(typeof data === "string"){
-if(!pattern9.test(data)){
+if(!pattern11.test(data)){
 const err2 = {instancePath,schemaPath:"#/anyOf/2/pattern",keyword:"pattern",params:{pattern: "^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$"},message:"must match pattern \""+"^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -2925,7 +3811,7 @@ var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
 const _errs5 = errors;
 if(typeof data === "string"){
-if(!pattern10.test(data)){
+if(!pattern12.test(data)){
 const err3 = {instancePath,schemaPath:"#/anyOf/3/pattern",keyword:"pattern",params:{pattern: "^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$"},message:"must match pattern \""+"^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -2981,16 +3867,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate102.errors = vErrors;
+validate112.errors = vErrors;
 return errors === 0;
 }
-validate102.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate112.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate99.evaluated;
+const evaluated0 = validate109.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2999,7 +3885,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func10.call(schema43.properties, key0))){
+if(!(func14.call(schema47.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -3068,7 +3954,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(!pattern7.test(data1)){
+if(!pattern9.test(data1)){
 const err6 = {instancePath:instancePath+"/token",schemaPath:"#/properties/token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_\\-.]+$"},message:"must match pattern \""+"^[A-Za-z0-9_\\-.]+$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -3105,8 +3991,8 @@ errors++;
 }
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate100(data2[i0], {instancePath:instancePath+"/scopes/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
+if(!(validate110(data2[i0], {instancePath:instancePath+"/scopes/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
@@ -3181,7 +4067,7 @@ errors++;
 if(data.expires_at !== undefined){
 let data7 = data.expires_at;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err14 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema43.properties.expires_at.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema47.properties.expires_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3218,8 +4104,8 @@ errors++;
 }
 const len1 = data8.length;
 for(let i2=0; i2<len1; i2++){
-if(!(validate102(data8[i2], {instancePath:instancePath+"/ip_allowlist/" + i2,parentData:data8,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+if(!(validate112(data8[i2], {instancePath:instancePath+"/ip_allowlist/" + i2,parentData:data8,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
 errors = vErrors.length;
 }
 }
@@ -3363,40 +4249,40 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate99.errors = vErrors;
+validate109.errors = vErrors;
 return errors === 0;
 }
-validate99.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate109.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate98.evaluated;
+const evaluated0 = validate108.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate99(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+if(!(validate109(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
 errors = vErrors.length;
 }
-validate98.errors = vErrors;
+validate108.errors = vErrors;
 return errors === 0;
 }
-validate98.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate108.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const mintToken_response_201 = validate105;
-const schema46 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/MintedTokenResult"}}}]};
-const schema47 = {"type":"object","required":["token","hmac_secret","key"],"additionalProperties":false,"properties":{"token":{"type":"string","description":"The Bearer token. Shown once."},"hmac_secret":{"type":"string","description":"The key's API HMAC secret for the `hmacSignature` scheme (needed when `hmac_required`). Shown once."},"key":{"$ref":"#/components/schemas/MintedKey"}}};
-const schema48 = {"type":"object","required":["id","name","scopes","client","key_active","expires_at","ip_allowlist","hmac_required","rate_limit_per_minute","quota_daily","quota_monthly","created_at"],"additionalProperties":false,"description":"The minted key with every setting resolved (defaults filled in).","properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"scopes":{"type":"array","items":{"$ref":"#/components/schemas/ScopeName"}},"client":{"type":"object","required":["id","active","api_access_enabled"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"active":{"type":"boolean"},"api_access_enabled":{"type":"boolean"}}},"key_active":{"type":"boolean"},"expires_at":{"type":["string","null"],"format":"date-time"},"ip_allowlist":{"type":"array","items":{"$ref":"#/components/schemas/IpAllowlistEntry"}},"hmac_required":{"type":"boolean"},"rate_limit_per_minute":{"type":"integer","minimum":1},"quota_daily":{"type":"integer","minimum":1},"quota_monthly":{"type":"integer","minimum":1},"created_at":{"type":"string","format":"date-time"}}};
+export const mintToken_response_201 = validate115;
+const schema50 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/MintedTokenResult"}}}]};
+const schema51 = {"type":"object","required":["token","hmac_secret","key"],"additionalProperties":false,"properties":{"token":{"type":"string","description":"The Bearer token. Shown once."},"hmac_secret":{"type":"string","description":"The key's API HMAC secret for the `hmacSignature` scheme (needed when `hmac_required`). Shown once."},"key":{"$ref":"#/components/schemas/MintedKey"}}};
+const schema52 = {"type":"object","required":["id","name","scopes","client","key_active","expires_at","ip_allowlist","hmac_required","rate_limit_per_minute","quota_daily","quota_monthly","created_at"],"additionalProperties":false,"description":"The minted key with every setting resolved (defaults filled in).","properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"scopes":{"type":"array","items":{"$ref":"#/components/schemas/ScopeName"}},"client":{"type":"object","required":["id","active","api_access_enabled"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"active":{"type":"boolean"},"api_access_enabled":{"type":"boolean"}}},"key_active":{"type":"boolean"},"expires_at":{"type":["string","null"],"format":"date-time"},"ip_allowlist":{"type":"array","items":{"$ref":"#/components/schemas/IpAllowlistEntry"}},"hmac_required":{"type":"boolean"},"rate_limit_per_minute":{"type":"integer","minimum":1},"quota_daily":{"type":"integer","minimum":1},"quota_monthly":{"type":"integer","minimum":1},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate108.evaluated;
+const evaluated0 = validate118.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3525,7 +4411,7 @@ vErrors.push(err11);
 errors++;
 }
 for(const key0 in data){
-if(!(func10.call(schema48.properties, key0))){
+if(!(func14.call(schema52.properties, key0))){
 const err12 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err12];
@@ -3578,8 +4464,8 @@ let data2 = data.scopes;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate100(data2[i0], {instancePath:instancePath+"/scopes/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
+if(!(validate110(data2[i0], {instancePath:instancePath+"/scopes/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
@@ -3716,7 +4602,7 @@ errors++;
 if(data.expires_at !== undefined){
 let data9 = data.expires_at;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err27 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema48.properties.expires_at.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema52.properties.expires_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -3743,8 +4629,8 @@ let data10 = data.ip_allowlist;
 if(Array.isArray(data10)){
 const len1 = data10.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate102(data10[i1], {instancePath:instancePath+"/ip_allowlist/" + i1,parentData:data10,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+if(!(validate112(data10[i1], {instancePath:instancePath+"/ip_allowlist/" + i1,parentData:data10,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
 errors = vErrors.length;
 }
 }
@@ -3883,16 +4769,16 @@ vErrors.push(err39);
 }
 errors++;
 }
-validate108.errors = vErrors;
+validate118.errors = vErrors;
 return errors === 0;
 }
-validate108.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate118.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate107.evaluated;
+const evaluated0 = validate117.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3967,8 +4853,8 @@ errors++;
 }
 }
 if(data.key !== undefined){
-if(!(validate108(data.key, {instancePath:instancePath+"/key",parentData:data,parentDataProperty:"key",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
+if(!(validate118(data.key, {instancePath:instancePath+"/key",parentData:data,parentDataProperty:"key",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
 errors = vErrors.length;
 }
 }
@@ -3983,16 +4869,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate107.errors = vErrors;
+validate117.errors = vErrors;
 return errors === 0;
 }
-validate107.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate117.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate105.evaluated;
+const evaluated0 = validate115.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4015,8 +4901,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate107(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+if(!(validate117(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
 errors = vErrors.length;
 }
 }
@@ -4031,23 +4917,23 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate105.errors = vErrors;
+validate115.errors = vErrors;
 return errors === 0;
 }
-validate105.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate115.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createSite_body = validate113;
-const schema49 = {"$ref":"#/components/schemas/CreateSiteRequest","$comment":"validator entry"};
-const schema50 = {"type":"object","additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":64,"description":"Name of the site. Default `site-<id>`."},"api_key":{"type":"string","minLength":16,"maxLength":128,"pattern":"^[A-Za-z0-9_\\-.]+$","description":"A fixed API key (`X-Api-Key` of the v1 `hmac` scheme), for CI configuration. Default a random key.","x-assumption":"Limited to URL- and header-safe characters because it travels in a header."},"api_secret":{"type":"string","minLength":32,"maxLength":128,"pattern":"^[\\x21-\\x7E]+$","description":"A fixed API secret (the HMAC key of the v1 `hmac` scheme). Default a random secret.","x-assumption":"Printable ASCII without spaces, so the secret can sit in any environment variable or config file."},"callback_url":{"type":["string","null"],"format":"uri","default":null,"description":"Where the site's webhooks are POSTed. When null, the mock records each delivery without sending it.","x-assumption":"A site without a callback URL is useful to tests that only inspect the recorded deliveries."},"aml_enabled":{"type":"boolean","default":true,"description":"Whether deposits of the site are AML-screened; when false, their `amlStatus` is `not_checked`."},"webhook_events":{"type":"array","uniqueItems":true,"maxItems":50,"items":{"$ref":"#/components/schemas/WebhookEventTypeName"},"description":"The event types sent to the site (its `subscribed` list). Default every `deposit.*` type of the v1 contract."}}};
-const pattern12 = new RegExp("^[\\x21-\\x7E]+$", "u");
-const formats22 = imported_ajv_formats_dist_formats.fullFormats.uri;
-const schema51 = {"type":"string","pattern":"^[a-z][a-z_]*\\.[a-z][a-z_]*$","description":"A deposit webhook event type of the v1 contract (`components.schemas.WebhookEventType`), for example `deposit.paid`; another value gives 422 `validation_error`.","x-assumption":"Written as a pattern, not an enum, so the event list lives only in the v1 contract; the mock checks values against it.","example":"deposit.paid"};
-const pattern13 = new RegExp("^[a-z][a-z_]*\\.[a-z][a-z_]*$", "u");
+export const createSite_body = validate123;
+const schema53 = {"$ref":"#/components/schemas/CreateSiteRequest","$comment":"validator entry"};
+const schema54 = {"type":"object","additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":64,"description":"Name of the site. Default `site-<id>`."},"api_key":{"type":"string","minLength":16,"maxLength":128,"pattern":"^[A-Za-z0-9_\\-.]+$","description":"A fixed API key (`X-Api-Key` of the v1 `hmac` scheme), for CI configuration. Default a random key.","x-assumption":"Limited to URL- and header-safe characters because it travels in a header."},"api_secret":{"type":"string","minLength":32,"maxLength":128,"pattern":"^[\\x21-\\x7E]+$","description":"A fixed API secret (the HMAC key of the v1 `hmac` scheme). Default a random secret.","x-assumption":"Printable ASCII without spaces, so the secret can sit in any environment variable or config file."},"callback_url":{"type":["string","null"],"format":"uri","default":null,"description":"Where the site's webhooks are POSTed. When null, the mock records each delivery without sending it.","x-assumption":"A site without a callback URL is useful to tests that only inspect the recorded deliveries."},"aml_enabled":{"type":"boolean","default":true,"description":"Whether deposits of the site are AML-screened; when false, their `amlStatus` is `not_checked`."},"webhook_events":{"type":"array","uniqueItems":true,"maxItems":50,"items":{"$ref":"#/components/schemas/WebhookEventTypeName"},"description":"The event types sent to the site (its `subscribed` list). Default every `deposit.*` type of the v1 contract."}}};
+const pattern14 = new RegExp("^[\\x21-\\x7E]+$", "u");
+const formats26 = imported_ajv_formats_dist_formats.fullFormats.uri;
+const schema55 = {"type":"string","pattern":"^[a-z][a-z_]*\\.[a-z][a-z_]*$","description":"A deposit webhook event type of the v1 contract (`components.schemas.WebhookEventType`), for example `deposit.paid`; another value gives 422 `validation_error`.","x-assumption":"Written as a pattern, not an enum, so the event list lives only in the v1 contract; the mock checks values against it.","example":"deposit.paid"};
+const pattern15 = new RegExp("^[a-z][a-z_]*\\.[a-z][a-z_]*$", "u");
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate115.evaluated;
+const evaluated0 = validate125.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4055,7 +4941,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!pattern13.test(data)){
+if(!pattern15.test(data)){
 const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]*\\.[a-z][a-z_]*$"},message:"must match pattern \""+"^[a-z][a-z_]*\\.[a-z][a-z_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -4076,16 +4962,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate115.errors = vErrors;
+validate125.errors = vErrors;
 return errors === 0;
 }
-validate115.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate125.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate114.evaluated;
+const evaluated0 = validate124.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4163,7 +5049,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(!pattern7.test(data1)){
+if(!pattern9.test(data1)){
 const err6 = {instancePath:instancePath+"/api_key",schemaPath:"#/properties/api_key/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_\\-.]+$"},message:"must match pattern \""+"^[A-Za-z0-9_\\-.]+$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -4208,7 +5094,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!pattern12.test(data2)){
+if(!pattern14.test(data2)){
 const err10 = {instancePath:instancePath+"/api_secret",schemaPath:"#/properties/api_secret/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E]+$"},message:"must match pattern \""+"^[\\x21-\\x7E]+$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -4233,7 +5119,7 @@ errors++;
 if(data.callback_url !== undefined){
 let data3 = data.callback_url;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err12 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/type",keyword:"type",params:{type: schema50.properties.callback_url.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/type",keyword:"type",params:{type: schema54.properties.callback_url.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4243,7 +5129,7 @@ vErrors.push(err12);
 errors++;
 }
 if(typeof data3 === "string"){
-if(!(formats22(data3))){
+if(!(formats26(data3))){
 const err13 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -4282,8 +5168,8 @@ errors++;
 }
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate115(data5[i0], {instancePath:instancePath+"/webhook_events/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
+if(!(validate125(data5[i0], {instancePath:instancePath+"/webhook_events/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
 errors = vErrors.length;
 }
 }
@@ -4330,40 +5216,40 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate114.errors = vErrors;
+validate124.errors = vErrors;
 return errors === 0;
 }
-validate114.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate124.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate113.evaluated;
+const evaluated0 = validate123.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate114(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate124(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
 errors = vErrors.length;
 }
-validate113.errors = vErrors;
+validate123.errors = vErrors;
 return errors === 0;
 }
-validate113.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate123.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createSite_response_201 = validate118;
-const schema52 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SiteWithSecretsResult"}}}]};
-const schema53 = {"type":"object","required":["site","api_secret","webhook_secret"],"additionalProperties":false,"properties":{"site":{"$ref":"#/components/schemas/Site"},"api_secret":{"type":"string","description":"The API secret of the v1 `hmac` scheme. Shown once."},"webhook_secret":{"type":"string","description":"The secret that signs the site's webhooks (`X-Signature`). Shown once."}}};
-const schema54 = {"type":"object","required":["id","name","api_key","callback_url","aml_enabled","webhook_events","created_at"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"api_key":{"type":"string"},"callback_url":{"type":["string","null"],"format":"uri"},"aml_enabled":{"type":"boolean"},"webhook_events":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEventTypeName"}},"created_at":{"type":"string","format":"date-time"}}};
+export const createSite_response_201 = validate128;
+const schema56 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SiteWithSecretsResult"}}}]};
+const schema57 = {"type":"object","required":["site","api_secret","webhook_secret"],"additionalProperties":false,"properties":{"site":{"$ref":"#/components/schemas/Site"},"api_secret":{"type":"string","description":"The API secret of the v1 `hmac` scheme. Shown once."},"webhook_secret":{"type":"string","description":"The secret that signs the site's webhooks (`X-Signature`). Shown once."}}};
+const schema58 = {"type":"object","required":["id","name","api_key","callback_url","aml_enabled","webhook_events","created_at"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"api_key":{"type":"string"},"callback_url":{"type":["string","null"],"format":"uri"},"aml_enabled":{"type":"boolean"},"webhook_events":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEventTypeName"}},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate121.evaluated;
+const evaluated0 = validate131.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4505,7 +5391,7 @@ errors++;
 if(data.callback_url !== undefined){
 let data3 = data.callback_url;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err12 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/type",keyword:"type",params:{type: schema54.properties.callback_url.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/type",keyword:"type",params:{type: schema58.properties.callback_url.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4515,7 +5401,7 @@ vErrors.push(err12);
 errors++;
 }
 if(typeof data3 === "string"){
-if(!(formats22(data3))){
+if(!(formats26(data3))){
 const err13 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -4544,8 +5430,8 @@ let data5 = data.webhook_events;
 if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate115(data5[i0], {instancePath:instancePath+"/webhook_events/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
+if(!(validate125(data5[i0], {instancePath:instancePath+"/webhook_events/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
 errors = vErrors.length;
 }
 }
@@ -4597,16 +5483,16 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate121.errors = vErrors;
+validate131.errors = vErrors;
 return errors === 0;
 }
-validate121.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate131.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate120.evaluated;
+const evaluated0 = validate130.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4657,8 +5543,8 @@ errors++;
 }
 }
 if(data.site !== undefined){
-if(!(validate121(data.site, {instancePath:instancePath+"/site",parentData:data,parentDataProperty:"site",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+if(!(validate131(data.site, {instancePath:instancePath+"/site",parentData:data,parentDataProperty:"site",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
 errors = vErrors.length;
 }
 }
@@ -4697,16 +5583,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate120.errors = vErrors;
+validate130.errors = vErrors;
 return errors === 0;
 }
-validate120.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate130.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate118.evaluated;
+const evaluated0 = validate128.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4729,8 +5615,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate120(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
+if(!(validate130(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
 errors = vErrors.length;
 }
 }
@@ -4745,10 +5631,10 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate118.errors = vErrors;
+validate128.errors = vErrors;
 return errors === 0;
 }
-validate118.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate128.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const advanceClock_response_400 = resetSandbox_response_400;
 export const mintToken_response_400 = resetSandbox_response_400;
@@ -4759,6 +5645,12 @@ export const resumeClock_response_401 = resetSandbox_response_401;
 export const advanceClock_response_401 = resetSandbox_response_401;
 export const mintToken_response_401 = resetSandbox_response_401;
 export const createSite_response_401 = resetSandbox_response_401;
+export const advanceClock_response_413 = resetSandbox_response_413;
+export const mintToken_response_413 = resetSandbox_response_413;
+export const createSite_response_413 = resetSandbox_response_413;
+export const advanceClock_response_415 = resetSandbox_response_415;
+export const mintToken_response_415 = resetSandbox_response_415;
+export const createSite_response_415 = resetSandbox_response_415;
 export const advanceClock_response_422 = resetSandbox_response_422;
 export const mintToken_response_422 = resetSandbox_response_422;
 export const createSite_response_422 = resetSandbox_response_422;
@@ -4772,6 +5664,8 @@ export const operationValidators = {
       "200": resetSandbox_response_200,
       "400": resetSandbox_response_400,
       "401": resetSandbox_response_401,
+      "413": resetSandbox_response_413,
+      "415": resetSandbox_response_415,
       "422": resetSandbox_response_422,
     },
   },
@@ -4799,6 +5693,8 @@ export const operationValidators = {
       "200": advanceClock_response_200,
       "400": advanceClock_response_400,
       "401": advanceClock_response_401,
+      "413": advanceClock_response_413,
+      "415": advanceClock_response_415,
       "422": advanceClock_response_422,
     },
   },
@@ -4808,6 +5704,8 @@ export const operationValidators = {
       "201": mintToken_response_201,
       "400": mintToken_response_400,
       "401": mintToken_response_401,
+      "413": mintToken_response_413,
+      "415": mintToken_response_415,
       "422": mintToken_response_422,
     },
   },
@@ -4817,6 +5715,8 @@ export const operationValidators = {
       "201": createSite_response_201,
       "400": createSite_response_400,
       "401": createSite_response_401,
+      "413": createSite_response_413,
+      "415": createSite_response_415,
       "422": createSite_response_422,
     },
   },

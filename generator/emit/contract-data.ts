@@ -25,6 +25,12 @@ export const ${name}ErrorCodes = ${JSON.stringify(Object.fromEntries(entries), n
 
 export type ${pascalCase(model.name)}ErrorCode = keyof typeof ${name}ErrorCodes;
 
+/**
+ * Response header names by their component (\`components/headers\`), as the contract's responses
+ * use them: \`${name}HeaderNames.XRateLimitLimit\` is \`'X-RateLimit-Limit'\`.
+ */
+export const ${name}HeaderNames = ${JSON.stringify(responseHeaderNames(document), null, 2)} as const;
+
 /** The security schemes (header names, signing rules) as the contract declares them. */
 export const ${name}SecuritySchemes = ${JSON.stringify(model.securitySchemes, null, 2)} as const;
 
@@ -32,6 +38,26 @@ export const ${name}SecuritySchemes = ${JSON.stringify(model.securitySchemes, nu
 export const ${name}Info = ${JSON.stringify({ title: model.title, version: model.version, ...extensions }, null, 2)} as const;
 `,
   };
+}
+
+/** Every `{ <header name>: { $ref: '#/components/headers/<Component>' } }` of every response. */
+function responseHeaderNames(document: Record<string, unknown>): Record<string, string> {
+  const names = new Map<string, string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (node === null || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'headers' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+        for (const [header, definition] of Object.entries(value)) {
+          const ref = (definition as { $ref?: unknown }).$ref;
+          if (typeof ref === 'string' && ref.startsWith('#/components/headers/')) names.set(ref.slice('#/components/headers/'.length), header);
+        }
+      }
+      walk(value);
+    }
+  };
+  walk(document);
+  return Object.fromEntries([...names].sort(([a], [b]) => a.localeCompare(b)));
 }
 
 export function emitBundledDocument(model: ContractModel): GeneratedFile {
