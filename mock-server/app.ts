@@ -1,0 +1,116 @@
+// createApp(): the whole mock as an express app, without listen (tests mount it on port 0).
+// One linear pipeline per family: request context → route match → platform middleware (body,
+// auth, limits, idempotency) → validation → handler → response; unmatched requests get 404/405
+// and every failure goes through one error handler.
+import express, { type Express } from 'express';
+import { timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createDepositV1Router, depositV1Routes, type DepositV1Handlers } from '../generated/deposit-v1/routes.js';
+import { createExchangeV3Router, exchangeV3Routes, exchangeV3RoutesBasePath, type ExchangeV3Handlers } from '../generated/exchange-v3/routes.js';
+import type { RouteDefinition, ValidationDetails } from '../generated/runtime/router-runtime.js';
+import { loadPlatformCatalog } from './domain/platform/catalog.js';
+import { controlHandlers } from './control/handlers.js';
+import { sandboxControlSecuritySchemes } from '../generated/sandbox-control/contract-data.js';
+import { createSandboxControlRouter, sandboxControlRoutes, sandboxControlRoutesBasePath } from '../generated/sandbox-control/routes.js';
+import { notSimulated } from './handlers/not-simulated.js';
+import { platformHandlers } from './handlers/v3-platform.js';
+import { errorHandler } from './http/error-handler.js';
+import { families, sendError, type FamilyName } from './http/families.js';
+import { unmatched } from './http/fallback.js';
+import { HttpError } from './http/http-error.js';
+import { createPipeline } from './http/pipeline.js';
+import { rememberRoute, requestContext } from './http/request-context.js';
+import { strictResponses } from './http/strict-responses.js';
+import { Sandbox, type SandboxOptions } from './sandbox.js';
+
+export const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
+
+export interface AppOptions extends SandboxOptions {
+  /** Serve the sandbox control API under /__mock (default true). */
+  control?: boolean;
+  /** When set, the control API requires it in X-Mock-Admin-Token. */
+  adminToken?: string;
+  /** Validate every response against the contract; a mismatch becomes a loud 500 (tests). */
+  strict?: boolean;
+}
+
+export interface MockApp {
+  app: Express;
+  sandbox: Sandbox;
+}
+
+export function createApp(options: AppOptions = {}): MockApp {
+  const sandbox = new Sandbox(options);
+  const platform = createPipeline(sandbox);
+  // Every matched route first records itself (auth and strict mode read it), then the platform steps.
+  const pipeline = {
+    v3: (route: RouteDefinition) => [rememberRoute(route), ...platform.v3(route)],
+    v1: (route: RouteDefinition) => [rememberRoute(route), ...platform.v1(route)],
+    control: (route: RouteDefinition) => [rememberRoute(route), ...platform.control(route)],
+  };
+  const familyContext = (family: FamilyName) => (options.strict ? [requestContext(family), strictResponses()] : [requestContext(family)]);
+  const catalog = loadPlatformCatalog(join(repoRoot, 'contracts'));
+  const openApiYaml = readFileSync(join(repoRoot, 'generated', 'exchange-v3', 'openapi.yaml'), 'utf8');
+
+  const app = express();
+  app.disable('x-powered-by');
+  // Behind a local proxy (and in tests) the caller IP comes from X-Forwarded-For; the IP
+  // allow-list check reads req.ip.
+  app.set('trust proxy', 'loopback');
+
+  const v3Handlers: ExchangeV3Handlers = {
+    ...notSimulated(exchangeV3Routes.map((r) => r.operationId) as (keyof ExchangeV3Handlers)[]),
+    ...platformHandlers(sandbox, catalog, openApiYaml),
+  };
+  app.use(
+    exchangeV3RoutesBasePath,
+    ...familyContext('v3'),
+    createExchangeV3Router(v3Handlers, { routeMiddleware: pipeline.v3, onValidationError: validationFailed(sandbox, 'v3') }),
+    unmatched(exchangeV3Routes, exchangeV3RoutesBasePath),
+  );
+
+  // The v1 paths are written in full (/v1/public/...), so its router mounts at the root.
+  const v1Handlers: DepositV1Handlers = notSimulated(depositV1Routes.map((r) => r.operationId) as (keyof DepositV1Handlers)[]);
+  app.use('/v1/public', ...familyContext('v1'));
+  app.use(createDepositV1Router(v1Handlers, { routeMiddleware: pipeline.v1, onValidationError: validationFailed(sandbox, 'v1') }));
+  app.use('/v1/public', unmatched(depositV1Routes, ''));
+
+  if (options.control !== false) {
+    app.use(
+      sandboxControlRoutesBasePath,
+      ...familyContext('control'),
+      adminGuard(options.adminToken),
+      createSandboxControlRouter(controlHandlers(sandbox), { routeMiddleware: pipeline.control, onValidationError: validationFailed(sandbox, 'control') }),
+      unmatched(sandboxControlRoutes, sandboxControlRoutesBasePath),
+    );
+  }
+
+  app.use(requestContext('v3'), unmatched([], ''));
+  app.use(errorHandler(sandbox.clock));
+  return { app, sandbox };
+}
+
+function validationFailed(sandbox: Sandbox, family: FamilyName) {
+  return (details: ValidationDetails, _req: unknown, res: express.Response, _route: RouteDefinition): void => {
+    sendError(res, sandbox.clock, new HttpError(families[family].codes.validation, 'The given data was invalid.', details));
+  };
+}
+
+function adminGuard(adminToken: string | undefined): express.RequestHandler {
+  const header = sandboxControlSecuritySchemes.adminToken.name;
+  return (req, _res, next) => {
+    if (adminToken === undefined || safeEqual(req.get(header) ?? '', adminToken)) {
+      next();
+      return;
+    }
+    next(new HttpError('unauthorized', `The sandbox control API needs the admin token in ${header}.`));
+  };
+}
+
+function safeEqual(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

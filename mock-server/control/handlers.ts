@@ -1,0 +1,136 @@
+// The sandbox control API (contracts/sandbox-control.openapi.yaml) over the sandbox: reset,
+// the virtual clock, minting v3 keys and creating v1 sites.
+import { isIP } from 'node:net';
+import { exchangeV3Routes } from '../../generated/exchange-v3/routes.js';
+import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
+import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
+import { allScopes } from '../domain/accounts/scope-catalog.js';
+import { depositV1Webhooks } from '../domain/accounts/deposit-webhook-events.js';
+import { HttpError } from '../http/http-error.js';
+import { respond } from '../http/respond.js';
+import { defaultKeyLimits, type Sandbox } from '../sandbox.js';
+import { durationMs } from './iso-duration.js';
+
+const maxAdvanceMs = 31_536_000_000;
+const knownScopes = new Set(allScopes(exchangeV3Routes));
+
+export function controlHandlers(sandbox: Sandbox): SandboxControlHandlers {
+  const { clock } = sandbox;
+  const clockState = (context: HandlerContext) => {
+    const state = clock.state();
+    return respond(context, clock, 200, { now: state.now.toISOString(), frozen: state.frozen, offset_seconds: state.offsetSeconds });
+  };
+
+  return {
+    resetSandbox: async (request, context) => {
+      await sandbox.reset(request.body?.seed);
+      return respond(context, clock, 200, { seed: sandbox.seedInUse, reset_at: clock.now().toISOString() });
+    },
+    getClock: (_request, context) => clockState(context),
+    freezeClock: (_request, context) => {
+      clock.freeze();
+      return clockState(context);
+    },
+    resumeClock: (_request, context) => {
+      clock.resume();
+      return clockState(context);
+    },
+    advanceClock: async (request, context) => {
+      const body = request.body;
+      const ms = 'seconds' in body ? body.seconds * 1000 : durationMs(body.duration);
+      if (!(ms > 0) || ms > maxAdvanceMs) {
+        throw new HttpError('validation_error', 'The advance must be more than zero and at most one year.', {
+          [`body.${'seconds' in body ? 'seconds' : 'duration'}`]: ['must be more than zero and at most 31536000 seconds'],
+        });
+      }
+      await clock.advance(ms);
+      return clockState(context);
+    },
+    mintToken: (request, context) => {
+      const body = request.body ?? {};
+      const unknown = (body.scopes ?? []).filter((scope) => !knownScopes.has(scope));
+      if (unknown.length > 0) {
+        throw new HttpError('validation_error', 'Unknown scopes.', { 'body.scopes': unknown.map((s) => `${s} is not a scope of the v3 contract`) });
+      }
+      // The contract's IPv6 CIDR pattern is loose: parse each address (`:::::/64` matches it).
+      const badIps = (body.ip_allowlist ?? []).filter((entry) => isIP(entry.split('/')[0] ?? '') === 0);
+      if (badIps.length > 0) {
+        throw new HttpError('validation_error', 'Invalid IP allow-list entries.', { 'body.ip_allowlist': badIps.map((e) => `${e} is not an IP address or CIDR block`) });
+      }
+      if (body.token !== undefined && sandbox.keys.find(body.token) !== undefined) {
+        throw new HttpError('validation_error', 'A key with this token exists.', { 'body.token': ['is already in use'] });
+      }
+      const key = sandbox.keys.mint(
+        {
+          ...(body.name !== undefined ? { name: body.name } : {}),
+          ...(body.token !== undefined ? { token: body.token } : {}),
+          scopes: body.scopes ?? [...knownScopes],
+          clientActive: body.client_active ?? true,
+          apiAccessEnabled: body.api_access_enabled ?? true,
+          keyActive: body.key_active ?? true,
+          expiresAt: body.expires_at ? new Date(body.expires_at) : null,
+          ipAllowlist: body.ip_allowlist ?? [],
+          hmacRequired: body.hmac_required ?? false,
+          limits: {
+            perMinute: body.rate_limit_per_minute ?? defaultKeyLimits.perMinute,
+            daily: body.quota_daily ?? defaultKeyLimits.daily,
+            monthly: body.quota_monthly ?? defaultKeyLimits.monthly,
+          },
+        },
+        clock.now(),
+      );
+      return respond(context, clock, 201, {
+        token: key.token,
+        hmac_secret: key.hmacSecret,
+        key: {
+          id: key.id,
+          name: key.name,
+          scopes: key.scopes,
+          client: { id: key.client.id, active: key.client.active, api_access_enabled: key.client.apiAccessEnabled },
+          key_active: key.active,
+          expires_at: key.expiresAt?.toISOString() ?? null,
+          ip_allowlist: key.ipAllowlist,
+          hmac_required: key.hmacRequired,
+          rate_limit_per_minute: key.limits.perMinute,
+          quota_daily: key.limits.daily,
+          quota_monthly: key.limits.monthly,
+          created_at: key.createdAt.toISOString(),
+        },
+      });
+    },
+    createSite: (request, context) => {
+      const body = request.body ?? {};
+      if (body.api_key !== undefined && sandbox.sites.find(body.api_key) !== undefined) {
+        throw new HttpError('validation_error', 'A site with this API key exists.', { 'body.api_key': ['is already in use'] });
+      }
+      const unknownEvents = (body.webhook_events ?? []).filter((type) => !depositV1Webhooks.includes(type));
+      if (unknownEvents.length > 0) {
+        throw new HttpError('validation_error', 'Unknown webhook event types.', { 'body.webhook_events': unknownEvents.map((t) => `${t} is not a webhook event type of the v1 contract`) });
+      }
+      const site = sandbox.sites.create(
+        {
+          ...(body.name !== undefined ? { name: body.name } : {}),
+          ...(body.api_key !== undefined ? { apiKey: body.api_key } : {}),
+          ...(body.api_secret !== undefined ? { apiSecret: body.api_secret } : {}),
+          callbackUrl: body.callback_url ?? null,
+          amlEnabled: body.aml_enabled ?? true,
+          webhookEvents: body.webhook_events ?? depositV1Webhooks,
+        },
+        clock.now(),
+      );
+      return respond(context, clock, 201, {
+        site: {
+          id: site.id,
+          name: site.name,
+          api_key: site.apiKey,
+          callback_url: site.callbackUrl,
+          aml_enabled: site.amlEnabled,
+          webhook_events: site.webhookEvents,
+          created_at: site.createdAt.toISOString(),
+        },
+        api_secret: site.apiSecret,
+        webhook_secret: site.webhookSecret,
+      });
+    },
+  };
+}

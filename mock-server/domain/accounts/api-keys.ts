@@ -1,0 +1,96 @@
+// API keys of the v3 family and the clients that own them: what the nine authentication checks
+// read, minted by the sandbox control API with chosen scopes and account flags.
+import type { Random } from '../../random.js';
+
+export interface Client {
+  id: number;
+  name: string;
+  email: string;
+  active: boolean;
+  apiAccessEnabled: boolean;
+}
+
+export interface KeyLimits {
+  perMinute: number;
+  daily: number;
+  monthly: number;
+}
+
+export interface ApiKey {
+  id: number;
+  name: string;
+  token: string;
+  /** The API HMAC secret (not a webhook secret), for keys that must sign requests. */
+  hmacSecret: string;
+  scopes: string[];
+  client: Client;
+  active: boolean;
+  expiresAt: Date | null;
+  /** Addresses or CIDR blocks; empty means no allow-list. */
+  ipAllowlist: string[];
+  hmacRequired: boolean;
+  limits: KeyLimits;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+export interface MintKeyInput {
+  name?: string;
+  token?: string;
+  scopes: string[];
+  clientActive?: boolean;
+  apiAccessEnabled?: boolean;
+  keyActive?: boolean;
+  expiresAt?: Date | null;
+  ipAllowlist?: string[];
+  hmacRequired?: boolean;
+  limits: KeyLimits;
+}
+
+/** Keys by token; ids and secrets from the seeded random source. */
+export class ApiKeyRegistry {
+  private readonly byToken = new Map<string, ApiKey>();
+  private lastId = 0;
+
+  constructor(private readonly random: Random) {}
+
+  mint(input: MintKeyInput, now: Date): ApiKey {
+    const id = (this.lastId += 1);
+    const token = input.token ?? `eak_${this.random.string(40)}`;
+    if (this.byToken.has(token)) throw new Error('a key with this token already exists');
+    const key: ApiKey = {
+      id,
+      name: input.name ?? `key-${id}`,
+      token,
+      hmacSecret: `hms_${this.random.string(40)}`,
+      scopes: [...input.scopes],
+      client: {
+        id,
+        name: id === 1 ? 'Sandbox client' : `Sandbox client ${id}`,
+        email: `client${id}@sandbox.test`,
+        active: input.clientActive ?? true,
+        apiAccessEnabled: input.apiAccessEnabled ?? true,
+      },
+      active: input.keyActive ?? true,
+      expiresAt: input.expiresAt ?? null,
+      ipAllowlist: input.ipAllowlist ?? [],
+      hmacRequired: input.hmacRequired ?? false,
+      limits: input.limits,
+      createdAt: now,
+      lastUsedAt: null,
+    };
+    this.byToken.set(token, key);
+    return key;
+  }
+
+  find(token: string): ApiKey | undefined {
+    return this.byToken.get(token);
+  }
+
+  /** Takes over a key from an earlier registry (sandbox reset keeps the default key). */
+  adopt(key: ApiKey): void {
+    key.lastUsedAt = null;
+    this.byToken.set(key.token, key);
+    this.lastId = Math.max(this.lastId, key.id);
+  }
+}

@@ -1,0 +1,67 @@
+// The platform's self-description, read from contracts/: the contracts catalog
+// (platform-contracts.yaml), the JSON Schema catalog (schemas/*.json, keyed by file name) and
+// the order-status dictionary (the order machine).
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { orderMachine } from '../../../generated/machines.js';
+
+export interface ContractEntry {
+  key: string;
+  version: string;
+  title: string;
+  status: string;
+  stability: string;
+  description: string;
+  headers: string[];
+  schemas: string[];
+}
+
+export interface SchemaEntry {
+  key: string;
+  title: string;
+  version: string;
+  contract: string;
+  schema: Record<string, unknown>;
+}
+
+export interface PlatformCatalog {
+  contracts: ContractEntry[];
+  schemas: SchemaEntry[];
+}
+
+export function loadPlatformCatalog(contractsDir: string): PlatformCatalog {
+  const { contracts } = parse(readFileSync(join(contractsDir, 'platform-contracts.yaml'), 'utf8')) as { contracts: ContractEntry[] };
+  const schemas = readdirSync(join(contractsDir, 'schemas'))
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .map((file) => {
+      const key = file.replace(/\.json$/, '');
+      const schema = JSON.parse(readFileSync(join(contractsDir, 'schemas', file), 'utf8')) as Record<string, unknown>;
+      return {
+        key,
+        title: String(schema.title ?? key),
+        version: key.slice(key.lastIndexOf('.') + 1),
+        contract: contracts.find((c) => c.schemas.includes(key))?.key ?? '',
+        schema,
+      };
+    });
+  return { contracts, schemas };
+}
+
+export interface OrderStatusEntry {
+  code: string;
+  title: string;
+  description: string;
+  is_final: boolean;
+}
+
+/** The order-status dictionary, from the order machine: final means terminal. */
+export function orderStatuses(): OrderStatusEntry[] {
+  return orderMachine.states.map((code) => ({
+    code,
+    title: code.split('_').map((w, i) => (i === 0 ? w.charAt(0).toUpperCase() + w.slice(1) : w)).join(' '),
+    description: orderMachine.descriptions[code],
+    is_final: orderMachine.terminal.includes(code),
+  }));
+}

@@ -1,0 +1,136 @@
+// The v3 operations the platform answers itself: reachability, the machine-readable description,
+// contracts and schemas, the order-status dictionary, the rates file, and the calling account
+// (client profile, health, usage, scopes).
+import { exchangeV3SignatureScheme } from '../../generated/exchange-v3/client.js';
+import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
+import { exchangeV3Routes, exchangeV3RoutesBasePath } from '../../generated/exchange-v3/routes.js';
+import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
+import type { ApiKey } from '../domain/accounts/api-keys.js';
+import { scopeCatalog } from '../domain/accounts/scope-catalog.js';
+import { orderStatuses, type PlatformCatalog } from '../domain/platform/catalog.js';
+import { HttpError } from '../http/http-error.js';
+import { requestLocals } from '../http/locals.js';
+import { respond } from '../http/respond.js';
+import type { Sandbox } from '../sandbox.js';
+
+type PlatformOperation =
+  | 'ping' | 'getOpenApiDocument' | 'listPublicContracts' | 'getPublicContract' | 'listPublicSchemas' | 'getPublicSchema'
+  | 'getRatesXml' | 'listPublicOrderStatuses' | 'privatePing' | 'getClientHealth' | 'getClient' | 'getUsage' | 'listScopes'
+  | 'listContracts' | 'getContract' | 'listSchemas' | 'getSchema' | 'listOrderStatuses';
+
+export function platformHandlers(sandbox: Sandbox, catalog: PlatformCatalog, openApiYaml: string): Pick<ExchangeV3Handlers, PlatformOperation> {
+  const { clock } = sandbox;
+  // Endpoints as the contract writes paths: relative to the server (`GET /private/client`).
+  const scopes = scopeCatalog(exchangeV3Routes, '');
+  const ok = (context: HandlerContext, result: unknown) => respond(context, clock, 200, result);
+
+  const contract = (context: HandlerContext, key: string) => {
+    const found = catalog.contracts.find((c) => c.key === key);
+    if (found === undefined) throw new HttpError('not_found', `No contract ${key}.`);
+    return ok(context, { contract: found });
+  };
+  const schemaList = (context: HandlerContext, visibility: 'public' | 'private') =>
+    ok(context, {
+      schemas: catalog.schemas.map(({ key, title, version, contract: owner }) => ({
+        key, title, version, contract: owner, content_type: 'application/schema+json',
+        endpoint: `${exchangeV3RoutesBasePath}/${visibility}/schemas/${key}`,
+      })),
+    });
+  const schema = (context: HandlerContext, key: string) => {
+    const found = catalog.schemas.find((s) => s.key === key);
+    if (found === undefined) throw new HttpError('not_found', `No schema ${key}.`);
+    return ok(context, { schema: found.schema });
+  };
+
+  return {
+    ping: (_request, context) => ok(context, null),
+    privatePing: (_request, context) => ok(context, null),
+    getOpenApiDocument: () => ({ status: 200, body: openApiYaml, contentType: 'application/yaml' }),
+    listPublicContracts: (_request, context) => ok(context, { contracts: catalog.contracts }),
+    listContracts: (_request, context) => ok(context, { contracts: catalog.contracts }),
+    getPublicContract: (request, context) => contract(context, request.path.contract),
+    getContract: (request, context) => contract(context, request.path.contract),
+    listPublicSchemas: (_request, context) => schemaList(context, 'public'),
+    listSchemas: (_request, context) => schemaList(context, 'private'),
+    getPublicSchema: (request, context) => schema(context, request.path.schema),
+    getSchema: (request, context) => schema(context, request.path.schema),
+    listPublicOrderStatuses: (_request, context) => ok(context, { statuses: orderStatuses() }),
+    listOrderStatuses: (_request, context) => ok(context, { statuses: orderStatuses() }),
+    // The route catalog is simulated by the exchange domain; until it exists the file lists no rates.
+    getRatesXml: () => ({ status: 200, body: '<?xml version="1.0" encoding="UTF-8"?>\n<rates>\n</rates>\n', contentType: 'application/xml' }),
+    listScopes: (_request, context) => ok(context, { scopes }),
+    getClient: (_request, context) => {
+      const key = callerKey(context);
+      return ok(context, {
+        id: key.client.id,
+        name: key.client.name,
+        email: key.client.email,
+        balance: { currency: 'USD', amount: '0' },
+        orders: { total: 0, active: 0, completed: 0 },
+        api_token: {
+          id: key.id,
+          name: key.name,
+          scopes: key.scopes,
+          scope_details: scopes.filter((s) => key.scopes.includes(s.scope)),
+          security: { hmac_required: key.hmacRequired, hmac_verified: signedRequest(context), signature_algorithm: 'hmac-sha256' },
+          last_used_at: key.lastUsedAt?.toISOString() ?? null,
+          expires_at: key.expiresAt?.toISOString() ?? null,
+        },
+      });
+    },
+    getClientHealth: (_request, context) => {
+      const key = callerKey(context);
+      const now = clock.now();
+      const day = sandbox.usage.day(key.id, now);
+      const month = sandbox.usage.month(key.id, now);
+      const dailyRemaining = Math.max(0, key.limits.daily - day.used);
+      const monthlyRemaining = Math.max(0, key.limits.monthly - month.used);
+      // Degraded while the key still works but needs attention: quota nearly spent or expiry within a week.
+      const expiresSoon = key.expiresAt !== null && key.expiresAt.getTime() - now.getTime() < 7 * 86_400_000;
+      const quotaLow = dailyRemaining < key.limits.daily * 0.1 || monthlyRemaining < key.limits.monthly * 0.1;
+      return ok(context, {
+        health: {
+          version: 'client-health-v1',
+          status: expiresSoon || quotaLow ? 'degraded' : 'ok',
+          client: { id: key.client.id, name: key.client.name, active: key.client.active, api_access_enabled: key.client.apiAccessEnabled },
+          token: { id: key.id, name: key.name, active: key.active, expires_at: key.expiresAt?.toISOString() ?? null, scopes_count: key.scopes.length },
+          security: { hmac_required: key.hmacRequired, ip_allowlist_enabled: key.ipAllowlist.length > 0 },
+          quota: { daily_remaining: dailyRemaining, monthly_remaining: monthlyRemaining },
+          webhooks: { endpoints: 0, failing: 0 },
+          contracts: Object.fromEntries(catalog.contracts.map((c) => [c.key, c.version])),
+          time: now.toISOString(),
+        },
+      });
+    },
+    getUsage: (_request, context) => {
+      const key = callerKey(context);
+      const now = clock.now();
+      const day = sandbox.usage.day(key.id, now);
+      const month = sandbox.usage.month(key.id, now);
+      return ok(context, {
+        api_token: { id: String(key.id), name: key.name, status: keyStatus(key, now), plan: 'sandbox', billable: false },
+        quota: {
+          day: { limit: key.limits.daily, used: day.used, remaining: Math.max(0, key.limits.daily - day.used), resets_at: day.resetsAt.toISOString() },
+          month: { limit: key.limits.monthly, used: month.used, remaining: Math.max(0, key.limits.monthly - month.used), resets_at: month.resetsAt.toISOString() },
+        },
+        billing: { currency: 'USD', unit_price: '0', estimated_amount: '0', billable_units: 0 },
+        usage: sandbox.usage.operations(key.id, now),
+      });
+    },
+  };
+}
+
+function callerKey(context: HandlerContext): ApiKey {
+  const key = requestLocals(context.res).key;
+  if (key === undefined) throw new Error(`${context.route.operationId} ran without an authenticated key`);
+  return key;
+}
+
+function signedRequest(context: HandlerContext): boolean {
+  return context.req.get(exchangeV3SignatureScheme.headers.signature) !== undefined;
+}
+
+function keyStatus(key: ApiKey, now: Date): 'active' | 'inactive' | 'expired' {
+  if (!key.active) return 'inactive';
+  return key.expiresAt !== null && key.expiresAt <= now ? 'expired' : 'active';
+}

@@ -1,0 +1,17 @@
+// A failure with a code from a family's error catalog (contracts' x-error-codes). Middleware and
+// handlers throw it (or pass it to next); the error handler renders it in the family's format
+// with the catalog's HTTP status.
+export class HttpError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, string[]>,
+    /** Extra response headers, e.g. Retry-After. */
+    readonly headers?: Record<string, string>,
+    /** For the few codes outside a contract's catalog (the mock's own `not_simulated`). */
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}

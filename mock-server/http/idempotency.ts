@@ -1,0 +1,196 @@
+// Idempotency keys of unsafe operations (x-idempotency: v3 Idempotency-Key, v1
+// X-Idempotency-Key). Keys are scoped per caller. The first request with a key runs and its
+// response is stored for the operation's window on the virtual clock; a repeat of the same
+// request (method, path and query, body hash) gets the stored response replayed, a different
+// request with the key gets 409. A duplicate that arrives while the first is still running
+// waits for it, so concurrent duplicates execute once. Only final answers are stored: 2xx and
+// 4xx except 429 (a 5xx or a 429 may succeed when repeated).
+import type { RequestHandler, Response } from 'express';
+import type { RequestValidator, RouteDefinition } from '../../generated/runtime/router-runtime.js';
+import { requestFingerprint } from '../domain/accounts/idempotency-fingerprint.js';
+import type { ExpiringStore } from '../store/expiring-map.js';
+import { HttpError } from './http-error.js';
+import { requestLocals } from './locals.js';
+
+/**
+ * Marks a replayed response. Not in the contracts (x-assumption worthy): the name Stripe uses
+ * for the same purpose.
+ */
+export const replayedHeader = 'Idempotent-Replayed';
+
+export interface StoredResponse {
+  fingerprint: string;
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+}
+
+export interface IdempotencyOptions {
+  store: ExpiringStore<StoredResponse>;
+  /** Whose key it is (`key:7`, `site:2`); undefined skips idempotency (no authenticated caller). */
+  caller(res: Response): string | undefined;
+  /** The family's codes for a reused key and for a malformed one. */
+  conflictCode: string;
+  validationCode: string;
+  /** The family's generated operation validators: the header validator holds the key's declared bounds. */
+  validators?: Readonly<Record<string, { readonly headers?: RequestValidator }>>;
+}
+
+interface InFlight {
+  fingerprint: string;
+  done: Promise<void>;
+}
+
+type Claim =
+  | { kind: 'run'; release: (response: StoredResponse | undefined) => Promise<void> }
+  | { kind: 'replay'; stored: StoredResponse }
+  | { kind: 'conflict' };
+
+// Headers that describe one transmission, not the answer: never stored or replayed.
+const transportHeaders = new Set(['content-length', 'etag', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+export function createIdempotency(options: IdempotencyOptions): (route: RouteDefinition) => RequestHandler {
+  const inFlight = new Map<string, InFlight>();
+
+  async function claim(slot: string, fingerprint: string, ttlMs: number): Promise<Claim> {
+    for (;;) {
+      const pending = inFlight.get(slot);
+      if (pending !== undefined) {
+        if (pending.fingerprint !== fingerprint) return { kind: 'conflict' };
+        await pending.done;
+        continue; // the first one is done: its stored response, or (not stored) our turn to run
+      }
+      // Claimed synchronously, before any await, so a concurrent duplicate sees it.
+      let resolve!: () => void;
+      const done = new Promise<void>((r) => (resolve = r));
+      inFlight.set(slot, { fingerprint, done });
+      let released = false;
+      const release = async (response: StoredResponse | undefined): Promise<void> => {
+        if (released) return;
+        released = true;
+        try {
+          if (response !== undefined) await options.store.set(slot, response, ttlMs);
+        } finally {
+          inFlight.delete(slot);
+          resolve();
+        }
+      };
+      let stored: StoredResponse | undefined;
+      try {
+        stored = await options.store.get(slot);
+      } catch (error) {
+        await release(undefined);
+        throw error;
+      }
+      if (stored === undefined) return { kind: 'run', release };
+      await release(undefined);
+      return stored.fingerprint === fingerprint ? { kind: 'replay', stored } : { kind: 'conflict' };
+    }
+  }
+
+  return (route) => {
+    const policy = route.idempotency;
+    const validateHeaders = options.validators?.[route.operationId]?.headers;
+    return (req, res, next) => {
+      const value = policy === undefined ? undefined : req.get(policy.header);
+      const caller = options.caller(res);
+      if (policy === undefined || value === undefined || caller === undefined) {
+        next();
+        return;
+      }
+      const field = policy.header.toLowerCase();
+      const problems = keyProblems(validateHeaders, field, value);
+      if (problems.length > 0) {
+        next(new HttpError(options.validationCode, 'The given data was invalid.', { [`headers.${field}`]: problems }));
+        return;
+      }
+      const locals = requestLocals(res);
+      const fingerprint = requestFingerprint(req.method, req.originalUrl, locals.rawBody);
+      // Headers set before this point (request id, rate-limit and quota headers) belong to each
+      // attempt, not to the stored answer.
+      const ownHeaders = new Set(res.getHeaderNames());
+      claim(`${caller}\n${value}`, fingerprint, policy.windowSeconds * 1000)
+        .then((outcome) => {
+          if (outcome.kind === 'conflict') {
+            next(new HttpError(options.conflictCode, `${policy.header} ${value} was already used for a different request.`));
+          } else if (outcome.kind === 'replay') {
+            replay(res, outcome.stored, locals.requestId);
+          } else {
+            capture(res, ownHeaders, fingerprint, outcome.release);
+            next();
+          }
+        })
+        .catch(next);
+    };
+  };
+}
+
+/** The validator's messages about the key header alone (other declared headers are not ours to check). */
+function keyProblems(validate: RequestValidator | undefined, field: string, value: string): string[] {
+  if (validate === undefined || validate({ [field]: value })) return [];
+  return (validate.errors ?? []).filter((e) => e.instancePath === `/${field}`).map((e) => e.message ?? `fails ${e.keyword}`);
+}
+
+function storable(status: number): boolean {
+  return (status >= 200 && status < 300) || (status >= 400 && status < 500 && status !== 429);
+}
+
+/** Records what the handler writes (wrapping write/end) and releases the claim with it. */
+function capture(res: Response, ownHeaders: Set<string>, fingerprint: string, release: (response: StoredResponse | undefined) => Promise<void>): void {
+  const chunks: Buffer[] = [];
+  const collect = (chunk: unknown, encoding: unknown) => {
+    if (typeof chunk === 'string') chunks.push(Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+    else if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
+  };
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  res.write = ((...args: unknown[]) => {
+    collect(args[0], args[1]);
+    return write(...args);
+  }) as Response['write'];
+  res.end = ((...args: unknown[]) => {
+    if (typeof args[0] !== 'function') collect(args[0], args[1]);
+    const status = res.statusCode;
+    const response = storable(status) ? { fingerprint, status, headers: answerHeaders(res, ownHeaders), body: Buffer.concat(chunks) } : undefined;
+    void release(response);
+    return end(...args);
+  }) as Response['end'];
+  // A connection closed before the answer was written releases the key unstored.
+  res.once('close', () => void release(undefined));
+}
+
+function answerHeaders(res: Response, ownHeaders: Set<string>): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(res.getHeaders())) {
+    if (value === undefined || ownHeaders.has(name) || transportHeaders.has(name)) continue;
+    headers[name] = typeof value === 'number' ? String(value) : value;
+  }
+  return headers;
+}
+
+function replay(res: Response, stored: StoredResponse, requestId: string): void {
+  res.status(stored.status);
+  for (const [name, value] of Object.entries(stored.headers)) res.setHeader(name, value);
+  res.setHeader(replayedHeader, 'true');
+  res.end(withRequestId(stored, requestId));
+}
+
+/**
+ * The stored body with this request's id: the replay is a new request with its own
+ * X-Request-Id, and the body's id (v3 meta.request_id, v1 error requestId) must match it.
+ */
+function withRequestId(stored: StoredResponse, requestId: string): Buffer {
+  const type = stored.headers['content-type'];
+  if (typeof type !== 'string' || !/json/i.test(type)) return stored.body;
+  try {
+    const body: unknown = JSON.parse(stored.body.toString('utf8'));
+    if (typeof body !== 'object' || body === null) return stored.body;
+    const record = body as Record<string, unknown>;
+    const meta = record.meta;
+    if (typeof meta === 'object' && meta !== null && 'request_id' in meta) (meta as Record<string, unknown>).request_id = requestId;
+    if (typeof record.requestId === 'string') record.requestId = requestId;
+    return Buffer.from(JSON.stringify(body));
+  } catch {
+    return stored.body;
+  }
+}

@@ -1,0 +1,34 @@
+// What the middleware chain learns about a request, kept in res.locals under one typed key.
+import type { Response } from 'express';
+import type { RouteDefinition } from '../../generated/runtime/router-runtime.js';
+import type { ApiKey } from '../domain/accounts/api-keys.js';
+import type { Site } from '../domain/accounts/sites.js';
+import type { FamilyName } from './families.js';
+
+export interface RequestLocals {
+  requestId: string;
+  /** The X-Correlation-Id header when it is a valid one (1..128 characters), else null. */
+  correlationId: string | null;
+  family: FamilyName;
+  /** Real time the request arrived (for durations), not the virtual clock. */
+  startedAt: number;
+  route?: RouteDefinition;
+  /** The authenticated v3 key. */
+  key?: ApiKey;
+  /** The authenticated v1 site. */
+  site?: Site;
+  /** The raw request body, as signed; undefined when none was read. */
+  rawBody?: Buffer;
+}
+
+const slot = 'exchangeApiKit';
+
+export function requestLocals(res: Response): RequestLocals {
+  const locals = res.locals[slot] as RequestLocals | undefined;
+  if (locals === undefined) throw new Error('request context missing: mount requestContext() first');
+  return locals;
+}
+
+export function initRequestLocals(res: Response, locals: RequestLocals): void {
+  res.locals[slot] = locals;
+}

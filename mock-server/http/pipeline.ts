@@ -1,0 +1,75 @@
+// The platform middleware every operation runs after its route matched and before its request
+// is validated: per family, in order, one line per step. Private v3 operations (those with an
+// x-scope, null included) are authenticated, limited and counted; public ones only read their
+// body. Every v1 operation is signed by its site.
+import type { RequestHandler, Response } from 'express';
+import { depositV1Info, type DepositV1ErrorCode } from '../../generated/deposit-v1/contract-data.js';
+import { operationValidators as depositV1Validators } from '../../generated/deposit-v1/validators.js';
+import { exchangeV3Info, type ExchangeV3ErrorCode } from '../../generated/exchange-v3/contract-data.js';
+import { sandboxControlInfo } from '../../generated/sandbox-control/contract-data.js';
+import { operationValidators as exchangeV3Validators } from '../../generated/exchange-v3/validators.js';
+import type { RouteDefinition } from '../../generated/runtime/router-runtime.js';
+import type { RateWindow } from '../domain/accounts/rate-window.js';
+import type { Sandbox } from '../sandbox.js';
+import { authenticateV1, verifySignatureV1 } from './authenticate-v1.js';
+import { authenticateV3, verifySignatureV3 } from './authenticate-v3.js';
+import { readBody } from './body.js';
+import { createIdempotency, type StoredResponse } from './idempotency.js';
+import { requestLocals } from './locals.js';
+import { rateLimit } from './rate-limit.js';
+import { recordUsage } from './usage-recorder.js';
+
+export interface Pipeline {
+  v3(route: RouteDefinition): RequestHandler[];
+  v1(route: RouteDefinition): RequestHandler[];
+  control(route: RouteDefinition): RequestHandler[];
+}
+
+/** Idempotency keys are scoped per caller: the v3 key or the v1 site. */
+const callerOf = (caller: { id: number } | undefined) => (caller === undefined ? undefined : `caller:${caller.id}`);
+
+// Bounds of the expiring stores: old entries go first past them, so memory stays bounded.
+const maxNonces = 100_000;
+const maxIdempotencyRecords = 10_000;
+
+export function createPipeline(sandbox: Sandbox): Pipeline {
+  const usedNonces = sandbox.expiringStore<true>(maxNonces);
+  const rateWindows = sandbox.expiringStore<RateWindow>();
+  const v3Idempotency = createIdempotency({
+    store: sandbox.expiringStore<StoredResponse>(maxIdempotencyRecords),
+    caller: (res: Response) => callerOf(requestLocals(res).key),
+    conflictCode: 'idempotency_conflict' satisfies ExchangeV3ErrorCode,
+    validationCode: 'validation_error' satisfies ExchangeV3ErrorCode,
+    validators: exchangeV3Validators,
+  });
+  const v1Idempotency = createIdempotency({
+    store: sandbox.expiringStore<StoredResponse>(maxIdempotencyRecords),
+    caller: (res: Response) => callerOf(requestLocals(res).site),
+    conflictCode: 'IDEMPOTENCY_CONFLICT' satisfies DepositV1ErrorCode,
+    validationCode: 'VALIDATION_ERROR' satisfies DepositV1ErrorCode,
+    validators: depositV1Validators,
+  });
+
+  // Usage is recorded right after authentication, so a key's refusals (429, bad signature,
+  // idempotency conflict) count as its errors; the body is read only once the key may proceed.
+  return {
+    v3: (route) =>
+      route.scope === undefined
+        ? [...readBody(route, exchangeV3Info['x-body-limit-bytes'])]
+        : [
+            authenticateV3(sandbox, route),
+            recordUsage(sandbox, route.operationId),
+            rateLimit(sandbox, rateWindows),
+            ...readBody(route, exchangeV3Info['x-body-limit-bytes']),
+            verifySignatureV3(sandbox, usedNonces),
+            v3Idempotency(route),
+          ],
+    v1: (route) => [
+      authenticateV1(sandbox, route),
+      ...readBody(route, depositV1Info['x-body-limit-bytes']),
+      verifySignatureV1(),
+      v1Idempotency(route),
+    ],
+    control: (route) => [...readBody(route, sandboxControlInfo['x-body-limit-bytes'])],
+  };
+}

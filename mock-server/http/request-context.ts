@@ -1,0 +1,31 @@
+// First middleware of every request: a request id (X-Request-Id header and meta.request_id),
+// the client's correlation id when valid (1..128 characters; the validators reject longer ones
+// with 422), and the family whose format the response takes.
+import { randomBytes } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import type { FamilyName } from './families.js';
+import type { RouteDefinition } from '../../generated/runtime/router-runtime.js';
+import { initRequestLocals, requestLocals } from './locals.js';
+
+export function requestContext(family: FamilyName): RequestHandler {
+  return (req, res, next) => {
+    const requestId = `req_${randomBytes(10).toString('hex')}`;
+    const correlation = req.get('x-correlation-id');
+    initRequestLocals(res, {
+      requestId,
+      correlationId: correlation !== undefined && correlation.length >= 1 && correlation.length <= 128 ? correlation : null,
+      family,
+      startedAt: performance.now(),
+    });
+    res.setHeader('X-Request-Id', requestId);
+    next();
+  };
+}
+
+/** First middleware of a matched route: later steps (auth, strict mode) read the route. */
+export function rememberRoute(route: RouteDefinition): RequestHandler {
+  return (_req, res, next) => {
+    requestLocals(res).route = route;
+    next();
+  };
+}

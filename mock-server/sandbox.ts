@@ -1,0 +1,91 @@
+// The state of one mock server: the virtual clock, the seeded random source, the v3 keys and v1
+// sites, and the expiring stores of the http layer. reset() wipes it all and re-seeds; the
+// default key and site survive so configured CI credentials keep working.
+import { exchangeV3Info } from '../generated/exchange-v3/contract-data.js';
+import { exchangeV3Routes } from '../generated/exchange-v3/routes.js';
+import { depositV1Webhooks } from './domain/accounts/deposit-webhook-events.js';
+import { ApiKeyRegistry, type ApiKey, type KeyLimits } from './domain/accounts/api-keys.js';
+import { allScopes } from './domain/accounts/scope-catalog.js';
+import { SiteRegistry, type Site } from './domain/accounts/sites.js';
+import { UsageLedger } from './domain/accounts/usage.js';
+import { VirtualClock } from './clock.js';
+import { createRandom, type Random } from './random.js';
+import { ExpiringMap } from './store/expiring-map.js';
+
+export interface SandboxOptions {
+  seed?: number;
+  /** Fixed value of the default v3 token (for integrators' CI configuration). */
+  token?: string;
+  /** Fixed credentials of the default v1 site. */
+  siteKey?: string;
+  siteSecret?: string;
+  /** Real time source of the virtual clock (tests may pass their own). */
+  realNow?: () => number;
+}
+
+/** A key's default limits: the contract's info.x-rate-limits. */
+export const defaultKeyLimits: KeyLimits = {
+  perMinute: exchangeV3Info['x-rate-limits'].requests_per_minute,
+  daily: exchangeV3Info['x-rate-limits'].quota_daily,
+  monthly: exchangeV3Info['x-rate-limits'].quota_monthly,
+};
+
+export class Sandbox {
+  readonly clock: VirtualClock;
+  /** The seed in use: the option, or one drawn at start-up; reset() without a seed reuses it. */
+  seedInUse: number;
+  random!: Random;
+  keys!: ApiKeyRegistry;
+  sites!: SiteRegistry;
+  readonly defaultKey: ApiKey;
+  readonly defaultSite: Site;
+  readonly usage = new UsageLedger();
+  private readonly stores: ExpiringMap<unknown>[] = [];
+
+  constructor(options: SandboxOptions = {}) {
+    this.clock = new VirtualClock(options.realNow);
+    this.seedInUse = options.seed ?? createRandom().seed;
+    // The default credentials draw from their own stream, so a reset with the same seed replays
+    // every other id and secret exactly as a fresh start does.
+    const credentials = createRandom(this.seedInUse ^ 0x5eed5eed);
+    const now = this.clock.now();
+    this.defaultKey = new ApiKeyRegistry(credentials).mint(
+      { name: 'default', ...(options.token ? { token: options.token } : {}), scopes: allScopes(exchangeV3Routes), limits: defaultKeyLimits },
+      now,
+    );
+    this.defaultSite = new SiteRegistry(credentials).create(
+      {
+        name: 'Default site',
+        ...(options.siteKey ? { apiKey: options.siteKey } : {}),
+        ...(options.siteSecret ? { apiSecret: options.siteSecret } : {}),
+        webhookEvents: depositV1Webhooks,
+      },
+      now,
+    );
+    this.startFrom(this.seedInUse);
+  }
+
+  /** An expiring store on this sandbox's clock that reset() empties. */
+  expiringStore<V>(maxEntries?: number): ExpiringMap<V> {
+    const store = new ExpiringMap<V>(this.clock, maxEntries);
+    this.stores.push(store as ExpiringMap<unknown>);
+    return store;
+  }
+
+  /** Wipes every record and re-seeds, keeping the default key and site; the clock returns to real time. */
+  async reset(seed?: number): Promise<void> {
+    this.clock.reset();
+    this.usage.clear();
+    for (const store of this.stores) await store.clear();
+    this.startFrom(seed ?? this.seedInUse);
+  }
+
+  private startFrom(seed: number): void {
+    this.seedInUse = seed;
+    this.random = createRandom(seed);
+    this.keys = new ApiKeyRegistry(this.random);
+    this.sites = new SiteRegistry(this.random);
+    this.keys.adopt(this.defaultKey);
+    this.sites.adopt(this.defaultSite);
+  }
+}

@@ -1,0 +1,47 @@
+// startMockServer(): the mock listening on a port (0 = an ephemeral one), for tests and the CLI.
+import type { AddressInfo } from 'node:net';
+import { createApp, type AppOptions } from './app.js';
+import type { Sandbox } from './sandbox.js';
+
+export interface StartOptions extends AppOptions {
+  /** Default 0: an ephemeral port. */
+  port?: number;
+  /** Default 127.0.0.1; 0.0.0.0 to accept connections from other hosts (containers). */
+  host?: string;
+}
+
+export interface RunningMockServer {
+  /** Base URL, e.g. http://127.0.0.1:4010 (v3 under /api/v3, v1 under /v1/public). */
+  url: string;
+  /** The default v3 token: every scope, no limits to speak of. */
+  token: string;
+  /** The default v1 site's credentials. */
+  site: { apiKey: string; apiSecret: string; webhookSecret: string };
+  seed: number;
+  sandbox: Sandbox;
+  close(): Promise<void>;
+}
+
+export async function startMockServer(options: StartOptions = {}): Promise<RunningMockServer> {
+  const { app, sandbox } = createApp(options);
+  const host = options.host ?? '127.0.0.1';
+  const server = app.listen(options.port ?? 0, host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return {
+    url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`,
+    token: sandbox.defaultKey.token,
+    site: { apiKey: sandbox.defaultSite.apiKey, apiSecret: sandbox.defaultSite.apiSecret, webhookSecret: sandbox.defaultSite.webhookSecret },
+    seed: sandbox.seedInUse,
+    sandbox,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
