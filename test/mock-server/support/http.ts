@@ -1,0 +1,33 @@
+// Raw HTTP for what the generated clients deliberately cannot send: malformed JSON, wrong
+// content types, undeclared methods and paths, oversize bodies.
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed body when the response says JSON; undefined otherwise. */
+  json: unknown;
+  contentType: string;
+}
+
+export interface RawRequest {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+export async function send(baseUrl: string, path: string, request: RawRequest = {}): Promise<RawResponse> {
+  const response = await fetch(baseUrl + path, {
+    method: request.method ?? 'GET',
+    headers: request.headers ?? {},
+    ...(request.body === undefined ? {} : { body: request.body }),
+  });
+  const text = await response.text();
+  const contentType = response.headers.get('content-type') ?? '';
+  let json: unknown;
+  if (/[/+]json\b/.test(contentType)) json = JSON.parse(text) as unknown; // a JSON content type must carry JSON
+  return { status: response.status, headers: response.headers, text, json, contentType };
+}
+
+export function bearer(token: string): Record<string, string> {
+  return { Authorization: `Bearer ${token}` };
+}

@@ -1,0 +1,35 @@
+// Starts the mock on an ephemeral port for a suite, with the generated clients pointed at it.
+import { DepositV1Client, createHmacSigner, depositV1SignatureScheme } from '../../../generated/deposit-v1/client.js';
+import { ExchangeV3Client } from '../../../generated/exchange-v3/client.js';
+import { SandboxControlClient } from '../../../generated/sandbox-control/client.js';
+import { startMockServer, type RunningMockServer, type StartOptions } from '../../../mock-server/server.js';
+
+export interface TestServer extends RunningMockServer {
+  /** v3 client with the default token. */
+  v3: ExchangeV3Client;
+  /** v3 client without a token. */
+  v3Public: ExchangeV3Client;
+  /** v1 client signing with the default site's credentials on the mock's virtual clock. */
+  v1: DepositV1Client;
+  control: SandboxControlClient;
+}
+
+// No retries: a test must see the first answer, never a repeated one.
+const noRetry = { retry: false } as const;
+
+export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
+  // Strict mode: every response is checked against the contract, so the suites catch drift.
+  const server = await startMockServer({ port: 0, strict: true, ...options });
+  const signer = createHmacSigner(
+    depositV1SignatureScheme,
+    { key: server.site.apiKey, secret: server.site.apiSecret },
+    { now: () => server.sandbox.clock.nowMs() },
+  );
+  const adminHeaders = options.adminToken === undefined ? {} : { headers: { 'X-Mock-Admin-Token': options.adminToken } };
+  return Object.assign(server, {
+    v3: new ExchangeV3Client({ baseUrl: server.url, token: server.token, ...noRetry }),
+    v3Public: new ExchangeV3Client({ baseUrl: server.url, ...noRetry }),
+    v1: new DepositV1Client({ baseUrl: server.url, signer, ...noRetry }),
+    control: new SandboxControlClient({ baseUrl: server.url, ...noRetry, ...adminHeaders }),
+  });
+}
