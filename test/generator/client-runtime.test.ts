@@ -2,10 +2,9 @@
 // bodies, errors, retries (delays recorded by an injected sleep, never timed), idempotency and
 // correlation headers, HMAC signing as the contracts describe it, pagination and webhook checks.
 import { createHash, createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useRecordingServer, type Handler, type Reply, type Seen } from '../support/recording-server.js';
 import {
   ApiError,
   ClientRuntime,
@@ -17,51 +16,6 @@ import {
 } from '../../generator/runtime/client-runtime.js';
 import { isObject, readYaml, repoRoot } from '../support/contracts.js';
 
-interface Seen {
-  method: string;
-  /** Path and query exactly as received. */
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-interface Reply {
-  status: number;
-  headers?: Record<string, string>;
-  /** A string is sent as is (HTML, text); anything else as JSON. */
-  body?: unknown;
-}
-type Handler = (seen: Seen) => Reply;
-
-/** One server per describe block; each test sets `handler` and reads `seen`. */
-function useServer() {
-  const state = { baseUrl: '', seen: [] as Seen[], handler: (() => ({ status: 200, body: {} })) as Handler };
-  let server: Server;
-  beforeAll(async () => {
-    server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-        state.seen.push(seen);
-        const reply = state.handler(seen);
-        const text = typeof reply.body === 'string' ? reply.body : reply.body === undefined ? '' : JSON.stringify(reply.body);
-        const type = typeof reply.body === 'string' ? 'text/html' : 'application/json';
-        res.writeHead(reply.status, { 'content-type': type, ...reply.headers });
-        res.end(text);
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    state.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  beforeEach(() => {
-    state.seen = [];
-  });
-  return state;
-}
 
 /** Replies in order, repeating the last one. */
 function sequence(...replies: Reply[]): Handler {
@@ -112,7 +66,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe('URL, auth and body', () => {
-  const server = useServer();
+  const server = useRecordingServer(() => ({ status: 200, body: {} }));
 
   it('fills the path, encodes the query (filter[...], comma lists, repeats) and drops empty values', async () => {
     server.handler = () => ({ status: 200, body: envelope({ ok: true }) });
@@ -173,7 +127,7 @@ describe('URL, auth and body', () => {
 });
 
 describe('errors', () => {
-  const server = useServer();
+  const server = useRecordingServer(() => ({ status: 200, body: {} }));
 
   it('reads a v3 error envelope', async () => {
     server.handler = () => ({
@@ -220,7 +174,7 @@ describe('errors', () => {
 });
 
 describe('retries', () => {
-  const server = useServer();
+  const server = useRecordingServer(() => ({ status: 200, body: {} }));
   const ok: Reply = { status: 200, body: envelope({ ok: true }) };
   const unavailable: Reply = { status: 503, body: { state: 1, message: 'Down', result: null, error: { code: 'service_unavailable' }, meta: { request_id: 'r', timestamp: 't' } } };
 
@@ -318,7 +272,7 @@ describe('retries', () => {
 });
 
 describe('idempotency and correlation headers', () => {
-  const server = useServer();
+  const server = useRecordingServer(() => ({ status: 200, body: {} }));
 
   it('adds a random key only to operations that declare an idempotency header', async () => {
     server.handler = () => ({ status: 200, body: envelope(null) });
@@ -388,7 +342,7 @@ function checkV1Signature(seen: Seen, key: string, secret: string): string | und
 }
 
 describe('HMAC request signing', () => {
-  const server = useServer();
+  const server = useRecordingServer(() => ({ status: 200, body: {} }));
   const v3Scheme = contractScheme('exchange-v3.openapi.yaml', 'hmacSignature');
   const v1Scheme = contractScheme('deposit-v1.openapi.yaml', 'hmac');
   const secret = 'hmac-secret-1';
@@ -485,7 +439,7 @@ describe('HMAC request signing', () => {
 });
 
 describe('pagination', () => {
-  const server = useServer();
+  const server = useRecordingServer(() => ({ status: 200, body: {} }));
   const all = Array.from({ length: 7 }, (_, index) => ({ id: `item-${index + 1}` }));
   const encodeCursor = (offset: number) => Buffer.from(String(offset)).toString('base64url');
   const decodeCursor = (cursor: string) => Number(Buffer.from(cursor, 'base64url').toString());

@@ -5,9 +5,8 @@
 // The bodies it serves are checked against the generated response validators too, so both sides
 // of every exchange follow the contract. Retry waits go through an injected sleep (never timed).
 import { createHash, createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useRecordingServer, type Handler, type Reply, type Seen } from '../support/recording-server.js';
 import { DepositV1Client, depositV1Operations, depositV1SignatureScheme } from '../../generated/deposit-v1/client.js';
 import type { Deposit } from '../../generated/deposit-v1/types.js';
 import { operationValidators as depositValidators } from '../../generated/deposit-v1/validators.js';
@@ -22,57 +21,8 @@ import type { Order, OrderStatus } from '../../generated/exchange-v3/types.js';
 import { operationValidators as exchangeValidators, type Validator } from '../../generated/exchange-v3/validators.js';
 import type { SignatureScheme } from '../../generated/runtime/client-runtime.js';
 
-interface Seen {
-  method: string;
-  /** Path and query exactly as received. */
-  url: string;
-  headers: IncomingHttpHeaders;
-  /** The raw body bytes, as signed. */
-  raw: Buffer;
-}
-interface Reply {
-  status: number;
-  headers?: Record<string, string>;
-  body?: unknown;
-}
-type Handler = (seen: Seen) => Reply;
 
-/** One server for the file; each test sets `handler` and reads `seen`. */
-function useServer() {
-  const state = { baseUrl: '', seen: [] as Seen[], handler: (() => ({ status: 500 })) as Handler };
-  let server: Server;
-  beforeAll(async () => {
-    server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, raw: Buffer.concat(chunks) };
-        state.seen.push(seen);
-        let reply: Reply;
-        try {
-          reply = state.handler(seen);
-        } catch (error) {
-          // A failed server-side expectation must fail the test, not hang it: answer 599 with the reason.
-          reply = { status: 599, body: { message: String(error), error: { code: 'test_server_failure', message: String(error) } } };
-        }
-        res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-        res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    state.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  beforeEach(() => {
-    state.seen = [];
-  });
-  return state;
-}
-
-const server = useServer();
+const server = useRecordingServer();
 
 // --- contract-shaped fixtures -------------------------------------------------------------
 
