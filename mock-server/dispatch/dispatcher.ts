@@ -1,0 +1,154 @@
+// Sends due deliveries: reads the store's due queue on the virtual clock, makes each attempt
+// (signed POST of the event's exact body, aborted after the machine's attempt timeout) with
+// bounded concurrency, and reports every outcome through the service, which applies the machine.
+// Per-endpoint ordering is not promised: deliveries of one endpoint may be in flight together.
+import type { Clock } from '../clock.js';
+import type { AttemptOutcome, WebhookService } from '../domain/webhooks/webhook-service.js';
+import type { WebhookStore } from '../domain/webhooks/webhook-store.js';
+import { deliveryHeaders } from './sign.js';
+import { attemptError, fetchTransport, type Transport } from './transport.js';
+
+export interface DispatcherOptions {
+  service: WebhookService;
+  store: WebhookStore;
+  clock: Clock;
+  /** Attempts in flight at once (default 8). */
+  concurrency?: number;
+  /** Due deliveries read from the store at a time (default 500). */
+  batchSize?: number;
+  transport?: Transport;
+}
+
+export type AttemptResult = 'delivered' | 'retrying' | 'failed' | 'skipped' | 'refused';
+
+export interface DispatchSummary {
+  /** Attempts made. */
+  attempted: number;
+  delivered: number;
+  /** Attempts that failed with attempts left (now retrying). */
+  retrying: number;
+  /** Attempts after which the delivery is failed. */
+  failed: number;
+  /** Due deliveries not attempted (endpoint gone or disabled, delivery no longer awaiting one). */
+  skipped: number;
+  /** Outcomes the machine refused (the delivery changed under the attempt). */
+  refused: number;
+}
+
+export class Dispatcher {
+  private readonly service: WebhookService;
+  private readonly store: WebhookStore;
+  private readonly clock: Clock;
+  private readonly concurrency: number;
+  private readonly batchSize: number;
+  private readonly transport: Transport;
+  /** Deliveries with an attempt under way: never attempted twice at once. */
+  private readonly inFlight = new Set<string>();
+  private timer: NodeJS.Timeout | null = null;
+  private ticking = false;
+
+  constructor(options: DispatcherOptions) {
+    this.service = options.service;
+    this.store = options.store;
+    this.clock = options.clock;
+    this.concurrency = Math.max(1, options.concurrency ?? 8);
+    this.batchSize = Math.max(1, options.batchSize ?? 500);
+    this.transport = options.transport ?? fetchTransport();
+  }
+
+  /**
+   * Attempts every delivery due at the current virtual time, each at most once per call (a
+   * retry it schedules for the same instant waits for the next call); resolves when all ended.
+   */
+  async runDue(): Promise<DispatchSummary> {
+    const now = this.clock.now();
+    const summary: DispatchSummary = { attempted: 0, delivered: 0, retrying: 0, failed: 0, skipped: 0, refused: 0 };
+    const seen = new Set<string>();
+    for (;;) {
+      const limit = seen.size + this.inFlight.size + this.batchSize;
+      const page = await this.store.dueDeliveries(now, limit);
+      const fresh = page.filter((d) => !seen.has(d.id) && !this.inFlight.has(d.id)).map((d) => d.id);
+      if (fresh.length === 0) break;
+      for (const id of fresh) seen.add(id);
+      await this.pool(fresh, async (id) => {
+        const result = await this.attempt(id);
+        if (result !== 'skipped' && result !== 'refused') summary.attempted += 1;
+        summary[result] += 1;
+      });
+      if (page.length < limit) break;
+    }
+    return summary;
+  }
+
+  /** One attempt of one delivery now (whether due or not), unless it is in flight already. */
+  async attempt(deliveryId: string): Promise<AttemptResult> {
+    if (this.inFlight.has(deliveryId)) return 'skipped';
+    this.inFlight.add(deliveryId);
+    try {
+      const prepared = await this.service.prepareAttempt(deliveryId);
+      if (prepared === null) return 'skipped';
+      const { delivery, endpoint, event, attempt } = prepared;
+      const headers = deliveryHeaders({
+        body: event.body,
+        secret: endpoint.secret,
+        eventId: event.id,
+        eventType: event.type,
+        deliveryId: delivery.id,
+        attempt,
+        now: this.clock.now(),
+      });
+      const request = { url: endpoint.url, headers, body: event.body };
+      // Durations are real time: the virtual clock may be frozen while the receiver answers.
+      const started = performance.now();
+      let outcome: AttemptOutcome;
+      try {
+        const response = await this.transport(request, AbortSignal.timeout(this.service.machine.attemptTimeoutMs));
+        outcome = { status: response.status, response, request, durationMs: elapsed(started) };
+      } catch (error) {
+        outcome = { error: attemptError(error), request, durationMs: elapsed(started) };
+      }
+      const recorded = await this.service.recordAttempt(deliveryId, outcome);
+      if (!recorded.ok) return 'refused';
+      const status = recorded.delivery.status;
+      return status === 'delivered' || status === 'retrying' || status === 'failed' ? status : 'refused';
+    } finally {
+      this.inFlight.delete(deliveryId);
+    }
+  }
+
+  /** Real-time operation: runDue every `intervalMs` (unref'd, so it never keeps the process alive). */
+  start(intervalMs = 1000): void {
+    if (this.timer !== null) return;
+    this.timer = setInterval(() => {
+      if (this.ticking) return;
+      this.ticking = true;
+      this.runDue()
+        .catch(() => undefined)
+        .finally(() => {
+          this.ticking = false;
+        });
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private async pool(ids: readonly string[], work: (id: string) => Promise<void>): Promise<void> {
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < ids.length) {
+        const id = ids[next];
+        next += 1;
+        if (id !== undefined) await work(id);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, ids.length) }, worker));
+  }
+}
+
+function elapsed(started: number): number {
+  return Math.round(performance.now() - started);
+}

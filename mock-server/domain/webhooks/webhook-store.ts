@@ -1,0 +1,165 @@
+// Where endpoints, events and deliveries live, behind an async interface so a durable store can
+// replace the memory one. The due queue is an index of the deliveries' `nextAttemptAt`, kept by
+// the store itself: a durable store resumes it after a restart with no timer state to rebuild.
+import type { DeliveryRecord, EndpointRecord, EventRecord } from './records.js';
+
+export interface DeliveryFilter {
+  clientId?: string;
+  eventId?: string;
+  endpointId?: string;
+}
+
+export interface WebhookStore {
+  saveEndpoint(endpoint: EndpointRecord): Promise<void>;
+  getEndpoint(id: string): Promise<EndpointRecord | undefined>;
+  deleteEndpoint(id: string): Promise<boolean>;
+  /** A client's endpoints, oldest first. */
+  listEndpoints(clientId: string): Promise<EndpointRecord[]>;
+  countEndpoints(clientId: string): Promise<number>;
+
+  saveEvent(event: EventRecord): Promise<void>;
+  getEvent(id: string): Promise<EventRecord | undefined>;
+  /** A client's events, oldest first. */
+  listEvents(clientId: string): Promise<EventRecord[]>;
+
+  /** Stores the delivery and (re)places it in the due queue by its `nextAttemptAt`. */
+  saveDelivery(delivery: DeliveryRecord): Promise<void>;
+  getDelivery(id: string): Promise<DeliveryRecord | undefined>;
+  /** Deliveries matching every given field, oldest first. */
+  listDeliveries(filter: DeliveryFilter): Promise<DeliveryRecord[]>;
+  /**
+   * Up to `limit` deliveries whose next attempt is due at `now`, earliest first (ties in the
+   * order they were queued). Reading does not dequeue: recording the attempt moves them.
+   */
+  dueDeliveries(now: Date, limit: number): Promise<DeliveryRecord[]>;
+  /** Deliveries in the due queue (due now or later). */
+  queuedCount(): Promise<number>;
+
+  clear(): Promise<void>;
+}
+
+interface QueueEntry {
+  at: number;
+  seq: number;
+  id: string;
+}
+
+/** The memory store: records are copied in and out, as a durable store would. */
+export class MemoryWebhookStore implements WebhookStore {
+  private readonly endpoints = new Map<string, EndpointRecord>();
+  private readonly events = new Map<string, EventRecord>();
+  private readonly deliveries = new Map<string, DeliveryRecord>();
+  // Sorted by (at, seq); `queued` finds a delivery's entry to move or remove it.
+  private readonly queue: QueueEntry[] = [];
+  private readonly queued = new Map<string, QueueEntry>();
+  private seq = 0;
+
+  async saveEndpoint(endpoint: EndpointRecord): Promise<void> {
+    this.endpoints.set(endpoint.id, structuredClone(endpoint));
+  }
+
+  async getEndpoint(id: string): Promise<EndpointRecord | undefined> {
+    return copy(this.endpoints.get(id));
+  }
+
+  async deleteEndpoint(id: string): Promise<boolean> {
+    return this.endpoints.delete(id);
+  }
+
+  async listEndpoints(clientId: string): Promise<EndpointRecord[]> {
+    return [...this.endpoints.values()].filter((e) => e.clientId === clientId).map((e) => structuredClone(e));
+  }
+
+  async countEndpoints(clientId: string): Promise<number> {
+    let count = 0;
+    for (const endpoint of this.endpoints.values()) if (endpoint.clientId === clientId) count += 1;
+    return count;
+  }
+
+  async saveEvent(event: EventRecord): Promise<void> {
+    this.events.set(event.id, structuredClone(event));
+  }
+
+  async getEvent(id: string): Promise<EventRecord | undefined> {
+    return copy(this.events.get(id));
+  }
+
+  async listEvents(clientId: string): Promise<EventRecord[]> {
+    return [...this.events.values()].filter((e) => e.clientId === clientId).map((e) => structuredClone(e));
+  }
+
+  async saveDelivery(delivery: DeliveryRecord): Promise<void> {
+    this.deliveries.set(delivery.id, structuredClone(delivery));
+    this.unqueue(delivery.id);
+    if (delivery.nextAttemptAt !== null) this.enqueue(delivery.id, delivery.nextAttemptAt.getTime());
+  }
+
+  async getDelivery(id: string): Promise<DeliveryRecord | undefined> {
+    return copy(this.deliveries.get(id));
+  }
+
+  async listDeliveries(filter: DeliveryFilter): Promise<DeliveryRecord[]> {
+    const out: DeliveryRecord[] = [];
+    for (const d of this.deliveries.values()) {
+      if (filter.clientId !== undefined && d.clientId !== filter.clientId) continue;
+      if (filter.eventId !== undefined && d.eventId !== filter.eventId) continue;
+      if (filter.endpointId !== undefined && d.endpointId !== filter.endpointId) continue;
+      out.push(structuredClone(d));
+    }
+    return out;
+  }
+
+  async dueDeliveries(now: Date, limit: number): Promise<DeliveryRecord[]> {
+    const nowMs = now.getTime();
+    const out: DeliveryRecord[] = [];
+    for (const entry of this.queue) {
+      if (entry.at > nowMs || out.length >= limit) break;
+      const delivery = this.deliveries.get(entry.id);
+      if (delivery !== undefined) out.push(structuredClone(delivery));
+    }
+    return out;
+  }
+
+  async queuedCount(): Promise<number> {
+    return this.queue.length;
+  }
+
+  async clear(): Promise<void> {
+    this.endpoints.clear();
+    this.events.clear();
+    this.deliveries.clear();
+    this.queue.length = 0;
+    this.queued.clear();
+  }
+
+  private enqueue(id: string, at: number): void {
+    const entry: QueueEntry = { at, seq: (this.seq += 1), id };
+    this.queue.splice(this.indexOf(entry), 0, entry);
+    this.queued.set(id, entry);
+  }
+
+  private unqueue(id: string): void {
+    const entry = this.queued.get(id);
+    if (entry === undefined) return;
+    this.queued.delete(id);
+    const index = this.indexOf(entry);
+    if (this.queue[index] === entry) this.queue.splice(index, 1);
+  }
+
+  /** Binary search: the first position whose entry does not sort before `entry`. */
+  private indexOf(entry: QueueEntry): number {
+    let low = 0;
+    let high = this.queue.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      const other = this.queue[mid];
+      if (other !== undefined && (other.at < entry.at || (other.at === entry.at && other.seq < entry.seq))) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+}
+
+function copy<T>(value: T | undefined): T | undefined {
+  return value === undefined ? undefined : structuredClone(value);
+}
