@@ -16,6 +16,8 @@ import { sandboxControlSecuritySchemes } from '../generated/sandbox-control/cont
 import { createSandboxControlRouter, sandboxControlRoutes, sandboxControlRoutesBasePath } from '../generated/sandbox-control/routes.js';
 import { notSimulated } from './handlers/not-simulated.js';
 import { platformHandlers } from './handlers/v3-platform.js';
+import { siteWebhookHandlers } from './handlers/v1-webhooks.js';
+import { webhookHandlers } from './handlers/v3-webhooks.js';
 import { errorHandler } from './http/error-handler.js';
 import { families, sendError, type FamilyName } from './http/families.js';
 import { unmatched } from './http/fallback.js';
@@ -63,6 +65,7 @@ export function createApp(options: AppOptions = {}): MockApp {
   const v3Handlers: ExchangeV3Handlers = {
     ...notSimulated(exchangeV3Routes.map((r) => r.operationId) as (keyof ExchangeV3Handlers)[]),
     ...platformHandlers(sandbox, catalog, openApiYaml),
+    ...webhookHandlers(sandbox),
   };
   app.use(
     exchangeV3RoutesBasePath,
@@ -72,7 +75,10 @@ export function createApp(options: AppOptions = {}): MockApp {
   );
 
   // The v1 paths are written in full (/v1/public/...), so its router mounts at the root.
-  const v1Handlers: DepositV1Handlers = notSimulated(depositV1Routes.map((r) => r.operationId) as (keyof DepositV1Handlers)[]);
+  const v1Handlers: DepositV1Handlers = {
+    ...notSimulated(depositV1Routes.map((r) => r.operationId) as (keyof DepositV1Handlers)[]),
+    ...siteWebhookHandlers(sandbox),
+  };
   app.use('/v1/public', ...familyContext('v1'));
   app.use(createDepositV1Router(v1Handlers, { routeMiddleware: pipeline.v1, onValidationError: validationFailed(sandbox, 'v1') }));
   app.use('/v1/public', unmatched(depositV1Routes, ''));

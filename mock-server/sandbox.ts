@@ -11,6 +11,8 @@ import { UsageLedger } from './domain/accounts/usage.js';
 import { VirtualClock } from './clock.js';
 import { createRandom, type Random } from './random.js';
 import { ExpiringMap } from './store/expiring-map.js';
+import { fetchTransport, type Transport } from './dispatch/transport.js';
+import { createWebhookEngine, type WebhookEngine } from './webhook-engine.js';
 
 export interface SandboxOptions {
   seed?: number;
@@ -40,6 +42,13 @@ export class Sandbox {
   readonly defaultKey: ApiKey;
   readonly defaultSite: Site;
   readonly usage = new UsageLedger();
+  webhooks!: WebhookEngine;
+  /**
+   * How deliveries leave the mock. Real HTTP by default; the control API's inbox and fault
+   * injection wrap it. Read on every attempt, so a wrapper applies to the running engine.
+   */
+  webhookTransport: Transport = fetchTransport();
+  private dispatchIntervalMs: number | null = null;
   private readonly stores: ExpiringMap<unknown>[] = [];
 
   constructor(options: SandboxOptions = {}) {
@@ -63,6 +72,22 @@ export class Sandbox {
       now,
     );
     this.startFrom(this.seedInUse);
+    // Retries that an advance makes due are sent at once, asynchronously like real deliveries
+    // (POST /__mock/webhooks/run-due waits for them).
+    this.clock.onAdvance(() => {
+      void this.webhooks.dispatcher.runDue();
+    });
+  }
+
+  /** Sends due deliveries every `intervalMs` of real time (the running server does). */
+  startDispatching(intervalMs: number): void {
+    this.dispatchIntervalMs = intervalMs;
+    this.webhooks.dispatcher.start(intervalMs);
+  }
+
+  stopDispatching(): void {
+    this.dispatchIntervalMs = null;
+    this.webhooks.dispatcher.stop();
   }
 
   /** An expiring store on this sandbox's clock that reset() empties. */
@@ -87,5 +112,8 @@ export class Sandbox {
     this.sites = new SiteRegistry(this.random);
     this.keys.adopt(this.defaultKey);
     this.sites.adopt(this.defaultSite);
+    this.webhooks?.dispatcher.stop();
+    this.webhooks = createWebhookEngine(this.clock, this.random, (request, signal) => this.webhookTransport(request, signal));
+    if (this.dispatchIntervalMs !== null) this.webhooks.dispatcher.start(this.dispatchIntervalMs);
   }
 }

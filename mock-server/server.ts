@@ -10,6 +10,10 @@ export interface StartOptions extends AppOptions {
   host?: string;
 }
 
+// How often due webhook deliveries are looked for in real time (advances of the virtual clock
+// and POST /__mock/webhooks/run-due send them at once).
+const dispatchIntervalMs = 200;
+
 export interface RunningMockServer {
   /** Base URL, e.g. http://127.0.0.1:4010 (v3 under /api/v3, v1 under /v1/public). */
   url: string;
@@ -31,6 +35,7 @@ export async function startMockServer(options: StartOptions = {}): Promise<Runni
     server.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
+  sandbox.startDispatching(dispatchIntervalMs);
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   return {
     url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`,
@@ -40,6 +45,7 @@ export async function startMockServer(options: StartOptions = {}): Promise<Runni
     sandbox,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        sandbox.stopDispatching();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),

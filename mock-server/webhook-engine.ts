@@ -1,0 +1,21 @@
+// The webhook engine of one sandbox: its store, the rules (WebhookService) and the dispatcher
+// that POSTs due deliveries through a transport (real HTTP by default; the sandbox control API
+// wraps it for the inbox and fault injection).
+import type { Clock } from './clock.js';
+import { Dispatcher } from './dispatch/dispatcher.js';
+import type { Transport } from './dispatch/transport.js';
+import { MemoryWebhookStore, type WebhookStore } from './domain/webhooks/webhook-store.js';
+import { WebhookService } from './domain/webhooks/webhook-service.js';
+import type { Random } from './random.js';
+
+export interface WebhookEngine {
+  store: WebhookStore;
+  service: WebhookService;
+  dispatcher: Dispatcher;
+}
+
+export function createWebhookEngine(clock: Clock, random: Random, transport: Transport): WebhookEngine {
+  const store = new MemoryWebhookStore();
+  const service = new WebhookService({ store, clock, random });
+  return { store, service, dispatcher: new Dispatcher({ service, store, clock, transport }) };
+}
