@@ -13,6 +13,7 @@ const usage = `usage: npm start -- [options]
   --site-secret <v>   fixed API secret of the default v1 site (env MOCK_SITE_SECRET)
   --admin-token <v>   require X-Mock-Admin-Token on the control API (env MOCK_ADMIN_TOKEN)
   --no-control        do not serve the sandbox control API under /__mock
+  --webhooks-loopback-only  deliver webhooks only to loopback addresses (env MOCK_WEBHOOKS_LOOPBACK_ONLY=1)
   --help              this text`;
 
 function main(): Promise<void> | void {
@@ -26,6 +27,7 @@ function main(): Promise<void> | void {
       'site-secret': { type: 'string' },
       'admin-token': { type: 'string' },
       'no-control': { type: 'boolean', default: false },
+      'webhooks-loopback-only': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -51,6 +53,7 @@ function main(): Promise<void> | void {
     ...optional('siteSecret', values['site-secret'] ?? env.MOCK_SITE_SECRET),
     ...optional('adminToken', values['admin-token'] ?? env.MOCK_ADMIN_TOKEN),
     control: !values['no-control'],
+    loopbackWebhooksOnly: values['webhooks-loopback-only'] || env.MOCK_WEBHOOKS_LOOPBACK_ONLY === '1',
   }).then((server) => {
     console.log(`exchange-api-kit mock server listening on ${server.url}
   v3 (exchange):    ${server.url}/api/v3        token: ${server.token}

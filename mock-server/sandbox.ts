@@ -11,6 +11,7 @@ import { UsageLedger } from './domain/accounts/usage.js';
 import { VirtualClock } from './clock.js';
 import { createRandom, type Random } from './random.js';
 import { ExpiringMap } from './store/expiring-map.js';
+import { loopbackOnly } from './dispatch/loopback-only.js';
 import { fetchTransport, type Transport } from './dispatch/transport.js';
 import { createWebhookEngine, type WebhookEngine } from './webhook-engine.js';
 
@@ -23,6 +24,8 @@ export interface SandboxOptions {
   siteSecret?: string;
   /** Real time source of the virtual clock (tests may pass their own). */
   realNow?: () => number;
+  /** Deliver webhooks only to loopback addresses (CI sandboxes, our tests). */
+  loopbackWebhooksOnly?: boolean;
 }
 
 /** A key's default limits: the contract's info.x-rate-limits. */
@@ -71,6 +74,7 @@ export class Sandbox {
       },
       now,
     );
+    if (options.loopbackWebhooksOnly) this.webhookTransport = loopbackOnly(this.webhookTransport);
     this.startFrom(this.seedInUse);
     // Retries that an advance makes due are sent at once, asynchronously like real deliveries
     // (POST /__mock/webhooks/run-due waits for them).
