@@ -1180,4 +1180,3 @@ export type WebhookBodies = {
   'deposit.swept': DepositSweptWebhookBody;
   'webhook.test': WebhookTestWebhookBody;
 };
-

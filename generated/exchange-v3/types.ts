@@ -4822,4 +4822,3 @@ export type WebhookBodies = {
   'order.status_changed': OrderStatusChangedWebhookBody;
   'api.test': ApiTestWebhookBody;
 };
-

@@ -1,7 +1,6 @@
 // Emits `<contract>/types.ts`: one type per component schema, the request and response types of
 // every operation, the `Operations` index the client and router generators read, and the
-// webhook bodies. The type text comes from schema-to-ts; ts-morph declares and formats it.
-import { IndentationText, NewLineKind, Project, QuoteKind } from 'ts-morph';
+// webhook bodies. The type text comes from schema-to-ts, already formatted.
 import type { JsonValue } from '../load.js';
 import type { ContractModel, OperationModel, ParameterModel, ResponseModel } from '../model.js';
 import { banner, pascalCase } from './file.js';
@@ -25,14 +24,6 @@ const fileHeader = `
 `;
 
 export function emitTypes(model: ContractModel): GeneratedFile {
-  const project = new Project({
-    useInMemoryFileSystem: true,
-    manipulationSettings: {
-      indentationText: IndentationText.TwoSpaces,
-      quoteKind: QuoteKind.Single,
-      newLineKind: NewLineKind.LineFeed,
-    },
-  });
   const declare = new Declarations(model);
   declareSchemas(declare, model);
   const operations = model.operations.map((op) => declareOperation(declare, model, op));
@@ -46,20 +37,15 @@ export function emitTypes(model: ContractModel): GeneratedFile {
     'Every operation by operationId: its request parts and response types.',
   );
   declareWebhooks(declare, model);
-  // One insertion of all declarations: ts-morph re-parses the file after every manipulation.
-  const file = project.createSourceFile('types.ts', `${banner(model.source)}\n${fileHeader}\n`);
-  // A blank line before each declaration but one after an interface: ts-morph puts blank lines
-  // around interfaces itself.
-  file.addStatements(declare.statements.map(({ text }, i) => (declare.statements[i - 1]?.kind === 'interface' ? text : `\n${text}`)));
-  return { path: `${model.name}/types.ts`, contents: file.getFullText() };
+  // One blank line between declarations. The text is already formatted (schema-to-ts indents
+  // it); assembling it through ts-morph only cost loading the TypeScript compiler.
+  const declarations = declare.statements.map(({ text }) => text).join('\n\n');
+  return { path: `${model.name}/types.ts`, contents: `${banner(model.source)}\n${fileHeader}\n${declarations}\n` };
 }
 
 /** Collects exported type aliases, refusing a name twice (a contract name clash would otherwise shadow). */
 class Declarations {
-  /**
-   * Declarations as finished text: schema-to-ts indents it, so ts-morph only assembles the file
-   * (its formatter, which re-indents everything, took most of the generation time).
-   */
+  /** Declarations as finished text (schema-to-ts indents it). */
   readonly statements: { kind: 'alias' | 'interface'; text: string }[] = [];
   private readonly names = new Set<string>();
 
