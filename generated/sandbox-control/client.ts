@@ -79,6 +79,63 @@ export const sandboxControlOperations = {
     "body": {
       "contentType": "application/json"
     }
+  },
+  "listInboxWebhooks": {
+    "operationId": "listInboxWebhooks",
+    "method": "GET",
+    "path": "/webhooks/inbox",
+    "query": [
+      {
+        "name": "event_type",
+        "commaSeparated": false
+      },
+      {
+        "name": "event_id",
+        "commaSeparated": false
+      }
+    ],
+    "headers": []
+  },
+  "receiveInboxWebhook": {
+    "operationId": "receiveInboxWebhook",
+    "method": "POST",
+    "path": "/webhooks/inbox",
+    "query": [],
+    "headers": [],
+    "body": {
+      "contentType": "*/*"
+    }
+  },
+  "clearInbox": {
+    "operationId": "clearInbox",
+    "method": "DELETE",
+    "path": "/webhooks/inbox",
+    "query": [],
+    "headers": []
+  },
+  "setWebhookFault": {
+    "operationId": "setWebhookFault",
+    "method": "POST",
+    "path": "/webhooks/faults",
+    "query": [],
+    "headers": [],
+    "body": {
+      "contentType": "application/json"
+    }
+  },
+  "clearWebhookFaults": {
+    "operationId": "clearWebhookFaults",
+    "method": "DELETE",
+    "path": "/webhooks/faults",
+    "query": [],
+    "headers": []
+  },
+  "runDueWebhooks": {
+    "operationId": "runDueWebhooks",
+    "method": "POST",
+    "path": "/webhooks/run-due",
+    "query": [],
+    "headers": []
   }
 } as const satisfies Record<keyof Operations, OperationSpec>;
 
@@ -118,6 +175,39 @@ export interface MintTokenInput {
 /** Input of createSite: POST /sites. */
 export interface CreateSiteInput {
   body?: Operations['createSite']['body'];
+  signal?: AbortSignal;
+}
+
+/** Input of listInboxWebhooks: GET /webhooks/inbox. */
+export interface ListInboxWebhooksInput {
+  query?: Operations['listInboxWebhooks']['query'];
+  signal?: AbortSignal;
+}
+
+/** Input of receiveInboxWebhook: POST /webhooks/inbox. */
+export interface ReceiveInboxWebhookInput {
+  body?: Operations['receiveInboxWebhook']['body'];
+  signal?: AbortSignal;
+}
+
+/** Input of clearInbox: DELETE /webhooks/inbox. */
+export interface ClearInboxInput {
+  signal?: AbortSignal;
+}
+
+/** Input of setWebhookFault: POST /webhooks/faults. */
+export interface SetWebhookFaultInput {
+  body: Operations['setWebhookFault']['body'];
+  signal?: AbortSignal;
+}
+
+/** Input of clearWebhookFaults: DELETE /webhooks/faults. */
+export interface ClearWebhookFaultsInput {
+  signal?: AbortSignal;
+}
+
+/** Input of runDueWebhooks: POST /webhooks/run-due. */
+export interface RunDueWebhooksInput {
   signal?: AbortSignal;
 }
 
@@ -164,5 +254,35 @@ export class SandboxControlClient {
   /** Create a v1 deposit site (POST /sites). */
   createSite(input?: CreateSiteInput): Promise<ApiResponse<Operations['createSite']['result']>> {
     return this.runtime.request(sandboxControlOperations.createSite, input);
+  }
+
+  /** List what the inbox received (GET /webhooks/inbox). */
+  listInboxWebhooks(input?: ListInboxWebhooksInput): Promise<ApiResponse<Operations['listInboxWebhooks']['result']>> {
+    return this.runtime.request(sandboxControlOperations.listInboxWebhooks, input);
+  }
+
+  /** Receive a webhook in the built-in inbox (POST /webhooks/inbox). */
+  receiveInboxWebhook(input?: ReceiveInboxWebhookInput): Promise<ApiResponse<Operations['receiveInboxWebhook']['result']>> {
+    return this.runtime.request(sandboxControlOperations.receiveInboxWebhook, input);
+  }
+
+  /** Empty the inbox (DELETE /webhooks/inbox). */
+  clearInbox(input?: ClearInboxInput): Promise<ApiResponse<Operations['clearInbox']['result']>> {
+    return this.runtime.request(sandboxControlOperations.clearInbox, input);
+  }
+
+  /** Inject a fault for a webhook target (POST /webhooks/faults). */
+  setWebhookFault(input: SetWebhookFaultInput): Promise<ApiResponse<Operations['setWebhookFault']['result']>> {
+    return this.runtime.request(sandboxControlOperations.setWebhookFault, input);
+  }
+
+  /** Remove every injected fault (DELETE /webhooks/faults). */
+  clearWebhookFaults(input?: ClearWebhookFaultsInput): Promise<ApiResponse<Operations['clearWebhookFaults']['result']>> {
+    return this.runtime.request(sandboxControlOperations.clearWebhookFaults, input);
+  }
+
+  /** Send the webhook deliveries due now (POST /webhooks/run-due). */
+  runDueWebhooks(input?: RunDueWebhooksInput): Promise<ApiResponse<Operations['runDueWebhooks']['result']>> {
+    return this.runtime.request(sandboxControlOperations.runDueWebhooks, input);
   }
 }

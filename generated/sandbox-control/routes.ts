@@ -36,6 +36,18 @@ export interface SandboxControlHandlers {
   mintToken(request: HandlerRequest<'mintToken'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
   /** Create a v1 deposit site (POST /sites) */
   createSite(request: HandlerRequest<'createSite'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** List what the inbox received (GET /webhooks/inbox) */
+  listInboxWebhooks(request: HandlerRequest<'listInboxWebhooks'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** Receive a webhook in the built-in inbox (POST /webhooks/inbox) */
+  receiveInboxWebhook(request: HandlerRequest<'receiveInboxWebhook'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** Empty the inbox (DELETE /webhooks/inbox) */
+  clearInbox(request: HandlerRequest<'clearInbox'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** Inject a fault for a webhook target (POST /webhooks/faults) */
+  setWebhookFault(request: HandlerRequest<'setWebhookFault'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** Remove every injected fault (DELETE /webhooks/faults) */
+  clearWebhookFaults(request: HandlerRequest<'clearWebhookFaults'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** Send the webhook deliveries due now (POST /webhooks/run-due) */
+  runDueWebhooks(request: HandlerRequest<'runDueWebhooks'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
 }
 
 /** Path prefix under which the app mounts the router (from the contract's server URL). */
@@ -138,6 +150,92 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     parameters: [
     ],
     body: { contentType: 'application/json', required: false },
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'listInboxWebhooks',
+    method: 'get',
+    path: '/webhooks/inbox',
+    expressPath: '/webhooks/inbox',
+    tag: 'Webhooks',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+      { name: 'event_type', in: 'query', required: false, kind: 'string', array: false, commaSeparated: false },
+      { name: 'event_id', in: 'query', required: false, kind: 'string', array: false, commaSeparated: false },
+    ],
+    body: undefined,
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'receiveInboxWebhook',
+    method: 'post',
+    path: '/webhooks/inbox',
+    expressPath: '/webhooks/inbox',
+    tag: 'Webhooks',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+    ],
+    body: { contentType: '*/*', required: false },
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'clearInbox',
+    method: 'delete',
+    path: '/webhooks/inbox',
+    expressPath: '/webhooks/inbox',
+    tag: 'Webhooks',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+    ],
+    body: undefined,
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'setWebhookFault',
+    method: 'post',
+    path: '/webhooks/faults',
+    expressPath: '/webhooks/faults',
+    tag: 'Webhooks',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+    ],
+    body: { contentType: 'application/json', required: true },
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'clearWebhookFaults',
+    method: 'delete',
+    path: '/webhooks/faults',
+    expressPath: '/webhooks/faults',
+    tag: 'Webhooks',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+    ],
+    body: undefined,
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'runDueWebhooks',
+    method: 'post',
+    path: '/webhooks/run-due',
+    expressPath: '/webhooks/run-due',
+    tag: 'Webhooks',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+    ],
+    body: undefined,
     idempotency: undefined,
     pagination: undefined,
   },

@@ -230,6 +230,81 @@ export type SiteWithSecretsResult = {
   webhook_secret: string;
 };
 
+export type InboxDeliveriesResult = {
+  deliveries: InboxDelivery[];
+};
+
+/** One request the built-in inbox received. */
+export type InboxDelivery = {
+  /** Id of the record, in order of arrival since the last reset. */
+  id: string;
+  /** When it arrived, on the virtual clock. */
+  received_at: string;
+  /** Every request header, by lower-case name (repeated headers joined with `, `). */
+  headers: {
+    [key: string]: string;
+  };
+  /** The raw body as UTF-8 text (empty when none was sent), exactly the bytes the signature covers. */
+  body: string;
+  /** The `X-Event-Id` header; null when absent. */
+  event_id: string | null;
+  /** The `X-Event-Type` header; null when absent. */
+  event_type: string | null;
+  /** The `X-Delivery-Id` header; null when absent. */
+  delivery_id: string | null;
+  /** The `X-Delivery-Attempt` header as a number; null when absent or not a positive integer. */
+  attempt: number | null;
+  /** Whether `X-Signature` is the signature of the body with the secret of the v3 endpoint or v1 site that the delivery (by `X-Delivery-Id`, else `X-Event-Id`) belongs to; false when the header is missing or wrong; null when the delivery is not one of this mock's. */
+  signature_valid: boolean | null;
+};
+
+export type WebhookFaultRequest = {
+  /** The fault applies to every webhook target URL that starts with this text. */
+  url: string;
+  /** The next this many attempts are answered with `status` by the mock itself, without contacting the target. */
+  fail_next?: number;
+  /** The HTTP status of the attempts the fault answers. Default 500 with `fail_next`; without it, every attempt is answered with this status until the faults are cleared. */
+  status?: number;
+  /** Milliseconds of real time to wait before each attempt is sent; past the delivery machine's attempt timeout the attempt fails as a timeout. */
+  delay_ms?: number;
+  /** true sends the next attempt twice, as a receiver must be ready for; the delivery records one attempt. */
+  duplicate?: boolean;
+};
+
+/** A fault in force. */
+export type WebhookFault = {
+  url: string;
+  /** Attempts still to be answered with `status`; null when `status` answers every attempt, or when the fault fails none (then `status` is unused). */
+  fail_next: number | null;
+  /** The status faulted attempts get; null when the fault fails no attempt. */
+  status: number | null;
+  delay_ms: number;
+  /** Whether the next attempt is still to be sent twice. */
+  duplicate: boolean;
+  created_at: string;
+};
+
+/** The attempts made by this call. */
+export type DueWebhooksRunResult = {
+  /** Attempts made. */
+  attempted: number;
+  /** Attempts answered with a 2xx (the delivery is delivered). */
+  delivered: number;
+  /** Failed attempts with attempts left (the delivery is retrying). */
+  retrying: number;
+  /** Failed attempts after which no automatic attempt remains (the delivery is failed). */
+  failed: number;
+  /** Due deliveries not attempted (their endpoint is gone or disabled, or they no longer await an attempt). */
+  skipped: number;
+  /** Outcomes the delivery machine refused because the delivery changed during the attempt. */
+  refused: number;
+};
+
+export type ClearedResult = {
+  /** How many records (or faults) were removed. */
+  cleared: number;
+};
+
 /** Request body (application/json) of `resetSandbox` (POST /__mock/reset). */
 export type ResetSandboxBody = ResetSandboxRequest;
 
@@ -414,6 +489,150 @@ export type CreateSiteResult = CreateSiteResponses['201'];
 /** Body of an error response of `createSite` (POST /__mock/sites). */
 export type CreateSiteError = CreateSiteResponses['400' | '401' | '413' | '415' | '422'];
 
+/** Query parameters of `listInboxWebhooks` (GET /__mock/webhooks/inbox). */
+export type ListInboxWebhooksQuery = {
+  /** Only records whose `X-Event-Type` header is this type. */
+  event_type?: string;
+  /** Only records whose `X-Event-Id` header is this id. */
+  event_id?: string;
+};
+
+/**
+ * Response bodies of `listInboxWebhooks` (GET /__mock/webhooks/inbox) by status.
+ *
+ * List what the inbox received.
+ */
+export type ListInboxWebhooksResponses = {
+  /** The inbox records. */
+  '200': SuccessEnvelope & {
+    result: InboxDeliveriesResult;
+  };
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+  /** `validation_error` with `error.details` per field. */
+  '422': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `listInboxWebhooks` (GET /__mock/webhooks/inbox). */
+export type ListInboxWebhooksResult = ListInboxWebhooksResponses['200'];
+
+/** Body of an error response of `listInboxWebhooks` (GET /__mock/webhooks/inbox). */
+export type ListInboxWebhooksError = ListInboxWebhooksResponses['401' | '422'];
+
+/** Request body (*\/*) of `receiveInboxWebhook` (POST /__mock/webhooks/inbox). */
+export type ReceiveInboxWebhookBody = string;
+
+/**
+ * Response bodies of `receiveInboxWebhook` (POST /__mock/webhooks/inbox) by status.
+ *
+ * Receive a webhook in the built-in inbox.
+ */
+export type ReceiveInboxWebhookResponses = {
+  /** Received and recorded. */
+  '204': unknown;
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+  /** `payload_too_large`: the body exceeds 1 MiB. */
+  '413': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `receiveInboxWebhook` (POST /__mock/webhooks/inbox). */
+export type ReceiveInboxWebhookResult = ReceiveInboxWebhookResponses['204'];
+
+/** Body of an error response of `receiveInboxWebhook` (POST /__mock/webhooks/inbox). */
+export type ReceiveInboxWebhookError = ReceiveInboxWebhookResponses['401' | '413'];
+
+/**
+ * Response bodies of `clearInbox` (DELETE /__mock/webhooks/inbox) by status.
+ *
+ * Empty the inbox.
+ */
+export type ClearInboxResponses = {
+  /** What was removed. */
+  '200': SuccessEnvelope & {
+    result: ClearedResult;
+  };
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `clearInbox` (DELETE /__mock/webhooks/inbox). */
+export type ClearInboxResult = ClearInboxResponses['200'];
+
+/** Body of an error response of `clearInbox` (DELETE /__mock/webhooks/inbox). */
+export type ClearInboxError = ClearInboxResponses['401'];
+
+/** Request body (application/json) of `setWebhookFault` (POST /__mock/webhooks/faults). */
+export type SetWebhookFaultBody = WebhookFaultRequest;
+
+/**
+ * Response bodies of `setWebhookFault` (POST /__mock/webhooks/faults) by status.
+ *
+ * Inject a fault for a webhook target.
+ */
+export type SetWebhookFaultResponses = {
+  /** The fault in force for `url`. */
+  '201': SuccessEnvelope & {
+    result: WebhookFault;
+  };
+  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  '400': ErrorEnvelope;
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+  /** `payload_too_large`: the body exceeds 1 MiB. */
+  '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
+  /** `validation_error` with `error.details` per field. */
+  '422': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `setWebhookFault` (POST /__mock/webhooks/faults). */
+export type SetWebhookFaultResult = SetWebhookFaultResponses['201'];
+
+/** Body of an error response of `setWebhookFault` (POST /__mock/webhooks/faults). */
+export type SetWebhookFaultError = SetWebhookFaultResponses['400' | '401' | '413' | '415' | '422'];
+
+/**
+ * Response bodies of `clearWebhookFaults` (DELETE /__mock/webhooks/faults) by status.
+ *
+ * Remove every injected fault.
+ */
+export type ClearWebhookFaultsResponses = {
+  /** What was removed. */
+  '200': SuccessEnvelope & {
+    result: ClearedResult;
+  };
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `clearWebhookFaults` (DELETE /__mock/webhooks/faults). */
+export type ClearWebhookFaultsResult = ClearWebhookFaultsResponses['200'];
+
+/** Body of an error response of `clearWebhookFaults` (DELETE /__mock/webhooks/faults). */
+export type ClearWebhookFaultsError = ClearWebhookFaultsResponses['401'];
+
+/**
+ * Response bodies of `runDueWebhooks` (POST /__mock/webhooks/run-due) by status.
+ *
+ * Send the webhook deliveries due now.
+ */
+export type RunDueWebhooksResponses = {
+  /** What the attempts gave. */
+  '200': SuccessEnvelope & {
+    result: DueWebhooksRunResult;
+  };
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `runDueWebhooks` (POST /__mock/webhooks/run-due). */
+export type RunDueWebhooksResult = RunDueWebhooksResponses['200'];
+
+/** Body of an error response of `runDueWebhooks` (POST /__mock/webhooks/run-due). */
+export type RunDueWebhooksError = RunDueWebhooksResponses['401'];
+
 /** Every operation by operationId: its request parts and response types. */
 export interface Operations {
   resetSandbox: {
@@ -479,8 +698,61 @@ export interface Operations {
     result: CreateSiteResult;
     error: CreateSiteError;
   };
+  listInboxWebhooks: {
+    path: Record<string, never>;
+    query: ListInboxWebhooksQuery;
+    headers: Record<string, never>;
+    body: undefined;
+    responses: ListInboxWebhooksResponses;
+    result: ListInboxWebhooksResult;
+    error: ListInboxWebhooksError;
+  };
+  receiveInboxWebhook: {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: ReceiveInboxWebhookBody | undefined;
+    responses: ReceiveInboxWebhookResponses;
+    result: ReceiveInboxWebhookResult;
+    error: ReceiveInboxWebhookError;
+  };
+  clearInbox: {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: undefined;
+    responses: ClearInboxResponses;
+    result: ClearInboxResult;
+    error: ClearInboxError;
+  };
+  setWebhookFault: {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: SetWebhookFaultBody;
+    responses: SetWebhookFaultResponses;
+    result: SetWebhookFaultResult;
+    error: SetWebhookFaultError;
+  };
+  clearWebhookFaults: {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: undefined;
+    responses: ClearWebhookFaultsResponses;
+    result: ClearWebhookFaultsResult;
+    error: ClearWebhookFaultsError;
+  };
+  runDueWebhooks: {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: undefined;
+    responses: RunDueWebhooksResponses;
+    result: RunDueWebhooksResult;
+    error: RunDueWebhooksError;
+  };
 }
 
 /** Webhook body by event type. */
 export type WebhookBodies = Record<string, never>;
-

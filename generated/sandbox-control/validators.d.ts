@@ -50,6 +50,25 @@ export declare const createSite_response_401: Validator;
 export declare const createSite_response_413: Validator;
 export declare const createSite_response_415: Validator;
 export declare const createSite_response_422: Validator;
+export declare const listInboxWebhooks_query: Validator;
+export declare const listInboxWebhooks_response_200: Validator;
+export declare const listInboxWebhooks_response_401: Validator;
+export declare const listInboxWebhooks_response_422: Validator;
+export declare const receiveInboxWebhook_response_401: Validator;
+export declare const receiveInboxWebhook_response_413: Validator;
+export declare const clearInbox_response_200: Validator;
+export declare const clearInbox_response_401: Validator;
+export declare const setWebhookFault_body: Validator;
+export declare const setWebhookFault_response_201: Validator;
+export declare const setWebhookFault_response_400: Validator;
+export declare const setWebhookFault_response_401: Validator;
+export declare const setWebhookFault_response_413: Validator;
+export declare const setWebhookFault_response_415: Validator;
+export declare const setWebhookFault_response_422: Validator;
+export declare const clearWebhookFaults_response_200: Validator;
+export declare const clearWebhookFaults_response_401: Validator;
+export declare const runDueWebhooks_response_200: Validator;
+export declare const runDueWebhooks_response_401: Validator;
 
 export declare const operationValidators: {
   readonly resetSandbox: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
@@ -59,6 +78,12 @@ export declare const operationValidators: {
   readonly advanceClock: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
   readonly mintToken: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "201": Validator; readonly "400": Validator; readonly "401": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
   readonly createSite: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "201": Validator; readonly "400": Validator; readonly "401": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
+  readonly listInboxWebhooks: { readonly path?: undefined; readonly query: Validator; readonly headers?: undefined; readonly body?: undefined; readonly responses: { readonly "200": Validator; readonly "401": Validator; readonly "422": Validator; } };
+  readonly receiveInboxWebhook: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body?: undefined; readonly responses: { readonly "401": Validator; readonly "413": Validator; } };
+  readonly clearInbox: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body?: undefined; readonly responses: { readonly "200": Validator; readonly "401": Validator; } };
+  readonly setWebhookFault: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "201": Validator; readonly "400": Validator; readonly "401": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
+  readonly clearWebhookFaults: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body?: undefined; readonly responses: { readonly "200": Validator; readonly "401": Validator; } };
+  readonly runDueWebhooks: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body?: undefined; readonly responses: { readonly "200": Validator; readonly "401": Validator; } };
 };
 
 export type OperationId = keyof typeof operationValidators;

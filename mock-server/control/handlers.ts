@@ -1,5 +1,6 @@
 // The sandbox control API (contracts/sandbox-control.openapi.yaml) over the sandbox: reset,
-// the virtual clock, minting v3 keys and creating v1 sites.
+// the virtual clock, minting v3 keys and creating v1 sites; the webhook rooms are in
+// webhook-controls.ts.
 import { isIP } from 'node:net';
 import { exchangeV3Routes } from '../../generated/exchange-v3/routes.js';
 import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
@@ -10,6 +11,7 @@ import { HttpError } from '../http/http-error.js';
 import { respond } from '../http/respond.js';
 import { defaultKeyLimits, type Sandbox } from '../sandbox.js';
 import { durationMs } from './iso-duration.js';
+import { webhookControlHandlers } from './webhook-controls.js';
 
 const maxAdvanceMs = 31_536_000_000;
 const knownScopes = new Set(allScopes(exchangeV3Routes));
@@ -22,6 +24,7 @@ export function controlHandlers(sandbox: Sandbox): SandboxControlHandlers {
   };
 
   return {
+    ...webhookControlHandlers(sandbox),
     resetSandbox: async (request, context) => {
       await sandbox.reset(request.body?.seed);
       return respond(context, clock, 200, { seed: sandbox.seedInUse, reset_at: clock.now().toISOString() });

@@ -1,8 +1,182 @@
 // The v3 webhook operations (description 4.4): endpoints, events, deliveries, retry and the test
-// event, over the sandbox's webhook engine.
+// event, over the sandbox's webhook engine. The engine is read from the sandbox on every request
+// (reset rebuilds it). Events carry the causing request's ids; after anything that makes a
+// delivery due, the dispatcher is kicked off without being awaited, as real deliveries are
+// asynchronous to the API call.
 import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
+import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
+import type { DeliveryRecord, EventRecord } from '../domain/webhooks/records.js';
+import type { WebhookFailure } from '../domain/webhooks/webhook-service.js';
+import { HttpError } from '../http/http-error.js';
+import { requestLocals } from '../http/locals.js';
+import { respond } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
+import { listContract } from '../store/list-contract.js';
+import { v3ListRequest, type V3ListQuery } from '../store/list-query.js';
+import { filterPredicate, listRecords, ListableCollection, match, type FilterMatcher } from '../store/list-records.js';
+import { webhookContractData } from './v3-webhooks-contract.js';
+import { presentDelivery, presentEndpoint, presentEndpointWithSecret, presentEvent, presentTestWebhook } from './v3-webhooks-present.js';
 
-export function webhookHandlers(_sandbox: Sandbox): Partial<ExchangeV3Handlers> {
-  return {};
+type WebhookOperation =
+  | 'listWebhookEndpoints' | 'createWebhookEndpoint' | 'getWebhookEndpoint' | 'updateWebhookEndpoint' | 'deleteWebhookEndpoint'
+  | 'rotateWebhookSecret' | 'sendTestWebhook' | 'listWebhookEvents' | 'getWebhookEvent' | 'listWebhookDeliveries'
+  | 'getWebhookDelivery' | 'retryWebhookDelivery';
+
+/** The sort fields of both logs (the contract's WebhookEventSort / WebhookDeliverySort). */
+const byCreatedAt = { created_at: (record: { createdAt: Date }) => record.createdAt.getTime() };
+
+const eventMatchers: Record<string, FilterMatcher<EventRecord>> = { type: match.oneOf((e) => e.type) };
+const deliveryMatchers: Record<string, FilterMatcher<DeliveryRecord>> = {
+  status: match.oneOf((d) => d.status),
+  event_id: match.oneOf((d) => d.eventId),
+  endpoint_id: match.oneOf((d) => d.endpointId),
+};
+
+export function webhookHandlers(sandbox: Sandbox): Partial<ExchangeV3Handlers> {
+  const { clock } = sandbox;
+  const contract = webhookContractData();
+  const engine = () => sandbox.webhooks;
+  const ok = (context: HandlerContext, result: unknown, status = 200) => respond(context, clock, status, result);
+  // Not awaited: the API answers first, the receiver hears later (POST /__mock/webhooks/run-due or
+  // runDue() in tests wait for it). Failures of a run are recorded on the deliveries themselves.
+  const dispatchSoon = () => {
+    void engine().dispatcher.runDue().catch(() => undefined);
+  };
+
+  const handlers: Pick<ExchangeV3Handlers, WebhookOperation> = {
+    listWebhookEndpoints: async (_request, context) => {
+      const endpoints = await engine().service.listEndpoints(clientOf(context));
+      return ok(context, {
+        endpoints: endpoints.map(presentEndpoint),
+        events: contract.catalog,
+        limits: { max_endpoints: engine().service.maxEndpointsPerClient, max_events_per_endpoint: contract.catalog.length },
+      });
+    },
+
+    createWebhookEndpoint: async (request, context) => {
+      const { name, url, events } = request.body;
+      const created = orFail(await engine().service.createEndpoint(clientOf(context), { name, url, events }));
+      return ok(context, { endpoint: presentEndpointWithSecret(created.endpoint, created.secret) }, 201);
+    },
+
+    getWebhookEndpoint: async (request, context) => {
+      const found = orFail(await engine().service.getEndpoint(clientOf(context), request.path.webhook));
+      return ok(context, { endpoint: presentEndpoint(found.endpoint) });
+    },
+
+    updateWebhookEndpoint: async (request, context) => {
+      const { name, url, events, status } = request.body;
+      const input = {
+        ...(name !== undefined ? { name } : {}),
+        ...(url !== undefined ? { url } : {}),
+        ...(events !== undefined ? { events } : {}),
+        ...(status !== undefined ? { status } : {}),
+      };
+      const updated = orFail(await engine().service.updateEndpoint(clientOf(context), request.path.webhook, input));
+      // Activating again queues the endpoint's parked deliveries for now.
+      if (updated.endpoint.status === 'active') dispatchSoon();
+      return ok(context, { endpoint: presentEndpoint(updated.endpoint) });
+    },
+
+    deleteWebhookEndpoint: async (request, context) => {
+      orFail(await engine().service.deleteEndpoint(clientOf(context), request.path.webhook));
+      return ok(context, null);
+    },
+
+    rotateWebhookSecret: async (request, context) => {
+      const rotated = orFail(await engine().service.rotateSecret(clientOf(context), request.path.webhook));
+      return ok(context, { endpoint: presentEndpointWithSecret(rotated.endpoint, rotated.secret) });
+    },
+
+    sendTestWebhook: async (request, context) => {
+      const clientId = clientOf(context);
+      const type = request.body.event_type ?? contract.testEventType;
+      const endpointId = request.body.endpoint_id;
+      const service = engine().service;
+      // The contract answers a missing target with 422 and details.endpoint_id (it declares no 404 here).
+      if (endpointId !== undefined) {
+        const found = await service.getEndpoint(clientId, endpointId);
+        if (!found.ok) throw noTarget('No webhook endpoint with this id.', 'is not a webhook endpoint of this client');
+      } else {
+        const targets = (await service.listEndpoints(clientId)).filter((e) => e.status === 'active' && e.events.includes(type));
+        if (targets.length === 0) throw noTarget(`No active webhook endpoint subscribes to ${type}.`, `is required when no active endpoint subscribes to ${type}`);
+      }
+      const { event, deliveries } = await service.emit({
+        clientId,
+        type,
+        resource: { type: 'webhook_endpoint', id: endpointId ?? null },
+        payload: request.body.payload ?? {},
+        ...causingRequest(context),
+        ...(endpointId !== undefined ? { endpointId } : {}),
+      });
+      dispatchSoon();
+      return ok(context, presentTestWebhook(event, deliveries), 201);
+    },
+
+    listWebhookEvents: async (request, context) => {
+      const listRequest = listRequestOf(request.query, 'listWebhookEvents');
+      const events = new ListableCollection<EventRecord>({ id: (e) => e.id, fields: byCreatedAt });
+      for (const event of await engine().service.listEvents(clientOf(context))) events.upsert(event);
+      const page = listRecords(events, listRequest, filterPredicate(listRequest.filters, eventMatchers));
+      return respond(context, clock, 200, { events: page.items.map((e) => presentEvent(e)) }, { pagination: page.meta });
+    },
+
+    getWebhookEvent: async (request, context) => {
+      const found = orFail(await engine().service.getEvent(clientOf(context), request.path.event));
+      const order = new Map(found.event.deliveryIds.map((id, index) => [id, index]));
+      const deliveries = [...found.deliveries].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+      return ok(context, { event: presentEvent(found.event, deliveries) });
+    },
+
+    listWebhookDeliveries: async (request, context) => {
+      const listRequest = listRequestOf(request.query, 'listWebhookDeliveries');
+      const deliveries = new ListableCollection<DeliveryRecord>({ id: (d) => d.id, fields: byCreatedAt });
+      for (const delivery of await engine().service.listDeliveries(clientOf(context))) deliveries.upsert(delivery);
+      const page = listRecords(deliveries, listRequest, filterPredicate(listRequest.filters, deliveryMatchers));
+      return respond(context, clock, 200, { deliveries: page.items.map(presentDelivery) }, { pagination: page.meta });
+    },
+
+    getWebhookDelivery: async (request, context) => {
+      const found = orFail(await engine().service.getDelivery(clientOf(context), request.path.delivery));
+      return ok(context, { delivery: presentDelivery(found.delivery) });
+    },
+
+    retryWebhookDelivery: async (request, context) => {
+      const retried = orFail(await engine().service.retry(clientOf(context), request.path.delivery));
+      // The contract: "the attempt is made at once".
+      dispatchSoon();
+      return ok(context, { delivery: presentDelivery(retried.delivery) });
+    },
+  };
+  return handlers;
+}
+
+/** The engine's client id: the authenticated key's client. */
+function clientOf(context: HandlerContext): string {
+  const key = requestLocals(context.res).key;
+  if (key === undefined) throw new Error(`${context.route.operationId} ran without an authenticated key`);
+  return String(key.client.id);
+}
+
+/** The ids of the request that causes an event: request id, X-Correlation-Id, Idempotency-Key. */
+function causingRequest(context: HandlerContext): { requestId: string; correlationId: string | null; idempotencyKey: string | null } {
+  const locals = requestLocals(context.res);
+  const header = context.route.idempotency?.header;
+  return { requestId: locals.requestId, correlationId: locals.correlationId, idempotencyKey: (header && context.req.get(header)) || null };
+}
+
+/** The success of an engine outcome; its failure as the catalog code it names. */
+function orFail<T extends { ok: true }>(outcome: T | WebhookFailure): T {
+  if (!outcome.ok) throw new HttpError(outcome.code, outcome.message);
+  return outcome;
+}
+
+function noTarget(message: string, detail: string): HttpError {
+  return new HttpError('validation_error', message, { 'body.endpoint_id': [detail] });
+}
+
+function listRequestOf(query: V3ListQuery, operationId: 'listWebhookEvents' | 'listWebhookDeliveries') {
+  const result = v3ListRequest(query, listContract('v3', operationId));
+  if (!result.ok) throw new HttpError('validation_error', 'The given data was invalid.', result.details);
+  return result.request;
 }

@@ -1,7 +1,8 @@
 // Reads a JSON request body within the family's size limit (its contract's
 // info.x-body-limit-bytes), keeping the raw bytes (request signatures are computed over them),
 // and parses it. A body without a Content-Type is read as JSON; another media type gets 415.
-// Multipart bodies are left to their handler.
+// Multipart bodies are left to their handler. A route whose body is `*/*` (the control API's
+// webhook inbox) takes any bytes: they are kept raw for its handler, never parsed or refused.
 import express, { type RequestHandler } from 'express';
 import type { RouteDefinition } from '../../generated/runtime/router-runtime.js';
 import { families } from './families.js';
@@ -29,7 +30,7 @@ export function readBody(route: RouteDefinition, limitBytes: number): RequestHan
           return;
         }
         const codes = families[requestLocals(res).family].codes;
-        if (route.body === undefined) {
+        if (route.body === undefined || route.body.contentType === '*/*') {
           next();
           return;
         }

@@ -20,6 +20,13 @@ const EXPECTED: Record<string, string> = {
   'POST /clock/advance': 'advanceClock',
   'POST /tokens': 'mintToken',
   'POST /sites': 'createSite',
+  // issue 7, sandbox controls
+  'POST /webhooks/inbox': 'receiveInboxWebhook',
+  'GET /webhooks/inbox': 'listInboxWebhooks',
+  'DELETE /webhooks/inbox': 'clearInbox',
+  'POST /webhooks/faults': 'setWebhookFault',
+  'DELETE /webhooks/faults': 'clearWebhookFaults',
+  'POST /webhooks/run-due': 'runDueWebhooks',
 };
 
 const schemaNamed = (name: string): JsonObject => {
@@ -82,7 +89,13 @@ describe('sandbox control operations', () => {
       }
     });
 
-    if (isObject(operation.requestBody)) {
+    // The webhook inbox takes any body (`*/*`), unparsed: it is the one body that is not JSON.
+    const bodyContent = isObject(operation.requestBody) && isObject(operation.requestBody.content) ? operation.requestBody.content : {};
+    if (operation.operationId === 'receiveInboxWebhook') {
+      it('takes any body, unparsed', () => {
+        expect(Object.keys(bodyContent)).toEqual(['*/*']);
+      });
+    } else if (isObject(operation.requestBody)) {
       it('takes a JSON body that rejects unknown fields, with 400 and 422 declared', () => {
         const content = isObject(operation.requestBody) && isObject(operation.requestBody.content) ? operation.requestBody.content : {};
         const media = content['application/json'];

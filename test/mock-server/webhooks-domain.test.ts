@@ -180,8 +180,9 @@ describe('events and deliveries', () => {
     });
     expect((await store.dueDeliveries(clock.now(), 10)).map((d) => d.id)).toEqual(deliveries.map((d) => d.id));
 
-    const none = await service.emit({ clientId: 'c1', type: 'order.status_changed', resource: { type: 'order', id: 1 }, payload: {}, endpointId: disabled.endpoint.id });
-    expect(none.deliveries).toEqual([]);
+    // A named endpoint is reached whatever its subscriptions and status (the contract's test webhook).
+    const named = await service.emit({ clientId: 'c1', type: 'order.status_changed', resource: { type: 'order', id: 1 }, payload: {}, endpointId: disabled.endpoint.id });
+    expect(named.deliveries.map((d) => [d.endpointId, d.targeted])).toEqual([[disabled.endpoint.id, true]]);
   });
 
   it('keeps failure_count, last_* times and the event roll-up true', async () => {

@@ -73,6 +73,8 @@ export interface DeliveryRecord {
   eventType: string;
   endpointId: string;
   endpointUrl: string;
+  /** Addressed to this endpoint by name (a test webhook): sent whatever the endpoint's status. */
+  targeted: boolean;
   status: DeliveryStatus;
   /** Attempts made so far (0 before the first). */
   attempt: number;

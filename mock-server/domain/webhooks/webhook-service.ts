@@ -164,6 +164,8 @@ export class WebhookService {
       if (input.url !== undefined) endpoint.url = input.url;
       if (input.events !== undefined) endpoint.events = [...new Set(input.events)];
       if (input.status !== undefined) endpoint.status = input.status;
+      // Setting an endpoint active again starts its failure count afresh (the contract's PATCH).
+      if (!wasActive && endpoint.status === 'active') endpoint.failureCount = 0;
       endpoint.updatedAt = this.clock.now();
       await this.store.saveEndpoint(endpoint);
       const isActive = endpoint.status === 'active';
@@ -216,8 +218,10 @@ export class WebhookService {
         createdAt: now,
       };
       const body = JSON.stringify((input.bodyOf ?? v3EventBody)(base));
-      const endpoints = (await this.store.listEndpoints(input.clientId)).filter(
-        (e) => e.status === 'active' && (input.endpointId !== undefined ? e.id === input.endpointId : e.events.includes(input.type)),
+      // A named endpoint is reached whatever its subscriptions and status (the contract's test
+      // webhook); otherwise the active endpoints subscribed to the type, as for a real event.
+      const endpoints = (await this.store.listEndpoints(input.clientId)).filter((e) =>
+        input.endpointId !== undefined ? e.id === input.endpointId : e.status === 'active' && e.events.includes(input.type),
       );
       const maxAttempts = Math.min(input.maxAttempts ?? this.machine.maxAttempts, this.machine.maxAttempts);
       const deliveries = endpoints.map((endpoint): DeliveryRecord => ({
@@ -227,6 +231,7 @@ export class WebhookService {
         eventType: input.type,
         endpointId: endpoint.id,
         endpointUrl: endpoint.url,
+        targeted: input.endpointId !== undefined,
         status: this.machine.initial,
         attempt: 0,
         maxAttempts,
@@ -297,7 +302,8 @@ export class WebhookService {
       if (delivery === undefined) return null;
       const endpoint = await this.store.getEndpoint(delivery.endpointId);
       const event = await this.store.getEvent(delivery.eventId);
-      if (!unfinished(delivery.status, this.machine) || endpoint === undefined || endpoint.status !== 'active' || event === undefined) {
+      const reachable = endpoint !== undefined && (endpoint.status === 'active' || delivery.targeted);
+      if (!unfinished(delivery.status, this.machine) || !reachable || event === undefined) {
         if (delivery.nextAttemptAt !== null) {
           delivery.nextAttemptAt = null;
           await this.store.saveDelivery(delivery);
