@@ -14,6 +14,9 @@ const usage = `usage: npm start -- [options]
   --admin-token <v>   require X-Mock-Admin-Token on the control API (env MOCK_ADMIN_TOKEN)
   --no-control        do not serve the sandbox control API under /__mock
   --webhooks-loopback-only  deliver webhooks only to loopback addresses (env MOCK_WEBHOOKS_LOOPBACK_ONLY=1)
+  --webhook-retry-schedule <s,s,...>  seconds before each delivery attempt (env MOCK_WEBHOOK_RETRY_SCHEDULE;
+                      default the contract's: 0,5,300,1800,7200,18000,36000,36000)
+  --webhook-egress-ips <ip,ip,...>    what /v1/public/webhooks/egress-ips lists (env MOCK_WEBHOOK_EGRESS_IPS; default 127.0.0.1)
   --help              this text`;
 
 function main(): Promise<void> | void {
@@ -28,6 +31,8 @@ function main(): Promise<void> | void {
       'admin-token': { type: 'string' },
       'no-control': { type: 'boolean', default: false },
       'webhooks-loopback-only': { type: 'boolean', default: false },
+      'webhook-retry-schedule': { type: 'string' },
+      'webhook-egress-ips': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -54,6 +59,8 @@ function main(): Promise<void> | void {
     ...optional('adminToken', values['admin-token'] ?? env.MOCK_ADMIN_TOKEN),
     control: !values['no-control'],
     loopbackWebhooksOnly: values['webhooks-loopback-only'] || env.MOCK_WEBHOOKS_LOOPBACK_ONLY === '1',
+    ...retrySchedule(values['webhook-retry-schedule'] ?? env.MOCK_WEBHOOK_RETRY_SCHEDULE),
+    ...egressIps(values['webhook-egress-ips'] ?? env.MOCK_WEBHOOK_EGRESS_IPS),
   }).then((server) => {
     console.log(`exchange-api-kit mock server listening on ${server.url}
   v3 (exchange):    ${server.url}/api/v3        token: ${server.token}
@@ -73,6 +80,16 @@ function integer(name: string, text: string, min: number, max: number): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < min || value > max) fail(`${name} must be an integer from ${min} to ${max}, got "${text}"`);
   return value;
+}
+
+function retrySchedule(text: string | undefined): { webhookRetrySchedule?: number[] } {
+  if (text === undefined) return {};
+  const seconds = text.split(',').map((part) => integer('--webhook-retry-schedule / MOCK_WEBHOOK_RETRY_SCHEDULE', part.trim(), 0, 31_536_000));
+  return { webhookRetrySchedule: seconds };
+}
+
+function egressIps(text: string | undefined): { webhookEgressIps?: string[] } {
+  return text === undefined ? {} : { webhookEgressIps: text.split(',').map((ip) => ip.trim()) };
 }
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {

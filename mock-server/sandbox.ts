@@ -11,6 +11,7 @@ import { UsageLedger } from './domain/accounts/usage.js';
 import { VirtualClock } from './clock.js';
 import { createRandom, type Random } from './random.js';
 import { ExpiringMap } from './store/expiring-map.js';
+import { isIP } from 'node:net';
 import { loopbackOnly } from './dispatch/loopback-only.js';
 import { fetchTransport, type Transport } from './dispatch/transport.js';
 import { createWebhookEngine, type WebhookEngine } from './webhook-engine.js';
@@ -26,7 +27,17 @@ export interface SandboxOptions {
   realNow?: () => number;
   /** Deliver webhooks only to loopback addresses (CI sandboxes, our tests). */
   loopbackWebhooksOnly?: boolean;
+  /** Delays before each delivery attempt, in seconds; default the delivery machine's schedule. */
+  webhookRetrySchedule?: number[];
+  /** What GET /v1/public/webhooks/egress-ips answers; default the host the mock runs on. */
+  webhookEgressIps?: string[];
 }
+
+/**
+ * The egress IPs by default: the mock sends every webhook from the host it runs on (x-assumption
+ * on the control contract's Webhooks tag).
+ */
+export const defaultWebhookEgressIps: readonly string[] = ['127.0.0.1'];
 
 /** A key's default limits: the contract's info.x-rate-limits. */
 export const defaultKeyLimits: KeyLimits = {
@@ -51,6 +62,8 @@ export class Sandbox {
    * injection wrap it. Read on every attempt, so a wrapper applies to the running engine.
    */
   webhookTransport: Transport = fetchTransport();
+  readonly webhookEgressIps: readonly string[];
+  private readonly webhookRetrySchedule: number[] | undefined;
   private dispatchIntervalMs: number | null = null;
   private readonly stores: ExpiringMap<unknown>[] = [];
 
@@ -75,6 +88,10 @@ export class Sandbox {
       now,
     );
     if (options.loopbackWebhooksOnly) this.webhookTransport = loopbackOnly(this.webhookTransport);
+    const badIps = (options.webhookEgressIps ?? []).filter((ip) => isIP(ip) === 0);
+    if (badIps.length > 0) throw new RangeError(`webhook egress IPs must be IP addresses: ${badIps.join(', ')}`);
+    this.webhookEgressIps = options.webhookEgressIps ?? defaultWebhookEgressIps;
+    this.webhookRetrySchedule = options.webhookRetrySchedule;
     this.startFrom(this.seedInUse);
     // Retries that an advance makes due are sent at once, asynchronously like real deliveries
     // (POST /__mock/webhooks/run-due waits for them).
@@ -117,7 +134,7 @@ export class Sandbox {
     this.keys.adopt(this.defaultKey);
     this.sites.adopt(this.defaultSite);
     this.webhooks?.dispatcher.stop();
-    this.webhooks = createWebhookEngine(this.clock, this.random, (request, signal) => this.webhookTransport(request, signal));
+    this.webhooks = createWebhookEngine(this.clock, this.random, (request, signal) => this.webhookTransport(request, signal), this.webhookRetrySchedule);
     if (this.dispatchIntervalMs !== null) this.webhooks.dispatcher.start(this.dispatchIntervalMs);
   }
 }

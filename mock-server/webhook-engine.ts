@@ -4,6 +4,7 @@
 import type { Clock } from './clock.js';
 import { Dispatcher } from './dispatch/dispatcher.js';
 import type { Transport } from './dispatch/transport.js';
+import { DeliveryMachine } from './domain/webhooks/delivery-machine.js';
 import { MemoryWebhookStore, type WebhookStore } from './domain/webhooks/webhook-store.js';
 import { WebhookService } from './domain/webhooks/webhook-service.js';
 import type { Random } from './random.js';
@@ -14,8 +15,9 @@ export interface WebhookEngine {
   dispatcher: Dispatcher;
 }
 
-export function createWebhookEngine(clock: Clock, random: Random, transport: Transport): WebhookEngine {
+export function createWebhookEngine(clock: Clock, random: Random, transport: Transport, retryScheduleSeconds?: number[]): WebhookEngine {
   const store = new MemoryWebhookStore();
-  const service = new WebhookService({ store, clock, random });
+  const machine = new DeliveryMachine(retryScheduleSeconds === undefined ? {} : { scheduleSeconds: retryScheduleSeconds });
+  const service = new WebhookService({ store, clock, random, machine });
   return { store, service, dispatcher: new Dispatcher({ service, store, clock, transport }) };
 }
