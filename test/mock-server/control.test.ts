@@ -2,25 +2,15 @@
 // determinism and reset, the virtual clock, minting keys and creating sites, switching the API
 // off and guarding it with an admin token. Every body is checked against the control contract.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../generated/sandbox-control/client.js';
+import type { ApiError } from '../../generated/sandbox-control/client.js';
 import { exchangeV3Routes } from '../../generated/exchange-v3/routes.js';
 import { webhookValidators } from '../../generated/deposit-v1/validators.js';
 import { expectContractBody, expectFamilyResponse } from './support/contract.js';
 import { bearer, send } from './support/http.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { failure } from './support/failure.js';
 
 const allScopes = [...new Set(exchangeV3Routes.flatMap((r) => (typeof r.scope === 'string' ? [r.scope] : [])))].sort();
-
-/** The ApiError a call fails with (fails the test when it succeeds). */
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 /** An error answer of the control API: its status, code and contract body. */
 function expectControlError(error: ApiError, status: number, code: string): void {

@@ -7,13 +7,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ApiError, DepositV1Client, createHmacSigner, depositV1SignatureScheme, verifyWebhookSignature } from '../../generated/deposit-v1/client.js';
+import { DepositV1Client, createHmacSigner, depositV1SignatureScheme, verifyWebhookSignature } from '../../generated/deposit-v1/client.js';
 import { webhookValidators } from '../../generated/deposit-v1/validators.js';
 import { emitSiteEvent } from '../../mock-server/domain/webhooks/site-endpoint.js';
 import { repoRoot } from '../support/contracts.js';
 import { useRecordingServer, type Seen } from '../support/recording-server.js';
 import { expectContractBody } from './support/contract.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { failure } from './support/failure.js';
 
 const receiver = useRecordingServer(() => ({ status: 200 }));
 
@@ -47,16 +48,6 @@ async function createSite(body: { callback_url?: string | null; webhook_events?:
 
 async function runDue(): Promise<void> {
   await server.control.runDueWebhooks();
-}
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 function header(seen: Seen, name: string): string {

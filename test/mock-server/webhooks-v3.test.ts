@@ -4,12 +4,13 @@
 // schedule as the virtual clock is advanced through the control API. No timing assertions: the
 // helpers below only wait until the engine has done what the test expects.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, ExchangeV3Client, verifyWebhookSignature } from '../../generated/exchange-v3/client.js';
+import { ExchangeV3Client, verifyWebhookSignature } from '../../generated/exchange-v3/client.js';
 import { exchangeV3Info } from '../../generated/exchange-v3/contract-data.js';
 import type { WebhookEventType } from '../../generated/exchange-v3/types.js';
 import { webhookHeaderNames } from '../../mock-server/dispatch/sign.js';
 import { useRecordingServer, type Seen } from '../support/recording-server.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { failure } from './support/failure.js';
 
 const signatureHeader = exchangeV3Info['x-webhook-signature'].signature_header.toLowerCase();
 const eventIdHeader = exchangeV3Info['x-webhook-signature'].event_id_header.toLowerCase();
@@ -72,16 +73,6 @@ async function eventually<T>(check: () => Promise<T> | T, tries = 300): Promise<
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   throw last;
-}
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 const schedule = () => server.sandbox.webhooks.service.machine.scheduleSeconds;

@@ -89,3 +89,36 @@ export interface DeliveryRecord {
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** A new delivery of an event to an endpoint, before any attempt: the machine's initial status. */
+export function newDelivery(fields: {
+  id: string;
+  event: Pick<EventRecord, 'id' | 'clientId' | 'type'>;
+  endpoint: Pick<EndpointRecord, 'id' | 'url'>;
+  initialStatus: DeliveryStatus;
+  targeted: boolean;
+  maxAttempts: number;
+  /** When the first attempt is due; null records the delivery without ever sending it. */
+  dueAt: Date | null;
+  now: Date;
+}): DeliveryRecord {
+  return {
+    id: fields.id,
+    clientId: fields.event.clientId,
+    eventId: fields.event.id,
+    eventType: fields.event.type,
+    endpointId: fields.endpoint.id,
+    endpointUrl: fields.endpoint.url,
+    targeted: fields.targeted,
+    status: fields.initialStatus,
+    attempt: 0,
+    maxAttempts: fields.maxAttempts,
+    nextAttemptAt: fields.dueAt,
+    request: null,
+    response: null,
+    error: null,
+    deliveredAt: null,
+    createdAt: fields.now,
+    updatedAt: fields.now,
+  };
+}

@@ -11,7 +11,7 @@ import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
 import type { Site } from '../accounts/sites.js';
 import { randomUuid, secretFingerprint } from './ids.js';
-import type { DeliveryRecord, EndpointRecord, EventRecord, EventResource } from './records.js';
+import { newDelivery, type DeliveryRecord, type EndpointRecord, type EventRecord, type EventResource } from './records.js';
 import { rollUp, type Outcome, type WebhookService } from './webhook-service.js';
 import type { WebhookStore } from './webhook-store.js';
 
@@ -190,25 +190,16 @@ async function addDelivery(
 ): Promise<DeliveryRecord> {
   const { machine } = context.service;
   const now = context.clock.now();
-  const delivery: DeliveryRecord = {
+  const delivery = newDelivery({
     id: randomUuid(context.random),
-    clientId: event.clientId,
-    eventId: event.id,
-    eventType: event.type,
-    endpointId: endpoint.id,
-    endpointUrl: endpoint.url,
+    event,
+    endpoint,
+    initialStatus: machine.initial,
     targeted: false,
-    status: machine.initial,
-    attempt: 0,
     maxAttempts,
-    nextAttemptAt: dueAt,
-    request: null,
-    response: null,
-    error: null,
-    deliveredAt: null,
-    createdAt: now,
-    updatedAt: now,
-  };
+    dueAt,
+    now,
+  });
   await context.store.saveDelivery(delivery);
   const current = (await context.store.getEvent(event.id)) ?? event;
   const deliveries = await context.store.listDeliveries({ eventId: event.id });

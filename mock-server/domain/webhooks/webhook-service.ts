@@ -18,6 +18,7 @@ import type {
   EventResource,
   EventStatus,
 } from './records.js';
+import { newDelivery } from './records.js';
 import type { DeliveryFilter, WebhookStore } from './webhook-store.js';
 
 /** The catalog codes (exchangeV3ErrorCodes) the engine answers with. */
@@ -224,25 +225,18 @@ export class WebhookService {
         input.endpointId !== undefined ? e.id === input.endpointId : e.status === 'active' && e.events.includes(input.type),
       );
       const maxAttempts = Math.min(input.maxAttempts ?? this.machine.maxAttempts, this.machine.maxAttempts);
-      const deliveries = endpoints.map((endpoint): DeliveryRecord => ({
-        id: randomUuid(this.random),
-        clientId: input.clientId,
-        eventId: base.id,
-        eventType: input.type,
-        endpointId: endpoint.id,
-        endpointUrl: endpoint.url,
-        targeted: input.endpointId !== undefined,
-        status: this.machine.initial,
-        attempt: 0,
-        maxAttempts,
-        nextAttemptAt: now,
-        request: null,
-        response: null,
-        error: null,
-        deliveredAt: null,
-        createdAt: now,
-        updatedAt: now,
-      }));
+      const deliveries = endpoints.map((endpoint) =>
+        newDelivery({
+          id: randomUuid(this.random),
+          event: { id: base.id, clientId: input.clientId, type: input.type },
+          endpoint,
+          initialStatus: this.machine.initial,
+          targeted: input.endpointId !== undefined,
+          maxAttempts,
+          dueAt: now,
+          now,
+        }),
+      );
       const event: EventRecord = { ...base, body, status: rollUp(deliveries, this.machine), deliveryIds: deliveries.map((d) => d.id) };
       await this.store.saveEvent(event);
       for (const delivery of deliveries) await this.store.saveDelivery(delivery);
