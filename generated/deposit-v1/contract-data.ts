@@ -67,6 +67,17 @@ export const depositV1HeaderNames = {
   "XRequestId": "X-Request-Id"
 } as const;
 
+/** Header parameter names by their component (`components/parameters` with `in: header`). */
+export const depositV1HeaderParameters = {
+  "IdempotencyKey": "X-Idempotency-Key",
+  "WebhookDeliveryAttempt": "X-Delivery-Attempt",
+  "WebhookDeliveryId": "X-Delivery-Id",
+  "WebhookEventId": "X-Event-Id",
+  "WebhookEventType": "X-Event-Type",
+  "WebhookSignature": "X-Signature",
+  "WebhookTimestamp": "X-Webhook-Timestamp"
+} as const;
+
 /** The security schemes (header names, signing rules) as the contract declares them. */
 export const depositV1SecuritySchemes = {
   "hmac": {

@@ -114,6 +114,18 @@ export const exchangeV3HeaderNames = {
   "XRequestId": "X-Request-Id"
 } as const;
 
+/** Header parameter names by their component (`components/parameters` with `in: header`). */
+export const exchangeV3HeaderParameters = {
+  "CorrelationId": "X-Correlation-Id",
+  "IdempotencyKey": "Idempotency-Key",
+  "WebhookDeliveryAttempt": "X-Delivery-Attempt",
+  "WebhookDeliveryId": "X-Delivery-Id",
+  "WebhookEventId": "X-Event-Id",
+  "WebhookEventTypeHeader": "X-Event-Type",
+  "WebhookSignature": "X-Signature",
+  "WebhookTimestamp": "X-Webhook-Timestamp"
+} as const;
+
 /** The security schemes (header names, signing rules) as the contract declares them. */
 export const exchangeV3SecuritySchemes = {
   "bearerAuth": {

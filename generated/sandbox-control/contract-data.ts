@@ -46,6 +46,9 @@ export const sandboxControlHeaderNames = {
   "XRequestId": "X-Request-Id"
 } as const;
 
+/** Header parameter names by their component (`components/parameters` with `in: header`). */
+export const sandboxControlHeaderParameters = {} as const;
+
 /** The security schemes (header names, signing rules) as the contract declares them. */
 export const sandboxControlSecuritySchemes = {
   "adminToken": {

@@ -31,6 +31,9 @@ export type ${pascalCase(model.name)}ErrorCode = keyof typeof ${name}ErrorCodes;
  */
 export const ${name}HeaderNames = ${JSON.stringify(responseHeaderNames(document), null, 2)} as const;
 
+/** Header parameter names by their component (\`components/parameters\` with \`in: header\`). */
+export const ${name}HeaderParameters = ${JSON.stringify(headerParameterNames(document), null, 2)} as const;
+
 /** The security schemes (header names, signing rules) as the contract declares them. */
 export const ${name}SecuritySchemes = ${JSON.stringify(model.securitySchemes, null, 2)} as const;
 
@@ -38,6 +41,16 @@ export const ${name}SecuritySchemes = ${JSON.stringify(model.securitySchemes, nu
 export const ${name}Info = ${JSON.stringify({ title: model.title, version: model.version, ...extensions }, null, 2)} as const;
 `,
   };
+}
+
+function headerParameterNames(document: Record<string, unknown>): Record<string, string> {
+  const components = (document.components ?? {}) as { parameters?: Record<string, { in?: unknown; name?: unknown }> };
+  return Object.fromEntries(
+    Object.entries(components.parameters ?? {})
+      .filter(([, parameter]) => parameter.in === 'header' && typeof parameter.name === 'string')
+      .map(([component, parameter]) => [component, String(parameter.name)] as [string, string])
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 }
 
 /** Every `{ <header name>: { $ref: '#/components/headers/<Component>' } }` of every response. */

@@ -1,9 +1,9 @@
 // The signature and headers of one webhook delivery attempt. The signature rule is the
 // contracts' info.x-webhook-signature (hex HMAC-SHA256 of the raw body bytes, keyed with the
-// endpoint's secret); its two header names come from there too.
+// endpoint's secret); the header names come from the contract too.
 import { createHmac } from 'node:crypto';
 import { depositV1Info } from '../../generated/deposit-v1/contract-data.js';
-import { exchangeV3Info } from '../../generated/exchange-v3/contract-data.js';
+import { exchangeV3HeaderParameters, exchangeV3Info } from '../../generated/exchange-v3/contract-data.js';
 
 const scheme = exchangeV3Info['x-webhook-signature'];
 // Both families share the engine, so they must share the rule; fail at start-up if they drift.
@@ -19,18 +19,16 @@ if (
 }
 
 /**
- * Header names of a delivery. X-Signature and X-Event-Id come from x-webhook-signature; the four
- * others are the webhook parameter components of both contracts (components.parameters
- * WebhookEventTypeHeader, WebhookTimestamp, WebhookDeliveryId, WebhookDeliveryAttempt), which no
- * generated module exports; test/mock-server/dispatch.test.ts checks them against openapi.yaml.
+ * Header names of a delivery: X-Signature and X-Event-Id from x-webhook-signature, the others
+ * from the webhook header parameters of the contract (components.parameters).
  */
 export const webhookHeaderNames = {
   signature: scheme.signature_header,
   eventId: scheme.event_id_header,
-  eventType: 'X-Event-Type',
-  timestamp: 'X-Webhook-Timestamp',
-  deliveryId: 'X-Delivery-Id',
-  attempt: 'X-Delivery-Attempt',
+  eventType: exchangeV3HeaderParameters.WebhookEventTypeHeader,
+  timestamp: exchangeV3HeaderParameters.WebhookTimestamp,
+  deliveryId: exchangeV3HeaderParameters.WebhookDeliveryId,
+  attempt: exchangeV3HeaderParameters.WebhookDeliveryAttempt,
 } as const;
 
 /** Lower-case hex HMAC-SHA256 of exactly these bytes (`signed_content: raw_body`). */

@@ -3,21 +3,25 @@
 // with 422), and the family whose format the response takes.
 import { randomBytes } from 'node:crypto';
 import type { RequestHandler } from 'express';
+import { exchangeV3HeaderNames, exchangeV3HeaderParameters } from '../../generated/exchange-v3/contract-data.js';
 import type { FamilyName } from './families.js';
 import type { RouteDefinition } from '../../generated/runtime/router-runtime.js';
 import { initRequestLocals, requestLocals } from './locals.js';
 
+// The same names in every family (the v1 and control contracts reuse the v3 ones).
+const headers = { requestId: exchangeV3HeaderNames.XRequestId, correlationId: exchangeV3HeaderParameters.CorrelationId };
+
 export function requestContext(family: FamilyName): RequestHandler {
   return (req, res, next) => {
     const requestId = `req_${randomBytes(10).toString('hex')}`;
-    const correlation = req.get('x-correlation-id');
+    const correlation = req.get(headers.correlationId);
     initRequestLocals(res, {
       requestId,
       correlationId: correlation !== undefined && correlation.length >= 1 && correlation.length <= 128 ? correlation : null,
       family,
       startedAt: performance.now(),
     });
-    res.setHeader('X-Request-Id', requestId);
+    res.setHeader(headers.requestId, requestId);
     next();
   };
 }
