@@ -16,6 +16,7 @@ import { sandboxControlSecuritySchemes } from '../generated/sandbox-control/cont
 import { createSandboxControlRouter, sandboxControlRoutes, sandboxControlRoutesBasePath } from '../generated/sandbox-control/routes.js';
 import { notSimulated } from './handlers/not-simulated.js';
 import { platformHandlers } from './handlers/v3-platform.js';
+import { catalogHandlers } from './handlers/v1-catalog.js';
 import { siteWebhookHandlers } from './handlers/v1-webhooks.js';
 import { webhookHandlers } from './handlers/v3-webhooks.js';
 import { errorHandler } from './http/error-handler.js';
@@ -78,6 +79,7 @@ export function createApp(options: AppOptions = {}): MockApp {
   const v1Handlers: DepositV1Handlers = {
     ...notSimulated(depositV1Routes.map((r) => r.operationId) as (keyof DepositV1Handlers)[]),
     ...siteWebhookHandlers(sandbox),
+    ...catalogHandlers(sandbox),
   };
   app.use('/v1/public', ...familyContext('v1'));
   app.use(createDepositV1Router(v1Handlers, { routeMiddleware: pipeline.v1, onValidationError: validationFailed(sandbox, 'v1') }));
