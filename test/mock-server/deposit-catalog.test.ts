@@ -212,7 +212,9 @@ describe('chain data', () => {
           for (const role of ['deposit', 'sender'] as const) {
             for (const address of times(200, () => chain.address(code, role))) {
               expect(address, `${code} ${role}`).toMatch(addressShapes[code]);
-              if (address.startsWith('bc1') || address.startsWith('ltc1')) expect(address).toMatch(bech32Body);
+              // Bech32 only on the chains that use it: a Solana base58 address may start with "bc1" too.
+              const bech32 = (code === 'BTC' && address.startsWith('bc1')) || (code === 'LTC' && address.startsWith('ltc1'));
+              if (bech32) expect(address).toMatch(bech32Body);
             }
           }
         }
