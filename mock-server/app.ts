@@ -17,7 +17,9 @@ import { createSandboxControlRouter, sandboxControlRoutes, sandboxControlRoutesB
 import { notSimulated } from './handlers/not-simulated.js';
 import { platformHandlers } from './handlers/v3-platform.js';
 import { catalogHandlers } from './handlers/v1-catalog.js';
+import { amlHandlers } from './handlers/v1-aml.js';
 import { siteWebhookHandlers } from './handlers/v1-webhooks.js';
+import { depositHandlers } from './handlers/v1-deposits.js';
 import { webhookHandlers } from './handlers/v3-webhooks.js';
 import { errorHandler } from './http/error-handler.js';
 import { families, sendError, type FamilyName } from './http/families.js';
@@ -80,6 +82,8 @@ export function createApp(options: AppOptions = {}): MockApp {
     ...notSimulated(depositV1Routes.map((r) => r.operationId) as (keyof DepositV1Handlers)[]),
     ...siteWebhookHandlers(sandbox),
     ...catalogHandlers(sandbox),
+    ...depositHandlers(sandbox),
+    ...amlHandlers(sandbox),
   };
   app.use('/v1/public', ...familyContext('v1'));
   app.use(createDepositV1Router(v1Handlers, { routeMiddleware: pipeline.v1, onValidationError: validationFailed(sandbox, 'v1') }));

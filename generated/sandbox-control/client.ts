@@ -136,6 +136,53 @@ export const sandboxControlOperations = {
     "path": "/webhooks/run-due",
     "query": [],
     "headers": []
+  },
+  "setAmlAnswer": {
+    "operationId": "setAmlAnswer",
+    "method": "POST",
+    "path": "/aml/answers",
+    "query": [],
+    "headers": [],
+    "body": {
+      "contentType": "application/json"
+    }
+  },
+  "setAmlCurrencies": {
+    "operationId": "setAmlCurrencies",
+    "method": "PUT",
+    "path": "/aml/currencies",
+    "query": [],
+    "headers": [],
+    "body": {
+      "contentType": "application/json"
+    }
+  },
+  "getAmlProvider": {
+    "operationId": "getAmlProvider",
+    "method": "GET",
+    "path": "/aml/provider",
+    "query": [],
+    "headers": []
+  },
+  "injectChainTransaction": {
+    "operationId": "injectChainTransaction",
+    "method": "POST",
+    "path": "/chain/transactions",
+    "query": [],
+    "headers": [],
+    "body": {
+      "contentType": "application/json"
+    }
+  },
+  "addChainConfirmations": {
+    "operationId": "addChainConfirmations",
+    "method": "POST",
+    "path": "/chain/transactions/{hash}/confirmations",
+    "query": [],
+    "headers": [],
+    "body": {
+      "contentType": "application/json"
+    }
   }
 } as const satisfies Record<keyof Operations, OperationSpec>;
 
@@ -208,6 +255,36 @@ export interface ClearWebhookFaultsInput {
 
 /** Input of runDueWebhooks: POST /webhooks/run-due. */
 export interface RunDueWebhooksInput {
+  signal?: AbortSignal;
+}
+
+/** Input of setAmlAnswer: POST /aml/answers. */
+export interface SetAmlAnswerInput {
+  body: Operations['setAmlAnswer']['body'];
+  signal?: AbortSignal;
+}
+
+/** Input of setAmlCurrencies: PUT /aml/currencies. */
+export interface SetAmlCurrenciesInput {
+  body: Operations['setAmlCurrencies']['body'];
+  signal?: AbortSignal;
+}
+
+/** Input of getAmlProvider: GET /aml/provider. */
+export interface GetAmlProviderInput {
+  signal?: AbortSignal;
+}
+
+/** Input of injectChainTransaction: POST /chain/transactions. */
+export interface InjectChainTransactionInput {
+  body: Operations['injectChainTransaction']['body'];
+  signal?: AbortSignal;
+}
+
+/** Input of addChainConfirmations: POST /chain/transactions/{hash}/confirmations. */
+export interface AddChainConfirmationsInput {
+  path: Operations['addChainConfirmations']['path'];
+  body: Operations['addChainConfirmations']['body'];
   signal?: AbortSignal;
 }
 
@@ -284,5 +361,30 @@ export class SandboxControlClient {
   /** Send the webhook deliveries due now (POST /webhooks/run-due). */
   runDueWebhooks(input?: RunDueWebhooksInput): Promise<ApiResponse<Operations['runDueWebhooks']['result']>> {
     return this.runtime.request(sandboxControlOperations.runDueWebhooks, input);
+  }
+
+  /** Set the AML provider's answer for an address (POST /aml/answers). */
+  setAmlAnswer(input: SetAmlAnswerInput): Promise<ApiResponse<Operations['setAmlAnswer']['result']>> {
+    return this.runtime.request(sandboxControlOperations.setAmlAnswer, input);
+  }
+
+  /** Set the AML provider's currency allowlist (PUT /aml/currencies). */
+  setAmlCurrencies(input: SetAmlCurrenciesInput): Promise<ApiResponse<Operations['setAmlCurrencies']['result']>> {
+    return this.runtime.request(sandboxControlOperations.setAmlCurrencies, input);
+  }
+
+  /** Read the simulated AML provider's state (GET /aml/provider). */
+  getAmlProvider(input?: GetAmlProviderInput): Promise<ApiResponse<Operations['getAmlProvider']['result']>> {
+    return this.runtime.request(sandboxControlOperations.getAmlProvider, input);
+  }
+
+  /** Put a transaction on the simulated chain (POST /chain/transactions). */
+  injectChainTransaction(input: InjectChainTransactionInput): Promise<ApiResponse<Operations['injectChainTransaction']['result']>> {
+    return this.runtime.request(sandboxControlOperations.injectChainTransaction, input);
+  }
+
+  /** Add confirmations to a simulated transaction (POST /chain/transactions/{hash}/confirmations). */
+  addChainConfirmations(input: AddChainConfirmationsInput): Promise<ApiResponse<Operations['addChainConfirmations']['result']>> {
+    return this.runtime.request(sandboxControlOperations.addChainConfirmations, input);
   }
 }

@@ -12,7 +12,7 @@ export const sandboxControlErrorCodes = {
   },
   "not_found": {
     "status": 404,
-    "condition": "No control operation has this path."
+    "condition": "No control operation has this path"
   },
   "method_not_allowed": {
     "status": 405,

@@ -48,6 +48,16 @@ export interface SandboxControlHandlers {
   clearWebhookFaults(request: HandlerRequest<'clearWebhookFaults'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
   /** Send the webhook deliveries due now (POST /webhooks/run-due) */
   runDueWebhooks(request: HandlerRequest<'runDueWebhooks'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** Set the AML provider's answer for an address (POST /aml/answers) */
+  setAmlAnswer(request: HandlerRequest<'setAmlAnswer'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** Set the AML provider's currency allowlist (PUT /aml/currencies) */
+  setAmlCurrencies(request: HandlerRequest<'setAmlCurrencies'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** Read the simulated AML provider's state (GET /aml/provider) */
+  getAmlProvider(request: HandlerRequest<'getAmlProvider'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** Put a transaction on the simulated chain (POST /chain/transactions) */
+  injectChainTransaction(request: HandlerRequest<'injectChainTransaction'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** Add confirmations to a simulated transaction (POST /chain/transactions/{hash}/confirmations) */
+  addChainConfirmations(request: HandlerRequest<'addChainConfirmations'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
 }
 
 /** Path prefix under which the app mounts the router (from the contract's server URL). */
@@ -236,6 +246,77 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     parameters: [
     ],
     body: undefined,
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'setAmlAnswer',
+    method: 'post',
+    path: '/aml/answers',
+    expressPath: '/aml/answers',
+    tag: 'AML',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+    ],
+    body: { contentType: 'application/json', required: true },
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'setAmlCurrencies',
+    method: 'put',
+    path: '/aml/currencies',
+    expressPath: '/aml/currencies',
+    tag: 'AML',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+    ],
+    body: { contentType: 'application/json', required: true },
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'getAmlProvider',
+    method: 'get',
+    path: '/aml/provider',
+    expressPath: '/aml/provider',
+    tag: 'AML',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+    ],
+    body: undefined,
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'injectChainTransaction',
+    method: 'post',
+    path: '/chain/transactions',
+    expressPath: '/chain/transactions',
+    tag: 'Chain',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+    ],
+    body: { contentType: 'application/json', required: true },
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'addChainConfirmations',
+    method: 'post',
+    path: '/chain/transactions/{hash}/confirmations',
+    expressPath: '/chain/transactions/:hash/confirmations',
+    tag: 'Chain',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+      { name: 'hash', in: 'path', required: true, kind: 'string', array: false, commaSeparated: false },
+    ],
+    body: { contentType: 'application/json', required: true },
     idempotency: undefined,
     pagination: undefined,
   },

@@ -305,6 +305,99 @@ export type ClearedResult = {
   cleared: number;
 };
 
+/** Risk level (Chainalysis-style), as the v1 AmlCheck's riskLevel. */
+export type AmlRiskLevel = 'low' | 'medium' | 'high' | 'severe';
+
+export type SetAmlAnswerRequest = {
+  /** The screened address, compared exactly (case-sensitive). */
+  address: string;
+  /** Risk score normalised to 0..100, as the v1 AmlCheck's riskScore. */
+  score: number;
+  level: AmlRiskLevel;
+  /** Seconds of virtual time between sending a check and the answer being ready; 0 answers at once. */
+  delay_seconds?: number;
+};
+
+/** An answer configured for an address. */
+export type AmlAnswer = {
+  address: string;
+  score: number;
+  level: AmlRiskLevel;
+  delay_seconds: number;
+  created_at: string;
+};
+
+export type AmlCurrencyEntry = {
+  /** Currency ticker as createAmlCheck takes it (`USDT`). */
+  code: string;
+  /** Network code of the v1 family (`TRON`). */
+  network: string;
+  name?: string;
+};
+
+export type SetAmlCurrenciesRequest = {
+  currencies: AmlCurrencyEntry[];
+};
+
+export type AmlCurrency = {
+  code: string;
+  network: string;
+  name: string;
+};
+
+export type AmlCurrenciesResult = {
+  currencies: AmlCurrency[];
+};
+
+export type AmlProviderState = {
+  /** Requests the provider received since the last reset (quota consumed). */
+  calls: number;
+  answers: AmlAnswer[];
+};
+
+export type InjectChainTransactionRequest = {
+  /** Network code of the v1 catalog (listNetworks), e.g. `TRON`, `XRP`. */
+  network: string;
+  /** The receiving address (a deposit's `address`). */
+  address: string;
+  /** Memo, destination tag or comment the payer added; omit for a payment without one. */
+  memo?: string;
+  /** Amount of the asset, as a decimal string. */
+  amount: string;
+  /** Transaction hash; drawn in the network's format when omitted. */
+  hash?: string;
+  /** Sender address; drawn in the network's format when omitted. */
+  from?: string;
+  /** Confirmations the transaction has when it arrives (default 0). */
+  confirmations?: number;
+};
+
+export type AddChainConfirmationsRequest = {
+  /** Confirmations to add. */
+  count: number;
+};
+
+/** A transaction of the simulated chain. */
+export type ChainTransaction = {
+  hash: string;
+  network: string;
+  address: string;
+  memo: string | null;
+  amount: string;
+  /** Sender address. */
+  from: string;
+  /** Confirmations now (explicit ones plus blocks produced on the virtual clock since). */
+  confirmations: number;
+  /** The network's defaultConfirmations. */
+  required_confirmations: number;
+  /** Height of the including block; null while the transaction has no confirmation. */
+  block_height: number | null;
+  /** When it arrived on the chain (virtual clock). */
+  created_at: string;
+  /** The deposit the transaction was credited to; null when none took it (no matching address and memo, a final deposit, or an expired one past its late window). */
+  deposit_uuid: string | null;
+};
+
 /** Request body (application/json) of `resetSandbox` (POST /__mock/reset). */
 export type ResetSandboxBody = ResetSandboxRequest;
 
@@ -633,6 +726,158 @@ export type RunDueWebhooksResult = RunDueWebhooksResponses['200'];
 /** Body of an error response of `runDueWebhooks` (POST /__mock/webhooks/run-due). */
 export type RunDueWebhooksError = RunDueWebhooksResponses['401'];
 
+/** Request body (application/json) of `setAmlAnswer` (POST /__mock/aml/answers). */
+export type SetAmlAnswerBody = SetAmlAnswerRequest;
+
+/**
+ * Response bodies of `setAmlAnswer` (POST /__mock/aml/answers) by status.
+ *
+ * Set the AML provider's answer for an address.
+ */
+export type SetAmlAnswerResponses = {
+  /** The answer in force for `address`. */
+  '201': SuccessEnvelope & {
+    result: AmlAnswer;
+  };
+  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  '400': ErrorEnvelope;
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+  /** `payload_too_large`: the body exceeds 1 MiB. */
+  '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
+  /** `validation_error` with `error.details` per field. */
+  '422': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `setAmlAnswer` (POST /__mock/aml/answers). */
+export type SetAmlAnswerResult = SetAmlAnswerResponses['201'];
+
+/** Body of an error response of `setAmlAnswer` (POST /__mock/aml/answers). */
+export type SetAmlAnswerError = SetAmlAnswerResponses['400' | '401' | '413' | '415' | '422'];
+
+/** Request body (application/json) of `setAmlCurrencies` (PUT /__mock/aml/currencies). */
+export type SetAmlCurrenciesBody = SetAmlCurrenciesRequest;
+
+/**
+ * Response bodies of `setAmlCurrencies` (PUT /__mock/aml/currencies) by status.
+ *
+ * Set the AML provider's currency allowlist.
+ */
+export type SetAmlCurrenciesResponses = {
+  /** The allowlist in force. */
+  '200': SuccessEnvelope & {
+    result: AmlCurrenciesResult;
+  };
+  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  '400': ErrorEnvelope;
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+  /** `payload_too_large`: the body exceeds 1 MiB. */
+  '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
+  /** `validation_error` with `error.details` per field. */
+  '422': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `setAmlCurrencies` (PUT /__mock/aml/currencies). */
+export type SetAmlCurrenciesResult = SetAmlCurrenciesResponses['200'];
+
+/** Body of an error response of `setAmlCurrencies` (PUT /__mock/aml/currencies). */
+export type SetAmlCurrenciesError = SetAmlCurrenciesResponses['400' | '401' | '413' | '415' | '422'];
+
+/**
+ * Response bodies of `getAmlProvider` (GET /__mock/aml/provider) by status.
+ *
+ * Read the simulated AML provider's state.
+ */
+export type GetAmlProviderResponses = {
+  /** The provider's counter and configured answers. */
+  '200': SuccessEnvelope & {
+    result: AmlProviderState;
+  };
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `getAmlProvider` (GET /__mock/aml/provider). */
+export type GetAmlProviderResult = GetAmlProviderResponses['200'];
+
+/** Body of an error response of `getAmlProvider` (GET /__mock/aml/provider). */
+export type GetAmlProviderError = GetAmlProviderResponses['401'];
+
+/** Request body (application/json) of `injectChainTransaction` (POST /__mock/chain/transactions). */
+export type InjectChainTransactionBody = InjectChainTransactionRequest;
+
+/**
+ * Response bodies of `injectChainTransaction` (POST /__mock/chain/transactions) by status.
+ *
+ * Put a transaction on the simulated chain.
+ */
+export type InjectChainTransactionResponses = {
+  /** The transaction on the chain, with the deposit it was credited to (or null). */
+  '201': SuccessEnvelope & {
+    result: ChainTransaction;
+  };
+  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  '400': ErrorEnvelope;
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+  /** `payload_too_large`: the body exceeds 1 MiB. */
+  '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
+  /** `validation_error` with `error.details` per field. */
+  '422': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `injectChainTransaction` (POST /__mock/chain/transactions). */
+export type InjectChainTransactionResult = InjectChainTransactionResponses['201'];
+
+/** Body of an error response of `injectChainTransaction` (POST /__mock/chain/transactions). */
+export type InjectChainTransactionError = InjectChainTransactionResponses['400' | '401' | '413' | '415' | '422'];
+
+/** Path parameters of `addChainConfirmations` (POST /__mock/chain/transactions/{hash}/confirmations). */
+export type AddChainConfirmationsPathParams = {
+  /** The transaction hash (as injectChainTransaction returned it). */
+  hash: string;
+};
+
+/** Request body (application/json) of `addChainConfirmations` (POST /__mock/chain/transactions/{hash}/confirmations). */
+export type AddChainConfirmationsBody = AddChainConfirmationsRequest;
+
+/**
+ * Response bodies of `addChainConfirmations` (POST /__mock/chain/transactions/{hash}/confirmations) by status.
+ *
+ * Add confirmations to a simulated transaction.
+ */
+export type AddChainConfirmationsResponses = {
+  /** The transaction after the confirmations were added. */
+  '200': SuccessEnvelope & {
+    result: ChainTransaction;
+  };
+  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  '400': ErrorEnvelope;
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+  /** `not_found`: no transaction of the simulated chain has this hash. */
+  '404': ErrorEnvelope;
+  /** `payload_too_large`: the body exceeds 1 MiB. */
+  '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
+  /** `validation_error` with `error.details` per field. */
+  '422': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `addChainConfirmations` (POST /__mock/chain/transactions/{hash}/confirmations). */
+export type AddChainConfirmationsResult = AddChainConfirmationsResponses['200'];
+
+/** Body of an error response of `addChainConfirmations` (POST /__mock/chain/transactions/{hash}/confirmations). */
+export type AddChainConfirmationsError = AddChainConfirmationsResponses['400' | '401' | '404' | '413' | '415' | '422'];
+
 /** Every operation by operationId: its request parts and response types. */
 export interface Operations {
   resetSandbox: {
@@ -751,6 +996,51 @@ export interface Operations {
     responses: RunDueWebhooksResponses;
     result: RunDueWebhooksResult;
     error: RunDueWebhooksError;
+  };
+  setAmlAnswer: {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: SetAmlAnswerBody;
+    responses: SetAmlAnswerResponses;
+    result: SetAmlAnswerResult;
+    error: SetAmlAnswerError;
+  };
+  setAmlCurrencies: {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: SetAmlCurrenciesBody;
+    responses: SetAmlCurrenciesResponses;
+    result: SetAmlCurrenciesResult;
+    error: SetAmlCurrenciesError;
+  };
+  getAmlProvider: {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: undefined;
+    responses: GetAmlProviderResponses;
+    result: GetAmlProviderResult;
+    error: GetAmlProviderError;
+  };
+  injectChainTransaction: {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: InjectChainTransactionBody;
+    responses: InjectChainTransactionResponses;
+    result: InjectChainTransactionResult;
+    error: InjectChainTransactionError;
+  };
+  addChainConfirmations: {
+    path: AddChainConfirmationsPathParams;
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: AddChainConfirmationsBody;
+    responses: AddChainConfirmationsResponses;
+    result: AddChainConfirmationsResult;
+    error: AddChainConfirmationsError;
   };
 }
 

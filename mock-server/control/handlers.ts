@@ -12,6 +12,8 @@ import { respond } from '../http/respond.js';
 import { defaultKeyLimits, type Sandbox } from '../sandbox.js';
 import { durationMs } from './iso-duration.js';
 import { webhookControlHandlers } from './webhook-controls.js';
+import { chainControlHandlers } from './chain-controls.js';
+import { amlControlHandlers } from './aml-controls.js';
 
 const maxAdvanceMs = 31_536_000_000;
 const knownScopes = new Set(allScopes(exchangeV3Routes));
@@ -25,6 +27,8 @@ export function controlHandlers(sandbox: Sandbox): SandboxControlHandlers {
 
   return {
     ...webhookControlHandlers(sandbox),
+    ...chainControlHandlers(sandbox),
+    ...amlControlHandlers(sandbox),
     resetSandbox: async (request, context) => {
       await sandbox.reset(request.body?.seed);
       return respond(context, clock, 200, { seed: sandbox.seedInUse, reset_at: clock.now().toISOString() });

@@ -27,6 +27,12 @@ const EXPECTED: Record<string, string> = {
   'POST /webhooks/faults': 'setWebhookFault',
   'DELETE /webhooks/faults': 'clearWebhookFaults',
   'POST /webhooks/run-due': 'runDueWebhooks',
+  // issue 6, the simulated chain and AML provider
+  'POST /chain/transactions': 'injectChainTransaction',
+  'POST /chain/transactions/{hash}/confirmations': 'addChainConfirmations',
+  'POST /aml/answers': 'setAmlAnswer',
+  'PUT /aml/currencies': 'setAmlCurrencies',
+  'GET /aml/provider': 'getAmlProvider',
 };
 
 const schemaNamed = (name: string): JsonObject => {

@@ -1,0 +1,51 @@
+// The sandbox control API's AML room (contracts/sandbox-control.openapi.yaml, tag AML): the
+// simulated provider's answers per address, its currency allowlist and its request counter.
+// The provider belongs to the sandbox's current generation (domain/aml/aml-checks.ts), so a
+// reset restores the defaults.
+import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
+import { amlOf } from '../domain/aml/aml-checks.js';
+import { catalogCurrencyName, type AmlAnswerConfig } from '../domain/aml/aml-provider.js';
+import { HttpError } from '../http/http-error.js';
+import { respond } from '../http/respond.js';
+import type { Sandbox } from '../sandbox.js';
+
+type AmlControlOperation = 'setAmlAnswer' | 'setAmlCurrencies' | 'getAmlProvider';
+
+export function amlControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandlers, AmlControlOperation> {
+  const { clock } = sandbox;
+  return {
+    setAmlAnswer: (request, context) => {
+      const body = request.body;
+      const answer = amlOf(sandbox).provider.setAnswer({
+        address: body.address,
+        score: body.score,
+        level: body.level,
+        delaySeconds: body.delay_seconds ?? 0,
+        createdAt: clock.now(),
+      });
+      return respond(context, clock, 201, presentAnswer(answer));
+    },
+    setAmlCurrencies: (request, context) => {
+      const entries = request.body.currencies;
+      const seen = new Set<string>();
+      const repeated: string[] = [];
+      for (const e of entries) {
+        const pair = `${e.code}/${e.network}`;
+        if (seen.has(pair)) repeated.push(`${e.code} on ${e.network} is given more than once`);
+        seen.add(pair);
+      }
+      if (repeated.length > 0) throw new HttpError('validation_error', 'A currency is given twice.', { 'body.currencies': repeated });
+      const provider = amlOf(sandbox).provider;
+      provider.setCurrencies(entries.map((e) => ({ code: e.code, network: e.network, name: e.name ?? catalogCurrencyName(e.code, e.network) ?? e.code })));
+      return respond(context, clock, 200, { currencies: provider.currencies().map((c) => ({ ...c })) });
+    },
+    getAmlProvider: (_request, context) => {
+      const provider = amlOf(sandbox).provider;
+      return respond(context, clock, 200, { calls: provider.calls, answers: provider.listAnswers().map(presentAnswer) });
+    },
+  };
+}
+
+function presentAnswer(a: AmlAnswerConfig) {
+  return { address: a.address, score: a.score, level: a.level, delay_seconds: a.delaySeconds, created_at: a.createdAt.toISOString() };
+}

@@ -1,0 +1,123 @@
+// AML checks of the v1 family over the simulated provider, executing the generated aml-check
+// machine: a currency outside the allowlist is skipped at creation (currency_unsupported);
+// otherwise the check is sent to the provider and completes when its answer is ready
+// (provider_answered), at creation or when a read of the pending check asks the provider again
+// ("reconciled on read"). Checks are scoped to the site that created them.
+//
+// The state belongs to the sandbox's current site registry: reset() builds a new one, so the
+// provider (allowlist, answers, counter) and the checks start afresh without the sandbox
+// knowing about them.
+import type { Clock } from '../../clock.js';
+import type { Random } from '../../random.js';
+import type { Sandbox } from '../../sandbox.js';
+import type { SiteRegistry } from '../accounts/sites.js';
+import { randomUuid } from '../webhooks/ids.js';
+import { CURRENCY_NOT_IN_ALLOWLIST, fireAml, initialAmlState, type AmlCheckState } from './aml-machine.js';
+import { AmlProvider, amlProviderName, type AmlProviderJob, type AmlRiskLevel } from './aml-provider.js';
+
+export interface AmlCheckInput {
+  type: 'address' | 'transaction';
+  currency: string;
+  network: string;
+  address: string;
+  txHash: string | null;
+}
+
+export interface AmlCheckRecord extends AmlCheckInput {
+  uuid: string;
+  siteId: number;
+  status: AmlCheckState;
+  riskScore: number | null;
+  riskLevel: AmlRiskLevel | null;
+  provider: string;
+  reason: string | null;
+  createdAt: Date;
+  checkedAt: Date | null;
+  /** The provider request; null for a skipped check (nothing was sent). */
+  job: AmlProviderJob | null;
+}
+
+/** Checks kept per sandbox generation; the oldest go first beyond this. */
+const maxChecks = 100_000;
+
+export class AmlScreening {
+  readonly provider = new AmlProvider();
+  private readonly checks = new Map<string, AmlCheckRecord>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly random: () => Random,
+  ) {}
+
+  create(siteId: number, input: AmlCheckInput): AmlCheckRecord {
+    const now = this.clock.now();
+    const record: AmlCheckRecord = {
+      ...input,
+      uuid: this.newUuid(),
+      siteId,
+      status: initialAmlState,
+      riskScore: null,
+      riskLevel: null,
+      provider: amlProviderName,
+      reason: null,
+      createdAt: now,
+      checkedAt: null,
+      job: null,
+    };
+    if (this.provider.currencyNotInAllowlist(input.currency, input.network)) {
+      record.status = fireAml(record.status, 'currency_unsupported', { [CURRENCY_NOT_IN_ALLOWLIST]: true });
+      record.reason = `The provider does not support ${input.currency} on network ${input.network}.`;
+      record.checkedAt = now;
+    } else {
+      record.job = this.provider.submit(input.address, now.getTime());
+      this.apply(record, this.provider.answerOf(record.job, now.getTime()), now);
+    }
+    this.remember(record);
+    return record;
+  }
+
+  /** The site's check, reconciled with the provider when it is pending; undefined for another site's. */
+  get(siteId: number, uuid: string): AmlCheckRecord | undefined {
+    const record = this.checks.get(uuid);
+    if (record === undefined || record.siteId !== siteId) return undefined;
+    if (record.status === 'pending' && record.job !== null) {
+      const now = this.clock.now();
+      this.apply(record, this.provider.poll(record.job, now.getTime()), now);
+    }
+    return record;
+  }
+
+  private apply(record: AmlCheckRecord, answer: ReturnType<AmlProvider['answerOf']>, now: Date): void {
+    if (!answer.ready) return;
+    record.status = fireAml(record.status, 'provider_answered');
+    record.riskScore = answer.score;
+    record.riskLevel = answer.level;
+    record.checkedAt = now;
+  }
+
+  private remember(record: AmlCheckRecord): void {
+    if (this.checks.size >= maxChecks) {
+      const oldest = this.checks.keys().next();
+      if (!oldest.done) this.checks.delete(oldest.value);
+    }
+    this.checks.set(record.uuid, record);
+  }
+
+  private newUuid(): string {
+    let uuid = randomUuid(this.random());
+    while (this.checks.has(uuid)) uuid = randomUuid(this.random());
+    return uuid;
+  }
+}
+
+const screenings = new WeakMap<SiteRegistry, AmlScreening>();
+
+/** The AML screening (provider and checks) of the sandbox's current generation. */
+export function amlOf(sandbox: Sandbox): AmlScreening {
+  let screening = screenings.get(sandbox.sites);
+  if (screening === undefined) {
+    screening = new AmlScreening(sandbox.clock, () => sandbox.random);
+    screenings.set(sandbox.sites, screening);
+  }
+  return screening;
+}

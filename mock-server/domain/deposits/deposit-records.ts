@@ -1,0 +1,111 @@
+// What the mock keeps of a v1 deposit, decimal-string arithmetic for its amounts (no floats), and
+// the contract's Deposit / DepositTransaction views of it. The state lives in `status` and only
+// deposit-service.ts changes it, by executing the generated deposit machine.
+import type { Deposit, DepositAmlStatus, DepositTransaction } from '../../../generated/deposit-v1/types.js';
+import { depositMachine, type DepositState } from '../../../generated/machines.js';
+import type { Site } from '../accounts/sites.js';
+import type { ChainTransaction, SimulatedChain } from './chain-simulator.js';
+import type { NetworkCode } from './networks.js';
+
+export interface DepositRecord {
+  uuid: string;
+  site: Site;
+  orderId: string;
+  asset: string;
+  network: NetworkCode;
+  address: string;
+  memo: string | null;
+  /** Expected amount; null accepts any. */
+  amount: string | null;
+  status: DepositState;
+  amlStatus: DepositAmlStatus;
+  /** Hashes of the chain transactions credited to the deposit, oldest first. */
+  transactionHashes: string[];
+  /** When each credited transaction was seen by the deposit (hash → instant). */
+  seenAt: Map<string, Date>;
+  expiresAt: Date;
+  /** When the deposit entered `expired` (the late window counts from it); null otherwise. */
+  expiredAt: Date | null;
+  /** When the last confirmed transition happened (the transaction's confirmedAt). */
+  confirmedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  paidAt: Date | null;
+  /** Last accepted refreshDeposit (virtual clock); null before any. */
+  lastRefreshAt: Date | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decimal strings (^\d+(\.\d+)?$), exact.
+
+function split(value: string): [string, string] {
+  const [whole = '0', fraction = ''] = value.split('.');
+  return [whole, fraction];
+}
+
+/** a + b for non-negative decimal strings; keeps the wider fraction (trailing zeros included). */
+export function addDecimals(a: string, b: string): string {
+  const [aw, af] = split(a);
+  const [bw, bf] = split(b);
+  const width = Math.max(af.length, bf.length);
+  const sum = BigInt(aw + af.padEnd(width, '0')) + BigInt(bw + bf.padEnd(width, '0'));
+  const digits = sum.toString().padStart(width + 1, '0');
+  return width === 0 ? digits : `${digits.slice(0, -width)}.${digits.slice(-width)}`;
+}
+
+export { compareDecimals } from '../../store/list-records.js';
+
+/** Digits after the decimal point. */
+export function fractionDigits(value: string): number {
+  return split(value)[1].length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Views
+
+export function isFinalStatus(status: DepositState): boolean {
+  return depositMachine.terminal.includes(status);
+}
+
+/** Total credited so far, "0" before any transaction. */
+export function receivedAmount(deposit: DepositRecord, chain: SimulatedChain): string {
+  return deposit.transactionHashes.reduce((sum, hash) => addDecimals(sum, chain.require(hash).amount), '0');
+}
+
+export function transactionView(deposit: DepositRecord, tx: ChainTransaction, chain: SimulatedChain, now: Date): DepositTransaction {
+  const confirmations = chain.confirmations(tx, now);
+  return {
+    hash: tx.hash,
+    amount: tx.amount,
+    fromAddress: tx.from,
+    confirmations,
+    requiredConfirmations: tx.requiredConfirmations,
+    blockHeight: confirmations > 0 ? tx.blockHeight : null,
+    detectedAt: (deposit.seenAt.get(tx.hash) ?? tx.createdAt).toISOString(),
+    confirmedAt: chain.confirmedAt(tx, now)?.toISOString() ?? null,
+  };
+}
+
+/** The contract's Deposit; `transaction` is the latest credited transaction, null before any. */
+export function depositView(deposit: DepositRecord, chain: SimulatedChain, now: Date): Deposit {
+  const lastHash = deposit.transactionHashes[deposit.transactionHashes.length - 1];
+  return {
+    uuid: deposit.uuid,
+    orderId: deposit.orderId,
+    asset: deposit.asset,
+    network: deposit.network,
+    address: deposit.address,
+    memo: deposit.memo,
+    amount: deposit.amount,
+    receivedAmount: receivedAmount(deposit, chain),
+    status: deposit.status,
+    isFinal: isFinalStatus(deposit.status),
+    amlStatus: deposit.amlStatus,
+    transaction: lastHash === undefined ? null : transactionView(deposit, chain.require(lastHash), chain, now),
+    staticAddress: null,
+    expiresAt: deposit.expiresAt.toISOString(),
+    createdAt: deposit.createdAt.toISOString(),
+    updatedAt: deposit.updatedAt.toISOString(),
+    paidAt: deposit.paidAt?.toISOString() ?? null,
+  };
+}

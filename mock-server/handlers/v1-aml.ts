@@ -1,0 +1,65 @@
+// The v1 AML operations (description: AML screening): listAmlCurrencies (the simulated
+// provider's allowlist), createAmlCheck and getAmlCheck over domain/aml. Repeats with the same
+// X-Idempotency-Key are answered by the platform's idempotency step and never reach these
+// handlers, so they send nothing to the provider. The deposit-AML operations live with deposits.
+import type { AmlCheck, AmlCurrency } from '../../generated/deposit-v1/types.js';
+import type { DepositV1Handlers } from '../../generated/deposit-v1/routes.js';
+import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
+import type { Site } from '../domain/accounts/sites.js';
+import { amlOf, type AmlCheckRecord } from '../domain/aml/aml-checks.js';
+import { HttpError } from '../http/http-error.js';
+import { requestLocals } from '../http/locals.js';
+import { respond } from '../http/respond.js';
+import type { Sandbox } from '../sandbox.js';
+
+type AmlOperation = 'listAmlCurrencies' | 'createAmlCheck' | 'getAmlCheck';
+
+export function amlHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, AmlOperation> {
+  return {
+    listAmlCurrencies: (_request, context) => {
+      const currencies: AmlCurrency[] = amlOf(sandbox).provider.currencies().map((c) => ({ code: c.code, network: c.network, name: c.name }));
+      return respond(context, sandbox.clock, 200, currencies);
+    },
+    createAmlCheck: (request, context) => {
+      const body = request.body;
+      const type = body.type ?? 'address';
+      const check = amlOf(sandbox).create(siteOf(context).id, {
+        type,
+        currency: body.currency,
+        network: body.network,
+        address: body.address,
+        txHash: type === 'transaction' ? (body.txHash ?? null) : null,
+      });
+      return respond(context, sandbox.clock, 201, publicCheck(check));
+    },
+    getAmlCheck: (request, context) => {
+      const check = amlOf(sandbox).get(siteOf(context).id, request.path.uuid);
+      if (check === undefined) throw new HttpError('NOT_FOUND', 'No AML check of this site has this uuid.');
+      return respond(context, sandbox.clock, 200, publicCheck(check));
+    },
+  };
+}
+
+export function publicCheck(c: AmlCheckRecord): AmlCheck {
+  return {
+    uuid: c.uuid,
+    type: c.type,
+    currency: c.currency,
+    network: c.network,
+    address: c.address,
+    txHash: c.txHash,
+    status: c.status,
+    riskScore: c.riskScore,
+    riskLevel: c.riskLevel,
+    provider: c.provider,
+    reason: c.reason,
+    createdAt: c.createdAt.toISOString(),
+    checkedAt: c.checkedAt?.toISOString() ?? null,
+  };
+}
+
+function siteOf(context: HandlerContext): Site {
+  const site = requestLocals(context.res).site;
+  if (site === undefined) throw new Error('a v1 handler ran without an authenticated site');
+  return site;
+}

@@ -1,0 +1,103 @@
+// The v1 deposit operations over the sandbox's DepositService: createDeposit (idempotent by
+// site, order_id and asset; X-Idempotency-Key is the platform's), getDeposit and
+// getDepositByOrderId (scoped to the caller's site), listDeposits (page or keyset cursor, newest
+// first) and refreshDeposit (once per 30 s per deposit).
+import type { DepositV1Handlers } from '../../generated/deposit-v1/routes.js';
+import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
+import type { Site } from '../domain/accounts/sites.js';
+import { depositableAsset } from '../domain/deposits/assets.js';
+import { compareDecimals, fractionDigits } from '../domain/deposits/deposit-records.js';
+import { defaultLifetimeSeconds, depositService, refreshIntervalSeconds } from '../domain/deposits/deposit-service.js';
+import { HttpError } from '../http/http-error.js';
+import { requestLocals } from '../http/locals.js';
+import { respond } from '../http/respond.js';
+import type { Sandbox } from '../sandbox.js';
+import { filterPredicate, listRecords, match } from '../store/list-records.js';
+import { listContract } from '../store/list-contract.js';
+import { v1ListRequest } from '../store/list-query.js';
+import type { DepositRecord } from '../domain/deposits/deposit-records.js';
+
+type DepositOperation = 'createDeposit' | 'getDeposit' | 'getDepositByOrderId' | 'listDeposits' | 'refreshDeposit';
+
+/** The fixed order of the history: newest first (createdAt, then uuid, descending). */
+const historyOrder = ['-createdAt'] as const;
+
+export function depositHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, DepositOperation> {
+  const { clock } = sandbox;
+  const notFound = () => new HttpError('NOT_FOUND', 'No deposit of this site was found.');
+
+  return {
+    createDeposit: async (request, context) => {
+      const site = siteOf(context);
+      const body = request.body;
+      const asset = depositableAsset(body.asset);
+      if (asset === undefined) {
+        throw new HttpError('VALIDATION_ERROR', 'The given data was invalid.', { 'body.asset': [`${body.asset} is not an asset that takes deposits`] });
+      }
+      const amount = body.amount ?? null;
+      if (amount !== null) {
+        const problems: string[] = [];
+        if (compareDecimals(amount, asset.minDepositAmount) < 0) problems.push(`must be at least ${asset.minDepositAmount} ${asset.code}`);
+        if (fractionDigits(amount) > asset.decimals) problems.push(`has more than ${asset.decimals} decimals`);
+        if (problems.length > 0) throw new HttpError('VALIDATION_ERROR', 'The given data was invalid.', { 'body.amount': problems });
+      }
+      const service = depositService(sandbox);
+      const { deposit } = service.create(site, {
+        orderId: body.order_id,
+        asset,
+        amount,
+        lifetimeSeconds: body.lifetime ?? defaultLifetimeSeconds,
+      });
+      await service.flush();
+      return respond(context, clock, 201, service.view(deposit));
+    },
+
+    getDeposit: async (request, context) => {
+      const service = depositService(sandbox);
+      const deposit = service.get(siteOf(context), request.path.uuid);
+      if (deposit === undefined) throw notFound();
+      await service.flush();
+      return respond(context, clock, 200, service.view(deposit));
+    },
+
+    getDepositByOrderId: async (request, context) => {
+      const service = depositService(sandbox);
+      const deposit = service.getByOrderId(siteOf(context), request.path.orderId);
+      if (deposit === undefined) throw notFound();
+      await service.flush();
+      return respond(context, clock, 200, service.view(deposit));
+    },
+
+    listDeposits: async (request, context) => {
+      const site = siteOf(context);
+      const built = v1ListRequest(request.query, listContract('v1', 'listDeposits'), historyOrder);
+      if (!built.ok) throw new HttpError('VALIDATION_ERROR', 'The given data was invalid.', built.details);
+      const service = depositService(sandbox);
+      service.settleSite(site);
+      await service.flush();
+      const filters = filterPredicate<DepositRecord>(built.request.filters, { status: match.oneOf((d) => d.status) });
+      const page = listRecords(service.collection, built.request, (d) => d.site.id === site.id && (filters === undefined || filters(d)));
+      return respond(context, clock, 200, page.items.map((d) => service.view(d)), { ...page.meta });
+    },
+
+    refreshDeposit: async (request, context) => {
+      const service = depositService(sandbox);
+      const deposit = service.get(siteOf(context), request.path.uuid);
+      if (deposit === undefined) throw notFound();
+      const outcome = service.refresh(deposit);
+      await service.flush();
+      if (!outcome.ok) {
+        throw new HttpError('RATE_LIMITED', `This deposit was refreshed less than ${refreshIntervalSeconds} seconds ago.`, undefined, {
+          'Retry-After': String(outcome.retryAfterSeconds),
+        });
+      }
+      return respond(context, clock, 200, service.view(outcome.deposit));
+    },
+  };
+}
+
+function siteOf(context: HandlerContext): Site {
+  const site = requestLocals(context.res).site;
+  if (site === undefined) throw new Error('a v1 handler ran without an authenticated site');
+  return site;
+}
