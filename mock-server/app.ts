@@ -18,8 +18,10 @@ import { notSimulated } from './handlers/not-simulated.js';
 import { platformHandlers } from './handlers/v3-platform.js';
 import { catalogHandlers } from './handlers/v1-catalog.js';
 import { amlHandlers } from './handlers/v1-aml.js';
+import { depositAmlHandlers } from './handlers/v1-deposit-aml.js';
 import { siteWebhookHandlers } from './handlers/v1-webhooks.js';
 import { depositHandlers } from './handlers/v1-deposits.js';
+import { staticAddressHandlers } from './handlers/v1-static-addresses.js';
 import { webhookHandlers } from './handlers/v3-webhooks.js';
 import { errorHandler } from './http/error-handler.js';
 import { families, sendError, type FamilyName } from './http/families.js';
@@ -83,7 +85,9 @@ export function createApp(options: AppOptions = {}): MockApp {
     ...siteWebhookHandlers(sandbox),
     ...catalogHandlers(sandbox),
     ...depositHandlers(sandbox),
+    ...staticAddressHandlers(sandbox),
     ...amlHandlers(sandbox),
+    ...depositAmlHandlers(sandbox),
   };
   app.use('/v1/public', ...familyContext('v1'));
   app.use(createDepositV1Router(v1Handlers, { routeMiddleware: pipeline.v1, onValidationError: validationFailed(sandbox, 'v1') }));

@@ -1,7 +1,7 @@
 // What the mock keeps of a v1 deposit, decimal-string arithmetic for its amounts (no floats), and
 // the contract's Deposit / DepositTransaction views of it. The state lives in `status` and only
 // deposit-service.ts changes it, by executing the generated deposit machine.
-import type { Deposit, DepositAmlStatus, DepositTransaction } from '../../../generated/deposit-v1/types.js';
+import type { Deposit, DepositAmlStatus, DepositTransaction, StaticAddressRef } from '../../../generated/deposit-v1/types.js';
 import { depositMachine, type DepositState } from '../../../generated/machines.js';
 import type { Site } from '../accounts/sites.js';
 import type { ChainTransaction, SimulatedChain } from './chain-simulator.js';
@@ -33,6 +33,8 @@ export interface DepositRecord {
   paidAt: Date | null;
   /** Last accepted refreshDeposit (virtual clock); null before any. */
   lastRefreshAt: Date | null;
+  /** The static address this deposit is a payment to (static-address-service.ts); absent/null otherwise. */
+  staticAddress?: StaticAddressRef | null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -102,7 +104,7 @@ export function depositView(deposit: DepositRecord, chain: SimulatedChain, now: 
     isFinal: isFinalStatus(deposit.status),
     amlStatus: deposit.amlStatus,
     transaction: lastHash === undefined ? null : transactionView(deposit, chain.require(lastHash), chain, now),
-    staticAddress: null,
+    staticAddress: deposit.staticAddress ?? null,
     expiresAt: deposit.expiresAt.toISOString(),
     createdAt: deposit.createdAt.toISOString(),
     updatedAt: deposit.updatedAt.toISOString(),

@@ -16,6 +16,7 @@ import { emitSiteEvent, type SiteWebhookContext } from '../webhooks/site-endpoin
 import type { AssetDefinition } from './assets.js';
 import { createChainData, type ChainData } from './chain-data.js';
 import { SimulatedChain, type ChainTransaction, type InjectInput } from './chain-simulator.js';
+import { syncDepositAml } from './deposit-aml.js';
 import { compareDecimals, depositView, receivedAmount, type DepositRecord } from './deposit-records.js';
 import { requireNetwork, type NetworkCode } from './networks.js';
 
@@ -57,6 +58,20 @@ export interface CreateDepositInput {
   lifetimeSeconds: number;
 }
 
+/** A transaction to a static address: the payment deposit to create for it (static-address-service.ts). */
+export interface StaticPaymentClaim {
+  site: Site;
+  orderId: string;
+  asset: string;
+  staticAddress: { uuid: string; orderId: string };
+}
+
+/** What the static addresses hook into the watcher: claim a transaction first, hear of a payment's final state. */
+export interface StaticPaymentHooks {
+  claim(tx: ChainTransaction): StaticPaymentClaim | null;
+  final(deposit: DepositRecord, at: Date): void;
+}
+
 export type RefreshOutcome = { ok: true; deposit: DepositRecord } | { ok: false; retryAfterSeconds: number };
 
 export interface DepositServiceOptions {
@@ -65,6 +80,8 @@ export interface DepositServiceOptions {
   random: Random;
   /** Where deposit.* events go (read at each emission: the engine of the sandbox). */
   webhooks: () => SiteWebhookContext;
+  /** Runs before each Deposit view is built (deposit AML keeps `amlStatus` in step). */
+  beforeView?: (deposit: DepositRecord) => void;
 }
 
 export class DepositService {
@@ -82,6 +99,8 @@ export class DepositService {
   /** Chain transactions already credited to a deposit. */
   private readonly credited = new Set<string>();
   private emitted: Promise<void> = Promise.resolve();
+  /** Set by static-address-service.ts for this service (null until a static address is used). */
+  staticPayments: StaticPaymentHooks | null = null;
 
   constructor(private readonly options: DepositServiceOptions) {
     this.data = createChainData(options.random);
@@ -101,18 +120,7 @@ export class DepositService {
     }
     const now = this.options.clock.now();
     const network = requireNetwork(input.asset.network);
-    let address: string;
-    let memo: string | null = null;
-    if (network.memoName !== null) {
-      address = this.sharedAddress(network.code);
-      do memo = this.data.memo(network.code, 'dp');
-      while (memo !== null && this.memos.has(`${network.code} ${memo}`));
-      this.memos.add(`${network.code} ${memo}`);
-    } else {
-      do address = this.data.address(network.code, 'deposit');
-      while (this.addresses.has(address));
-      this.addresses.add(address);
-    }
+    const { address, memo } = this.allocateAddress(network.code, 'dp');
     const deposit: DepositRecord = {
       uuid: randomUuid(this.options.random),
       site,
@@ -196,6 +204,7 @@ export class DepositService {
   }
 
   view(deposit: DepositRecord) {
+    this.options.beforeView?.(deposit);
     return depositView(deposit, this.chain, this.options.clock.now());
   }
 
@@ -210,7 +219,8 @@ export class DepositService {
   receive(input: InjectInput): { transaction: ChainTransaction; deposit: DepositRecord | null } {
     const now = this.options.clock.now();
     const tx = this.chain.inject(input, now);
-    const deposit = this.depositFor(tx);
+    const claim = this.staticPayments?.claim(tx) ?? null;
+    const deposit = claim !== null ? this.createStaticPayment(claim, tx, now) : this.depositFor(tx);
     if (deposit === undefined) return { transaction: tx, deposit: null };
     this.settle(deposit);
     const matched = this.detect(deposit, tx, now);
@@ -254,6 +264,7 @@ export class DepositService {
     const network = requireNetwork(tx.network);
     let found: DepositRecord | undefined;
     for (const deposit of this.collection.values()) {
+      if (deposit.staticAddress != null) continue; // a static address's payments are never matched again
       if (deposit.network !== tx.network || deposit.address !== tx.address) continue;
       if (network.memoName !== null && deposit.memo !== tx.memo) continue;
       if (found === undefined || deposit.createdAt.getTime() >= found.createdAt.getTime()) found = deposit;
@@ -272,6 +283,52 @@ export class DepositService {
     this.credited.add(tx.hash);
     deposit.transactionHashes.push(tx.hash);
     deposit.seenAt.set(tx.hash, now);
+  }
+
+  /** A fresh payment address (shared address plus a fresh memo on memo networks), unique among all. */
+  allocateAddress(network: NetworkCode, memoPrefix: string): { address: string; memo: string | null } {
+    if (requireNetwork(network).memoName !== null) {
+      // The shared address first, then the memo: the order of seeded draws deposits always had.
+      const address = this.sharedAddress(network);
+      let memo: string | null;
+      do memo = this.data.memo(network, memoPrefix);
+      while (memo !== null && this.memos.has(`${network} ${memo}`));
+      this.memos.add(`${network} ${memo}`);
+      return { address, memo };
+    }
+    let address: string;
+    do address = this.data.address(network, 'deposit');
+    while (this.addresses.has(address));
+    this.addresses.add(address);
+    return { address, memo: null };
+  }
+
+  /** A static address's payment: its own deposit for any amount, detected from now on. */
+  private createStaticPayment(claim: StaticPaymentClaim, tx: ChainTransaction, now: Date): DepositRecord {
+    const deposit: DepositRecord = {
+      uuid: randomUuid(this.options.random),
+      site: claim.site,
+      orderId: claim.orderId,
+      asset: claim.asset,
+      network: tx.network,
+      address: tx.address,
+      memo: tx.memo,
+      amount: null,
+      status: depositMachine.initial,
+      amlStatus: 'not_checked',
+      transactionHashes: [],
+      seenAt: new Map(),
+      expiresAt: new Date(now.getTime() + defaultLifetimeSeconds * 1000),
+      expiredAt: null,
+      confirmedAt: null,
+      createdAt: now,
+      updatedAt: now,
+      paidAt: null,
+      lastRefreshAt: null,
+      staticAddress: claim.staticAddress,
+    };
+    this.collection.upsert(deposit);
+    return deposit;
   }
 
   private sharedAddress(network: NetworkCode): string {
@@ -326,11 +383,12 @@ export class DepositService {
     if (transition.to === 'expired') deposit.expiredAt = at;
     if (depositMachine.terminal.includes(transition.to)) deposit.paidAt = at;
     if (transition.emits !== null) this.emit(deposit, transition.emits);
+    if (deposit.staticAddress != null && depositMachine.terminal.includes(transition.to)) this.staticPayments?.final(deposit, at);
   }
 
   /** Queues the event with the deposit as it is now; events leave in the order they happened. */
-  private emit(deposit: DepositRecord, type: string): void {
-    const body = { deposit: this.view(deposit) };
+  emit(deposit: DepositRecord, type: string, extra: Record<string, unknown> = {}): void {
+    const body = { deposit: this.view(deposit), ...extra };
     const site = deposit.site;
     this.emitted = this.emitted
       .then(() => emitSiteEvent(this.options.webhooks(), site, { type, data: body, resource: { type: 'deposit', id: deposit.uuid } }))
@@ -370,6 +428,7 @@ export function depositService(sandbox: Sandbox): DepositService {
     clock: sandbox.clock,
     random: createRandom((sandbox.seedInUse ^ seedSalt) >>> 0),
     webhooks: () => ({ store: sandbox.webhooks.store, service: sandbox.webhooks.service, clock: sandbox.clock, random: sandbox.random }),
+    beforeView: (deposit) => syncDepositAml(sandbox, deposit, service.chain),
   });
   services.set(sandbox, { generation: sandbox.webhooks, service });
   return service;

@@ -1,0 +1,96 @@
+// AML source-of-funds screening of deposits (getDepositAml / getDepositAmlByOrderId and the
+// Deposit's `amlStatus`): the sender address of the deposit's transaction (the latest credited,
+// the one the Deposit shows) is sent to the sandbox's simulated AML provider (domain/aml), once
+// per transaction; the screening is `pending` until the provider's answer is ready and is
+// reconciled on read (a poll of the provider), then `completed` with its score and level.
+// `not_checked` (with the reason) when AML is off for the site, no transaction has been seen, or
+// the provider does not screen the deposit's currency on its network (allowlist; an empty
+// allowlist, i.e. not synced, screens everything, as for AML checks).
+//
+// The screenings are kept per deposit record; a sandbox reset replaces both the deposits and the
+// provider, so nothing outlives its generation.
+import type { DepositAml } from '../../../generated/deposit-v1/types.js';
+import type { Sandbox } from '../../sandbox.js';
+import { amlOf } from '../aml/aml-checks.js';
+import { fireAml, initialAmlState, type AmlCheckState } from '../aml/aml-machine.js';
+import type { AmlProviderJob, AmlRiskLevel } from '../aml/aml-provider.js';
+import { findAsset } from './assets.js';
+import type { SimulatedChain } from './chain-simulator.js';
+import type { DepositRecord } from './deposit-records.js';
+
+export const notCheckedReasons = {
+  amlOff: 'AML screening is off for this site.',
+  noTransaction: 'No incoming transaction has been seen yet.',
+  unsupported: (ticker: string, network: string) => `The AML provider does not screen ${ticker} on network ${network}.`,
+} as const;
+
+interface DepositScreening {
+  hash: string;
+  senderAddress: string;
+  status: AmlCheckState;
+  job: AmlProviderJob;
+  riskScore: number | null;
+  riskLevel: AmlRiskLevel | null;
+  checkedAt: Date | null;
+}
+
+const screenings = new WeakMap<DepositRecord, DepositScreening>();
+
+/**
+ * The deposit's AML data as it stands now: starts the screening of a newly seen transaction,
+ * reconciles a pending one with the provider, and keeps `deposit.amlStatus` in step.
+ */
+export function syncDepositAml(sandbox: Sandbox, deposit: DepositRecord, chain: SimulatedChain): DepositAml {
+  const result = evaluate(sandbox, deposit, chain);
+  deposit.amlStatus = result.amlStatus;
+  return result;
+}
+
+function evaluate(sandbox: Sandbox, deposit: DepositRecord, chain: SimulatedChain): DepositAml {
+  const base = { depositUuid: deposit.uuid, orderId: deposit.orderId };
+  const notChecked = (reason: string, senderAddress: string | null): DepositAml => ({
+    ...base,
+    amlStatus: 'not_checked',
+    reason,
+    senderAddress,
+    riskScore: null,
+    riskLevel: null,
+    checkedAt: null,
+  });
+  if (!deposit.site.amlEnabled) return notChecked(notCheckedReasons.amlOff, null);
+  const hash = deposit.transactionHashes[deposit.transactionHashes.length - 1];
+  if (hash === undefined) return notChecked(notCheckedReasons.noTransaction, null);
+  const sender = chain.require(hash).from;
+  const screening = amlOf(sandbox);
+  const provider = screening.provider;
+  const now = sandbox.clock.now();
+
+  let current = screenings.get(deposit);
+  if (current !== undefined && current.hash === hash) {
+    if (current.status === 'pending') settle(current, provider.poll(current.job, now.getTime()), now);
+  } else {
+    const ticker = findAsset(deposit.asset)?.ticker ?? deposit.asset;
+    if (provider.currencyNotInAllowlist(ticker, deposit.network)) return notChecked(notCheckedReasons.unsupported(ticker, deposit.network), sender);
+    const job = provider.submit(sender, now.getTime());
+    current = { hash, senderAddress: sender, status: initialAmlState, job, riskScore: null, riskLevel: null, checkedAt: null };
+    settle(current, provider.answerOf(job, now.getTime()), now);
+    screenings.set(deposit, current);
+  }
+  return {
+    ...base,
+    amlStatus: current.status === 'pending' || current.status === 'completed' ? current.status : 'failed',
+    reason: null,
+    senderAddress: current.senderAddress,
+    riskScore: current.riskScore,
+    riskLevel: current.riskLevel,
+    checkedAt: current.checkedAt?.toISOString() ?? null,
+  };
+}
+
+function settle(screening: DepositScreening, answer: ReturnType<ReturnType<typeof amlOf>['provider']['answerOf']>, now: Date): void {
+  if (!answer.ready) return;
+  screening.status = fireAml(screening.status, 'provider_answered');
+  screening.riskScore = answer.score;
+  screening.riskLevel = answer.level;
+  screening.checkedAt = now;
+}

@@ -1,0 +1,156 @@
+// v1 static addresses of one sandbox: a reusable address per (site, orderId), idempotent by
+// orderId; on memo networks all static addresses share the network's one address and each gets a
+// permanent memo. Every transaction to one (address, plus its memo on memo networks) becomes its
+// own deposit (DepositService.createStaticPayment, amount null = any amount) carrying
+// `staticAddress`; once that deposit is final it is swept to the network's hot wallet at once
+// (deposit.swept, sweptAt = the instant it became final).
+import type { StaticAddress, StaticAddressStatus } from '../../../generated/deposit-v1/types.js';
+import { createRandom, type Random } from '../../random.js';
+import type { Sandbox } from '../../sandbox.js';
+import { ListableCollection } from '../../store/list-records.js';
+import type { Site } from '../accounts/sites.js';
+import { randomUuid } from '../webhooks/ids.js';
+import type { AssetDefinition } from './assets.js';
+import { createChainData, type ChainData } from './chain-data.js';
+import type { ChainTransaction } from './chain-simulator.js';
+import type { DepositRecord } from './deposit-records.js';
+import { depositService, type DepositService } from './deposit-service.js';
+import { requireNetwork, type NetworkCode } from './networks.js';
+
+export interface StaticAddressRecord {
+  uuid: string;
+  site: Site;
+  orderId: string;
+  asset: string;
+  network: NetworkCode;
+  address: string;
+  memo: string | null;
+  status: StaticAddressStatus;
+  paymentsCount: number;
+  createdAt: Date;
+}
+
+export type CreateStaticOutcome = { ok: true; address: StaticAddressRecord; created: boolean } | { ok: false; existing: StaticAddressRecord };
+
+/** Mixed into the sandbox seed: the static-address ids and sweep data are a stream of their own. */
+const seedSalt = 0x57a71c;
+
+export class StaticAddressService {
+  readonly collection = new ListableCollection<StaticAddressRecord>({
+    id: (a) => a.uuid,
+    fields: { createdAt: (a) => a.createdAt.getTime() },
+  });
+  private readonly byOrder = new Map<string, StaticAddressRecord>();
+  /** (network, address, memo) → the static address that receives there. */
+  private readonly byDestination = new Map<string, StaticAddressRecord>();
+  private readonly hotWallets = new Map<NetworkCode, string>();
+  private readonly data: ChainData;
+  private readonly random: Random;
+
+  constructor(
+    private readonly sandbox: Sandbox,
+    readonly deposits: DepositService,
+  ) {
+    this.random = createRandom((sandbox.seedInUse ^ seedSalt) >>> 0);
+    this.data = createChainData(this.random);
+    deposits.staticPayments = {
+      claim: (tx) => this.claim(tx),
+      final: (deposit, at) => this.sweep(deposit, at),
+    };
+  }
+
+  /** A new static address, the same one for a repeat of (site, orderId, asset), or the conflicting one. */
+  create(site: Site, orderId: string, asset: AssetDefinition): CreateStaticOutcome {
+    const key = JSON.stringify([site.id, orderId]);
+    const existing = this.byOrder.get(key);
+    if (existing !== undefined) return existing.asset === asset.code ? { ok: true, address: existing, created: false } : { ok: false, existing };
+    const network = requireNetwork(asset.network);
+    const { address, memo } = this.deposits.allocateAddress(network.code, 'sa');
+    const record: StaticAddressRecord = {
+      uuid: randomUuid(this.random),
+      site,
+      orderId,
+      asset: asset.code,
+      network: network.code,
+      address,
+      memo,
+      status: 'active',
+      paymentsCount: 0,
+      createdAt: this.sandbox.clock.now(),
+    };
+    this.byOrder.set(key, record);
+    this.byDestination.set(destinationKey(network.code, address, memo), record);
+    this.collection.upsert(record);
+    return { ok: true, address: record, created: true };
+  }
+
+  get(site: Site, uuid: string): StaticAddressRecord | undefined {
+    const record = this.collection.get(uuid);
+    return record === undefined || record.site.id !== site.id ? undefined : record;
+  }
+
+  getByOrderId(site: Site, orderId: string): StaticAddressRecord | undefined {
+    return this.byOrder.get(JSON.stringify([site.id, orderId]));
+  }
+
+  view(record: StaticAddressRecord): StaticAddress {
+    return {
+      uuid: record.uuid,
+      orderId: record.orderId,
+      asset: record.asset,
+      network: record.network,
+      address: record.address,
+      memo: record.memo,
+      status: record.status,
+      paymentsCount: record.paymentsCount,
+      createdAt: record.createdAt.toISOString(),
+    };
+  }
+
+  /** The chain watcher's first question: is this a payment to an active static address? */
+  private claim(tx: ChainTransaction) {
+    const memo = requireNetwork(tx.network).memoName !== null ? tx.memo : null;
+    const record = this.byDestination.get(destinationKey(tx.network, tx.address, memo));
+    if (record === undefined || record.status !== 'active') return null;
+    record.paymentsCount += 1;
+    return { site: record.site, orderId: record.orderId, asset: record.asset, staticAddress: { uuid: record.uuid, orderId: record.orderId } };
+  }
+
+  /** A payment reached a final state: move its funds to the hot wallet now (deposit.swept). */
+  private sweep(deposit: DepositRecord, at: Date): void {
+    const amount = this.deposits.view(deposit).receivedAmount;
+    const sweep = {
+      txHash: this.data.txHash(deposit.network),
+      amount,
+      toAddress: this.hotWallet(deposit.network),
+      sweptAt: at.toISOString(),
+    };
+    this.deposits.emit(deposit, 'deposit.swept', { sweep });
+  }
+
+  private hotWallet(network: NetworkCode): string {
+    let address = this.hotWallets.get(network);
+    if (address === undefined) {
+      address = this.data.address(network, 'deposit');
+      this.hotWallets.set(network, address);
+    }
+    return address;
+  }
+}
+
+function destinationKey(network: NetworkCode, address: string, memo: string | null): string {
+  return JSON.stringify([network, address, memo]);
+}
+
+// One service per DepositService (so a sandbox reset, which replaces that, starts afresh).
+const services = new WeakMap<DepositService, StaticAddressService>();
+
+export function staticAddressService(sandbox: Sandbox): StaticAddressService {
+  const deposits = depositService(sandbox);
+  let service = services.get(deposits);
+  if (service === undefined) {
+    service = new StaticAddressService(sandbox, deposits);
+    services.set(deposits, service);
+  }
+  return service;
+}

@@ -1,0 +1,87 @@
+// The v1 static-address operations over the sandbox's StaticAddressService: createStaticAddress
+// (idempotent by orderId; another asset under the same orderId is a 409 IDEMPOTENCY_CONFLICT),
+// getStaticAddress / getStaticAddressByOrderId (scoped to the caller's site), listStaticAddresses
+// and listStaticAddressPayments (page or keyset cursor, newest first).
+import type { DepositV1Handlers } from '../../generated/deposit-v1/routes.js';
+import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
+import type { Site } from '../domain/accounts/sites.js';
+import { depositableAsset } from '../domain/deposits/assets.js';
+import type { DepositRecord } from '../domain/deposits/deposit-records.js';
+import { staticAddressService, type StaticAddressRecord } from '../domain/deposits/static-address-service.js';
+import { HttpError } from '../http/http-error.js';
+import { requestLocals } from '../http/locals.js';
+import { respond } from '../http/respond.js';
+import type { Sandbox } from '../sandbox.js';
+import { listContract } from '../store/list-contract.js';
+import { v1ListRequest } from '../store/list-query.js';
+import { filterPredicate, listRecords, match } from '../store/list-records.js';
+
+type StaticAddressOperation = 'createStaticAddress' | 'getStaticAddress' | 'getStaticAddressByOrderId' | 'listStaticAddresses' | 'listStaticAddressPayments';
+
+/** Newest first (createdAt, then uuid, descending), as for listDeposits. */
+const newestFirst = ['-createdAt'] as const;
+
+export function staticAddressHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, StaticAddressOperation> {
+  const { clock } = sandbox;
+  const notFound = () => new HttpError('NOT_FOUND', 'No static address of this site was found.');
+  const invalid = (details: Record<string, string[]>) => new HttpError('VALIDATION_ERROR', 'The given data was invalid.', details);
+
+  return {
+    createStaticAddress: (request, context) => {
+      const site = siteOf(context);
+      const body = request.body;
+      const asset = depositableAsset(body.asset);
+      if (asset === undefined) throw invalid({ 'body.asset': [`${body.asset} is not an asset that takes deposits`] });
+      const outcome = staticAddressService(sandbox).create(site, body.orderId, asset);
+      if (!outcome.ok) {
+        throw new HttpError('IDEMPOTENCY_CONFLICT', `The orderId ${body.orderId} already names a static address for ${outcome.existing.asset}.`);
+      }
+      return respond(context, clock, 201, staticAddressService(sandbox).view(outcome.address));
+    },
+
+    getStaticAddress: (request, context) => {
+      const service = staticAddressService(sandbox);
+      const record = service.get(siteOf(context), request.path.uuid);
+      if (record === undefined) throw notFound();
+      return respond(context, clock, 200, service.view(record));
+    },
+
+    getStaticAddressByOrderId: (request, context) => {
+      const service = staticAddressService(sandbox);
+      const record = service.getByOrderId(siteOf(context), request.path.orderId);
+      if (record === undefined) throw notFound();
+      return respond(context, clock, 200, service.view(record));
+    },
+
+    listStaticAddresses: (request, context) => {
+      const site = siteOf(context);
+      const built = v1ListRequest(request.query, listContract('v1', 'listStaticAddresses'), newestFirst);
+      if (!built.ok) throw invalid(built.details);
+      const service = staticAddressService(sandbox);
+      const filters = filterPredicate<StaticAddressRecord>(built.request.filters, { status: match.oneOf((a) => a.status) });
+      const page = listRecords(service.collection, built.request, (a) => a.site.id === site.id && (filters === undefined || filters(a)));
+      return respond(context, clock, 200, page.items.map((a) => service.view(a)), { ...page.meta });
+    },
+
+    listStaticAddressPayments: async (request, context) => {
+      const site = siteOf(context);
+      const service = staticAddressService(sandbox);
+      const record = service.get(site, request.path.uuid);
+      if (record === undefined) throw notFound();
+      const built = v1ListRequest(request.query, listContract('v1', 'listStaticAddressPayments'), newestFirst);
+      if (!built.ok) throw invalid(built.details);
+      const deposits = service.deposits;
+      deposits.settleSite(site);
+      await deposits.flush();
+      const filters = filterPredicate<DepositRecord>(built.request.filters, { status: match.oneOf((d) => d.status) });
+      const page = listRecords(deposits.collection, built.request, (d) => d.staticAddress?.uuid === record.uuid && (filters === undefined || filters(d)));
+      return respond(context, clock, 200, page.items.map((d) => deposits.view(d)), { ...page.meta });
+    },
+  };
+}
+
+function siteOf(context: HandlerContext): Site {
+  const site = requestLocals(context.res).site;
+  if (site === undefined) throw new Error('a v1 handler ran without an authenticated site');
+  return site;
+}
