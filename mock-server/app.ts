@@ -4,7 +4,6 @@
 // and every failure goes through one error handler.
 import express, { type Express } from 'express';
 import { timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDepositV1Router, depositV1Routes, type DepositV1Handlers } from '../generated/deposit-v1/routes.js';
@@ -31,6 +30,7 @@ import { createPipeline } from './http/pipeline.js';
 import { rememberRoute, requestContext } from './http/request-context.js';
 import { strictResponses } from './http/strict-responses.js';
 import { Sandbox, type SandboxOptions } from './sandbox.js';
+import { bundledText } from './bundled-contracts.js';
 
 export const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -59,7 +59,7 @@ export function createApp(options: AppOptions = {}): MockApp {
   };
   const familyContext = (family: FamilyName) => (options.strict ? [requestContext(family), strictResponses()] : [requestContext(family)]);
   const catalog = loadPlatformCatalog(join(repoRoot, 'contracts'));
-  const openApiYaml = readFileSync(join(repoRoot, 'generated', 'exchange-v3', 'openapi.yaml'), 'utf8');
+  const openApiYaml = bundledText('exchange-v3');
 
   const app = express();
   app.disable('x-powered-by');

@@ -1,11 +1,8 @@
 // What the v3 webhook operations read from the bundled contract (generated/exchange-v3/openapi.yaml)
 // rather than restate: the event catalog (the WebhookEventType enum, titled by the summaries of
 // the contract's top-level `webhooks`) and the test webhook's default event type. Parsed once.
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { bundledDocument } from '../bundled-contracts.js';
 import type { WebhookEventCatalogItem, WebhookEventType } from '../../generated/exchange-v3/types.js';
-
-const bundled = new URL('../../generated/exchange-v3/openapi.yaml', import.meta.url);
 
 export interface WebhookContractData {
   /** Every v3 event type with its title, in the enum's order. */
@@ -17,7 +14,7 @@ export interface WebhookContractData {
 let cached: WebhookContractData | undefined;
 
 export function webhookContractData(): WebhookContractData {
-  cached ??= read(parse(readFileSync(bundled, 'utf8')) as ContractDocument);
+  cached ??= read(bundledDocument('exchange-v3') as ContractDocument);
   return cached;
 }
 

@@ -1,14 +1,10 @@
 // The defaults and bounds of each list operation, read once from the bundled contracts
 // (generated/<family>/openapi.yaml): page and per-page defaults, the per-page maximum, the
 // pagination-mode default and the allowed sort fields.
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { bundledDocument, type BundledContract } from '../bundled-contracts.js';
 import type { ListContract, ListFamily } from './list-query.js';
 
-const bundledContracts: Record<ListFamily, URL> = {
-  v3: new URL('../../generated/exchange-v3/openapi.yaml', import.meta.url),
-  v1: new URL('../../generated/deposit-v1/openapi.yaml', import.meta.url),
-};
+const bundledContracts: Record<ListFamily, BundledContract> = { v3: 'exchange-v3', v1: 'deposit-v1' };
 
 // The parameter names each family's lists use (the generated query types hold the same names).
 const parameterNames: Record<ListFamily, { page: string; perPage: string; mode: string | undefined; sort: string | undefined }> = {
@@ -16,7 +12,6 @@ const parameterNames: Record<ListFamily, { page: string; perPage: string; mode: 
   v1: { page: 'page', perPage: 'perPage', mode: undefined, sort: undefined },
 };
 
-const documents = new Map<ListFamily, Record<string, unknown>>();
 const contracts = new Map<string, ListContract>();
 
 /** The defaults and bounds of a list operation, read from the bundled contract (parsed once). */
@@ -24,12 +19,7 @@ export function listContract(family: ListFamily, operationId: string): ListContr
   const cacheKey = `${family} ${operationId}`;
   const cached = contracts.get(cacheKey);
   if (cached !== undefined) return cached;
-  let document = documents.get(family);
-  if (document === undefined) {
-    document = parse(readFileSync(bundledContracts[family], 'utf8')) as Record<string, unknown>;
-    documents.set(family, document);
-  }
-  const contract = readListContract(document, family, operationId);
+  const contract = readListContract(bundledDocument(bundledContracts[family]), family, operationId);
   contracts.set(cacheKey, contract);
   return contract;
 }

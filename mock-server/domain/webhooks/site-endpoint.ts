@@ -5,8 +5,7 @@
 // event already in the log (resend). A site without a callback URL gets its deliveries recorded
 // and never sent (control createSite: "the mock records each delivery without sending it").
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { bundledDocument } from '../../bundled-contracts.js';
 import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
 import type { Site } from '../accounts/sites.js';
@@ -42,8 +41,7 @@ export function siteWebhookCatalog(): SiteEventType[] {
 }
 
 function loadCatalog(): SiteEventType[] {
-  const text = readFileSync(new URL('../../../generated/deposit-v1/openapi.yaml', import.meta.url), 'utf8');
-  const doc = parse(text, { maxAliasCount: -1 }) as { webhooks?: Record<string, { post?: { description?: unknown; 'x-final'?: unknown } }> };
+  const doc = bundledDocument('deposit-v1') as { webhooks?: Record<string, { post?: { description?: unknown; 'x-final'?: unknown } }> };
   return Object.entries(doc.webhooks ?? {}).map(([type, item]) => {
     const description = item.post?.description;
     const isFinal = item.post?.['x-final'];
