@@ -3,28 +3,18 @@
 // (pending → advance the clock → getAmlCheck reconciles to completed), an unsupported currency
 // (skipped), an X-Idempotency-Key repeat that sends nothing to the provider (its counter proves
 // it), and another site's check answering 404. Strict mode checks every body against the contract.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DepositV1Client, createHmacSigner, depositV1SignatureScheme } from '../../generated/deposit-v1/client.js';
 import { fireAml } from '../../mock-server/domain/aml/aml-machine.js';
 import { defaultAllowlist, defaultAnswer } from '../../mock-server/domain/aml/aml-provider.js';
 import { failure } from './support/failure.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useFrozenSandbox, type TestServer } from './support/server.js';
 
 const tronAddress = 'TXFBqBbqJommqZf7BV8NNYzePh97UmJodJ';
 const tonAddress = 'EQD2NmD_lH5f5u1Kj3KfGyTvhZSX0Eg6qp2a5IQUKXxOG21n';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ seed: 61 });
-  server.sandbox.stopDispatching();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(async () => {
-  await server.control.resetSandbox();
-  await server.control.freezeClock();
-});
+useFrozenSandbox({ seed: 61 }, (started) => (server = started));
 
 async function providerCalls(): Promise<number> {
   return (await server.control.getAmlProvider()).body.result.calls;

@@ -3,27 +3,17 @@
 // transaction yet, currency unsupported by the provider); a delayed high-risk answer for the
 // injected sender (pending → advance the clock → completed, reconciled on read) shown by
 // getDepositAml, getDepositAmlByOrderId and the Deposit's amlStatus; another site's deposit is 404.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DepositV1Client, createHmacSigner, depositV1SignatureScheme } from '../../generated/deposit-v1/client.js';
 import type { Deposit } from '../../generated/deposit-v1/types.js';
 import { notCheckedReasons } from '../../mock-server/domain/deposits/deposit-aml.js';
 import { failure } from './support/failure.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useFrozenSandbox, type TestServer } from './support/server.js';
 
 const sender = 'TXFBqBbqJommqZf7BV8NNYzePh97UmJodJ';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ seed: 91 });
-  server.sandbox.stopDispatching();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(async () => {
-  await server.control.resetSandbox();
-  await server.control.freezeClock();
-});
+useFrozenSandbox({ seed: 91 }, (started) => (server = started));
 
 async function siteClient(amlEnabled = true): Promise<DepositV1Client> {
   const created = await server.control.createSite({ body: { aml_enabled: amlEnabled } });

@@ -3,29 +3,22 @@
 // confirmations → paid with its webhook delivered to the built-in inbox and verified; paid over;
 // underpaid then paid_partial at expiry; expiry then refresh revival; refresh 429; memo networks;
 // idempotency by order_id; cross-site isolation; the keyset cursor walk.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DepositV1Client, createHmacSigner, depositV1SignatureScheme, verifyWebhookSignature } from '../../generated/deposit-v1/client.js';
 import type { Deposit } from '../../generated/deposit-v1/types.js';
 import { webhookValidators } from '../../generated/deposit-v1/validators.js';
 import { failure } from './support/failure.js';
 import { headerRecorder } from './support/keys.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { inboxUrlOf, useFrozenSandbox, type TestServer } from './support/server.js';
 
 let server: TestServer;
 let inboxUrl: string;
-
-beforeAll(async () => {
-  server = await startTestServer({ seed: 77 });
-  server.sandbox.stopDispatching();
-  inboxUrl = `${server.url}/__mock/webhooks/inbox`;
-});
-afterAll(async () => {
-  await server.close();
+useFrozenSandbox({ seed: 77 }, (started) => {
+  server = started;
+  inboxUrl = inboxUrlOf(started);
 });
 beforeEach(async () => {
-  await server.control.resetSandbox();
   await server.control.clearInbox();
-  await server.control.freezeClock();
 });
 
 interface SiteUnderTest {

@@ -3,28 +3,21 @@
 // receives several payments, each its own paid deposit with `staticAddress`, each with a signed
 // deposit.paid and deposit.swept webhook; a payment without the memo is not matched; create is
 // idempotent by orderId (another asset is a 409); lists walk with the cursor; sites are apart.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DepositV1Client, createHmacSigner, depositV1SignatureScheme, verifyWebhookSignature } from '../../generated/deposit-v1/client.js';
 import type { StaticAddress } from '../../generated/deposit-v1/types.js';
 import { webhookValidators } from '../../generated/deposit-v1/validators.js';
 import { failure } from './support/failure.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { inboxUrlOf, useFrozenSandbox, type TestServer } from './support/server.js';
 
 let server: TestServer;
 let inboxUrl: string;
-
-beforeAll(async () => {
-  server = await startTestServer({ seed: 91 });
-  server.sandbox.stopDispatching();
-  inboxUrl = `${server.url}/__mock/webhooks/inbox`;
-});
-afterAll(async () => {
-  await server.close();
+useFrozenSandbox({ seed: 91 }, (started) => {
+  server = started;
+  inboxUrl = inboxUrlOf(started);
 });
 beforeEach(async () => {
-  await server.control.resetSandbox();
   await server.control.clearInbox();
-  await server.control.freezeClock();
 });
 
 async function createSite() {

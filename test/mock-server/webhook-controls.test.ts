@@ -2,7 +2,7 @@
 // built-in inbox as a v1 site's callback URL and as a v3 endpoint URL (every delivery verified
 // with the generated verifyWebhookSignature), fault injection (fail the next N, a delay past the
 // attempt timeout, a duplicate), run-due waiting for what is due, and reset emptying both.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DepositV1Client, createHmacSigner, depositV1SignatureScheme } from '../../generated/deposit-v1/client.js';
 import { ApiError, verifyWebhookSignature } from '../../generated/sandbox-control/client.js';
 import { Dispatcher } from '../../mock-server/dispatch/dispatcher.js';
@@ -11,22 +11,13 @@ import { WebhookService } from '../../mock-server/domain/webhooks/webhook-servic
 import { MemoryWebhookStore } from '../../mock-server/domain/webhooks/webhook-store.js';
 import { expectContractBody } from './support/contract.js';
 import { send } from './support/http.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { inboxUrlOf, useFrozenSandbox, type TestServer } from './support/server.js';
 
 let server: TestServer;
 let inboxUrl: string;
-beforeAll(async () => {
-  server = await startTestServer({ seed: 7 });
-  // No real-time ticker: deliveries go out only on run-due and clock advances, so counts are exact.
-  server.sandbox.stopDispatching();
-  inboxUrl = `${server.url}/__mock/webhooks/inbox`;
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(async () => {
-  await server.control.resetSandbox();
-  await server.control.freezeClock();
+useFrozenSandbox({ seed: 7 }, (started) => {
+  server = started;
+  inboxUrl = inboxUrlOf(started);
 });
 
 /** The default v3 client's engine id (the v3 handlers key endpoints by the key's client id). */

@@ -5,7 +5,7 @@
 // delivery is verified with the generated verifyWebhookSignature on a local receiver.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { DepositV1Client, createHmacSigner, depositV1SignatureScheme, verifyWebhookSignature } from '../../generated/deposit-v1/client.js';
 import { webhookValidators } from '../../generated/deposit-v1/validators.js';
@@ -13,23 +13,14 @@ import { emitSiteEvent } from '../../mock-server/domain/webhooks/site-endpoint.j
 import { repoRoot } from '../support/contracts.js';
 import { useRecordingServer, type Seen } from '../support/recording-server.js';
 import { expectContractBody } from './support/contract.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { startTestServer, useFrozenSandbox, type TestServer } from './support/server.js';
 import { failure } from './support/failure.js';
 
 const receiver = useRecordingServer(() => ({ status: 200 }));
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ seed: 21 });
-  // No real-time ticker: deliveries go out only on run-due and clock advances.
-  server.sandbox.stopDispatching();
-});
-afterAll(async () => {
-  await server.close();
-});
+useFrozenSandbox({ seed: 21 }, (started) => (server = started));
 beforeEach(async () => {
-  await server.control.resetSandbox();
-  await server.control.freezeClock();
   receiver.handler = () => ({ status: 200 });
 });
 

@@ -5,6 +5,7 @@
 // event it emits. Time-driven events (confirmations accruing, the lifetime ending) are applied
 // at the instant they fall due, whenever the deposit is next looked at: on a clock advance, on a
 // read, or when a transaction arrives.
+import { operationExtension } from '../../bundled-contracts.js';
 import { depositMachine, type DepositEvent, type DepositState, type Transition } from '../../../generated/machines.js';
 import type { Clock } from '../../clock.js';
 import { createRandom, type Random } from '../../random.js';
@@ -37,8 +38,14 @@ for (const guard of GUARDS) {
 
 /** The machine's default lifetime, in seconds (createDeposit without `lifetime`). */
 export const defaultLifetimeSeconds: number = lifetimeSeconds;
-/** refreshDeposit: at most once per this many seconds per deposit (the contract's words). */
-export const refreshIntervalSeconds = 30;
+/** refreshDeposit: at most once per this many seconds per deposit (its x-rate-limit in the contract). */
+export const refreshIntervalSeconds = readRefreshInterval();
+
+function readRefreshInterval(): number {
+  const limit = operationExtension('deposit-v1', 'refreshDeposit', 'x-rate-limit') as { interval_seconds?: unknown } | undefined;
+  if (typeof limit?.interval_seconds !== 'number') throw new Error('the deposit contract lacks refreshDeposit x-rate-limit.interval_seconds');
+  return limit.interval_seconds;
+}
 
 type DepositTransition = Transition<DepositState, DepositEvent>;
 type Guards = Partial<Record<GuardName, boolean>>;
@@ -118,11 +125,9 @@ export class DepositService {
       this.settle(existing);
       return { deposit: existing, created: false };
     }
-    const now = this.options.clock.now();
     const network = requireNetwork(input.asset.network);
     const { address, memo } = this.allocateAddress(network.code, 'dp');
-    const deposit: DepositRecord = {
-      uuid: randomUuid(this.options.random),
+    const deposit = this.newDeposit(this.options.clock.now(), {
       site,
       orderId: input.orderId,
       asset: input.asset.code,
@@ -130,18 +135,9 @@ export class DepositService {
       address,
       memo,
       amount: input.amount,
-      status: depositMachine.initial,
-      amlStatus: 'not_checked',
-      transactionHashes: [],
-      seenAt: new Map(),
-      expiresAt: new Date(now.getTime() + input.lifetimeSeconds * 1000),
-      expiredAt: null,
-      confirmedAt: null,
-      createdAt: now,
-      updatedAt: now,
-      paidAt: null,
-      lastRefreshAt: null,
-    };
+      lifetimeSeconds: input.lifetimeSeconds,
+      staticAddress: undefined,
+    });
     this.byOrder.set(key, deposit);
     this.collection.upsert(deposit);
     return { deposit, created: true };
@@ -305,8 +301,7 @@ export class DepositService {
 
   /** A static address's payment: its own deposit for any amount, detected from now on. */
   private createStaticPayment(claim: StaticPaymentClaim, tx: ChainTransaction, now: Date): DepositRecord {
-    const deposit: DepositRecord = {
-      uuid: randomUuid(this.options.random),
+    const deposit = this.newDeposit(now, {
       site: claim.site,
       orderId: claim.orderId,
       asset: claim.asset,
@@ -314,21 +309,36 @@ export class DepositService {
       address: tx.address,
       memo: tx.memo,
       amount: null,
+      lifetimeSeconds: defaultLifetimeSeconds,
+      staticAddress: claim.staticAddress,
+    });
+    this.collection.upsert(deposit);
+    return deposit;
+  }
+
+  /** A new deposit in the machine's initial state, created at `now` and expiring after its lifetime. */
+  private newDeposit(
+    now: Date,
+    fields: Pick<DepositRecord, 'site' | 'orderId' | 'asset' | 'network' | 'address' | 'memo' | 'amount' | 'staticAddress'> & { lifetimeSeconds: number },
+  ): DepositRecord {
+    const { lifetimeSeconds, staticAddress, ...identity } = fields;
+    return {
+      uuid: randomUuid(this.options.random),
+      ...identity,
       status: depositMachine.initial,
       amlStatus: 'not_checked',
       transactionHashes: [],
       seenAt: new Map(),
-      expiresAt: new Date(now.getTime() + defaultLifetimeSeconds * 1000),
+      expiresAt: new Date(now.getTime() + lifetimeSeconds * 1000),
       expiredAt: null,
       confirmedAt: null,
       createdAt: now,
       updatedAt: now,
       paidAt: null,
       lastRefreshAt: null,
-      staticAddress: claim.staticAddress,
+      // Only deposits made from a static address carry the field.
+      ...(staticAddress !== undefined ? { staticAddress } : {}),
     };
-    this.collection.upsert(deposit);
-    return deposit;
   }
 
   private sharedAddress(network: NetworkCode): string {

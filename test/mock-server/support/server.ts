@@ -1,4 +1,5 @@
 // Starts the mock on an ephemeral port for a suite, with the generated clients pointed at it.
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { DepositV1Client, createHmacSigner, depositV1SignatureScheme } from '../../../generated/deposit-v1/client.js';
 import { ExchangeV3Client } from '../../../generated/exchange-v3/client.js';
 import { SandboxControlClient } from '../../../generated/sandbox-control/client.js';
@@ -33,4 +34,30 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     v1: new DepositV1Client({ baseUrl: server.url, signer, ...noRetry }),
     control: new SandboxControlClient({ baseUrl: server.url, ...noRetry, ...adminHeaders }),
   });
+}
+
+/**
+ * One server for the test file, without the real-time dispatch loop (deliveries go out only on
+ * run-due and clock advances, so counts are exact); before each test the sandbox is reset and
+ * its clock frozen. `started` receives the server once it listens.
+ */
+export function useFrozenSandbox(options: StartOptions, started: (server: TestServer) => void): void {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(options);
+    server.sandbox.stopDispatching();
+    started(server);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(async () => {
+    await server?.control.resetSandbox();
+    await server?.control.freezeClock();
+  });
+}
+
+/** The built-in inbox of a server, to use as a callback or endpoint URL. */
+export function inboxUrlOf(server: TestServer): string {
+  return `${server.url}/__mock/webhooks/inbox`;
 }
