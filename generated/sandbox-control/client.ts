@@ -183,6 +183,38 @@ export const sandboxControlOperations = {
     "body": {
       "contentType": "application/json"
     }
+  },
+  "forceOrderEvent": {
+    "operationId": "forceOrderEvent",
+    "method": "POST",
+    "path": "/orders/{order}/events",
+    "query": [],
+    "headers": [],
+    "body": {
+      "contentType": "application/json"
+    }
+  },
+  "reviewVerification": {
+    "operationId": "reviewVerification",
+    "method": "POST",
+    "path": "/verifications/{verification}/review",
+    "query": [],
+    "headers": [],
+    "body": {
+      "contentType": "application/json"
+    }
+  },
+  "getInspectorState": {
+    "operationId": "getInspectorState",
+    "method": "GET",
+    "path": "/inspector/state",
+    "query": [
+      {
+        "name": "limit",
+        "commaSeparated": false
+      }
+    ],
+    "headers": []
   }
 } as const satisfies Record<keyof Operations, OperationSpec>;
 
@@ -288,6 +320,26 @@ export interface AddChainConfirmationsInput {
   signal?: AbortSignal;
 }
 
+/** Input of forceOrderEvent: POST /orders/{order}/events. */
+export interface ForceOrderEventInput {
+  path: Operations['forceOrderEvent']['path'];
+  body: Operations['forceOrderEvent']['body'];
+  signal?: AbortSignal;
+}
+
+/** Input of reviewVerification: POST /verifications/{verification}/review. */
+export interface ReviewVerificationInput {
+  path: Operations['reviewVerification']['path'];
+  body: Operations['reviewVerification']['body'];
+  signal?: AbortSignal;
+}
+
+/** Input of getInspectorState: GET /inspector/state. */
+export interface GetInspectorStateInput {
+  query?: Operations['getInspectorState']['query'];
+  signal?: AbortSignal;
+}
+
 export type SandboxControlClientOptions = Omit<ClientOptions, 'errorFormat' | 'basePath'> & { basePath?: string };
 
 export class SandboxControlClient {
@@ -386,5 +438,20 @@ export class SandboxControlClient {
   /** Add confirmations to a simulated transaction (POST /chain/transactions/{hash}/confirmations). */
   addChainConfirmations(input: AddChainConfirmationsInput): Promise<ApiResponse<Operations['addChainConfirmations']['result']>> {
     return this.runtime.request(sandboxControlOperations.addChainConfirmations, input);
+  }
+
+  /** Force an event of the order machine on an order (POST /orders/{order}/events). */
+  forceOrderEvent(input: ForceOrderEventInput): Promise<ApiResponse<Operations['forceOrderEvent']['result']>> {
+    return this.runtime.request(sandboxControlOperations.forceOrderEvent, input);
+  }
+
+  /** Approve or reject an identity or card verification (POST /verifications/{verification}/review). */
+  reviewVerification(input: ReviewVerificationInput): Promise<ApiResponse<Operations['reviewVerification']['result']>> {
+    return this.runtime.request(sandboxControlOperations.reviewVerification, input);
+  }
+
+  /** What the mock holds now (GET /inspector/state). */
+  getInspectorState(input?: GetInspectorStateInput): Promise<ApiResponse<Operations['getInspectorState']['result']>> {
+    return this.runtime.request(sandboxControlOperations.getInspectorState, input);
   }
 }

@@ -26,6 +26,10 @@ export const sandboxControlErrorCodes = {
     "status": 415,
     "condition": "A body was sent that is not application/json."
   },
+  "invalid_state_transition": {
+    "status": 409,
+    "condition": "The forced event or review is not allowed in the resource's current status; error.details.event (or .decision) carries the machine's reason."
+  },
   "validation_error": {
     "status": 422,
     "condition": "Invalid data (a bound"

@@ -58,6 +58,12 @@ export interface SandboxControlHandlers {
   injectChainTransaction(request: HandlerRequest<'injectChainTransaction'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
   /** Add confirmations to a simulated transaction (POST /chain/transactions/{hash}/confirmations) */
   addChainConfirmations(request: HandlerRequest<'addChainConfirmations'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** Force an event of the order machine on an order (POST /orders/{order}/events) */
+  forceOrderEvent(request: HandlerRequest<'forceOrderEvent'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** Approve or reject an identity or card verification (POST /verifications/{verification}/review) */
+  reviewVerification(request: HandlerRequest<'reviewVerification'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** What the mock holds now (GET /inspector/state) */
+  getInspectorState(request: HandlerRequest<'getInspectorState'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
 }
 
 /** Path prefix under which the app mounts the router (from the contract's server URL). */
@@ -317,6 +323,51 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
       { name: 'hash', in: 'path', required: true, kind: 'string', array: false, commaSeparated: false },
     ],
     body: { contentType: 'application/json', required: true },
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'forceOrderEvent',
+    method: 'post',
+    path: '/orders/{order}/events',
+    expressPath: '/orders/:order/events',
+    tag: 'Orders',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+      { name: 'order', in: 'path', required: true, kind: 'string', array: false, commaSeparated: false },
+    ],
+    body: { contentType: 'application/json', required: true },
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'reviewVerification',
+    method: 'post',
+    path: '/verifications/{verification}/review',
+    expressPath: '/verifications/:verification/review',
+    tag: 'Verifications',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+      { name: 'verification', in: 'path', required: true, kind: 'string', array: false, commaSeparated: false },
+    ],
+    body: { contentType: 'application/json', required: true },
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'getInspectorState',
+    method: 'get',
+    path: '/inspector/state',
+    expressPath: '/inspector/state',
+    tag: 'Inspector',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+      { name: 'limit', in: 'query', required: false, kind: 'integer', array: false, commaSeparated: false },
+    ],
+    body: undefined,
     idempotency: undefined,
     pagination: undefined,
   },

@@ -398,6 +398,55 @@ export type ChainTransaction = {
   deposit_uuid: string | null;
 };
 
+/** An event of the order machine (contracts/machines/order.yaml). */
+export type OrderMachineEvent = 'confirm' | 'pay' | 'cancel' | 'expire' | 'hold_for_verification' | 'process' | 'fail' | 'verification_approved' | 'verification_rejected' | 'complete' | 'refund';
+
+export type ForceOrderEventRequest = {
+  event: OrderMachineEvent;
+};
+
+export type ForcedOrderEventResult = {
+  order: PresentedRecord;
+  transition: {
+    from: string;
+    event: OrderMachineEvent;
+    to: string;
+  };
+};
+
+export type ReviewVerificationRequest = {
+  decision: 'approve' | 'reject';
+  /** Why the verification is rejected; required with `reject`, shown to the client as `rejection_reason`. */
+  reason?: string;
+};
+
+export type ReviewedVerificationResult = {
+  verification: PresentedRecord;
+};
+
+/** A record as its own API presents it (an exchange v3 Order or Verification, a deposit v1 Deposit, StaticAddress or AmlCheck, a webhook event or delivery); its schema is in that API's contract. */
+export type PresentedRecord = {
+  [key: string]: unknown;
+};
+
+export type InspectorState = {
+  clock: ClockState;
+  counts: {
+    orders: number;
+    deposits: number;
+    static_addresses: number;
+    aml_checks: number;
+    webhook_events: number;
+    webhook_deliveries: number;
+  };
+  orders: PresentedRecord[];
+  deposits: PresentedRecord[];
+  static_addresses: PresentedRecord[];
+  aml_checks: PresentedRecord[];
+  webhook_events: PresentedRecord[];
+  webhook_deliveries: PresentedRecord[];
+};
+
 /** Request body (application/json) of `resetSandbox` (POST /__mock/reset). */
 export type ResetSandboxBody = ResetSandboxRequest;
 
@@ -878,6 +927,118 @@ export type AddChainConfirmationsResult = AddChainConfirmationsResponses['200'];
 /** Body of an error response of `addChainConfirmations` (POST /__mock/chain/transactions/{hash}/confirmations). */
 export type AddChainConfirmationsError = AddChainConfirmationsResponses['400' | '401' | '404' | '413' | '415' | '422'];
 
+/** Path parameters of `forceOrderEvent` (POST /__mock/orders/{order}/events). */
+export type ForceOrderEventPathParams = {
+  /** The order's id, public_id or tracking_id. */
+  order: string;
+};
+
+/** Request body (application/json) of `forceOrderEvent` (POST /__mock/orders/{order}/events). */
+export type ForceOrderEventBody = ForceOrderEventRequest;
+
+/**
+ * Response bodies of `forceOrderEvent` (POST /__mock/orders/{order}/events) by status.
+ *
+ * Force an event of the order machine on an order.
+ */
+export type ForceOrderEventResponses = {
+  /** The order after the transition, and the transition taken. */
+  '200': SuccessEnvelope & {
+    result: ForcedOrderEventResult;
+  };
+  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  '400': ErrorEnvelope;
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+  /** `not_found`: the addressed resource does not exist. */
+  '404': ErrorEnvelope;
+  /** `invalid_state_transition`: the machine does not allow this event from the current status. */
+  '409': ErrorEnvelope;
+  /** `payload_too_large`: the body exceeds 1 MiB. */
+  '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
+  /** `validation_error` with `error.details` per field. */
+  '422': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `forceOrderEvent` (POST /__mock/orders/{order}/events). */
+export type ForceOrderEventResult = ForceOrderEventResponses['200'];
+
+/** Body of an error response of `forceOrderEvent` (POST /__mock/orders/{order}/events). */
+export type ForceOrderEventError = ForceOrderEventResponses['400' | '401' | '404' | '409' | '413' | '415' | '422'];
+
+/** Path parameters of `reviewVerification` (POST /__mock/verifications/{verification}/review). */
+export type ReviewVerificationPathParams = {
+  /** The verification's id (identity or card). */
+  verification: string;
+};
+
+/** Request body (application/json) of `reviewVerification` (POST /__mock/verifications/{verification}/review). */
+export type ReviewVerificationBody = ReviewVerificationRequest;
+
+/**
+ * Response bodies of `reviewVerification` (POST /__mock/verifications/{verification}/review) by status.
+ *
+ * Approve or reject an identity or card verification.
+ */
+export type ReviewVerificationResponses = {
+  /** The verification after the review. */
+  '200': SuccessEnvelope & {
+    result: ReviewedVerificationResult;
+  };
+  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  '400': ErrorEnvelope;
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+  /** `not_found`: the addressed resource does not exist. */
+  '404': ErrorEnvelope;
+  /** `invalid_state_transition`: the machine does not allow this event from the current status. */
+  '409': ErrorEnvelope;
+  /** `payload_too_large`: the body exceeds 1 MiB. */
+  '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
+  /** `validation_error` with `error.details` per field. */
+  '422': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `reviewVerification` (POST /__mock/verifications/{verification}/review). */
+export type ReviewVerificationResult = ReviewVerificationResponses['200'];
+
+/** Body of an error response of `reviewVerification` (POST /__mock/verifications/{verification}/review). */
+export type ReviewVerificationError = ReviewVerificationResponses['400' | '401' | '404' | '409' | '413' | '415' | '422'];
+
+/** Query parameters of `getInspectorState` (GET /__mock/inspector/state). */
+export type GetInspectorStateQuery = {
+  /** The most records of each kind to return. */
+  limit?: number;
+};
+
+/**
+ * Response bodies of `getInspectorState` (GET /__mock/inspector/state) by status.
+ *
+ * What the mock holds now.
+ */
+export type GetInspectorStateResponses = {
+  /** The snapshot. */
+  '200': SuccessEnvelope & {
+    result: InspectorState;
+  };
+  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  '400': ErrorEnvelope;
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+  /** `validation_error` with `error.details` per field. */
+  '422': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `getInspectorState` (GET /__mock/inspector/state). */
+export type GetInspectorStateResult = GetInspectorStateResponses['200'];
+
+/** Body of an error response of `getInspectorState` (GET /__mock/inspector/state). */
+export type GetInspectorStateError = GetInspectorStateResponses['400' | '401' | '422'];
+
 /** Every operation by operationId: its request parts and response types. */
 export interface Operations {
   resetSandbox: {
@@ -1041,6 +1202,33 @@ export interface Operations {
     responses: AddChainConfirmationsResponses;
     result: AddChainConfirmationsResult;
     error: AddChainConfirmationsError;
+  };
+  forceOrderEvent: {
+    path: ForceOrderEventPathParams;
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: ForceOrderEventBody;
+    responses: ForceOrderEventResponses;
+    result: ForceOrderEventResult;
+    error: ForceOrderEventError;
+  };
+  reviewVerification: {
+    path: ReviewVerificationPathParams;
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: ReviewVerificationBody;
+    responses: ReviewVerificationResponses;
+    result: ReviewVerificationResult;
+    error: ReviewVerificationError;
+  };
+  getInspectorState: {
+    path: Record<string, never>;
+    query: GetInspectorStateQuery;
+    headers: Record<string, never>;
+    body: undefined;
+    responses: GetInspectorStateResponses;
+    result: GetInspectorStateResult;
+    error: GetInspectorStateError;
   };
 }
 

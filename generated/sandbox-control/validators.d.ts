@@ -101,6 +101,31 @@ export declare const addChainConfirmations_response_404: Validator;
 export declare const addChainConfirmations_response_413: Validator;
 export declare const addChainConfirmations_response_415: Validator;
 export declare const addChainConfirmations_response_422: Validator;
+export declare const forceOrderEvent_path: Validator;
+export declare const forceOrderEvent_body: Validator;
+export declare const forceOrderEvent_response_200: Validator;
+export declare const forceOrderEvent_response_400: Validator;
+export declare const forceOrderEvent_response_401: Validator;
+export declare const forceOrderEvent_response_404: Validator;
+export declare const forceOrderEvent_response_409: Validator;
+export declare const forceOrderEvent_response_413: Validator;
+export declare const forceOrderEvent_response_415: Validator;
+export declare const forceOrderEvent_response_422: Validator;
+export declare const reviewVerification_path: Validator;
+export declare const reviewVerification_body: Validator;
+export declare const reviewVerification_response_200: Validator;
+export declare const reviewVerification_response_400: Validator;
+export declare const reviewVerification_response_401: Validator;
+export declare const reviewVerification_response_404: Validator;
+export declare const reviewVerification_response_409: Validator;
+export declare const reviewVerification_response_413: Validator;
+export declare const reviewVerification_response_415: Validator;
+export declare const reviewVerification_response_422: Validator;
+export declare const getInspectorState_query: Validator;
+export declare const getInspectorState_response_200: Validator;
+export declare const getInspectorState_response_400: Validator;
+export declare const getInspectorState_response_401: Validator;
+export declare const getInspectorState_response_422: Validator;
 
 export declare const operationValidators: {
   readonly resetSandbox: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
@@ -121,6 +146,9 @@ export declare const operationValidators: {
   readonly getAmlProvider: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body?: undefined; readonly responses: { readonly "200": Validator; readonly "401": Validator; } };
   readonly injectChainTransaction: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "201": Validator; readonly "400": Validator; readonly "401": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
   readonly addChainConfirmations: { readonly path: Validator; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "404": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
+  readonly forceOrderEvent: { readonly path: Validator; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "404": Validator; readonly "409": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
+  readonly reviewVerification: { readonly path: Validator; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "404": Validator; readonly "409": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
+  readonly getInspectorState: { readonly path?: undefined; readonly query: Validator; readonly headers?: undefined; readonly body?: undefined; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "422": Validator; } };
 };
 
 export type OperationId = keyof typeof operationValidators;

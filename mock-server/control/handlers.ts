@@ -14,6 +14,7 @@ import { durationMs } from './iso-duration.js';
 import { webhookControlHandlers } from './webhook-controls.js';
 import { chainControlHandlers } from './chain-controls.js';
 import { amlControlHandlers } from './aml-controls.js';
+import { notSimulated } from '../handlers/not-simulated.js';
 
 const maxAdvanceMs = 31_536_000_000;
 const knownScopes = new Set(allScopes(exchangeV3Routes));
@@ -26,6 +27,7 @@ export function controlHandlers(sandbox: Sandbox): SandboxControlHandlers {
   };
 
   return {
+    ...notSimulated(['forceOrderEvent', 'reviewVerification', 'getInspectorState'] as const),
     ...webhookControlHandlers(sandbox),
     ...chainControlHandlers(sandbox),
     ...amlControlHandlers(sandbox),

@@ -33,6 +33,11 @@ const EXPECTED: Record<string, string> = {
   'POST /aml/answers': 'setAmlAnswer',
   'PUT /aml/currencies': 'setAmlCurrencies',
   'GET /aml/provider': 'getAmlProvider',
+  // issue 5, the exchange domain
+  'POST /orders/{order}/events': 'forceOrderEvent',
+  'POST /verifications/{verification}/review': 'reviewVerification',
+  // issue 10, the inspector page
+  'GET /inspector/state': 'getInspectorState',
 };
 
 const schemaNamed = (name: string): JsonObject => {
