@@ -14,6 +14,7 @@ import type { Sandbox } from '../sandbox.js';
 import { listContract } from '../store/list-contract.js';
 import { v3ListRequest, type V3ListQuery } from '../store/list-query.js';
 import { filterPredicate, listRecords, ListableCollection, match, type FilterMatcher } from '../store/list-records.js';
+import { causingRequest, clientOf } from './v3-request.js';
 import { webhookContractData } from './v3-webhooks-contract.js';
 import { presentDelivery, presentEndpoint, presentEndpointWithSecret, presentEvent, presentTestWebhook } from './v3-webhooks-present.js';
 
@@ -149,20 +150,6 @@ export function webhookHandlers(sandbox: Sandbox): Partial<ExchangeV3Handlers> {
     },
   };
   return handlers;
-}
-
-/** The engine's client id: the authenticated key's client. */
-function clientOf(context: HandlerContext): string {
-  const key = requestLocals(context.res).key;
-  if (key === undefined) throw new Error(`${context.route.operationId} ran without an authenticated key`);
-  return String(key.client.id);
-}
-
-/** The ids of the request that causes an event: request id, X-Correlation-Id, Idempotency-Key. */
-function causingRequest(context: HandlerContext): { requestId: string; correlationId: string | null; idempotencyKey: string | null } {
-  const locals = requestLocals(context.res);
-  const header = context.route.idempotency?.header;
-  return { requestId: locals.requestId, correlationId: locals.correlationId, idempotencyKey: (header && context.req.get(header)) || null };
 }
 
 /** The success of an engine outcome; its failure as the catalog code it names. */
