@@ -130,6 +130,13 @@ export const sandboxControlOperations = {
     "query": [],
     "headers": []
   },
+  "forceWebhookRetry": {
+    "operationId": "forceWebhookRetry",
+    "method": "POST",
+    "path": "/webhooks/deliveries/{delivery}/retry",
+    "query": [],
+    "headers": []
+  },
   "runDueWebhooks": {
     "operationId": "runDueWebhooks",
     "method": "POST",
@@ -285,6 +292,12 @@ export interface ClearWebhookFaultsInput {
   signal?: AbortSignal;
 }
 
+/** Input of forceWebhookRetry: POST /webhooks/deliveries/{delivery}/retry. */
+export interface ForceWebhookRetryInput {
+  path: Operations['forceWebhookRetry']['path'];
+  signal?: AbortSignal;
+}
+
 /** Input of runDueWebhooks: POST /webhooks/run-due. */
 export interface RunDueWebhooksInput {
   signal?: AbortSignal;
@@ -408,6 +421,11 @@ export class SandboxControlClient {
   /** Remove every injected fault (DELETE /webhooks/faults). */
   clearWebhookFaults(input?: ClearWebhookFaultsInput): Promise<ApiResponse<Operations['clearWebhookFaults']['result']>> {
     return this.runtime.request(sandboxControlOperations.clearWebhookFaults, input);
+  }
+
+  /** Retry a failed webhook delivery of any client or site (POST /webhooks/deliveries/{delivery}/retry). */
+  forceWebhookRetry(input: ForceWebhookRetryInput): Promise<ApiResponse<Operations['forceWebhookRetry']['result']>> {
+    return this.runtime.request(sandboxControlOperations.forceWebhookRetry, input);
   }
 
   /** Send the webhook deliveries due now (POST /webhooks/run-due). */

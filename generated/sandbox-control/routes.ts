@@ -46,6 +46,8 @@ export interface SandboxControlHandlers {
   setWebhookFault(request: HandlerRequest<'setWebhookFault'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
   /** Remove every injected fault (DELETE /webhooks/faults) */
   clearWebhookFaults(request: HandlerRequest<'clearWebhookFaults'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** Retry a failed webhook delivery of any client or site (POST /webhooks/deliveries/{delivery}/retry) */
+  forceWebhookRetry(request: HandlerRequest<'forceWebhookRetry'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
   /** Send the webhook deliveries due now (POST /webhooks/run-due) */
   runDueWebhooks(request: HandlerRequest<'runDueWebhooks'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
   /** Set the AML provider's answer for an address (POST /aml/answers) */
@@ -236,6 +238,21 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     scope: undefined,
     security: [[], ['adminToken']],
     parameters: [
+    ],
+    body: undefined,
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'forceWebhookRetry',
+    method: 'post',
+    path: '/webhooks/deliveries/{delivery}/retry',
+    expressPath: '/webhooks/deliveries/:delivery/retry',
+    tag: 'Webhooks',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+      { name: 'delivery', in: 'path', required: true, kind: 'string', array: false, commaSeparated: false },
     ],
     body: undefined,
     idempotency: undefined,

@@ -420,6 +420,10 @@ export type ReviewVerificationRequest = {
   reason?: string;
 };
 
+export type RetriedDeliveryResult = {
+  delivery: PresentedRecord;
+};
+
 export type ReviewedVerificationResult = {
   verification: PresentedRecord;
 };
@@ -754,6 +758,38 @@ export type ClearWebhookFaultsResult = ClearWebhookFaultsResponses['200'];
 
 /** Body of an error response of `clearWebhookFaults` (DELETE /__mock/webhooks/faults). */
 export type ClearWebhookFaultsError = ClearWebhookFaultsResponses['401'];
+
+/** Path parameters of `forceWebhookRetry` (POST /__mock/webhooks/deliveries/{delivery}/retry). */
+export type ForceWebhookRetryPathParams = {
+  /** The delivery id. */
+  delivery: string;
+};
+
+/**
+ * Response bodies of `forceWebhookRetry` (POST /__mock/webhooks/deliveries/{delivery}/retry) by status.
+ *
+ * Retry a failed webhook delivery of any client or site.
+ */
+export type ForceWebhookRetryResponses = {
+  /** The delivery, queued. */
+  '200': SuccessEnvelope & {
+    result: RetriedDeliveryResult;
+  };
+  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  '400': ErrorEnvelope;
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+  /** `not_found`: the addressed resource does not exist. */
+  '404': ErrorEnvelope;
+  /** `invalid_state_transition`: the machine does not allow this event from the current status. */
+  '409': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `forceWebhookRetry` (POST /__mock/webhooks/deliveries/{delivery}/retry). */
+export type ForceWebhookRetryResult = ForceWebhookRetryResponses['200'];
+
+/** Body of an error response of `forceWebhookRetry` (POST /__mock/webhooks/deliveries/{delivery}/retry). */
+export type ForceWebhookRetryError = ForceWebhookRetryResponses['400' | '401' | '404' | '409'];
 
 /**
  * Response bodies of `runDueWebhooks` (POST /__mock/webhooks/run-due) by status.
@@ -1148,6 +1184,15 @@ export interface Operations {
     responses: ClearWebhookFaultsResponses;
     result: ClearWebhookFaultsResult;
     error: ClearWebhookFaultsError;
+  };
+  forceWebhookRetry: {
+    path: ForceWebhookRetryPathParams;
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: undefined;
+    responses: ForceWebhookRetryResponses;
+    result: ForceWebhookRetryResult;
+    error: ForceWebhookRetryError;
   };
   runDueWebhooks: {
     path: Record<string, never>;

@@ -27,7 +27,7 @@ export function controlHandlers(sandbox: Sandbox): SandboxControlHandlers {
   };
 
   return {
-    ...notSimulated(['forceOrderEvent', 'reviewVerification', 'getInspectorState'] as const),
+    ...notSimulated(['forceOrderEvent', 'reviewVerification', 'getInspectorState', 'forceWebhookRetry'] as const),
     ...webhookControlHandlers(sandbox),
     ...chainControlHandlers(sandbox),
     ...amlControlHandlers(sandbox),

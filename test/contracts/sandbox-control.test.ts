@@ -27,6 +27,7 @@ const EXPECTED: Record<string, string> = {
   'POST /webhooks/faults': 'setWebhookFault',
   'DELETE /webhooks/faults': 'clearWebhookFaults',
   'POST /webhooks/run-due': 'runDueWebhooks',
+  'POST /webhooks/deliveries/{delivery}/retry': 'forceWebhookRetry',
   // issue 6, the simulated chain and AML provider
   'POST /chain/transactions': 'injectChainTransaction',
   'POST /chain/transactions/{hash}/confirmations': 'addChainConfirmations',
