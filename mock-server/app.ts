@@ -13,7 +13,6 @@ import { loadPlatformCatalog } from './domain/platform/catalog.js';
 import { controlHandlers } from './control/handlers.js';
 import { sandboxControlSecuritySchemes } from '../generated/sandbox-control/contract-data.js';
 import { createSandboxControlRouter, sandboxControlRoutes, sandboxControlRoutesBasePath } from '../generated/sandbox-control/routes.js';
-import { notSimulated } from './handlers/not-simulated.js';
 import { platformHandlers } from './handlers/v3-platform.js';
 import { catalogHandlers } from './handlers/v1-catalog.js';
 import { amlHandlers } from './handlers/v1-aml.js';
@@ -22,6 +21,15 @@ import { siteWebhookHandlers } from './handlers/v1-webhooks.js';
 import { depositHandlers } from './handlers/v1-deposits.js';
 import { staticAddressHandlers } from './handlers/v1-static-addresses.js';
 import { webhookHandlers } from './handlers/v3-webhooks.js';
+import { exchangeCatalogHandlers } from './handlers/v3-exchange-catalog.js';
+import { quoteHandlers } from './handlers/v3-quotes.js';
+import { reviewHandlers } from './handlers/v3-reviews.js';
+import { partnerHandlers } from './handlers/v3-partner.js';
+import { orderHandlers } from './handlers/v3-orders.js';
+import { orderSimulationHandlers } from './handlers/v3-orders-simulate.js';
+import { fileHandlers } from './handlers/v3-files.js';
+import { verificationHandlers } from './handlers/v3-verifications.js';
+import { orderVerificationHandlers } from './handlers/v3-order-verifications.js';
 import { errorHandler } from './http/error-handler.js';
 import { families, sendError, type FamilyName } from './http/families.js';
 import { unmatched } from './http/fallback.js';
@@ -29,8 +37,12 @@ import { HttpError } from './http/http-error.js';
 import { createPipeline } from './http/pipeline.js';
 import { rememberRoute, requestContext } from './http/request-context.js';
 import { strictResponses } from './http/strict-responses.js';
+import { inspectorPage } from './ui/inspector-page.js';
 import { Sandbox, type SandboxOptions } from './sandbox.js';
 import { bundledText } from './bundled-contracts.js';
+import type { Logger } from 'pino';
+import { requestLog } from './http/request-log.js';
+import { docsPage } from './docs-page/router.js';
 
 export const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -41,6 +53,10 @@ export interface AppOptions extends SandboxOptions {
   adminToken?: string;
   /** Validate every response against the contract; a mismatch becomes a loud 500 (tests). */
   strict?: boolean;
+  /** One line per request (method, path, status, ms, request id); none when absent. */
+  logger?: Logger;
+  /** Serve the API reference under /docs (default true). */
+  docs?: boolean;
 }
 
 export interface MockApp {
@@ -66,11 +82,21 @@ export function createApp(options: AppOptions = {}): MockApp {
   // Behind a local proxy (and in tests) the caller IP comes from X-Forwarded-For; the IP
   // allow-list check reads req.ip.
   app.set('trust proxy', 'loopback');
+  if (options.logger) app.use(requestLog(options.logger));
+  if (options.docs !== false) app.use('/docs', requestContext('v3'), docsPage());
 
   const v3Handlers: ExchangeV3Handlers = {
-    ...notSimulated(exchangeV3Routes.map((r) => r.operationId) as (keyof ExchangeV3Handlers)[]),
     ...platformHandlers(sandbox, catalog, openApiYaml),
     ...webhookHandlers(sandbox),
+    ...orderHandlers(sandbox),
+    ...orderSimulationHandlers(sandbox),
+    ...exchangeCatalogHandlers(sandbox),
+    ...quoteHandlers(sandbox),
+    ...reviewHandlers(sandbox),
+    ...partnerHandlers(sandbox),
+    ...fileHandlers(sandbox),
+    ...verificationHandlers(sandbox),
+    ...orderVerificationHandlers(sandbox),
   };
   app.use(
     exchangeV3RoutesBasePath,
@@ -81,7 +107,6 @@ export function createApp(options: AppOptions = {}): MockApp {
 
   // The v1 paths are written in full (/v1/public/...), so its router mounts at the root.
   const v1Handlers: DepositV1Handlers = {
-    ...notSimulated(depositV1Routes.map((r) => r.operationId) as (keyof DepositV1Handlers)[]),
     ...siteWebhookHandlers(sandbox),
     ...catalogHandlers(sandbox),
     ...depositHandlers(sandbox),
@@ -94,6 +119,7 @@ export function createApp(options: AppOptions = {}): MockApp {
   app.use('/v1/public', unmatched(depositV1Routes, ''));
 
   if (options.control !== false) {
+    app.use(`${sandboxControlRoutesBasePath}/ui`, inspectorPage());
     app.use(
       sandboxControlRoutesBasePath,
       ...familyContext('control'),

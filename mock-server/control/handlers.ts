@@ -14,7 +14,9 @@ import { durationMs } from './iso-duration.js';
 import { webhookControlHandlers } from './webhook-controls.js';
 import { chainControlHandlers } from './chain-controls.js';
 import { amlControlHandlers } from './aml-controls.js';
-import { notSimulated } from '../handlers/not-simulated.js';
+import { orderControlHandlers } from './order-controls.js';
+import { inspectorControlHandlers } from './inspector-controls.js';
+import { verificationControlHandlers } from './verification-controls.js';
 
 const maxAdvanceMs = 31_536_000_000;
 const knownScopes = new Set(allScopes(exchangeV3Routes));
@@ -27,10 +29,12 @@ export function controlHandlers(sandbox: Sandbox): SandboxControlHandlers {
   };
 
   return {
-    ...notSimulated(['forceOrderEvent', 'reviewVerification', 'getInspectorState', 'forceWebhookRetry'] as const),
     ...webhookControlHandlers(sandbox),
     ...chainControlHandlers(sandbox),
     ...amlControlHandlers(sandbox),
+    ...orderControlHandlers(sandbox),
+    ...inspectorControlHandlers(sandbox),
+    ...verificationControlHandlers(sandbox),
     resetSandbox: async (request, context) => {
       await sandbox.reset(request.body?.seed);
       return respond(context, clock, 200, { seed: sandbox.seedInUse, reset_at: clock.now().toISOString() });

@@ -16,7 +16,7 @@ const testMessage = 'This is a test webhook from the Exchange Service (exchange-
 
 type SiteWebhookOperation = 'sendSiteTestWebhook' | 'resendWebhookEvent' | 'listWebhookEgressIps' | 'listWebhookEventTypes';
 
-export function siteWebhookHandlers(sandbox: Sandbox): Partial<DepositV1Handlers> {
+export function siteWebhookHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, SiteWebhookOperation> {
   // Read at each request: a reset gives the sandbox a new engine and random source.
   const engine = (): SiteWebhookContext => ({ store: sandbox.webhooks.store, service: sandbox.webhooks.service, clock: sandbox.clock, random: sandbox.random });
   const handlers: Pick<DepositV1Handlers, SiteWebhookOperation> = {

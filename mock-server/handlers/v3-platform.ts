@@ -15,7 +15,7 @@ import type { Sandbox } from '../sandbox.js';
 
 type PlatformOperation =
   | 'ping' | 'getOpenApiDocument' | 'listPublicContracts' | 'getPublicContract' | 'listPublicSchemas' | 'getPublicSchema'
-  | 'getRatesXml' | 'listPublicOrderStatuses' | 'privatePing' | 'getClientHealth' | 'getClient' | 'getUsage' | 'listScopes'
+  | 'listPublicOrderStatuses' | 'privatePing' | 'getClientHealth' | 'getClient' | 'getUsage' | 'listScopes'
   | 'listContracts' | 'getContract' | 'listSchemas' | 'getSchema' | 'listOrderStatuses';
 
 export function platformHandlers(sandbox: Sandbox, catalog: PlatformCatalog, openApiYaml: string): Pick<ExchangeV3Handlers, PlatformOperation> {
@@ -56,8 +56,6 @@ export function platformHandlers(sandbox: Sandbox, catalog: PlatformCatalog, ope
     getSchema: (request, context) => schema(context, request.path.schema),
     listPublicOrderStatuses: (_request, context) => ok(context, { statuses: orderStatuses() }),
     listOrderStatuses: (_request, context) => ok(context, { statuses: orderStatuses() }),
-    // The route catalog is simulated by the exchange domain; until it exists the file lists no rates.
-    getRatesXml: () => ({ status: 200, body: '<?xml version="1.0" encoding="UTF-8"?>\n<rates>\n</rates>\n', contentType: 'application/xml' }),
     listScopes: (_request, context) => ok(context, { scopes }),
     getClient: (_request, context) => {
       const key = callerKey(context);

@@ -33,7 +33,7 @@ const deliveryMatchers: Record<string, FilterMatcher<DeliveryRecord>> = {
   endpoint_id: match.oneOf((d) => d.endpointId),
 };
 
-export function webhookHandlers(sandbox: Sandbox): Partial<ExchangeV3Handlers> {
+export function webhookHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, WebhookOperation> {
   const { clock } = sandbox;
   const contract = webhookContractData();
   const engine = () => sandbox.webhooks;

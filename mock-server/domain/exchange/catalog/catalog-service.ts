@@ -1,0 +1,88 @@
+// The exchange catalog of one sandbox: payment systems and routes built from the seed, held in
+// listable collections, with each route's state read at the virtual clock's instant (floating
+// rates drift as the clock advances). A reset builds it again from the seed.
+import type { Clock } from '../../../clock.js';
+import { createRandom, type Random } from '../../../random.js';
+import { ListableCollection } from '../../../store/list-records.js';
+import { perSandbox } from '../per-sandbox.js';
+import { buildPaymentSystems, buildRoutes, type PaymentSystemRecord, type RouteRecord } from './catalog-records.js';
+import { routeState, type RouteState } from './route-state.js';
+
+/** Sort fields of both lists (the contract's sort enums: sorting, id, name). */
+const sortFields = {
+  sorting: (record: { position: number }) => record.position,
+  id: (record: { id: number }) => record.id,
+};
+
+export class ExchangeCatalog {
+  readonly paymentSystems = new ListableCollection<PaymentSystemRecord>({
+    id: (s) => s.id,
+    fields: { ...sortFields, name: (s) => s.spec.name },
+  });
+  readonly routes = new ListableCollection<RouteRecord>({
+    id: (r) => r.id,
+    fields: { ...sortFields, name: (r) => r.name },
+  });
+  private readonly builtAtMs: number;
+  private readonly seed: number;
+
+  constructor(
+    private readonly clock: Clock,
+    random: Random,
+  ) {
+    this.seed = random.seed;
+    this.builtAtMs = clock.nowMs();
+    const systems = buildPaymentSystems(random);
+    for (const system of systems) this.paymentSystems.upsert(system);
+    for (const route of buildRoutes(systems, random)) this.routes.upsert(route);
+  }
+
+  route(id: number): RouteRecord | undefined {
+    return this.routes.get(id);
+  }
+
+  /** The route from give-side id `from` to receive-side id `to`. */
+  routeByPair(from: number, to: number): RouteRecord | undefined {
+    return [...this.routes.values()].find((r) => r.from.id === from && r.to.id === to);
+  }
+
+  /** The route between two rates-file codes (case-insensitive). */
+  routeByCodes(from: string, to: string): RouteRecord | undefined {
+    return [...this.routes.values()].find((r) => sameCode(r.from.spec.letter, from) && sameCode(r.to.spec.letter, to));
+  }
+
+  /** The payment system with this rates-file code (case-insensitive). */
+  systemByLetter(letter: string): PaymentSystemRecord | undefined {
+    return [...this.paymentSystems.values()].find((s) => sameCode(s.spec.letter, letter));
+  }
+
+  /** Routes on which the system is the give side, or the receive side. */
+  routesOf(system: PaymentSystemRecord): { giveTo: RouteRecord[]; receiveFrom: RouteRecord[] } {
+    const all = [...this.routes.values()];
+    return { giveTo: all.filter((r) => r.from.id === system.id), receiveFrom: all.filter((r) => r.to.id === system.id) };
+  }
+
+  /** Whether clients can pay with the system, and receive it (payouts not suspended). */
+  sidesOf(system: PaymentSystemRecord): { canGive: boolean; canReceive: boolean } {
+    const { giveTo, receiveFrom } = this.routesOf(system);
+    return { canGive: giveTo.length > 0, canReceive: receiveFrom.length > 0 && system.spec.payoutsSuspended === undefined };
+  }
+
+  /** The route as it stands now on the clock. */
+  state(route: RouteRecord): RouteState {
+    return routeState(route, this.builtAtMs, this.clock.nowMs(), (routeId, step) => this.drift(routeId, step));
+  }
+
+  /** A move in [-1, 1] for one route and step: the same for a seed, whenever it is asked. */
+  private drift(routeId: number, step: number): number {
+    const random = createRandom((this.seed ^ Math.imul(routeId, 0x9e3779b1) ^ Math.imul(step, 0x85ebca6b)) >>> 0);
+    return random.next() * 2 - 1;
+  }
+}
+
+export function sameCode(a: string, b: string): boolean {
+  return a.toUpperCase() === b.toUpperCase();
+}
+
+/** The catalog of a sandbox (rebuilt from the seed after a reset). */
+export const exchangeCatalog = perSandbox(0xca7a106, (sandbox, random) => new ExchangeCatalog(sandbox.clock, random));

@@ -1,0 +1,35 @@
+// `route-capabilities-v1` of a route: what preflight and order creation check against, so an
+// integrator can build the order form from it.
+import { orderMachine } from '../../../../generated/machines.js';
+import type { AmountSide, RouteCapabilities } from '../../../../generated/exchange-v3/types.js';
+import type { RouteRecord } from './catalog-records.js';
+import { giveRequisites, receiveRequisites } from './requisite-fields.js';
+
+/** How long a quote (and a route snapshot) holds: the contract's x-assumption on Quote.expires_at. */
+export const quoteTtlSeconds = 60;
+
+/** Both sides can be priced on every route (quotes take amount_side). */
+const amountSides: AmountSide[] = ['give', 'receive'];
+
+/** Statuses in which the client may cancel: where the machine lets the client fire `cancel`. */
+const cancellableStatuses = [...new Set(orderMachine.transitions.filter((t) => t.event === 'cancel' && t.actor === 'client').map((t) => t.from))];
+
+/** The verifications a route asks for whatever the amount (verification-needs.ts adds the amount rule). */
+export function routeVerifications(route: RouteRecord): { identity: boolean; card: boolean } {
+  return { identity: route.identityAboveGive === null, card: route.from.spec.kind === 'card' };
+}
+
+export function routeCapabilities(route: RouteRecord): RouteCapabilities {
+  return {
+    version: 'route-capabilities-v1',
+    route_id: route.id,
+    status: { enabled: route.suspended === null, reason: route.suspended },
+    amount_sides: amountSides,
+    fixed_rate: route.rateType === 'fixed',
+    quote_ttl_seconds: quoteTtlSeconds,
+    requires_email: true,
+    requires_verification: routeVerifications(route),
+    requisites: { from: giveRequisites(route.from.spec), to: receiveRequisites(route.to.spec) },
+    cancellable_statuses: cancellableStatuses,
+  };
+}

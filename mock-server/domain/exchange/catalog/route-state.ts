@@ -1,0 +1,81 @@
+// A route as it stands at one instant: its course (a floating rate drifts on the virtual clock),
+// limits on both sides, the reserve of its receive side and whether it is enabled; and the
+// snapshot of that state whose hash changes whenever any of it changes.
+import { createHash } from 'node:crypto';
+import type { RouteSnapshot } from '../../../../generated/exchange-v3/types.js';
+import { compare, formatDecimal, parseDecimal } from '../decimal.js';
+import { priceGive } from '../pricing.js';
+import { driftedCourse, type RouteRecord } from './catalog-records.js';
+import { quoteTtlSeconds } from './route-capabilities.js';
+
+/** A floating rate moves at most this much (parts per million) from its base, once per step. */
+const floatingDriftPpm = 5_000;
+/** How often a floating rate moves, in seconds of virtual time. */
+export const floatingStepSeconds = 300;
+
+export interface RouteLimits {
+  min_give: string;
+  max_give: string;
+  min_receive: string;
+  max_receive: string;
+  reserve: string;
+}
+
+export interface RouteState {
+  route: RouteRecord;
+  course: string;
+  limits: RouteLimits;
+  enabled: boolean;
+  /** When the state last changed (the current floating step began, or the catalog was built). */
+  updatedAt: Date;
+}
+
+/** Where the drift of a floating rate comes from: seeded per route and step. */
+export type DriftSource = (routeId: number, step: number) => number;
+
+export function routeState(route: RouteRecord, builtAtMs: number, nowMs: number, drift: DriftSource): RouteState {
+  const { reserve } = route.to;
+  const step = route.rateType === 'floating' ? Math.max(0, Math.floor((nowMs - builtAtMs) / (floatingStepSeconds * 1000))) : 0;
+  const course = step === 0 ? route.baseCourse : driftedCourse(route.baseCourse, Math.round(drift(route.id, step) * floatingDriftPpm));
+  const atMin = priceGive(route, course, route.minGive).amountOut;
+  const atMax = priceGive(route, course, route.maxGive).amountOut;
+  const maxReceive = compare(parseDecimal(atMax), parseDecimal(reserve)) > 0 ? reserve : atMax;
+  return {
+    route,
+    course,
+    limits: { min_give: route.minGive, max_give: route.maxGive, min_receive: atMin, max_receive: maxReceive, reserve },
+    enabled: route.suspended === null,
+    updatedAt: new Date(builtAtMs + step * floatingStepSeconds * 1000),
+  };
+}
+
+/** The values the snapshot hash covers (`fingerprint`), in a fixed key order. */
+function fingerprint(state: RouteState) {
+  return {
+    course: state.course,
+    limits: { ...state.limits },
+    status: state.enabled ? 1 : 0,
+    rate_type: state.route.rateType,
+    fee_percent: state.route.feePercent,
+  };
+}
+
+/** What a snapshot_hash that no longer matches is told (quotes, preflight, orders). */
+export const staleSnapshotMessage = 'no longer matches the route (its rate, limits or status changed); read the route details again';
+
+/** SHA-256 hex of the route's canonical state: equal states, equal hashes. */
+export function snapshotHash(state: RouteState): string {
+  return createHash('sha256').update(JSON.stringify({ route_id: state.route.id, ...fingerprint(state) })).digest('hex');
+}
+
+/** `route-snapshot-v1` of the state, generated now and valid for a quote's lifetime. */
+export function routeSnapshot(state: RouteState, now: Date): RouteSnapshot {
+  return {
+    version: 'route-snapshot-v1',
+    route_id: state.route.id,
+    hash: snapshotHash(state),
+    generated_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + quoteTtlSeconds * 1000).toISOString(),
+    fingerprint: fingerprint(state),
+  };
+}

@@ -1,0 +1,24 @@
+// How each filter of listOrders (the contract's `filter[...]` parameters) matches an order.
+// filterPredicate fails loudly for a filter the contract declares and this table lacks.
+import { match, type FilterMatcher } from '../../store/list-records.js';
+import { requisiteDigest, type OrderRecord } from './order-records.js';
+
+const digestMatches =
+  (side: 'from' | 'to'): FilterMatcher<OrderRecord> =>
+  (order, value) =>
+    order.requisiteDigests[side] === requisiteDigest(String(value));
+
+export const orderFilterMatchers: Readonly<Record<string, FilterMatcher<OrderRecord>>> = {
+  status: match.oneOf((o) => o.status),
+  id: match.oneOf((o) => o.id),
+  public_id: match.oneOf((o) => o.publicId),
+  tracking_id: (o, value) => o.trackingId === String(value).toLowerCase(),
+  email: (o, value) => o.draft.email.toLowerCase() === String(value).toLowerCase(),
+  from_requisite: digestMatches('from'),
+  to_requisite: digestMatches('to'),
+  created_from: match.atLeast((o) => o.createdAt.getTime()),
+  created_to: match.atMost((o) => o.createdAt.getTime()),
+  currency: (o, value) => o.draft.currencyIn === value || o.draft.currencyOut === value,
+  amount_min: match.atLeast((o) => o.draft.amountIn),
+  amount_max: match.atMost((o) => o.draft.amountIn),
+};

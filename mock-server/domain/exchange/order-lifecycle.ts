@@ -1,0 +1,132 @@
+// The order machine (generated/machines.ts, from contracts/machines/order.yaml) applied to an
+// OrderRecord: this file decides which guards hold and when a timer falls due; fire.ts and the
+// table decide the transition. Shared by the live orders (order-service.ts) and the scratch
+// orders of the sandbox simulation (order-simulation.ts), so both follow exactly the same rules.
+import { orderMachine, type OrderEvent, type OrderState, type Transition } from '../../../generated/machines.js';
+import { tryFire, type FireResult } from '../machines/fire.js';
+import { needsVerification, type OrderDraft, type OrderRecord } from './order-records.js';
+
+// Names of the machine file this code gives meaning to; checked against the generated table at load.
+const VERIFICATION_REQUIRED = 'verification_required';
+const PAYMENT_RECEIVED = 'payment_received';
+/** The event by which the exchanger sees the payment: from then on payment_received holds. */
+const PAYMENT_EVENT: OrderEvent = 'pay';
+/** The state whose entry sets completed_at. */
+const COMPLETED: OrderState = 'completed';
+
+for (const guard of [VERIFICATION_REQUIRED, PAYMENT_RECEIVED]) {
+  if (!(guard in orderMachine.guards)) throw new Error(`the order machine lacks the ${guard} guard`);
+}
+if (!orderMachine.transitions.some((t) => t.event === PAYMENT_EVENT)) throw new Error(`the order machine lacks the ${PAYMENT_EVENT} event`);
+
+export type OrderTransition = Transition<OrderState, OrderEvent>;
+
+/** One transition as it was applied to an order. */
+export interface OrderStep {
+  transition: OrderTransition;
+  at: Date;
+}
+
+/** Called after each transition is applied (the order already shows its new status). */
+export type StepListener = (order: OrderRecord, step: OrderStep) => void;
+
+type TimedState = Pick<OrderRecord, 'status' | 'statusSince'>;
+
+/** The guards of the machine file, as they hold for the order now. */
+export function orderGuards(order: OrderRecord): Record<string, boolean> {
+  return {
+    [VERIFICATION_REQUIRED]: needsVerification(order) && order.verificationStatus !== 'approved',
+    [PAYMENT_RECEIVED]: order.paymentReceived,
+  };
+}
+
+/** The timed transition pending from the order's status and the instant it falls due; null when none. */
+export function pendingTimer(order: TimedState): { transition: OrderTransition; at: Date } | null {
+  const transition = orderMachine.transitions.find((t) => t.from === order.status && t.timer !== null);
+  if (transition === undefined) return null;
+  const seconds = orderMachine.timers[transition.timer ?? '']?.seconds;
+  if (seconds === undefined) throw new Error(`the order machine's timer ${transition.timer} has no seconds`);
+  return { transition, at: new Date(order.statusSince.getTime() + seconds * 1000) };
+}
+
+export interface NewOrderFields {
+  id: number;
+  publicId: string;
+  trackingId: string;
+  clientId: string;
+  draft: OrderDraft;
+  correlationId: string | null;
+  requisiteDigests: OrderRecord['requisiteDigests'];
+}
+
+/** A new order in the machine's initial state, created at `now` (creation is not a transition). */
+export function newOrderRecord(fields: NewOrderFields, now: Date): OrderRecord {
+  const initial = { status: orderMachine.initial, statusSince: now };
+  const paymentWindow = pendingTimer(initial);
+  if (paymentWindow === null) throw new Error(`the order machine has no timer from ${orderMachine.initial} (the payment window)`);
+  return {
+    ...fields,
+    ...initial,
+    createdAt: now,
+    paymentExpiresAt: paymentWindow.at,
+    paymentReceived: false,
+    verificationStatus: null,
+    paymentReference: null,
+    cancelReason: null,
+    updatedAt: now,
+    completedAt: null,
+    history: [{ from: null, to: orderMachine.initial, event: 'create', at: now, actor: 'client' }],
+  };
+}
+
+/**
+ * Fires `event` on the order at `at`: the machine's transition (guards evaluated on the order,
+ * or overridden), then the automatic transitions it opens; or the machine's reason to refuse.
+ */
+export function fireOrderEvent(
+  order: OrderRecord,
+  event: OrderEvent,
+  at: Date,
+  options: { ignoreGuards?: boolean },
+  onStep: StepListener,
+): FireResult<OrderState, OrderEvent> {
+  const result = tryFire(orderMachine, order.status, event, { guards: orderGuards(order), ignoreGuards: options.ignoreGuards ?? false });
+  if (!result.ok) return result;
+  apply(order, result.transition, at, onStep);
+  followAutomatic(order, at, onStep);
+  return result;
+}
+
+/** Applies the timed transitions due by `now` (the payment window), each at the instant it fell due. */
+export function settleOrder(order: OrderRecord, now: Date, onStep: StepListener): void {
+  for (let step = 0; step < 16; step += 1) {
+    const due = pendingTimer(order);
+    if (due === null || due.at.getTime() > now.getTime()) return;
+    apply(order, due.transition, due.at, onStep);
+    followAutomatic(order, due.at, onStep);
+  }
+  throw new Error(`order ${order.id} did not settle`);
+}
+
+/** The order's automatic transitions: the system's guarded ones, taken as soon as their guard holds (paid → verification_hold). */
+export function followAutomatic(order: OrderRecord, at: Date, onStep: StepListener): void {
+  for (let step = 0; step < 16; step += 1) {
+    const guards = orderGuards(order);
+    const next = orderMachine.transitions.find(
+      (t) => t.from === order.status && t.actor === 'system' && t.timer === null && t.guard !== null && guards[t.guard] === true,
+    );
+    if (next === undefined) return;
+    apply(order, next, at, onStep);
+  }
+  throw new Error(`order ${order.id} did not settle`);
+}
+
+function apply(order: OrderRecord, transition: OrderTransition, at: Date, onStep: StepListener): void {
+  order.history.push({ from: order.status, to: transition.to, event: transition.event, at, actor: transition.actor });
+  order.status = transition.to;
+  order.statusSince = at;
+  order.updatedAt = at;
+  if (transition.event === PAYMENT_EVENT) order.paymentReceived = true;
+  if (transition.to === COMPLETED) order.completedAt = at;
+  onStep(order, { transition, at });
+}

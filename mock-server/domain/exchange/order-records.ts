@@ -1,0 +1,75 @@
+// An exchange order as the mock keeps it: the priced draft it was created from (order-request.ts),
+// its three ids, its place in the order machine (contracts/machines/order.yaml, executed by
+// order-lifecycle.ts) and its history. Presentation is in order-present.ts.
+import { createHash } from 'node:crypto';
+import type { OrderRequisites, VerificationStatus } from '../../../generated/exchange-v3/types.js';
+import type { Actor, OrderEvent, OrderState } from '../../../generated/machines.js';
+import type { OrderDraft } from './order-request.js';
+
+export type { OrderDraft };
+
+/**
+ * The ids of the request that causes an order event (request id, X-Correlation-Id,
+ * Idempotency-Key). The same shape as handlers/v3-request.ts CausingRequest, declared here so
+ * domain/ does not import from handlers/.
+ */
+export interface CausingRequest {
+  requestId: string;
+  correlationId: string | null;
+  idempotencyKey: string | null;
+}
+
+/** One change of status; the creation is `event: 'create'` from null. */
+export interface OrderHistoryEntry {
+  from: OrderState | null;
+  to: OrderState;
+  event: OrderEvent | 'create';
+  at: Date;
+  actor: Actor;
+}
+
+export interface OrderRecord {
+  readonly id: number;
+  /** `EX` and 8 upper-case letters or digits: never all digits, so it never reads as a database id. */
+  readonly publicId: string;
+  readonly trackingId: string;
+  readonly clientId: string;
+  readonly draft: OrderDraft;
+  /** X-Correlation-Id of the creating request. */
+  readonly correlationId: string | null;
+  /** SHA-256 of the unmasked requisites, for the list's exact from/to_requisite filters (never kept in clear). */
+  readonly requisiteDigests: { from: string | null; to: string | null };
+  readonly createdAt: Date;
+  /** End of the payment window (payment_details.expires_at). */
+  readonly paymentExpiresAt: Date;
+  status: OrderState;
+  /** When the order entered its status: the machine's timers run from here. */
+  statusSince: Date;
+  /** The exchanger has seen the client's payment (the machine's payment_received guard). */
+  paymentReceived: boolean;
+  /** Status of the verification the order needs, as EX-FILES reports it; null until one is started. */
+  verificationStatus: VerificationStatus | null;
+  /** What the client sent with confirm and cancel (shown to staff, e.g. the inspector). */
+  paymentReference: string | null;
+  cancelReason: string | null;
+  updatedAt: Date;
+  completedAt: Date | null;
+  history: OrderHistoryEntry[];
+}
+
+export function needsVerification(order: Pick<OrderRecord, 'draft'>): boolean {
+  return order.draft.verificationRequired.identity || order.draft.verificationRequired.card;
+}
+
+/** SHA-256 of a requisite as sent (a card number, account or address). */
+export function requisiteDigest(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+/** The unmasked requisite of each side, digested: what the list's from/to_requisite filters match. */
+export function requisiteDigests(requisites: OrderRequisites | undefined): OrderRecord['requisiteDigests'] {
+  const from = requisites?.from_card_number ?? requisites?.from_account;
+  // The same side values order-request.ts shows masked as from_requisite / to_requisite.
+  const to = requisites?.to_card_number ?? requisites?.to_address ?? requisites?.to_account;
+  return { from: from === undefined ? null : requisiteDigest(from), to: to === undefined ? null : requisiteDigest(to) };
+}

@@ -1,0 +1,221 @@
+// The exchange orders of one sandbox: creation from a priced draft (order-request.ts), lookups by
+// any of the three ids, the order machine fired by clients, staff (the control API) and the
+// verification service, the payment window on the virtual clock, and the order.* webhook events
+// each change emits through the sandbox's webhook engine. The machine is executed from the
+// generated table (order-lifecycle.ts); this file keeps the records and emits.
+import type { Order, OrderRequisites, VerificationStatus } from '../../../generated/exchange-v3/types.js';
+import { orderMachine, type OrderEvent, type OrderState } from '../../../generated/machines.js';
+import type { Clock } from '../../clock.js';
+import type { Random } from '../../random.js';
+import type { Sandbox } from '../../sandbox.js';
+import { ListableCollection } from '../../store/list-records.js';
+import { tryFire, type FireResult } from '../machines/fire.js';
+import { randomUuid } from '../webhooks/ids.js';
+import type { EmitInput } from '../webhooks/webhook-service.js';
+import { perSandbox } from './per-sandbox.js';
+import { fireOrderEvent, newOrderRecord, settleOrder, type StepListener } from './order-lifecycle.js';
+import { createdEventData, presentOrder, statusChangedEventData } from './order-present.js';
+import { requisiteDigests, type CausingRequest, type OrderDraft, type OrderRecord } from './order-records.js';
+
+/** Machine events a decided verification fires on an order held for it. */
+const VERIFICATION_EVENTS: Partial<Record<VerificationStatus, OrderEvent>> = {
+  approved: 'verification_approved',
+  rejected: 'verification_rejected',
+};
+for (const event of Object.values(VERIFICATION_EVENTS)) {
+  if (!orderMachine.transitions.some((t) => t.event === event)) throw new Error(`the order machine lacks the ${event} event`);
+}
+
+const publicIdAlphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+/** `prefix` and upper-case letters or digits, 10 in all (Order.public_id); the letter prefix keeps it from reading as a database id. */
+export function newPublicId(random: Random, prefix: string): string {
+  return `${prefix}${random.string(10 - prefix.length, publicIdAlphabet)}`;
+}
+
+export interface OrderServiceOptions {
+  clock: Clock;
+  /** The stream of order ids (seeded from the sandbox seed). */
+  random: Random;
+  /** The webhook engine's emit, read at each emission (reset builds a new engine). */
+  emit: (input: EmitInput) => Promise<unknown>;
+}
+
+export interface OrderFireOptions {
+  /** The request that causes the event; none for the clock and staff (their events carry null ids). */
+  cause?: CausingRequest;
+  /** Take the transition whatever its guard says (the control API's override). */
+  ignoreGuards?: boolean;
+}
+
+export class OrderService {
+  /** Every order of the sandbox, by database id; the sort fields are the contract's listOrders `sort` fields. */
+  readonly collection = new ListableCollection<OrderRecord>({
+    id: (o) => o.id,
+    fields: {
+      id: (o) => o.id,
+      created_at: (o) => o.createdAt.getTime(),
+      updated_at: (o) => o.updatedAt.getTime(),
+      completed_at: (o) => o.completedAt?.getTime() ?? null,
+      // Decimal strings by value; float precision is ample for ordering, ties fall back to the id.
+      amount_in: (o) => Number(o.draft.amountIn),
+      amount_out: (o) => Number(o.draft.amountOut),
+      status: (o) => o.status,
+    },
+  });
+  private readonly byPublicId = new Map<string, OrderRecord>();
+  private readonly byTrackingId = new Map<string, OrderRecord>();
+  private nextId = 1;
+  private emitted: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: OrderServiceOptions) {}
+
+  /** A new order in the machine's initial state; emits the machine's creation event (order.created). */
+  create(clientId: string, draft: OrderDraft, cause: CausingRequest, requisites?: OrderRequisites): OrderRecord {
+    const { random } = this.options;
+    let publicId: string;
+    do publicId = newPublicId(random, 'EX');
+    while (this.byPublicId.has(publicId));
+    const order = newOrderRecord(
+      {
+        id: this.nextId,
+        publicId,
+        trackingId: randomUuid(random),
+        clientId,
+        draft,
+        correlationId: cause.correlationId,
+        requisiteDigests: requisiteDigests(requisites),
+      },
+      this.options.clock.now(),
+    );
+    this.nextId += 1;
+    this.byPublicId.set(order.publicId, order);
+    this.byTrackingId.set(order.trackingId, order);
+    this.collection.upsert(order);
+    if (orderMachine.createdEmits !== null) this.emit(order, orderMachine.createdEmits, createdEventData(order), cause);
+    return order;
+  }
+
+  /** The client's order by id, public_id or tracking_id, brought up to date; undefined for another client's. */
+  find(clientId: string, ref: string): OrderRecord | undefined {
+    const order = this.findAny(ref);
+    return order?.clientId === clientId ? order : undefined;
+  }
+
+  /** Any client's order by id, public_id or tracking_id (control API, inspector), brought up to date. */
+  findAny(ref: string): OrderRecord | undefined {
+    const order =
+      (/^[1-9][0-9]*$/.test(ref) ? this.collection.get(Number(ref)) : undefined) ??
+      this.byPublicId.get(ref) ??
+      this.byTrackingId.get(ref.toLowerCase());
+    if (order !== undefined) this.settle(order);
+    return order;
+  }
+
+  /** Fires a machine event now; the machine's reason when it refuses (nothing changes then). */
+  fire(order: OrderRecord, event: OrderEvent, options: OrderFireOptions = {}): FireResult<OrderState, OrderEvent> {
+    this.settle(order);
+    return fireOrderEvent(order, event, this.options.clock.now(), { ignoreGuards: options.ignoreGuards ?? false }, this.recorder(options.cause));
+  }
+
+  /**
+   * The verification the order needs changed status (EX-FILES): shown in `order.verification`;
+   * an approval or rejection releases an order held for it.
+   */
+  verificationChanged(order: OrderRecord, status: VerificationStatus): void {
+    this.settle(order);
+    if (order.verificationStatus !== status) {
+      order.verificationStatus = status;
+      order.updatedAt = this.options.clock.now();
+      this.collection.upsert(order);
+    }
+    const event = VERIFICATION_EVENTS[status];
+    if (event !== undefined && tryFire(orderMachine, order.status, event).ok) this.fire(order, event);
+  }
+
+  /** The client's orders (partner statistics), brought up to date. */
+  *ordersOf(clientId: string): Iterable<OrderRecord> {
+    for (const order of this.collection.values()) {
+      if (order.clientId !== clientId) continue;
+      this.settle(order);
+      yield order;
+    }
+  }
+
+  /** Brings every order of the client up to date (before a list). */
+  settleClient(clientId: string): void {
+    for (const order of this.collection.values()) if (order.clientId === clientId) this.settle(order);
+  }
+
+  present(order: OrderRecord): Order {
+    return presentOrder(order);
+  }
+
+  /** Applies every timed transition now due, on every order (the clock advanced). */
+  tick(): void {
+    for (const order of this.collection.values()) this.settle(order);
+  }
+
+  /** Resolves once every order.* event emitted so far is stored with its deliveries. */
+  flush(): Promise<void> {
+    return this.emitted;
+  }
+
+  private settle(order: OrderRecord): void {
+    settleOrder(order, this.options.clock.now(), this.recorder(undefined));
+  }
+
+  /** After each transition: re-index the order and emit the transition's event with the cause's ids. */
+  private recorder(cause: CausingRequest | undefined): StepListener {
+    return (order, step) => {
+      this.collection.upsert(order);
+      if (step.transition.emits !== null) this.emit(order, step.transition.emits, statusChangedEventData(order, step), cause);
+    };
+  }
+
+  /** Queues the event with the order as it is now; events leave in the order they happened. */
+  private emit(order: OrderRecord, type: string, payload: Record<string, unknown>, cause: CausingRequest | undefined): void {
+    const input: EmitInput = {
+      clientId: order.clientId,
+      type,
+      resource: { type: 'order', id: order.id },
+      payload,
+      requestId: cause?.requestId ?? null,
+      correlationId: cause?.correlationId ?? null,
+      idempotencyKey: cause?.idempotencyKey ?? null,
+    };
+    this.emitted = this.emitted
+      .then(() => this.options.emit(input))
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          console.error(`order ${order.id}: ${type} was not emitted`, error);
+        },
+      );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// One service per sandbox, replaced on reset (a reset gives the sandbox a new webhook engine).
+
+/** Mixed into the sandbox seed so the order ids are a stream of their own. */
+const seedSalt = 0x0bde7;
+
+const serviceOf = perSandbox(
+  seedSalt,
+  (sandbox, random) => new OrderService({ clock: sandbox.clock, random, emit: (input) => sandbox.webhooks.service.emit(input) }),
+);
+const ticking = new WeakSet<Sandbox>();
+
+export function orderService(sandbox: Sandbox): OrderService {
+  if (!ticking.has(sandbox)) {
+    ticking.add(sandbox);
+    // The payment window runs out as the clock advances (the events then wait for run-due).
+    sandbox.clock.onAdvance(async () => {
+      const service = serviceOf(sandbox);
+      service.tick();
+      await service.flush();
+    });
+  }
+  return serviceOf(sandbox);
+}

@@ -1,0 +1,126 @@
+// Partner (referral) accounts. Every API client is a partner: the exchanges it creates through
+// the API are its referred exchanges, and its customers (the distinct e-mails of its orders) its
+// referrals (partner-ledger.ts computes both from the orders). The account keeps what orders do
+// not hold: its code, commission, and payouts of the balance. The default client starts with a
+// seeded history from before the sandbox started: earlier earnings and payouts (paid, rejected
+// and one pending), so the payouts list shows something at once. A reset seeds it again.
+import type { PartnerPayout } from '../../../generated/exchange-v3/types.js';
+import type { Clock } from '../../clock.js';
+import type { Random } from '../../random.js';
+import { ListableCollection } from '../../store/list-records.js';
+import type { Client } from '../accounts/api-keys.js';
+import { createChainData } from '../deposits/chain-data.js';
+import { add, formatDecimal, parseDecimal, type Decimal } from './decimal.js';
+import { perSandbox } from './per-sandbox.js';
+
+/** The partner balance currency (PartnerMoney.currency) and its precision. */
+export const partnerCurrency = { code: 'USDT', decimals: 2 };
+/** Share of the exchanger's fee paid to the partner, in percent. */
+const commissionPercent = '20';
+const referralBase = 'https://exchange.example.org/?ref=';
+
+export interface PartnerAccount {
+  clientId: string;
+  id: number;
+  name: string;
+  referralCode: string;
+  commissionPercent: string;
+  createdAt: Date;
+  /** Earned before the sandbox started (the seeded history), in the partner currency. */
+  openingEarned: string;
+}
+
+export interface PayoutRecord {
+  id: number;
+  clientId: string;
+  amount: string;
+  status: PartnerPayout['status'];
+  requisite: string;
+  createdAt: Date;
+  paidAt: Date | null;
+}
+
+const day = 24 * 3600 * 1000;
+
+export class PartnerBook {
+  /** Every partner's payouts; the sort field is the contract's PartnerPayoutSort field. */
+  readonly payouts = new ListableCollection<PayoutRecord>({ id: (p) => p.id, fields: { created_at: (p) => p.createdAt.getTime() } });
+  private readonly accounts = new Map<string, PartnerAccount>();
+  private nextPayoutId = 1;
+
+  constructor(private readonly clock: Clock) {}
+
+  /** The client's partner account, opened when first asked for. */
+  account(client: Client, openedAt: Date): PartnerAccount {
+    const clientId = String(client.id);
+    let account = this.accounts.get(clientId);
+    if (account === undefined) {
+      account = {
+        clientId,
+        id: client.id,
+        name: client.name,
+        referralCode: `${client.name.replace(/[^A-Za-z0-9]/g, '').slice(0, 24).toUpperCase()}${client.id}`,
+        commissionPercent,
+        createdAt: openedAt,
+        openingEarned: '0',
+      };
+      this.accounts.set(clientId, account);
+    }
+    return account;
+  }
+
+  referralUrl(account: PartnerAccount): string {
+    return `${referralBase}${account.referralCode}`;
+  }
+
+  /** A half-year of history for the client: payouts every few weeks and the earnings they came from. */
+  seedHistory(client: Client, random: Random): void {
+    const now = this.clock.nowMs();
+    const account = this.account(client, new Date(now - 200 * day));
+    const wallet = createChainData(random).address('TRON');
+    let owed: Decimal = parseDecimal('0');
+    for (let age = 180; age > 7; age -= random.int(20, 35)) {
+      const createdAt = new Date(now - age * day);
+      const status: PayoutRecord['status'] = random.next() < 0.15 ? 'rejected' : 'paid';
+      const amount = randomMoney(random, 20, 300);
+      this.addPayout({ clientId: account.clientId, amount, status, requisite: wallet, createdAt, paidAt: status === 'paid' ? new Date(createdAt.getTime() + random.int(1, 6) * 3600_000) : null });
+      if (status === 'paid') owed = add(owed, parseDecimal(amount));
+    }
+    const pending = randomMoney(random, 20, 80);
+    this.addPayout({ clientId: account.clientId, amount: pending, status: 'pending', requisite: wallet, createdAt: new Date(now - 2 * day), paidAt: null });
+    // Earned enough for every payout not rejected, and a remainder still on the balance.
+    account.openingEarned = formatDecimal(add(add(owed, parseDecimal(pending)), parseDecimal(randomMoney(random, 5, 60))));
+  }
+
+  private addPayout(payout: Omit<PayoutRecord, 'id'>): void {
+    this.payouts.upsert({ ...payout, id: this.nextPayoutId });
+    this.nextPayoutId += 1;
+  }
+
+  payoutsOf(clientId: string): PayoutRecord[] {
+    return [...this.payouts.values()].filter((p) => p.clientId === clientId);
+  }
+}
+
+/** An amount of the partner currency between whole `min` and `max`, with cents. */
+function randomMoney(random: Random, min: number, max: number): string {
+  return formatDecimal({ units: BigInt(random.int(min * 100, max * 100)), scale: partnerCurrency.decimals });
+}
+
+export function payoutView(payout: PayoutRecord): PartnerPayout {
+  return {
+    id: payout.id,
+    amount: payout.amount,
+    currency: partnerCurrency.code,
+    status: payout.status,
+    requisite: payout.requisite,
+    created_at: payout.createdAt.toISOString(),
+    paid_at: payout.paidAt?.toISOString() ?? null,
+  };
+}
+
+export const partnerBook = perSandbox(0x9a47e2, (sandbox, random) => {
+  const book = new PartnerBook(sandbox.clock);
+  book.seedHistory(sandbox.defaultKey.client, random);
+  return book;
+});

@@ -1,0 +1,53 @@
+// Where the client pays for an order: a fresh deposit address on the give side's network (and
+// the memo of memo networks), shaped like the real chain's (deposits/chain-data.ts), or on a fiat
+// give side the exchanger's card or account. Drawn from a stream of its own, so a seed replays
+// the same addresses for the same orders.
+import type { Random } from '../../random.js';
+import type { Sandbox } from '../../sandbox.js';
+import { createChainData, type ChainData } from '../deposits/chain-data.js';
+import type { RouteRecord } from './catalog/catalog-records.js';
+import { perSandbox } from './per-sandbox.js';
+import { passesLuhn } from './requisite-checks.js';
+
+export interface PaymentDetails {
+  address: string | null;
+  memo: string | null;
+  account: string | null;
+  amount: string;
+  currency: string;
+}
+
+export class PaymentDetailsSource {
+  private readonly chain: ChainData;
+  /** The exchanger's receiving card per payment system, drawn once. */
+  private readonly cards = new Map<number, string>();
+
+  constructor(private readonly random: Random) {
+    this.chain = createChainData(random);
+  }
+
+  forRoute(route: RouteRecord, amount: string): PaymentDetails {
+    const { spec } = route.from;
+    const base = { amount, currency: spec.letter };
+    if (spec.network !== null) return { address: this.chain.address(spec.network), memo: this.chain.memo(spec.network, 'ex'), account: null, ...base };
+    const account = spec.kind === 'card' ? this.cardOf(route.from.id) : (spec.account?.exchanger ?? null);
+    return { address: null, memo: null, account, ...base };
+  }
+
+  private cardOf(systemId: number): string {
+    let card = this.cards.get(systemId);
+    if (card === undefined) {
+      // A Visa-shaped number with a valid Luhn digit.
+      const body = `4${this.random.string(14, '0123456789')}`;
+      card = `${body}${[...'0123456789'].find((digit) => passesLuhn(`${body}${digit}`))}`;
+      this.cards.set(systemId, card);
+    }
+    return card;
+  }
+}
+
+const sources = perSandbox(0x9a7de7, (_sandbox, random) => new PaymentDetailsSource(random));
+
+export function paymentDetailsFor(sandbox: Sandbox, route: RouteRecord, amount: string): PaymentDetails {
+  return sources(sandbox).forRoute(route, amount);
+}

@@ -1,0 +1,158 @@
+// The upload intents of one sandbox: create, read, commit a file, consume it for a verification,
+// and expiry on the virtual clock, with every status change taken from the upload-intent machine
+// (generated/machines.ts, contracts/machines/upload-intent.yaml). Only the file's name, size,
+// detected type and digest are kept, never its bytes, so memory stays bounded.
+import type { UploadIntent, UploadPurpose } from '../../../generated/exchange-v3/types.js';
+import { uploadIntentMachine, type UploadIntentEvent, type UploadIntentState } from '../../../generated/machines.js';
+import type { Clock } from '../../clock.js';
+import type { Random } from '../../random.js';
+import { perSandbox } from '../exchange/per-sandbox.js';
+import { allowedEvents, tryFire } from '../machines/fire.js';
+import { randomUuid } from '../webhooks/ids.js';
+import { detectContentType, fileProblems, type ReceivedFile } from './file-content.js';
+import { uploadLimits } from './upload-limits.js';
+
+export interface StoredFile {
+  name: string;
+  size: number;
+  contentType: string;
+  sha256: string;
+}
+
+export interface UploadIntentRecord {
+  id: number;
+  uuid: string;
+  clientId: string;
+  purpose: UploadPurpose;
+  resourceType: string | null;
+  resourceId: string | null;
+  fieldKey: string | null;
+  status: UploadIntentState;
+  allowedExtensions: string[];
+  maxBytes: number;
+  file: StoredFile | null;
+  expiresAt: Date;
+  committedAt: Date | null;
+  consumedAt: Date | null;
+}
+
+export interface CreateUploadIntentInput {
+  purpose: UploadPurpose;
+  resourceType: string | null;
+  resourceId: string | null;
+  fieldKey: string | null;
+  allowedExtensions: string[] | null;
+  maxBytes: number | null;
+}
+
+export type CommitOutcome =
+  | { ok: true }
+  /** The intent's status does not allow a commit: the machine's reason (409). */
+  | { ok: false; refused: 'state'; reason: string }
+  /** The file does not fit the intent's limits (422); the intent stays pending. */
+  | { ok: false; refused: 'file'; problems: string[] };
+
+export class UploadIntentService {
+  private readonly intents = new Map<string, UploadIntentRecord>();
+  private nextId = 1;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly random: Random,
+  ) {}
+
+  create(clientId: string, input: CreateUploadIntentInput): UploadIntentRecord {
+    const limits = uploadLimits();
+    const now = this.clock.now();
+    const intent: UploadIntentRecord = {
+      id: this.nextId++,
+      uuid: randomUuid(this.random),
+      clientId,
+      purpose: input.purpose,
+      resourceType: input.resourceType,
+      resourceId: input.resourceId,
+      fieldKey: input.fieldKey,
+      status: uploadIntentMachine.initial,
+      allowedExtensions: input.allowedExtensions ?? [...limits.defaultExtensions],
+      maxBytes: input.maxBytes ?? limits.defaultMaxBytes,
+      file: null,
+      expiresAt: new Date(now.getTime() + limits.ttlSeconds * 1000),
+      committedAt: null,
+      consumedAt: null,
+    };
+    this.intents.set(intent.uuid, intent);
+    return intent;
+  }
+
+  /** The client's intent, brought up to date; undefined for an unknown one or another client's. */
+  get(clientId: string, uuid: string): UploadIntentRecord | undefined {
+    const intent = this.intents.get(uuid);
+    if (intent === undefined || intent.clientId !== clientId) return undefined;
+    this.settle(intent);
+    return intent;
+  }
+
+  commit(intent: UploadIntentRecord, file: ReceivedFile): CommitOutcome {
+    this.settle(intent);
+    if (!allowedEvents(uploadIntentMachine, intent.status, { ignoreGuards: true }).includes('commit')) {
+      return { ok: false, refused: 'state', reason: this.refusal(intent, 'commit') };
+    }
+    const problems = fileProblems(file, { allowedExtensions: intent.allowedExtensions, maxBytes: intent.maxBytes });
+    const fired = tryFire(uploadIntentMachine, intent.status, 'commit', { guards: { file_accepted: problems.length === 0 } });
+    if (!fired.ok) return { ok: false, refused: 'file', problems };
+    intent.status = fired.transition.to;
+    intent.committedAt = this.clock.now();
+    intent.file = { name: file.name, size: file.size, contentType: detectContentType(file.head), sha256: file.sha256 };
+    return { ok: true };
+  }
+
+  /** Why the intent cannot be used by a verification now; null when it can (it is committed). */
+  unusable(intent: UploadIntentRecord): string | null {
+    this.settle(intent);
+    return tryFire(uploadIntentMachine, intent.status, 'consume').ok ? null : this.refusal(intent, 'consume');
+  }
+
+  /** A verification used the file. Call only after unusable() said null. */
+  consume(intent: UploadIntentRecord): void {
+    const fired = tryFire(uploadIntentMachine, intent.status, 'consume');
+    if (!fired.ok) throw new Error(`upload intent ${intent.uuid}: ${fired.reason}`);
+    intent.status = fired.transition.to;
+    intent.consumedAt = this.clock.now();
+  }
+
+  view(intent: UploadIntentRecord): UploadIntent {
+    this.settle(intent);
+    const file = intent.file;
+    return {
+      id: intent.id,
+      uuid: intent.uuid,
+      purpose: intent.purpose,
+      resource_type: intent.resourceType,
+      resource_id: intent.resourceId,
+      field_key: intent.fieldKey,
+      status: intent.status,
+      allowed_extensions: intent.allowedExtensions,
+      max_bytes: intent.maxBytes,
+      file: file === null ? null : { name: file.name, size: file.size, content_type: file.contentType, sha256: file.sha256 },
+      expires_at: intent.expiresAt.toISOString(),
+      committed_at: intent.committedAt?.toISOString() ?? null,
+      consumed_at: intent.consumedAt?.toISOString() ?? null,
+    };
+  }
+
+  /** The machine's refusal in words a client reads: what the intent's status is and why not. */
+  private refusal(intent: UploadIntentRecord, event: UploadIntentEvent): string {
+    const fired = tryFire(uploadIntentMachine, intent.status, event, { ignoreGuards: true });
+    return fired.ok ? `the upload intent is ${intent.status}` : `the upload intent is ${intent.status}: ${fired.reason}`;
+  }
+
+  /** Expiry falls due at expires_at; applied whenever the intent is next looked at. */
+  private settle(intent: UploadIntentRecord): void {
+    if (this.clock.now().getTime() < intent.expiresAt.getTime()) return;
+    const fired = tryFire(uploadIntentMachine, intent.status, 'expire');
+    if (fired.ok) intent.status = fired.transition.to;
+  }
+}
+
+/** One service per sandbox and reset; the salt gives upload intent uuids a random stream of their own. */
+export const uploadIntentService = perSandbox(0xf11e5, (sandbox, random) => new UploadIntentService(sandbox.clock, random));

@@ -1,0 +1,270 @@
+// The identity and card verifications of one sandbox: created from committed upload intents
+// (which they consume), documents attached by upload, submitted for an order, reviewed by the
+// control API, expired on the virtual clock. Every status change is taken from the verification
+// machine (generated/machines.ts, contracts/machines/verification.yaml) and reported to the
+// linked order (order-link.ts), which an approval releases from verification_hold.
+import type { DocumentKind, VerificationType } from '../../../generated/exchange-v3/types.js';
+import { verificationMachine, type VerificationEvent } from '../../../generated/machines.js';
+import type { Clock } from '../../clock.js';
+import type { Random } from '../../random.js';
+import type { Sandbox } from '../../sandbox.js';
+import { perSandbox } from '../exchange/per-sandbox.js';
+import { uploadIntentService, type UploadIntentRecord, type UploadIntentService } from '../files/upload-intent-service.js';
+import { tryFire } from '../machines/fire.js';
+import { randomUuid } from '../webhooks/ids.js';
+import { acceptedKinds, purposeOf } from './document-requirements.js';
+import { reportToOrder } from './order-link.js';
+import { approvedState, cardDigest, guardsOf, missingOf, refusal, waitsForDocuments, type VerificationRecord } from './verification-records.js';
+
+/** How long a verification waits for its documents (the machine's ttl timer). */
+const ttlSeconds: number = (() => {
+  const seconds = verificationMachine.timers.ttl?.seconds;
+  if (seconds === undefined) throw new Error('the verification machine lacks its ttl timer');
+  return seconds;
+})();
+
+/** Field path (as error.details names it) → messages. */
+export type Details = Record<string, string[]>;
+
+export interface DocumentInput {
+  uploadIntent: string;
+  kind: DocumentKind;
+  /** Where the document sits in the request body, for error details (`body.documents.0`). */
+  field: string;
+}
+
+export interface CreateInput {
+  type: VerificationType;
+  documents: DocumentInput[];
+  card: { number: string; holderName: string } | null;
+  orderId: number | null;
+}
+
+export type Created = { ok: true; verification: VerificationRecord } | { ok: false; details: Details };
+
+export type Refusable<T> =
+  | { ok: true; value: T }
+  /** 422 (the request names something wrong) or 409 (a status does not allow it). */
+  | { ok: false; refused: 'validation' | 'state'; details: Details };
+
+/** What the order's verifications learn of their changes (order-link.ts). */
+export type StatusListener = (verification: VerificationRecord) => void;
+
+export class VerificationService {
+  private readonly verifications = new Map<string, VerificationRecord>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly random: Random,
+    private readonly uploads: UploadIntentService,
+    private readonly changed: StatusListener,
+  ) {}
+
+  /**
+   * A new verification from committed upload intents, consumed once every check passed: `pending`,
+   * or straight `in_review` when its documents are complete. Nothing changes when a check fails.
+   */
+  create(clientId: string, input: CreateInput): Created {
+    const details: Details = {};
+    const intents = this.usableIntents(clientId, input.type, input.documents, details);
+    if (input.card !== null && this.hasApproved(clientId, 'card', input.card.number)) {
+      (details['body.card_number'] ??= []).push('this card is already verified; a card is verified once');
+    }
+    if (Object.keys(details).length > 0) return { ok: false, details };
+    const now = this.clock.now();
+    const card = input.card;
+    const verification: VerificationRecord = {
+      id: randomUuid(this.random),
+      clientId,
+      type: input.type,
+      status: verificationMachine.initial,
+      orderId: input.orderId,
+      documents: input.documents.map((d) => ({ uploadIntent: d.uploadIntent, kind: d.kind })),
+      card: card === null ? null : { first6: card.number.slice(0, 6), last4: card.number.slice(-4), holderName: card.holderName, digest: cardDigest(card.number) },
+      rejectionReason: null,
+      expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
+      createdAt: now,
+      updatedAt: now,
+      reviewedAt: null,
+    };
+    for (const intent of intents) this.uploads.consume(intent);
+    this.verifications.set(verification.id, verification);
+    const submitted = tryFire(verificationMachine, verification.status, 'submit', { guards: guardsOf(verification) });
+    if (submitted.ok) verification.status = submitted.transition.to;
+    this.changed(verification);
+    return { ok: true, verification };
+  }
+
+  /** The client's verification of this type; undefined for an unknown one, another client's or the other type. */
+  get(clientId: string, type: VerificationType, id: string): VerificationRecord | undefined {
+    const verification = this.find(id);
+    return verification?.clientId === clientId && verification.type === type ? verification : undefined;
+  }
+
+  /** Any client's verification (control API). */
+  find(id: string): VerificationRecord | undefined {
+    const verification = this.verifications.get(id);
+    if (verification !== undefined) this.settle(verification);
+    return verification;
+  }
+
+  /** The verifications started for an order, oldest first. */
+  ofOrder(clientId: string, orderId: number): VerificationRecord[] {
+    const found = [...this.verifications.values()].filter((v) => v.clientId === clientId && v.orderId === orderId);
+    for (const verification of found) this.settle(verification);
+    return found.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  }
+
+  hasApproved(clientId: string, type: VerificationType, cardNumber?: string): boolean {
+    const digest = cardNumber === undefined ? undefined : cardDigest(cardNumber);
+    for (const verification of this.verifications.values()) {
+      if (verification.clientId !== clientId || verification.type !== type) continue;
+      this.settle(verification);
+      if (verification.status !== approvedState) continue;
+      if (type === 'identity' || (digest !== undefined && verification.card?.digest === digest)) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Why an upload intent may not name this verification as its resource (createUploadIntent with
+   * resource_type `verification`): details, or null when it may.
+   */
+  uploadTargetProblems(clientId: string, target: { verificationId: string; fieldKey: string | null; purpose: string }): Details | null {
+    const verification = this.find(target.verificationId);
+    if (verification === undefined || verification.clientId !== clientId) return { 'body.resource_id': ['no verification of yours has this id'] };
+    const details: Details = {};
+    if (!waitsForDocuments(verification)) {
+      details['body.resource_id'] = [refusal(verification, 'submit')];
+    }
+    const kinds: readonly string[] = acceptedKinds(verification.type);
+    if (target.fieldKey === null || !kinds.includes(target.fieldKey)) details['body.field_key'] = [`must be one of: ${kinds.join(', ')}`];
+    if (target.purpose !== purposeOf(verification.type)) details['body.purpose'] = [`must be ${purposeOf(verification.type)} for a ${verification.type} verification`];
+    return Object.keys(details).length > 0 ? details : null;
+  }
+
+  /**
+   * A file was committed to an intent that names a verification: it becomes one of its
+   * documents (and is consumed) while the verification still waits for documents.
+   */
+  attachUpload(intent: UploadIntentRecord, verificationId: string, kind: DocumentKind): void {
+    const verification = this.find(verificationId);
+    if (verification === undefined || verification.clientId !== intent.clientId) return;
+    if (!waitsForDocuments(verification)) return;
+    if (this.uploads.unusable(intent) !== null) return;
+    this.uploads.consume(intent);
+    verification.documents.push({ uploadIntent: intent.uuid, kind });
+    verification.updatedAt = this.clock.now();
+  }
+
+  /**
+   * submitOrderVerifications: every named verification must be the order's and complete (422),
+   * and pending (409); then all go to review at once. Nothing changes when one fails.
+   */
+  submitForOrder(clientId: string, orderId: number, ids: readonly string[]): Refusable<VerificationRecord[]> {
+    const invalid: Details = {};
+    const conflicts: Details = {};
+    const found = ids.map((id, index) => {
+      const field = `body.verifications.${index}`;
+      const verification = this.find(id);
+      if (verification === undefined || verification.clientId !== clientId || verification.orderId !== orderId) {
+        invalid[field] = ['is not a verification of this order'];
+        return undefined;
+      }
+      const fired = tryFire(verificationMachine, verification.status, 'submit', { guards: guardsOf(verification) });
+      if (fired.ok) return verification;
+      if (waitsForDocuments(verification)) {
+        invalid[field] = [`a required document is missing: ${missingOf(verification).join(', ')}`];
+      } else {
+        conflicts[field] = [refusal(verification, 'submit')];
+      }
+      return undefined;
+    });
+    if (Object.keys(invalid).length > 0) return { ok: false, refused: 'validation', details: invalid };
+    if (Object.keys(conflicts).length > 0) return { ok: false, refused: 'state', details: conflicts };
+    const submitted = found.filter((v): v is VerificationRecord => v !== undefined);
+    for (const verification of submitted) this.fire(verification, 'submit', guardsOf(verification));
+    return { ok: true, value: submitted };
+  }
+
+  /**
+   * The reviewer's decision (control reviewVerification): a verification still pending is taken
+   * into review first (the reviewer overrides the documents guard); the decision then follows the
+   * machine or is refused with its reason (409 details.decision).
+   */
+  review(verification: VerificationRecord, decision: VerificationEvent, reason: string | null): Refusable<VerificationRecord> {
+    this.settle(verification);
+    const intake = tryFire(verificationMachine, verification.status, 'submit', { ignoreGuards: true });
+    const decided = tryFire(verificationMachine, intake.ok ? intake.transition.to : verification.status, decision);
+    if (!decided.ok) return { ok: false, refused: 'state', details: { decision: [decided.reason] } };
+    if (intake.ok) this.fire(verification, 'submit', {}, true);
+    verification.rejectionReason = reason;
+    verification.reviewedAt = this.clock.now();
+    this.fire(verification, decision);
+    return { ok: true, value: verification };
+  }
+
+  /** Applies every expiry now due (the clock advanced). */
+  tick(): void {
+    for (const verification of this.verifications.values()) this.settle(verification);
+  }
+
+  /** The checks of each named upload intent; the usable intents (details filled for the others). */
+  private usableIntents(clientId: string, type: VerificationType, documents: readonly DocumentInput[], details: Details): UploadIntentRecord[] {
+    const kinds: readonly string[] = acceptedKinds(type);
+    const seen = new Set<string>();
+    const usable: UploadIntentRecord[] = [];
+    for (const document of documents) {
+      const problems: string[] = [];
+      const intent = this.uploads.get(clientId, document.uploadIntent);
+      if (seen.has(document.uploadIntent)) problems.push('names an upload intent already named in this request');
+      seen.add(document.uploadIntent);
+      if (!kinds.includes(document.kind)) (details[`${document.field}.kind`] ??= []).push(`a ${type} verification takes: ${kinds.join(', ')}`);
+      if (intent === undefined) {
+        problems.push('no upload intent of yours has this uuid');
+      } else {
+        if (intent.purpose !== purposeOf(type)) problems.push(`the upload intent is for ${intent.purpose}; a ${type} verification takes ${purposeOf(type)}`);
+        const unusable = this.uploads.unusable(intent);
+        if (unusable !== null) problems.push(unusable);
+      }
+      if (problems.length > 0) (details[`${document.field}.upload_intent`] ??= []).push(...problems);
+      else if (intent !== undefined) usable.push(intent);
+    }
+    return usable;
+  }
+
+  /** Fires an event the caller checked and reports the change to the order. */
+  private fire(verification: VerificationRecord, event: VerificationEvent, guards: Record<string, boolean> = {}, ignoreGuards = false): void {
+    const fired = tryFire(verificationMachine, verification.status, event, { guards, ignoreGuards });
+    if (!fired.ok) throw new Error(`verification ${verification.id}: ${fired.reason}`);
+    verification.status = fired.transition.to;
+    verification.updatedAt = this.clock.now();
+    this.changed(verification);
+  }
+
+  /** Expiry falls due at expires_at; applied whenever the verification is next looked at. */
+  private settle(verification: VerificationRecord): void {
+    if (this.clock.now().getTime() < verification.expiresAt.getTime()) return;
+    const fired = tryFire(verificationMachine, verification.status, 'expire');
+    if (!fired.ok) return;
+    verification.status = fired.transition.to;
+    verification.updatedAt = verification.expiresAt;
+    this.changed(verification);
+  }
+}
+
+const services = perSandbox(0x7e71f, (sandbox: Sandbox, random) => {
+  const service = new VerificationService(sandbox.clock, random, uploadIntentService(sandbox), (v) => reportToOrder(sandbox, service, v));
+  return service;
+});
+
+const ticking = new WeakSet<Sandbox>();
+
+/** One service per sandbox and reset; pending verifications expire as the clock advances. */
+export function verificationService(sandbox: Sandbox): VerificationService {
+  if (!ticking.has(sandbox)) {
+    ticking.add(sandbox);
+    sandbox.clock.onAdvance(() => verificationService(sandbox).tick());
+  }
+  return services(sandbox);
+}

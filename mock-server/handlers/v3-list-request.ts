@@ -1,0 +1,11 @@
+// The ListRequest of a v3 list operation from its validated query (page or cursor mode, sort,
+// filters), or the contract's validation_error for a cursor the query cannot use.
+import { HttpError } from '../http/http-error.js';
+import { listContract } from '../store/list-contract.js';
+import { v3ListRequest, type ListRequest, type V3ListQuery } from '../store/list-query.js';
+
+export function v3ListRequestOf(query: V3ListQuery, operationId: string): ListRequest<'v3'> {
+  const result = v3ListRequest(query, listContract('v3', operationId));
+  if (!result.ok) throw new HttpError('validation_error', 'The given data was invalid.', result.details);
+  return result.request;
+}

@@ -1,0 +1,109 @@
+// The v3 order operations over the sandbox's OrderService: createOrder (checked and priced by
+// order-request.ts), the two lookups by id, public_id or tracking_id (scoped to the caller's
+// client), the status report and client actions, the client's machine events (confirm, cancel
+// and its DELETE form: the event each operation fires is the machine's `via`), and listOrders.
+import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
+import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
+import { orderMachine, type OrderEvent } from '../../generated/machines.js';
+import { orderFilterMatchers } from '../domain/exchange/order-filters.js';
+import { presentActions, presentStatusReport } from '../domain/exchange/order-present.js';
+import type { OrderRecord } from '../domain/exchange/order-records.js';
+import { checkOrderRequest } from '../domain/exchange/order-request.js';
+import { orderService } from '../domain/exchange/order-service.js';
+import { HttpError } from '../http/http-error.js';
+import { respond } from '../http/respond.js';
+import type { Sandbox } from '../sandbox.js';
+import { listContract } from '../store/list-contract.js';
+import { v3ListRequest } from '../store/list-query.js';
+import { filterPredicate, listRecords } from '../store/list-records.js';
+import { causingRequest, clientOf } from './v3-request.js';
+
+type OrderOperation =
+  | 'createOrder' | 'getExchangeOrder' | 'getOrder' | 'getOrderStatus' | 'getOrderActions'
+  | 'confirmOrder' | 'cancelOrder' | 'deleteOrder' | 'listOrders';
+
+/** The client event an operation fires: the machine transition that names it in `via`. */
+function clientEventOf(operationId: OrderOperation): OrderEvent {
+  const transition = orderMachine.transitions.find((t) => t.via.includes(operationId));
+  if (transition === undefined) throw new Error(`no transition of the order machine is fired by ${operationId}`);
+  return transition.event;
+}
+
+/**
+ * After a change: waits until its order.* events are stored, then sends what is due without
+ * waiting (deliveries are asynchronous to the API call; run-due waits for them).
+ */
+export async function ordersChanged(sandbox: Sandbox): Promise<void> {
+  await orderService(sandbox).flush();
+  void sandbox.webhooks.dispatcher.runDue().catch(() => undefined);
+}
+
+export function orderHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, OrderOperation> {
+  const { clock } = sandbox;
+  const ok = (context: HandlerContext, result: unknown, status = 200) => respond(context, clock, status, result);
+
+  /** The caller's order, or 404 (another client's order is not found either). */
+  const orderOf = async (context: HandlerContext, ref: string): Promise<OrderRecord> => {
+    const order = orderService(sandbox).find(clientOf(context), ref);
+    // A read may have applied a due timer (the payment window): its event is stored first.
+    await ordersChanged(sandbox);
+    if (order === undefined) throw new HttpError('not_found', 'No order of this client has this id, public_id or tracking_id.');
+    return order;
+  };
+
+  /** Fires the operation's client event; 409 with the machine's reason when the order's status does not allow it. */
+  const fireClientEvent = async (context: HandlerContext, operationId: OrderOperation, ref: string): Promise<OrderRecord> => {
+    const order = await orderOf(context, ref);
+    const result = orderService(sandbox).fire(order, clientEventOf(operationId), { cause: causingRequest(context) });
+    if (!result.ok) throw new HttpError('invalid_state_transition', result.reason, { status: [order.status], event: [result.reason] });
+    await ordersChanged(sandbox);
+    return order;
+  };
+
+  const present = (order: OrderRecord) => ({ order: orderService(sandbox).present(order) });
+
+  return {
+    createOrder: async (request, context) => {
+      const clientId = clientOf(context);
+      const { outcome } = checkOrderRequest(sandbox, clientId, request.body);
+      if (!outcome.ok) throw outcome.error;
+      const order = orderService(sandbox).create(clientId, outcome.draft, causingRequest(context), request.body.requisites);
+      await ordersChanged(sandbox);
+      return ok(context, present(order), 201);
+    },
+
+    getExchangeOrder: async (request, context) => ok(context, present(await orderOf(context, request.path.order))),
+
+    getOrder: async (request, context) => ok(context, present(await orderOf(context, request.path.order))),
+
+    getOrderStatus: async (request, context) => ok(context, { status: presentStatusReport(await orderOf(context, request.path.order)) }),
+
+    getOrderActions: async (request, context) => ok(context, { actions: presentActions(await orderOf(context, request.path.order)) }),
+
+    confirmOrder: async (request, context) => {
+      const order = await fireClientEvent(context, 'confirmOrder', request.path.order);
+      order.paymentReference = request.body?.payment_reference ?? null;
+      return ok(context, present(order));
+    },
+
+    cancelOrder: async (request, context) => {
+      const order = await fireClientEvent(context, 'cancelOrder', request.path.order);
+      order.cancelReason = request.body?.reason ?? null;
+      return ok(context, present(order));
+    },
+
+    deleteOrder: async (request, context) => ok(context, present(await fireClientEvent(context, 'deleteOrder', request.path.order))),
+
+    listOrders: async (request, context) => {
+      const clientId = clientOf(context);
+      const built = v3ListRequest(request.query, listContract('v3', 'listOrders'));
+      if (!built.ok) throw new HttpError('validation_error', 'The given data was invalid.', built.details);
+      const service = orderService(sandbox);
+      service.settleClient(clientId);
+      await ordersChanged(sandbox);
+      const filters = filterPredicate(built.request.filters, orderFilterMatchers);
+      const page = listRecords(service.collection, built.request, (o) => o.clientId === clientId && (filters === undefined || filters(o)));
+      return respond(context, clock, 200, { orders: page.items.map((o) => service.present(o)) }, { pagination: page.meta });
+    },
+  };
+}
