@@ -1,0 +1,54 @@
+// A fetch for the generated clients that keeps what travelled: the request and the raw answer
+// (status, headers, exact body text). Checks call through the typed clients and judge the
+// recorded exchange, so a non-2xx answer (an ApiError to the client) is judged the same way.
+// A run sends a few hundred requests: a 429 with a short Retry-After is waited out and the
+// request repeated, so a key's rate limit does not turn into failures of unrelated checks.
+import { retryAfterDelay } from '../../generated/runtime/client-retry.js';
+
+const maxRateLimitWaitMs = 60_000;
+const maxRateLimitAttempts = 3;
+
+export interface RecordedExchange {
+  method: string;
+  url: URL;
+  requestHeaders: Headers;
+  requestBody: string | undefined;
+  status: number;
+  headers: Headers;
+  bodyText: string;
+}
+
+export class ExchangeLog {
+  private readonly recorded: RecordedExchange[] = [];
+
+  readonly fetch: typeof fetch = async (input, init) => {
+    let response = await fetch(input, init);
+    for (let attempt = 1; response.status === 429 && attempt < maxRateLimitAttempts; attempt++) {
+      const wait = retryAfterDelay(response.headers.get('retry-after'), Date.now());
+      if (wait === undefined || wait > maxRateLimitWaitMs) break;
+      await response.body?.cancel();
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      response = await fetch(input, init);
+    }
+    const bodyText = await response.clone().text();
+    this.recorded.push({
+      method: init?.method ?? 'GET',
+      url: new URL(String(input instanceof Request ? input.url : input)),
+      requestHeaders: new Headers(init?.headers),
+      requestBody: typeof init?.body === 'string' ? init.body : undefined,
+      status: response.status,
+      headers: response.headers,
+      bodyText,
+    });
+    return response;
+  };
+
+  /** The number of exchanges so far: a mark to read the ones after it with `since`. */
+  mark(): number {
+    return this.recorded.length;
+  }
+
+  since(mark: number): RecordedExchange[] {
+    return this.recorded.slice(mark);
+  }
+}

@@ -1,0 +1,6 @@
+// The report as JSON, for machines: the same fields as the Report type.
+import type { Report } from '../report.js';
+
+export function renderJson(report: Report): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}

@@ -1,0 +1,27 @@
+// The human-readable report: one line per result (operation, check, result, reason), failures
+// last so they stay on screen, then the totals.
+import type { CheckResult, Report } from '../report.js';
+
+const order = { pass: 0, skip: 1, fail: 2 } as const;
+const maxReason = 160;
+
+export function renderTable(report: Report): string {
+  const rows = [...report.results].sort((a, b) => order[a.outcome] - order[b.outcome]);
+  const header: CheckResult = { operation: 'operation', check: 'check', outcome: 'pass', reason: 'reason' };
+  const widths = {
+    operation: Math.max(...[header, ...rows].map((row) => row.operation.length)),
+    check: Math.max(...[header, ...rows].map((row) => row.check.length)),
+  };
+  const line = (operation: string, check: string, result: string, reason: string): string =>
+    `${operation.padEnd(widths.operation)}  ${check.padEnd(widths.check)}  ${result.padEnd(6)}  ${reason}`.trimEnd();
+  const lines = [line('operation', 'check', 'result', 'reason'), line('-'.repeat(widths.operation), '-'.repeat(widths.check), '------', '------')];
+  for (const row of rows) lines.push(line(row.operation, row.check, row.outcome.toUpperCase(), shorten(row.reason)));
+  const { pass, fail, skip } = report.summary;
+  lines.push('', `conformance of ${report.baseUrl}: ${pass} passed, ${fail} failed, ${skip} skipped (${(report.durationMs / 1000).toFixed(1)} s)`);
+  return `${lines.join('\n')}\n`;
+}
+
+function shorten(reason: string): string {
+  const flat = reason.replace(/\s+/g, ' ');
+  return flat.length > maxReason ? `${flat.slice(0, maxReason - 1)}…` : flat;
+}

@@ -1,0 +1,123 @@
+// The conformance command line: usage errors exit 2 with the reason, a clean run exits 0 and
+// writes well-formed JUnit XML and JSON reports, a failing check exits 1.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runConformanceCli } from '../../conformance/cli-main.js';
+import type { Report } from '../../conformance/index.js';
+import { startMockServer, type RunningMockServer } from '../../mock-server/server.js';
+import { editJson, startMutatingProxy } from './support/mutating-proxy.js';
+
+let mock: RunningMockServer;
+let dir: string;
+
+beforeAll(async () => {
+  mock = await startMockServer({ port: 0, seed: 10, strict: true, loopbackWebhooksOnly: true });
+  dir = mkdtempSync(join(tmpdir(), 'conformance-cli-'));
+});
+
+afterAll(async () => {
+  await mock.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function cli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runConformanceCli(argv, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+  return { code, stdout, stderr };
+}
+
+function credentials(): string[] {
+  return ['--token', mock.token, '--v1-key', mock.site.apiKey, '--v1-secret', mock.site.apiSecret];
+}
+
+describe('usage errors exit 2 with the reason and the usage text', () => {
+  it.each([
+    [[], /--base-url is required/],
+    [['--base-url', 'ftp://x'], /--base-url must be an http\(s\) URL/],
+    [['--base-url', 'http://x', '--frobnicate'], /Unknown option '--frobnicate'/],
+    [['--base-url', 'http://x', '--v1-key', 'k'], /--v1-key and --v1-secret go together/],
+    [['--base-url', 'http://x', '--hmac-secret', 's'], /--hmac-secret needs --token/],
+    [['--base-url', 'http://x', '--only', 'Nonsense'], /unknown tag\(s\) Nonsense; known: .*Webhooks/],
+    [['--base-url', 'http://x', '--only', ','], /--only needs at least one value/],
+    [['--base-url', 'http://x', '--admin-token', 't'], /--admin-token needs --sandbox/],
+    [['--base-url', 'http://x', '--skip-operations', 'getClient,noSuchOp'], /--skip-operations: unknown operationId\(s\) noSuchOp/],
+  ])('%j', async (argv, reason) => {
+    const { code, stderr, stdout } = await cli(argv);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(reason);
+    expect(stderr).toContain('usage: npm run conformance');
+    expect(stdout).toBe('');
+  });
+
+  it('--help prints the usage and exits 0', async () => {
+    const { code, stdout } = await cli(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Exit codes: 0');
+  });
+
+  it('the npm script entry exits 2 on a usage error', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'conformance/cli.ts', '--only'], { encoding: 'utf8' });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("Option '--only <value>' argument missing");
+  });
+});
+
+describe('a run', () => {
+  it('exits 0 when nothing fails and writes the JUnit XML and JSON reports', async () => {
+    const junit = join(dir, 'report.xml');
+    const json = join(dir, 'report.json');
+    const { code, stdout } = await cli(['--base-url', mock.url, ...credentials(), '--only', 'Platform,Account', '--junit', junit, '--json', json]);
+    expect(code, stdout).toBe(0);
+    expect(stdout).toMatch(/^operation +check +result +reason/);
+    expect(stdout).toMatch(/getClient +response:schema +PASS/);
+
+    const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
+    expect(report.baseUrl).toBe(mock.url);
+    expect(report.summary.fail).toBe(0);
+    expect(report.summary.pass).toBe(report.results.filter((r) => r.outcome === 'pass').length);
+    expect(report.results.every((r) => r.operation !== '' && r.check !== '')).toBe(true);
+
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="conformance"')).toBe(true);
+    expect(xml).toContain(`tests="${report.results.length}" failures="0"`);
+    expect(xml.match(/<testcase /g)).toHaveLength(report.results.length);
+    expect(xml.match(/<testsuite /g)?.length).toBe(xml.match(/<\/testsuite>/g)?.length);
+    expect(xml).not.toMatch(/&(?!amp;|lt;|gt;|quot;)/);
+    expect(xml.trimEnd().endsWith('</testsuites>')).toBe(true);
+  });
+
+  it('reports the operations --skip-operations names as skipped, with the reason', async () => {
+    const { code, stdout } = await cli(['--base-url', mock.url, ...credentials(), '--only', 'Account', '--skip-operations', 'getUsage']);
+    expect(code, stdout).toBe(0);
+    expect(stdout).toMatch(/getUsage +all +SKIP +skipped by --skip-operations/);
+    expect(stdout).not.toMatch(/getUsage +response:/);
+  });
+
+  it('exits 1 with one clear failure when nothing answers at the base URL', async () => {
+    const closed = await startMockServer({ port: 0 });
+    await closed.close();
+    const { code, stdout } = await cli(['--base-url', closed.url]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/setup +reachable +FAIL +no answer from http:\/\/127\.0\.0\.1:\d+: fetch failed/);
+    expect(stdout).toContain('0 passed, 1 failed, 0 skipped');
+  });
+
+  it('exits 1 when a check fails, naming it in the table and the JUnit failure', async () => {
+    const proxy = await startMutatingProxy(mock.url, {
+      response: (req, res) => (req.target === '/api/v3/private/client' && res.status === 200 ? editJson(res, (body) => { body.result.name = 42; }) : res),
+    });
+    try {
+      const junit = join(dir, 'failing.xml');
+      const { code, stdout } = await cli(['--base-url', proxy.url, ...credentials(), '--only', 'Account', '--junit', junit]);
+      expect(code).toBe(1);
+      expect(stdout).toMatch(/getClient +response:schema +FAIL +body does not match the contract/);
+      expect(readFileSync(junit, 'utf8')).toMatch(/<testcase classname="getClient" name="response:schema">\n +<failure message="body does not match the contract: \/result\/name must be string/);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
