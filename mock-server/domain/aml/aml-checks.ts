@@ -87,6 +87,11 @@ export class AmlScreening {
     return record;
   }
 
+  /** Every site's checks as they stand, oldest first, without asking the provider (the inspector). */
+  values(): IterableIterator<AmlCheckRecord> {
+    return this.checks.values();
+  }
+
   private apply(record: AmlCheckRecord, answer: ReturnType<AmlProvider['answerOf']>, now: Date): void {
     if (!answer.ready) return;
     record.status = fireAml(record.status, 'provider_answered');

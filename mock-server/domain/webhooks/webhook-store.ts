@@ -19,8 +19,8 @@ export interface WebhookStore {
 
   saveEvent(event: EventRecord): Promise<void>;
   getEvent(id: string): Promise<EventRecord | undefined>;
-  /** A client's events, oldest first. */
-  listEvents(clientId: string): Promise<EventRecord[]>;
+  /** A client's events, oldest first; every client's when no client is given (the inspector). */
+  listEvents(clientId?: string): Promise<EventRecord[]>;
 
   /** Stores the delivery and (re)places it in the due queue by its `nextAttemptAt`. */
   saveDelivery(delivery: DeliveryRecord): Promise<void>;
@@ -84,8 +84,8 @@ export class MemoryWebhookStore implements WebhookStore {
     return copy(this.events.get(id));
   }
 
-  async listEvents(clientId: string): Promise<EventRecord[]> {
-    return [...this.events.values()].filter((e) => e.clientId === clientId).map((e) => structuredClone(e));
+  async listEvents(clientId?: string): Promise<EventRecord[]> {
+    return [...this.events.values()].filter((e) => clientId === undefined || e.clientId === clientId).map((e) => structuredClone(e));
   }
 
   async saveDelivery(delivery: DeliveryRecord): Promise<void> {

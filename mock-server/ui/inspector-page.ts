@@ -1,0 +1,57 @@
+// The inspector page (/__mock/ui): static HTML, CSS and JS from ./public, and config.json, what
+// the page needs from the contracts so it restates none of it: the control operations it calls
+// (method and path), the admin-token header, the order events each status allows (forceOrderEvent
+// ignores guards), the delivery statuses the machine retries, and the networks of the v1 catalog.
+// The page holds no data: everything it shows comes from the control API, which asks for the admin
+// token when the mock has one (the page then sends it; see public/inspector.js).
+import express, { type Router } from 'express';
+import { fileURLToPath } from 'node:url';
+import { orderMachine, webhookDeliveryMachine } from '../../generated/machines.js';
+import { sandboxControlSecuritySchemes } from '../../generated/sandbox-control/contract-data.js';
+import { sandboxControlRoutes, sandboxControlRoutesBasePath } from '../../generated/sandbox-control/routes.js';
+import { allowedEvents } from '../domain/machines/fire.js';
+import { enabledNetworks } from '../domain/deposits/networks.js';
+
+const publicDir = fileURLToPath(new URL('./public/', import.meta.url));
+
+/** The control operations the page calls. */
+const pageOperations = [
+  'getInspectorState',
+  'advanceClock',
+  'freezeClock',
+  'resumeClock',
+  'injectChainTransaction',
+  'forceOrderEvent',
+  'forceWebhookRetry',
+  'runDueWebhooks',
+] as const;
+
+/** The delivery machine's event that forceWebhookRetry fires. */
+const retryEvent = 'retry';
+
+function inspectorPageConfig() {
+  const operations = Object.fromEntries(
+    pageOperations.map((id) => {
+      const route = sandboxControlRoutes.find((r) => r.operationId === id);
+      if (route === undefined) throw new Error(`the control contract has no ${id}`);
+      return [id, { method: route.method.toUpperCase(), path: `${sandboxControlRoutesBasePath}${route.path}` }];
+    }),
+  );
+  return {
+    adminTokenHeader: sandboxControlSecuritySchemes.adminToken.name,
+    operations,
+    orderEvents: Object.fromEntries(orderMachine.states.map((s) => [s, allowedEvents(orderMachine, s, { ignoreGuards: true })])),
+    retryableDeliveryStatuses: webhookDeliveryMachine.states.filter((s) => allowedEvents(webhookDeliveryMachine, s).includes(retryEvent)),
+    networks: enabledNetworks().map((n) => ({ code: n.code, name: n.name, memoName: n.memoName })),
+  };
+}
+
+export function inspectorPage(): Router {
+  const config = inspectorPageConfig();
+  const router = express.Router();
+  router.get('/config.json', (_req, res) => {
+    res.json(config);
+  });
+  router.use(express.static(publicDir, { index: 'index.html' }));
+  return router;
+}
