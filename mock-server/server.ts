@@ -2,12 +2,15 @@
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.js';
 import type { Sandbox } from './sandbox.js';
+import { createLogger, type LogLevel } from './log.js';
 
 export interface StartOptions extends AppOptions {
   /** Default 0: an ephemeral port. */
   port?: number;
   /** Default 127.0.0.1; 0.0.0.0 to accept connections from other hosts (containers). */
   host?: string;
+  /** Log one line per request at this level to stdout (default: no logging). Ignored when `logger` is given. */
+  logLevel?: LogLevel;
 }
 
 // How often due webhook deliveries are looked for in real time (advances of the virtual clock
@@ -27,7 +30,8 @@ export interface RunningMockServer {
 }
 
 export async function startMockServer(options: StartOptions = {}): Promise<RunningMockServer> {
-  const { app, sandbox } = createApp(options);
+  const logger = options.logger ?? (options.logLevel === undefined || options.logLevel === 'silent' ? undefined : await createLogger({ level: options.logLevel }));
+  const { app, sandbox } = createApp({ ...options, ...(logger ? { logger } : {}) });
   const host = options.host ?? '127.0.0.1';
   const server = app.listen(options.port ?? 0, host);
   await new Promise<void>((resolve, reject) => {

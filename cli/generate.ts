@@ -1,0 +1,68 @@
+// `exchange-api-kit generate`: the generator. In a checkout of the kit it is `npm run generate`
+// (rewrites generated/ and the README's generated sections). With --out it writes the generated
+// files (types, validators, routers, clients, machines, docs) into a directory of the
+// integrator's project instead, with the kit's own contracts.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runScript } from './delegate.js';
+import type { CommandIo } from './io.js';
+import { helpOption, optionsHelp, readOptions, UsageError, type OptionSpec } from './options.js';
+
+const kitRoot = fileURLToPath(new URL('..', import.meta.url));
+
+const generateOptions: OptionSpec[] = [
+  { name: 'out', placeholder: '<dir>', help: "write the generated files under <dir> instead of the kit's generated/" },
+  { name: 'check', boolean: true, help: 'write nothing; exit 1 naming the files that are out of date' },
+  helpOption,
+];
+
+export const generateUsage = `usage: exchange-api-kit generate [options]
+Generates types, validators, routers and typed clients from the kit's contracts.
+
+${optionsHelp(generateOptions)}
+
+Exit codes: 0 done (or up to date), 1 stale files (--check) or a contract that does not load,
+2 bad arguments.`;
+
+export async function generateCommand(argv: readonly string[], io: CommandIo): Promise<number> {
+  let values: Record<string, unknown>;
+  try {
+    ({ values } = readOptions(generateOptions, argv, {}));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`exchange-api-kit generate: ${error.message}\n\n${generateUsage}`);
+    return 2;
+  }
+  if (values.help === true) {
+    io.stdout(generateUsage);
+    return 0;
+  }
+  const check = values.check === true;
+  if (typeof values.out !== 'string') return runScript(new URL('../generator/cli.ts', import.meta.url), check ? ['--check'] : []);
+  return writeInto(resolve(values.out), check, io);
+}
+
+async function writeInto(outDir: string, check: boolean, io: CommandIo): Promise<number> {
+  const { generate } = await import('../generator/generate.js');
+  const { files } = await generate(kitRoot);
+  const current = (path: string) => {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch {
+      return null;
+    }
+  };
+  const stale = files.filter((file) => current(join(outDir, file.path)) !== file.contents);
+  if (check) {
+    if (stale.length === 0) return 0;
+    io.stderr(`generate --check: stale in ${outDir}:\n  ${stale.map((f) => f.path).join('\n  ')}`);
+    return 1;
+  }
+  for (const file of stale) {
+    mkdirSync(dirname(join(outDir, file.path)), { recursive: true });
+    writeFileSync(join(outDir, file.path), file.contents);
+  }
+  io.stdout(`generate: ${files.length} files in ${outDir}, ${stale.length} changed`);
+  return 0;
+}

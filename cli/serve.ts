@@ -1,0 +1,121 @@
+// `exchange-api-kit serve` (and `npm start`): the mock server on one port until SIGINT/SIGTERM,
+// printing its URL and ready-to-use credentials.
+import { logLevels, type LogLevel } from '../mock-server/log.js';
+import { startMockServer, type RunningMockServer, type StartOptions } from '../mock-server/server.js';
+import { configOption, helpOption, optionsHelp, parsers, readOptions, UsageError, type OptionSpec } from './options.js';
+import type { CommandIo } from './io.js';
+
+const serveOptions: OptionSpec[] = [
+  { name: 'port', env: 'PORT', placeholder: '<n>', help: 'port (default 4010; 0 = any free port)', parse: parsers.integer(0, 65535) },
+  { name: 'host', env: 'HOST', placeholder: '<address>', help: 'address to listen on (default 127.0.0.1; 0.0.0.0 in containers)' },
+  { name: 'seed', env: 'MOCK_SEED', placeholder: '<n>', help: 'seed: same seed, same ids, tokens and data', parse: parsers.integer(0, 2 ** 31 - 1) },
+  {
+    name: 'token',
+    env: 'MOCK_TOKEN',
+    placeholder: '<value>',
+    help: 'fixed value of the default v3 token',
+    parse: parsers.matching(/^[A-Za-z0-9_\-.]{16,128}$/, '16 to 128 letters, digits, "_", "-" or "."'),
+  },
+  { name: 'site-key', env: 'MOCK_SITE_KEY', placeholder: '<value>', help: 'fixed API key of the default v1 site' },
+  { name: 'site-secret', env: 'MOCK_SITE_SECRET', placeholder: '<value>', help: 'fixed API secret of the default v1 site' },
+  { name: 'admin-token', env: 'MOCK_ADMIN_TOKEN', placeholder: '<value>', help: 'require X-Mock-Admin-Token on the control API' },
+  { name: 'no-control', boolean: true, help: 'do not serve the sandbox control API under /__mock' },
+  { name: 'no-docs', boolean: true, help: 'do not serve the API reference under /docs' },
+  { name: 'webhooks-loopback-only', env: 'MOCK_WEBHOOKS_LOOPBACK_ONLY', boolean: true, help: 'deliver webhooks only to loopback addresses' },
+  {
+    name: 'webhook-retry-schedule',
+    env: 'MOCK_WEBHOOK_RETRY_SCHEDULE',
+    placeholder: '<s,s,...>',
+    help: "seconds before each delivery attempt (default: the contract's)",
+    parse: parsers.integerList(0, 31_536_000),
+  },
+  { name: 'webhook-egress-ips', env: 'MOCK_WEBHOOK_EGRESS_IPS', placeholder: '<ip,ip,...>', help: 'what /v1/public/webhooks/egress-ips lists (default 127.0.0.1)', parse: parsers.list },
+  {
+    name: 'log-level',
+    env: 'MOCK_LOG_LEVEL',
+    placeholder: '<level>',
+    help: `level of the log (one line per request at info): ${logLevels.join(', ')}; default info`,
+    parse: parsers.oneOf(logLevels),
+  },
+  configOption,
+  helpOption,
+];
+
+export const serveUsage = `usage: exchange-api-kit serve [options]   (npm start -- [options] runs the same)
+Runs the mock server: exchange API v3 under /api/v3, deposit API v1 under /v1/public, the
+sandbox control API under /__mock and the API reference under /docs. Flags win over
+environment variables, which win over the config file.
+
+${optionsHelp(serveOptions)}
+
+Exit codes: 0 stopped by SIGINT/SIGTERM or --help, 1 failed to start (e.g. port in use),
+2 bad flag, environment variable or config file.`;
+
+/** The start options from flags, environment and config file; throws UsageError. */
+export function serveStartOptions(argv: readonly string[], env: NodeJS.ProcessEnv): { help: true } | { help: false; start: StartOptions } {
+  const { values } = readOptions(serveOptions, argv, env);
+  if (values.help === true) return { help: true };
+  const given = (name: string, key: keyof StartOptions): Partial<StartOptions> => (values[name] === undefined ? {} : { [key]: values[name] });
+  return {
+    help: false,
+    start: {
+      port: (values.port as number | undefined) ?? 4010,
+      host: (values.host as string | undefined) ?? '127.0.0.1',
+      logLevel: (values['log-level'] as LogLevel | undefined) ?? 'info',
+      control: values['no-control'] !== true,
+      docs: values['no-docs'] !== true,
+      loopbackWebhooksOnly: values['webhooks-loopback-only'] === true,
+      ...given('seed', 'seed'),
+      ...given('token', 'token'),
+      ...given('site-key', 'siteKey'),
+      ...given('site-secret', 'siteSecret'),
+      ...given('admin-token', 'adminToken'),
+      ...given('webhook-retry-schedule', 'webhookRetrySchedule'),
+      ...given('webhook-egress-ips', 'webhookEgressIps'),
+    },
+  };
+}
+
+export function banner(server: RunningMockServer, start: StartOptions): string {
+  return `exchange-api-kit mock server listening on ${server.url}
+  v3 (exchange):    ${server.url}/api/v3        token: ${server.token}
+  v1 (deposits):    ${server.url}/v1/public     site key: ${server.site.apiKey}  secret: ${server.site.apiSecret}
+                                           webhook secret: ${server.site.webhookSecret}
+  sandbox control:  ${start.control === false ? 'off' : `${server.url}/__mock`}
+  API reference:    ${start.docs === false ? 'off' : `${server.url}/docs`}
+  seed: ${server.seed}
+
+  try: curl -H "Authorization: Bearer ${server.token}" ${server.url}/api/v3/private/ping`;
+}
+
+/** Runs until SIGINT or SIGTERM; resolves with the exit code. */
+export async function serve(argv: readonly string[], io: CommandIo): Promise<number> {
+  let options: ReturnType<typeof serveStartOptions>;
+  try {
+    options = serveStartOptions(argv, io.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`exchange-api-kit serve: ${error.message}\n\n${serveUsage}`);
+    return 2;
+  }
+  if (options.help) {
+    io.stdout(serveUsage);
+    return 0;
+  }
+  let server: RunningMockServer;
+  try {
+    server = await startMockServer(options.start);
+  } catch (error) {
+    // Bad values the sandbox itself refuses (e.g. egress IPs) are configuration errors too.
+    const code = error instanceof RangeError ? 2 : 1;
+    io.stderr(`exchange-api-kit serve: cannot start: ${(error as Error).message}`);
+    return code;
+  }
+  io.stdout(banner(server, options.start));
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.close();
+  return 0;
+}

@@ -1,0 +1,104 @@
+// /docs over HTTP: the API reference pages of the three contracts, their assets (from
+// swagger-ui-dist, served by the mock), the contracts as JSON pointing "Try it out" at this
+// mock, the state machines and the assumptions; nothing on these pages comes from elsewhere.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectAssumptions } from '../../generator/assumptions.js';
+import { machines } from '../../generated/machines.js';
+import { exchangeV3Routes } from '../../generated/exchange-v3/routes.js';
+import { startMockServer, type RunningMockServer } from '../../mock-server/server.js';
+import { contractsDir } from '../support/contracts.js';
+
+const contracts = ['exchange-v3', 'deposit-v1', 'sandbox-control'];
+
+let mock: RunningMockServer;
+beforeAll(async () => {
+  mock = await startMockServer({ port: 0 });
+});
+afterAll(() => mock.close());
+
+async function html(path: string): Promise<string> {
+  const response = await fetch(`${mock.url}${path}`);
+  expect(response.status, path).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+  return response.text();
+}
+
+/** Every src and href of a page. */
+function references(page: string): string[] {
+  return [...page.matchAll(/\b(?:src|href)="([^"]*)"/g)].map((match) => match[1]!);
+}
+
+describe('/docs', () => {
+  it('redirects to the v3 reference', async () => {
+    const response = await fetch(`${mock.url}/docs`, { redirect: 'manual' });
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('/docs/exchange-v3');
+  });
+
+  it.each(contracts)('the %s reference page loads Swagger UI and the contract from this mock only', async (contract) => {
+    const page = await html(`/docs/${contract}`);
+    expect(page).toContain(`data-spec-url="/docs/specs/${contract}.json"`);
+    expect(page).not.toMatch(/https?:\/\//);
+    const refs = references(page);
+    expect(refs).toEqual(expect.arrayContaining(['/docs/assets/swagger-ui-bundle.js', '/docs/assets/swagger-ui.css', '/docs/assets/swagger-init.js']));
+    for (const ref of refs) {
+      expect(ref).toMatch(/^\/docs\//);
+      expect((await fetch(`${mock.url}${ref}`)).status, ref).toBe(200);
+    }
+  });
+
+  it('our own assets name no other host, and Swagger UI is told not to call its online validator', async () => {
+    for (const asset of ['docs.css', 'swagger-init.js']) {
+      expect(await (await fetch(`${mock.url}/docs/assets/${asset}`)).text()).not.toMatch(/https?:\/\//);
+    }
+    expect(await (await fetch(`${mock.url}/docs/assets/swagger-init.js`)).text()).toContain('validatorUrl: null');
+  });
+
+  it('serves only the assets the pages use (not swagger-ui-dist’s demo page)', async () => {
+    for (const file of ['index.html', 'swagger-initializer.js', '..%2Fpackage.json']) {
+      expect((await fetch(`${mock.url}/docs/assets/${file}`)).status, file).toBe(404);
+    }
+  });
+
+  it('serves each contract as JSON whose base_url is this mock', async () => {
+    const spec = (await (await fetch(`${mock.url}/docs/specs/exchange-v3.json`)).json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, { operationId?: string }>>;
+      servers: { variables: { base_url: { default: string } } }[];
+    };
+    expect(spec.openapi).toMatch(/^3\.1/);
+    expect(spec.servers[0]?.variables.base_url.default).toBe(mock.url);
+    const operationIds = Object.values(spec.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+    for (const route of exchangeV3Routes) expect(operationIds).toContain(route.operationId);
+    for (const contract of contracts.slice(1)) expect((await fetch(`${mock.url}/docs/specs/${contract}.json`)).status).toBe(200);
+    expect((await fetch(`${mock.url}/docs/specs/nope.json`)).status).toBe(404);
+  });
+
+  it('the state machines page has every machine and every transition', async () => {
+    const page = await html('/docs/machines');
+    expect(page).not.toMatch(/https?:\/\//);
+    for (const [key, machine] of Object.entries(machines)) {
+      expect(page).toContain(`id="${key}"`);
+      expect(page).toContain(machine.title);
+      for (const transition of machine.transitions) {
+        expect(page).toContain(`<td><code>${transition.from}</code></td><td><code>${transition.event}</code></td><td><code>${transition.to}</code></td>`);
+      }
+    }
+  });
+
+  it('the assumptions page lists every assumption of the contracts', async () => {
+    const page = await html('/docs/assumptions');
+    const assumptions = collectAssumptions(contractsDir);
+    expect(page).toContain(`${assumptions.length} places`);
+    expect(page.match(/<li><code>/g)).toHaveLength(assumptions.length);
+  });
+
+  it('is not served with docs: false', async () => {
+    const bare = await startMockServer({ port: 0, docs: false });
+    try {
+      expect((await fetch(`${bare.url}/docs/exchange-v3`)).status).toBe(404);
+    } finally {
+      await bare.close();
+    }
+  });
+});

@@ -1,0 +1,121 @@
+// The serve options as integrators give them: flags, environment variables and a config file
+// (JSON or YAML, the flag names as keys), flags winning over the environment over the file, and
+// every bad value refused as a usage error naming where it came from.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../cli/main.js';
+import { UsageError } from '../../cli/options.js';
+import { serveStartOptions } from '../../cli/serve.js';
+import type { CommandIo } from '../../cli/io.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'exchange-api-kit-options-'));
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+function startOptions(argv: string[], env: NodeJS.ProcessEnv = {}) {
+  const read = serveStartOptions(argv, env);
+  if (read.help) throw new Error('help');
+  return read.start;
+}
+
+function usageError(argv: string[], env: NodeJS.ProcessEnv = {}): string {
+  try {
+    serveStartOptions(argv, env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return (error as Error).message;
+  }
+  throw new Error(`no usage error for ${argv.join(' ')}`);
+}
+
+describe('serve options', () => {
+  it('defaults: port 4010 on 127.0.0.1, info logs, control API and docs on', () => {
+    expect(startOptions([])).toEqual({ port: 4010, host: '127.0.0.1', logLevel: 'info', control: true, docs: true, loopbackWebhooksOnly: false });
+  });
+
+  it('reads a YAML config file with the flag names, lists as arrays', () => {
+    const config = file('mock.yaml', 'port: 0\nseed: 7\nno-control: true\nwebhook-retry-schedule: [0, 5, 60]\nwebhook-egress-ips: 10.0.0.1,10.0.0.2\nlog-level: warn\n');
+    expect(startOptions(['--config', config])).toMatchObject({
+      port: 0,
+      seed: 7,
+      control: false,
+      webhookRetrySchedule: [0, 5, 60],
+      webhookEgressIps: ['10.0.0.1', '10.0.0.2'],
+      logLevel: 'warn',
+    });
+  });
+
+  it('flags win over the environment, which wins over the file (also named by MOCK_CONFIG)', () => {
+    const config = file('mock.json', JSON.stringify({ port: 1111, seed: 1, host: '0.0.0.0' }));
+    expect(startOptions(['--port', '3333'], { PORT: '2222', MOCK_SEED: '2', MOCK_CONFIG: config })).toMatchObject({ port: 3333, seed: 2, host: '0.0.0.0' });
+  });
+
+  it('takes switches from the environment as 1/0 or true/false', () => {
+    expect(startOptions([], { MOCK_WEBHOOKS_LOOPBACK_ONLY: '1' }).loopbackWebhooksOnly).toBe(true);
+    expect(startOptions([], { MOCK_WEBHOOKS_LOOPBACK_ONLY: 'false' }).loopbackWebhooksOnly).toBe(false);
+  });
+
+  it.each([
+    [['--port', '70000'], {}, /^--port must be an integer from 0 to 65535, got "70000"$/],
+    [['--seed', '1.5'], {}, /^--seed must be an integer/],
+    [[], { PORT: 'http' }, /^PORT must be an integer/],
+    [['--log-level', 'loud'], {}, /^--log-level must be one of fatal, error, warn, info, debug, trace, silent/],
+    [['--token', 'short'], {}, /^--token must be 16 to 128/],
+    [['--webhook-retry-schedule', '0,x'], {}, /^--webhook-retry-schedule must be an integer/],
+    [[], { MOCK_WEBHOOKS_LOOPBACK_ONLY: 'yes' }, /^MOCK_WEBHOOKS_LOOPBACK_ONLY must be true or false/],
+    [['--nope'], {}, /Unknown option '--nope'/],
+    [['--config', '/no/such/file.yaml'], {}, /--config: cannot read \/no\/such\/file.yaml: ENOENT/],
+  ])('refuses %j %j', (argv, env, message) => {
+    expect(usageError(argv, env)).toMatch(message);
+  });
+
+  it('refuses config files with unknown keys, bad values, bad syntax or another format, naming the file', () => {
+    const unknownKey = file('unknown.yaml', 'port: 0\nprot: 1\n');
+    expect(usageError(['--config', unknownKey])).toMatch(new RegExp(`--config ${unknownKey}: unknown option "prot" \\(known: port, host,`));
+    const badValue = file('bad.json', '{"port": "x"}');
+    expect(usageError(['--config', badValue])).toBe(`"port" in ${badValue} must be an integer from 0 to 65535, got "x"`);
+    const badType = file('object.json', '{"host": {"a": 1}}');
+    expect(usageError(['--config', badType])).toMatch(/"host" in .* must be a string, a number or a list of them/);
+    expect(usageError(['--config', file('broken.json', '{"port": ')])).toMatch(/broken\.json: .*JSON/);
+    expect(usageError(['--config', file('list.yaml', '- 1\n')])).toMatch(/expected an object of options/);
+    expect(usageError(['--config', file('mock.toml', 'port = 1')])).toMatch(/must end in .json, .yaml or .yml/);
+  });
+});
+
+describe('the exchange-api-kit command', () => {
+  function io(): CommandIo & { out: string[]; err: string[] } {
+    const out: string[] = [];
+    const err: string[] = [];
+    return { env: {}, out, err, stdout: (text) => void out.push(text), stderr: (text) => void err.push(text) };
+  }
+
+  it('without a command, or an unknown one, prints the usage and exits 2', async () => {
+    for (const argv of [[], ['serv']]) {
+      const streams = io();
+      expect(await main(argv, streams)).toBe(2);
+      expect(streams.err.join('\n')).toMatch(/usage: exchange-api-kit <command>/);
+    }
+  });
+
+  it('--help lists the commands and the exit codes', async () => {
+    const streams = io();
+    expect(await main(['--help'], streams)).toBe(0);
+    for (const text of ['serve', 'generate', 'conformance', 'Exit codes: 0 ok, 1 failure']) expect(streams.out.join('\n')).toContain(text);
+  });
+
+  it('serve --help lists every option with its environment variable; a bad flag exits 2 with the usage', async () => {
+    const help = io();
+    expect(await main(['serve', '--help'], help)).toBe(0);
+    for (const text of ['--port <n>', '[env PORT]', '--log-level', '[env MOCK_LOG_LEVEL]', '--config <file>', '[env MOCK_CONFIG]']) {
+      expect(help.out.join('\n')).toContain(text);
+    }
+    const bad = io();
+    expect(await main(['serve', '--port', 'x'], bad)).toBe(2);
+    expect(bad.err.join('\n')).toMatch(/--port must be an integer[\s\S]*usage: exchange-api-kit serve/);
+  });
+});
