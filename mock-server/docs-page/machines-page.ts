@@ -1,6 +1,7 @@
-// The state machines as HTML tables, read from generated/machines.ts (the same data the mock
-// executes). Tables rather than diagrams: no Mermaid renderer is installed, and the page must
-// work offline (the Mermaid sources are in generated/docs/machines.md).
+// The state machines as diagrams and tables, read from generated/machines.ts (the same data the
+// mock executes). The diagrams are Graphviz SVG rendered here, on the server, by @viz-js/viz
+// (Graphviz compiled to WebAssembly), so the page needs no script and nothing from a CDN.
+import { instance } from '@viz-js/viz';
 import { machines, type Machine } from '../../generated/machines.js';
 import { escapeHtml, page } from './html.js';
 
@@ -12,7 +13,22 @@ function table(headings: string[], rows: string[][], rowClass: (index: number) =
   return `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
-function machineSection(key: string, machine: Machine<string, string>): string {
+/** DOT of a machine: initial state bold, final states with a double border, edges labelled by event. */
+export function machineDot(machine: Machine<string, string>): string {
+  const quote = (text: string) => JSON.stringify(text);
+  const states = machine.states.map((state) => {
+    const peripheries = machine.terminal.includes(state) ? ', peripheries=2' : '';
+    const style = state === machine.initial ? 'rounded,bold' : 'rounded';
+    return `  ${quote(state)} [shape=box, style=${quote(style)}${peripheries}];`;
+  });
+  const edges = machine.transitions.map((t) => {
+    const label = t.guard === null ? t.event : `${t.event}\n[${t.guard}]`;
+    return `  ${quote(t.from)} -> ${quote(t.to)} [label=${quote(label)}${t.actor === 'client' ? ', color="#1f6feb", fontcolor="#1f6feb"' : ''}];`;
+  });
+  return `digraph ${quote(machine.name)} {\n  rankdir=LR; node [fontname="Helvetica", fontsize=11]; edge [fontname="Helvetica", fontsize=9];\n${states.join('\n')}\n${edges.join('\n')}\n}`;
+}
+
+function machineSection(key: string, machine: Machine<string, string>, diagram: string): string {
   const states = machine.states.map((state) => [
     code(state),
     state === machine.initial ? 'initial' : machine.terminal.includes(state) ? 'terminal' : '',
@@ -29,6 +45,7 @@ function machineSection(key: string, machine: Machine<string, string>): string {
   const guards = Object.entries(machine.guards).map(([name, text]) => `<li>${code(name)}: ${escapeHtml(text)}</li>`).join('\n');
   return `<section id="${escapeHtml(key)}">
   <h2>${escapeHtml(machine.title)} <small>${code(`contracts/machines/${key}.yaml`)}</small></h2>
+  <figure class="machine-diagram">${diagram}<figcaption>Bold: initial state; double border: final state; blue: events the client fires.</figcaption></figure>
   ${table(['state', '', 'meaning'], states, stateClass)}
   ${table(['from', 'event', 'to', 'actor', 'via', 'guard', 'timer', 'emits'], transitions)}
   ${guards === '' ? '' : `<h3>Guards</h3><ul>${guards}</ul>`}
@@ -43,7 +60,17 @@ function timerSeconds(machine: Machine<string, string>, timer: string): string {
   return '';
 }
 
-export function machinesPage(base: string): string {
-  const sections = Object.entries(machines).map(([key, machine]) => machineSection(key, machine as Machine<string, string>));
+export async function machinesPage(base: string): Promise<string> {
+  const viz = await instance();
+  const sections = Object.entries(machines).map(([key, machine]) => {
+    const typed = machine as Machine<string, string>;
+    // Inline in the page: without the XML prologue, and without namespace declarations, which
+    // HTML does not need (the page names no address outside the mock).
+    const svg = viz
+      .renderString(machineDot(typed), { format: 'svg' })
+      .replace(/^[\s\S]*?(?=<svg)/, '')
+      .replace(/\s+xmlns(:xlink)?="[^"]*"/g, '');
+    return machineSection(key, typed, svg);
+  });
   return page(base, 'State machines', `<header><h1>State machines</h1><p>Every transition the mock executes, from <code>contracts/machines/</code>.</p></header>\n${sections.join('\n')}`);
 }

@@ -33,7 +33,7 @@ export function docsPage(): Router {
   router.get('/', (req, res) => res.redirect(302, `${req.baseUrl}/${docsContracts[0]}`));
   router.get('/machines', async (req, res) => {
     const { machinesPage } = await import('./machines-page.js');
-    res.type('html').send(await html('machines', async () => machinesPage(req.baseUrl)));
+    res.type('html').send(await html('machines', () => machinesPage(req.baseUrl)));
   });
   router.get('/assumptions', async (req, res) => {
     const { assumptionsPage } = await import('./assumptions-page.js');

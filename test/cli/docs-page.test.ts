@@ -74,12 +74,17 @@ describe('/docs', () => {
     expect((await fetch(`${mock.url}/docs/specs/nope.json`)).status).toBe(404);
   });
 
-  it('the state machines page has every machine and every transition', async () => {
+  it('the state machines page has every machine, its diagram and every transition', async () => {
     const page = await html('/docs/machines');
     expect(page).not.toMatch(/https?:\/\//);
     for (const [key, machine] of Object.entries(machines)) {
       expect(page).toContain(`id="${key}"`);
       expect(page).toContain(machine.title);
+      // The Graphviz diagram: one node per state, one edge per transition.
+      const section = page.slice(page.indexOf(`id="${key}"`));
+      const svg = section.slice(section.indexOf('<svg'), section.indexOf('</svg>'));
+      expect(svg.match(/class="node"/g)).toHaveLength(machine.states.length);
+      expect(svg.match(/class="edge"/g)).toHaveLength(machine.transitions.length);
       for (const transition of machine.transitions) {
         expect(page).toContain(`<td><code>${transition.from}</code></td><td><code>${transition.event}</code></td><td><code>${transition.to}</code></td>`);
       }
