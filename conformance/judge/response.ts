@@ -76,7 +76,7 @@ function envelopeProblems(family: Family, exchange: RecordedExchange, body: unkn
   return problems;
 }
 
-/** ` (not_simulated)` when the body names an error code, for messages about statuses. */
+/** ` (scope_denied)` when the body names an error code, for messages about statuses. */
 export function errorCodeSuffix(exchange: RecordedExchange): string {
   const code = errorCodeOf(exchange);
   return code === undefined ? '' : ` (${code})`;

@@ -3,19 +3,19 @@
 // One typed handler per operationId, passed in (regeneration never touches handler code), over
 // the hand-written runtime in ../runtime/router-runtime.ts, which parses and validates path,
 // query, headers and JSON body before a handler sees them.
-import type { Router } from 'express';
 import {
   createRouter,
   type HandlerContext,
   type HandlerResponse,
   type OperationRequest,
   type RouteDefinition,
+  type Router,
   type RouterOptions,
 } from '../runtime/router-runtime.js';
 import type { Operations } from './types.js';
 import { operationValidators } from './validators.js';
 
-export type { HandlerContext, HandlerResponse, RouteDefinition, RouterOptions, ValidationDetails } from '../runtime/router-runtime.js';
+export type { HandlerContext, HandlerResponse, RouteDefinition, Router, RouterOptions, ValidationDetails } from '../runtime/router-runtime.js';
 
 /** The parsed, validated request of one operation. */
 export type HandlerRequest<OperationId extends keyof Operations> = OperationRequest<Operations[OperationId]>;
@@ -75,7 +75,6 @@ export const depositV1Routes: readonly RouteDefinition[] = [
     operationId: 'listAssets',
     method: 'get',
     path: '/v1/public/assets',
-    expressPath: '/v1/public/assets',
     tag: 'Assets',
     scope: undefined,
     security: [['hmac']],
@@ -89,7 +88,6 @@ export const depositV1Routes: readonly RouteDefinition[] = [
     operationId: 'listNetworks',
     method: 'get',
     path: '/v1/public/networks',
-    expressPath: '/v1/public/networks',
     tag: 'Assets',
     scope: undefined,
     security: [['hmac']],
@@ -103,7 +101,6 @@ export const depositV1Routes: readonly RouteDefinition[] = [
     operationId: 'listAmlCurrencies',
     method: 'get',
     path: '/v1/public/aml/currencies',
-    expressPath: '/v1/public/aml/currencies',
     tag: 'AML',
     scope: undefined,
     security: [['hmac']],
@@ -117,7 +114,6 @@ export const depositV1Routes: readonly RouteDefinition[] = [
     operationId: 'createAmlCheck',
     method: 'post',
     path: '/v1/public/aml/checks',
-    expressPath: '/v1/public/aml/checks',
     tag: 'AML',
     scope: undefined,
     security: [['hmac']],
@@ -132,7 +128,6 @@ export const depositV1Routes: readonly RouteDefinition[] = [
     operationId: 'getAmlCheck',
     method: 'get',
     path: '/v1/public/aml/checks/{uuid}',
-    expressPath: '/v1/public/aml/checks/:uuid',
     tag: 'AML',
     scope: undefined,
     security: [['hmac']],
@@ -147,7 +142,6 @@ export const depositV1Routes: readonly RouteDefinition[] = [
     operationId: 'sendSiteTestWebhook',
     method: 'post',
     path: '/v1/public/webhooks/test',
-    expressPath: '/v1/public/webhooks/test',
     tag: 'Webhooks',
     scope: undefined,
     security: [['hmac']],
@@ -161,7 +155,6 @@ export const depositV1Routes: readonly RouteDefinition[] = [
     operationId: 'resendWebhookEvent',
     method: 'post',
     path: '/v1/public/webhooks/resend/{eventId}',
-    expressPath: '/v1/public/webhooks/resend/:eventId',
     tag: 'Webhooks',
     scope: undefined,
     security: [['hmac']],
@@ -176,7 +169,6 @@ export const depositV1Routes: readonly RouteDefinition[] = [
     operationId: 'listWebhookEgressIps',
     method: 'get',
     path: '/v1/public/webhooks/egress-ips',
-    expressPath: '/v1/public/webhooks/egress-ips',
     tag: 'Webhooks',
     scope: undefined,
     security: [['hmac']],
@@ -190,7 +182,6 @@ export const depositV1Routes: readonly RouteDefinition[] = [
     operationId: 'listWebhookEventTypes',
     method: 'get',
     path: '/v1/public/webhooks/events',
-    expressPath: '/v1/public/webhooks/events',
     tag: 'Webhooks',
     scope: undefined,
     security: [['hmac']],
@@ -204,7 +195,6 @@ export const depositV1Routes: readonly RouteDefinition[] = [
     operationId: 'listDeposits',
     method: 'get',
     path: '/v1/public/deposits',
-    expressPath: '/v1/public/deposits',
     tag: 'Deposits',
     scope: undefined,
     security: [['hmac']],
@@ -222,7 +212,6 @@ export const depositV1Routes: readonly RouteDefinition[] = [
     operationId: 'createDeposit',
     method: 'post',
     path: '/v1/public/deposits',
-    expressPath: '/v1/public/deposits',
     tag: 'Deposits',
     scope: undefined,
     security: [['hmac']],
@@ -237,7 +226,6 @@ export const depositV1Routes: readonly RouteDefinition[] = [
     operationId: 'getDeposit',
     method: 'get',
     path: '/v1/public/deposits/{uuid}',
-    expressPath: '/v1/public/deposits/:uuid',
     tag: 'Deposits',
     scope: undefined,
     security: [['hmac']],
@@ -252,7 +240,6 @@ export const depositV1Routes: readonly RouteDefinition[] = [
     operationId: 'refreshDeposit',
     method: 'post',
     path: '/v1/public/deposits/{uuid}/refresh',
-    expressPath: '/v1/public/deposits/:uuid/refresh',
     tag: 'Deposits',
     scope: undefined,
     security: [['hmac']],
@@ -267,7 +254,6 @@ export const depositV1Routes: readonly RouteDefinition[] = [
     operationId: 'getDepositAml',
     method: 'get',
     path: '/v1/public/deposits/{uuid}/aml',
-    expressPath: '/v1/public/deposits/:uuid/aml',
     tag: 'Deposits',
     scope: undefined,
     security: [['hmac']],
@@ -282,7 +268,6 @@ export const depositV1Routes: readonly RouteDefinition[] = [
     operationId: 'getDepositByOrderId',
     method: 'get',
     path: '/v1/public/deposits/by-order-id/{orderId}',
-    expressPath: '/v1/public/deposits/by-order-id/:orderId',
     tag: 'Deposits',
     scope: undefined,
     security: [['hmac']],
@@ -297,7 +282,6 @@ export const depositV1Routes: readonly RouteDefinition[] = [
     operationId: 'getDepositAmlByOrderId',
     method: 'get',
     path: '/v1/public/deposits/by-order-id/{orderId}/aml',
-    expressPath: '/v1/public/deposits/by-order-id/:orderId/aml',
     tag: 'Deposits',
     scope: undefined,
     security: [['hmac']],
@@ -312,7 +296,6 @@ export const depositV1Routes: readonly RouteDefinition[] = [
     operationId: 'listStaticAddresses',
     method: 'get',
     path: '/v1/public/static-addresses',
-    expressPath: '/v1/public/static-addresses',
     tag: 'Static addresses',
     scope: undefined,
     security: [['hmac']],
@@ -330,7 +313,6 @@ export const depositV1Routes: readonly RouteDefinition[] = [
     operationId: 'createStaticAddress',
     method: 'post',
     path: '/v1/public/static-addresses',
-    expressPath: '/v1/public/static-addresses',
     tag: 'Static addresses',
     scope: undefined,
     security: [['hmac']],
@@ -344,7 +326,6 @@ export const depositV1Routes: readonly RouteDefinition[] = [
     operationId: 'getStaticAddressByOrderId',
     method: 'get',
     path: '/v1/public/static-addresses/by-order-id/{orderId}',
-    expressPath: '/v1/public/static-addresses/by-order-id/:orderId',
     tag: 'Static addresses',
     scope: undefined,
     security: [['hmac']],
@@ -359,7 +340,6 @@ export const depositV1Routes: readonly RouteDefinition[] = [
     operationId: 'getStaticAddress',
     method: 'get',
     path: '/v1/public/static-addresses/{uuid}',
-    expressPath: '/v1/public/static-addresses/:uuid',
     tag: 'Static addresses',
     scope: undefined,
     security: [['hmac']],
@@ -374,7 +354,6 @@ export const depositV1Routes: readonly RouteDefinition[] = [
     operationId: 'listStaticAddressPayments',
     method: 'get',
     path: '/v1/public/static-addresses/{uuid}/payments',
-    expressPath: '/v1/public/static-addresses/:uuid/payments',
     tag: 'Static addresses',
     scope: undefined,
     security: [['hmac']],
@@ -391,7 +370,7 @@ export const depositV1Routes: readonly RouteDefinition[] = [
   },
 ];
 
-/** The router of every operation; mount it at depositV1RoutesBasePath after a JSON body parser. */
+/** The dispatcher of every operation (an express middleware); mount it at depositV1RoutesBasePath after a JSON body parser. */
 export function createDepositV1Router(handlers: DepositV1Handlers, options: RouterOptions = {}): Router {
   return createRouter(depositV1Routes, operationValidators, handlers, options);
 }

@@ -3,19 +3,19 @@
 // One typed handler per operationId, passed in (regeneration never touches handler code), over
 // the hand-written runtime in ../runtime/router-runtime.ts, which parses and validates path,
 // query, headers and JSON body before a handler sees them.
-import type { Router } from 'express';
 import {
   createRouter,
   type HandlerContext,
   type HandlerResponse,
   type OperationRequest,
   type RouteDefinition,
+  type Router,
   type RouterOptions,
 } from '../runtime/router-runtime.js';
 import type { Operations } from './types.js';
 import { operationValidators } from './validators.js';
 
-export type { HandlerContext, HandlerResponse, RouteDefinition, RouterOptions, ValidationDetails } from '../runtime/router-runtime.js';
+export type { HandlerContext, HandlerResponse, RouteDefinition, Router, RouterOptions, ValidationDetails } from '../runtime/router-runtime.js';
 
 /** The parsed, validated request of one operation. */
 export type HandlerRequest<OperationId extends keyof Operations> = OperationRequest<Operations[OperationId]>;
@@ -77,7 +77,6 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     operationId: 'resetSandbox',
     method: 'post',
     path: '/reset',
-    expressPath: '/reset',
     tag: 'Sandbox',
     scope: undefined,
     security: [[], ['adminToken']],
@@ -91,7 +90,6 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     operationId: 'getClock',
     method: 'get',
     path: '/clock',
-    expressPath: '/clock',
     tag: 'Clock',
     scope: undefined,
     security: [[], ['adminToken']],
@@ -105,7 +103,6 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     operationId: 'freezeClock',
     method: 'post',
     path: '/clock/freeze',
-    expressPath: '/clock/freeze',
     tag: 'Clock',
     scope: undefined,
     security: [[], ['adminToken']],
@@ -119,7 +116,6 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     operationId: 'resumeClock',
     method: 'post',
     path: '/clock/resume',
-    expressPath: '/clock/resume',
     tag: 'Clock',
     scope: undefined,
     security: [[], ['adminToken']],
@@ -133,7 +129,6 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     operationId: 'advanceClock',
     method: 'post',
     path: '/clock/advance',
-    expressPath: '/clock/advance',
     tag: 'Clock',
     scope: undefined,
     security: [[], ['adminToken']],
@@ -147,7 +142,6 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     operationId: 'mintToken',
     method: 'post',
     path: '/tokens',
-    expressPath: '/tokens',
     tag: 'Credentials',
     scope: undefined,
     security: [[], ['adminToken']],
@@ -161,7 +155,6 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     operationId: 'createSite',
     method: 'post',
     path: '/sites',
-    expressPath: '/sites',
     tag: 'Credentials',
     scope: undefined,
     security: [[], ['adminToken']],
@@ -175,7 +168,6 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     operationId: 'listInboxWebhooks',
     method: 'get',
     path: '/webhooks/inbox',
-    expressPath: '/webhooks/inbox',
     tag: 'Webhooks',
     scope: undefined,
     security: [[], ['adminToken']],
@@ -191,7 +183,6 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     operationId: 'receiveInboxWebhook',
     method: 'post',
     path: '/webhooks/inbox',
-    expressPath: '/webhooks/inbox',
     tag: 'Webhooks',
     scope: undefined,
     security: [[], ['adminToken']],
@@ -205,7 +196,6 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     operationId: 'clearInbox',
     method: 'delete',
     path: '/webhooks/inbox',
-    expressPath: '/webhooks/inbox',
     tag: 'Webhooks',
     scope: undefined,
     security: [[], ['adminToken']],
@@ -219,7 +209,6 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     operationId: 'setWebhookFault',
     method: 'post',
     path: '/webhooks/faults',
-    expressPath: '/webhooks/faults',
     tag: 'Webhooks',
     scope: undefined,
     security: [[], ['adminToken']],
@@ -233,7 +222,6 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     operationId: 'clearWebhookFaults',
     method: 'delete',
     path: '/webhooks/faults',
-    expressPath: '/webhooks/faults',
     tag: 'Webhooks',
     scope: undefined,
     security: [[], ['adminToken']],
@@ -247,7 +235,6 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     operationId: 'forceWebhookRetry',
     method: 'post',
     path: '/webhooks/deliveries/{delivery}/retry',
-    expressPath: '/webhooks/deliveries/:delivery/retry',
     tag: 'Webhooks',
     scope: undefined,
     security: [[], ['adminToken']],
@@ -262,7 +249,6 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     operationId: 'runDueWebhooks',
     method: 'post',
     path: '/webhooks/run-due',
-    expressPath: '/webhooks/run-due',
     tag: 'Webhooks',
     scope: undefined,
     security: [[], ['adminToken']],
@@ -276,7 +262,6 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     operationId: 'setAmlAnswer',
     method: 'post',
     path: '/aml/answers',
-    expressPath: '/aml/answers',
     tag: 'AML',
     scope: undefined,
     security: [[], ['adminToken']],
@@ -290,7 +275,6 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     operationId: 'setAmlCurrencies',
     method: 'put',
     path: '/aml/currencies',
-    expressPath: '/aml/currencies',
     tag: 'AML',
     scope: undefined,
     security: [[], ['adminToken']],
@@ -304,7 +288,6 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     operationId: 'getAmlProvider',
     method: 'get',
     path: '/aml/provider',
-    expressPath: '/aml/provider',
     tag: 'AML',
     scope: undefined,
     security: [[], ['adminToken']],
@@ -318,7 +301,6 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     operationId: 'injectChainTransaction',
     method: 'post',
     path: '/chain/transactions',
-    expressPath: '/chain/transactions',
     tag: 'Chain',
     scope: undefined,
     security: [[], ['adminToken']],
@@ -332,7 +314,6 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     operationId: 'addChainConfirmations',
     method: 'post',
     path: '/chain/transactions/{hash}/confirmations',
-    expressPath: '/chain/transactions/:hash/confirmations',
     tag: 'Chain',
     scope: undefined,
     security: [[], ['adminToken']],
@@ -347,7 +328,6 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     operationId: 'forceOrderEvent',
     method: 'post',
     path: '/orders/{order}/events',
-    expressPath: '/orders/:order/events',
     tag: 'Orders',
     scope: undefined,
     security: [[], ['adminToken']],
@@ -362,7 +342,6 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     operationId: 'reviewVerification',
     method: 'post',
     path: '/verifications/{verification}/review',
-    expressPath: '/verifications/:verification/review',
     tag: 'Verifications',
     scope: undefined,
     security: [[], ['adminToken']],
@@ -377,7 +356,6 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     operationId: 'getInspectorState',
     method: 'get',
     path: '/inspector/state',
-    expressPath: '/inspector/state',
     tag: 'Inspector',
     scope: undefined,
     security: [[], ['adminToken']],
@@ -390,7 +368,7 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
   },
 ];
 
-/** The router of every operation; mount it at sandboxControlRoutesBasePath after a JSON body parser. */
+/** The dispatcher of every operation (an express middleware); mount it at sandboxControlRoutesBasePath after a JSON body parser. */
 export function createSandboxControlRouter(handlers: SandboxControlHandlers, options: RouterOptions = {}): Router {
   return createRouter(sandboxControlRoutes, operationValidators, handlers, options);
 }

@@ -54,7 +54,6 @@ function routeDefinition(model: ContractModel, op: OperationModel): RouteDefinit
     operationId: op.operationId,
     method: op.method,
     path: op.path,
-    expressPath: expressPath(op.path),
     tag: op.tag,
     scope: op.scope,
     security: op.security,
@@ -63,14 +62,6 @@ function routeDefinition(model: ContractModel, op: OperationModel): RouteDefinit
     idempotency: op.idempotency,
     pagination: op.pagination,
   };
-}
-
-/** `/orders/{order}` → `/orders/:order`; literal text escaped for path-to-regexp 8 (express 5). */
-function expressPath(path: string): string {
-  return path
-    .split(/(\{[^}]+\})/)
-    .map((part) => (/^\{[^}]+\}$/.test(part) ? `:${part.slice(1, -1)}` : part.replace(/[()[\]?+!*:\\]/g, '\\$&')))
-    .join('');
 }
 
 function parameterDefinition(model: ContractModel, op: OperationModel, parameter: ParameterModel): ParameterDefinition {

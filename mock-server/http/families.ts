@@ -62,7 +62,7 @@ export function sendSuccess(res: Response, clock: Clock, status: number, payload
 /** Writes an error in the family's format with the catalog's status. */
 export function sendError(res: Response, clock: Clock, error: HttpError): void {
   const locals = requestLocals(res);
-  const status = error.status ?? statusOf(locals.family, error.code);
+  const status = statusOf(locals.family, error.code);
   for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
   if (locals.family === 'v1') {
     res.status(status).json({

@@ -8,8 +8,6 @@ export class HttpError extends Error {
     readonly details?: Record<string, string[]>,
     /** Extra response headers, e.g. Retry-After. */
     readonly headers?: Record<string, string>,
-    /** For the few codes outside a contract's catalog (the mock's own `not_simulated`). */
-    readonly status?: number,
   ) {
     super(message);
     this.name = 'HttpError';

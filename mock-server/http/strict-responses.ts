@@ -1,7 +1,7 @@
 // Strict mode (on in our tests): every JSON response of a matched operation is validated against
 // the contract (the generated response validator for its status, its status range or `default`)
 // before it is sent. A mismatch is logged and answered with 500 internal_error naming it, so the
-// mock cannot drift from its contract unnoticed. The 501 `not_simulated` placeholder is exempt.
+// mock cannot drift from its contract unnoticed.
 import type { RequestHandler, Response } from 'express';
 import { operationValidators as depositV1 } from '../../generated/deposit-v1/validators.js';
 import { operationValidators as exchangeV3 } from '../../generated/exchange-v3/validators.js';
@@ -22,22 +22,40 @@ const validatorsByFamily: Record<FamilyName, Record<string, { responses: Record<
 
 export function strictResponses(): RequestHandler {
   return (_req, res, next) => {
-    const json = res.json.bind(res);
-    res.json = (body: unknown): Response => {
-      const problem = mismatch(res, body);
-      if (problem === undefined) return json(body);
+    // At the last step, res.end: handlers' answers are written straight to it (the generated
+    // router does not go through res.json), errors through res.json, replays from the store.
+    const end = res.end.bind(res) as (...args: unknown[]) => Response;
+    res.end = ((...args: unknown[]) => {
+      const [chunk] = args;
+      const problem = typeof chunk === 'string' || Buffer.isBuffer(chunk) ? problemOf(res, chunk) : undefined;
+      if (problem === undefined) return end(...args);
       console.error(`mock-server strict mode: ${problem}`);
-      res.status(500);
-      return json({ state: 1, message: `strict mode: ${problem}`, result: null, error: { code: 'internal_error' } });
-    };
+      const text = JSON.stringify({ state: 1, message: `strict mode: ${problem}`, result: null, error: { code: 'internal_error' } });
+      res.statusCode = 500;
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.setHeader('Content-Length', Buffer.byteLength(text));
+      return end(text);
+    }) as Response['end'];
     next();
   };
+}
+
+/** What is wrong with a JSON body about to be sent; undefined when it is right or not JSON. */
+function problemOf(res: Response, chunk: string | Buffer): string | undefined {
+  if (res.headersSent || !/json/i.test(String(res.getHeader('content-type') ?? ''))) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(chunk.toString());
+  } catch {
+    return `${requestLocals(res).route?.operationId ?? 'a request'} answered a JSON content type with a body that is not JSON`;
+  }
+  return mismatch(res, body);
 }
 
 function mismatch(res: Response, body: unknown): string | undefined {
   const locals = requestLocals(res);
   const route = locals.route;
-  if (route === undefined || res.statusCode === 501) return undefined;
+  if (route === undefined) return undefined;
   const responses = validatorsByFamily[locals.family][route.operationId]?.responses ?? {};
   const status = String(res.statusCode);
   const validate = responses[status] ?? responses[`${status[0]}XX`] ?? responses.default;

@@ -172,7 +172,6 @@ describe('emitRoutes', () => {
       expect(contents).toContain(`operationId: '${op.operationId}',`);
     }
     expect(contents).toContain(`scope: 'orders:read',`);
-    expect(contents).toContain(`expressPath: '/private/exchange/routes/:from/:to/details',`);
     expect(contents).toContain('export function createExchangeV3Router(handlers: ExchangeV3Handlers, options: RouterOptions = {}): Router');
   });
 });

@@ -1,6 +1,6 @@
 // Idempotency keys over real HTTP. A test-only express app runs the idempotency middleware in
-// front of a counting handler (the mock's own unsafe operations are not simulated yet and
-// answer 501, which is never stored): concurrent duplicates execute once, a different request
+// front of a counting handler (it can answer any status on demand, e.g. a 5xx that must not be
+// stored): concurrent duplicates execute once, a different request
 // with the key gets 409, the window runs on the virtual clock. Then the real app: the key's
 // bounds, conflicts and the window for v3 Idempotency-Key and v1 X-Idempotency-Key.
 import express from 'express';
@@ -175,7 +175,7 @@ describe('the idempotency middleware (test app with a counting handler)', () => 
 describe('idempotency in the mock', () => {
   let mock: Mock;
   let client: ExchangeV3Client;
-  // An invalid body gets a stored 422; a valid one reaches the not-simulated handler (501).
+  // An invalid body gets a stored 422; a well-formed one is another request under the same key.
   const invalid = { route_id: 'not-a-number' };
   const valid = { route_id: 1, amount: '0.5' };
 
@@ -230,9 +230,15 @@ describe('idempotency in the mock', () => {
     expect(answers.filter((a) => a.replayed)).toHaveLength(199);
   });
 
-  it('v3: a 501 is not stored, so the key stays free', async () => {
-    expect((await createQuote('quote-key-0002', valid)).status).toBe(501);
-    expect((await createQuote('quote-key-0002', invalid)).code).toBe('validation_error');
+  it('v3: a created quote is replayed, not priced again, under the same key', async () => {
+    const route = (await client.listRoutes({ query: { per_page: 1 } })).body.result.routes[0]!;
+    const body = { route_id: route.id, amount: route.limits.min_give };
+    const first = await client.createQuote({ body, headers: { [policy.header]: 'quote-key-0002' } });
+    const again = await client.createQuote({ body, headers: { [policy.header]: 'quote-key-0002' } });
+    expect(again.headers.get(replayedHeader)).toBe('true');
+    expect(again.body.result.quote.id).toBe(first.body.result.quote.id);
+    const fresh = await client.createQuote({ body, headers: { [policy.header]: 'quote-key-0003' } });
+    expect(fresh.body.result.quote.id).not.toBe(first.body.result.quote.id);
   });
 
   it('v1: the same X-Idempotency-Key with a different body → IDEMPOTENCY_CONFLICT', async () => {

@@ -1,10 +1,16 @@
 // fast-check arbitraries of bad requests for one route: wrong types and hostile strings in
-// path, query and header values, random and malformed JSON bodies, prototype keys, huge
-// strings, unicode and wrong content types.
+// path, query and header values, random and malformed JSON bodies, bodies of the operation's
+// schema with one mutation (schema-bodies.ts), prototype keys, huge strings, unicode and wrong
+// content types; and how the suites send them and judge the answers.
 import fc from 'fast-check';
+import { expect } from 'vitest';
+import { createHmacSigner, depositV1SignatureScheme } from '../../../generated/deposit-v1/client.js';
 import type { RouteDefinition } from '../../../generated/runtime/router-runtime.js';
 import { fillPath, validPathValues } from './paths.js';
-import type { FamilyName } from './contract.js';
+import { expectContractBody, expectFamilyResponse, families, type FamilyName } from './contract.js';
+import { bearer, send, type RawResponse } from './http.js';
+import { schemaBodies } from './schema-bodies.js';
+import type { TestServer } from './server.js';
 
 export interface BadRequest {
   method: string;
@@ -101,7 +107,9 @@ export function badRequests(family: FamilyName, route: RouteDefinition): fc.Arbi
   const rawQuery = fc.option(fc.constantFrom('%', 'a=%ZZ', '&&==&', 'page=1&page=2', 'per_page=0', 'per_page=101', 'page=-1', 'cursor=%00'), { nil: undefined, freq: 4 });
   const headers = fc.record(Object.fromEntries(headerNames.map((name) => [name, weirdHeader])), { requiredKeys: [] }) as fc.Arbitrary<Record<string, string>>;
   const canHaveBody = route.method !== 'get' && route.method !== 'head';
-  const body = canHaveBody ? fc.option(weirdBody, { nil: undefined, freq: 6 }) : fc.constant(undefined);
+  const fromSchema = schemaBodies(family, route);
+  const anyBody = fromSchema === undefined ? weirdBody : fc.oneof(weirdBody, fromSchema);
+  const body = canHaveBody ? fc.option(anyBody, { nil: undefined, freq: 6 }) : fc.constant(undefined);
 
   return fc.record({ path, rawSegment, query, rawQuery, headers, body, contentType: contentTypes, hugeAt: hugeSlot }).map((input) => {
     const pathValues = { ...input.path };
@@ -123,4 +131,39 @@ export function badRequests(family: FamilyName, route: RouteDefinition): fc.Arbi
     // fast-check prints counterexamples with this, not with the 10 000-character strings.
     return { method: route.method.toUpperCase(), target, headers: headerValues, body: input.body, describe, [fc.toStringMethod]: () => describe };
   });
+}
+
+/** Sends a bad request as the family's default caller: the default token (v3), signed or unsigned with the default site (v1). */
+export async function sendAs(server: TestServer, family: FamilyName, request: BadRequest, signV1: boolean): Promise<RawResponse> {
+  const headers = new Headers(request.headers);
+  if (family === 'v3') for (const [name, value] of Object.entries(bearer(server.token))) headers.set(name, value);
+  if (family === 'v1' && signV1) {
+    const signer = createHmacSigner(depositV1SignatureScheme, { key: server.site.apiKey, secret: server.site.apiSecret }, { now: () => server.sandbox.clock.nowMs() });
+    await signer({ method: request.method, url: new URL(server.url + request.target), headers, body: request.body });
+  }
+  return send(server.url, request.target, {
+    method: request.method,
+    headers: Object.fromEntries(headers),
+    ...(request.body === undefined ? {} : { body: request.body }),
+  });
+}
+
+/**
+ * No 5xx; a JSON body in the family's format with a code of its
+ * catalog (or a 2xx matching the contract), except v3's two non-JSON documents and 204s.
+ */
+export function checkAnswer(family: FamilyName, route: RouteDefinition, request: BadRequest, response: RawResponse): void {
+  const what = `${route.operationId}: ${request.describe}`;
+  expect(response.status < 500, `${what} → ${response.status} ${response.text.slice(0, 400)}`).toBe(true);
+  // Every answer of these operations is JSON in the family's format, except the two
+  // non-JSON documents of v3 on success.
+  const nonJsonSuccess = response.status === 200 && /^(application\/yaml|application\/xml)/.test(response.contentType);
+  if (nonJsonSuccess) return;
+  // A 204 (the control API's webhook inbox) carries no body at all.
+  if (response.status === 204) {
+    expect(response.text, what).toBe('');
+    return;
+  }
+  expectFamilyResponse(family, response, what);
+  expectContractBody(family, route.operationId, response.status, response.json);
 }

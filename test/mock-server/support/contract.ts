@@ -38,9 +38,6 @@ export const families: Record<FamilyName, Family> = {
   control: { name: 'control', routes: sandboxControlRoutes, basePath: sandboxControlRoutesBasePath, catalog: sandboxControlErrorCodes, validators: controlValidators, errorFormat: 'v3-envelope' },
 };
 
-/** The mock's own answer for domains of later issues (outside every contract on purpose). */
-export const notSimulated = { status: 501, code: 'not_simulated' } as const;
-
 /**
  * Checks a JSON body against the operation's generated response validator for its status.
  * Returns false when the contract declares no body for that status (nothing to check).
@@ -65,7 +62,7 @@ export function errorCodeOf(body: unknown): string | undefined {
 /**
  * A response in the family's format: the v3 envelope (state, message, result, meta.request_id =
  * X-Request-Id) or the v1 body (data / error + requestId); an error carries a code of the
- * family's catalog with the catalog's status, or is the mock's 501 not_simulated.
+ * family's catalog with the catalog's status.
  */
 export function expectFamilyResponse(family: FamilyName, response: RawResponse, what = ''): void {
   const context = `${what} → ${response.status} ${response.text.slice(0, 500)}`;
@@ -85,10 +82,6 @@ export function expectFamilyResponse(family: FamilyName, response: RawResponse, 
   if (ok) return;
   const code = errorCodeOf(body);
   expect(code, context).toBeTypeOf('string');
-  if (response.status === notSimulated.status) {
-    expect(code, context).toBe(notSimulated.code);
-    return;
-  }
   const entry = families[family].catalog[code ?? ''];
   expect(entry, `${context}: ${code} is not in the ${family} error catalog`).toBeDefined();
   expect(response.status, context).toBe(entry?.status);

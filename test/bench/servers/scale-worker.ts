@@ -1,0 +1,96 @@
+// Child process of the scale benchmark (run with --expose-gc): starts the mock, measures its
+// memory, stores `count` records of one kind through its domain service (not over HTTP: v1
+// deposits of the default site, or v3 orders of the default client), measures again, then times
+// that kind's list (20 a page, page and cursor mode) over HTTP as its client would call it.
+// Prints one JSON line with the figures.
+// Usage: scale-worker.ts <deposits|orders> <count> <samples>
+import { createHmacSigner, depositV1SignatureScheme } from '../../../generated/deposit-v1/client.js';
+import { depositV1Routes } from '../../../generated/deposit-v1/routes.js';
+import { exchangeV3Routes, exchangeV3RoutesBasePath } from '../../../generated/exchange-v3/routes.js';
+import { depositableAsset } from '../../../mock-server/domain/deposits/assets.js';
+import { defaultLifetimeSeconds, depositService } from '../../../mock-server/domain/deposits/deposit-service.js';
+import { startMockServer } from '../../../mock-server/server.js';
+import { seedOrders } from './seed-orders.js';
+
+const [kind, countText, samplesText] = process.argv.slice(2);
+const count = Number(countText);
+const samples = Number(samplesText ?? 30);
+const collect = (globalThis as { gc?: () => void }).gc;
+if (collect === undefined) throw new Error('run with --expose-gc');
+if (kind !== 'deposits' && kind !== 'orders') throw new Error('usage: scale-worker.ts <deposits|orders> <count> [samples]');
+
+function settledMemory(): { rss: number; heap: number } {
+  for (let i = 0; i < 3; i += 1) collect!();
+  const usage = process.memoryUsage();
+  return { rss: usage.rss, heap: usage.heapUsed + usage.external + usage.arrayBuffers };
+}
+
+const server = await startMockServer({ port: 0, seed: 1 });
+server.sandbox.stopDispatching();
+const { sandbox } = server;
+// Nothing expires while the lists are timed.
+sandbox.clock.freeze();
+
+/** Stores the records and returns how to send one list request with extra query parameters. */
+async function seed(): Promise<(query: string) => Promise<number>> {
+  if (kind === 'deposits') {
+    const service = depositService(sandbox);
+    const asset = depositableAsset('BTC');
+    if (asset === undefined) throw new Error('BTC takes no deposits in this catalog');
+    for (let i = 0; i < count; i += 1) {
+      service.create(sandbox.defaultSite, { orderId: `scale-${i}`, asset, amount: '0.01', lifetimeSeconds: defaultLifetimeSeconds });
+    }
+    const path = depositV1Routes.find((r) => r.operationId === 'listDeposits')!.path;
+    const signer = createHmacSigner(depositV1SignatureScheme, { key: server.site.apiKey, secret: server.site.apiSecret }, { now: () => sandbox.clock.nowMs() });
+    return async (query) => {
+      const url = new URL(`${server.url}${path}?${query}`);
+      const headers = new Headers();
+      await signer({ method: 'GET', url, headers, body: undefined });
+      const response = await fetch(url, { headers });
+      await response.arrayBuffer();
+      return response.status;
+    };
+  }
+  await seedOrders(sandbox, count);
+  const path = `${exchangeV3RoutesBasePath}${exchangeV3Routes.find((r) => r.operationId === 'listOrders')!.path}`;
+  return async (query) => {
+    const response = await fetch(`${server.url}${path}?${query}`, { headers: { authorization: `Bearer ${server.token}` } });
+    await response.arrayBuffer();
+    return response.status;
+  };
+}
+
+const before = settledMemory();
+const seedStarted = performance.now();
+const list = await seed();
+const seedMs = performance.now() - seedStarted;
+const after = settledMemory();
+
+/** Median ms of `samples` sequential list calls, after a few unmeasured ones (an index is built on first use). */
+async function listLatency(query: string): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < samples + 3; i += 1) {
+    const started = performance.now();
+    const status = await list(query);
+    const ms = performance.now() - started;
+    if (status !== 200) throw new Error(`the ${kind} list answered ${status} to ?${query}`);
+    if (i >= 3) times.push(ms);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
+const cursorQuery = kind === 'deposits' ? 'cursor=&perPage=20' : 'pagination=cursor&per_page=20';
+const figures = {
+  kind,
+  count,
+  seedMs: Math.round(seedMs),
+  rssBytesPerRecord: Math.round((after.rss - before.rss) / count),
+  heapBytesPerRecord: Math.round((after.heap - before.heap) / count),
+  rssMb: Math.round(after.rss / 1e6),
+  listPageMs: await listLatency(kind === 'deposits' ? 'page=1&perPage=20' : 'page=1&per_page=20'),
+  listCursorMs: await listLatency(cursorQuery),
+};
+console.log(JSON.stringify(figures));
+await server.close();
+process.exit(0);

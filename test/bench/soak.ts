@@ -1,0 +1,82 @@
+// `npm run soak`: the mock (in its own process, as the benchmarks run it) under a fixed request
+// rate for a while across a realistic mix of v3 calls — public and private pings, the route list,
+// quotes, webhook endpoints and events, usage and the client profile — with its resident memory
+// sampled every second. Passes with 0 errors and 0 non-2xx answers and, for runs of 30 s or more,
+// an RSS that does not grow over the second half of the run (least-squares slope at most
+// +2 MB a minute; garbage collection makes it saw-toothed, so a falling slope passes; shorter runs
+// report the slope without judging it); writes bench-results/soak.json.
+//   --duration S (default 60)   --rate N requests a second (default 200)   --quick (5 s)
+import autocannon from 'autocannon';
+import { parseArgs } from 'node:util';
+import { exchangeV3Routes, exchangeV3RoutesBasePath } from '../../generated/exchange-v3/routes.js';
+import { startChild, tsxNode } from './lib/processes.js';
+import { report, round } from './lib/report.js';
+import { rssBytes, slope } from './lib/rss.js';
+import { cases } from './throughput.js';
+
+const flatMbPerMinute = 2;
+/** Shorter runs (the smoke run) are too short for a slope to mean anything. */
+const judgedFromSeconds = 30;
+
+const { values } = parseArgs({
+  options: { duration: { type: 'string' }, rate: { type: 'string', default: '200' }, quick: { type: 'boolean', default: false } },
+  strict: true,
+});
+const duration = Number(values.duration ?? (values.quick ? 5 : 60));
+const rate = Number(values.rate);
+
+const pathOf = (operationId: string) => `${exchangeV3RoutesBasePath}${exchangeV3Routes.find((r) => r.operationId === operationId)!.path}`;
+
+const mock = await startChild<{ url: string; token: string }>(tsxNode, 'test/bench/servers/mock.ts');
+try {
+  const auth = { authorization: `Bearer ${mock.info.token}` };
+  const { list, create } = await cases(mock.info.url, auth);
+  const get = (path: string) => ({ method: 'GET' as const, path, headers: auth });
+  // Reads outnumber writes, as in an integration suite.
+  const mix = [
+    get(pathOf('ping')),
+    get(pathOf('privatePing')),
+    get(`${exchangeV3RoutesBasePath}${list.path}${list.query}`),
+    { method: 'POST' as const, path: `${exchangeV3RoutesBasePath}${create.path}`, headers: { ...auth, 'content-type': 'application/json' }, body: create.body! },
+    get(pathOf('listWebhookEndpoints')),
+    get(pathOf('listWebhookEvents')),
+    get(pathOf('getUsage')),
+    get(pathOf('getClient')),
+  ];
+  const samples: { seconds: number; rss: number }[] = [];
+  const started = Date.now();
+  const sample = () => samples.push({ seconds: (Date.now() - started) / 1000, rss: rssBytes(mock.child.pid!) });
+  sample();
+  const timer = setInterval(sample, 1000);
+  const result = await autocannon({ url: mock.info.url, connections: 10, overallRate: rate, duration, requests: mix });
+  clearInterval(timer);
+  sample();
+
+  const secondHalf = samples.filter((s) => s.seconds >= duration / 2);
+  const mbPerMinute = slope(secondHalf.map((s) => s.seconds / 60), secondHalf.map((s) => s.rss / 1e6));
+  const errors = result.errors + result.timeouts;
+  const judged = duration >= judgedFromSeconds;
+  const flat = !judged || mbPerMinute <= flatMbPerMinute;
+  const file = report({
+    name: 'soak',
+    rows: [
+      {
+        seconds: duration,
+        'target req/s': rate,
+        'req/s': round(result.requests.average),
+        requests: result.requests.total,
+        errors,
+        'non-2xx': result.non2xx,
+        'RSS start MB': round(samples[0]!.rss / 1e6),
+        'RSS end MB': round(samples.at(-1)!.rss / 1e6),
+        'RSS slope MB/min (2nd half)': round(mbPerMinute, 2),
+        flat: judged ? (flat ? 'yes' : 'no') : 'not judged',
+      },
+    ],
+    details: { mix: mix.map((r) => `${r.method} ${r.path}`), flatMbPerMinute, rssSamples: samples },
+  });
+  console.log(`wrote ${file}`);
+  process.exitCode = errors === 0 && result.non2xx === 0 && flat ? 0 : 1;
+} finally {
+  await mock.stop();
+}

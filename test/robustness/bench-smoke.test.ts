@@ -1,0 +1,78 @@
+// CI smoke run of the benchmarks (`npm run bench -- --quick` and a short soak): each benchmark
+// runs and produces its figures. Nothing here judges a timing: a slow CI machine passes, a
+// benchmark that breaks or stops reporting a figure fails.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { benchmarks } from '../bench/benchmarks.js';
+import { repoRoot } from '../bench/lib/processes.js';
+import type { BenchResult } from '../bench/lib/report.js';
+
+// The smoke run's JSON goes to a scratch directory, never over the real bench-results/.
+const resultsDir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+afterAll(() => rmSync(resultsDir, { recursive: true, force: true }));
+
+function run(script: string, args: string[]): { status: number | null; output: string } {
+  const result = spawnSync('npm', ['run', '-s', script, '--', ...args], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    timeout: 300_000,
+    env: { ...process.env, BENCH_RESULTS_DIR: resultsDir },
+  });
+  return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
+}
+
+function written(name: string): BenchResult {
+  return JSON.parse(readFileSync(join(resultsDir, `${name}.json`), 'utf8')) as BenchResult;
+}
+
+/** Every row's figures are numbers (or a deliberate null ratio), none missing or NaN. */
+function expectFigures(result: BenchResult, columns: string[]): void {
+  expect(result.skipped).toBeUndefined();
+  expect(result.rows.length).toBeGreaterThan(0);
+  for (const row of result.rows) {
+    for (const column of columns) {
+      expect(typeof row[column], `${result.name}: ${column} of ${JSON.stringify(row)}`).toBe('number');
+      expect(Number.isFinite(row[column] as number), `${result.name}: ${column}`).toBe(true);
+    }
+  }
+}
+
+describe('npm run bench -- --quick', () => {
+  it('runs every benchmark and writes its figures', { timeout: 600_000 }, () => {
+    const { status, output } = run('bench', ['--quick']);
+    expect(status, output.slice(-3000)).toBe(0);
+    for (const name of Object.keys(benchmarks)) expect(output).toContain(`== ${name}`);
+
+    const throughput = written('throughput');
+    expectFigures(throughput, ['req/s', 'p50 ms', 'p99 ms', 'vs express', 'vs node:http', 'non-2xx', 'errors']);
+    expect(new Set(throughput.rows.map((row) => row.server))).toEqual(new Set(['mock', 'node:http', 'express 5']));
+    expect(new Set(throughput.rows.map((row) => row.connections))).toEqual(new Set([10, 50]));
+    for (const row of throughput.rows) expect(row['non-2xx'], `${row.server} ${row.request}`).toBe(0);
+
+    expectFigures(written('cold-start'), ['first 200 ms', 'vs bare node:http']);
+    expect(written('cold-start').rows.map((row) => row.start)).toContain('npm start');
+    expectFigures(written('generate'), ['generation_ms', 'baseline_load_ms', 'ratio']);
+    expectFigures(written('scale'), ['list page ms', 'list cursor ms', 'RSS MB']);
+    expectFigures(written('webhooks'), ['signed_deliveries_per_s', 'plain_posts_per_s', 'ratio']);
+  });
+
+  it('refuses an unknown benchmark name', () => {
+    const { status, output } = run('bench', ['--quick', '--only', 'no-such-bench']);
+    expect(status).not.toBe(0);
+    expect(output).toMatch(/no benchmark no-such-bench/);
+  });
+});
+
+describe('npm run soak (short)', () => {
+  it('keeps the rate with no errors and reports the RSS slope', { timeout: 120_000 }, () => {
+    const { status, output } = run('soak', ['--duration', '3', '--rate', '100']);
+    expect(status, output.slice(-3000)).toBe(0);
+    const soak = written('soak');
+    expectFigures(soak, ['req/s', 'requests', 'errors', 'non-2xx', 'RSS start MB', 'RSS end MB', 'RSS slope MB/min (2nd half)']);
+    expect(soak.rows[0]!.errors).toBe(0);
+    expect(soak.rows[0]!['non-2xx']).toBe(0);
+  });
+});
