@@ -196,10 +196,26 @@ export class ClientRuntime {
 function encodeBody(spec: OperationSpec, body: unknown): string | FormData | undefined {
   if (body === undefined) return undefined;
   if (body instanceof FormData) return body;
-  if (spec.body?.contentType === 'multipart/form-data') {
-    throw new TypeError(`${spec.operationId} takes a multipart body: pass a FormData`);
-  }
+  if (spec.body?.contentType === 'multipart/form-data') return formDataOf(spec, body);
   return JSON.stringify(body);
+}
+
+/**
+ * The typed multipart body (`{ file: Blob, ... }`) as FormData: a Blob (a File keeps its name)
+ * is a file part, any other value a text part; an array repeats its field.
+ */
+function formDataOf(spec: OperationSpec, body: unknown): FormData {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new TypeError(`${spec.operationId} takes a multipart body: pass an object of its fields or a FormData`);
+  }
+  const form = new FormData();
+  for (const [name, value] of Object.entries(body)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (item === undefined) continue;
+      form.append(name, item instanceof Blob ? item : typeof item === 'string' ? item : JSON.stringify(item));
+    }
+  }
+  return form;
 }
 
 /** JSON when the answer says so, else the text; undefined when empty. Errors read leniently (a proxy's HTML). */

@@ -415,7 +415,20 @@ describe('HMAC request signing', () => {
     await client.request(upload, { path: { upload: 'up_1' }, body: form, headers: { 'content-type': 'multipart/form-data' } });
     expect(server.seen[0]!.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     expect(server.seen[0]!.body).toContain('%PDF-1.7');
-    await expect(client.request(upload, { path: { upload: 'up_1' }, body: { file: 'x' } })).rejects.toThrow(/FormData/);
+    await expect(client.request(upload, { path: { upload: 'up_1' }, body: 'x' })).rejects.toThrow(/FormData/);
+  });
+
+  it('sends the typed multipart body ({ file: Blob, ... }) as form parts, keeping a File name', async () => {
+    server.handler = () => ({ status: 200, body: envelope(null) });
+    const { client } = runtime(server.baseUrl);
+    const upload = spec({ method: 'POST', path: '/private/uploads/{upload}/file', body: { contentType: 'multipart/form-data' } });
+    const file = new File(['%PDF-1.7'], 'passport.pdf', { type: 'application/pdf' });
+    await client.request(upload, { path: { upload: 'up_1' }, body: { file, note: 'front', tags: ['a', 'b'] } });
+    const sent = server.seen[0]!;
+    expect(sent.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    expect(sent.body).toMatch(/name="file"; filename="passport.pdf"\r\nContent-Type: application\/pdf\r\n\r\n%PDF-1.7/);
+    expect(sent.body).toMatch(/name="note"\r\n\r\nfront/);
+    expect(sent.body.match(/name="tags"/g)).toHaveLength(2);
   });
 
   it('signs v1 requests with the key header and no nonce', async () => {
