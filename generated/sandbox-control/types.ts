@@ -783,13 +783,15 @@ export type ForceWebhookRetryResponses = {
   '404': ErrorEnvelope;
   /** `invalid_state_transition`: the machine does not allow this event from the current status. */
   '409': ErrorEnvelope;
+  /** `validation_error` with `error.details` per field. */
+  '422': ErrorEnvelope;
 };
 
 /** Body of a successful (2xx) response of `forceWebhookRetry` (POST /__mock/webhooks/deliveries/{delivery}/retry). */
 export type ForceWebhookRetryResult = ForceWebhookRetryResponses['200'];
 
 /** Body of an error response of `forceWebhookRetry` (POST /__mock/webhooks/deliveries/{delivery}/retry). */
-export type ForceWebhookRetryError = ForceWebhookRetryResponses['400' | '401' | '404' | '409'];
+export type ForceWebhookRetryError = ForceWebhookRetryResponses['400' | '401' | '404' | '409' | '422'];
 
 /**
  * Response bodies of `runDueWebhooks` (POST /__mock/webhooks/run-due) by status.

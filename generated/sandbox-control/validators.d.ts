@@ -73,6 +73,7 @@ export declare const forceWebhookRetry_response_400: Validator;
 export declare const forceWebhookRetry_response_401: Validator;
 export declare const forceWebhookRetry_response_404: Validator;
 export declare const forceWebhookRetry_response_409: Validator;
+export declare const forceWebhookRetry_response_422: Validator;
 export declare const runDueWebhooks_response_200: Validator;
 export declare const runDueWebhooks_response_401: Validator;
 export declare const setAmlAnswer_body: Validator;
@@ -146,7 +147,7 @@ export declare const operationValidators: {
   readonly clearInbox: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body?: undefined; readonly responses: { readonly "200": Validator; readonly "401": Validator; } };
   readonly setWebhookFault: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "201": Validator; readonly "400": Validator; readonly "401": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
   readonly clearWebhookFaults: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body?: undefined; readonly responses: { readonly "200": Validator; readonly "401": Validator; } };
-  readonly forceWebhookRetry: { readonly path: Validator; readonly query?: undefined; readonly headers?: undefined; readonly body?: undefined; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "404": Validator; readonly "409": Validator; } };
+  readonly forceWebhookRetry: { readonly path: Validator; readonly query?: undefined; readonly headers?: undefined; readonly body?: undefined; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "404": Validator; readonly "409": Validator; readonly "422": Validator; } };
   readonly runDueWebhooks: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body?: undefined; readonly responses: { readonly "200": Validator; readonly "401": Validator; } };
   readonly setAmlAnswer: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "201": Validator; readonly "400": Validator; readonly "401": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
   readonly setAmlCurrencies: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };

@@ -12060,6 +12060,7 @@ export const mintToken_response_422 = resetSandbox_response_422;
 export const createSite_response_422 = resetSandbox_response_422;
 export const listInboxWebhooks_response_422 = resetSandbox_response_422;
 export const setWebhookFault_response_422 = resetSandbox_response_422;
+export const forceWebhookRetry_response_422 = resetSandbox_response_422;
 export const setAmlAnswer_response_422 = resetSandbox_response_422;
 export const setAmlCurrencies_response_422 = resetSandbox_response_422;
 export const injectChainTransaction_response_422 = resetSandbox_response_422;
@@ -12184,6 +12185,7 @@ export const operationValidators = {
       "401": forceWebhookRetry_response_401,
       "404": forceWebhookRetry_response_404,
       "409": forceWebhookRetry_response_409,
+      "422": forceWebhookRetry_response_422,
     },
   },
   runDueWebhooks: {

@@ -33,7 +33,7 @@ interface SchemaNode {
   required?: unknown;
   maximum?: unknown;
   maxLength?: unknown;
-  example?: Record<string, unknown>;
+  default?: unknown;
   properties?: Record<string, SchemaNode>;
 }
 
@@ -44,14 +44,13 @@ interface ContractDocument {
 
 function read(document: ContractDocument): UploadLimits {
   const schemas = document.components?.schemas ?? {};
-  // The defaults live in prose (CreateUploadIntentRequest's descriptions and UploadIntent's
-  // x-assumptions); the request schema's example carries exactly those values, so it is read here.
-  const example = schemas.CreateUploadIntentRequest?.example ?? {};
-  const defaultExtensions = example.allowed_extensions;
-  const defaultMaxBytes = example.max_bytes;
+  // What a request that leaves a limit null gets: the request schema's `default` of each field.
+  const fields = schemas.CreateUploadIntentRequest?.properties ?? {};
+  const defaultExtensions = fields.allowed_extensions?.default;
+  const defaultMaxBytes = fields.max_bytes?.default;
   const ceilingBytes = schemas.UploadIntent?.properties?.max_bytes?.maximum;
   if (!Array.isArray(defaultExtensions) || !defaultExtensions.every((e) => typeof e === 'string') || typeof defaultMaxBytes !== 'number') {
-    throw new Error('v3 contract: CreateUploadIntentRequest.example lacks allowed_extensions or max_bytes');
+    throw new Error('v3 contract: CreateUploadIntentRequest.allowed_extensions or max_bytes has no default');
   }
   if (typeof ceilingBytes !== 'number' || defaultMaxBytes > ceilingBytes) throw new Error('v3 contract: UploadIntent.max_bytes has no usable maximum');
   const ttlSeconds = uploadIntentMachine.timers.ttl?.seconds;
