@@ -16,6 +16,9 @@ import { loopbackOnly } from './dispatch/loopback-only.js';
 import { fetchTransport, type Transport } from './dispatch/transport.js';
 import { createWebhookEngine, type WebhookEngine } from './webhook-engine.js';
 
+/** Applies a domain's time-driven transitions now due; resolves once their events are stored. */
+export type TimerTick = () => void | Promise<void>;
+
 export interface SandboxOptions {
   seed?: number;
   /** Fixed value of the default v3 token (for integrators' CI configuration). */
@@ -66,6 +69,9 @@ export class Sandbox {
   private readonly webhookRetrySchedule: number[] | undefined;
   private dispatchIntervalMs: number | null = null;
   private readonly stores: ExpiringMap<unknown>[] = [];
+  /** The domains' ticks: each applies the time-driven transitions now due (onTimersDue). */
+  private readonly timerTicks: TimerTick[] = [];
+  private timerLoop: { handle: NodeJS.Timeout; running: boolean } | null = null;
 
   constructor(options: SandboxOptions = {}) {
     this.clock = new VirtualClock(options.realNow);
@@ -100,15 +106,49 @@ export class Sandbox {
     });
   }
 
-  /** Sends due deliveries every `intervalMs` of real time (the running server does). */
+  /**
+   * Sends due deliveries every `intervalMs` of real time (the running server does), and on the
+   * same beat runs the domains' timer ticks: on a running clock a payment window or a deposit's
+   * lifetime ends without an advance, and its webhook goes out then, whether or not anyone
+   * reads the record.
+   */
   startDispatching(intervalMs: number): void {
     this.dispatchIntervalMs = intervalMs;
     this.webhooks.dispatcher.start(intervalMs);
+    if (this.timerLoop === null) {
+      const loop = { handle: setInterval(() => void this.runTimerTicks(loop), intervalMs), running: false };
+      loop.handle.unref();
+      this.timerLoop = loop;
+    }
   }
 
   stopDispatching(): void {
     this.dispatchIntervalMs = null;
     this.webhooks.dispatcher.stop();
+    if (this.timerLoop !== null) clearInterval(this.timerLoop.handle);
+    this.timerLoop = null;
+  }
+
+  /**
+   * Registers a domain's tick (apply what is due, then wait until its events are stored): run
+   * after every clock advance and, while dispatching, on every beat of real time. A tick must be
+   * cheap when nothing is due (the domains take due records from a queue).
+   */
+  onTimersDue(tick: TimerTick): void {
+    this.clock.onAdvance(tick);
+    this.timerTicks.push(tick);
+  }
+
+  private async runTimerTicks(loop: { running: boolean }): Promise<void> {
+    if (loop.running) return; // the previous beat is still storing its events
+    loop.running = true;
+    try {
+      for (const tick of this.timerTicks) await tick();
+    } catch (error) {
+      console.error('a timer tick failed', error);
+    } finally {
+      loop.running = false;
+    }
   }
 
   /** An expiring store on this sandbox's clock that reset() empties. */

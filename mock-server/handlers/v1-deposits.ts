@@ -7,7 +7,7 @@ import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import type { Site } from '../domain/accounts/sites.js';
 import { depositableAsset } from '../domain/deposits/assets.js';
 import { compareDecimals, fractionDigits } from '../domain/deposits/deposit-records.js';
-import { defaultLifetimeSeconds, depositService, refreshIntervalSeconds } from '../domain/deposits/deposit-service.js';
+import { BY_SITE, defaultLifetimeSeconds, depositService, refreshIntervalSeconds } from '../domain/deposits/deposit-service.js';
 import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
 import { respond } from '../http/respond.js';
@@ -73,10 +73,11 @@ export function depositHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, Depos
       const built = v1ListRequest(request.query, listContract('v1', 'listDeposits'), historyOrder);
       if (!built.ok) throw new HttpError('VALIDATION_ERROR', 'The given data was invalid.', built.details);
       const service = depositService(sandbox);
-      service.settleSite(site);
+      // Deposits whose time-driven transitions fell due are settled first (only those: a queue).
+      service.tick();
       await service.flush();
       const filters = filterPredicate<DepositRecord>(built.request.filters, { status: match.oneOf((d) => d.status) });
-      const page = listRecords(service.collection, built.request, (d) => d.site.id === site.id && (filters === undefined || filters(d)));
+      const page = listRecords(service.collection, built.request, filters, { partition: BY_SITE, key: site.id });
       return respond(context, clock, 200, page.items.map((d) => service.view(d)), { ...page.meta });
     },
 

@@ -7,6 +7,7 @@ import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import type { Site } from '../domain/accounts/sites.js';
 import { depositableAsset } from '../domain/deposits/assets.js';
 import type { DepositRecord } from '../domain/deposits/deposit-records.js';
+import { BY_STATIC_ADDRESS, BY_SITE } from '../domain/deposits/deposit-service.js';
 import { staticAddressService, type StaticAddressRecord } from '../domain/deposits/static-address-service.js';
 import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
@@ -59,7 +60,7 @@ export function staticAddressHandlers(sandbox: Sandbox): Pick<DepositV1Handlers,
       if (!built.ok) throw invalid(built.details);
       const service = staticAddressService(sandbox);
       const filters = filterPredicate<StaticAddressRecord>(built.request.filters, { status: match.oneOf((a) => a.status) });
-      const page = listRecords(service.collection, built.request, (a) => a.site.id === site.id && (filters === undefined || filters(a)));
+      const page = listRecords(service.collection, built.request, filters, { partition: BY_SITE, key: site.id });
       return respond(context, clock, 200, page.items.map((a) => service.view(a)), { ...page.meta });
     },
 
@@ -71,10 +72,10 @@ export function staticAddressHandlers(sandbox: Sandbox): Pick<DepositV1Handlers,
       const built = v1ListRequest(request.query, listContract('v1', 'listStaticAddressPayments'), newestFirst);
       if (!built.ok) throw invalid(built.details);
       const deposits = service.deposits;
-      deposits.settleSite(site);
+      deposits.tick();
       await deposits.flush();
       const filters = filterPredicate<DepositRecord>(built.request.filters, { status: match.oneOf((d) => d.status) });
-      const page = listRecords(deposits.collection, built.request, (d) => d.staticAddress?.uuid === record.uuid && (filters === undefined || filters(d)));
+      const page = listRecords(deposits.collection, built.request, filters, { partition: BY_STATIC_ADDRESS, key: record.uuid });
       return respond(context, clock, 200, page.items.map((d) => deposits.view(d)), { ...page.meta });
     },
   };

@@ -9,7 +9,7 @@ import { orderFilterMatchers } from '../domain/exchange/order-filters.js';
 import { presentActions, presentStatusReport } from '../domain/exchange/order-present.js';
 import type { OrderRecord } from '../domain/exchange/order-records.js';
 import { checkOrderRequest } from '../domain/exchange/order-request.js';
-import { orderService } from '../domain/exchange/order-service.js';
+import { BY_CLIENT, orderService } from '../domain/exchange/order-service.js';
 import { HttpError } from '../http/http-error.js';
 import { respond } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
@@ -99,10 +99,11 @@ export function orderHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, OrderO
       const built = v3ListRequest(request.query, listContract('v3', 'listOrders'));
       if (!built.ok) throw new HttpError('validation_error', 'The given data was invalid.', built.details);
       const service = orderService(sandbox);
-      service.settleClient(clientId);
+      // Orders whose payment window ended are settled first (only those: a queue).
+      service.tick();
       await ordersChanged(sandbox);
       const filters = filterPredicate(built.request.filters, orderFilterMatchers);
-      const page = listRecords(service.collection, built.request, (o) => o.clientId === clientId && (filters === undefined || filters(o)));
+      const page = listRecords(service.collection, built.request, filters, { partition: BY_CLIENT, key: clientId });
       return respond(context, clock, 200, { orders: page.items.map((o) => service.present(o)) }, { pagination: page.meta });
     },
   };

@@ -1,11 +1,16 @@
 // An in-memory ordered index over records: one sort order (one or more fields, each asc or desc,
-// then the record id as the tie-breaker), kept as a sorted array searched by bisection. A page
-// read costs O(log n + page): `page` slices at an offset, `after` bisects to a keyset position and
-// walks forward. Writes cost a bisection plus an array splice (a memmove), cheap at mock sizes;
-// `load` builds from many records with one sort.
+// then the record id as the tie-breaker). The records sit in sorted chunks of at most
+// `chunkSize`, so a write costs a bisection plus a splice within one chunk (never a memmove of the
+// whole index: a million records keep inserts cheap in any order), and a page read costs
+// O(log n + page): `page` skips whole chunks to an offset, `after` bisects to a keyset position
+// and walks forward. `load` builds from many records with one sort.
+//
+// An index whose sort values never change while a record is indexed (`fixedKeys`: creation
+// times, ids) keeps only the records, 8 bytes each, and computes a key when it compares; the
+// others keep each record's key as it was indexed, to find the record again once its values move.
 //
 // Filters are applied while walking, so a filtered read costs the records walked over, not the
-// whole set — except a filtered total, which has to count every match.
+// whole set, except a filtered total, which has to count every match.
 
 /** A value records are ordered by. Dates should be given as epoch milliseconds or ISO strings of one format. */
 export type SortValue = string | number | boolean | null;
@@ -29,6 +34,11 @@ export interface KeysetIndexOptions<R> {
   fields: readonly SortField<R>[];
   /** Direction of the id tie-breaker; default: that of the last field (asc without fields). */
   idDirection?: SortDirection;
+  /**
+   * The sort values of an indexed record never change (an upsert of an indexed id then only
+   * swaps the object): no key is kept per record. Deleting then takes the record, not its id.
+   */
+  fixedKeys?: boolean;
 }
 
 /** What reads cost, for tests that assert O(page) without timing anything. */
@@ -37,11 +47,6 @@ export interface IndexMetrics {
   comparisons: number;
   /** Records looked at while walking a page (filter calls or items copied). */
   visited: number;
-}
-
-interface Entry<R> {
-  record: R;
-  key: KeysetPosition;
 }
 
 export interface OffsetPage<R> {
@@ -58,10 +63,22 @@ export interface KeysetPage<R> {
   last: KeysetPosition | null;
 }
 
+/** A slot: chunk number and place within it. */
+interface Slot {
+  chunk: number;
+  at: number;
+}
+
+/** Records per chunk, at most; a full chunk splits in two. */
+const chunkSize = 1024;
+
 export class KeysetIndex<R> {
   readonly metrics: IndexMetrics = { comparisons: 0, visited: 0 };
-  private readonly entries: Entry<R>[] = [];
-  private readonly byId = new Map<RecordId, Entry<R>>();
+  /** Sorted, each non-empty and at most chunkSize long; concatenated, they are the order. */
+  private chunks: R[][] = [];
+  private count = 0;
+  /** The key each record was indexed with (null for fixed keys, computed when needed). */
+  private readonly keys: Map<RecordId, KeysetPosition> | null;
   private readonly idOf: (record: R) => RecordId;
   private readonly fields: readonly SortField<R>[];
   private readonly idSign: 1 | -1;
@@ -73,10 +90,11 @@ export class KeysetIndex<R> {
     this.signs = this.fields.map((field) => (field.direction === 'desc' ? -1 : 1));
     const idDirection = options.idDirection ?? this.fields.at(-1)?.direction ?? 'asc';
     this.idSign = idDirection === 'desc' ? -1 : 1;
+    this.keys = options.fixedKeys === true ? null : new Map();
   }
 
   get size(): number {
-    return this.entries.length;
+    return this.count;
   }
 
   /** The sort spec this index orders by, as `sort` strings (`-created_at`). */
@@ -89,14 +107,6 @@ export class KeysetIndex<R> {
     this.metrics.visited = 0;
   }
 
-  get(id: RecordId): R | undefined {
-    return this.byId.get(id)?.record;
-  }
-
-  has(id: RecordId): boolean {
-    return this.byId.has(id);
-  }
-
   keyOf(record: R): KeysetPosition {
     return { values: this.fields.map((field) => field.value(record)), id: this.idOf(record) };
   }
@@ -104,56 +114,85 @@ export class KeysetIndex<R> {
   /** Inserts the record, or moves it to its new place when a record with its id is indexed. */
   upsert(record: R): void {
     const key = this.keyOf(record);
+    if (this.keys === null) {
+      // Fixed keys: an indexed record is found at its own key; only the object is swapped.
+      const slot = this.firstAfter(key, true);
+      const found = this.chunks[slot.chunk]?.[slot.at];
+      if (found !== undefined && this.idOf(found) === key.id) {
+        this.chunks[slot.chunk]![slot.at] = record;
+        return;
+      }
+      this.insertAt(slot, record);
+      return;
+    }
     this.remove(key.id);
-    const entry = { record, key };
-    this.entries.splice(this.firstAfter(key, true), 0, entry);
-    this.byId.set(key.id, entry);
+    this.keys.set(key.id, key);
+    this.insertAt(this.firstAfter(key, true), record);
   }
 
   /** Replaces the content with these records (later duplicates of an id win), with one sort. */
   load(records: Iterable<R>): void {
-    this.byId.clear();
+    const byId = new Map<RecordId, { record: R; key: KeysetPosition }>();
     for (const record of records) {
       const key = this.keyOf(record);
-      this.byId.set(key.id, { record, key });
+      byId.set(key.id, { record, key });
     }
-    const sorted = [...this.byId.values()].sort((a, b) => this.compare(a.key, b.key));
-    this.entries.length = 0;
-    for (const entry of sorted) this.entries.push(entry);
+    const sorted = [...byId.values()].sort((a, b) => this.compare(a.key, b.key));
+    this.keys?.clear();
+    this.chunks = [];
+    for (let i = 0; i < sorted.length; i += chunkSize) {
+      this.chunks.push(sorted.slice(i, i + chunkSize).map((entry) => entry.record));
+    }
+    if (this.keys !== null) for (const entry of sorted) this.keys.set(entry.key.id, entry.key);
+    this.count = sorted.length;
   }
 
-  delete(id: RecordId): boolean {
-    return this.remove(id);
+  /** Removes the record with this id; a fixed-key index needs the record itself to find it. */
+  delete(id: RecordId, record?: R): boolean {
+    if (this.keys !== null) return this.remove(id);
+    if (record === undefined) throw new Error('KeysetIndex: a fixed-key index deletes by record');
+    const slot = this.firstAfter(this.keyOf(record), true);
+    const found = this.chunks[slot.chunk]?.[slot.at];
+    if (found === undefined || this.idOf(found) !== id) return false;
+    this.removeAt(slot);
+    return true;
   }
 
   clear(): void {
-    this.entries.length = 0;
-    this.byId.clear();
+    this.chunks = [];
+    this.count = 0;
+    this.keys?.clear();
   }
 
   /** Records in order from the first. */
   *values(): IterableIterator<R> {
-    for (const entry of this.entries) yield entry.record;
+    for (const chunk of this.chunks) yield* chunk;
   }
 
   /** `limit` matching records after skipping `offset` matching ones, and how many match in all. */
   page(offset: number, limit: number, filter?: (record: R) => boolean): OffsetPage<R> {
     if (filter === undefined) {
       const items: R[] = [];
-      const end = Math.min(this.entries.length, offset + limit);
-      for (let i = Math.max(0, offset); i < end; i += 1) {
-        this.metrics.visited += 1;
-        items.push(this.entries[i]!.record);
+      // Whole chunks before the offset are skipped by their length.
+      let chunk = 0;
+      let skip = Math.max(0, offset);
+      while (chunk < this.chunks.length && skip >= this.chunks[chunk]!.length) skip -= this.chunks[chunk++]!.length;
+      for (; chunk < this.chunks.length && items.length < limit; chunk += 1, skip = 0) {
+        const records = this.chunks[chunk]!;
+        for (let i = skip; i < records.length && items.length < limit; i += 1) {
+          this.metrics.visited += 1;
+          items.push(records[i]!);
+        }
       }
-      return { items, total: this.entries.length };
+      return { items, total: this.count };
     }
     // The total of a filtered list needs every match counted; the page itself is gathered on the way.
     const items: R[] = [];
     let total = 0;
-    for (const entry of this.entries) {
+    for (const record of this.values()) {
       this.metrics.visited += 1;
-      if (!filter(entry.record)) continue;
-      if (total >= offset && items.length < limit) items.push(entry.record);
+      if (!filter(record)) continue;
+      if (total >= offset && items.length < limit) items.push(record);
       total += 1;
     }
     return { items, total };
@@ -166,43 +205,84 @@ export class KeysetIndex<R> {
    */
   after(position: KeysetPosition | null, limit: number, filter?: (record: R) => boolean): KeysetPage<R> {
     const items: R[] = [];
-    let i = position === null ? 0 : this.firstAfter(position, false);
-    for (; i < this.entries.length; i += 1) {
-      const entry = this.entries[i]!;
-      this.metrics.visited += 1;
-      if (filter !== undefined && !filter(entry.record)) continue;
-      if (items.length === limit) return { items, hasMore: true, last: this.lastKey(items) };
-      items.push(entry.record);
+    const start = position === null ? { chunk: 0, at: 0 } : this.firstAfter(position, false);
+    for (let chunk = start.chunk, at = start.at; chunk < this.chunks.length; chunk += 1, at = 0) {
+      const records = this.chunks[chunk]!;
+      for (; at < records.length; at += 1) {
+        const record = records[at]!;
+        this.metrics.visited += 1;
+        if (filter !== undefined && !filter(record)) continue;
+        if (items.length === limit) return { items, hasMore: true, last: this.lastKey(items) };
+        items.push(record);
+      }
     }
     return { items, hasMore: false, last: this.lastKey(items) };
   }
 
+  private keyAt(record: R): KeysetPosition {
+    return this.keys === null ? this.keyOf(record) : this.keys.get(this.idOf(record))!;
+  }
+
   private lastKey(items: readonly R[]): KeysetPosition | null {
     const last = items.at(-1);
-    return last === undefined ? null : this.byId.get(this.idOf(last))!.key;
+    return last === undefined ? null : this.keyAt(last);
   }
 
   private remove(id: RecordId): boolean {
-    const entry = this.byId.get(id);
-    if (entry === undefined) return false;
-    // Keys are unique (the id breaks ties), so bisection finds the entry's exact slot.
-    const at = this.firstAfter(entry.key, true);
-    this.entries.splice(at, 1);
-    this.byId.delete(id);
+    const key = this.keys?.get(id);
+    if (key === undefined) return false;
+    // Keys are unique (the id breaks ties), so bisection finds the record's exact slot.
+    this.removeAt(this.firstAfter(key, true));
+    this.keys!.delete(id);
     return true;
   }
 
-  /** First slot whose key is greater than `key` (or, with `inclusive`, greater or equal). */
-  private firstAfter(key: KeysetPosition, inclusive: boolean): number {
+  private insertAt(slot: Slot, record: R): void {
+    this.count += 1;
+    const chunk = this.chunks[slot.chunk];
+    if (chunk === undefined) {
+      // Past the last chunk: append to it while it has room.
+      const last = this.chunks.at(-1);
+      if (last !== undefined && last.length < chunkSize) last.push(record);
+      else this.chunks.push([record]);
+      return;
+    }
+    chunk.splice(slot.at, 0, record);
+    if (chunk.length > chunkSize) this.chunks.splice(slot.chunk + 1, 0, chunk.splice(chunk.length >>> 1));
+  }
+
+  private removeAt(slot: Slot): void {
+    const chunk = this.chunks[slot.chunk]!;
+    chunk.splice(slot.at, 1);
+    if (chunk.length === 0) this.chunks.splice(slot.chunk, 1);
+    this.count -= 1;
+  }
+
+  /** First slot whose key is greater than `key` (or, with `inclusive`, greater or equal); past the end when none. */
+  private firstAfter(key: KeysetPosition, inclusive: boolean): Slot {
+    const before = (record: R): boolean => {
+      const order = this.compare(this.keyAt(record), key);
+      return order < 0 || (order === 0 && !inclusive);
+    };
+    // The first chunk whose last record is not before the key holds the slot.
     let low = 0;
-    let high = this.entries.length;
+    let high = this.chunks.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      const order = this.compare(this.entries[middle]!.key, key);
-      if (order < 0 || (order === 0 && !inclusive)) low = middle + 1;
+      if (before(this.chunks[middle]!.at(-1)!)) low = middle + 1;
       else high = middle;
     }
-    return low;
+    const records = this.chunks[low];
+    if (records === undefined) return { chunk: low, at: 0 };
+    // The chunk's last record is known not to be before the key: bisect the rest.
+    let from = 0;
+    let to = records.length - 1;
+    while (from < to) {
+      const middle = (from + to) >>> 1;
+      if (before(records[middle]!)) from = middle + 1;
+      else to = middle;
+    }
+    return { chunk: low, at: from };
   }
 
   private compare(a: KeysetPosition, b: KeysetPosition): number {

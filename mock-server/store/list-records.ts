@@ -3,24 +3,61 @@
 // write, the least recently used dropped beyond a bound), and listRecords reads one page of a
 // ListRequest with its family's meta. Filters arrive as a predicate the domain builds from
 // `request.filters`; filterPredicate helps with the usual `_from/_to/_min/_max` and list filters.
+//
+// A collection may be split into partitions (a site's deposits, a client's orders): each key of a
+// partition keeps its own indexes, the default sort's from its first record on, so a list scoped
+// to one owner reads O(log k + page) of the owner's k records and counts them without a scan,
+// however many other records the collection holds.
 import { KeysetIndex, compareValues, type RecordId, type SortValue } from './keyset-index.js';
 import { encodeCursor, formatSort, listMeta, type ListFamily, type ListMetaOf, type ListRequest, type SortTerm } from './list-query.js';
+
+/** The key of a partition a record belongs to (a site id, a client id). */
+export type PartitionKey = string | number;
 
 export interface ListableCollectionOptions<R> {
   id: (record: R) => RecordId;
   /** Sort field name (as in `sort`, without `-`) → the value records are ordered by. */
   fields: Readonly<Record<string, (record: R) => SortValue>>;
-  /** How many sort orders keep an index (default 8); older ones are rebuilt when asked again. */
+  /** Sort fields whose value never changes once a record is stored: indexes over these keep no key per record. */
+  fixedFields?: readonly string[];
+  /** How many sort orders keep an index (default 8, per partition key); older ones are rebuilt when asked again. */
   maxIndexes?: number;
+  /**
+   * Partition name → the key of the record in it (null: in none of its keys). A record's keys
+   * never change. Partitioned lists need `defaultSort`, the index every key keeps from its first
+   * record on (other sorts are built from it when first asked).
+   */
+  partitions?: Readonly<Record<string, (record: R) => PartitionKey | null>>;
+  defaultSort?: readonly SortTerm[];
+}
+
+/** Which records a read covers: one key of one partition (all records without it). */
+export interface ListScope {
+  partition: string;
+  key: PartitionKey;
+}
+
+/** The indexes of one key of a partition (or of the whole collection), most recently used last. */
+class IndexSet<R> {
+  readonly indexes = new Map<string, KeysetIndex<R>>();
+  constructor(readonly permanent: string | null) {}
 }
 
 export class ListableCollection<R> {
   private readonly records = new Map<RecordId, R>();
-  private readonly indexes = new Map<string, KeysetIndex<R>>();
+  private readonly whole: IndexSet<R> = new IndexSet(null);
+  /** Partition name → key → its indexes. */
+  private readonly partitions = new Map<string, Map<PartitionKey, IndexSet<R>>>();
   private readonly maxIndexes: number;
+  private readonly fixed: ReadonlySet<string>;
+  private readonly defaultSort: readonly SortTerm[] | undefined;
 
   constructor(private readonly options: ListableCollectionOptions<R>) {
     this.maxIndexes = options.maxIndexes ?? 8;
+    this.fixed = new Set(options.fixedFields ?? []);
+    this.defaultSort = options.defaultSort;
+    if (options.partitions !== undefined && options.defaultSort === undefined) throw new Error('ListableCollection: partitions need a defaultSort');
+    for (const name of Object.keys(options.partitions ?? {})) this.partitions.set(name, new Map());
   }
 
   get size(): number {
@@ -38,40 +75,85 @@ export class ListableCollection<R> {
 
   upsert(record: R): void {
     this.records.set(this.options.id(record), record);
-    for (const index of this.indexes.values()) index.upsert(record);
+    for (const set of this.setsOf(record, true)) for (const index of set.indexes.values()) index.upsert(record);
   }
 
   delete(id: RecordId): boolean {
-    if (!this.records.delete(id)) return false;
-    for (const index of this.indexes.values()) index.delete(id);
+    const record = this.records.get(id);
+    if (record === undefined) return false;
+    this.records.delete(id);
+    for (const set of this.setsOf(record, false)) for (const index of set.indexes.values()) index.delete(id, record);
     return true;
   }
 
   clear(): void {
     this.records.clear();
-    this.indexes.clear();
+    this.whole.indexes.clear();
+    for (const keys of this.partitions.values()) keys.clear();
   }
 
-  /** The index of a sort order; throws for a field the collection does not know (a domain bug). */
-  index(sort: readonly SortTerm[]): KeysetIndex<R> {
+  /**
+   * The index of a sort order over the scope's records (all without a scope); throws for a field
+   * or partition the collection does not know (a domain bug).
+   */
+  index(sort: readonly SortTerm[], scope?: ListScope): KeysetIndex<R> {
     const key = formatSort(sort).join(',');
-    const existing = this.indexes.get(key);
+    const set = scope === undefined ? this.whole : this.scopeSet(scope, false);
+    if (set === undefined) return this.newIndex(sort); // a key without records: an empty index
+    const existing = set.indexes.get(key);
     if (existing !== undefined) {
       // Re-inserting marks it most recently used (Map keeps insertion order).
-      this.indexes.delete(key);
-      this.indexes.set(key, existing);
+      set.indexes.delete(key);
+      set.indexes.set(key, existing);
       return existing;
     }
+    const index = this.newIndex(sort);
+    index.load(set === this.whole ? this.records.values() : set.indexes.values().next().value!.values());
+    set.indexes.set(key, index);
+    this.evict(set);
+    return index;
+  }
+
+  private newIndex(sort: readonly SortTerm[]): KeysetIndex<R> {
     const fields = sort.map((term) => {
       const value = this.options.fields[term.field];
       if (value === undefined) throw new Error(`ListableCollection: no sort field ${term.field}`);
       return { name: term.field, direction: term.direction, value };
     });
-    const index = new KeysetIndex<R>({ id: this.options.id, fields });
-    index.load(this.records.values());
-    this.indexes.set(key, index);
-    if (this.indexes.size > this.maxIndexes) this.indexes.delete(this.indexes.keys().next().value!);
-    return index;
+    return new KeysetIndex<R>({ id: this.options.id, fields, fixedKeys: sort.every((term) => this.fixed.has(term.field)) });
+  }
+
+  /** Drops the least recently used indexes beyond the bound, never a partition key's default one. */
+  private evict(set: IndexSet<R>): void {
+    for (const key of set.indexes.keys()) {
+      if (set.indexes.size <= this.maxIndexes) return;
+      if (key !== set.permanent) set.indexes.delete(key);
+    }
+  }
+
+  private scopeSet(scope: ListScope, create: boolean): IndexSet<R> | undefined {
+    const keys = this.partitions.get(scope.partition);
+    if (keys === undefined) throw new Error(`ListableCollection: no partition ${scope.partition}`);
+    let set = keys.get(scope.key);
+    if (set === undefined && create) {
+      const sort = this.defaultSort!;
+      set = new IndexSet<R>(formatSort(sort).join(','));
+      set.indexes.set(set.permanent!, this.newIndex(sort));
+      keys.set(scope.key, set);
+    }
+    return set;
+  }
+
+  /** The index sets a record is in: the whole collection's and one per partition it has a key in. */
+  private setsOf(record: R, create: boolean): IndexSet<R>[] {
+    const sets = [this.whole];
+    for (const [partition, keyOf] of Object.entries(this.options.partitions ?? {})) {
+      const key = keyOf(record);
+      if (key === null) continue;
+      const set = this.scopeSet({ partition, key }, create);
+      if (set !== undefined) sets.push(set);
+    }
+    return sets;
   }
 }
 
@@ -80,13 +162,14 @@ export interface ListedPage<R, F extends ListFamily> {
   meta: ListMetaOf<F>;
 }
 
-/** One page of a list request: the records and the family's pagination meta. */
+/** One page of a list request over the scope's records (all without one): the records and the family's pagination meta. */
 export function listRecords<R, F extends ListFamily>(
   collection: ListableCollection<R>,
   request: ListRequest<F>,
   filter?: (record: R) => boolean,
+  scope?: ListScope,
 ): ListedPage<R, F> {
-  const index = collection.index(request.sort);
+  const index = collection.index(request.sort, scope);
   if (request.mode === 'page') {
     const { items, total } = index.page((request.page - 1) * request.perPage, request.perPage, filter);
     return { items, meta: listMeta(request, { mode: 'page', itemCount: items.length, total }) };

@@ -94,9 +94,14 @@ export class SimulatedChain {
    */
   confirmedAt(tx: ChainTransaction, now: Date): Date | null {
     if (this.confirmations(tx, now) < tx.requiredConfirmations) return null;
+    return new Date(this.confirmedAtMs(tx));
+  }
+
+  /** The instant (epoch ms) the transaction reaches, or reached, its required confirmations as blocks accrue. */
+  confirmedAtMs(tx: ChainTransaction): number {
     const missing = tx.requiredConfirmations - tx.baseConfirmations;
-    if (missing <= 0) return tx.baseAt;
+    if (missing <= 0) return tx.baseAt.getTime();
     const blockMs = requireNetwork(tx.network).blockTimeSeconds * 1000;
-    return new Date(tx.baseAt.getTime() + Math.ceil(missing * blockMs));
+    return tx.baseAt.getTime() + Math.ceil(missing * blockMs);
   }
 }

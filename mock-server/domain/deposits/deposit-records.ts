@@ -7,35 +7,44 @@ import type { Site } from '../accounts/sites.js';
 import type { ChainTransaction, SimulatedChain } from './chain-simulator.js';
 import type { NetworkCode } from './networks.js';
 
+// A million of these may be stored (the issue's scale target is 1 KB each, indexes included), so a
+// record keeps instants as epoch milliseconds (a Date object is ~100 bytes), shares one empty list
+// until a transaction is credited, and has every field from creation (one hidden class, no
+// out-of-object property store).
 export interface DepositRecord {
-  uuid: string;
-  site: Site;
-  orderId: string;
-  asset: string;
-  network: NetworkCode;
-  address: string;
-  memo: string | null;
+  /** Creation order within the sandbox (the order a tick settles due deposits in). */
+  readonly seq: number;
+  readonly uuid: string;
+  readonly site: Site;
+  readonly orderId: string;
+  readonly asset: string;
+  readonly network: NetworkCode;
+  readonly address: string;
+  readonly memo: string | null;
   /** Expected amount; null accepts any. */
-  amount: string | null;
+  readonly amount: string | null;
   status: DepositState;
   amlStatus: DepositAmlStatus;
-  /** Hashes of the chain transactions credited to the deposit, oldest first. */
-  transactionHashes: string[];
-  /** When each credited transaction was seen by the deposit (hash → instant). */
-  seenAt: Map<string, Date>;
-  expiresAt: Date;
+  /** Hashes of the chain transactions credited to the deposit, oldest first (replaced, never mutated). */
+  transactionHashes: readonly string[];
+  /** When the deposit saw each credited transaction (epoch ms), in the order of transactionHashes. */
+  seenAtMs: readonly number[];
+  readonly expiresAtMs: number;
   /** When the deposit entered `expired` (the late window counts from it); null otherwise. */
-  expiredAt: Date | null;
+  expiredAtMs: number | null;
   /** When the last confirmed transition happened (the transaction's confirmedAt). */
-  confirmedAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-  paidAt: Date | null;
+  confirmedAtMs: number | null;
+  readonly createdAtMs: number;
+  updatedAtMs: number;
+  paidAtMs: number | null;
   /** Last accepted refreshDeposit (virtual clock); null before any. */
-  lastRefreshAt: Date | null;
-  /** The static address this deposit is a payment to (static-address-service.ts); absent/null otherwise. */
-  staticAddress?: StaticAddressRef | null;
+  lastRefreshAtMs: number | null;
+  /** The static address this deposit is a payment to (static-address-service.ts); null otherwise. */
+  readonly staticAddress: StaticAddressRef | null;
 }
+
+/** The list of a deposit with nothing credited yet, shared by all of them. */
+export const noneCredited: readonly never[] = Object.freeze([]);
 
 // ---------------------------------------------------------------------------------------------
 // Decimal strings (^\d+(\.\d+)?$), exact.
@@ -83,7 +92,7 @@ export function transactionView(deposit: DepositRecord, tx: ChainTransaction, ch
     confirmations,
     requiredConfirmations: tx.requiredConfirmations,
     blockHeight: confirmations > 0 ? tx.blockHeight : null,
-    detectedAt: (deposit.seenAt.get(tx.hash) ?? tx.createdAt).toISOString(),
+    detectedAt: iso(deposit.seenAtMs[deposit.transactionHashes.indexOf(tx.hash)] ?? tx.createdAt.getTime()),
     confirmedAt: chain.confirmedAt(tx, now)?.toISOString() ?? null,
   };
 }
@@ -104,10 +113,14 @@ export function depositView(deposit: DepositRecord, chain: SimulatedChain, now: 
     isFinal: isFinalStatus(deposit.status),
     amlStatus: deposit.amlStatus,
     transaction: lastHash === undefined ? null : transactionView(deposit, chain.require(lastHash), chain, now),
-    staticAddress: deposit.staticAddress ?? null,
-    expiresAt: deposit.expiresAt.toISOString(),
-    createdAt: deposit.createdAt.toISOString(),
-    updatedAt: deposit.updatedAt.toISOString(),
-    paidAt: deposit.paidAt?.toISOString() ?? null,
+    staticAddress: deposit.staticAddress,
+    expiresAt: iso(deposit.expiresAtMs),
+    createdAt: iso(deposit.createdAtMs),
+    updatedAt: iso(deposit.updatedAtMs),
+    paidAt: deposit.paidAtMs === null ? null : iso(deposit.paidAtMs),
   };
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
 }

@@ -3,13 +3,16 @@
 // (generated/machines.ts, from contracts/machines/deposit.yaml): this file only decides which
 // event happens and which guards hold; the table decides the target state and the deposit.*
 // event it emits. Time-driven events (confirmations accruing, the lifetime ending) are applied
-// at the instant they fall due, whenever the deposit is next looked at: on a clock advance, on a
-// read, or when a transaction arrives.
+// at the instant they fall due, whenever the deposit is next looked at: by a tick (a clock
+// advance, the running server's timer, a list) that takes the due deposits from a queue ordered
+// by that instant, on a read, or when a transaction arrives.
 import { operationExtension } from '../../bundled-contracts.js';
 import { depositMachine, type DepositEvent, type DepositState, type Transition } from '../../../generated/machines.js';
 import type { Clock } from '../../clock.js';
 import { createRandom, type Random } from '../../random.js';
 import type { Sandbox } from '../../sandbox.js';
+import { DueQueue } from '../../store/due-queue.js';
+import { flatString } from '../../store/flat-string.js';
 import { ListableCollection } from '../../store/list-records.js';
 import type { Site } from '../accounts/sites.js';
 import { randomUuid } from '../webhooks/ids.js';
@@ -18,7 +21,7 @@ import type { AssetDefinition } from './assets.js';
 import { createChainData, type ChainData } from './chain-data.js';
 import { SimulatedChain, type ChainTransaction, type InjectInput } from './chain-simulator.js';
 import { syncDepositAml } from './deposit-aml.js';
-import { compareDecimals, depositView, receivedAmount, type DepositRecord } from './deposit-records.js';
+import { compareDecimals, depositView, noneCredited, receivedAmount, type DepositRecord } from './deposit-records.js';
 import { requireNetwork, type NetworkCode } from './networks.js';
 
 // Timer and guard names of the machine file; checked against the generated table at load.
@@ -76,7 +79,7 @@ export interface StaticPaymentClaim {
 /** What the static addresses hook into the watcher: claim a transaction first, hear of a payment's final state. */
 export interface StaticPaymentHooks {
   claim(tx: ChainTransaction): StaticPaymentClaim | null;
-  final(deposit: DepositRecord, at: Date): void;
+  final(deposit: DepositRecord, atMs: number): void;
 }
 
 export type RefreshOutcome = { ok: true; deposit: DepositRecord } | { ok: false; retryAfterSeconds: number };
@@ -91,20 +94,39 @@ export interface DepositServiceOptions {
   beforeView?: (deposit: DepositRecord) => void;
 }
 
+/** The partitions deposit lists are scoped to: the site's history, a static address's payments. */
+export const BY_SITE = 'site';
+export const BY_STATIC_ADDRESS = 'staticAddress';
+
 export class DepositService {
   readonly chain: SimulatedChain;
+  /** Newest first (createdAt, then uuid, descending) per site and per static address: the v1 lists' order. */
   readonly collection = new ListableCollection<DepositRecord>({
     id: (d) => d.uuid,
-    fields: { createdAt: (d) => d.createdAt.getTime() },
+    fields: { createdAt: (d) => d.createdAtMs },
+    fixedFields: ['createdAt'],
+    defaultSort: [{ field: 'createdAt', direction: 'desc' }],
+    partitions: { [BY_SITE]: (d) => d.site.id, [BY_STATIC_ADDRESS]: (d) => d.staticAddress?.uuid ?? null },
   });
   private readonly data: ChainData;
-  private readonly byOrder = new Map<string, DepositRecord>();
-  private readonly addresses = new Set<string>();
-  private readonly memos = new Set<string>();
+  /** Site id → order id → its deposits (one, or several: other assets, static-address payments). */
+  private readonly byOrder = new Map<number, Map<string, DepositRecord | DepositRecord[]>>();
+  /**
+   * Every payment destination handed out (the address, or `network memo` on memo networks) →
+   * the invoice deposit paid there (null: a static address's); keeps them unique and finds the
+   * deposit a transaction pays.
+   */
+  private readonly destinations = new Map<string, DepositRecord | null>();
   /** The one address per memo network that every deposit on it shares (the memo tells them apart). */
   private readonly sharedAddresses = new Map<NetworkCode, string>();
-  /** Chain transactions already credited to a deposit. */
-  private readonly credited = new Set<string>();
+  /** Chain transactions already credited → the deposit credited. */
+  private readonly credited = new Map<string, DepositRecord>();
+  /** Deposits by the instant their next time-driven transition falls due (tests read its metrics). */
+  readonly timers = new DueQueue<DepositRecord>({
+    dueAt: (d) => this.dueAt(d),
+    creationOrder: (a, b) => a.seq - b.seq,
+  });
+  private nextSeq = 0;
   private emitted: Promise<void> = Promise.resolve();
   /** Set by static-address-service.ts for this service (null until a static address is used). */
   staticPayments: StaticPaymentHooks | null = null;
@@ -119,15 +141,14 @@ export class DepositService {
 
   /** A new deposit, or the site's existing one for (orderId, asset) with created false. */
   create(site: Site, input: CreateDepositInput): { deposit: DepositRecord; created: boolean } {
-    const key = orderKey(site, input.orderId, input.asset.code);
-    const existing = this.byOrder.get(key);
+    const existing = this.depositsOfOrder(site, input.orderId).find((d) => d.staticAddress === null && d.asset === input.asset.code);
     if (existing !== undefined) {
       this.settle(existing);
       return { deposit: existing, created: false };
     }
     const network = requireNetwork(input.asset.network);
     const { address, memo } = this.allocateAddress(network.code, 'dp');
-    const deposit = this.newDeposit(this.options.clock.now(), {
+    const deposit = this.newDeposit(this.options.clock.nowMs(), {
       site,
       orderId: input.orderId,
       asset: input.asset.code,
@@ -136,10 +157,9 @@ export class DepositService {
       memo,
       amount: input.amount,
       lifetimeSeconds: input.lifetimeSeconds,
-      staticAddress: undefined,
+      staticAddress: null,
     });
-    this.byOrder.set(key, deposit);
-    this.collection.upsert(deposit);
+    this.destinations.set(destinationKey(network.code, address, memo), deposit);
     return { deposit, created: true };
   }
 
@@ -151,20 +171,14 @@ export class DepositService {
     return deposit;
   }
 
-  /** The site's newest deposit with this order id (any asset). */
+  /** The site's newest deposit with this order id (any asset, static-address payments included). */
   getByOrderId(site: Site, orderId: string): DepositRecord | undefined {
     let newest: DepositRecord | undefined;
-    for (const deposit of this.collection.values()) {
-      if (deposit.site.id !== site.id || deposit.orderId !== orderId) continue;
-      if (newest === undefined || deposit.createdAt.getTime() > newest.createdAt.getTime() || (deposit.createdAt.getTime() === newest.createdAt.getTime() && deposit.uuid > newest.uuid)) newest = deposit;
+    for (const deposit of this.depositsOfOrder(site, orderId)) {
+      if (newest === undefined || deposit.createdAtMs > newest.createdAtMs || (deposit.createdAtMs === newest.createdAtMs && deposit.uuid > newest.uuid)) newest = deposit;
     }
     if (newest !== undefined) this.settle(newest);
     return newest;
-  }
-
-  /** Brings every deposit of the site up to date (before a list). */
-  settleSite(site: Site): void {
-    for (const deposit of this.collection.values()) if (deposit.site.id === site.id) this.settle(deposit);
   }
 
   /**
@@ -172,12 +186,12 @@ export class DepositService {
    * chain now (never credited to a deposit) is revived by the machine's refresh transition.
    */
   refresh(deposit: DepositRecord): RefreshOutcome {
-    const now = this.options.clock.now();
-    if (deposit.lastRefreshAt !== null) {
-      const waitMs = deposit.lastRefreshAt.getTime() + refreshIntervalSeconds * 1000 - now.getTime();
+    const now = this.options.clock.nowMs();
+    if (deposit.lastRefreshAtMs !== null) {
+      const waitMs = deposit.lastRefreshAtMs + refreshIntervalSeconds * 1000 - now;
       if (waitMs > 0) return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
     }
-    deposit.lastRefreshAt = now;
+    deposit.lastRefreshAtMs = now;
     this.settle(deposit);
     const found = this.uncreditedFor(deposit);
     const transition = transitionFor(deposit.status, 'refresh', { transaction_found: found !== undefined });
@@ -189,9 +203,9 @@ export class DepositService {
     return { ok: true, deposit };
   }
 
-  /** Applies every time-driven transition now due, on every unfinished deposit. */
+  /** Applies every time-driven transition now due: only the deposits the queue says are due. */
   tick(): void {
-    for (const deposit of this.collection.values()) this.settle(deposit);
+    for (const deposit of this.timers.takeDue(this.options.clock.nowMs())) this.settle(deposit);
   }
 
   /** Resolves once every deposit.* event emitted so far is stored with its delivery. */
@@ -216,37 +230,37 @@ export class DepositService {
     const now = this.options.clock.now();
     const tx = this.chain.inject(input, now);
     const claim = this.staticPayments?.claim(tx) ?? null;
-    const deposit = claim !== null ? this.createStaticPayment(claim, tx, now) : this.depositFor(tx);
+    const deposit = claim !== null ? this.createStaticPayment(claim, tx, now.getTime()) : this.depositFor(tx);
     if (deposit === undefined) return { transaction: tx, deposit: null };
     this.settle(deposit);
-    const matched = this.detect(deposit, tx, now);
+    const matched = this.detect(deposit, tx, now.getTime());
     this.settle(deposit);
     return { transaction: tx, deposit: matched ? deposit : null };
   }
 
   /** The control API added confirmations to a transaction: its deposit may now be confirmed. */
   confirm(tx: ChainTransaction, count: number): DepositRecord | null {
-    const now = this.options.clock.now();
-    this.chain.addConfirmations(tx, count, now);
-    const deposit = [...this.collection.values()].find((d) => d.transactionHashes.includes(tx.hash));
+    this.chain.addConfirmations(tx, count, this.options.clock.now());
+    const deposit = this.credited.get(tx.hash);
     if (deposit === undefined) return null;
+    this.timers.schedule(deposit);
     this.settle(deposit);
     return deposit;
   }
 
   /** The deposit whose hash credited `hash`, if any. */
   depositOf(hash: string): DepositRecord | null {
-    return [...this.collection.values()].find((d) => d.transactionHashes.includes(hash)) ?? null;
+    return this.credited.get(hash) ?? null;
   }
 
-  private detect(deposit: DepositRecord, tx: ChainTransaction, now: Date): boolean {
+  private detect(deposit: DepositRecord, tx: ChainTransaction, now: number): boolean {
     if (deposit.status === 'confirming') {
       // No transition: a second payment while one confirms adds to the amount received.
       this.credit(deposit, tx, now);
-      deposit.updatedAt = now;
+      deposit.updatedAtMs = now;
       return true;
     }
-    const withinLateWindow = deposit.expiredAt !== null && now.getTime() - deposit.expiredAt.getTime() < (lateWindowSeconds ?? 0) * 1000;
+    const withinLateWindow = deposit.expiredAtMs !== null && now - deposit.expiredAtMs < (lateWindowSeconds ?? 0) * 1000;
     const transition =
       transitionFor(deposit.status, 'transaction_detected') ??
       transitionFor(deposit.status, 'late_transaction_detected', { within_late_window: withinLateWindow });
@@ -256,16 +270,11 @@ export class DepositService {
     return true;
   }
 
+  /** The invoice deposit paid at the transaction's destination (a static address's payments are never matched again). */
   private depositFor(tx: ChainTransaction): DepositRecord | undefined {
-    const network = requireNetwork(tx.network);
-    let found: DepositRecord | undefined;
-    for (const deposit of this.collection.values()) {
-      if (deposit.staticAddress != null) continue; // a static address's payments are never matched again
-      if (deposit.network !== tx.network || deposit.address !== tx.address) continue;
-      if (network.memoName !== null && deposit.memo !== tx.memo) continue;
-      if (found === undefined || deposit.createdAt.getTime() >= found.createdAt.getTime()) found = deposit;
-    }
-    return found;
+    const memo = requireNetwork(tx.network).memoName !== null ? tx.memo : null;
+    const deposit = this.destinations.get(destinationKey(tx.network, tx.address, memo)) ?? undefined;
+    return deposit !== undefined && deposit.network === tx.network && deposit.address === tx.address ? deposit : undefined;
   }
 
   private uncreditedFor(deposit: DepositRecord): ChainTransaction | undefined {
@@ -275,10 +284,12 @@ export class DepositService {
       .find((tx) => !this.credited.has(tx.hash) && (!memoNetwork || tx.memo === deposit.memo));
   }
 
-  private credit(deposit: DepositRecord, tx: ChainTransaction, now: Date): void {
-    this.credited.add(tx.hash);
-    deposit.transactionHashes.push(tx.hash);
-    deposit.seenAt.set(tx.hash, now);
+  private credit(deposit: DepositRecord, tx: ChainTransaction, now: number): void {
+    this.credited.set(tx.hash, deposit);
+    deposit.transactionHashes = [...deposit.transactionHashes, tx.hash];
+    deposit.seenAtMs = [...deposit.seenAtMs, now];
+    // A new transaction moves the instant a confirming deposit is confirmed.
+    this.timers.schedule(deposit);
   }
 
   /** A fresh payment address (shared address plus a fresh memo on memo networks), unique among all. */
@@ -288,20 +299,20 @@ export class DepositService {
       const address = this.sharedAddress(network);
       let memo: string | null;
       do memo = this.data.memo(network, memoPrefix);
-      while (memo !== null && this.memos.has(`${network} ${memo}`));
-      this.memos.add(`${network} ${memo}`);
-      return { address, memo };
+      while (memo !== null && this.destinations.has(destinationKey(network, address, memo)));
+      this.destinations.set(destinationKey(network, address, memo), null);
+      return { address, memo: memo === null ? null : flatString(memo) };
     }
     let address: string;
-    do address = this.data.address(network, 'deposit');
-    while (this.addresses.has(address));
-    this.addresses.add(address);
+    do address = flatString(this.data.address(network, 'deposit'));
+    while (this.destinations.has(address));
+    this.destinations.set(address, null);
     return { address, memo: null };
   }
 
   /** A static address's payment: its own deposit for any amount, detected from now on. */
-  private createStaticPayment(claim: StaticPaymentClaim, tx: ChainTransaction, now: Date): DepositRecord {
-    const deposit = this.newDeposit(now, {
+  private createStaticPayment(claim: StaticPaymentClaim, tx: ChainTransaction, now: number): DepositRecord {
+    return this.newDeposit(now, {
       site: claim.site,
       orderId: claim.orderId,
       asset: claim.asset,
@@ -312,39 +323,63 @@ export class DepositService {
       lifetimeSeconds: defaultLifetimeSeconds,
       staticAddress: claim.staticAddress,
     });
+  }
+
+  /** A new deposit in the machine's initial state, created at `now` and expiring after its lifetime; stored and scheduled. */
+  private newDeposit(
+    now: number,
+    fields: Pick<DepositRecord, 'site' | 'orderId' | 'asset' | 'network' | 'address' | 'memo' | 'amount' | 'staticAddress'> & { lifetimeSeconds: number },
+  ): DepositRecord {
+    // Every field in one literal, in one order: all deposits share one hidden class.
+    const deposit: DepositRecord = {
+      seq: this.nextSeq++,
+      uuid: flatString(randomUuid(this.options.random)),
+      site: fields.site,
+      orderId: fields.orderId,
+      asset: fields.asset,
+      network: fields.network,
+      address: fields.address,
+      memo: fields.memo,
+      amount: fields.amount,
+      status: depositMachine.initial,
+      amlStatus: 'not_checked',
+      transactionHashes: noneCredited,
+      seenAtMs: noneCredited,
+      expiresAtMs: now + fields.lifetimeSeconds * 1000,
+      expiredAtMs: null,
+      confirmedAtMs: null,
+      createdAtMs: now,
+      updatedAtMs: now,
+      paidAtMs: null,
+      lastRefreshAtMs: null,
+      staticAddress: fields.staticAddress,
+    };
     this.collection.upsert(deposit);
+    this.addToOrder(deposit);
+    this.timers.schedule(deposit);
     return deposit;
   }
 
-  /** A new deposit in the machine's initial state, created at `now` and expiring after its lifetime. */
-  private newDeposit(
-    now: Date,
-    fields: Pick<DepositRecord, 'site' | 'orderId' | 'asset' | 'network' | 'address' | 'memo' | 'amount' | 'staticAddress'> & { lifetimeSeconds: number },
-  ): DepositRecord {
-    const { lifetimeSeconds, staticAddress, ...identity } = fields;
-    return {
-      uuid: randomUuid(this.options.random),
-      ...identity,
-      status: depositMachine.initial,
-      amlStatus: 'not_checked',
-      transactionHashes: [],
-      seenAt: new Map(),
-      expiresAt: new Date(now.getTime() + lifetimeSeconds * 1000),
-      expiredAt: null,
-      confirmedAt: null,
-      createdAt: now,
-      updatedAt: now,
-      paidAt: null,
-      lastRefreshAt: null,
-      // Only deposits made from a static address carry the field.
-      ...(staticAddress !== undefined ? { staticAddress } : {}),
-    };
+  /** Files the deposit under its site's order id (one deposit is kept bare, several in an array). */
+  private addToOrder(deposit: DepositRecord): void {
+    let orders = this.byOrder.get(deposit.site.id);
+    if (orders === undefined) {
+      orders = new Map();
+      this.byOrder.set(deposit.site.id, orders);
+    }
+    const existing = orders.get(deposit.orderId);
+    orders.set(deposit.orderId, existing === undefined ? deposit : Array.isArray(existing) ? [...existing, deposit] : [existing, deposit]);
+  }
+
+  private depositsOfOrder(site: Site, orderId: string): readonly DepositRecord[] {
+    const found = this.byOrder.get(site.id)?.get(orderId);
+    return found === undefined ? [] : Array.isArray(found) ? found : [found];
   }
 
   private sharedAddress(network: NetworkCode): string {
     let address = this.sharedAddresses.get(network);
     if (address === undefined) {
-      address = this.data.address(network, 'deposit');
+      address = flatString(this.data.address(network, 'deposit'));
       this.sharedAddresses.set(network, address);
     }
     return address;
@@ -353,23 +388,35 @@ export class DepositService {
   // -------------------------------------------------------------------------------------------
   // The machine
 
+  /**
+   * The instant the deposit's next time-driven transition falls due (the queue's order): the
+   * last of its transactions reaching its confirmations while confirming, the end of the
+   * lifetime where the machine has an expire transition; null when none is pending.
+   */
+  private dueAt(deposit: DepositRecord): number | null {
+    if (deposit.status === 'confirming') {
+      if (deposit.transactionHashes.length === 0) return null;
+      return Math.max(...deposit.transactionHashes.map((hash) => this.chain.confirmedAtMs(this.chain.require(hash))));
+    }
+    return transitionFor(deposit.status, 'expire') === null ? null : deposit.expiresAtMs;
+  }
+
   /** Applies the time-driven transitions due by now, each at the instant it fell due. */
   private settle(deposit: DepositRecord): void {
-    const now = this.options.clock.now();
+    const now = this.options.clock.nowMs();
     for (let step = 0; step < 16; step += 1) {
-      const due = this.nextDue(deposit, now);
-      if (due === null) return;
-      this.apply(deposit, due.transition, due.at);
+      const dueMs = this.dueAt(deposit);
+      if (dueMs === null || dueMs > now) return;
+      const due = this.dueTransition(deposit, dueMs);
+      this.apply(deposit, due.transition, due.atMs);
     }
     throw new Error(`deposit ${deposit.uuid} did not settle`);
   }
 
-  private nextDue(deposit: DepositRecord, now: Date): { transition: DepositTransition; at: Date } | null {
+  /** The transition that fell due at `dueMs`, and the instant it takes effect (never before the last change). */
+  private dueTransition(deposit: DepositRecord, dueMs: number): { transition: DepositTransition; atMs: number } {
+    const atMs = Math.max(dueMs, deposit.updatedAtMs);
     if (deposit.status === 'confirming') {
-      const txs = deposit.transactionHashes.map((hash) => this.chain.require(hash));
-      const times = txs.map((tx) => this.chain.confirmedAt(tx, now));
-      if (times.length === 0 || times.some((t) => t === null)) return null;
-      const at = new Date(Math.max(deposit.updatedAt.getTime(), ...times.map((t) => t!.getTime())));
       const received = receivedAmount(deposit, this.chain);
       const order = deposit.amount === null ? 0 : compareDecimals(received, deposit.amount);
       const transition = transitionFor(deposit.status, 'confirmed', {
@@ -378,22 +425,20 @@ export class DepositService {
         amount_short: deposit.amount !== null && order < 0,
       });
       if (transition === null) throw new Error(`no confirmed transition holds for deposit ${deposit.uuid}`);
-      deposit.confirmedAt = at;
-      return { transition, at };
+      deposit.confirmedAtMs = atMs;
+      return { transition, atMs };
     }
-    if (now.getTime() < deposit.expiresAt.getTime()) return null;
-    const transition = transitionFor(deposit.status, 'expire');
-    if (transition === null) return null;
-    return { transition, at: new Date(Math.max(deposit.expiresAt.getTime(), deposit.updatedAt.getTime())) };
+    return { transition: transitionFor(deposit.status, 'expire')!, atMs };
   }
 
-  private apply(deposit: DepositRecord, transition: DepositTransition, at: Date): void {
+  private apply(deposit: DepositRecord, transition: DepositTransition, atMs: number): void {
     deposit.status = transition.to;
-    deposit.updatedAt = at;
-    if (transition.to === 'expired') deposit.expiredAt = at;
-    if (depositMachine.terminal.includes(transition.to)) deposit.paidAt = at;
+    deposit.updatedAtMs = atMs;
+    if (transition.to === 'expired') deposit.expiredAtMs = atMs;
+    if (depositMachine.terminal.includes(transition.to)) deposit.paidAtMs = atMs;
+    this.timers.schedule(deposit);
     if (transition.emits !== null) this.emit(deposit, transition.emits);
-    if (deposit.staticAddress != null && depositMachine.terminal.includes(transition.to)) this.staticPayments?.final(deposit, at);
+    if (deposit.staticAddress !== null && depositMachine.terminal.includes(transition.to)) this.staticPayments?.final(deposit, atMs);
   }
 
   /** Queues the event with the deposit as it is now; events leave in the order they happened. */
@@ -411,8 +456,9 @@ export class DepositService {
   }
 }
 
-function orderKey(site: Site, orderId: string, asset: string): string {
-  return JSON.stringify([site.id, orderId, asset]);
+/** Where a payment lands: the address, or `network memo` on a memo network (the shared address plus the memo). */
+function destinationKey(network: NetworkCode, address: string, memo: string | null): string {
+  return memo === null ? address : `${network} ${memo}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -427,8 +473,9 @@ export function depositService(sandbox: Sandbox): DepositService {
   const current = services.get(sandbox);
   if (current !== undefined && current.generation === sandbox.webhooks) return current.service;
   if (current === undefined) {
-    // Time-driven transitions run as the clock advances (their events then wait for run-due).
-    sandbox.clock.onAdvance(async () => {
+    // Time-driven transitions run as the clock advances and as real time passes on a running
+    // clock (their events then wait for the dispatcher, or run-due).
+    sandbox.onTimersDue(async () => {
       const service = depositService(sandbox);
       service.tick();
       await service.flush();

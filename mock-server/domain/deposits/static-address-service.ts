@@ -14,7 +14,7 @@ import type { AssetDefinition } from './assets.js';
 import { createChainData, type ChainData } from './chain-data.js';
 import type { ChainTransaction } from './chain-simulator.js';
 import type { DepositRecord } from './deposit-records.js';
-import { depositService, type DepositService } from './deposit-service.js';
+import { BY_SITE, depositService, type DepositService } from './deposit-service.js';
 import { requireNetwork, type NetworkCode } from './networks.js';
 
 export interface StaticAddressRecord {
@@ -36,9 +36,13 @@ export type CreateStaticOutcome = { ok: true; address: StaticAddressRecord; crea
 const seedSalt = 0x57a71c;
 
 export class StaticAddressService {
+  /** Newest first (createdAt, then uuid, descending) per site: listStaticAddresses' order. */
   readonly collection = new ListableCollection<StaticAddressRecord>({
     id: (a) => a.uuid,
     fields: { createdAt: (a) => a.createdAt.getTime() },
+    fixedFields: ['createdAt'],
+    defaultSort: [{ field: 'createdAt', direction: 'desc' }],
+    partitions: { [BY_SITE]: (a) => a.site.id },
   });
   private readonly byOrder = new Map<string, StaticAddressRecord>();
   /** (network, address, memo) → the static address that receives there. */
@@ -55,7 +59,7 @@ export class StaticAddressService {
     this.data = createChainData(this.random);
     deposits.staticPayments = {
       claim: (tx) => this.claim(tx),
-      final: (deposit, at) => this.sweep(deposit, at),
+      final: (deposit, atMs) => this.sweep(deposit, atMs),
     };
   }
 
@@ -117,13 +121,13 @@ export class StaticAddressService {
   }
 
   /** A payment reached a final state: move its funds to the hot wallet now (deposit.swept). */
-  private sweep(deposit: DepositRecord, at: Date): void {
+  private sweep(deposit: DepositRecord, atMs: number): void {
     const amount = this.deposits.view(deposit).receivedAmount;
     const sweep = {
       txHash: this.data.txHash(deposit.network),
       amount,
       toAddress: this.hotWallet(deposit.network),
-      sweptAt: at.toISOString(),
+      sweptAt: new Date(atMs).toISOString(),
     };
     this.deposits.emit(deposit, 'deposit.swept', { sweep });
   }

@@ -1,19 +1,23 @@
 // The exchange orders of one sandbox: creation from a priced draft (order-request.ts), lookups by
 // any of the three ids, the order machine fired by clients, staff (the control API) and the
-// verification service, the payment window on the virtual clock, and the order.* webhook events
-// each change emits through the sandbox's webhook engine. The machine is executed from the
+// verification service, the payment window on the virtual clock (a queue of due orders, so a tick
+// looks only at orders whose window ended), and the order.* webhook events each change emits
+// through the sandbox's webhook engine. The machine is executed from the
 // generated table (order-lifecycle.ts); this file keeps the records and emits.
 import type { Order, OrderRequisites, VerificationStatus } from '../../../generated/exchange-v3/types.js';
 import { orderMachine, type OrderEvent, type OrderState } from '../../../generated/machines.js';
 import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
 import type { Sandbox } from '../../sandbox.js';
+import { DueQueue } from '../../store/due-queue.js';
+import { listContract } from '../../store/list-contract.js';
+import { parseSortTerm } from '../../store/list-query.js';
 import { ListableCollection } from '../../store/list-records.js';
 import { tryFire, type FireResult } from '../machines/fire.js';
 import { randomUuid } from '../webhooks/ids.js';
 import type { EmitInput } from '../webhooks/webhook-service.js';
 import { perSandbox } from './per-sandbox.js';
-import { fireOrderEvent, newOrderRecord, settleOrder, type StepListener } from './order-lifecycle.js';
+import { fireOrderEvent, newOrderRecord, pendingTimer, settleOrder, type StepListener } from './order-lifecycle.js';
 import { createdEventData, presentOrder, statusChangedEventData } from './order-present.js';
 import { requisiteDigests, type CausingRequest, type OrderDraft, type OrderRecord } from './order-records.js';
 
@@ -48,10 +52,19 @@ export interface OrderFireOptions {
   ignoreGuards?: boolean;
 }
 
+/** The partition listOrders reads: one client's orders. */
+export const BY_CLIENT = 'client';
+
 export class OrderService {
-  /** Every order of the sandbox, by database id; the sort fields are the contract's listOrders `sort` fields. */
+  /**
+   * Every order of the sandbox, by database id, partitioned by client (each client's orders kept
+   * in the contract's default listOrders sort); the sort fields are the contract's listOrders `sort` fields.
+   */
   readonly collection = new ListableCollection<OrderRecord>({
     id: (o) => o.id,
+    fixedFields: ['id', 'created_at', 'amount_in', 'amount_out'],
+    defaultSort: (listContract('v3', 'listOrders').sort?.default ?? []).map(parseSortTerm),
+    partitions: { [BY_CLIENT]: (o) => o.clientId },
     fields: {
       id: (o) => o.id,
       created_at: (o) => o.createdAt.getTime(),
@@ -67,6 +80,11 @@ export class OrderService {
   private readonly byTrackingId = new Map<string, OrderRecord>();
   private nextId = 1;
   private emitted: Promise<void> = Promise.resolve();
+  /** Orders by the end of their pending timer, the payment window (tests read its metrics). */
+  readonly timers = new DueQueue<OrderRecord>({
+    dueAt: (o) => pendingTimer(o)?.at.getTime() ?? null,
+    creationOrder: (a, b) => a.id - b.id,
+  });
 
   constructor(private readonly options: OrderServiceOptions) {}
 
@@ -92,6 +110,7 @@ export class OrderService {
     this.byPublicId.set(order.publicId, order);
     this.byTrackingId.set(order.trackingId, order);
     this.collection.upsert(order);
+    this.timers.schedule(order);
     if (orderMachine.createdEmits !== null) this.emit(order, orderMachine.createdEmits, createdEventData(order), cause);
     return order;
   }
@@ -133,27 +152,19 @@ export class OrderService {
     if (event !== undefined && tryFire(orderMachine, order.status, event).ok) this.fire(order, event);
   }
 
-  /** The client's orders (partner statistics), brought up to date. */
-  *ordersOf(clientId: string): Iterable<OrderRecord> {
-    for (const order of this.collection.values()) {
-      if (order.clientId !== clientId) continue;
-      this.settle(order);
-      yield order;
-    }
-  }
-
-  /** Brings every order of the client up to date (before a list). */
-  settleClient(clientId: string): void {
-    for (const order of this.collection.values()) if (order.clientId === clientId) this.settle(order);
+  /** The client's orders, oldest first (partner statistics), brought up to date. */
+  ordersOf(clientId: string): Iterable<OrderRecord> {
+    this.tick();
+    return this.collection.index([{ field: 'id', direction: 'asc' }], { partition: BY_CLIENT, key: clientId }).values();
   }
 
   present(order: OrderRecord): Order {
     return presentOrder(order);
   }
 
-  /** Applies every timed transition now due, on every order (the clock advanced). */
+  /** Applies every timed transition now due: only the orders the queue says are due. */
   tick(): void {
-    for (const order of this.collection.values()) this.settle(order);
+    for (const order of this.timers.takeDue(this.options.clock.nowMs())) this.settle(order);
   }
 
   /** Resolves once every order.* event emitted so far is stored with its deliveries. */
@@ -169,6 +180,7 @@ export class OrderService {
   private recorder(cause: CausingRequest | undefined): StepListener {
     return (order, step) => {
       this.collection.upsert(order);
+      this.timers.schedule(order);
       if (step.transition.emits !== null) this.emit(order, step.transition.emits, statusChangedEventData(order, step), cause);
     };
   }
@@ -210,8 +222,9 @@ const ticking = new WeakSet<Sandbox>();
 export function orderService(sandbox: Sandbox): OrderService {
   if (!ticking.has(sandbox)) {
     ticking.add(sandbox);
-    // The payment window runs out as the clock advances (the events then wait for run-due).
-    sandbox.clock.onAdvance(async () => {
+    // The payment window runs out as the clock advances and as real time passes on a running
+    // clock (the events then wait for the dispatcher, or run-due).
+    sandbox.onTimersDue(async () => {
       const service = serviceOf(sandbox);
       service.tick();
       await service.flush();

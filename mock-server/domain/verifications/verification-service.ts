@@ -8,6 +8,7 @@ import { verificationMachine, type VerificationEvent } from '../../../generated/
 import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
 import type { Sandbox } from '../../sandbox.js';
+import { DueQueue } from '../../store/due-queue.js';
 import { perSandbox } from '../exchange/per-sandbox.js';
 import { uploadIntentService, type UploadIntentRecord, type UploadIntentService } from '../files/upload-intent-service.js';
 import { tryFire } from '../machines/fire.js';
@@ -52,6 +53,13 @@ export type StatusListener = (verification: VerificationRecord) => void;
 
 export class VerificationService {
   private readonly verifications = new Map<string, VerificationRecord>();
+  /** Creation order, for settling verifications that expire in one tick in the order a scan would. */
+  private readonly sequence = new WeakMap<VerificationRecord, number>();
+  /** Verifications by the end of their ttl, while the machine lets them expire. */
+  private readonly timers = new DueQueue<VerificationRecord>({
+    dueAt: (v) => (tryFire(verificationMachine, v.status, 'expire').ok ? v.expiresAt.getTime() : null),
+    creationOrder: (a, b) => this.sequence.get(a)! - this.sequence.get(b)!,
+  });
 
   constructor(
     private readonly clock: Clock,
@@ -88,9 +96,11 @@ export class VerificationService {
       reviewedAt: null,
     };
     for (const intent of intents) this.uploads.consume(intent);
+    this.sequence.set(verification, this.verifications.size);
     this.verifications.set(verification.id, verification);
     const submitted = tryFire(verificationMachine, verification.status, 'submit', { guards: guardsOf(verification) });
     if (submitted.ok) verification.status = submitted.transition.to;
+    this.timers.schedule(verification);
     this.changed(verification);
     return { ok: true, verification };
   }
@@ -204,9 +214,9 @@ export class VerificationService {
     return { ok: true, value: verification };
   }
 
-  /** Applies every expiry now due (the clock advanced). */
+  /** Applies every expiry now due: only the verifications the queue says are due. */
   tick(): void {
-    for (const verification of this.verifications.values()) this.settle(verification);
+    for (const verification of this.timers.takeDue(this.clock.nowMs())) this.settle(verification);
   }
 
   /** The checks of each named upload intent; the usable intents (details filled for the others). */
@@ -239,6 +249,7 @@ export class VerificationService {
     if (!fired.ok) throw new Error(`verification ${verification.id}: ${fired.reason}`);
     verification.status = fired.transition.to;
     verification.updatedAt = this.clock.now();
+    this.timers.schedule(verification);
     this.changed(verification);
   }
 
@@ -249,6 +260,7 @@ export class VerificationService {
     if (!fired.ok) return;
     verification.status = fired.transition.to;
     verification.updatedAt = verification.expiresAt;
+    this.timers.schedule(verification);
     this.changed(verification);
   }
 }
@@ -260,11 +272,11 @@ const services = perSandbox(0x7e71f, (sandbox: Sandbox, random) => {
 
 const ticking = new WeakSet<Sandbox>();
 
-/** One service per sandbox and reset; pending verifications expire as the clock advances. */
+/** One service per sandbox and reset; pending verifications expire as the clock advances and as real time passes. */
 export function verificationService(sandbox: Sandbox): VerificationService {
   if (!ticking.has(sandbox)) {
     ticking.add(sandbox);
-    sandbox.clock.onAdvance(() => verificationService(sandbox).tick());
+    sandbox.onTimersDue(() => verificationService(sandbox).tick());
   }
   return services(sandbox);
 }
