@@ -6,7 +6,7 @@ import { createRandom, type Random } from '../../../random.js';
 import { ListableCollection } from '../../../store/list-records.js';
 import { perSandbox } from '../per-sandbox.js';
 import { buildPaymentSystems, buildRoutes, type PaymentSystemRecord, type RouteRecord } from './catalog-records.js';
-import { routeState, type RouteState } from './route-state.js';
+import { floatingStep, routeState, type RouteState } from './route-state.js';
 
 /** Sort fields of both lists (the contract's sort enums: sorting, id, name). */
 const sortFields = {
@@ -25,6 +25,12 @@ export class ExchangeCatalog {
   });
   private readonly builtAtMs: number;
   private readonly seed: number;
+  /**
+   * Each route's last computed state and what it was computed from. Lists price every listed
+   * route on every request; the state only changes with the floating step, the receive side's
+   * reserve or the route's suspension (or a new record), so it is priced again only then.
+   */
+  private readonly states = new Map<number, { route: RouteRecord; step: number; reserve: string; suspended: string | null; state: RouteState }>();
 
   constructor(
     private readonly clock: Clock,
@@ -70,7 +76,15 @@ export class ExchangeCatalog {
 
   /** The route as it stands now on the clock. */
   state(route: RouteRecord): RouteState {
-    return routeState(route, this.builtAtMs, this.clock.nowMs(), (routeId, step) => this.drift(routeId, step));
+    const step = floatingStep(route, this.builtAtMs, this.clock.nowMs());
+    const { reserve } = route.to;
+    const cached = this.states.get(route.id);
+    if (cached !== undefined && cached.route === route && cached.step === step && cached.reserve === reserve && cached.suspended === route.suspended) {
+      return cached.state;
+    }
+    const state = routeState(route, this.builtAtMs, step, (routeId, at) => this.drift(routeId, at));
+    this.states.set(route.id, { route, step, reserve, suspended: route.suspended, state });
+    return state;
   }
 
   /** A move in [-1, 1] for one route and step: the same for a seed, whenever it is asked. */

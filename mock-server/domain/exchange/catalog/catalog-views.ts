@@ -69,7 +69,31 @@ function sideView(system: PaymentSystemRecord): ExchangeRoute['from'] {
   };
 }
 
+/**
+ * The route as the contract shows it. A state never changes (a change makes a new one), so its
+ * view is built once and shared by every response that lists the route, frozen so that no
+ * caller can change what the others send.
+ */
 export function routeView(state: RouteState): ExchangeRoute {
+  let view = views.get(state);
+  if (view === undefined) {
+    view = deepFreeze(buildRouteView(state));
+    views.set(state, view);
+  }
+  return view;
+}
+
+const views = new WeakMap<RouteState, ExchangeRoute>();
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const field of Object.values(value)) deepFreeze(field);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function buildRouteView(state: RouteState): ExchangeRoute {
   const { route } = state;
   const fixed = route.rateType === 'fixed';
   return {

@@ -3,7 +3,7 @@
 // snapshot of that state whose hash changes whenever any of it changes.
 import { createHash } from 'node:crypto';
 import type { RouteSnapshot } from '../../../../generated/exchange-v3/types.js';
-import { compare, formatDecimal, parseDecimal } from '../decimal.js';
+import { compare, parseDecimal } from '../decimal.js';
 import { priceGive } from '../pricing.js';
 import { driftedCourse, type RouteRecord } from './catalog-records.js';
 import { quoteTtlSeconds } from './route-capabilities.js';
@@ -21,32 +21,38 @@ export interface RouteLimits {
   reserve: string;
 }
 
+/** Shared by every request in the same floating step (cached), hence read-only. */
 export interface RouteState {
-  route: RouteRecord;
-  course: string;
-  limits: RouteLimits;
-  enabled: boolean;
+  readonly route: RouteRecord;
+  readonly course: string;
+  readonly limits: Readonly<RouteLimits>;
+  readonly enabled: boolean;
   /** When the state last changed (the current floating step began, or the catalog was built). */
-  updatedAt: Date;
+  readonly updatedAt: Date;
 }
 
 /** Where the drift of a floating rate comes from: seeded per route and step. */
 export type DriftSource = (routeId: number, step: number) => number;
 
-export function routeState(route: RouteRecord, builtAtMs: number, nowMs: number, drift: DriftSource): RouteState {
+/** Which floating step the route is in at `nowMs` (always 0 for a fixed rate): its course changes only between steps. */
+export function floatingStep(route: RouteRecord, builtAtMs: number, nowMs: number): number {
+  return route.rateType === 'floating' ? Math.max(0, Math.floor((nowMs - builtAtMs) / (floatingStepSeconds * 1000))) : 0;
+}
+
+/** The route's state in floating step `step` (the arithmetic; ExchangeCatalog caches the result). */
+export function routeState(route: RouteRecord, builtAtMs: number, step: number, drift: DriftSource): RouteState {
   const { reserve } = route.to;
-  const step = route.rateType === 'floating' ? Math.max(0, Math.floor((nowMs - builtAtMs) / (floatingStepSeconds * 1000))) : 0;
   const course = step === 0 ? route.baseCourse : driftedCourse(route.baseCourse, Math.round(drift(route.id, step) * floatingDriftPpm));
   const atMin = priceGive(route, course, route.minGive).amountOut;
   const atMax = priceGive(route, course, route.maxGive).amountOut;
   const maxReceive = compare(parseDecimal(atMax), parseDecimal(reserve)) > 0 ? reserve : atMax;
-  return {
+  return Object.freeze({
     route,
     course,
-    limits: { min_give: route.minGive, max_give: route.maxGive, min_receive: atMin, max_receive: maxReceive, reserve },
+    limits: Object.freeze({ min_give: route.minGive, max_give: route.maxGive, min_receive: atMin, max_receive: maxReceive, reserve }),
     enabled: route.suspended === null,
     updatedAt: new Date(builtAtMs + step * floatingStepSeconds * 1000),
-  };
+  });
 }
 
 /** The values the snapshot hash covers (`fingerprint`), in a fixed key order. */
@@ -65,8 +71,16 @@ export const staleSnapshotMessage = 'no longer matches the route (its rate, limi
 
 /** SHA-256 hex of the route's canonical state: equal states, equal hashes. */
 export function snapshotHash(state: RouteState): string {
-  return createHash('sha256').update(JSON.stringify({ route_id: state.route.id, ...fingerprint(state) })).digest('hex');
+  let hash = hashes.get(state);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(JSON.stringify({ route_id: state.route.id, ...fingerprint(state) })).digest('hex');
+    hashes.set(state, hash);
+  }
+  return hash;
 }
+
+/** A state never changes (a change makes a new state), so its hash is computed once. */
+const hashes = new WeakMap<RouteState, string>();
 
 /** `route-snapshot-v1` of the state, generated now and valid for a quote's lifetime. */
 export function routeSnapshot(state: RouteState, now: Date): RouteSnapshot {
