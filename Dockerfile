@@ -2,8 +2,9 @@
 #   docker build -t exchange-api-kit .
 #   docker run --rm -p 4010:4010 -e MOCK_SEED=42 exchange-api-kit
 #   docker run --rm --network host exchange-api-kit conformance --base-url http://localhost:4010 --sandbox
-# Production dependencies only (tsx runs the TypeScript sources), files owned by root and
-# read-only to the unprivileged `node` user that runs the server.
+# Production dependencies only; the command line is bundled into dist/ at build time (esbuild,
+# which tsx brings) so the container starts in plain Node; files owned by root and read-only to
+# the unprivileged `node` user that runs the server.
 FROM node:20-alpine
 
 ENV NODE_ENV=production
@@ -22,10 +23,11 @@ COPY generator ./generator
 COPY templates ./templates
 COPY mock-server ./mock-server
 COPY conformance ./conformance
+COPY scripts ./scripts
+# `npm ci --ignore-scripts` skipped the `prepare` build; run it here.
+RUN node scripts/build-dist.mjs
 
 USER node
-# Fills tsx's compile cache (in /tmp, per user) at build time, so a container starts faster.
-RUN node bin/exchange-api-kit.mjs serve --help > /dev/null
 
 # serve reads its options from the environment too (see `serve --help`); in a container it must
 # listen on every interface.

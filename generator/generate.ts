@@ -39,7 +39,7 @@ export async function generate(repoRoot: string): Promise<Generation> {
       emitRoutes(model),
       emitClient(model, templatesDir),
       emitContractData(model),
-      emitBundledDocument(model),
+      ...emitBundledDocument(model),
     ]),
     ...emitMachines(machines),
     ...emitDocs(docs),

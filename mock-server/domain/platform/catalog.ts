@@ -30,7 +30,21 @@ export interface PlatformCatalog {
   schemas: SchemaEntry[];
 }
 
+/** Read on first use (the contracts catalog is YAML: parsing it is kept out of the server's start). */
 export function loadPlatformCatalog(contractsDir: string): PlatformCatalog {
+  let read: PlatformCatalog | undefined;
+  const catalog = () => (read ??= readPlatformCatalog(contractsDir));
+  return {
+    get contracts() {
+      return catalog().contracts;
+    },
+    get schemas() {
+      return catalog().schemas;
+    },
+  };
+}
+
+function readPlatformCatalog(contractsDir: string): PlatformCatalog {
   const { contracts } = parse(readFileSync(join(contractsDir, 'platform-contracts.yaml'), 'utf8')) as { contracts: ContractEntry[] };
   const schemas = readdirSync(join(contractsDir, 'schemas'))
     .filter((file) => file.endsWith('.json'))
