@@ -82,6 +82,7 @@ export function banner(server: RunningMockServer, start: StartOptions): string {
   v1 (deposits):    ${server.url}/v1/public     site key: ${server.site.apiKey}  secret: ${server.site.apiSecret}
                                            webhook secret: ${server.site.webhookSecret}
   sandbox control:  ${start.control === false ? 'off' : `${server.url}/__mock`}
+  inspector:        ${start.control === false ? 'off' : `${server.url}/__mock/ui/`}
   API reference:    ${start.docs === false ? 'off' : `${server.url}/docs`}
   seed: ${server.seed}
 

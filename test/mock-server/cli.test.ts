@@ -70,12 +70,16 @@ afterEach(async () => {
 describe('the mock server CLI', () => {
   it('starts with --port 0 --seed --token, prints the URL and the token, which works, and stops on SIGTERM', async () => {
     const child = start(['--port', '0', '--seed', '3', '--token', fixedToken]);
-    const { url, token } = printed(await banner(child));
+    const output = await banner(child);
+    const { url, token } = printed(output);
     expect(token).toBe(fixedToken);
     const ping = await send(url, '/api/v3/private/ping', { headers: bearer(token) });
     expect(ping.status).toBe(200);
     const clock = await send(url, '/__mock/clock');
     expect(clock.status).toBe(200);
+    const inspector = /inspector:\s+(\S+)/.exec(output)?.[1];
+    expect(inspector).toBe(`${url}/__mock/ui/`);
+    expect((await fetch(inspector!)).status).toBe(200);
     expect(await stop(child)).toBe(0);
   });
 
