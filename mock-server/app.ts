@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDepositV1Router, depositV1Routes, type DepositV1Handlers } from '../generated/deposit-v1/routes.js';
 import { createExchangeV3Router, exchangeV3Routes, exchangeV3RoutesBasePath, type ExchangeV3Handlers } from '../generated/exchange-v3/routes.js';
-import type { RouteDefinition, ValidationDetails } from '../generated/runtime/router-runtime.js';
+import { runChain, type RouteDefinition, type ValidationDetails } from '../generated/runtime/router-runtime.js';
 import { loadPlatformCatalog } from './domain/platform/catalog.js';
 import { controlHandlers } from './control/handlers.js';
 import { sandboxControlSecuritySchemes } from '../generated/sandbox-control/contract-data.js';
@@ -83,7 +83,6 @@ export function createApp(options: AppOptions = {}): MockApp {
   // allow-list check reads req.ip.
   app.set('trust proxy', 'loopback');
   if (options.logger) app.use(requestLog(options.logger));
-  if (options.docs !== false) app.use('/docs', requestContext('v3'), docsPage());
 
   const v3Handlers: ExchangeV3Handlers = {
     ...platformHandlers(sandbox, catalog, openApiYaml),
@@ -100,9 +99,11 @@ export function createApp(options: AppOptions = {}): MockApp {
   };
   app.use(
     exchangeV3RoutesBasePath,
-    ...familyContext('v3'),
-    createExchangeV3Router(v3Handlers, { routeMiddleware: pipeline.v3, onValidationError: validationFailed(sandbox, 'v3') }),
-    unmatched(exchangeV3Routes, exchangeV3RoutesBasePath),
+    oneLayer(
+      ...familyContext('v3'),
+      createExchangeV3Router(v3Handlers, { routeMiddleware: pipeline.v3, onValidationError: validationFailed(sandbox, 'v3') }),
+      unmatched(exchangeV3Routes, exchangeV3RoutesBasePath),
+    ),
   );
 
   // The v1 paths are written in full (/v1/public/...), so its router mounts at the root.
@@ -114,24 +115,37 @@ export function createApp(options: AppOptions = {}): MockApp {
     ...amlHandlers(sandbox),
     ...depositAmlHandlers(sandbox),
   };
-  app.use('/v1/public', ...familyContext('v1'));
+  app.use('/v1/public', oneLayer(...familyContext('v1')));
   app.use(createDepositV1Router(v1Handlers, { routeMiddleware: pipeline.v1, onValidationError: validationFailed(sandbox, 'v1') }));
   app.use('/v1/public', unmatched(depositV1Routes, ''));
+
+  if (options.docs !== false) app.use('/docs', oneLayer(requestContext('v3'), docsPage()));
 
   if (options.control !== false) {
     app.use(`${sandboxControlRoutesBasePath}/ui`, inspectorPage());
     app.use(
       sandboxControlRoutesBasePath,
-      ...familyContext('control'),
-      adminGuard(options.adminToken),
-      createSandboxControlRouter(controlHandlers(sandbox), { routeMiddleware: pipeline.control, onValidationError: validationFailed(sandbox, 'control') }),
-      unmatched(sandboxControlRoutes, sandboxControlRoutesBasePath),
+      oneLayer(
+        ...familyContext('control'),
+        adminGuard(options.adminToken),
+        createSandboxControlRouter(controlHandlers(sandbox), { routeMiddleware: pipeline.control, onValidationError: validationFailed(sandbox, 'control') }),
+        unmatched(sandboxControlRoutes, sandboxControlRoutesBasePath),
+      ),
     );
   }
 
-  app.use(requestContext('v3'), unmatched([], ''));
+  app.use(oneLayer(requestContext('v3'), unmatched([], '')));
   app.use(errorHandler(sandbox.clock));
   return { app, sandbox };
+}
+
+/**
+ * A family's middleware as one express layer: express matches the mount path of every layer
+ * it passes, so a stack of five layers per family cost five matches per request (a tenth of
+ * the mock's CPU per request in profiles); one layer runs the same steps in the same order.
+ */
+function oneLayer(...handlers: express.RequestHandler[]): express.RequestHandler {
+  return (req, res, next) => runChain(handlers, req, res, next);
 }
 
 function validationFailed(sandbox: Sandbox, family: FamilyName) {

@@ -237,8 +237,12 @@ class DispatchTable {
   }
 }
 
-/** Runs a route's middleware and handler in order, as express would: an error (thrown, passed or rejected) goes to `done`. */
-function runChain(chain: readonly RequestHandler[], req: Request, res: Response, done: NextFunction): void {
+/**
+ * Runs middleware in order, as express would: an error (thrown, passed or rejected) goes to
+ * `done`, and so does the request when the last one calls `next()`. Exported so an app can run
+ * a stack of its own middleware as one express layer.
+ */
+export function runChain(chain: readonly RequestHandler[], req: Request, res: Response, done: NextFunction): void {
   let index = 0;
   const step = (error?: unknown): void => {
     if (error !== undefined && error !== null && error !== false) {
@@ -289,8 +293,9 @@ function isHandlerResponse(value: unknown): value is HandlerResponse {
 }
 
 function writeResponse(res: Response, response: HandlerResponse): void {
-  res.status(response.status);
-  for (const [name, value] of Object.entries(response.headers ?? {})) res.set(name, value);
+  // Set directly: res.status() re-checks the code on every answer, and node checks it anyway.
+  res.statusCode = response.status;
+  if (response.headers !== undefined) for (const [name, value] of Object.entries(response.headers)) res.set(name, value);
   const { body, contentType } = response;
   if (body === undefined) {
     res.end();
@@ -300,12 +305,14 @@ function writeResponse(res: Response, response: HandlerResponse): void {
     res.type(contentType ?? 'application/octet-stream').send(body);
   } else {
     // JSON, the common case, is written directly: one write of headers and body, no ETag
-    // (res.send hashes every body for one; API clients do not revalidate these answers).
-    const text = JSON.stringify(body);
+    // (res.send hashes every body for one; API clients do not revalidate these answers). The
+    // text is encoded once: its length is then the buffer's, where byteLength and the socket
+    // write would each walk a large non-ASCII body (a route's `→`) again.
+    const bytes = Buffer.from(JSON.stringify(body), 'utf8');
     const type = contentType ?? 'application/json';
     res.setHeader('Content-Type', /charset=/i.test(type) ? type : `${type}; charset=utf-8`);
-    res.setHeader('Content-Length', Buffer.byteLength(text));
-    res.end(text);
+    res.setHeader('Content-Length', bytes.length);
+    res.end(bytes);
   }
 }
 

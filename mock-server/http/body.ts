@@ -9,6 +9,9 @@ import { families } from './families.js';
 import { HttpError } from './http-error.js';
 import { requestLocals } from './locals.js';
 
+/** The raw body of every request that has none (empty, so nothing can change it). */
+const noBody = Buffer.alloc(0);
+
 export function readBody(route: RouteDefinition, limitBytes: number): RequestHandler[] {
   const raw = express.raw({ type: () => true, limit: limitBytes });
   return [
@@ -20,7 +23,7 @@ export function readBody(route: RouteDefinition, limitBytes: number): RequestHan
       // A request that announces no body (no Content-Length, no Transfer-Encoding: most GETs)
       // has none to read; skipping the parser here is a measurable share of a small request.
       if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
-        requestLocals(res).rawBody = Buffer.alloc(0);
+        requestLocals(res).rawBody = noBody;
         req.body = undefined;
         next();
         return;

@@ -7,6 +7,7 @@ import type { ExchangeV3ErrorCode } from '../../generated/exchange-v3/contract-d
 import { checkQuota } from '../domain/accounts/quota-check.js';
 import { admit, type RateDecision, type RateWindow } from '../domain/accounts/rate-window.js';
 import type { ApiKey } from '../domain/accounts/api-keys.js';
+import type { RequestsUsed } from '../domain/accounts/usage.js';
 import type { Sandbox } from '../sandbox.js';
 import type { ExpiringStore } from '../store/expiring-map.js';
 import { HttpError } from './http-error.js';
@@ -29,13 +30,16 @@ export function rateLimit(sandbox: Sandbox, windows: ExpiringStore<RateWindow>):
     // of the key runs between them (a shared store would need an atomic increment here).
     windows
       .get(id)
-      .then(async (current) => {
+      .then((current) => {
         const { window, decision } = admit(current, nowMs, key.limits.perMinute, rateWindowMs);
         // One TTL for every entry keeps the store's insertion order its expiry order.
-        await windows.set(id, window, rateWindowMs);
-        const quota = checkQuota(key.limits, sandbox.usage.day(key.id, now), sandbox.usage.month(key.id, now), now);
-        if (decision.allowed && !quota.exhausted) sandbox.usage.countRequest(key.id, now);
-        setLimitHeaders(res, sandbox, key, decision, now);
+        return windows.set(id, window, rateWindowMs).then(() => decision);
+      })
+      .then((decision) => {
+        const before = sandbox.usage.used(key.id, now);
+        const quota = checkQuota(key.limits, before, now);
+        const used = decision.allowed && !quota.exhausted ? sandbox.usage.countRequest(key.id, now) : before;
+        setLimitHeaders(res, key, decision, used);
         if (!decision.allowed) {
           next(refusal('rate_limit_exceeded', `The rate limit of ${decision.limit} requests a minute is exhausted; retry in ${decision.retryAfterSeconds} s.`, decision.retryAfterSeconds));
         } else if (quota.exhausted) {
@@ -48,16 +52,15 @@ export function rateLimit(sandbox: Sandbox, windows: ExpiringStore<RateWindow>):
   };
 }
 
-function setLimitHeaders(res: Response, sandbox: Sandbox, key: ApiKey, decision: RateDecision, now: Date): void {
-  const day = sandbox.usage.day(key.id, now);
-  const month = sandbox.usage.month(key.id, now);
+/** The headers, with the day's and month's use after this request was counted. */
+function setLimitHeaders(res: Response, key: ApiKey, decision: RateDecision, used: RequestsUsed): void {
   res.setHeader(limitHeaders.rateLimit, String(decision.limit));
   res.setHeader(limitHeaders.rateRemaining, String(decision.remaining));
   res.setHeader(limitHeaders.rateReset, String(Math.floor(decision.resetAtMs / 1000)));
   res.setHeader(limitHeaders.quotaDailyLimit, String(key.limits.daily));
-  res.setHeader(limitHeaders.quotaDailyRemaining, String(Math.max(0, key.limits.daily - day.used)));
+  res.setHeader(limitHeaders.quotaDailyRemaining, String(Math.max(0, key.limits.daily - used.day)));
   res.setHeader(limitHeaders.quotaMonthlyLimit, String(key.limits.monthly));
-  res.setHeader(limitHeaders.quotaMonthlyRemaining, String(Math.max(0, key.limits.monthly - month.used)));
+  res.setHeader(limitHeaders.quotaMonthlyRemaining, String(Math.max(0, key.limits.monthly - used.month)));
 }
 
 function refusal(code: ExchangeV3ErrorCode, message: string, retryAfterSeconds: number): HttpError {

@@ -12,6 +12,11 @@ export interface QuotaUse {
   resetsAt: Date;
 }
 
+export interface RequestsUsed {
+  day: number;
+  month: number;
+}
+
 interface KeyUsage {
   day: { start: number; used: number };
   month: { start: number; used: number };
@@ -21,11 +26,18 @@ interface KeyUsage {
 export class UsageLedger {
   private readonly byKey = new Map<number, KeyUsage>();
 
-  /** Counts one request against the key's day and month (call before answering it). */
-  countRequest(keyId: number, now: Date): void {
+  /** Counts one request against the key's day and month (call before answering it); returns the use after it. */
+  countRequest(keyId: number, now: Date): RequestsUsed {
     const usage = this.current(keyId, now);
     usage.day.used += 1;
     usage.month.used += 1;
+    return { day: usage.day.used, month: usage.month.used };
+  }
+
+  /** Requests counted in the key's current day and month. */
+  used(keyId: number, now: Date): RequestsUsed {
+    const usage = this.current(keyId, now);
+    return { day: usage.day.used, month: usage.month.used };
   }
 
   /** Records the outcome of a request of an operation. */
@@ -81,9 +93,9 @@ function utcDayStart(now: Date): number {
 function utcMonthStart(now: Date): number {
   return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
 }
-function nextUtcDay(now: Date): number {
+export function nextUtcDay(now: Date): number {
   return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
 }
-function nextUtcMonth(now: Date): number {
+export function nextUtcMonth(now: Date): number {
   return Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
 }
