@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ExchangeV3Client } from '../../generated/exchange-v3/client.js';
 import type { CreateOrderRequest, ExchangeRoute, OrderPreflight } from '../../generated/exchange-v3/types.js';
 import { failure } from './support/failure.js';
+import { btcAddress, tronAddress, visa } from './support/requisites.js';
 import { useFrozenSandbox, type TestServer } from './support/server.js';
 
 let server: TestServer;
@@ -12,9 +13,6 @@ useFrozenSandbox({ seed: 93 }, (started) => {
   server = started;
 });
 
-const tronAddress = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
-const btcAddress = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
-const visa = '4111111111111111';
 
 let all: ExchangeRoute[];
 beforeEach(async () => {

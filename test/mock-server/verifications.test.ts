@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExchangeRoute, UploadIntent } from '../../generated/exchange-v3/types.js';
 import { verificationMachine } from '../../generated/machines.js';
 import { failure } from './support/failure.js';
+import { btcAddress, tronAddress, visa } from './support/requisites.js';
 import { mintKey, v3Client } from './support/keys.js';
 import { useFrozenSandbox, type TestServer } from './support/server.js';
 import { createIntent, fileBytes, filePart, uploaded } from './uploads-helpers.js';
@@ -16,9 +17,6 @@ useFrozenSandbox({ seed: 93 }, (started) => {
   server = started;
 });
 
-const tronAddress = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
-const btcAddress = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
-const visa = '4111111111111111';
 
 const identityUpload = (kind: string) => uploaded(server.v3, { purpose: 'identity_verification', field_key: kind });
 const cardUpload = () => uploaded(server.v3, { purpose: 'card_verification', field_key: 'card_photo' });
