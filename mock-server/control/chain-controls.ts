@@ -2,7 +2,7 @@
 // credits it to the deposit with its address and memo) and add confirmations to one.
 import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
 import type { ChainTransaction } from '../domain/deposits/chain-simulator.js';
-import { compareDecimals } from '../domain/deposits/deposit-records.js';
+import { compareAmounts } from '../decimal.js';
 import { depositService, type DepositService } from '../domain/deposits/deposit-service.js';
 import { findNetwork } from '../domain/deposits/networks.js';
 import { HttpError } from '../http/http-error.js';
@@ -38,7 +38,7 @@ export function chainControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandl
       const details: Record<string, string[]> = {};
       if (network === undefined) details['body.network'] = [`${body.network} is not a network of the v1 catalog`];
       if (body.hash !== undefined && service.chain.has(body.hash)) details['body.hash'] = ['a transaction with this hash is already on the chain'];
-      if (compareDecimals(body.amount, '0') <= 0) details['body.amount'] = ['must be more than zero'];
+      if (compareAmounts(body.amount, '0') <= 0) details['body.amount'] = ['must be more than zero'];
       if (network === undefined || Object.keys(details).length > 0) throw new HttpError('validation_error', 'The given data was invalid.', details);
       const { transaction } = service.receive({
         network: network.code,

@@ -6,7 +6,7 @@ import type { DepositV1Handlers } from '../../generated/deposit-v1/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import type { Site } from '../domain/accounts/sites.js';
 import { depositableAsset } from '../domain/deposits/assets.js';
-import { compareDecimals, fractionDigits } from '../domain/deposits/deposit-records.js';
+import { compareAmounts, fractionDigits } from '../decimal.js';
 import { BY_SITE, defaultLifetimeSeconds, depositService, refreshIntervalSeconds } from '../domain/deposits/deposit-service.js';
 import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
@@ -37,7 +37,7 @@ export function depositHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, Depos
       const amount = body.amount ?? null;
       if (amount !== null) {
         const problems: string[] = [];
-        if (compareDecimals(amount, asset.minDepositAmount) < 0) problems.push(`must be at least ${asset.minDepositAmount} ${asset.code}`);
+        if (compareAmounts(amount, asset.minDepositAmount) < 0) problems.push(`must be at least ${asset.minDepositAmount} ${asset.code}`);
         if (fractionDigits(amount) > asset.decimals) problems.push(`has more than ${asset.decimals} decimals`);
         if (problems.length > 0) throw new HttpError('VALIDATION_ERROR', 'The given data was invalid.', { 'body.amount': problems });
       }

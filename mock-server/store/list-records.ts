@@ -8,6 +8,7 @@
 // partition keeps its own indexes, the default sort's from its first record on, so a list scoped
 // to one owner reads O(log k + page) of the owner's k records and counts them without a scan,
 // however many other records the collection holds.
+import { compareAmounts } from '../decimal.js';
 import { KeysetIndex, compareValues, type RecordId, type SortValue } from './keyset-index.js';
 import { encodeCursor, formatSort, listMeta, type ListFamily, type ListMetaOf, type ListRequest, type SortTerm } from './list-query.js';
 
@@ -232,23 +233,10 @@ const dateTime = /^\d{4}-\d{2}-\d{2}T/;
 function comparable(actual: SortValue, bound: unknown): number {
   if (actual === null) return Number.NaN;
   if (typeof actual === 'string' && typeof bound === 'string') {
-    if (decimal.test(actual) && decimal.test(bound)) return compareDecimals(actual, bound);
+    if (decimal.test(actual) && decimal.test(bound)) return compareAmounts(actual, bound);
     if (dateTime.test(actual) && dateTime.test(bound)) return Date.parse(actual) - Date.parse(bound);
   }
   if (typeof actual === 'number' && typeof bound === 'string' && dateTime.test(bound)) return actual - Date.parse(bound);
   return compareValues(actual, bound as SortValue);
 }
 
-/** Non-negative decimal strings by value, without going through floating point. */
-export function compareDecimals(a: string, b: string): number {
-  const [aWhole = '', aFraction = ''] = a.split('.');
-  const [bWhole = '', bFraction = ''] = b.split('.');
-  const wholeA = aWhole.replace(/^0+(?=\d)/, '');
-  const wholeB = bWhole.replace(/^0+(?=\d)/, '');
-  if (wholeA.length !== wholeB.length) return wholeA.length - wholeB.length;
-  if (wholeA !== wholeB) return wholeA < wholeB ? -1 : 1;
-  const width = Math.max(aFraction.length, bFraction.length);
-  const fractionA = aFraction.padEnd(width, '0');
-  const fractionB = bFraction.padEnd(width, '0');
-  return fractionA === fractionB ? 0 : fractionA < fractionB ? -1 : 1;
-}

@@ -5,7 +5,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KeysetIndex, type KeysetPosition } from '../../mock-server/store/keyset-index.js';
 import { v3ListRequest, type ListContract, type ListRequest, type SortTerm, type V3PaginationMeta } from '../../mock-server/store/list-query.js';
-import { ListableCollection, compareDecimals, filterPredicate, listRecords, match } from '../../mock-server/store/list-records.js';
+import { compareAmounts } from '../../mock-server/decimal.js';
+import { ListableCollection, filterPredicate, listRecords, match } from '../../mock-server/store/list-records.js';
 
 interface Row {
   id: number;
@@ -289,10 +290,10 @@ describe('ListableCollection', () => {
 
 describe('filter helpers', () => {
   it('compares decimal strings by value', () => {
-    expect(compareDecimals('10', '9.99')).toBeGreaterThan(0);
-    expect(compareDecimals('0010.50', '10.5')).toBe(0);
-    expect(compareDecimals('0.015', '0.0151')).toBeLessThan(0);
-    expect(compareDecimals('123456789012345678901.1', '123456789012345678901.01')).toBeGreaterThan(0);
+    expect(compareAmounts('10', '9.99')).toBeGreaterThan(0);
+    expect(compareAmounts('0010.50', '10.5')).toBe(0);
+    expect(compareAmounts('0.015', '0.0151')).toBeLessThan(0);
+    expect(compareAmounts('123456789012345678901.1', '123456789012345678901.01')).toBeGreaterThan(0);
   });
 
   it('matches timestamps, decimals, and nulls never pass a bound', () => {

@@ -3,6 +3,7 @@
 // deposit-service.ts changes it, by executing the generated deposit machine.
 import type { Deposit, DepositAmlStatus, DepositTransaction, StaticAddressRef } from '../../../generated/deposit-v1/types.js';
 import { depositMachine, type DepositState } from '../../../generated/machines.js';
+import { addAmounts } from '../../decimal.js';
 import type { Site } from '../accounts/sites.js';
 import type { ChainTransaction, SimulatedChain } from './chain-simulator.js';
 import type { NetworkCode } from './networks.js';
@@ -47,31 +48,6 @@ export interface DepositRecord {
 export const noneCredited: readonly never[] = Object.freeze([]);
 
 // ---------------------------------------------------------------------------------------------
-// Decimal strings (^\d+(\.\d+)?$), exact.
-
-function split(value: string): [string, string] {
-  const [whole = '0', fraction = ''] = value.split('.');
-  return [whole, fraction];
-}
-
-/** a + b for non-negative decimal strings; keeps the wider fraction (trailing zeros included). */
-export function addDecimals(a: string, b: string): string {
-  const [aw, af] = split(a);
-  const [bw, bf] = split(b);
-  const width = Math.max(af.length, bf.length);
-  const sum = BigInt(aw + af.padEnd(width, '0')) + BigInt(bw + bf.padEnd(width, '0'));
-  const digits = sum.toString().padStart(width + 1, '0');
-  return width === 0 ? digits : `${digits.slice(0, -width)}.${digits.slice(-width)}`;
-}
-
-export { compareDecimals } from '../../store/list-records.js';
-
-/** Digits after the decimal point. */
-export function fractionDigits(value: string): number {
-  return split(value)[1].length;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Views
 
 export function isFinalStatus(status: DepositState): boolean {
@@ -80,7 +56,7 @@ export function isFinalStatus(status: DepositState): boolean {
 
 /** Total credited so far, "0" before any transaction. */
 export function receivedAmount(deposit: DepositRecord, chain: SimulatedChain): string {
-  return deposit.transactionHashes.reduce((sum, hash) => addDecimals(sum, chain.require(hash).amount), '0');
+  return deposit.transactionHashes.reduce((sum, hash) => addAmounts(sum, chain.require(hash).amount), '0');
 }
 
 export function transactionView(deposit: DepositRecord, tx: ChainTransaction, chain: SimulatedChain, now: Date): DepositTransaction {

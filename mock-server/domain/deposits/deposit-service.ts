@@ -9,6 +9,7 @@
 import { operationExtension } from '../../bundled-contracts.js';
 import { depositMachine, type DepositEvent, type DepositState, type Transition } from '../../../generated/machines.js';
 import type { Clock } from '../../clock.js';
+import { compareAmounts } from '../../decimal.js';
 import { createRandom, type Random } from '../../random.js';
 import type { Sandbox } from '../../sandbox.js';
 import { DueQueue } from '../../store/due-queue.js';
@@ -21,7 +22,7 @@ import type { AssetDefinition } from './assets.js';
 import { createChainData, type ChainData } from './chain-data.js';
 import { SimulatedChain, type ChainTransaction, type InjectInput } from './chain-simulator.js';
 import { syncDepositAml } from './deposit-aml.js';
-import { compareDecimals, depositView, noneCredited, receivedAmount, type DepositRecord } from './deposit-records.js';
+import { depositView, noneCredited, receivedAmount, type DepositRecord } from './deposit-records.js';
 import { requireNetwork, type NetworkCode } from './networks.js';
 
 // Timer and guard names of the machine file; checked against the generated table at load.
@@ -418,7 +419,7 @@ export class DepositService {
     const atMs = Math.max(dueMs, deposit.updatedAtMs);
     if (deposit.status === 'confirming') {
       const received = receivedAmount(deposit, this.chain);
-      const order = deposit.amount === null ? 0 : compareDecimals(received, deposit.amount);
+      const order = deposit.amount === null ? 0 : compareAmounts(received, deposit.amount);
       const transition = transitionFor(deposit.status, 'confirmed', {
         amount_matches: deposit.amount === null || order === 0,
         amount_exceeds: deposit.amount !== null && order > 0,

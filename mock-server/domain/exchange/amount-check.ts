@@ -3,7 +3,7 @@
 // amount is first rounded down to its side's precision. Failures name `body.amount`.
 import type { AmountSide } from '../../../generated/exchange-v3/types.js';
 import type { RouteState } from './catalog/route-state.js';
-import { compare, isZero, parseDecimal } from './decimal.js';
+import { compare, isZero, parseDecimal } from '../../decimal.js';
 import { priceGive, priceReceive, type Priced } from './pricing.js';
 
 export type AmountOutcome =

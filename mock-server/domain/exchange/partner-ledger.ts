@@ -6,7 +6,7 @@
 import type { PartnerExchange, PartnerReferral, PartnerStatistics } from '../../../generated/exchange-v3/types.js';
 import type { Sandbox } from '../../sandbox.js';
 import { exchangeCatalog, type ExchangeCatalog } from './catalog/catalog-service.js';
-import { add, compare, divide, formatDecimal, multiply, parseDecimal, roundDecimal, subtract, type Decimal } from './decimal.js';
+import { add, compare, divide, formatDecimal, multiply, parseDecimal, roundDecimal, subtract, type Decimal } from '../../decimal.js';
 import type { OrderRecord } from './order-records.js';
 import { orderService } from './order-service.js';
 import { partnerCurrency, type PartnerAccount, type PayoutRecord } from './partner.js';

@@ -10,7 +10,7 @@ import type { Random } from '../../random.js';
 import { ListableCollection } from '../../store/list-records.js';
 import type { Client } from '../accounts/api-keys.js';
 import { createChainData } from '../deposits/chain-data.js';
-import { add, formatDecimal, parseDecimal, type Decimal } from './decimal.js';
+import { add, formatDecimal, parseDecimal, type Decimal } from '../../decimal.js';
 import { perSandbox } from './per-sandbox.js';
 
 /** The partner balance currency (PartnerMoney.currency) and its precision. */

@@ -4,7 +4,7 @@
 // Preflight, orders (order-request.ts) and the verification requirements all read it.
 import type { RouteRecord } from './catalog/catalog-records.js';
 import { routeVerifications } from './catalog/route-capabilities.js';
-import { compare, isAmount, parseDecimal } from './decimal.js';
+import { compare, isAmount, parseDecimal } from '../../decimal.js';
 
 export function verificationNeeds(route: RouteRecord, giveAmount: string | null): { identity: boolean; card: boolean } {
   const always = routeVerifications(route);

@@ -2,7 +2,7 @@
 // ids in data order, and per seed the reserves, display positions, spreads, fees, limits and
 // which crypto routes float. Same seed → same records (the Random is the only source).
 import type { Random } from '../../../random.js';
-import { divide, formatDecimal, multiply, parseDecimal, roundDecimal, roundSignificant, type Decimal } from '../decimal.js';
+import { divide, formatDecimal, multiply, parseDecimal, roundDecimal, roundSignificant, type Decimal } from '../../../decimal.js';
 import { isRoutePair, paymentSystemSpecs, type PaymentSystemSpec } from './payment-system-data.js';
 
 export interface PaymentSystemRecord {

@@ -1,7 +1,7 @@
 // The public rates file (GET /public/rates.xml): the BestChange format the contract describes,
 // one <item> per enabled route. A course below 1 is written the way rate monitors expect, as
 // `in` units of the give side for 1 unit of the receive side.
-import { compare, divide, formatDecimal, parseDecimal, roundSignificant } from '../decimal.js';
+import { compare, divide, formatDecimal, parseDecimal, roundSignificant } from '../../../decimal.js';
 import { courseDigits, isManual } from './catalog-records.js';
 import { routeVerifications } from './route-capabilities.js';
 import type { RouteState } from './route-state.js';

@@ -3,7 +3,7 @@
 // snapshot of that state whose hash changes whenever any of it changes.
 import { createHash } from 'node:crypto';
 import type { RouteSnapshot } from '../../../../generated/exchange-v3/types.js';
-import { compare, parseDecimal } from '../decimal.js';
+import { compare, parseDecimal } from '../../../decimal.js';
 import { priceGive } from '../pricing.js';
 import { driftedCourse, type RouteRecord } from './catalog-records.js';
 import { quoteTtlSeconds } from './route-capabilities.js';

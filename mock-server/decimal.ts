@@ -1,7 +1,8 @@
-// Exact decimal arithmetic on the contract's amount strings (`^\d+(\.\d+)?$`): a value is a
-// BigInt of units at a scale (digits after the point), so prices, fees and limits never pass
-// through floating point. Only what pricing needs: multiply, divide, add, subtract, compare,
-// and rounding to a side's precision in a chosen direction.
+// Exact decimal arithmetic on the contracts' amount strings (`^\d+(\.\d+)?$`), shared by every
+// domain: a value is a BigInt of units at a scale (digits after the point), so prices, fees,
+// limits and amounts received never pass through floating point. Pricing uses the Decimal
+// operations; lists, filters and deposits use the string helpers at the end, which work on the
+// text directly (sorting compares many amounts).
 
 export interface Decimal {
   readonly units: bigint;
@@ -87,6 +88,27 @@ export function isZero(value: Decimal): boolean {
 /** Digits after the point of an amount as written (`0.0150` → 4). */
 export function fractionDigits(text: string): number {
   return text.split('.')[1]?.length ?? 0;
+}
+
+/** Two amounts as written, compared by value without parsing them (leading zeros allowed). */
+export function compareAmounts(a: string, b: string): number {
+  const [aWhole = '', aFraction = ''] = a.split('.');
+  const [bWhole = '', bFraction = ''] = b.split('.');
+  const wholeA = aWhole.replace(/^0+(?=\d)/, '');
+  const wholeB = bWhole.replace(/^0+(?=\d)/, '');
+  if (wholeA.length !== wholeB.length) return wholeA.length - wholeB.length;
+  if (wholeA !== wholeB) return wholeA < wholeB ? -1 : 1;
+  const width = Math.max(aFraction.length, bFraction.length);
+  const fractionA = aFraction.padEnd(width, '0');
+  const fractionB = bFraction.padEnd(width, '0');
+  return fractionA === fractionB ? 0 : fractionA < fractionB ? -1 : 1;
+}
+
+/** a + b as written, keeping the wider fraction, trailing zeros included (`1.50` + `2` → `3.50`). */
+export function addAmounts(a: string, b: string): string {
+  const sum = add(parseDecimal(a), parseDecimal(b));
+  const digits = sum.units.toString().padStart(sum.scale + 1, '0');
+  return sum.scale === 0 ? digits : `${digits.slice(0, -sum.scale)}.${digits.slice(-sum.scale)}`;
 }
 
 /**
