@@ -13,9 +13,8 @@ import { BY_CLIENT, orderService } from '../domain/exchange/order-service.js';
 import { HttpError } from '../http/http-error.js';
 import { respond } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
-import { listContract } from '../store/list-contract.js';
-import { v3ListRequest } from '../store/list-query.js';
 import { filterPredicate, listRecords } from '../store/list-records.js';
+import { v3ListRequestOf } from './v3-list-request.js';
 import { causingRequest, clientOf } from './v3-request.js';
 
 type OrderOperation =
@@ -96,14 +95,13 @@ export function orderHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, OrderO
 
     listOrders: async (request, context) => {
       const clientId = clientOf(context);
-      const built = v3ListRequest(request.query, listContract('v3', 'listOrders'));
-      if (!built.ok) throw new HttpError('validation_error', 'The given data was invalid.', built.details);
+      const listRequest = v3ListRequestOf(request.query, 'listOrders');
       const service = orderService(sandbox);
       // Orders whose payment window ended are settled first (only those: a queue).
       service.tick();
       await ordersChanged(sandbox);
-      const filters = filterPredicate(built.request.filters, orderFilterMatchers);
-      const page = listRecords(service.collection, built.request, filters, { partition: BY_CLIENT, key: clientId });
+      const filters = filterPredicate(listRequest.filters, orderFilterMatchers);
+      const page = listRecords(service.collection, listRequest, filters, { partition: BY_CLIENT, key: clientId });
       return respond(context, clock, 200, { orders: page.items.map((o) => service.present(o)) }, { pagination: page.meta });
     },
   };

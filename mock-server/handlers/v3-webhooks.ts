@@ -11,9 +11,8 @@ import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
 import { respond } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
-import { listContract } from '../store/list-contract.js';
-import { v3ListRequest, type V3ListQuery } from '../store/list-query.js';
 import { filterPredicate, listRecords, ListableCollection, match, type FilterMatcher } from '../store/list-records.js';
+import { v3ListRequestOf } from './v3-list-request.js';
 import { causingRequest, clientOf } from './v3-request.js';
 import { webhookContractData } from './v3-webhooks-contract.js';
 import { presentDelivery, presentEndpoint, presentEndpointWithSecret, presentEvent, presentTestWebhook } from './v3-webhooks-present.js';
@@ -115,7 +114,7 @@ export function webhookHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, Webh
     },
 
     listWebhookEvents: async (request, context) => {
-      const listRequest = listRequestOf(request.query, 'listWebhookEvents');
+      const listRequest = v3ListRequestOf(request.query, 'listWebhookEvents');
       const events = new ListableCollection<EventRecord>({ id: (e) => e.id, fields: byCreatedAt });
       for (const event of await engine().service.listEvents(clientOf(context))) events.upsert(event);
       const page = listRecords(events, listRequest, filterPredicate(listRequest.filters, eventMatchers));
@@ -130,7 +129,7 @@ export function webhookHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, Webh
     },
 
     listWebhookDeliveries: async (request, context) => {
-      const listRequest = listRequestOf(request.query, 'listWebhookDeliveries');
+      const listRequest = v3ListRequestOf(request.query, 'listWebhookDeliveries');
       const deliveries = new ListableCollection<DeliveryRecord>({ id: (d) => d.id, fields: byCreatedAt });
       for (const delivery of await engine().service.listDeliveries(clientOf(context))) deliveries.upsert(delivery);
       const page = listRecords(deliveries, listRequest, filterPredicate(listRequest.filters, deliveryMatchers));
@@ -162,8 +161,3 @@ function noTarget(message: string, detail: string): HttpError {
   return new HttpError('validation_error', message, { 'body.endpoint_id': [detail] });
 }
 
-function listRequestOf(query: V3ListQuery, operationId: 'listWebhookEvents' | 'listWebhookDeliveries') {
-  const result = v3ListRequest(query, listContract('v3', operationId));
-  if (!result.ok) throw new HttpError('validation_error', 'The given data was invalid.', result.details);
-  return result.request;
-}
