@@ -15,7 +15,7 @@ import { webhookControlHandlers } from './webhook-controls.js';
 import { chainControlHandlers } from './chain-controls.js';
 import { amlControlHandlers } from './aml-controls.js';
 import { orderControlHandlers } from './order-controls.js';
-import { inspectorControlHandlers } from './inspector-controls.js';
+import { inspectorControlHandlers, presentClock } from './inspector-controls.js';
 import { verificationControlHandlers } from './verification-controls.js';
 
 const maxAdvanceMs = 31_536_000_000;
@@ -23,10 +23,7 @@ const knownScopes = new Set(allScopes(exchangeV3Routes));
 
 export function controlHandlers(sandbox: Sandbox): SandboxControlHandlers {
   const { clock } = sandbox;
-  const clockState = (context: HandlerContext) => {
-    const state = clock.state();
-    return respond(context, clock, 200, { now: state.now.toISOString(), frozen: state.frozen, offset_seconds: state.offsetSeconds });
-  };
+  const clockState = (context: HandlerContext) => respond(context, clock, 200, presentClock(clock));
 
   return {
     ...webhookControlHandlers(sandbox),

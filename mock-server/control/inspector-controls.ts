@@ -90,6 +90,7 @@ async function inspectorState(sandbox: Sandbox, limit: number): Promise<Inspecto
   };
 }
 
+/** The clock as the control API shows it (getClock, the clock operations, the inspector). */
 export function presentClock(clock: VirtualClock): InspectorState['clock'] {
   const state = clock.state();
   return { now: state.now.toISOString(), frozen: state.frozen, offset_seconds: state.offsetSeconds };
