@@ -191,6 +191,7 @@ export type RouteCapabilities = {
   };
   amount_sides?: ('give' | 'receive')[];
   fixed_rate?: boolean;
+  /** How long a quote on the route (and its route snapshot) holds; the default is what a route that says nothing else gives. */
   quote_ttl_seconds?: number;
   requires_email?: boolean;
   requires_verification?: {
