@@ -7,6 +7,7 @@
 // URL, headers, the body the app's JSON middleware parsed), validates it and calls the handler.
 // It installs no body parser: the app does, so the app controls limits.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { encodeJson } from './serialized-json.js';
 
 /** The scalar type a parameter's raw string is coerced to (for arrays: the items' type). */
 export type ScalarKind = 'string' | 'integer' | 'number' | 'boolean';
@@ -308,8 +309,9 @@ function writeResponse(res: Response, response: HandlerResponse): void {
     // JSON, the common case, is written directly: one write of headers and body, no ETag
     // (res.send hashes every body for one; API clients do not revalidate these answers). The
     // text is encoded once: its length is then the buffer's, where byteLength and the socket
-    // write would each walk a large non-ASCII body (a route's `→`) again.
-    const bytes = Buffer.from(JSON.stringify(body), 'utf8');
+    // write would each walk a large non-ASCII body (a route's `→`) again. Views the handler
+    // serialised once (SerializedJson) are spliced in as bytes.
+    const bytes = encodeJson(body);
     const type = contentType ?? 'application/json';
     res.setHeader('Content-Type', /charset=/i.test(type) ? type : `${type}; charset=utf-8`);
     res.setHeader('Content-Length', bytes.length);

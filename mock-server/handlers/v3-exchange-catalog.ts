@@ -5,7 +5,7 @@ import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import { paymentSystemMatchers, routeMatchers } from '../domain/exchange/catalog/catalog-filters.js';
 import { exchangeCatalog } from '../domain/exchange/catalog/catalog-service.js';
-import { paymentSystemView, routeDetails, routeView } from '../domain/exchange/catalog/catalog-views.js';
+import { paymentSystemView, routeDetails, serializedRouteView } from '../domain/exchange/catalog/catalog-views.js';
 import { ratesXml } from '../domain/exchange/catalog/rates-file.js';
 import { routeCapabilities } from '../domain/exchange/catalog/route-capabilities.js';
 import type { RouteRecord } from '../domain/exchange/catalog/catalog-records.js';
@@ -38,12 +38,12 @@ export function exchangeCatalogHandlers(sandbox: Sandbox): Pick<ExchangeV3Handle
       const listRequest = v3ListRequestOf(request.query, 'listRoutes');
       const current = catalog();
       const page = listRecords(current.routes, listRequest, filterPredicate(listRequest.filters, routeMatchers));
-      return respond(context, clock, 200, { routes: page.items.map((r) => routeView(current.state(r))) }, { pagination: page.meta });
+      return respond(context, clock, 200, { routes: page.items.map((r) => serializedRouteView(current.state(r))) }, { pagination: page.meta });
     },
 
     getRoute: (request, context) => {
       const current = catalog();
-      return ok(context, { route: routeView(current.state(routeById(current, request.path.route))) });
+      return ok(context, { route: serializedRouteView(current.state(routeById(current, request.path.route))) });
     },
 
     getRouteDetails: (request, context) => details(context, routeById(catalog(), request.path.route)),

@@ -81,12 +81,16 @@ function stubValidators(model: ContractModel): GeneratedFile {
 async function generatedFiles(model: ContractModel): Promise<GeneratedFile[]> {
   const emitTypes = await optionalEmitter('types.ts', 'emitTypes');
   const emitValidators = await optionalEmitter('validators.ts', 'emitValidators');
-  const runtime = 'generator/runtime/router-runtime.ts';
+  const runtime = (file: string): GeneratedFile => {
+    const source = `generator/runtime/${file}`;
+    return { path: `runtime/${file}`, contents: `${banner(source)}\n${readFileSync(join(repoRoot, source), 'utf8')}` };
+  };
   return [
     emitRoutes(model),
     ...[emitTypes?.(model) ?? stubTypes(model)].flat(),
     ...[emitValidators?.(model) ?? stubValidators(model)].flat(),
-    { path: 'runtime/router-runtime.ts', contents: `${banner(runtime)}\n${readFileSync(join(repoRoot, runtime), 'utf8')}` },
+    runtime('router-runtime.ts'),
+    runtime('serialized-json.ts'),
   ];
 }
 

@@ -2,6 +2,7 @@
 // and the route details (2.4) with their snapshot and operation contract.
 import { exchangeV3Routes, exchangeV3RoutesBasePath } from '../../../../generated/exchange-v3/routes.js';
 import type { ExchangeRoute, PaymentSystem, Quote, RouteDetailsResult } from '../../../../generated/exchange-v3/types.js';
+import { SerializedJson } from '../../../../generated/runtime/serialized-json.js';
 import { requireNetwork } from '../../deposits/networks.js';
 import type { ExchangeCatalog } from './catalog-service.js';
 import { isManual, type PaymentSystemRecord } from './catalog-records.js';
@@ -72,18 +73,22 @@ function sideView(system: PaymentSystemRecord): ExchangeRoute['from'] {
 /**
  * The route as the contract shows it. A state never changes (a change makes a new one), so its
  * view is built once and shared by every response that lists the route, frozen so that no
- * caller can change what the others send.
+ * caller can change what the others send, and serialised once: answers splice in its bytes.
  */
-export function routeView(state: RouteState): ExchangeRoute {
+export function serializedRouteView(state: RouteState): SerializedJson<ExchangeRoute> {
   let view = views.get(state);
   if (view === undefined) {
-    view = deepFreeze(buildRouteView(state));
+    view = new SerializedJson(deepFreeze(buildRouteView(state)));
     views.set(state, view);
   }
   return view;
 }
 
-const views = new WeakMap<RouteState, ExchangeRoute>();
+export function routeView(state: RouteState): ExchangeRoute {
+  return serializedRouteView(state).value;
+}
+
+const views = new WeakMap<RouteState, SerializedJson<ExchangeRoute>>();
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {

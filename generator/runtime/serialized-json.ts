@@ -1,0 +1,56 @@
+// JSON serialised once. A view that many answers share and that never changes (a catalog route
+// in one state, say) can be wrapped once with its UTF-8 JSON bytes; encodeJson splices those
+// bytes into every answer that contains it instead of serialising and encoding the view again.
+// For a large list answer that serialisation was most of the server's CPU per request.
+import { randomUUID } from 'node:crypto';
+
+/**
+ * What a SerializedJson turns into inside encodeJson's JSON.stringify, to be replaced by its
+ * bytes. The random part keeps any string a client sent from ever equalling it.
+ */
+const marker = `\u0000serialized-json ${randomUUID()}`;
+const quotedMarker = JSON.stringify(marker);
+
+/** The bytes of the SerializedJson values met by the encoding in progress, in text order. */
+let collecting: Buffer[] | undefined;
+
+export class SerializedJson<Value = unknown> {
+  readonly bytes: Buffer;
+
+  /** The value must not change afterwards: its bytes are taken now. */
+  constructor(readonly value: Value) {
+    this.bytes = Buffer.from(JSON.stringify(value), 'utf8');
+  }
+
+  /**
+   * Inside encodeJson: a marker where the bytes go. Anywhere else (a plain JSON.stringify): the
+   * value itself, so the wrapper never changes what any serialisation produces.
+   */
+  toJSON(): unknown {
+    if (collecting === undefined) return this.value;
+    collecting.push(this.bytes);
+    return marker;
+  }
+}
+
+/** The JSON of a value as UTF-8 bytes, each SerializedJson in it spliced in from its bytes. */
+export function encodeJson(value: unknown): Buffer {
+  const spliced: Buffer[] = [];
+  collecting = spliced;
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } finally {
+    collecting = undefined;
+  }
+  if (spliced.length === 0) return Buffer.from(text, 'utf8');
+  const parts = text.split(quotedMarker);
+  // Unreachable unless a string in the value held the marker: serialise plainly, never splice wrong.
+  if (parts.length !== spliced.length + 1) return Buffer.from(JSON.stringify(value), 'utf8');
+  const chunks: Buffer[] = [];
+  parts.forEach((part, i) => {
+    chunks.push(Buffer.from(part, 'utf8'));
+    if (i < spliced.length) chunks.push(spliced[i]!);
+  });
+  return Buffer.concat(chunks);
+}
