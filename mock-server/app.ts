@@ -1,8 +1,10 @@
-// createApp(): the whole mock as an express app, without listen (tests mount it on port 0).
+// createApp(): the whole mock as a node:http request listener, without listen (server.ts listens).
 // One linear pipeline per family: request context → route match → platform middleware (body,
 // auth, limits, idempotency) → validation → handler → response; unmatched requests get 404/405
-// and every failure goes through one error handler.
-import express, { type Express } from 'express';
+// and every failure goes through one error handler. The v3 and v1 families are reached through
+// the front door (http/front-door.ts); /docs, the control API and the rest through express.
+import express from 'express';
+import type { RequestListener } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +33,7 @@ import { fileHandlers } from './handlers/v3-files.js';
 import { verificationHandlers } from './handlers/v3-verifications.js';
 import { orderVerificationHandlers } from './handlers/v3-order-verifications.js';
 import { errorHandler } from './http/error-handler.js';
+import { frontDoor, type FamilyMount } from './http/front-door.js';
 import { families, sendError, type FamilyName } from './http/families.js';
 import { unmatched } from './http/fallback.js';
 import { HttpError } from './http/http-error.js';
@@ -60,7 +63,8 @@ export interface AppOptions extends SandboxOptions {
 }
 
 export interface MockApp {
-  app: Express;
+  /** The request listener of a node:http server: the API families, then the express app for the rest. */
+  listener: RequestListener;
   sandbox: Sandbox;
 }
 
@@ -82,7 +86,9 @@ export function createApp(options: AppOptions = {}): MockApp {
   // Behind a local proxy (and in tests) the caller IP comes from X-Forwarded-For; the IP
   // allow-list check reads req.ip.
   app.set('trust proxy', 'loopback');
-  if (options.logger) app.use(requestLog(options.logger));
+  // Every request is logged once: the API families log in their own chain (front-door.ts).
+  const logged = options.logger ? [requestLog(options.logger)] : [];
+  for (const step of logged) app.use(step);
 
   const v3Handlers: ExchangeV3Handlers = {
     ...platformHandlers(sandbox, catalog, openApiYaml),
@@ -97,14 +103,16 @@ export function createApp(options: AppOptions = {}): MockApp {
     ...verificationHandlers(sandbox),
     ...orderVerificationHandlers(sandbox),
   };
-  app.use(
-    exchangeV3RoutesBasePath,
-    oneLayer(
+  const v3: FamilyMount = {
+    prefix: exchangeV3RoutesBasePath,
+    strip: true,
+    chain: [
+      ...logged,
       ...familyContext('v3'),
       createExchangeV3Router(v3Handlers, { routeMiddleware: pipeline.v3, onValidationError: validationFailed(sandbox, 'v3') }),
       unmatched(exchangeV3Routes, exchangeV3RoutesBasePath),
-    ),
-  );
+    ],
+  };
 
   // The v1 paths are written in full (/v1/public/...), so its router mounts at the root.
   const v1Handlers: DepositV1Handlers = {
@@ -115,9 +123,16 @@ export function createApp(options: AppOptions = {}): MockApp {
     ...amlHandlers(sandbox),
     ...depositAmlHandlers(sandbox),
   };
-  app.use('/v1/public', oneLayer(...familyContext('v1')));
-  app.use(createDepositV1Router(v1Handlers, { routeMiddleware: pipeline.v1, onValidationError: validationFailed(sandbox, 'v1') }));
-  app.use('/v1/public', unmatched(depositV1Routes, ''));
+  const v1: FamilyMount = {
+    prefix: '/v1/public',
+    strip: false,
+    chain: [
+      ...logged,
+      ...familyContext('v1'),
+      createDepositV1Router(v1Handlers, { routeMiddleware: pipeline.v1, onValidationError: validationFailed(sandbox, 'v1') }),
+      unmatched(depositV1Routes, ''),
+    ],
+  };
 
   if (options.docs !== false) app.use('/docs', oneLayer(requestContext('v3'), docsPage()));
 
@@ -135,8 +150,9 @@ export function createApp(options: AppOptions = {}): MockApp {
   }
 
   app.use(oneLayer(requestContext('v3'), unmatched([], '')));
-  app.use(errorHandler(sandbox.clock));
-  return { app, sandbox };
+  const onError = errorHandler(sandbox.clock);
+  app.use(onError);
+  return { listener: frontDoor(app, [v3, v1], onError), sandbox };
 }
 
 /**

@@ -1,4 +1,5 @@
 // startMockServer(): the mock listening on a port (0 = an ephemeral one), for tests and the CLI.
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.js';
 import type { Sandbox } from './sandbox.js';
@@ -31,9 +32,9 @@ export interface RunningMockServer {
 
 export async function startMockServer(options: StartOptions = {}): Promise<RunningMockServer> {
   const logger = options.logger ?? (options.logLevel === undefined || options.logLevel === 'silent' ? undefined : await createLogger({ level: options.logLevel }));
-  const { app, sandbox } = createApp({ ...options, ...(logger ? { logger } : {}) });
+  const { listener, sandbox } = createApp({ ...options, ...(logger ? { logger } : {}) });
   const host = options.host ?? '127.0.0.1';
-  const server = app.listen(options.port ?? 0, host);
+  const server = createServer(listener).listen(options.port ?? 0, host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

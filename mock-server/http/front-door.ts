@@ -1,0 +1,65 @@
+// The mock's node:http request listener. A request under an API family's path prefix goes
+// straight to that family's chain (context, the generated dispatcher, platform steps, handler,
+// 404/405); everything else (/docs, /__mock, unknown paths) goes to the express app. Express's
+// application router in front of the families cost about a sixth of a small API request's CPU
+// in profiles (per request it parses the URL, matches each layer's mount path and wraps every
+// step), and the families need none of it: they dispatch by their own table.
+// The chain still gets express's request and response, set up as express's app.handle and a
+// mount path would set them up, so middleware and handlers keep using req.get, req.ip, res.set,
+// res.status and res.locals.
+import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { runChain } from '../../generated/runtime/router-runtime.js';
+
+export interface FamilyMount {
+  /** The path prefix the family lives under, e.g. `/api/v3`; matched as express matches a mount path. */
+  prefix: string;
+  /** Take the prefix off req.url (as `app.use(prefix, …)` does), for a dispatcher of paths below it. */
+  strip: boolean;
+  /** Must answer every request it gets (it ends in the family's 404/405). */
+  chain: readonly RequestHandler[];
+}
+
+export function frontDoor(app: Express, mounts: readonly FamilyMount[], onError: ErrorRequestHandler): RequestListener {
+  const prefixes = mounts.map((mount) => ({ mount, lowered: mount.prefix.toLowerCase() }));
+  return (incoming, outgoing) => {
+    const url = incoming.url ?? '/';
+    const found = prefixes.find(({ lowered }) => underPrefix(url, lowered));
+    if (found === undefined) {
+      app(incoming, outgoing);
+      return;
+    }
+    const { req, res } = asExpress(app, incoming, outgoing);
+    if (found.mount.strip) {
+      const rest = url.slice(found.lowered.length);
+      req.baseUrl = url.slice(0, found.lowered.length);
+      req.url = rest.startsWith('/') ? rest : `/${rest}`;
+    }
+    const fail = (error: unknown) =>
+      // The error handler passes an error on only when the answer has started: drop the connection, as express does.
+      onError(error, req, res, () => req.socket.destroy());
+    runChain(found.mount.chain, req, res, (error?: unknown) => {
+      fail(error ?? new Error(`${found.mount.prefix}: the family's chain answered nothing for ${req.method} ${req.originalUrl}`));
+    });
+  };
+}
+
+/** Express's mount-path match: case-insensitive, and the prefix must end at a path separator (or the path). */
+function underPrefix(url: string, loweredPrefix: string): boolean {
+  if (url.length < loweredPrefix.length || url.slice(0, loweredPrefix.length).toLowerCase() !== loweredPrefix) return false;
+  const after = url[loweredPrefix.length];
+  return after === undefined || after === '/' || after === '?';
+}
+
+/** What express's app.handle does to every request before its router sees it. */
+function asExpress(app: Express, incoming: IncomingMessage, outgoing: ServerResponse): { req: Request; res: Response } {
+  const req = Object.setPrototypeOf(incoming, app.request) as Request;
+  const res = Object.setPrototypeOf(outgoing, app.response) as Response;
+  req.res = res;
+  res.req = req;
+  res.locals = Object.create(null) as Response['locals'];
+  req.originalUrl = req.url;
+  req.baseUrl = '';
+  req.params = {};
+  return { req, res };
+}
