@@ -19,8 +19,9 @@ export function isAmount(text: string): boolean {
 
 export function parseDecimal(text: string): Decimal {
   if (!amountPattern.test(text)) throw new RangeError(`not a decimal amount: ${text}`);
-  const [whole = '0', fraction = ''] = text.split('.');
-  return { units: BigInt(whole + fraction), scale: fraction.length };
+  const point = text.indexOf('.');
+  if (point === -1) return { units: BigInt(text), scale: 0 };
+  return { units: BigInt(text.slice(0, point) + text.slice(point + 1)), scale: text.length - point - 1 };
 }
 
 /** The plain decimal text, trailing zeros of the fraction dropped (`1.50` → `1.5`, `2.0` → `2`). */

@@ -27,7 +27,11 @@ export function createRandom(seed: number = randomInt(0, 2 ** 31 - 1)): Random {
     seed,
     next,
     int: (min, max) => min + Math.floor(next() * (max - min + 1)),
-    string: (length, alphabet = alphanumeric) =>
-      Array.from({ length }, () => alphabet.charAt(Math.floor(next() * alphabet.length))).join(''),
+    string: (length, alphabet = alphanumeric) => {
+      // A plain loop: ids are drawn on hot paths (every quote), and Array.from + join allocated per character.
+      let text = '';
+      for (let i = 0; i < length; i += 1) text += alphabet.charAt(Math.floor(next() * alphabet.length));
+      return text;
+    },
   };
 }

@@ -7,11 +7,10 @@ const hex = '0123456789abcdef';
 
 /** A version-4 shaped uuid from the seeded source. */
 export function randomUuid(random: Random): string {
-  const digits = random.string(32, hex).split('');
-  digits[12] = '4';
-  digits[16] = hex.charAt(8 + random.int(0, 3)); // variant 10xx
-  const s = digits.join('');
-  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+  const s = random.string(32, hex);
+  const variant = hex.charAt(8 + random.int(0, 3)); // 10xx
+  // Digit 12 is the version (4), digit 16 the variant.
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-4${s.slice(13, 16)}-${variant}${s.slice(17, 20)}-${s.slice(20)}`;
 }
 
 /** `whsec_` and 32 alphanumerics: the pattern of WebhookEndpointWithSecret.secret (v3 contract). */
