@@ -16,6 +16,21 @@ export interface QuoteRecord {
   expiresAtMs: number;
 }
 
+/**
+ * What is kept of a quote: its id, the priced amounts and a reference to the route state it was
+ * priced on (states are shared and never change), from which the answer is rebuilt when an order
+ * cites it. About a quarter of the memory of the Quote object: the book holds up to 100,000.
+ */
+interface StoredQuote {
+  clientId: string;
+  id: string;
+  state: RouteState;
+  side: AmountSide;
+  priced: Priced;
+  createdAtMs: number;
+  expiresAtMs: number;
+}
+
 /** How long an expired quote is still recognised (then it is forgotten). */
 const keepExpiredMs = 24 * 3600 * 1000;
 /** At most this many quotes are kept; the oldest go first. */
@@ -23,7 +38,7 @@ const maxQuotes = 100_000;
 
 export class QuoteBook {
   // Insertion order is expiry order (one TTL), so forgetting starts at the front.
-  private readonly quotes = new Map<string, QuoteRecord>();
+  private readonly quotes = new Map<string, StoredQuote>();
 
   constructor(
     private readonly clock: Clock,
@@ -32,32 +47,24 @@ export class QuoteBook {
 
   create(clientId: string, state: RouteState, side: AmountSide, priced: Priced): Quote {
     this.forgetOld();
-    const now = this.clock.now();
-    const expiresAtMs = now.getTime() + quoteTtlSeconds * 1000;
-    const { route } = state;
-    const quote: Quote = {
+    const createdAtMs = this.clock.nowMs();
+    const stored: StoredQuote = {
+      clientId,
       id: randomUuid(this.random),
-      route_id: route.id,
-      amount_side: side,
-      amount_in: priced.amountIn,
-      amount_out: priced.amountOut,
-      rate: state.course,
-      fee: { amount: priced.fee, currency: route.to.spec.letter, percent: route.feePercent },
-      currency_in: route.from.spec.letter,
-      currency_out: route.to.spec.letter,
-      rate_type: route.rateType,
-      snapshot: routeSnapshot(state, now),
-      expires_at: new Date(expiresAtMs).toISOString(),
-      created_at: now.toISOString(),
+      state,
+      side,
+      priced,
+      createdAtMs,
+      expiresAtMs: createdAtMs + quoteTtlSeconds * 1000,
     };
-    this.quotes.set(quote.id, { clientId, quote, expiresAtMs });
-    return quote;
+    this.quotes.set(stored.id, stored);
+    return quoteOf(stored);
   }
 
   /** The client's quote with this id, expired or not; another client's is not found. */
   find(clientId: string, id: string): QuoteRecord | undefined {
-    const record = this.quotes.get(id);
-    return record?.clientId === clientId ? record : undefined;
+    const stored = this.quotes.get(id);
+    return stored?.clientId === clientId ? { clientId, quote: quoteOf(stored), expiresAtMs: stored.expiresAtMs } : undefined;
   }
 
   isExpired(record: QuoteRecord): boolean {
@@ -74,3 +81,25 @@ export class QuoteBook {
 }
 
 export const quoteBook = perSandbox(0x0a07e5, (sandbox, random) => new QuoteBook(sandbox.clock, random));
+
+/** The contract's Quote of a stored quote: the same answer its creation gave. */
+function quoteOf(stored: StoredQuote): Quote {
+  const { state, priced } = stored;
+  const { route } = state;
+  const createdAt = new Date(stored.createdAtMs);
+  return {
+    id: stored.id,
+    route_id: route.id,
+    amount_side: stored.side,
+    amount_in: priced.amountIn,
+    amount_out: priced.amountOut,
+    rate: state.course,
+    fee: { amount: priced.fee, currency: route.to.spec.letter, percent: route.feePercent },
+    currency_in: route.from.spec.letter,
+    currency_out: route.to.spec.letter,
+    rate_type: route.rateType,
+    snapshot: routeSnapshot(state, createdAt),
+    expires_at: new Date(stored.expiresAtMs).toISOString(),
+    created_at: createdAt.toISOString(),
+  };
+}
