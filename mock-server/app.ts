@@ -114,7 +114,7 @@ export function createApp(options: AppOptions = {}): MockApp {
     ],
   };
 
-  // The v1 paths are written in full (/v1/public/...), so its router mounts at the root.
+  // The v1 paths are written in full (/v1/public/...), so its chain gets them unstripped.
   const v1Handlers: DepositV1Handlers = {
     ...siteWebhookHandlers(sandbox),
     ...catalogHandlers(sandbox),
