@@ -124,7 +124,7 @@ export function createApp(options: AppOptions = {}): MockApp {
     ...depositAmlHandlers(sandbox),
   };
   const v1: FamilyMount = {
-    prefix: '/v1/public',
+    prefix: sharedPathPrefix(depositV1Routes.map((route) => route.path)),
     strip: false,
     chain: [
       ...logged,
@@ -162,6 +162,14 @@ export function createApp(options: AppOptions = {}): MockApp {
  */
 function oneLayer(...handlers: express.RequestHandler[]): express.RequestHandler {
   return (req, res, next) => runChain(handlers, req, res, next);
+}
+
+/** The path segments every path starts with: where the v1 family lives (its paths are written in full). */
+function sharedPathPrefix(paths: readonly string[]): string {
+  const [first = [], ...rest] = paths.map((path) => path.split('/'));
+  let length = 0;
+  while (length < first.length - 1 && rest.every((segments) => segments[length] === first[length] && !first[length]!.includes('{'))) length += 1;
+  return first.slice(0, length).join('/');
 }
 
 function validationFailed(sandbox: Sandbox, family: FamilyName) {

@@ -60,6 +60,5 @@ function asExpress(app: Express, incoming: IncomingMessage, outgoing: ServerResp
   res.locals = Object.create(null) as Response['locals'];
   req.originalUrl = req.url;
   req.baseUrl = '';
-  req.params = {};
   return { req, res };
 }
