@@ -16,10 +16,17 @@ export interface ClockState {
 
 type AdvanceListener = (now: Date) => void | Promise<void>;
 
+/** What a store keeps of the clock: the offset from real time and the frozen instant, if any. */
+export interface ClockSetting {
+  offsetMs: number;
+  frozenAtMs: number | null;
+}
+
 export class VirtualClock implements Clock {
   private offsetMs = 0;
   private frozenAtMs: number | null = null;
   private readonly listeners = new Set<AdvanceListener>();
+  private readonly changeListeners = new Set<(setting: ClockSetting) => void>();
 
   constructor(private readonly realNow: () => number = Date.now) {}
 
@@ -37,6 +44,7 @@ export class VirtualClock implements Clock {
 
   freeze(): void {
     this.frozenAtMs ??= this.nowMs();
+    this.changed();
   }
 
   /** Runs again from the frozen instant: the time spent frozen becomes part of the offset. */
@@ -44,12 +52,14 @@ export class VirtualClock implements Clock {
     if (this.frozenAtMs === null) return;
     this.offsetMs = this.frozenAtMs - this.realNow();
     this.frozenAtMs = null;
+    this.changed();
   }
 
   async advance(ms: number): Promise<void> {
     if (!(ms > 0)) throw new RangeError('advance takes a positive duration');
     if (this.frozenAtMs !== null) this.frozenAtMs += ms;
     else this.offsetMs += ms;
+    this.changed();
     const now = this.now();
     for (const listener of this.listeners) await listener(now);
   }
@@ -58,6 +68,26 @@ export class VirtualClock implements Clock {
   reset(): void {
     this.offsetMs = 0;
     this.frozenAtMs = null;
+    this.changed();
+  }
+
+  setting(): ClockSetting {
+    return { offsetMs: this.offsetMs, frozenAtMs: this.frozenAtMs };
+  }
+
+  /** Takes up a setting kept by a store (a restart resumes the virtual time it left). */
+  restore(setting: ClockSetting): void {
+    this.offsetMs = setting.offsetMs;
+    this.frozenAtMs = setting.frozenAtMs;
+  }
+
+  /** Called after every freeze, resume, advance and reset, with the new setting. */
+  onChange(listener: (setting: ClockSetting) => void): void {
+    this.changeListeners.add(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) listener(this.setting());
   }
 
   onAdvance(listener: AdvanceListener): () => void {

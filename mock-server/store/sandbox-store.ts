@@ -1,0 +1,95 @@
+// The storage port of the sandbox: what every engine (memory, sqlite:PATH) offers. Each operation
+// is atomic on its own, so a check-and-set never spans an await in the caller: a rate window, a
+// quota, a nonce or an idempotency reservation cannot be spent twice by concurrent or pipelined
+// requests, whatever the engine. Records that live for a time expire by that time (swept in small
+// batches), never by a count that evicts another tenant's records.
+//
+import type { ClockSetting } from '../clock.js';
+
+// The port knows no domain type: a cell's value is plain JSON-safe data whose meaning (a key's
+// meter, a used nonce) belongs to the caller, which also supplies the pure rule of an update.
+
+/** What an update keeps and what it answers. */
+export interface CellChange<T, R> {
+  value: T;
+  /** Epoch ms after which the cell is gone (reads see undefined, a sweep removes it). */
+  expiresAtMs: number;
+  result: R;
+}
+
+/** Small keyed records of one kind, each read and changed atomically. */
+export interface Cells<T> {
+  /** The live value, undefined when absent or expired at `nowMs`. */
+  get(key: string, nowMs: number): Promise<T | undefined>;
+  /**
+   * Reads the live value and stores what `change` returns, as one atomic step: no other update of
+   * the cell runs in between, in this process or another sharing the engine. `change` is
+   * synchronous and has no effect but its answer (an engine may run it inside a database
+   * transaction); it owns `current` and may change it in place and return it.
+   */
+  update<R>(key: string, nowMs: number, change: (current: T | undefined) => CellChange<T, R>): Promise<R>;
+  /** Stores `value` only when no live cell holds the key; true when it stored (one atomic step). */
+  claim(key: string, value: T, nowMs: number, expiresAtMs: number): Promise<boolean>;
+}
+
+/** The kinds of cell the sandbox keeps; each is its own key space. */
+export type CellKind = 'key-meters' | 'nonces';
+
+/** A response kept for an idempotency key, replayed to repeats of its request. */
+export interface StoredResponse {
+  fingerprint: string;
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+}
+
+/** Whose key (the v3 key or v1 site, as `caller:7`) and the key as sent. */
+export interface IdempotencySlot {
+  caller: string;
+  key: string;
+}
+
+export type Reservation =
+  /** The slot is the caller's now: run the request, then complete or release it. */
+  | { kind: 'reserved' }
+  /** A finished request holds the slot. */
+  | { kind: 'stored'; response: StoredResponse }
+  /** A request with this fingerprint is running (here or in another process) and holds the slot. */
+  | { kind: 'pending'; fingerprint: string }
+  /** The caller holds its whole bound of live records; the earliest expires at `retryAtMs`. */
+  | { kind: 'full'; limit: number; retryAtMs: number };
+
+export interface IdempotencyStore {
+  /**
+   * Reserves the slot for a request with `fingerprint` until `expiresAtMs`, unless a live record
+   * (stored or pending) holds it, or the caller already holds `maxPerCaller` live records.
+   * A pending reservation older than `pendingLeaseMs` is taken over (its process died).
+   */
+  reserve(slot: IdempotencySlot, fingerprint: string, nowMs: number, expiresAtMs: number, limits: { maxPerCaller: number; pendingLeaseMs: number }): Promise<Reservation>;
+  /** Keeps the finished request's response in the reserved slot (its expiry unchanged). */
+  complete(slot: IdempotencySlot, response: StoredResponse): Promise<void>;
+  /** Gives a reserved slot up unstored (the answer is not final: a 5xx, a 429, a lost connection). */
+  release(slot: IdempotencySlot): Promise<void>;
+}
+
+export interface ClockSettingStore {
+  load(): Promise<ClockSetting | undefined>;
+  save(setting: ClockSetting): Promise<void>;
+}
+
+export interface SandboxStore {
+  /** `memory` or `sqlite`. */
+  readonly engine: string;
+  /** Where it keeps its data, for messages (`memory`, a file path). */
+  readonly location: string;
+  cells<T>(kind: CellKind): Cells<T>;
+  readonly idempotency: IdempotencyStore;
+  readonly clock: ClockSettingStore;
+  /** Removes up to `batch` records expired at `nowMs`; returns how many went. */
+  sweepExpired(nowMs: number, batch: number): Promise<number>;
+  /** Records held, expired ones not yet swept included (for tests and the inspector). */
+  count(): Promise<number>;
+  /** Wipes every record (the sandbox reset). */
+  clear(): Promise<void>;
+  close(): Promise<void>;
+}

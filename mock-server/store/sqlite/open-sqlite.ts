@@ -1,0 +1,68 @@
+// Opens (or creates) a sandbox database file. A file is checked before anything is written to it:
+// one that is not SQLite, a SQLite database that is not a sandbox's, or a sandbox database of a
+// newer schema is refused with a StoreOpenError and left as it was.
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { StoreOpenError } from '../store-open-error.js';
+import { migrations, sandboxFormat, schemaVersion } from './schema.js';
+import { SqliteStore } from './sqlite-store.js';
+
+type DatabaseConstructor = typeof import('better-sqlite3');
+
+export async function openSqliteStore(path: string): Promise<SqliteStore> {
+  const file = resolve(path);
+  const Database = await loadDriver();
+  const fresh = !existsSync(file) || statSync(file).size === 0;
+  let db;
+  try {
+    db = new Database(file);
+  } catch (error) {
+    throw new StoreOpenError(`cannot open ${file}: ${(error as Error).message}`);
+  }
+  try {
+    if (!fresh) checkSandboxFile(db, file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+    return new SqliteStore(db, file);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+async function loadDriver(): Promise<DatabaseConstructor> {
+  try {
+    return (await import('better-sqlite3')).default;
+  } catch {
+    throw new StoreOpenError('the sqlite: engine needs the package better-sqlite3: npm install better-sqlite3@12.11');
+  }
+}
+
+function checkSandboxFile(db: import('better-sqlite3').Database, file: string): void {
+  let version: number;
+  let format: string | undefined;
+  try {
+    version = db.pragma('user_version', { simple: true }) as number;
+    const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sandbox_meta'").get() !== undefined;
+    format = hasMeta ? (db.prepare("SELECT value FROM sandbox_meta WHERE name = 'format'").get() as { value: string } | undefined)?.value : undefined;
+  } catch {
+    throw new StoreOpenError(`${file} is not a sandbox database (not an SQLite file)`);
+  }
+  const empty = version === 0 && db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table'").get() === undefined;
+  if (empty) return;
+  if (format !== sandboxFormat) throw new StoreOpenError(`${file} is not a sandbox database (an SQLite file of something else)`);
+  if (version > schemaVersion) throw new StoreOpenError(`${file} has schema version ${version}, newer than this kit's ${schemaVersion}: use a newer exchange-api-kit`);
+}
+
+function migrate(db: import('better-sqlite3').Database): void {
+  const apply = db.transaction(() => {
+    const from = db.pragma('user_version', { simple: true }) as number;
+    for (let n = from + 1; n <= schemaVersion; n += 1) {
+      db.exec(migrations[n - 1]!);
+      db.pragma(`user_version = ${n}`);
+    }
+  });
+  apply.immediate();
+}

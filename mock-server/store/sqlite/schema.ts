@@ -1,0 +1,50 @@
+// The SQLite engine's schema, as numbered migrations kept in the repository. `PRAGMA user_version`
+// holds the number of the last one applied; a file whose number is higher was written by a newer
+// kit and is refused. The `sandbox_meta` row `format` marks a file as a sandbox database, so a
+// stranger's database is never written to.
+
+export const sandboxFormat = 'exchange-api-kit-sandbox';
+
+/** Migration n (1-based) is `migrations[n - 1]`; append only, never edit one that has shipped. */
+export const migrations: readonly string[] = [
+  `
+  CREATE TABLE sandbox_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+  INSERT INTO sandbox_meta (name, value) VALUES ('format', '${sandboxFormat}');
+
+  -- Small keyed records (a key's meter, a used nonce), changed atomically one at a time.
+  CREATE TABLE cells (
+    kind TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    expires_at INTEGER NOT NULL,
+    PRIMARY KEY (kind, key)
+  ) WITHOUT ROWID;
+  CREATE INDEX cells_expiry ON cells (expires_at);
+
+  -- Idempotency records: a reservation (status NULL) until its request finishes.
+  CREATE TABLE idempotency (
+    caller TEXT NOT NULL,
+    key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    reserved_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    status INTEGER,
+    headers TEXT,
+    body BLOB,
+    PRIMARY KEY (caller, key)
+  );
+  CREATE INDEX idempotency_expiry ON idempotency (expires_at);
+  CREATE INDEX idempotency_caller_expiry ON idempotency (caller, expires_at);
+  -- Live records per caller, kept with every insert and delete, so the bound costs no count.
+  CREATE TABLE idempotency_callers (caller TEXT PRIMARY KEY, records INTEGER NOT NULL) WITHOUT ROWID;
+  CREATE TRIGGER idempotency_counted AFTER INSERT ON idempotency BEGIN
+    INSERT INTO idempotency_callers (caller, records) VALUES (NEW.caller, 1)
+      ON CONFLICT (caller) DO UPDATE SET records = records + 1;
+  END;
+  CREATE TRIGGER idempotency_uncounted AFTER DELETE ON idempotency BEGIN
+    UPDATE idempotency_callers SET records = records - 1 WHERE caller = OLD.caller;
+  END;
+  `,
+];
+
+export const schemaVersion = migrations.length;
