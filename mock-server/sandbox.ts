@@ -1,16 +1,18 @@
 // The state of one mock server: the virtual clock, the seeded random source, the v3 keys and v1
-// sites, and the expiring stores of the http layer. reset() wipes it all and re-seeds; the
-// default key and site survive so configured CI credentials keep working.
+// sites, and the store (mock-server/store: the keys' meters, used nonces, idempotency records,
+// the clock's setting). reset() wipes it all and re-seeds; the default key and site survive so
+// configured CI credentials keep working.
 import { exchangeV3Info } from '../generated/exchange-v3/contract-data.js';
 import { exchangeV3Routes } from '../generated/exchange-v3/routes.js';
 import { depositV1Webhooks } from './domain/accounts/deposit-webhook-events.js';
 import { ApiKeyRegistry, type ApiKey, type KeyLimits } from './domain/accounts/api-keys.js';
 import { allScopes } from './domain/accounts/scope-catalog.js';
 import { SiteRegistry, type Site } from './domain/accounts/sites.js';
-import { UsageLedger } from './domain/accounts/usage.js';
+import type { KeyMeter } from './domain/accounts/key-meter.js';
 import { VirtualClock } from './clock.js';
 import { createRandom, type Random } from './random.js';
-import { ExpiringMap } from './store/expiring-map.js';
+import { MemoryStore } from './store/memory/memory-store.js';
+import type { Cells, SandboxStore } from './store/sandbox-store.js';
 import { isIP } from 'node:net';
 import { loopbackOnly } from './dispatch/loopback-only.js';
 import { fetchTransport, type Transport } from './dispatch/transport.js';
@@ -34,7 +36,14 @@ export interface SandboxOptions {
   webhookRetrySchedule?: number[];
   /** What GET /v1/public/webhooks/egress-ips answers; default the host the mock runs on. */
   webhookEgressIps?: string[];
+  /** Where records live (mock-server/store); default a new memory store. */
+  store?: SandboxStore;
+  /** Live idempotency records one caller (a v3 key or a v1 site) may hold; default 100,000. */
+  idempotencyRecordsPerCaller?: number;
 }
+
+/** Expired records a timer beat removes at the most, so a sweep never holds up requests for long. */
+const sweepBatch = 1_000;
 
 /**
  * The egress IPs by default: the mock sends every webhook from the host it runs on (x-assumption
@@ -58,7 +67,12 @@ export class Sandbox {
   sites!: SiteRegistry;
   readonly defaultKey: ApiKey;
   readonly defaultSite: Site;
-  readonly usage = new UsageLedger();
+  readonly store: SandboxStore;
+  /** Each v3 key's rate window, quota counts and usage per operation. */
+  readonly meters: Cells<KeyMeter>;
+  /** Nonces of signed v3 requests, kept for the signature window. */
+  readonly usedNonces: Cells<true>;
+  readonly idempotencyRecordsPerCaller: number;
   webhooks!: WebhookEngine;
   /**
    * How deliveries leave the mock. Real HTTP by default; the control API's inbox and fault
@@ -68,13 +82,16 @@ export class Sandbox {
   readonly webhookEgressIps: readonly string[];
   private readonly webhookRetrySchedule: number[] | undefined;
   private dispatchIntervalMs: number | null = null;
-  private readonly stores: ExpiringMap<unknown>[] = [];
   /** The domains' ticks: each applies the time-driven transitions now due (onTimersDue). */
   private readonly timerTicks: TimerTick[] = [];
   private timerLoop: { handle: NodeJS.Timeout; running: boolean } | null = null;
 
   constructor(options: SandboxOptions = {}) {
     this.clock = new VirtualClock(options.realNow);
+    this.store = options.store ?? new MemoryStore();
+    this.meters = this.store.cells<KeyMeter>('key-meters');
+    this.usedNonces = this.store.cells<true>('nonces');
+    this.idempotencyRecordsPerCaller = options.idempotencyRecordsPerCaller ?? 100_000;
     this.seedInUse = options.seed ?? createRandom().seed;
     // The default credentials draw from their own stream, so a reset with the same seed replays
     // every other id and secret exactly as a fresh start does.
@@ -99,11 +116,15 @@ export class Sandbox {
     this.webhookEgressIps = options.webhookEgressIps ?? defaultWebhookEgressIps;
     this.webhookRetrySchedule = options.webhookRetrySchedule;
     this.startFrom(this.seedInUse);
+    // The store keeps the clock's setting, so a durable engine resumes the virtual time it left.
+    this.clock.onChange((setting) => void this.store.clock.save(setting));
     // Retries that an advance makes due are sent at once, asynchronously like real deliveries
     // (POST /__mock/webhooks/run-due waits for them).
     this.clock.onAdvance(() => {
       void this.webhooks.dispatcher.runDue();
     });
+    // What an advance made expire goes at once, not on the next beat.
+    this.clock.onAdvance((now) => this.store.sweepExpired(now.getTime(), sweepBatch).then(() => undefined));
   }
 
   /**
@@ -144,6 +165,7 @@ export class Sandbox {
     loop.running = true;
     try {
       for (const tick of this.timerTicks) await tick();
+      await this.store.sweepExpired(this.clock.nowMs(), sweepBatch);
     } catch (error) {
       console.error('a timer tick failed', error);
     } finally {
@@ -151,18 +173,16 @@ export class Sandbox {
     }
   }
 
-  /** An expiring store on this sandbox's clock that reset() empties. */
-  expiringStore<V>(maxEntries?: number): ExpiringMap<V> {
-    const store = new ExpiringMap<V>(this.clock, maxEntries);
-    this.stores.push(store as ExpiringMap<unknown>);
-    return store;
+  /** Takes up what a durable store kept from an earlier run (the clock's setting). */
+  async resume(): Promise<void> {
+    const setting = await this.store.clock.load();
+    if (setting !== undefined) this.clock.restore(setting);
   }
 
   /** Wipes every record and re-seeds, keeping the default key and site; the clock returns to real time. */
   async reset(seed?: number): Promise<void> {
     this.clock.reset();
-    this.usage.clear();
-    for (const store of this.stores) await store.clear();
+    await this.store.clear();
     this.startFrom(seed ?? this.seedInUse);
   }
 

@@ -33,6 +33,7 @@ export interface RunningMockServer {
 export async function startMockServer(options: StartOptions = {}): Promise<RunningMockServer> {
   const logger = options.logger ?? (options.logLevel === undefined || options.logLevel === 'silent' ? undefined : await createLogger({ level: options.logLevel }));
   const { listener, sandbox } = createApp({ ...options, ...(logger ? { logger } : {}) });
+  await sandbox.resume();
   const host = options.host ?? '127.0.0.1';
   const server = createServer(listener).listen(options.port ?? 0, host);
   await new Promise<void>((resolve, reject) => {

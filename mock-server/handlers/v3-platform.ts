@@ -6,6 +6,7 @@ import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
 import { exchangeV3Routes, exchangeV3RoutesBasePath } from '../../generated/exchange-v3/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import type { ApiKey } from '../domain/accounts/api-keys.js';
+import { meterReport } from '../domain/accounts/key-meter.js';
 import { scopeCatalog } from '../domain/accounts/scope-catalog.js';
 import { orderStatuses, type PlatformCatalog } from '../domain/platform/catalog.js';
 import { HttpError } from '../http/http-error.js';
@@ -23,6 +24,7 @@ export function platformHandlers(sandbox: Sandbox, catalog: PlatformCatalog, ope
   // Endpoints as the contract writes paths: relative to the server (`GET /private/client`).
   const scopes = scopeCatalog(exchangeV3Routes, '');
   const ok = (context: HandlerContext, result: unknown) => respond(context, clock, 200, result);
+  const usageOf = async (key: ApiKey, now: Date) => meterReport(await sandbox.meters.get(String(key.id), now.getTime()), now.getTime());
 
   const contract = (context: HandlerContext, key: string) => {
     const found = catalog.contracts.find((c) => c.key === key);
@@ -76,11 +78,10 @@ export function platformHandlers(sandbox: Sandbox, catalog: PlatformCatalog, ope
         },
       });
     },
-    getClientHealth: (_request, context) => {
+    getClientHealth: async (_request, context) => {
       const key = callerKey(context);
       const now = clock.now();
-      const day = sandbox.usage.day(key.id, now);
-      const month = sandbox.usage.month(key.id, now);
+      const { day, month } = await usageOf(key, now);
       const dailyRemaining = Math.max(0, key.limits.daily - day.used);
       const monthlyRemaining = Math.max(0, key.limits.monthly - month.used);
       // Degraded while the key still works but needs attention: quota nearly spent or expiry within a week.
@@ -100,11 +101,10 @@ export function platformHandlers(sandbox: Sandbox, catalog: PlatformCatalog, ope
         },
       });
     },
-    getUsage: (_request, context) => {
+    getUsage: async (_request, context) => {
       const key = callerKey(context);
       const now = clock.now();
-      const day = sandbox.usage.day(key.id, now);
-      const month = sandbox.usage.month(key.id, now);
+      const { day, month, operations } = await usageOf(key, now);
       return ok(context, {
         api_token: { id: String(key.id), name: key.name, status: keyStatus(key, now), plan: 'sandbox', billable: false },
         quota: {
@@ -112,7 +112,7 @@ export function platformHandlers(sandbox: Sandbox, catalog: PlatformCatalog, ope
           month: { limit: key.limits.monthly, used: month.used, remaining: Math.max(0, key.limits.monthly - month.used), resets_at: month.resetsAt.toISOString() },
         },
         billing: { currency: 'USD', unit_price: '0', estimated_amount: '0', billable_units: 0 },
-        usage: sandbox.usage.operations(key.id, now),
+        usage: operations,
       });
     },
   };

@@ -7,7 +7,6 @@ import { exchangeV3ErrorCodes, type ExchangeV3ErrorCode } from '../../generated/
 import type { RouteDefinition } from '../../generated/runtime/router-runtime.js';
 import { authorize } from '../domain/accounts/authorize.js';
 import type { Sandbox } from '../sandbox.js';
-import type { ExpiringStore } from '../store/expiring-map.js';
 import { HttpError } from './http-error.js';
 import { requestLocals } from './locals.js';
 import { nonceValid, signatureHeaders, signatureMatches, timestampInWindow } from './verify-signature.js';
@@ -47,7 +46,7 @@ export function authenticateV3(sandbox: Sandbox, route: RouteDefinition): Reques
  * Verifies the signature when the key requires one or the request carries one (a signature
  * sent voluntarily must be right too). Runs after the body is read: the body hash is signed.
  */
-export function verifySignatureV3(sandbox: Sandbox, usedNonces: ExpiringStore<true>): RequestHandler {
+export function verifySignatureV3(sandbox: Sandbox): RequestHandler {
   return (req, res, next) => {
     const locals = requestLocals(res);
     const key = locals.key;
@@ -61,7 +60,8 @@ export function verifySignatureV3(sandbox: Sandbox, usedNonces: ExpiringStore<tr
       next(failure('signature_required', `Sign the request: ${names} are all required.`));
       return;
     }
-    if (!timestampInWindow(scheme, headers.timestamp, sandbox.clock.nowMs())) {
+    const nowMs = sandbox.clock.nowMs();
+    if (!timestampInWindow(scheme, headers.timestamp, nowMs)) {
       next(failure('invalid_signature', `${scheme.headers.timestamp} must be Unix seconds within ${scheme.window_seconds} seconds of the server clock.`));
       return;
     }
@@ -74,7 +74,8 @@ export function verifySignatureV3(sandbox: Sandbox, usedNonces: ExpiringStore<tr
       return;
     }
     // Only a valid signature spends its nonce, so a forged request cannot burn a client's nonce.
-    usedNonces.setIfAbsent(`${key.id}:${headers.nonce ?? ''}`, true, nonceTtlMs).then(
+    // One atomic claim: of the same nonce sent twice at once, exactly one passes.
+    sandbox.usedNonces.claim(`${key.id}:${headers.nonce ?? ''}`, true, nowMs, nowMs + nonceTtlMs).then(
       (fresh) => next(fresh ? undefined : failure('signature_replay')),
       next,
     );

@@ -3,13 +3,18 @@
 // response is stored for the operation's window on the virtual clock; a repeat of the same
 // request (method, path and query, body hash) gets the stored response replayed, a different
 // request with the key gets 409. A duplicate that arrives while the first is still running
-// waits for it, so concurrent duplicates execute once. Only final answers are stored: 2xx and
-// 4xx except 429 (a 5xx or a 429 may succeed when repeated).
+// waits for it, so concurrent duplicates execute once: in this process through the requests in
+// flight, across processes through the store's atomic reservation. Only final answers are stored:
+// 2xx and 4xx except 429 (a 5xx or a 429 may succeed when repeated). Records live for the whole
+// window whatever other callers do; one caller holds at most a bound of live records, past which
+// a new key is refused with 429 (never a silent eviction).
 import type { RequestHandler, Response } from 'express';
 import type { RequestValidator, RouteDefinition } from '../../generated/runtime/router-runtime.js';
+import type { Clock } from '../clock.js';
 import { requestFingerprint } from '../domain/accounts/idempotency-fingerprint.js';
-import type { ExpiringStore } from '../store/expiring-map.js';
+import type { IdempotencySlot, IdempotencyStore, StoredResponse } from '../store/sandbox-store.js';
 import { HttpError } from './http-error.js';
+import { limitHeaders } from './limit-headers.js';
 import { requestLocals } from './locals.js';
 
 /**
@@ -18,20 +23,25 @@ import { requestLocals } from './locals.js';
  */
 export const replayedHeader = 'Idempotent-Replayed';
 
-export interface StoredResponse {
-  fingerprint: string;
-  status: number;
-  headers: Record<string, string | string[]>;
-  body: Buffer;
-}
+/**
+ * How long a reservation whose request has not finished holds its key against other processes
+ * (virtual time): past it, the process that made it is taken to have died.
+ */
+export const pendingLeaseMs = 60_000;
+/** How often a duplicate polls for the answer of its first request running in another process. */
+const pendingPollMs = 25;
 
 export interface IdempotencyOptions {
-  store: ExpiringStore<StoredResponse>;
-  /** Whose key it is (`key:7`, `site:2`); undefined skips idempotency (no authenticated caller). */
+  store: IdempotencyStore;
+  clock: Clock;
+  /** Live records one caller may hold. */
+  maxPerCaller: number;
+  /** Whose key it is (`caller:7`); undefined skips idempotency (no authenticated caller). */
   caller(res: Response): string | undefined;
-  /** The family's codes for a reused key and for a malformed one. */
+  /** The family's codes for a reused key, a malformed one, and a caller at its bound of records. */
   conflictCode: string;
   validationCode: string;
+  fullCode: string;
   /** The family's generated operation validators: the header validator holds the key's declared bounds. */
   validators?: Readonly<Record<string, { readonly headers?: RequestValidator }>>;
 }
@@ -44,48 +54,70 @@ interface InFlight {
 type Claim =
   | { kind: 'run'; release: (response: StoredResponse | undefined) => Promise<void> }
   | { kind: 'replay'; stored: StoredResponse }
-  | { kind: 'conflict' };
+  | { kind: 'conflict' }
+  | { kind: 'full'; limit: number; retryAfterSeconds: number };
 
 // Headers that describe one transmission, not the answer: never stored or replayed.
 const transportHeaders = new Set(['content-length', 'etag', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 export function createIdempotency(options: IdempotencyOptions): (route: RouteDefinition) => RequestHandler {
   const inFlight = new Map<string, InFlight>();
+  const { store, clock } = options;
 
-  async function claim(slot: string, fingerprint: string, ttlMs: number): Promise<Claim> {
+  async function claim(slot: IdempotencySlot, fingerprint: string, ttlMs: number): Promise<Claim> {
+    const id = `${slot.caller}\n${slot.key}`;
     for (;;) {
-      const pending = inFlight.get(slot);
+      const pending = inFlight.get(id);
       if (pending !== undefined) {
         if (pending.fingerprint !== fingerprint) return { kind: 'conflict' };
         await pending.done;
         continue; // the first one is done: its stored response, or (not stored) our turn to run
       }
-      // Claimed synchronously, before any await, so a concurrent duplicate sees it.
+      // Marked synchronously, before any await, so a concurrent duplicate of this process waits.
       let resolve!: () => void;
       const done = new Promise<void>((r) => (resolve = r));
-      inFlight.set(slot, { fingerprint, done });
-      let released = false;
-      const release = async (response: StoredResponse | undefined): Promise<void> => {
-        if (released) return;
-        released = true;
-        try {
-          if (response !== undefined) await options.store.set(slot, response, ttlMs);
-        } finally {
-          inFlight.delete(slot);
-          resolve();
-        }
+      inFlight.set(id, { fingerprint, done });
+      const settle = () => {
+        inFlight.delete(id);
+        resolve();
       };
-      let stored: StoredResponse | undefined;
+      const nowMs = clock.nowMs();
+      let reservation;
       try {
-        stored = await options.store.get(slot);
+        reservation = await store.reserve(slot, fingerprint, nowMs, nowMs + ttlMs, { maxPerCaller: options.maxPerCaller, pendingLeaseMs });
       } catch (error) {
-        await release(undefined);
+        settle();
         throw error;
       }
-      if (stored === undefined) return { kind: 'run', release };
-      await release(undefined);
-      return stored.fingerprint === fingerprint ? { kind: 'replay', stored } : { kind: 'conflict' };
+      if (reservation.kind === 'reserved') return { kind: 'run', release: releaser(slot, settle) };
+      settle();
+      switch (reservation.kind) {
+        case 'stored':
+          return reservation.response.fingerprint === fingerprint ? { kind: 'replay', stored: reservation.response } : { kind: 'conflict' };
+        case 'pending':
+          // Its first request runs in another process sharing the store: wait for its answer.
+          if (reservation.fingerprint !== fingerprint) return { kind: 'conflict' };
+          await new Promise((r) => setTimeout(r, pendingPollMs));
+          continue;
+        case 'full':
+          return { kind: 'full', limit: reservation.limit, retryAfterSeconds: Math.max(1, Math.ceil((reservation.retryAtMs - nowMs) / 1000)) };
+      }
     }
+  }
+
+  /** Completes (or gives up) the reservation once, then lets waiting duplicates go on. */
+  function releaser(slot: IdempotencySlot, settle: () => void): (response: StoredResponse | undefined) => Promise<void> {
+    let released = false;
+    return async (response) => {
+      if (released) return;
+      released = true;
+      try {
+        if (response !== undefined) await store.complete(slot, response);
+        else await store.release(slot);
+      } finally {
+        settle();
+      }
+    };
   }
 
   return (route) => {
@@ -109,9 +141,12 @@ export function createIdempotency(options: IdempotencyOptions): (route: RouteDef
       // Headers set before this point (request id, rate-limit and quota headers) belong to each
       // attempt, not to the stored answer.
       const ownHeaders = new Set(res.getHeaderNames());
-      claim(`${caller}\n${value}`, fingerprint, policy.windowSeconds * 1000)
+      claim({ caller, key: value }, fingerprint, policy.windowSeconds * 1000)
         .then((outcome) => {
-          if (outcome.kind === 'conflict') {
+          if (outcome.kind === 'full') {
+            const message = `This caller holds ${outcome.limit} live idempotency records, the most one caller may hold; a new ${policy.header} is accepted in ${outcome.retryAfterSeconds} s.`;
+            next(new HttpError(options.fullCode, message, undefined, { [limitHeaders.retryAfter]: String(outcome.retryAfterSeconds) }));
+          } else if (outcome.kind === 'conflict') {
             next(new HttpError(options.conflictCode, `${policy.header} ${value} was already used for a different request.`));
           } else if (outcome.kind === 'replay') {
             replay(res, outcome.stored, locals.requestId);

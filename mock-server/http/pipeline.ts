@@ -9,12 +9,11 @@ import { exchangeV3Info, type ExchangeV3ErrorCode } from '../../generated/exchan
 import { sandboxControlInfo } from '../../generated/sandbox-control/contract-data.js';
 import { operationValidators as exchangeV3Validators } from '../../generated/exchange-v3/validators.js';
 import type { RouteDefinition } from '../../generated/runtime/router-runtime.js';
-import type { RateWindow } from '../domain/accounts/rate-window.js';
 import type { Sandbox } from '../sandbox.js';
 import { authenticateV1, verifySignatureV1 } from './authenticate-v1.js';
 import { authenticateV3, verifySignatureV3 } from './authenticate-v3.js';
 import { readBody } from './body.js';
-import { createIdempotency, type StoredResponse } from './idempotency.js';
+import { createIdempotency } from './idempotency.js';
 import { requestLocals } from './locals.js';
 import { rateLimit } from './rate-limit.js';
 import { recordUsage } from './usage-recorder.js';
@@ -25,28 +24,26 @@ export interface Pipeline {
   control(route: RouteDefinition): RequestHandler[];
 }
 
-/** Idempotency keys are scoped per caller: the v3 key or the v1 site. */
-const callerOf = (caller: { id: number } | undefined) => (caller === undefined ? undefined : `caller:${caller.id}`);
-
-// Bounds of the expiring stores: old entries go first past them, so memory stays bounded.
-const maxNonces = 100_000;
-const maxIdempotencyRecords = 10_000;
+/** Idempotency keys are scoped per caller: the v3 key or the v1 site (one store holds both families). */
+const callerOf = (family: 'key' | 'site', caller: { id: number } | undefined) => (caller === undefined ? undefined : `${family}:${caller.id}`);
 
 export function createPipeline(sandbox: Sandbox): Pipeline {
-  const usedNonces = sandbox.expiringStore<true>(maxNonces);
-  const rateWindows = sandbox.expiringStore<RateWindow>();
+  // Read per request: a reset keeps the store, so the records it holds are the sandbox's now.
+  const records = { store: sandbox.store.idempotency, clock: sandbox.clock, maxPerCaller: sandbox.idempotencyRecordsPerCaller };
   const v3Idempotency = createIdempotency({
-    store: sandbox.expiringStore<StoredResponse>(maxIdempotencyRecords),
-    caller: (res: Response) => callerOf(requestLocals(res).key),
+    ...records,
+    caller: (res: Response) => callerOf('key', requestLocals(res).key),
     conflictCode: 'idempotency_conflict' satisfies ExchangeV3ErrorCode,
     validationCode: 'validation_error' satisfies ExchangeV3ErrorCode,
+    fullCode: 'quota_exceeded' satisfies ExchangeV3ErrorCode,
     validators: exchangeV3Validators,
   });
   const v1Idempotency = createIdempotency({
-    store: sandbox.expiringStore<StoredResponse>(maxIdempotencyRecords),
-    caller: (res: Response) => callerOf(requestLocals(res).site),
+    ...records,
+    caller: (res: Response) => callerOf('site', requestLocals(res).site),
     conflictCode: 'IDEMPOTENCY_CONFLICT' satisfies DepositV1ErrorCode,
     validationCode: 'VALIDATION_ERROR' satisfies DepositV1ErrorCode,
+    fullCode: 'RATE_LIMITED' satisfies DepositV1ErrorCode,
     validators: depositV1Validators,
   });
 
@@ -59,9 +56,9 @@ export function createPipeline(sandbox: Sandbox): Pipeline {
         : [
             authenticateV3(sandbox, route),
             recordUsage(sandbox, route.operationId),
-            rateLimit(sandbox, rateWindows),
+            rateLimit(sandbox),
             ...readBody(route, exchangeV3Info['x-body-limit-bytes']),
-            verifySignatureV3(sandbox, usedNonces),
+            verifySignatureV3(sandbox),
             v3Idempotency(route),
           ],
     v1: (route) => [

@@ -14,9 +14,9 @@ import { operationValidators } from '../../generated/exchange-v3/validators.js';
 import { VirtualClock } from '../../mock-server/clock.js';
 import { readBody } from '../../mock-server/http/body.js';
 import { errorHandler } from '../../mock-server/http/error-handler.js';
-import { createIdempotency, replayedHeader, type StoredResponse } from '../../mock-server/http/idempotency.js';
+import { createIdempotency, replayedHeader } from '../../mock-server/http/idempotency.js';
 import { requestContext } from '../../mock-server/http/request-context.js';
-import { ExpiringMap } from '../../mock-server/store/expiring-map.js';
+import { MemoryStore } from '../../mock-server/store/memory/memory-store.js';
 import { advance, mintKey, startMock, v1Client, v3Client, type Mock } from './support/keys.js';
 
 // A real idempotent operation of the contract lends the test app its policy and header bounds.
@@ -39,10 +39,13 @@ async function startTestApp(): Promise<TestApp> {
   let runs = 0;
   const queued: number[] = [];
   const idempotency = createIdempotency({
-    store: new ExpiringMap<StoredResponse>(clock),
+    store: new MemoryStore().idempotency,
+    clock,
+    maxPerCaller: 100,
     caller: (res) => (typeof res.req.headers['x-test-caller'] === 'string' ? res.req.headers['x-test-caller'] : 'caller-1'),
     conflictCode: 'idempotency_conflict',
     validationCode: 'validation_error',
+    fullCode: 'quota_exceeded',
     validators: operationValidators,
   });
   const app = express();

@@ -1,22 +1,16 @@
-// Bounded memory: the http layer's expiring stores (used nonces, rate-limit windows, idempotency
-// records) drop their entries once the virtual clock passes their time to live, so a mock that
-// runs for days holds only what is still live; and each store has a size bound besides.
-// Observed through the real pipeline: every store the sandbox hands out is recorded.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+// Bounded memory by time, not by count: the nonces and idempotency records of the pipeline leave
+// the store once the virtual clock passes their lifetime, so a mock that runs for days holds only
+// what is still live; each key's meter stays until its month is over. Observed through the real
+// pipeline and the sandbox's store.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exchangeV3Routes } from '../../generated/exchange-v3/routes.js';
-import { VirtualClock } from '../../mock-server/clock.js';
 import { nonceTtlMs } from '../../mock-server/http/authenticate-v3.js';
-import { rateWindowMs } from '../../mock-server/http/rate-limit.js';
-import { Sandbox } from '../../mock-server/sandbox.js';
-import { ExpiringMap } from '../../mock-server/store/expiring-map.js';
+import { utcMonthStart } from '../../mock-server/domain/accounts/usage.js';
 import { mintKey, v3Client, v3Signer, type Mock } from '../mock-server/support/keys.js';
 import { inboxUrlOf, startTestServer } from '../mock-server/support/server.js';
 
-describe('the expiring stores of the pipeline', () => {
-  const storeSpy = vi.spyOn(Sandbox.prototype, 'expiringStore');
+describe('the records of the pipeline', () => {
   let mock: Mock;
-  const stores = () => storeSpy.mock.results.map((result) => result.value as ExpiringMap<unknown>);
-  const entries = () => stores().reduce((sum, store) => sum + store.size, 0);
 
   beforeAll(async () => {
     mock = await startTestServer({ seed: 31 });
@@ -24,11 +18,10 @@ describe('the expiring stores of the pipeline', () => {
     await mock.control.freezeClock();
   });
   afterAll(async () => {
-    storeSpy.mockRestore();
     await mock.close();
   });
 
-  /** One signed, idempotent create by a fresh key: a nonce, a rate window and an idempotency record. */
+  /** One signed, idempotent create by a fresh key: a nonce, the key's meter and an idempotency record. */
   async function signedCreate(i: number): Promise<void> {
     const key = await mintKey(mock, { hmac_required: true });
     const client = v3Client(mock, key.token, { signer: v3Signer(mock, key.hmacSecret) });
@@ -36,27 +29,18 @@ describe('the expiring stores of the pipeline', () => {
     expect(created.status).toBe(201);
   }
 
-  it('hold an entry per live nonce, key window and idempotency key, and none once the clock passes their lifetime', async () => {
-    expect(stores().length).toBeGreaterThanOrEqual(3);
+  it('hold a record per live nonce, key meter and idempotency key, and only the meters once the clock passes their lifetime', async () => {
     const callers = 40;
     for (let i = 0; i < callers; i += 1) await signedCreate(i);
-    // Each call left its nonce, its key's rate window and its idempotency record.
-    expect(entries()).toBeGreaterThanOrEqual(3 * callers);
+    expect(await mock.sandbox.store.count()).toBe(3 * callers);
 
+    const before = mock.sandbox.clock.now();
     const idempotencyMs = Math.max(...exchangeV3Routes.map((r) => (r.idempotency?.windowSeconds ?? 0) * 1000));
-    const longestMs = Math.max(idempotencyMs, nonceTtlMs, rateWindowMs);
-    await mock.control.advanceClock({ body: { seconds: Math.ceil(longestMs / 1000) + 1 } });
-    // The next write of each store sweeps what expired: only the new call's three entries remain.
+    await mock.control.advanceClock({ body: { seconds: Math.ceil(Math.max(idempotencyMs, nonceTtlMs) / 1000) + 1 } });
+    // An advance sweeps what it made expire; a meter lives until its UTC month is over.
+    const metersLeft = utcMonthStart(before) === utcMonthStart(mock.sandbox.clock.now()) ? callers : 0;
+    expect(await mock.sandbox.store.count()).toBe(metersLeft);
     await signedCreate(callers);
-    expect(entries()).toBe(3);
-  });
-
-  it('never exceed their size bound, oldest entries going first', async () => {
-    const clock = new VirtualClock();
-    const store = new ExpiringMap<number>(clock, 100);
-    for (let i = 0; i < 1_000; i += 1) await store.set(`k${i}`, i, 60_000);
-    expect(store.size).toBe(100);
-    expect(await store.get('k899')).toBeUndefined();
-    expect(await store.get('k900')).toBe(900);
+    expect(await mock.sandbox.store.count()).toBe(metersLeft + 3);
   });
 });
