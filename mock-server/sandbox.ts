@@ -194,7 +194,7 @@ export class Sandbox {
     this.keys.adopt(this.defaultKey);
     this.sites.adopt(this.defaultSite);
     this.webhooks?.dispatcher.stop();
-    this.webhooks = createWebhookEngine(this.clock, this.random, (request, signal) => this.webhookTransport(request, signal), this.webhookRetrySchedule);
+    this.webhooks = createWebhookEngine(this.store.webhooks, this.clock, this.random, (request, signal) => this.webhookTransport(request, signal), this.webhookRetrySchedule);
     if (this.dispatchIntervalMs !== null) this.webhooks.dispatcher.start(this.dispatchIntervalMs);
   }
 }

@@ -1,11 +1,11 @@
-// The webhook engine of one sandbox: its store, the rules (WebhookService) and the dispatcher
+// The webhook engine of one sandbox: its part of the sandbox's store, the rules (WebhookService) and the dispatcher
 // that POSTs due deliveries through a transport (real HTTP by default; the sandbox control API
 // wraps it for the inbox and fault injection).
 import type { Clock } from './clock.js';
 import { Dispatcher } from './dispatch/dispatcher.js';
 import type { Transport } from './dispatch/transport.js';
 import { DeliveryMachine } from './domain/webhooks/delivery-machine.js';
-import { MemoryWebhookStore, type WebhookStore } from './domain/webhooks/webhook-store.js';
+import type { WebhookStore } from './store/webhook-store.js';
 import { WebhookService } from './domain/webhooks/webhook-service.js';
 import type { Random } from './random.js';
 
@@ -15,8 +15,7 @@ export interface WebhookEngine {
   dispatcher: Dispatcher;
 }
 
-export function createWebhookEngine(clock: Clock, random: Random, transport: Transport, retryScheduleSeconds?: number[]): WebhookEngine {
-  const store = new MemoryWebhookStore();
+export function createWebhookEngine(store: WebhookStore, clock: Clock, random: Random, transport: Transport, retryScheduleSeconds?: number[]): WebhookEngine {
   const machine = new DeliveryMachine(retryScheduleSeconds === undefined ? {} : { scheduleSeconds: retryScheduleSeconds });
   const service = new WebhookService({ store, clock, random, machine });
   return { store, service, dispatcher: new Dispatcher({ service, store, clock, transport }) };

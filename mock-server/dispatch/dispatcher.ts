@@ -4,7 +4,7 @@
 // Per-endpoint ordering is not promised: deliveries of one endpoint may be in flight together.
 import type { Clock } from '../clock.js';
 import type { AttemptOutcome, WebhookService } from '../domain/webhooks/webhook-service.js';
-import type { WebhookStore } from '../domain/webhooks/webhook-store.js';
+import type { WebhookStore } from '../store/webhook-store.js';
 import { deliveryHeaders } from './sign.js';
 import { attemptError, fetchTransport, type Transport } from './transport.js';
 

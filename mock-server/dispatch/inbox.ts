@@ -3,7 +3,7 @@
 // valid for the secret of the endpoint it was sent for, which the engine's store knows. Keeps the
 // latest `capacity` records. Deliveries reach it over real HTTP like any other target.
 import { timingSafeEqual } from 'node:crypto';
-import type { WebhookStore } from '../domain/webhooks/webhook-store.js';
+import type { WebhookStore } from '../store/webhook-store.js';
 import { signWebhookBody, webhookHeaderNames } from './sign.js';
 
 export interface InboxRecord {

@@ -1,6 +1,6 @@
 // How an attempt reaches the receiver: a real HTTP POST through global fetch by default. The
 // dispatcher takes any Transport, so fault injection or the built-in inbox can wrap or replace it.
-import type { AttemptError, AttemptRequest } from '../domain/webhooks/records.js';
+import type { AttemptError, AttemptRequest } from '../store/records/webhook-records.js';
 
 export interface TransportResponse {
   status: number;

@@ -10,7 +10,7 @@ import type {
   WebhookEvent,
   WebhookEventType,
 } from '../../generated/exchange-v3/types.js';
-import type { DeliveryRecord, EndpointRecord, EventRecord } from '../domain/webhooks/records.js';
+import type { DeliveryRecord, EndpointRecord, EventRecord } from '../store/records/webhook-records.js';
 
 const signingAlgorithm = exchangeV3Info['x-webhook-signature'].signing_algorithm as WebhookEndpoint['signing_algorithm'];
 

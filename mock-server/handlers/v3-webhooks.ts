@@ -5,7 +5,7 @@
 // asynchronous to the API call.
 import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
-import type { DeliveryRecord, EventRecord } from '../domain/webhooks/records.js';
+import type { DeliveryRecord, EventRecord } from '../store/records/webhook-records.js';
 import type { WebhookFailure } from '../domain/webhooks/webhook-service.js';
 import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';

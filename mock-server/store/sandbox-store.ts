@@ -5,6 +5,7 @@
 // batches), never by a count that evicts another tenant's records.
 //
 import type { ClockSetting } from '../clock.js';
+import type { WebhookStore } from './webhook-store.js';
 
 // The port knows no domain type: a cell's value is plain JSON-safe data whose meaning (a key's
 // meter, a used nonce) belongs to the caller, which also supplies the pure rule of an update.
@@ -85,10 +86,12 @@ export interface SandboxStore {
   cells<T>(kind: CellKind): Cells<T>;
   readonly idempotency: IdempotencyStore;
   readonly clock: ClockSettingStore;
+  /** The webhook engine's endpoints, events and deliveries (with their due queue). */
+  readonly webhooks: WebhookStore;
   /** Removes up to `batch` records expired at `nowMs`; returns how many went. */
   sweepExpired(nowMs: number, batch: number): Promise<number>;
-  /** Records held, expired ones not yet swept included (for tests and the inspector). */
-  count(): Promise<number>;
+  /** Records that expire by time (cells, idempotency records) held now, expired ones not yet swept included. */
+  countExpiring(): Promise<number>;
   /** Wipes every record (the sandbox reset). */
   clear(): Promise<void>;
   close(): Promise<void>;

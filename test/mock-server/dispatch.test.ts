@@ -14,7 +14,7 @@ import { exchangeV3Info } from '../../generated/exchange-v3/contract-data.js';
 import { VirtualClock } from '../../mock-server/clock.js';
 import { createRandom } from '../../mock-server/random.js';
 import { DeliveryMachine } from '../../mock-server/domain/webhooks/delivery-machine.js';
-import { MemoryWebhookStore } from '../../mock-server/domain/webhooks/webhook-store.js';
+import { MemoryWebhookStore } from '../../mock-server/store/memory/memory-webhooks.js';
 import { WebhookService } from '../../mock-server/domain/webhooks/webhook-service.js';
 import { Dispatcher } from '../../mock-server/dispatch/dispatcher.js';
 import { webhookHeaderNames } from '../../mock-server/dispatch/sign.js';

@@ -8,7 +8,7 @@ import { ApiError, verifyWebhookSignature } from '../../generated/sandbox-contro
 import { Dispatcher } from '../../mock-server/dispatch/dispatcher.js';
 import { DeliveryMachine } from '../../mock-server/domain/webhooks/delivery-machine.js';
 import { WebhookService } from '../../mock-server/domain/webhooks/webhook-service.js';
-import { MemoryWebhookStore } from '../../mock-server/domain/webhooks/webhook-store.js';
+import { MemoryWebhookStore } from '../../mock-server/store/memory/memory-webhooks.js';
 import { expectContractBody } from './support/contract.js';
 import { send } from './support/http.js';
 import { inboxUrlOf, useFrozenSandbox, type TestServer } from './support/server.js';

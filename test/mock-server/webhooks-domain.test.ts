@@ -13,8 +13,8 @@ import {
   type DeliveryStatus,
   type TransitionDecision,
 } from '../../mock-server/domain/webhooks/delivery-machine.js';
-import type { DeliveryRecord } from '../../mock-server/domain/webhooks/records.js';
-import { MemoryWebhookStore } from '../../mock-server/domain/webhooks/webhook-store.js';
+import type { DeliveryRecord } from '../../mock-server/store/records/webhook-records.js';
+import { MemoryWebhookStore } from '../../mock-server/store/memory/memory-webhooks.js';
 import { WebhookService, type AttemptOutcome } from '../../mock-server/domain/webhooks/webhook-service.js';
 
 /** Records every transition the service takes through the generated table. */

@@ -54,11 +54,11 @@ for (const makeEngine of engines) {
       const nonces = store.cells<true>('nonces');
       for (let i = 0; i < 30; i += 1) await nonces.claim(`old-${i}`, true, 0, 100);
       await nonces.claim('live', true, 0, 1_000);
-      expect(await store.count()).toBe(31);
+      expect(await store.countExpiring()).toBe(31);
       let swept = 0;
       for (let round = 0; round < 10; round += 1) swept += await store.sweepExpired(500, 10);
       expect(swept).toBe(30);
-      expect(await store.count()).toBe(1);
+      expect(await store.countExpiring()).toBe(1);
       expect(await nonces.get('live', 500)).toBe(true);
     });
 
@@ -66,7 +66,7 @@ for (const makeEngine of engines) {
       const store = await engine.open();
       await store.cells<true>('nonces').claim('n', true, 0, 1_000);
       await store.clear();
-      expect(await store.count()).toBe(0);
+      expect(await store.countExpiring()).toBe(0);
       expect(await store.cells<true>('nonces').claim('n', true, 0, 1_000)).toBe(true);
     });
 

@@ -10,9 +10,10 @@ import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
 import type { Site } from '../accounts/sites.js';
 import { randomUuid, secretFingerprint } from './ids.js';
-import { newDelivery, type DeliveryRecord, type EndpointRecord, type EventRecord, type EventResource } from './records.js';
+import type { DeliveryRecord, EndpointRecord, EventRecord, EventResource } from '../../store/records/webhook-records.js';
+import { newDelivery } from './records.js';
 import { rollUp, type Outcome, type WebhookService } from './webhook-service.js';
-import type { WebhookStore } from './webhook-store.js';
+import type { WebhookStore } from '../../store/webhook-store.js';
 
 export interface SiteWebhookContext {
   store: WebhookStore;

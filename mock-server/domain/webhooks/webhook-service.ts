@@ -17,9 +17,9 @@ import type {
   EventRecord,
   EventResource,
   EventStatus,
-} from './records.js';
+} from '../../store/records/webhook-records.js';
 import { newDelivery } from './records.js';
-import type { DeliveryFilter, WebhookStore } from './webhook-store.js';
+import type { DeliveryFilter, WebhookStore } from '../../store/webhook-store.js';
 
 /** The catalog codes (exchangeV3ErrorCodes) the engine answers with. */
 export type WebhookFailureCode = Extract<keyof typeof exchangeV3ErrorCodes, 'not_found' | 'webhook_endpoint_limit_reached' | 'invalid_state_transition'>;

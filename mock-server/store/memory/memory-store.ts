@@ -4,11 +4,13 @@ import type { ClockSetting } from '../../clock.js';
 import type { CellKind, Cells, SandboxStore } from '../sandbox-store.js';
 import { MemoryCells } from './memory-cells.js';
 import { MemoryIdempotency } from './memory-idempotency.js';
+import { MemoryWebhookStore } from './memory-webhooks.js';
 
 export class MemoryStore implements SandboxStore {
   readonly engine = 'memory';
   readonly location = 'memory';
   readonly idempotency = new MemoryIdempotency();
+  readonly webhooks = new MemoryWebhookStore();
   private readonly allCells = new MemoryCells();
   private clockSetting: ClockSetting | undefined;
   readonly clock = {
@@ -26,13 +28,14 @@ export class MemoryStore implements SandboxStore {
     return this.allCells.sweep(nowMs) + this.idempotency.sweep(nowMs);
   }
 
-  async count(): Promise<number> {
+  async countExpiring(): Promise<number> {
     return this.allCells.size + this.idempotency.size;
   }
 
   async clear(): Promise<void> {
     this.allCells.clear();
     this.idempotency.clear();
+    await this.webhooks.clear();
     this.clockSetting = undefined;
   }
 

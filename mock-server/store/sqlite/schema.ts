@@ -45,6 +45,28 @@ export const migrations: readonly string[] = [
     UPDATE idempotency_callers SET records = records - 1 WHERE caller = OLD.caller;
   END;
   `,
+  `
+  -- The webhook engine's records, each a JSON document beside the columns it is found by. The
+  -- rowid keeps creation order ("oldest first"); queue_seq orders deliveries due at one instant.
+  CREATE TABLE webhook_endpoints (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, client_id TEXT NOT NULL, doc TEXT NOT NULL);
+  CREATE INDEX webhook_endpoints_client ON webhook_endpoints (client_id, rowid);
+  CREATE TABLE webhook_events (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, client_id TEXT NOT NULL, doc TEXT NOT NULL);
+  CREATE INDEX webhook_events_client ON webhook_events (client_id, rowid);
+  CREATE TABLE webhook_deliveries (
+    rowid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    client_id TEXT NOT NULL,
+    event_id TEXT NOT NULL,
+    endpoint_id TEXT NOT NULL,
+    next_attempt_at INTEGER,
+    queue_seq INTEGER NOT NULL,
+    doc TEXT NOT NULL
+  );
+  CREATE INDEX webhook_deliveries_client ON webhook_deliveries (client_id, rowid);
+  CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id, rowid);
+  CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, rowid);
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at, queue_seq) WHERE next_attempt_at IS NOT NULL;
+  `,
 ];
 
 export const schemaVersion = migrations.length;

@@ -5,6 +5,7 @@
 // transaction survives the process being killed; an operating-system crash may lose the last ones.
 import type { ClockSetting } from '../../clock.js';
 import type { Database, Statement } from 'better-sqlite3';
+import { SqliteWebhookStore } from './sqlite-webhooks.js';
 import type { CellChange, CellKind, Cells, ClockSettingStore, IdempotencySlot, IdempotencyStore, Reservation, SandboxStore, StoredResponse } from '../sandbox-store.js';
 
 interface CellRow {
@@ -25,6 +26,7 @@ export class SqliteStore implements SandboxStore {
   readonly engine = 'sqlite';
   readonly idempotency: IdempotencyStore;
   readonly clock: ClockSettingStore;
+  readonly webhooks: SqliteWebhookStore;
   private readonly cellReads: Statement<[string, string], CellRow>;
   private readonly cellWrite: Statement<[string, string, string, number]>;
   private readonly cellClaim: Statement<[string, string, string, number, number]>;
@@ -46,6 +48,7 @@ export class SqliteStore implements SandboxStore {
     this.sweepRecords = db.prepare('DELETE FROM idempotency WHERE rowid IN (SELECT rowid FROM idempotency WHERE expires_at <= ? LIMIT ?)');
     this.idempotency = new SqliteIdempotency(db);
     this.clock = sqliteClockSetting(db);
+    this.webhooks = new SqliteWebhookStore(db);
   }
 
   cells<T>(kind: CellKind): Cells<T> {
@@ -71,7 +74,7 @@ export class SqliteStore implements SandboxStore {
     return sweep.immediate();
   }
 
-  async count(): Promise<number> {
+  async countExpiring(): Promise<number> {
     const row = this.db.prepare('SELECT (SELECT count(*) FROM cells) + (SELECT count(*) FROM idempotency) AS n').get() as { n: number };
     return row.n;
   }
@@ -80,6 +83,7 @@ export class SqliteStore implements SandboxStore {
     this.db
       .transaction(() => {
         this.db.exec("DELETE FROM cells; DELETE FROM idempotency; DELETE FROM idempotency_callers; DELETE FROM sandbox_meta WHERE name = 'clock';");
+        this.webhooks.clearNow();
       })
       .immediate();
   }

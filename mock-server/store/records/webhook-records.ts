@@ -1,0 +1,92 @@
+// The webhook engine's records as the store keeps them (camelCase, Dates); presenters turn them
+// into the contract's shapes. Types are strings here, not the v3 union, since v1 `deposit.*`
+// callbacks share the engine. A delivery's status is a state of the generated delivery machine.
+import type { WebhookDeliveryState as DeliveryStatus } from '../../../generated/machines.js';
+
+export type EndpointStatus = 'active' | 'disabled';
+
+/** Roll-up of an event's deliveries (x-assumption of WebhookEventStatus in the v3 contract). */
+export type EventStatus = 'pending' | 'delivered' | 'failed' | 'partially_delivered';
+
+export interface EndpointRecord {
+  id: string;
+  clientId: string;
+  name: string;
+  url: string;
+  events: string[];
+  status: EndpointStatus;
+  /** Kept to sign with; shown to the client only by create and rotate-secret. */
+  secret: string;
+  secretFingerprint: string;
+  failureCount: number;
+  lastDeliveryAt: Date | null;
+  lastSuccessAt: Date | null;
+  lastFailureAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface EventResource {
+  type: string;
+  id: string | number | null;
+}
+
+export interface EventRecord {
+  id: string;
+  clientId: string;
+  type: string;
+  resource: EventResource;
+  payload: Record<string, unknown>;
+  status: EventStatus;
+  requestId: string | null;
+  correlationId: string | null;
+  idempotencyKey: string | null;
+  /** The exact JSON text POSTed (and signed) on every attempt of every delivery. */
+  body: string;
+  deliveryIds: string[];
+  createdAt: Date;
+}
+
+export interface AttemptRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface AttemptResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  durationMs: number;
+}
+
+export interface AttemptError {
+  /** For example `timeout`, `connection_refused`, `dns_error`, `tls_error`. */
+  code: string;
+  message: string;
+}
+
+export interface DeliveryRecord {
+  id: string;
+  clientId: string;
+  eventId: string;
+  eventType: string;
+  endpointId: string;
+  endpointUrl: string;
+  /** Addressed to this endpoint by name (a test webhook): sent whatever the endpoint's status. */
+  targeted: boolean;
+  status: DeliveryStatus;
+  /** Attempts made so far (0 before the first). */
+  attempt: number;
+  /** Automatic attempts this delivery may make (the schedule's length; 1 for the v1 test webhook). */
+  maxAttempts: number;
+  /** When the next attempt is due; null when none is (the due queue is exactly these). */
+  nextAttemptAt: Date | null;
+  request: AttemptRequest | null;
+  response: AttemptResponse | null;
+  error: AttemptError | null;
+  deliveredAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+

@@ -1,0 +1,114 @@
+// The SQLite engine's webhook records: endpoints, events and deliveries as JSON documents, with
+// the columns lists and the due queue are read by (client, event, endpoint, next attempt).
+import type { Database, Statement } from 'better-sqlite3';
+import type { DeliveryRecord, EndpointRecord, EventRecord } from '../records/webhook-records.js';
+import type { DeliveryFilter, WebhookStore } from '../webhook-store.js';
+import { decodeRecord, encodeRecord } from './record-codec.js';
+
+type Doc = { doc: string };
+
+export class SqliteWebhookStore implements WebhookStore {
+  private readonly statements;
+
+  constructor(private readonly db: Database) {
+    const docs = (sql: string) => db.prepare<unknown[], Doc>(sql);
+    this.statements = {
+      saveEndpoint: db.prepare('INSERT INTO webhook_endpoints (id, client_id, doc) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc'),
+      getEndpoint: docs('SELECT doc FROM webhook_endpoints WHERE id = ?'),
+      deleteEndpoint: db.prepare('DELETE FROM webhook_endpoints WHERE id = ?'),
+      listEndpoints: docs('SELECT doc FROM webhook_endpoints WHERE client_id = ? ORDER BY rowid'),
+      countEndpoints: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM webhook_endpoints WHERE client_id = ?'),
+      saveEvent: db.prepare('INSERT INTO webhook_events (id, client_id, doc) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc'),
+      getEvent: docs('SELECT doc FROM webhook_events WHERE id = ?'),
+      listEvents: docs('SELECT doc FROM webhook_events WHERE client_id = ? ORDER BY rowid'),
+      listAllEvents: docs('SELECT doc FROM webhook_events ORDER BY rowid'),
+      saveDelivery: db.prepare(
+        `INSERT INTO webhook_deliveries (id, client_id, event_id, endpoint_id, next_attempt_at, queue_seq, doc)
+         VALUES (?, ?, ?, ?, ?, (SELECT coalesce(max(queue_seq), 0) + 1 FROM webhook_deliveries), ?)
+         ON CONFLICT (id) DO UPDATE SET next_attempt_at = excluded.next_attempt_at, queue_seq = excluded.queue_seq, doc = excluded.doc`,
+      ),
+      getDelivery: docs('SELECT doc FROM webhook_deliveries WHERE id = ?'),
+      dueDeliveries: docs('SELECT doc FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, queue_seq LIMIT ?'),
+      queuedCount: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL'),
+    };
+  }
+
+  async saveEndpoint(endpoint: EndpointRecord): Promise<void> {
+    this.statements.saveEndpoint.run(endpoint.id, endpoint.clientId, encodeRecord(endpoint));
+  }
+
+  async getEndpoint(id: string): Promise<EndpointRecord | undefined> {
+    return one(this.statements.getEndpoint, id);
+  }
+
+  async deleteEndpoint(id: string): Promise<boolean> {
+    return this.statements.deleteEndpoint.run(id).changes > 0;
+  }
+
+  async listEndpoints(clientId: string): Promise<EndpointRecord[]> {
+    return all(this.statements.listEndpoints, clientId);
+  }
+
+  async countEndpoints(clientId: string): Promise<number> {
+    return this.statements.countEndpoints.get(clientId)?.n ?? 0;
+  }
+
+  async saveEvent(event: EventRecord): Promise<void> {
+    this.statements.saveEvent.run(event.id, event.clientId, encodeRecord(event));
+  }
+
+  async getEvent(id: string): Promise<EventRecord | undefined> {
+    return one(this.statements.getEvent, id);
+  }
+
+  async listEvents(clientId?: string): Promise<EventRecord[]> {
+    return clientId === undefined ? all(this.statements.listAllEvents) : all(this.statements.listEvents, clientId);
+  }
+
+  async saveDelivery(delivery: DeliveryRecord): Promise<void> {
+    const { id, clientId, eventId, endpointId, nextAttemptAt } = delivery;
+    this.statements.saveDelivery.run(id, clientId, eventId, endpointId, nextAttemptAt?.getTime() ?? null, encodeRecord(delivery));
+  }
+
+  async getDelivery(id: string): Promise<DeliveryRecord | undefined> {
+    return one(this.statements.getDelivery, id);
+  }
+
+  async listDeliveries(filter: DeliveryFilter): Promise<DeliveryRecord[]> {
+    // The most selective given column leads; the query is built from fixed column names only.
+    const columns = [
+      ['event_id', filter.eventId],
+      ['endpoint_id', filter.endpointId],
+      ['client_id', filter.clientId],
+    ].filter((pair): pair is [string, string] => pair[1] !== undefined);
+    const where = columns.length === 0 ? '' : `WHERE ${columns.map(([column]) => `${column} = ?`).join(' AND ')}`;
+    const rows = this.db.prepare<string[], Doc>(`SELECT doc FROM webhook_deliveries ${where} ORDER BY rowid`).all(...columns.map(([, value]) => value));
+    return rows.map((row) => decodeRecord<DeliveryRecord>(row.doc));
+  }
+
+  async dueDeliveries(now: Date, limit: number): Promise<DeliveryRecord[]> {
+    return all(this.statements.dueDeliveries, now.getTime(), limit);
+  }
+
+  async queuedCount(): Promise<number> {
+    return this.statements.queuedCount.get()?.n ?? 0;
+  }
+
+  async clear(): Promise<void> {
+    this.clearNow();
+  }
+
+  /** Deletes every webhook record at once, inside the caller's transaction if there is one. */
+  clearNow(): void {
+    this.db.exec('DELETE FROM webhook_endpoints; DELETE FROM webhook_events; DELETE FROM webhook_deliveries;');
+  }
+}
+
+function one<T>(statement: Statement<unknown[], Doc>, ...params: unknown[]): T | undefined {
+  const row = statement.get(...params);
+  return row === undefined ? undefined : decodeRecord<T>(row.doc);
+}
+
+function all<T>(statement: Statement<unknown[], Doc>, ...params: unknown[]): T[] {
+  return statement.all(...params).map((row) => decodeRecord<T>(row.doc));
+}

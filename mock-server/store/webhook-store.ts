@@ -1,0 +1,40 @@
+// Where the webhook engine's endpoints, events and deliveries live (a part of the storage port).
+// The due queue is an index of the deliveries' `nextAttemptAt`, kept by the store itself: a
+// durable engine resumes it after a restart with no timer state to rebuild.
+import type { DeliveryRecord, EndpointRecord, EventRecord } from './records/webhook-records.js';
+
+export interface DeliveryFilter {
+  clientId?: string;
+  eventId?: string;
+  endpointId?: string;
+}
+
+export interface WebhookStore {
+  saveEndpoint(endpoint: EndpointRecord): Promise<void>;
+  getEndpoint(id: string): Promise<EndpointRecord | undefined>;
+  deleteEndpoint(id: string): Promise<boolean>;
+  /** A client's endpoints, oldest first. */
+  listEndpoints(clientId: string): Promise<EndpointRecord[]>;
+  countEndpoints(clientId: string): Promise<number>;
+
+  saveEvent(event: EventRecord): Promise<void>;
+  getEvent(id: string): Promise<EventRecord | undefined>;
+  /** A client's events, oldest first; every client's when no client is given (the inspector). */
+  listEvents(clientId?: string): Promise<EventRecord[]>;
+
+  /** Stores the delivery and (re)places it in the due queue by its `nextAttemptAt`. */
+  saveDelivery(delivery: DeliveryRecord): Promise<void>;
+  getDelivery(id: string): Promise<DeliveryRecord | undefined>;
+  /** Deliveries matching every given field, oldest first. */
+  listDeliveries(filter: DeliveryFilter): Promise<DeliveryRecord[]>;
+  /**
+   * Up to `limit` deliveries whose next attempt is due at `now`, earliest first (ties in the
+   * order they were queued). Reading does not dequeue: recording the attempt moves them.
+   */
+  dueDeliveries(now: Date, limit: number): Promise<DeliveryRecord[]>;
+  /** Deliveries in the due queue (due now or later). */
+  queuedCount(): Promise<number>;
+
+  clear(): Promise<void>;
+}
+

@@ -1,0 +1,119 @@
+// The webhook part of every engine: records come back equal (Dates included) and detached from
+// the caller's copies, lists are oldest first and filtered by client, event and endpoint, the due
+// queue is ordered by instant and then by when a delivery was queued, and everything but the
+// memory engine's survives a restart.
+import { afterAll, describe, expect, it } from 'vitest';
+import type { DeliveryRecord, EndpointRecord, EventRecord } from '../../mock-server/store/records/webhook-records.js';
+import { engines } from './support/engines.js';
+
+const t0 = Date.parse('2026-11-21T12:00:00Z');
+const at = (seconds: number) => new Date(t0 + seconds * 1000);
+
+function endpoint(id: string, clientId: string): EndpointRecord {
+  return {
+    id, clientId, name: `endpoint ${id}`, url: 'http://127.0.0.1:9/hook', events: ['api.test'], status: 'active', secret: 'whsec_x',
+    secretFingerprint: 'fp', failureCount: 0, lastDeliveryAt: null, lastSuccessAt: null, lastFailureAt: at(1), createdAt: at(0), updatedAt: at(0),
+  };
+}
+
+function event(id: string, clientId: string): EventRecord {
+  return {
+    id, clientId, type: 'api.test', resource: { type: 'webhook_endpoint', id: null }, payload: { nested: { list: [1, 'two'] } }, status: 'pending',
+    requestId: 'req_1', correlationId: null, idempotencyKey: null, body: '{"a":1}', deliveryIds: [], createdAt: at(0),
+  };
+}
+
+function delivery(id: string, fields: Partial<DeliveryRecord> = {}): DeliveryRecord {
+  return {
+    id, clientId: 'c1', eventId: 'ev1', eventType: 'api.test', endpointId: 'we1', endpointUrl: 'http://127.0.0.1:9/hook', targeted: false,
+    status: 'pending', attempt: 0, maxAttempts: 5, nextAttemptAt: at(10), request: null, response: null, error: null, deliveredAt: null,
+    createdAt: at(0), updatedAt: at(0), ...fields,
+  };
+}
+
+for (const makeEngine of engines) {
+  const engine = makeEngine();
+  describe(`webhook records on ${engine.name}`, () => {
+    afterAll(() => engine.cleanUp());
+
+    it('give back what was saved, Dates included, detached from the saved object', async () => {
+      const { webhooks } = await engine.open();
+      const saved = endpoint('we1', 'c1');
+      await webhooks.saveEndpoint(saved);
+      saved.name = 'changed after saving';
+      const read = await webhooks.getEndpoint('we1');
+      expect(read).toEqual(endpoint('we1', 'c1'));
+      expect(read?.createdAt).toBeInstanceOf(Date);
+      expect(read?.lastDeliveryAt).toBeNull();
+      await webhooks.saveEvent(event('ev1', 'c1'));
+      expect(await webhooks.getEvent('ev1')).toEqual(event('ev1', 'c1'));
+      expect(await webhooks.getDelivery('nope')).toBeUndefined();
+    });
+
+    it('list endpoints and events per client, oldest first, updates keeping their place', async () => {
+      const { webhooks } = await engine.open();
+      for (const [id, client] of [['we1', 'c1'], ['we2', 'c2'], ['we3', 'c1']] as const) await webhooks.saveEndpoint(endpoint(id, client));
+      await webhooks.saveEndpoint({ ...endpoint('we1', 'c1'), name: 'renamed' });
+      expect((await webhooks.listEndpoints('c1')).map((e) => [e.id, e.name])).toEqual([['we1', 'renamed'], ['we3', 'endpoint we3']]);
+      expect(await webhooks.countEndpoints('c1')).toBe(2);
+      expect(await webhooks.deleteEndpoint('we1')).toBe(true);
+      expect(await webhooks.deleteEndpoint('we1')).toBe(false);
+      expect(await webhooks.countEndpoints('c1')).toBe(1);
+      for (const [id, client] of [['ev1', 'c1'], ['ev2', 'c2'], ['ev3', 'c1']] as const) await webhooks.saveEvent(event(id, client));
+      expect((await webhooks.listEvents('c1')).map((e) => e.id)).toEqual(['ev1', 'ev3']);
+      expect((await webhooks.listEvents()).map((e) => e.id)).toEqual(['ev1', 'ev2', 'ev3']);
+    });
+
+    it('filter deliveries by every given field', async () => {
+      const { webhooks } = await engine.open();
+      await webhooks.saveDelivery(delivery('d1', { clientId: 'c1', eventId: 'e1', endpointId: 'p1' }));
+      await webhooks.saveDelivery(delivery('d2', { clientId: 'c1', eventId: 'e2', endpointId: 'p1' }));
+      await webhooks.saveDelivery(delivery('d3', { clientId: 'c2', eventId: 'e3', endpointId: 'p2' }));
+      const ids = async (filter: Parameters<typeof webhooks.listDeliveries>[0]) => (await webhooks.listDeliveries(filter)).map((d) => d.id);
+      expect(await ids({})).toEqual(['d1', 'd2', 'd3']);
+      expect(await ids({ clientId: 'c1' })).toEqual(['d1', 'd2']);
+      expect(await ids({ clientId: 'c1', endpointId: 'p1', eventId: 'e2' })).toEqual(['d2']);
+      expect(await ids({ endpointId: 'p2', clientId: 'c1' })).toEqual([]);
+    });
+
+    it('queue deliveries by due instant, then by when they were queued; a save moves or removes one', async () => {
+      const { webhooks } = await engine.open();
+      await webhooks.saveDelivery(delivery('late', { nextAttemptAt: at(30) }));
+      await webhooks.saveDelivery(delivery('first', { nextAttemptAt: at(10) }));
+      await webhooks.saveDelivery(delivery('second', { nextAttemptAt: at(10) }));
+      await webhooks.saveDelivery(delivery('never', { nextAttemptAt: null }));
+      expect(await webhooks.queuedCount()).toBe(3);
+      expect((await webhooks.dueDeliveries(at(9), 10)).map((d) => d.id)).toEqual([]);
+      expect((await webhooks.dueDeliveries(at(30), 10)).map((d) => d.id)).toEqual(['first', 'second', 'late']);
+      expect((await webhooks.dueDeliveries(at(30), 2)).map((d) => d.id)).toEqual(['first', 'second']);
+      // Re-queued at the same instant: behind the one already waiting there.
+      await webhooks.saveDelivery(delivery('first', { nextAttemptAt: at(10), attempt: 1 }));
+      expect((await webhooks.dueDeliveries(at(10), 10)).map((d) => d.id)).toEqual(['second', 'first']);
+      await webhooks.saveDelivery(delivery('second', { nextAttemptAt: null, status: 'delivered' }));
+      expect((await webhooks.dueDeliveries(at(60), 10)).map((d) => d.id)).toEqual(['first', 'late']);
+      expect(await webhooks.queuedCount()).toBe(2);
+    });
+
+    it('are empty after the store is cleared', async () => {
+      const store = await engine.open();
+      await store.webhooks.saveEndpoint(endpoint('we1', 'c1'));
+      await store.webhooks.saveDelivery(delivery('d1'));
+      await store.clear();
+      expect(await store.webhooks.countEndpoints('c1')).toBe(0);
+      expect(await store.webhooks.queuedCount()).toBe(0);
+    });
+
+    it('survive a restart: records and the due queue', async () => {
+      const store = await engine.open();
+      await store.webhooks.saveEndpoint(endpoint('we1', 'c1'));
+      await store.webhooks.saveEvent(event('ev1', 'c1'));
+      await store.webhooks.saveDelivery(delivery('d1', { nextAttemptAt: at(10) }));
+      await store.close();
+      const restarted = await engine.reopen(store);
+      if (restarted === undefined) return; // the memory engine keeps nothing past its process
+      expect(await restarted.webhooks.getEndpoint('we1')).toEqual(endpoint('we1', 'c1'));
+      expect(await restarted.webhooks.getEvent('ev1')).toEqual(event('ev1', 'c1'));
+      expect((await restarted.webhooks.dueDeliveries(at(10), 10)).map((d) => d.id)).toEqual(['d1']);
+    });
+  });
+}
