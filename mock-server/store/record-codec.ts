@@ -1,4 +1,4 @@
-// Records are kept as JSON documents in the SQLite engine; their Dates survive the round trip as
+// Records are kept as JSON documents by the database engines; their Dates survive the round trip as
 // `{"$date": epochMs}` (JSON.stringify would turn them into strings that read back as strings).
 const dateTag = '$date';
 

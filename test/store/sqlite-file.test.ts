@@ -60,7 +60,7 @@ describe('sqlite: files', () => {
 
   it('name the flag when the engine spec is not understood', async () => {
     for (const spec of ['', 'sqlite:', 'mongodb://localhost/x', 'Memory']) {
-      expect((await refusal(spec)).message).toMatch(/^--store .* is not understood: use memory or sqlite:PATH/);
+      expect((await refusal(spec)).message).toMatch(/^--store .* is not understood: use memory, sqlite:PATH or postgres:/);
     }
   });
 

@@ -3,7 +3,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { DeliveryRecord, EndpointRecord, EventRecord } from '../records/webhook-records.js';
 import type { DeliveryFilter, WebhookStore } from '../webhook-store.js';
-import { decodeRecord, encodeRecord } from './record-codec.js';
+import { decodeRecord, encodeRecord } from '../record-codec.js';
 
 type Doc = { doc: string };
 

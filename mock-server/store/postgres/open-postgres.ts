@@ -1,0 +1,74 @@
+// Opens a sandbox database on a PostgreSQL server. An unreachable server fails with a message
+// naming the URL without its password (the command line exits 1: the database may come back);
+// a database holding tables of something else, or a sandbox schema newer than this kit's, is
+// refused untouched (a StoreOpenError: exit 2). Migrations run under an advisory lock, so replicas
+// starting together apply each one once.
+import { StoreOpenError } from '../store-open-error.js';
+import { migrations, sandboxFormat, schemaVersion } from './schema.js';
+import { PostgresStore, transactionOn } from './postgres-store.js';
+
+/** The advisory lock key of the migrations (any constant shared by every replica). */
+const migrationLock = 0x6b69_7473;
+
+/** A database that is there but cannot be reached: worth retrying, unlike a bad spec. */
+export class StoreUnreachableError extends Error {
+  override readonly name = 'StoreUnreachableError';
+}
+
+export function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
+  }
+}
+
+export async function openPostgresStore(url: string): Promise<PostgresStore> {
+  const shown = withoutPassword(url);
+  const pg = await loadDriver();
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // A connection that breaks while idle must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  try {
+    await migrate(pool, shown);
+    return new PostgresStore(pool, shown);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    if (error instanceof StoreOpenError) throw error;
+    throw new StoreUnreachableError(`cannot reach the sandbox database ${shown}: ${(error as Error).message}`);
+  }
+}
+
+async function loadDriver(): Promise<typeof import('pg').default> {
+  try {
+    return (await import('pg')).default;
+  } catch {
+    throw new StoreOpenError('the postgres:// engine needs the package pg: npm install pg@8.23');
+  }
+}
+
+async function migrate(pool: import('pg').Pool, shown: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [migrationLock]);
+    const tables = (await client.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()")).rows.map((r) => r.name);
+    let version = 0;
+    if (tables.length > 0) {
+      const meta = tables.includes('sandbox_meta') ? (await client.query<{ name: string; value: string }>("SELECT name, value FROM sandbox_meta WHERE name IN ('format', 'schema_version')")).rows : [];
+      if (meta.find((r) => r.name === 'format')?.value !== sandboxFormat) throw new StoreOpenError(`${shown} is not a sandbox database (it holds tables of something else)`);
+      version = Number(meta.find((r) => r.name === 'schema_version')?.value ?? 0);
+      if (version > schemaVersion) throw new StoreOpenError(`${shown} has schema version ${version}, newer than this kit's ${schemaVersion}: use a newer exchange-api-kit`);
+    }
+    for (let n = version + 1; n <= schemaVersion; n += 1) {
+      await transactionOn(client, async () => {
+        await client.query(migrations[n - 1]!);
+        await client.query("INSERT INTO sandbox_meta (name, value) VALUES ('schema_version', $1) ON CONFLICT (name) DO UPDATE SET value = excluded.value", [String(n)]);
+      });
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [migrationLock]).catch(() => undefined);
+    client.release();
+  }
+}

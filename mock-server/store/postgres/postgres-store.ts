@@ -1,0 +1,169 @@
+// The postgres://… engine: one database shared by every replica of the sandbox. Each operation is
+// one transaction; a check-and-set locks its row (`SELECT … FOR UPDATE`) or is a single
+// `INSERT … ON CONFLICT` statement, so replicas never spend a rate window, a nonce or an
+// idempotency key twice.
+import type { Pool, PoolClient } from 'pg';
+import type { ClockSetting } from '../../clock.js';
+import type { CellChange, CellKind, Cells, ClockSettingStore, IdempotencySlot, IdempotencyStore, Reservation, SandboxStore, StoredResponse } from '../sandbox-store.js';
+import { PostgresWebhookStore } from './postgres-webhooks.js';
+
+interface CellRow {
+  value: string;
+  expires_at: string;
+}
+
+/** Runs `work` in one transaction on `client`: committed when it resolves, rolled back when it throws. */
+export async function transactionOn<T>(client: PoolClient, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  await client.query('BEGIN');
+  try {
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Runs `work` in one transaction on one pooled connection. */
+async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    return await transactionOn(client, work);
+  } finally {
+    client.release();
+  }
+}
+
+export class PostgresStore implements SandboxStore {
+  readonly engine = 'postgres';
+  readonly idempotency: IdempotencyStore;
+  readonly clock: ClockSettingStore;
+  readonly webhooks: PostgresWebhookStore;
+
+  constructor(
+    private readonly pool: Pool,
+    /** The URL without its password. */
+    readonly location: string,
+  ) {
+    this.idempotency = new PostgresIdempotency(pool);
+    this.clock = postgresClockSetting(pool);
+    this.webhooks = new PostgresWebhookStore(pool);
+  }
+
+  cells<T>(kind: CellKind): Cells<T> {
+    const live = (row: CellRow | undefined, nowMs: number): T | undefined => (row !== undefined && Number(row.expires_at) > nowMs ? (JSON.parse(row.value) as T) : undefined);
+    return {
+      get: async (key, nowMs) => live((await this.pool.query<CellRow>('SELECT value, expires_at FROM cells WHERE kind = $1 AND key = $2', [kind, key])).rows[0], nowMs),
+      update: <R>(key: string, nowMs: number, change: (current: T | undefined) => CellChange<T, R>) =>
+        inTransaction(this.pool, async (client) => {
+          // An expired placeholder makes sure there is a row to lock, whoever comes first.
+          await client.query("INSERT INTO cells (kind, key, value, expires_at) VALUES ($1, $2, 'null', 0) ON CONFLICT DO NOTHING", [kind, key]);
+          const row = (await client.query<CellRow>('SELECT value, expires_at FROM cells WHERE kind = $1 AND key = $2 FOR UPDATE', [kind, key])).rows[0];
+          const next = change(live(row, nowMs));
+          await client.query('UPDATE cells SET value = $3, expires_at = $4 WHERE kind = $1 AND key = $2', [kind, key, JSON.stringify(next.value), next.expiresAtMs]);
+          return next.result;
+        }),
+      claim: async (key, value, nowMs, expiresAtMs) => {
+        const result = await this.pool.query(
+          'INSERT INTO cells (kind, key, value, expires_at) VALUES ($1, $2, $3, $4) ON CONFLICT (kind, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at WHERE cells.expires_at <= $5',
+          [kind, key, JSON.stringify(value), expiresAtMs, nowMs],
+        );
+        return result.rowCount === 1;
+      },
+    };
+  }
+
+  async sweepExpired(nowMs: number, batch: number): Promise<number> {
+    const cells = await this.pool.query('DELETE FROM cells WHERE ctid IN (SELECT ctid FROM cells WHERE expires_at <= $1 LIMIT $2)', [nowMs, batch]);
+    const records = await this.pool.query('DELETE FROM idempotency WHERE ctid IN (SELECT ctid FROM idempotency WHERE expires_at <= $1 LIMIT $2)', [nowMs, batch]);
+    return (cells.rowCount ?? 0) + (records.rowCount ?? 0);
+  }
+
+  async countExpiring(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: string }>('SELECT (SELECT count(*) FROM cells) + (SELECT count(*) FROM idempotency) AS n');
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async clear(): Promise<void> {
+    await this.pool.query(
+      "BEGIN; TRUNCATE cells, idempotency, idempotency_callers, webhook_endpoints, webhook_events, webhook_deliveries; DELETE FROM sandbox_meta WHERE name = 'clock'; COMMIT;",
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+interface IdempotencyRow {
+  fingerprint: string;
+  reserved_at: string;
+  expires_at: string;
+  status: number | null;
+  headers: string | null;
+  body: Buffer | null;
+}
+
+class PostgresIdempotency implements IdempotencyStore {
+  constructor(private readonly pool: Pool) {}
+
+  reserve(slot: IdempotencySlot, fingerprint: string, nowMs: number, expiresAtMs: number, limits: { maxPerCaller: number; pendingLeaseMs: number }): Promise<Reservation> {
+    return inTransaction(this.pool, async (client) => {
+      // The caller's row orders its reservations: two replicas reserving one key take turns.
+      await client.query('INSERT INTO idempotency_callers (caller, records) VALUES ($1, 0) ON CONFLICT DO NOTHING', [slot.caller]);
+      const records = async () => (await client.query<{ records: number }>('SELECT records FROM idempotency_callers WHERE caller = $1 FOR UPDATE', [slot.caller])).rows[0]?.records ?? 0;
+      let held = await records();
+      const row = (
+        await client.query<IdempotencyRow>('SELECT fingerprint, reserved_at, expires_at, status, headers, body FROM idempotency WHERE caller = $1 AND key = $2', [slot.caller, slot.key])
+      ).rows[0];
+      if (row !== undefined && Number(row.expires_at) > nowMs) {
+        if (row.status !== null) return { kind: 'stored', response: storedResponse(row) };
+        if (nowMs - Number(row.reserved_at) < limits.pendingLeaseMs) return { kind: 'pending', fingerprint: row.fingerprint };
+        await client.query('UPDATE idempotency SET fingerprint = $3, reserved_at = $4 WHERE caller = $1 AND key = $2', [slot.caller, slot.key, fingerprint, nowMs]);
+        return { kind: 'reserved' };
+      }
+      if (row !== undefined) await client.query('DELETE FROM idempotency WHERE caller = $1 AND key = $2', [slot.caller, slot.key]);
+      if (held >= limits.maxPerCaller) {
+        await client.query('DELETE FROM idempotency WHERE caller = $1 AND expires_at <= $2', [slot.caller, nowMs]);
+        held = await records();
+        if (held >= limits.maxPerCaller) {
+          const earliest = (await client.query<{ at: string | null }>('SELECT min(expires_at) AS at FROM idempotency WHERE caller = $1', [slot.caller])).rows[0]?.at;
+          return { kind: 'full', limit: limits.maxPerCaller, retryAtMs: earliest === null || earliest === undefined ? expiresAtMs : Number(earliest) };
+        }
+      }
+      await client.query('INSERT INTO idempotency (caller, key, fingerprint, reserved_at, expires_at) VALUES ($1, $2, $3, $4, $5)', [slot.caller, slot.key, fingerprint, nowMs, expiresAtMs]);
+      return { kind: 'reserved' };
+    });
+  }
+
+  async complete(slot: IdempotencySlot, response: StoredResponse): Promise<void> {
+    await this.pool.query('UPDATE idempotency SET status = $3, headers = $4, body = $5 WHERE caller = $1 AND key = $2', [
+      slot.caller,
+      slot.key,
+      response.status,
+      JSON.stringify(response.headers),
+      response.body,
+    ]);
+  }
+
+  async release(slot: IdempotencySlot): Promise<void> {
+    await this.pool.query('DELETE FROM idempotency WHERE caller = $1 AND key = $2 AND status IS NULL', [slot.caller, slot.key]);
+  }
+}
+
+function storedResponse(row: IdempotencyRow): StoredResponse {
+  return { fingerprint: row.fingerprint, status: row.status ?? 0, headers: JSON.parse(row.headers ?? '{}') as StoredResponse['headers'], body: row.body ?? Buffer.alloc(0) };
+}
+
+function postgresClockSetting(pool: Pool): ClockSettingStore {
+  return {
+    load: async () => {
+      const row = (await pool.query<{ value: string }>("SELECT value FROM sandbox_meta WHERE name = 'clock'")).rows[0];
+      return row === undefined ? undefined : (JSON.parse(row.value) as ClockSetting);
+    },
+    save: async (setting) => {
+      await pool.query("INSERT INTO sandbox_meta (name, value) VALUES ('clock', $1) ON CONFLICT (name) DO UPDATE SET value = excluded.value", [JSON.stringify(setting)]);
+    },
+  };
+}

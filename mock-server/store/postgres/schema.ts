@@ -1,0 +1,72 @@
+// The PostgreSQL engine's schema, as numbered migrations kept in the repository (the same tables
+// as the SQLite engine's, in PostgreSQL's types). The `sandbox_meta` rows `format` and
+// `schema_version` mark a database as a sandbox's and say which migrations it has; they are
+// applied at start under an advisory lock, so replicas starting together migrate once.
+
+export const sandboxFormat = 'exchange-api-kit-sandbox';
+
+/** Migration n (1-based) is `migrations[n - 1]`; append only, never edit one that has shipped. */
+export const migrations: readonly string[] = [
+  `
+  CREATE TABLE sandbox_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+  INSERT INTO sandbox_meta (name, value) VALUES ('format', '${sandboxFormat}');
+
+  CREATE TABLE cells (
+    kind TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    expires_at BIGINT NOT NULL,
+    PRIMARY KEY (kind, key)
+  );
+  CREATE INDEX cells_expiry ON cells (expires_at);
+
+  CREATE TABLE idempotency (
+    caller TEXT NOT NULL,
+    key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    reserved_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL,
+    status INTEGER,
+    headers TEXT,
+    body BYTEA,
+    PRIMARY KEY (caller, key)
+  );
+  CREATE INDEX idempotency_expiry ON idempotency (expires_at);
+  CREATE INDEX idempotency_caller_expiry ON idempotency (caller, expires_at);
+  -- Live records per caller; its row is also the lock that orders one caller's reservations.
+  CREATE TABLE idempotency_callers (caller TEXT PRIMARY KEY, records INTEGER NOT NULL);
+  CREATE FUNCTION idempotency_count() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF TG_OP = 'INSERT' THEN
+      INSERT INTO idempotency_callers (caller, records) VALUES (NEW.caller, 1)
+        ON CONFLICT (caller) DO UPDATE SET records = idempotency_callers.records + 1;
+    ELSE
+      UPDATE idempotency_callers SET records = records - 1 WHERE caller = OLD.caller;
+    END IF;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER idempotency_counted AFTER INSERT OR DELETE ON idempotency FOR EACH ROW EXECUTE FUNCTION idempotency_count();
+
+  CREATE TABLE webhook_endpoints (seq BIGSERIAL PRIMARY KEY, id TEXT NOT NULL UNIQUE, client_id TEXT NOT NULL, doc TEXT NOT NULL);
+  CREATE INDEX webhook_endpoints_client ON webhook_endpoints (client_id, seq);
+  CREATE TABLE webhook_events (seq BIGSERIAL PRIMARY KEY, id TEXT NOT NULL UNIQUE, client_id TEXT NOT NULL, doc TEXT NOT NULL);
+  CREATE INDEX webhook_events_client ON webhook_events (client_id, seq);
+  CREATE SEQUENCE webhook_queue_seq;
+  CREATE TABLE webhook_deliveries (
+    seq BIGSERIAL PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    client_id TEXT NOT NULL,
+    event_id TEXT NOT NULL,
+    endpoint_id TEXT NOT NULL,
+    next_attempt_at BIGINT,
+    queue_seq BIGINT NOT NULL,
+    doc TEXT NOT NULL
+  );
+  CREATE INDEX webhook_deliveries_client ON webhook_deliveries (client_id, seq);
+  CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id, seq);
+  CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, seq);
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at, queue_seq) WHERE next_attempt_at IS NOT NULL;
+  `,
+];
+
+export const schemaVersion = migrations.length;

@@ -1,0 +1,64 @@
+// Opening a sandbox database on a real PostgreSQL server: replicas starting together migrate
+// once; an unreachable server fails naming the URL without its password; a database of something
+// else or of a newer schema is refused and left as it was.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../mock-server/store/open-store.js';
+import { StoreUnreachableError } from '../../mock-server/store/postgres/open-postgres.js';
+import { schemaVersion } from '../../mock-server/store/postgres/schema.js';
+import { StoreOpenError } from '../../mock-server/store/store-open-error.js';
+import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
+import { engines } from './support/engines.js';
+
+const hasPostgres = engines.some((make) => make().name === 'postgres');
+
+async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
+  const client = new pg.Client(url);
+  await client.connect();
+  try {
+    return (await client.query<T>(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe.runIf(hasPostgres)('postgres:// databases', () => {
+  let server: PostgresServer;
+  beforeAll(async () => {
+    server = await startPostgres();
+  });
+  afterAll(() => server.stop());
+
+  it('migrate once when several replicas open a new database at the same time', async () => {
+    const url = await server.createDatabase();
+    const stores = await Promise.all(Array.from({ length: 4 }, () => openStore(url)));
+    const [version] = await query<{ value: string }>(url, "SELECT value FROM sandbox_meta WHERE name = 'schema_version'");
+    expect(Number(version?.value)).toBe(schemaVersion);
+    await stores[0]!.cells<number>('key-meters').update('k', 0, () => ({ value: 1, expiresAtMs: 10, result: undefined }));
+    expect(await stores[3]!.cells<number>('key-meters').get('k', 0)).toBe(1);
+    for (const store of stores) await store.close();
+  });
+
+  it('fail on an unreachable server, naming the URL without its password', async () => {
+    const error = await openStore('postgres://kit:s3cret-password@127.0.0.1:1/nowhere').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreUnreachableError);
+    expect((error as Error).message).toContain('postgres://kit:***@127.0.0.1:1/nowhere');
+    expect((error as Error).message).not.toContain('s3cret-password');
+  });
+
+  it('refuse the database of another program and a newer sandbox schema, leaving them as they were', async () => {
+    const other = await server.createDatabase();
+    await query(other, "CREATE TABLE invoices (id serial PRIMARY KEY, total text); INSERT INTO invoices (total) VALUES ('12.50')");
+    const refused = await openStore(other).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(StoreOpenError);
+    expect((refused as Error).message).toContain('is not a sandbox database');
+    expect(await query(other, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")).toEqual([{ table_name: 'invoices' }]);
+
+    const newer = await server.createDatabase();
+    await (await openStore(newer)).close();
+    await query(newer, `UPDATE sandbox_meta SET value = '${schemaVersion + 1}' WHERE name = 'schema_version'`);
+    const tooNew = await openStore(newer).catch((e: unknown) => e);
+    expect(tooNew).toBeInstanceOf(StoreOpenError);
+    expect((tooNew as Error).message).toMatch(/newer than this kit's/);
+  });
+});
