@@ -7,9 +7,7 @@ import { exchangeV3ErrorCodes } from '../../generated/exchange-v3/contract-data.
 import { sandboxControlErrorCodes } from '../../generated/sandbox-control/contract-data.js';
 import type { Clock } from '../clock.js';
 import { HttpError } from './http-error.js';
-import { requestLocals } from './locals.js';
-
-export type FamilyName = 'v3' | 'v1' | 'control';
+import { requestLocals, type FamilyName } from './locals.js';
 
 type Catalog = Readonly<Record<string, { readonly status: number }>>;
 

@@ -3,7 +3,9 @@ import type { Response } from 'express';
 import type { RouteDefinition } from '../../generated/runtime/router-runtime.js';
 import type { ApiKey } from '../domain/accounts/api-keys.js';
 import type { Site } from '../domain/accounts/sites.js';
-import type { FamilyName } from './families.js';
+
+/** The API family a request belongs to (families.ts says how each renders its bodies). */
+export type FamilyName = 'v3' | 'v1' | 'control';
 
 export interface RequestLocals {
   requestId: string;

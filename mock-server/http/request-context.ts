@@ -4,9 +4,8 @@
 import { randomFillSync } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { exchangeV3HeaderNames, exchangeV3HeaderParameters } from '../../generated/exchange-v3/contract-data.js';
-import type { FamilyName } from './families.js';
 import type { RouteDefinition } from '../../generated/runtime/router-runtime.js';
-import { initRequestLocals, requestLocals } from './locals.js';
+import { initRequestLocals, requestLocals, type FamilyName } from './locals.js';
 
 // The same names in every family (the v1 and control contracts reuse the v3 ones).
 const headers = { requestId: exchangeV3HeaderNames.XRequestId, correlationId: exchangeV3HeaderParameters.CorrelationId };

@@ -6,8 +6,7 @@ import type { RequestHandler, Response } from 'express';
 import { operationValidators as depositV1 } from '../../generated/deposit-v1/validators.js';
 import { operationValidators as exchangeV3 } from '../../generated/exchange-v3/validators.js';
 import { operationValidators as sandboxControl } from '../../generated/sandbox-control/validators.js';
-import type { FamilyName } from './families.js';
-import { requestLocals } from './locals.js';
+import { requestLocals, type FamilyName } from './locals.js';
 
 interface ResponseValidator {
   (data: unknown): boolean;
