@@ -1,7 +1,8 @@
 // The state of one mock server: the virtual clock, the seeded random source, the v3 keys and v1
-// sites, and the store (mock-server/store: the keys' meters, used nonces, idempotency records,
-// the clock's setting). reset() wipes it all and re-seeds; the default key and site survive so
-// configured CI credentials keep working.
+// sites, the store (mock-server/store: the keys' meters, used nonces, idempotency records, the
+// clock's setting), the webhook engine and the domain services (services.ts builds them). reset()
+// wipes it all and re-seeds; the default key and site survive so configured CI credentials keep
+// working.
 import { exchangeV3Info } from '../generated/exchange-v3/contract-data.js';
 import { exchangeV3Routes } from '../generated/exchange-v3/routes.js';
 import { depositV1Webhooks } from './domain/accounts/deposit-webhook-events.js';
@@ -16,6 +17,7 @@ import type { Cells, SandboxStore } from './store/sandbox-store.js';
 import { isIP } from 'node:net';
 import { loopbackOnly } from './dispatch/loopback-only.js';
 import { fetchTransport, type Transport } from './dispatch/transport.js';
+import { createServices, type SandboxServices } from './services.js';
 import { createWebhookEngine, type WebhookEngine } from './webhook-engine.js';
 
 /** Applies a domain's time-driven transitions now due; resolves once their events are stored. */
@@ -74,6 +76,8 @@ export class Sandbox {
   readonly usedNonces: Cells<true>;
   readonly idempotencyRecordsPerCaller: number;
   webhooks!: WebhookEngine;
+  /** The domain services of this generation: rebuilt by reset(), so read them per request. */
+  services!: SandboxServices;
   /**
    * How deliveries leave the mock. Real HTTP by default; the control API's inbox and fault
    * injection wrap it. Read on every attempt, so a wrapper applies to the running engine.
@@ -125,6 +129,13 @@ export class Sandbox {
     });
     // What an advance made expire goes at once, not on the next beat.
     this.clock.onAdvance((now) => this.store.sweepExpired(now.getTime(), sweepBatch).then(() => undefined));
+    // Deposits confirm and expire as the clock advances and as real time passes on a running
+    // clock (their events then wait for the dispatcher, or run-due).
+    this.onTimersDue(async () => {
+      const { deposits } = this.services;
+      deposits.tick();
+      await deposits.flush();
+    });
   }
 
   /**
@@ -195,6 +206,12 @@ export class Sandbox {
     this.sites.adopt(this.defaultSite);
     this.webhooks?.dispatcher.stop();
     this.webhooks = createWebhookEngine(this.store.webhooks, this.clock, this.random, (request, signal) => this.webhookTransport(request, signal), this.webhookRetrySchedule);
+    this.services = createServices({
+      clock: this.clock,
+      seed,
+      random: this.random,
+      siteWebhooks: () => ({ store: this.webhooks.store, service: this.webhooks.service, clock: this.clock, random: this.random }),
+    });
     if (this.dispatchIntervalMs !== null) this.webhooks.dispatcher.start(this.dispatchIntervalMs);
   }
 }

@@ -1,9 +1,7 @@
 // The sandbox control API's AML room (contracts/sandbox-control.openapi.yaml, tag AML): the
 // simulated provider's answers per address, its currency allowlist and its request counter.
-// The provider belongs to the sandbox's current generation (domain/aml/aml-checks.ts), so a
-// reset restores the defaults.
+// The provider belongs to the sandbox's current services, so a reset restores the defaults.
 import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
-import { amlOf } from '../domain/aml/aml-checks.js';
 import { catalogCurrencyName, type AmlAnswerConfig } from '../domain/aml/aml-provider.js';
 import { HttpError } from '../http/http-error.js';
 import { respond } from '../http/respond.js';
@@ -16,7 +14,7 @@ export function amlControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandler
   return {
     setAmlAnswer: (request, context) => {
       const body = request.body;
-      const answer = amlOf(sandbox).provider.setAnswer({
+      const answer = sandbox.services.aml.provider.setAnswer({
         address: body.address,
         score: body.score,
         level: body.level,
@@ -35,12 +33,12 @@ export function amlControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandler
         seen.add(pair);
       }
       if (repeated.length > 0) throw new HttpError('validation_error', 'A currency is given twice.', { 'body.currencies': repeated });
-      const provider = amlOf(sandbox).provider;
+      const provider = sandbox.services.aml.provider;
       provider.setCurrencies(entries.map((e) => ({ code: e.code, network: e.network, name: e.name ?? catalogCurrencyName(e.code, e.network) ?? e.code })));
       return respond(context, clock, 200, { currencies: provider.currencies().map((c) => ({ ...c })) });
     },
     getAmlProvider: (_request, context) => {
-      const provider = amlOf(sandbox).provider;
+      const provider = sandbox.services.aml.provider;
       return respond(context, clock, 200, { calls: provider.calls, answers: provider.listAnswers().map(presentAnswer) });
     },
   };

@@ -3,7 +3,7 @@
 import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
 import type { ChainTransaction } from '../domain/deposits/chain-simulator.js';
 import { compareAmounts } from '../decimal.js';
-import { depositService, type DepositService } from '../domain/deposits/deposit-service.js';
+import type { DepositService } from '../domain/deposits/deposit-service.js';
 import { findNetwork } from '../domain/deposits/networks.js';
 import { HttpError } from '../http/http-error.js';
 import { respond } from '../http/respond.js';
@@ -34,7 +34,7 @@ export function chainControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandl
     injectChainTransaction: async (request, context) => {
       const body = request.body;
       const network = findNetwork(body.network);
-      const service = depositService(sandbox);
+      const service = sandbox.services.deposits;
       const details: Record<string, string[]> = {};
       if (network === undefined) details['body.network'] = [`${body.network} is not a network of the v1 catalog`];
       if (body.hash !== undefined && service.chain.has(body.hash)) details['body.hash'] = ['a transaction with this hash is already on the chain'];
@@ -53,7 +53,7 @@ export function chainControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandl
       return respond(context, clock, 201, view(service, transaction));
     },
     addChainConfirmations: async (request, context) => {
-      const service = depositService(sandbox);
+      const service = sandbox.services.deposits;
       const tx = service.chain.get(request.path.hash);
       if (tx === undefined) throw new HttpError('not_found', 'No transaction of the simulated chain has this hash.');
       service.confirm(tx, request.body.count);

@@ -9,10 +9,7 @@ import type { InspectorState } from '../../generated/sandbox-control/types.js';
 import { operationExtension } from '../bundled-contracts.js';
 import type { VirtualClock } from '../clock.js';
 import { signatureValidity } from '../dispatch/inbox.js';
-import { amlOf } from '../domain/aml/aml-checks.js';
 import { depositView } from '../domain/deposits/deposit-records.js';
-import { depositService } from '../domain/deposits/deposit-service.js';
-import { staticAddressService } from '../domain/deposits/static-address-service.js';
 import { orderService } from '../domain/exchange/order-service.js';
 import type { DeliveryRecord, EventRecord } from '../store/records/webhook-records.js';
 import type { WebhookStore } from '../store/webhook-store.js';
@@ -53,7 +50,7 @@ export function inspectorControlHandlers(sandbox: Sandbox): Pick<SandboxControlH
 /** The newest `limit` records of each kind, with the counts and the clock. */
 async function inspectorState(sandbox: Sandbox, limit: number): Promise<InspectorState> {
   const orders = orderService(sandbox);
-  const deposits = depositService(sandbox);
+  const deposits = sandbox.services.deposits;
   // Time-driven transitions (payment windows, expiry, confirmations) apply when a record is looked
   // at; their events are stored before the webhook records are read.
   orders.tick();
@@ -62,10 +59,10 @@ async function inspectorState(sandbox: Sandbox, limit: number): Promise<Inspecto
   const now = sandbox.clock.now();
   const orderPage = newest(orders.collection, 'created_at', limit);
   const depositPage = newest(deposits.collection, 'createdAt', limit);
-  const staticAddresses = staticAddressService(sandbox);
+  const staticAddresses = sandbox.services.staticAddresses;
   const staticPage = newest(staticAddresses.collection, 'createdAt', limit);
   // Checks as they stand: reading them here must not poll the provider (that spends its quota).
-  const checks = newestByCreation([...amlOf(sandbox).values()]);
+  const checks = newestByCreation([...sandbox.services.aml.values()]);
   const { store } = sandbox.webhooks;
   const events = newestByCreation(await store.listEvents());
   const deliveries = newestByCreation(await store.listDeliveries({}));

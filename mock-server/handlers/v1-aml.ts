@@ -6,7 +6,7 @@ import type { AmlCheck, AmlCurrency } from '../../generated/deposit-v1/types.js'
 import type { DepositV1Handlers } from '../../generated/deposit-v1/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import type { Site } from '../domain/accounts/sites.js';
-import { amlOf, type AmlCheckRecord } from '../domain/aml/aml-checks.js';
+import type { AmlCheckRecord } from '../domain/aml/aml-checks.js';
 import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
 import { respond } from '../http/respond.js';
@@ -17,13 +17,13 @@ type AmlOperation = 'listAmlCurrencies' | 'createAmlCheck' | 'getAmlCheck';
 export function amlHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, AmlOperation> {
   return {
     listAmlCurrencies: (_request, context) => {
-      const currencies: AmlCurrency[] = amlOf(sandbox).provider.currencies().map((c) => ({ code: c.code, network: c.network, name: c.name }));
+      const currencies: AmlCurrency[] = sandbox.services.aml.provider.currencies().map((c) => ({ code: c.code, network: c.network, name: c.name }));
       return respond(context, sandbox.clock, 200, currencies);
     },
     createAmlCheck: (request, context) => {
       const body = request.body;
       const type = body.type ?? 'address';
-      const check = amlOf(sandbox).create(siteOf(context).id, {
+      const check = sandbox.services.aml.create(siteOf(context).id, {
         type,
         currency: body.currency,
         network: body.network,
@@ -33,7 +33,7 @@ export function amlHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, AmlOperat
       return respond(context, sandbox.clock, 201, publicCheck(check));
     },
     getAmlCheck: (request, context) => {
-      const check = amlOf(sandbox).get(siteOf(context).id, request.path.uuid);
+      const check = sandbox.services.aml.get(siteOf(context).id, request.path.uuid);
       if (check === undefined) throw new HttpError('NOT_FOUND', 'No AML check of this site has this uuid.');
       return respond(context, sandbox.clock, 200, publicCheck(check));
     },

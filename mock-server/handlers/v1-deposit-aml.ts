@@ -4,9 +4,7 @@
 import type { DepositV1Handlers } from '../../generated/deposit-v1/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import type { Site } from '../domain/accounts/sites.js';
-import { syncDepositAml } from '../domain/deposits/deposit-aml.js';
 import type { DepositRecord } from '../domain/deposits/deposit-records.js';
-import { depositService } from '../domain/deposits/deposit-service.js';
 import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
 import { respond } from '../http/respond.js';
@@ -17,14 +15,14 @@ type DepositAmlOperation = 'getDepositAml' | 'getDepositAmlByOrderId';
 export function depositAmlHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, DepositAmlOperation> {
   const answer = async (deposit: DepositRecord | undefined, context: HandlerContext) => {
     if (deposit === undefined) throw new HttpError('NOT_FOUND', 'No deposit of this site was found.');
-    const service = depositService(sandbox);
-    const aml = syncDepositAml(sandbox, deposit, service.chain);
-    await service.flush();
+    const { deposits, depositAml } = sandbox.services;
+    const aml = depositAml.sync(deposit);
+    await deposits.flush();
     return respond(context, sandbox.clock, 200, aml);
   };
   return {
-    getDepositAml: (request, context) => answer(depositService(sandbox).get(siteOf(context), request.path.uuid), context),
-    getDepositAmlByOrderId: (request, context) => answer(depositService(sandbox).getByOrderId(siteOf(context), request.path.orderId), context),
+    getDepositAml: (request, context) => answer(sandbox.services.deposits.get(siteOf(context), request.path.uuid), context),
+    getDepositAmlByOrderId: (request, context) => answer(sandbox.services.deposits.getByOrderId(siteOf(context), request.path.orderId), context),
   };
 }
 

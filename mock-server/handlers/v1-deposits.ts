@@ -7,7 +7,7 @@ import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import type { Site } from '../domain/accounts/sites.js';
 import { depositableAsset } from '../domain/deposits/assets.js';
 import { compareAmounts, fractionDigits } from '../decimal.js';
-import { BY_SITE, defaultLifetimeSeconds, depositService, refreshIntervalSeconds } from '../domain/deposits/deposit-service.js';
+import { BY_SITE, defaultLifetimeSeconds, refreshIntervalSeconds } from '../domain/deposits/deposit-service.js';
 import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
 import { respond } from '../http/respond.js';
@@ -41,7 +41,7 @@ export function depositHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, Depos
         if (fractionDigits(amount) > asset.decimals) problems.push(`has more than ${asset.decimals} decimals`);
         if (problems.length > 0) throw new HttpError('VALIDATION_ERROR', 'The given data was invalid.', { 'body.amount': problems });
       }
-      const service = depositService(sandbox);
+      const service = sandbox.services.deposits;
       const { deposit } = service.create(site, {
         orderId: body.order_id,
         asset,
@@ -53,7 +53,7 @@ export function depositHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, Depos
     },
 
     getDeposit: async (request, context) => {
-      const service = depositService(sandbox);
+      const service = sandbox.services.deposits;
       const deposit = service.get(siteOf(context), request.path.uuid);
       if (deposit === undefined) throw notFound();
       await service.flush();
@@ -61,7 +61,7 @@ export function depositHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, Depos
     },
 
     getDepositByOrderId: async (request, context) => {
-      const service = depositService(sandbox);
+      const service = sandbox.services.deposits;
       const deposit = service.getByOrderId(siteOf(context), request.path.orderId);
       if (deposit === undefined) throw notFound();
       await service.flush();
@@ -72,7 +72,7 @@ export function depositHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, Depos
       const site = siteOf(context);
       const built = v1ListRequest(request.query, listContract('v1', 'listDeposits'), historyOrder);
       if (!built.ok) throw new HttpError('VALIDATION_ERROR', 'The given data was invalid.', built.details);
-      const service = depositService(sandbox);
+      const service = sandbox.services.deposits;
       // Deposits whose time-driven transitions fell due are settled first (only those: a queue).
       service.tick();
       await service.flush();
@@ -82,7 +82,7 @@ export function depositHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, Depos
     },
 
     refreshDeposit: async (request, context) => {
-      const service = depositService(sandbox);
+      const service = sandbox.services.deposits;
       const deposit = service.get(siteOf(context), request.path.uuid);
       if (deposit === undefined) throw notFound();
       const outcome = service.refresh(deposit);

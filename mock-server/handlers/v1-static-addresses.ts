@@ -8,7 +8,7 @@ import type { Site } from '../domain/accounts/sites.js';
 import { depositableAsset } from '../domain/deposits/assets.js';
 import type { DepositRecord } from '../domain/deposits/deposit-records.js';
 import { BY_STATIC_ADDRESS, BY_SITE } from '../domain/deposits/deposit-service.js';
-import { staticAddressService, type StaticAddressRecord } from '../domain/deposits/static-address-service.js';
+import type { StaticAddressRecord } from '../domain/deposits/static-address-service.js';
 import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
 import { respond } from '../http/respond.js';
@@ -33,22 +33,22 @@ export function staticAddressHandlers(sandbox: Sandbox): Pick<DepositV1Handlers,
       const body = request.body;
       const asset = depositableAsset(body.asset);
       if (asset === undefined) throw invalid({ 'body.asset': [`${body.asset} is not an asset that takes deposits`] });
-      const outcome = staticAddressService(sandbox).create(site, body.orderId, asset);
+      const outcome = sandbox.services.staticAddresses.create(site, body.orderId, asset);
       if (!outcome.ok) {
         throw new HttpError('IDEMPOTENCY_CONFLICT', `The orderId ${body.orderId} already names a static address for ${outcome.existing.asset}.`);
       }
-      return respond(context, clock, 201, staticAddressService(sandbox).view(outcome.address));
+      return respond(context, clock, 201, sandbox.services.staticAddresses.view(outcome.address));
     },
 
     getStaticAddress: (request, context) => {
-      const service = staticAddressService(sandbox);
+      const service = sandbox.services.staticAddresses;
       const record = service.get(siteOf(context), request.path.uuid);
       if (record === undefined) throw notFound();
       return respond(context, clock, 200, service.view(record));
     },
 
     getStaticAddressByOrderId: (request, context) => {
-      const service = staticAddressService(sandbox);
+      const service = sandbox.services.staticAddresses;
       const record = service.getByOrderId(siteOf(context), request.path.orderId);
       if (record === undefined) throw notFound();
       return respond(context, clock, 200, service.view(record));
@@ -58,7 +58,7 @@ export function staticAddressHandlers(sandbox: Sandbox): Pick<DepositV1Handlers,
       const site = siteOf(context);
       const built = v1ListRequest(request.query, listContract('v1', 'listStaticAddresses'), newestFirst);
       if (!built.ok) throw invalid(built.details);
-      const service = staticAddressService(sandbox);
+      const service = sandbox.services.staticAddresses;
       const filters = filterPredicate<StaticAddressRecord>(built.request.filters, { status: match.oneOf((a) => a.status) });
       const page = listRecords(service.collection, built.request, filters, { partition: BY_SITE, key: site.id });
       return respond(context, clock, 200, page.items.map((a) => service.view(a)), { ...page.meta });
@@ -66,7 +66,7 @@ export function staticAddressHandlers(sandbox: Sandbox): Pick<DepositV1Handlers,
 
     listStaticAddressPayments: async (request, context) => {
       const site = siteOf(context);
-      const service = staticAddressService(sandbox);
+      const service = sandbox.services.staticAddresses;
       const record = service.get(site, request.path.uuid);
       if (record === undefined) throw notFound();
       const built = v1ListRequest(request.query, listContract('v1', 'listStaticAddressPayments'), newestFirst);

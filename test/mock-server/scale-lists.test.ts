@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { depositMachine, orderMachine } from '../../generated/machines.js';
 import { depositableAsset } from '../../mock-server/domain/deposits/assets.js';
-import { BY_SITE, depositService } from '../../mock-server/domain/deposits/deposit-service.js';
+import { BY_SITE } from '../../mock-server/domain/deposits/deposit-service.js';
 import { BY_CLIENT, orderService } from '../../mock-server/domain/exchange/order-service.js';
 import { parseSortTerm } from '../../mock-server/store/list-query.js';
 import { sampleDraft, testCause } from './orders-helpers.js';
@@ -33,7 +33,7 @@ describe('deposit lists scoped to the site', () => {
   beforeAll(async () => {
     await server.control.resetSandbox();
     await server.control.freezeClock();
-    const service = depositService(server.sandbox);
+    const service = server.sandbox.services.deposits;
     const asset = depositableAsset('BTC')!;
     const otherSite = server.sandbox.sites.find((await server.control.createSite({ body: {} })).body.result.site.api_key)!;
     for (let i = 0; i < mine; i += 1) {
@@ -45,7 +45,7 @@ describe('deposit lists scoped to the site', () => {
   });
 
   it('reads a page and a cursor page from the site index only, with the site total', async () => {
-    const service = depositService(server.sandbox);
+    const service = server.sandbox.services.deposits;
     const index = service.collection.index([parseSortTerm('-createdAt')], { partition: BY_SITE, key: server.sandbox.defaultSite.id });
     expect(index.size).toBe(mine);
 
@@ -65,7 +65,7 @@ describe('deposit lists scoped to the site', () => {
   });
 
   it('settles only the deposits that fell due when the clock passes their lifetime', async () => {
-    const { timers } = depositService(server.sandbox);
+    const { timers } = server.sandbox.services.deposits;
     const before = timers.metrics.taken;
     await server.control.advanceClock({ body: { seconds: shortLifetime } });
     // Half of the site's deposits and half of the other site's, each taken off the queue once.

@@ -2,15 +2,10 @@
 // machine: a currency outside the allowlist is skipped at creation (currency_unsupported);
 // otherwise the check is sent to the provider and completes when its answer is ready
 // (provider_answered), at creation or when a read of the pending check asks the provider again
-// ("reconciled on read"). Checks are scoped to the site that created them.
-//
-// The state belongs to the sandbox's current site registry: reset() builds a new one, so the
-// provider (allowlist, answers, counter) and the checks start afresh without the sandbox
-// knowing about them.
+// ("reconciled on read"). Checks are scoped to the site that created them. A sandbox reset builds
+// a new screening, so the provider (allowlist, answers, counter) and the checks start afresh.
 import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
-import type { Sandbox } from '../../sandbox.js';
-import type { SiteRegistry } from '../accounts/sites.js';
 import { randomUuid } from '../webhooks/ids.js';
 import { CURRENCY_NOT_IN_ALLOWLIST, fireAml, initialAmlState, type AmlCheckState } from './aml-machine.js';
 import { AmlProvider, amlProviderName, type AmlProviderJob, type AmlRiskLevel } from './aml-provider.js';
@@ -46,7 +41,8 @@ export class AmlScreening {
 
   constructor(
     private readonly clock: Clock,
-    private readonly random: () => Random,
+    /** The check uuids' source: the sandbox's main stream, as the ids of keys and sites. */
+    private readonly random: Random,
   ) {}
 
   create(siteId: number, input: AmlCheckInput): AmlCheckRecord {
@@ -109,20 +105,8 @@ export class AmlScreening {
   }
 
   private newUuid(): string {
-    let uuid = randomUuid(this.random());
-    while (this.checks.has(uuid)) uuid = randomUuid(this.random());
+    let uuid = randomUuid(this.random);
+    while (this.checks.has(uuid)) uuid = randomUuid(this.random);
     return uuid;
   }
-}
-
-const screenings = new WeakMap<SiteRegistry, AmlScreening>();
-
-/** The AML screening (provider and checks) of the sandbox's current generation. */
-export function amlOf(sandbox: Sandbox): AmlScreening {
-  let screening = screenings.get(sandbox.sites);
-  if (screening === undefined) {
-    screening = new AmlScreening(sandbox.clock, () => sandbox.random);
-    screenings.set(sandbox.sites, screening);
-  }
-  return screening;
 }

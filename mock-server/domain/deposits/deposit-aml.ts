@@ -6,14 +6,10 @@
 // `not_checked` (with the reason) when AML is off for the site, no transaction has been seen, or
 // the provider does not screen the deposit's currency on its network (allowlist; an empty
 // allowlist, i.e. not synced, screens everything, as for AML checks).
-//
-// The screenings are kept per deposit record; a sandbox reset replaces both the deposits and the
-// provider, so nothing outlives its generation.
 import type { DepositAml } from '../../../generated/deposit-v1/types.js';
-import type { Sandbox } from '../../sandbox.js';
-import { amlOf } from '../aml/aml-checks.js';
+import type { Clock } from '../../clock.js';
 import { fireAml, initialAmlState, type AmlCheckState } from '../aml/aml-machine.js';
-import type { AmlProviderJob, AmlRiskLevel } from '../aml/aml-provider.js';
+import type { AmlProvider, AmlProviderJob, AmlRiskLevel } from '../aml/aml-provider.js';
 import { findAsset } from './assets.js';
 import type { SimulatedChain } from './chain-simulator.js';
 import type { DepositRecord } from './deposit-records.js';
@@ -34,60 +30,72 @@ interface DepositScreening {
   checkedAt: Date | null;
 }
 
-const screenings = new WeakMap<DepositRecord, DepositScreening>();
-
 /**
- * The deposit's AML data as it stands now: starts the screening of a newly seen transaction,
- * reconciles a pending one with the provider, and keeps `deposit.amlStatus` in step.
+ * The AML screenings of one sandbox's deposits, kept per deposit record; a sandbox reset builds
+ * new deposits and a new screening, so nothing outlives its generation.
  */
-export function syncDepositAml(sandbox: Sandbox, deposit: DepositRecord, chain: SimulatedChain): DepositAml {
-  const result = evaluate(sandbox, deposit, chain);
-  deposit.amlStatus = result.amlStatus;
-  return result;
-}
+export class DepositAmlScreening {
+  private readonly screenings = new WeakMap<DepositRecord, DepositScreening>();
 
-function evaluate(sandbox: Sandbox, deposit: DepositRecord, chain: SimulatedChain): DepositAml {
-  const base = { depositUuid: deposit.uuid, orderId: deposit.orderId };
-  const notChecked = (reason: string, senderAddress: string | null): DepositAml => ({
-    ...base,
-    amlStatus: 'not_checked',
-    reason,
-    senderAddress,
-    riskScore: null,
-    riskLevel: null,
-    checkedAt: null,
-  });
-  if (!deposit.site.amlEnabled) return notChecked(notCheckedReasons.amlOff, null);
-  const hash = deposit.transactionHashes[deposit.transactionHashes.length - 1];
-  if (hash === undefined) return notChecked(notCheckedReasons.noTransaction, null);
-  const sender = chain.require(hash).from;
-  const screening = amlOf(sandbox);
-  const provider = screening.provider;
-  const now = sandbox.clock.now();
+  constructor(
+    private readonly clock: Clock,
+    private readonly provider: AmlProvider,
+    /** The deposits' chain: the sender of a credited transaction. */
+    private readonly chain: SimulatedChain,
+  ) {}
 
-  let current = screenings.get(deposit);
-  if (current !== undefined && current.hash === hash) {
-    if (current.status === 'pending') settle(current, provider.poll(current.job, now.getTime()), now);
-  } else {
-    const ticker = findAsset(deposit.asset)?.ticker ?? deposit.asset;
-    if (provider.currencyNotInAllowlist(ticker, deposit.network)) return notChecked(notCheckedReasons.unsupported(ticker, deposit.network), sender);
-    const job = provider.submit(sender, now.getTime());
-    current = { hash, senderAddress: sender, status: initialAmlState, job, riskScore: null, riskLevel: null, checkedAt: null };
-    settle(current, provider.answerOf(job, now.getTime()), now);
-    screenings.set(deposit, current);
+  /**
+   * The deposit's AML data as it stands now: starts the screening of a newly seen transaction,
+   * reconciles a pending one with the provider, and keeps `deposit.amlStatus` in step.
+   */
+  sync(deposit: DepositRecord): DepositAml {
+    const result = this.evaluate(deposit);
+    deposit.amlStatus = result.amlStatus;
+    return result;
   }
-  return {
-    ...base,
-    amlStatus: current.status === 'pending' || current.status === 'completed' ? current.status : 'failed',
-    reason: null,
-    senderAddress: current.senderAddress,
-    riskScore: current.riskScore,
-    riskLevel: current.riskLevel,
-    checkedAt: current.checkedAt?.toISOString() ?? null,
-  };
+
+  private evaluate(deposit: DepositRecord): DepositAml {
+    const base = { depositUuid: deposit.uuid, orderId: deposit.orderId };
+    const notChecked = (reason: string, senderAddress: string | null): DepositAml => ({
+      ...base,
+      amlStatus: 'not_checked',
+      reason,
+      senderAddress,
+      riskScore: null,
+      riskLevel: null,
+      checkedAt: null,
+    });
+    if (!deposit.site.amlEnabled) return notChecked(notCheckedReasons.amlOff, null);
+    const hash = deposit.transactionHashes[deposit.transactionHashes.length - 1];
+    if (hash === undefined) return notChecked(notCheckedReasons.noTransaction, null);
+    const sender = this.chain.require(hash).from;
+    const { provider } = this;
+    const now = this.clock.now();
+
+    let current = this.screenings.get(deposit);
+    if (current !== undefined && current.hash === hash) {
+      if (current.status === 'pending') settle(current, provider.poll(current.job, now.getTime()), now);
+    } else {
+      const ticker = findAsset(deposit.asset)?.ticker ?? deposit.asset;
+      if (provider.currencyNotInAllowlist(ticker, deposit.network)) return notChecked(notCheckedReasons.unsupported(ticker, deposit.network), sender);
+      const job = provider.submit(sender, now.getTime());
+      current = { hash, senderAddress: sender, status: initialAmlState, job, riskScore: null, riskLevel: null, checkedAt: null };
+      settle(current, provider.answerOf(job, now.getTime()), now);
+      this.screenings.set(deposit, current);
+    }
+    return {
+      ...base,
+      amlStatus: current.status === 'pending' || current.status === 'completed' ? current.status : 'failed',
+      reason: null,
+      senderAddress: current.senderAddress,
+      riskScore: current.riskScore,
+      riskLevel: current.riskLevel,
+      checkedAt: current.checkedAt?.toISOString() ?? null,
+    };
+  }
 }
 
-function settle(screening: DepositScreening, answer: ReturnType<ReturnType<typeof amlOf>['provider']['answerOf']>, now: Date): void {
+function settle(screening: DepositScreening, answer: ReturnType<AmlProvider['answerOf']>, now: Date): void {
   if (!answer.ready) return;
   screening.status = fireAml(screening.status, 'provider_answered');
   screening.riskScore = answer.score;

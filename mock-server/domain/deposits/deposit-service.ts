@@ -10,8 +10,7 @@ import { operationExtension } from '../../bundled-contracts.js';
 import { depositMachine, type DepositEvent, type DepositState, type Transition } from '../../../generated/machines.js';
 import type { Clock } from '../../clock.js';
 import { compareAmounts } from '../../decimal.js';
-import { createRandom, type Random } from '../../random.js';
-import type { Sandbox } from '../../sandbox.js';
+import type { Random } from '../../random.js';
 import { DueQueue } from '../../store/due-queue.js';
 import { flatString } from '../../store/flat-string.js';
 import { ListableCollection } from '../../store/list-records.js';
@@ -21,7 +20,6 @@ import { emitSiteEvent, type SiteWebhookContext } from '../webhooks/site-endpoin
 import type { AssetDefinition } from './assets.js';
 import { createChainData, type ChainData } from './chain-data.js';
 import { SimulatedChain, type ChainTransaction, type InjectInput } from './chain-simulator.js';
-import { syncDepositAml } from './deposit-aml.js';
 import { depositView, noneCredited, receivedAmount, type DepositRecord } from './deposit-records.js';
 import { requireNetwork, type NetworkCode } from './networks.js';
 
@@ -460,34 +458,4 @@ export class DepositService {
 /** Where a payment lands: the address, or `network memo` on a memo network (the shared address plus the memo). */
 function destinationKey(network: NetworkCode, address: string, memo: string | null): string {
   return memo === null ? address : `${network} ${memo}`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// One service per sandbox, replaced on reset (a reset gives the sandbox a new webhook engine).
-
-const services = new WeakMap<Sandbox, { generation: object; service: DepositService }>();
-
-/** Mixed into the sandbox seed so the deposit stream is independent of every other id. */
-const seedSalt = 0x0de9051;
-
-export function depositService(sandbox: Sandbox): DepositService {
-  const current = services.get(sandbox);
-  if (current !== undefined && current.generation === sandbox.webhooks) return current.service;
-  if (current === undefined) {
-    // Time-driven transitions run as the clock advances and as real time passes on a running
-    // clock (their events then wait for the dispatcher, or run-due).
-    sandbox.onTimersDue(async () => {
-      const service = depositService(sandbox);
-      service.tick();
-      await service.flush();
-    });
-  }
-  const service = new DepositService({
-    clock: sandbox.clock,
-    random: createRandom((sandbox.seedInUse ^ seedSalt) >>> 0),
-    webhooks: () => ({ store: sandbox.webhooks.store, service: sandbox.webhooks.service, clock: sandbox.clock, random: sandbox.random }),
-    beforeView: (deposit) => syncDepositAml(sandbox, deposit, service.chain),
-  });
-  services.set(sandbox, { generation: sandbox.webhooks, service });
-  return service;
 }

@@ -5,8 +5,8 @@
 // `staticAddress`; once that deposit is final it is swept to the network's hot wallet at once
 // (deposit.swept, sweptAt = the instant it became final).
 import type { StaticAddress, StaticAddressStatus } from '../../../generated/deposit-v1/types.js';
-import { createRandom, type Random } from '../../random.js';
-import type { Sandbox } from '../../sandbox.js';
+import type { Clock } from '../../clock.js';
+import type { Random } from '../../random.js';
 import { ListableCollection } from '../../store/list-records.js';
 import type { Site } from '../accounts/sites.js';
 import { randomUuid } from '../webhooks/ids.js';
@@ -14,7 +14,7 @@ import type { AssetDefinition } from './assets.js';
 import { createChainData, type ChainData } from './chain-data.js';
 import type { ChainTransaction } from './chain-simulator.js';
 import type { DepositRecord } from './deposit-records.js';
-import { BY_SITE, depositService, type DepositService } from './deposit-service.js';
+import { BY_SITE, type DepositService } from './deposit-service.js';
 import { requireNetwork, type NetworkCode } from './networks.js';
 
 export interface StaticAddressRecord {
@@ -32,9 +32,6 @@ export interface StaticAddressRecord {
 
 export type CreateStaticOutcome = { ok: true; address: StaticAddressRecord; created: boolean } | { ok: false; existing: StaticAddressRecord };
 
-/** Mixed into the sandbox seed: the static-address ids and sweep data are a stream of their own. */
-const seedSalt = 0x57a71c;
-
 export class StaticAddressService {
   /** Newest first (createdAt, then uuid, descending) per site: listStaticAddresses' order. */
   readonly collection = new ListableCollection<StaticAddressRecord>({
@@ -49,14 +46,14 @@ export class StaticAddressService {
   private readonly byDestination = new Map<string, StaticAddressRecord>();
   private readonly hotWallets = new Map<NetworkCode, string>();
   private readonly data: ChainData;
-  private readonly random: Random;
 
   constructor(
-    private readonly sandbox: Sandbox,
+    private readonly clock: Clock,
+    /** The static-address ids and sweep data: a stream of their own. */
+    private readonly random: Random,
     readonly deposits: DepositService,
   ) {
-    this.random = createRandom((sandbox.seedInUse ^ seedSalt) >>> 0);
-    this.data = createChainData(this.random);
+    this.data = createChainData(random);
     deposits.staticPayments = {
       claim: (tx) => this.claim(tx),
       final: (deposit, atMs) => this.sweep(deposit, atMs),
@@ -80,7 +77,7 @@ export class StaticAddressService {
       memo,
       status: 'active',
       paymentsCount: 0,
-      createdAt: this.sandbox.clock.now(),
+      createdAt: this.clock.now(),
     };
     this.byOrder.set(key, record);
     this.byDestination.set(destinationKey(network.code, address, memo), record);
@@ -144,17 +141,4 @@ export class StaticAddressService {
 
 function destinationKey(network: NetworkCode, address: string, memo: string | null): string {
   return JSON.stringify([network, address, memo]);
-}
-
-// One service per DepositService (so a sandbox reset, which replaces that, starts afresh).
-const services = new WeakMap<DepositService, StaticAddressService>();
-
-export function staticAddressService(sandbox: Sandbox): StaticAddressService {
-  const deposits = depositService(sandbox);
-  let service = services.get(deposits);
-  if (service === undefined) {
-    service = new StaticAddressService(sandbox, deposits);
-    services.set(deposits, service);
-  }
-  return service;
 }

@@ -8,7 +8,7 @@ import { createHmacSigner, depositV1SignatureScheme } from '../../../generated/d
 import { depositV1Routes } from '../../../generated/deposit-v1/routes.js';
 import { exchangeV3Routes, exchangeV3RoutesBasePath } from '../../../generated/exchange-v3/routes.js';
 import { depositableAsset } from '../../../mock-server/domain/deposits/assets.js';
-import { defaultLifetimeSeconds, depositService } from '../../../mock-server/domain/deposits/deposit-service.js';
+import { defaultLifetimeSeconds } from '../../../mock-server/domain/deposits/deposit-service.js';
 import { startMockServer } from '../../../mock-server/server.js';
 import { seedOrders } from './seed-orders.js';
 
@@ -34,7 +34,7 @@ sandbox.clock.freeze();
 /** Stores the records and returns how to send one list request with extra query parameters. */
 async function seed(): Promise<(query: string) => Promise<number>> {
   if (kind === 'deposits') {
-    const service = depositService(sandbox);
+    const service = sandbox.services.deposits;
     const asset = depositableAsset('BTC');
     if (asset === undefined) throw new Error('BTC takes no deposits in this catalog');
     for (let i = 0; i < count; i += 1) {

@@ -1,0 +1,54 @@
+// The composition root of the domain services: every service of one sandbox generation (a start
+// or a reset) is built here, once, with what it needs passed to its constructor: the clock, a
+// Random stream of its own, where its webhook events go, and the other services it uses. No
+// service finds another by itself; the sandbox keeps the result and handlers read it per request.
+import type { Clock } from './clock.js';
+import { AmlScreening } from './domain/aml/aml-checks.js';
+import { DepositAmlScreening } from './domain/deposits/deposit-aml.js';
+import { DepositService } from './domain/deposits/deposit-service.js';
+import { StaticAddressService } from './domain/deposits/static-address-service.js';
+import type { SiteWebhookContext } from './domain/webhooks/site-endpoint.js';
+import { createRandom, type Random } from './random.js';
+
+/**
+ * What each service's stream mixes into the sandbox seed, so its ids and data do not depend on
+ * what other parts of the mock have drawn. Changing one changes that service's seeded values.
+ */
+const seedSalts = {
+  deposits: 0x0de9051,
+  staticAddresses: 0x57a71c,
+} as const;
+
+export interface ServiceDependencies {
+  clock: Clock;
+  /** The sandbox seed of this generation. */
+  seed: number;
+  /** The sandbox's main stream (keys, sites, webhook ids): AML check ids draw from it too. */
+  random: Random;
+  /** Where deposit.* events go: the sandbox's webhook engine, read at each emission. */
+  siteWebhooks: () => SiteWebhookContext;
+}
+
+export interface SandboxServices {
+  deposits: DepositService;
+  staticAddresses: StaticAddressService;
+  aml: AmlScreening;
+  depositAml: DepositAmlScreening;
+}
+
+export function createServices(dependencies: ServiceDependencies): SandboxServices {
+  const { clock, seed } = dependencies;
+  const streamOf = (service: keyof typeof seedSalts) => createRandom((seed ^ seedSalts[service]) >>> 0);
+
+  const aml = new AmlScreening(clock, dependencies.random);
+  const deposits: DepositService = new DepositService({
+    clock,
+    random: streamOf('deposits'),
+    webhooks: dependencies.siteWebhooks,
+    // Every Deposit view shows its AML status as it stands.
+    beforeView: (deposit) => depositAml.sync(deposit),
+  });
+  const depositAml = new DepositAmlScreening(clock, aml.provider, deposits.chain);
+  const staticAddresses = new StaticAddressService(clock, streamOf('staticAddresses'), deposits);
+  return { deposits, staticAddresses, aml, depositAml };
+}
