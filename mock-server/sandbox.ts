@@ -211,6 +211,7 @@ export class Sandbox {
       seed,
       random: this.random,
       siteWebhooks: () => ({ store: this.webhooks.store, service: this.webhooks.service, clock: this.clock, random: this.random }),
+      defaultClient: this.defaultKey.client,
     });
     if (this.dispatchIntervalMs !== null) this.webhooks.dispatcher.start(this.dispatchIntervalMs);
   }

@@ -3,10 +3,16 @@
 // Random stream of its own, where its webhook events go, and the other services it uses. No
 // service finds another by itself; the sandbox keeps the result and handlers read it per request.
 import type { Clock } from './clock.js';
+import type { Client } from './domain/accounts/api-keys.js';
 import { AmlScreening } from './domain/aml/aml-checks.js';
 import { DepositAmlScreening } from './domain/deposits/deposit-aml.js';
 import { DepositService } from './domain/deposits/deposit-service.js';
 import { StaticAddressService } from './domain/deposits/static-address-service.js';
+import { ExchangeCatalog } from './domain/exchange/catalog/catalog-service.js';
+import { PartnerBook } from './domain/exchange/partner.js';
+import { QuoteBook } from './domain/exchange/quotes.js';
+import { ReviewBook } from './domain/exchange/reviews.js';
+import { UploadIntentService } from './domain/files/upload-intent-service.js';
 import type { SiteWebhookContext } from './domain/webhooks/site-endpoint.js';
 import { createRandom, type Random } from './random.js';
 
@@ -15,6 +21,11 @@ import { createRandom, type Random } from './random.js';
  * what other parts of the mock have drawn. Changing one changes that service's seeded values.
  */
 const seedSalts = {
+  catalog: 0xca7a106,
+  quotes: 0x0a07e5,
+  reviews: 0x4e71e3,
+  partners: 0x9a47e2,
+  uploads: 0xf11e5,
   deposits: 0x0de9051,
   staticAddresses: 0x57a71c,
 } as const;
@@ -27,9 +38,16 @@ export interface ServiceDependencies {
   random: Random;
   /** Where deposit.* events go: the sandbox's webhook engine, read at each emission. */
   siteWebhooks: () => SiteWebhookContext;
+  /** The default key's client: its partner history and reviews are seeded. */
+  defaultClient: Client;
 }
 
 export interface SandboxServices {
+  catalog: ExchangeCatalog;
+  quotes: QuoteBook;
+  reviews: ReviewBook;
+  partners: PartnerBook;
+  uploads: UploadIntentService;
   deposits: DepositService;
   staticAddresses: StaticAddressService;
   aml: AmlScreening;
@@ -37,8 +55,16 @@ export interface SandboxServices {
 }
 
 export function createServices(dependencies: ServiceDependencies): SandboxServices {
-  const { clock, seed } = dependencies;
+  const { clock, seed, defaultClient } = dependencies;
   const streamOf = (service: keyof typeof seedSalts) => createRandom((seed ^ seedSalts[service]) >>> 0);
+
+  const catalog = new ExchangeCatalog(clock, streamOf('catalog'));
+  const quotes = new QuoteBook(clock, streamOf('quotes'));
+  const reviews = new ReviewBook(clock);
+  reviews.seed(String(defaultClient.id), streamOf('reviews'));
+  const partners = new PartnerBook(clock);
+  partners.seedHistory(defaultClient, streamOf('partners'));
+  const uploads = new UploadIntentService(clock, streamOf('uploads'));
 
   const aml = new AmlScreening(clock, dependencies.random);
   const deposits: DepositService = new DepositService({
@@ -50,5 +76,5 @@ export function createServices(dependencies: ServiceDependencies): SandboxServic
   });
   const depositAml = new DepositAmlScreening(clock, aml.provider, deposits.chain);
   const staticAddresses = new StaticAddressService(clock, streamOf('staticAddresses'), deposits);
-  return { deposits, staticAddresses, aml, depositAml };
+  return { catalog, quotes, reviews, partners, uploads, deposits, staticAddresses, aml, depositAml };
 }

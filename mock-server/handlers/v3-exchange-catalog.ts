@@ -4,7 +4,6 @@
 import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import { paymentSystemMatchers, routeMatchers } from '../domain/exchange/catalog/catalog-filters.js';
-import { exchangeCatalog } from '../domain/exchange/catalog/catalog-service.js';
 import { paymentSystemView, routeDetails, serializedRouteView } from '../domain/exchange/catalog/catalog-views.js';
 import { ratesXml } from '../domain/exchange/catalog/rates-file.js';
 import { routeCapabilities } from '../domain/exchange/catalog/route-capabilities.js';
@@ -21,7 +20,7 @@ type CatalogOperation =
 
 export function exchangeCatalogHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, CatalogOperation> {
   const { clock } = sandbox;
-  const catalog = () => exchangeCatalog(sandbox);
+  const catalog = () => sandbox.services.catalog;
   const ok = (context: HandlerContext, result: unknown) => respond(context, clock, 200, result);
   const details = (context: HandlerContext, route: RouteRecord) => ok(context, routeDetails(catalog().state(route), clock.now()));
   const capabilities = (context: HandlerContext, route: RouteRecord) => ok(context, { capabilities: routeCapabilities(route) });

@@ -4,7 +4,7 @@ import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
 import type { DocumentKind } from '../../generated/exchange-v3/types.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import { orderService } from '../domain/exchange/order-service.js';
-import { uploadIntentService, type UploadIntentRecord } from '../domain/files/upload-intent-service.js';
+import type { UploadIntentRecord } from '../domain/files/upload-intent-service.js';
 import { uploadLimits } from '../domain/files/upload-limits.js';
 import { verificationService, type Details } from '../domain/verifications/verification-service.js';
 import { families } from '../http/families.js';
@@ -20,7 +20,7 @@ const VERIFICATION_RESOURCE = 'verification';
 
 export function fileHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, 'createUploadIntent' | 'getUploadIntent' | 'commitUploadIntent'> {
   const { clock } = sandbox;
-  const uploads = () => uploadIntentService(sandbox);
+  const uploads = () => sandbox.services.uploads;
   const present = (context: HandlerContext, intent: UploadIntentRecord, status = 200) => respond(context, clock, status, { upload_intent: uploads().view(intent) });
   const intentOf = (context: HandlerContext, uuid: string) => {
     const intent = uploads().get(clientOf(context), uuid);

@@ -4,7 +4,8 @@
 import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import { balance, exchangeView, ledgerOf, referralsOf, referralView, statistics, type LedgerEntry, type ReferralRecord } from '../domain/exchange/partner-ledger.js';
-import { partnerBook, payoutView } from '../domain/exchange/partner.js';
+import { payoutView } from '../domain/exchange/partner.js';
+import { orderService } from '../domain/exchange/order-service.js';
 import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
 import { respond } from '../http/respond.js';
@@ -16,17 +17,18 @@ type PartnerOperation = 'getPartner' | 'getPartnerStatistics' | 'listPartnerRefe
 
 export function partnerHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, PartnerOperation> {
   const { clock } = sandbox;
+  const ledgerSources = () => ({ catalog: sandbox.services.catalog, orders: orderService(sandbox) });
   /** The caller's partner account (every client has one, opened when its key was minted). */
   const accountOf = (context: HandlerContext) => {
     const key = requestLocals(context.res).key;
     if (key === undefined) throw new Error(`${context.route.operationId} ran without an authenticated key`);
-    return partnerBook(sandbox).account(key.client, key.createdAt);
+    return sandbox.services.partners.account(key.client, key.createdAt);
   };
 
   return {
     getPartner: (_request, context) => {
       const account = accountOf(context);
-      const book = partnerBook(sandbox);
+      const book = sandbox.services.partners;
       return respond(context, clock, 200, {
         partner: {
           id: account.id,
@@ -35,7 +37,7 @@ export function partnerHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, Part
           referral_url: book.referralUrl(account),
           commission_percent: account.commissionPercent,
           status: 'active',
-          balance: balance(account, ledgerOf(sandbox, account), book.payoutsOf(account.clientId)),
+          balance: balance(account, ledgerOf(ledgerSources(), account), book.payoutsOf(account.clientId)),
           created_at: account.createdAt.toISOString(),
         },
       });
@@ -49,14 +51,14 @@ export function partnerHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, Part
       if (period.from !== null && period.to !== null && period.from >= period.to) {
         throw new HttpError('validation_error', 'The given data was invalid.', { 'query.filter[created_to]': ['must be later than filter[created_from]'] });
       }
-      const payouts = partnerBook(sandbox).payoutsOf(account.clientId);
-      return respond(context, clock, 200, { statistics: statistics(account, ledgerOf(sandbox, account), payouts, period) });
+      const payouts = sandbox.services.partners.payoutsOf(account.clientId);
+      return respond(context, clock, 200, { statistics: statistics(account, ledgerOf(ledgerSources(), account), payouts, period) });
     },
 
     listPartnerReferrals: (request, context) => {
       const listRequest = v3ListRequestOf(request.query, 'listPartnerReferrals');
       const referrals = new ListableCollection<ReferralRecord>({ id: (r) => r.id, fields: { registered_at: (r) => r.registeredAt.getTime() } });
-      for (const referral of referralsOf(ledgerOf(sandbox, accountOf(context)))) referrals.upsert(referral);
+      for (const referral of referralsOf(ledgerOf(ledgerSources(), accountOf(context)))) referrals.upsert(referral);
       const page = listRecords(referrals, listRequest);
       return respond(context, clock, 200, { referrals: page.items.map(referralView) }, { pagination: page.meta });
     },
@@ -64,7 +66,7 @@ export function partnerHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, Part
     listPartnerExchanges: (request, context) => {
       const listRequest = v3ListRequestOf(request.query, 'listPartnerExchanges');
       const exchanges = new ListableCollection<LedgerEntry>({ id: (e) => e.order.id, fields: { created_at: (e) => e.order.createdAt.getTime() } });
-      for (const entry of ledgerOf(sandbox, accountOf(context))) exchanges.upsert(entry);
+      for (const entry of ledgerOf(ledgerSources(), accountOf(context))) exchanges.upsert(entry);
       const page = listRecords(exchanges, listRequest);
       return respond(context, clock, 200, { exchanges: page.items.map(exchangeView) }, { pagination: page.meta });
     },
@@ -72,7 +74,7 @@ export function partnerHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, Part
     listPartnerPayouts: (request, context) => {
       const listRequest = v3ListRequestOf(request.query, 'listPartnerPayouts');
       const { clientId } = accountOf(context);
-      const page = listRecords(partnerBook(sandbox).payouts, listRequest, (p) => p.clientId === clientId);
+      const page = listRecords(sandbox.services.partners.payouts, listRequest, (p) => p.clientId === clientId);
       return respond(context, clock, 200, { payouts: page.items.map(payoutView) }, { pagination: page.meta });
     },
   };

@@ -3,10 +3,8 @@
 // without creating anything (domain/exchange/order-request.ts).
 import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
 import { priceAmount } from '../domain/exchange/amount-check.js';
-import { exchangeCatalog } from '../domain/exchange/catalog/catalog-service.js';
 import { snapshotHash, staleSnapshotMessage } from '../domain/exchange/catalog/route-state.js';
 import { inspectOrderRequest } from '../domain/exchange/order-request.js';
-import { quoteBook } from '../domain/exchange/quotes.js';
 import { HttpError } from '../http/http-error.js';
 import { respond } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
@@ -19,7 +17,7 @@ export function quoteHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, 'creat
   return {
     createQuote: (request, context) => {
       const { body } = request;
-      const catalog = exchangeCatalog(sandbox);
+      const catalog = sandbox.services.catalog;
       // The contract answers an unknown route with 422 (createQuote declares no 404).
       const route = catalog.route(body.route_id);
       if (route === undefined) throw invalid('body.route_id', 'is not a route');
@@ -33,7 +31,7 @@ export function quoteHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, 'creat
       const side = body.amount_side ?? 'give';
       const priced = priceAmount(state, body.amount, side);
       if (!priced.ok) throw invalid('body.amount', priced.message);
-      const quote = quoteBook(sandbox).create(clientOf(context), state, side, priced.priced);
+      const quote = sandbox.services.quotes.create(clientOf(context), state, side, priced.priced);
       return respond(context, clock, 200, { quote });
     },
 

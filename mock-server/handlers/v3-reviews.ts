@@ -2,7 +2,7 @@
 // date or rating, page and cursor), and a new review of one of its completed orders.
 import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
 import { orderService } from '../domain/exchange/order-service.js';
-import { reviewBook, reviewMatchers, reviewView } from '../domain/exchange/reviews.js';
+import { reviewMatchers, reviewView } from '../domain/exchange/reviews.js';
 import { HttpError } from '../http/http-error.js';
 import { respond } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
@@ -20,7 +20,7 @@ export function reviewHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, 'list
       const clientId = clientOf(context);
       const listRequest = v3ListRequestOf(request.query, 'listReviews');
       const filters = filterPredicate(listRequest.filters, reviewMatchers);
-      const page = listRecords(reviewBook(sandbox).collection, listRequest, (r) => r.clientId === clientId && (filters?.(r) ?? true));
+      const page = listRecords(sandbox.services.reviews.collection, listRequest, (r) => r.clientId === clientId && (filters?.(r) ?? true));
       return respond(context, clock, 200, { reviews: page.items.map(reviewView) }, { pagination: page.meta });
     },
 
@@ -34,7 +34,7 @@ export function reviewHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, 'list
       if (body.text.trim().length < 10) details['body.text'] = ['must hold at least 10 characters besides spaces'];
       if (body.author_name.trim() === '') details['body.author_name'] = ['must not be blank'];
       if (order === undefined || Object.keys(details).length > 0) throw new HttpError('validation_error', 'The given data was invalid.', details);
-      const book = reviewBook(sandbox);
+      const book = sandbox.services.reviews;
       if (book.hasReview(order.publicId)) throw new HttpError('invalid_state_transition', `Order ${order.publicId} already has a review.`);
       const review = book.create({ clientId, orderPublicId: order.publicId, rating: body.rating, text: body.text.trim(), authorName: body.author_name.trim() });
       return respond(context, clock, 201, { review: reviewView(review) });

@@ -4,7 +4,6 @@
 import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
 import type { VerificationType } from '../../generated/exchange-v3/types.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
-import { exchangeCatalog } from '../domain/exchange/catalog/catalog-service.js';
 import { orderService } from '../domain/exchange/order-service.js';
 import { requiredDocuments } from '../domain/verifications/document-requirements.js';
 import { verificationRequirements } from '../domain/verifications/requirements.js';
@@ -53,7 +52,7 @@ export function verificationHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers,
   return {
     getVerificationRequirements: (request, context) => {
       const { route_id: routeId, amount } = request.query;
-      const route = routeId === undefined ? null : exchangeCatalog(sandbox).route(routeId);
+      const route = routeId === undefined ? null : sandbox.services.catalog.route(routeId);
       if (route === undefined) throw new HttpError('validation_error', 'The route is not found.', { 'query.route_id': ['no route has this id'] });
       // Without a route the amount says nothing: the answer covers the client in general.
       const requirements = verificationRequirements(sandbox, clientOf(context), route, route === null ? null : (amount ?? null));

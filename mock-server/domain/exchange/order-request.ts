@@ -10,11 +10,9 @@ import type { Sandbox } from '../../sandbox.js';
 import { hasApprovedVerification } from '../verifications/verified.js';
 import { priceAmount } from './amount-check.js';
 import type { RouteRecord } from './catalog/catalog-records.js';
-import { exchangeCatalog } from './catalog/catalog-service.js';
 import { snapshotHash, staleSnapshotMessage, type RouteState } from './catalog/route-state.js';
 import { paymentDetailsFor } from './payment-details.js';
 import type { Priced } from './pricing.js';
-import { quoteBook } from './quotes.js';
 import { requisiteErrors } from './requisite-checks.js';
 import { verificationNeeds } from './verification-needs.js';
 
@@ -63,8 +61,8 @@ interface Inspection {
 
 /** Every check of the body, without creating anything (preflight answers only this). */
 export function inspectOrderRequest(sandbox: Sandbox, clientId: string, body: CreateOrderRequest): Inspection {
-  const catalog = exchangeCatalog(sandbox);
-  const book = quoteBook(sandbox);
+  const catalog = sandbox.services.catalog;
+  const book = sandbox.services.quotes;
   const failures = new Map<CheckName, string>();
   const errors: Record<string, string[]> = {};
   let stale = false;

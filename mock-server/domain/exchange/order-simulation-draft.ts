@@ -8,7 +8,6 @@ import type { Random } from '../../random.js';
 import type { Sandbox } from '../../sandbox.js';
 import { hasApprovedVerification } from '../verifications/verified.js';
 import { priceAmount } from './amount-check.js';
-import { exchangeCatalog } from './catalog/catalog-service.js';
 import type { OrderDraft } from './order-records.js';
 import { PaymentDetailsSource } from './payment-details.js';
 import { verificationNeeds } from './verification-needs.js';
@@ -24,7 +23,7 @@ export interface SimulationDraftInput {
 /** The draft, or a validation_error naming body.route_id or body.amount as createOrder would. */
 export function simulationDraft(sandbox: Sandbox, input: SimulationDraftInput): OrderDraft {
   const { body, clientId } = input;
-  const catalog = exchangeCatalog(sandbox);
+  const catalog = sandbox.services.catalog;
   const route = catalog.route(body.route_id);
   if (route === undefined) throw invalid('body.route_id', 'is not a route');
   const state = catalog.state(route);

@@ -4,11 +4,9 @@
 // received, at reference prices: the rate's spread and the fee). Statistics, referrals (the distinct e-mails of
 // the orders) and the balance all read this one ledger.
 import type { PartnerExchange, PartnerReferral, PartnerStatistics } from '../../../generated/exchange-v3/types.js';
-import type { Sandbox } from '../../sandbox.js';
-import { exchangeCatalog, type ExchangeCatalog } from './catalog/catalog-service.js';
+import type { ExchangeCatalog } from './catalog/catalog-service.js';
 import { add, compare, divide, formatDecimal, multiply, parseDecimal, roundDecimal, subtract, type Decimal } from '../../decimal.js';
 import type { OrderRecord } from './order-records.js';
-import { orderService } from './order-service.js';
 import { partnerCurrency, type PartnerAccount, type PayoutRecord } from './partner.js';
 
 /** The order status that earns a commission: the order machine's finished exchange. */
@@ -35,10 +33,15 @@ function usdValue(catalog: ExchangeCatalog, letter: string, amount: string): Dec
   return system === undefined ? zero : multiply(parseDecimal(amount), parseDecimal(system.spec.usdPrice));
 }
 
+/** What the ledger is computed from: the orders and the reference prices of the catalog. */
+export interface LedgerSources {
+  catalog: ExchangeCatalog;
+  orders: { ordersOf(clientId: string): Iterable<OrderRecord> };
+}
+
 /** The client's orders, oldest first, with their value and commission. */
-export function ledgerOf(sandbox: Sandbox, account: PartnerAccount): LedgerEntry[] {
-  const catalog = exchangeCatalog(sandbox);
-  const entries = [...orderService(sandbox).ordersOf(account.clientId)].map((order) => {
+export function ledgerOf({ catalog, orders }: LedgerSources, account: PartnerAccount): LedgerEntry[] {
+  const entries = [...orders.ordersOf(account.clientId)].map((order) => {
     const given = usdValue(catalog, order.draft.currencyIn, order.draft.amountIn);
     const profit = subtract(given, usdValue(catalog, order.draft.currencyOut, order.draft.amountOut));
     const earns = order.status === earningStatus && compare(profit, zero) > 0;

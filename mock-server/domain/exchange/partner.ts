@@ -11,7 +11,6 @@ import { ListableCollection } from '../../store/list-records.js';
 import type { Client } from '../accounts/api-keys.js';
 import { createChainData } from '../deposits/chain-data.js';
 import { add, formatDecimal, parseDecimal, type Decimal } from '../../decimal.js';
-import { perSandbox } from './per-sandbox.js';
 
 /** The partner balance currency (PartnerMoney.currency) and its precision. */
 export const partnerCurrency = { code: 'USDT', decimals: 2 };
@@ -118,9 +117,3 @@ export function payoutView(payout: PayoutRecord): PartnerPayout {
     paid_at: payout.paidAt?.toISOString() ?? null,
   };
 }
-
-export const partnerBook = perSandbox(0x9a47e2, (sandbox, random) => {
-  const book = new PartnerBook(sandbox.clock);
-  book.seedHistory(sandbox.defaultKey.client, random);
-  return book;
-});

@@ -7,7 +7,6 @@ import type { Random } from '../../random.js';
 import { randomUuid } from '../webhooks/ids.js';
 import { quoteTtlSeconds } from './catalog/route-capabilities.js';
 import { routeSnapshot, type RouteState } from './catalog/route-state.js';
-import { perSandbox } from './per-sandbox.js';
 import type { Priced } from './pricing.js';
 
 export interface QuoteRecord {
@@ -79,8 +78,6 @@ export class QuoteBook {
     }
   }
 }
-
-export const quoteBook = perSandbox(0x0a07e5, (sandbox, random) => new QuoteBook(sandbox.clock, random));
 
 /** The contract's Quote of a stored quote: the same answer its creation gave. */
 function quoteOf(stored: StoredQuote): Quote {

@@ -6,7 +6,6 @@ import type { Review, ReviewStatus } from '../../../generated/exchange-v3/types.
 import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
 import { ListableCollection, match, type FilterMatcher } from '../../store/list-records.js';
-import { perSandbox } from './per-sandbox.js';
 
 export interface ReviewRecord {
   id: number;
@@ -90,9 +89,3 @@ export function reviewView(review: ReviewRecord): Review {
     created_at: review.createdAt.toISOString(),
   };
 }
-
-export const reviewBook = perSandbox(0x4e71e3, (sandbox, random) => {
-  const book = new ReviewBook(sandbox.clock);
-  book.seed(String(sandbox.defaultKey.client.id), random);
-  return book;
-});

@@ -6,7 +6,6 @@ import type { UploadIntent, UploadPurpose } from '../../../generated/exchange-v3
 import { uploadIntentMachine, type UploadIntentEvent, type UploadIntentState } from '../../../generated/machines.js';
 import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
-import { perSandbox } from '../exchange/per-sandbox.js';
 import { allowedEvents, tryFire } from '../machines/fire.js';
 import { randomUuid } from '../webhooks/ids.js';
 import { detectContentType, fileProblems, type ReceivedFile } from './file-content.js';
@@ -153,6 +152,3 @@ export class UploadIntentService {
     if (fired.ok) intent.status = fired.transition.to;
   }
 }
-
-/** One service per sandbox and reset; the salt gives upload intent uuids a random stream of their own. */
-export const uploadIntentService = perSandbox(0xf11e5, (sandbox, random) => new UploadIntentService(sandbox.clock, random));

@@ -10,7 +10,7 @@ import type { Random } from '../../random.js';
 import type { Sandbox } from '../../sandbox.js';
 import { DueQueue } from '../../store/due-queue.js';
 import { perSandbox } from '../exchange/per-sandbox.js';
-import { uploadIntentService, type UploadIntentRecord, type UploadIntentService } from '../files/upload-intent-service.js';
+import type { UploadIntentRecord, UploadIntentService } from '../files/upload-intent-service.js';
 import { tryFire } from '../machines/fire.js';
 import { randomUuid } from '../webhooks/ids.js';
 import { acceptedKinds, purposeOf } from './document-requirements.js';
@@ -266,7 +266,7 @@ export class VerificationService {
 }
 
 const services = perSandbox(0x7e71f, (sandbox: Sandbox, random) => {
-  const service = new VerificationService(sandbox.clock, random, uploadIntentService(sandbox), (v) => reportToOrder(sandbox, service, v));
+  const service = new VerificationService(sandbox.clock, random, sandbox.services.uploads, (v) => reportToOrder(sandbox, service, v));
   return service;
 });
 

@@ -1,14 +1,13 @@
 // Stores `count` orders of the default v3 client through the order service, each priced on the
 // first enabled route at its minimum amount (the path createOrder takes, without HTTP).
 import type { Sandbox } from '../../../mock-server/sandbox.js';
-import { exchangeCatalog } from '../../../mock-server/domain/exchange/catalog/catalog-service.js';
 import { simulationDraft } from '../../../mock-server/domain/exchange/order-simulation-draft.js';
 import { orderService } from '../../../mock-server/domain/exchange/order-service.js';
 
 export async function seedOrders(sandbox: Sandbox, count: number): Promise<void> {
   const client = sandbox.defaultKey.client;
   const clientId = String(client.id);
-  const catalog = exchangeCatalog(sandbox);
+  const catalog = sandbox.services.catalog;
   const route = [...catalog.routes.values()].find((r) => catalog.state(r).enabled);
   if (route === undefined) throw new Error('no enabled route to order on');
   const service = orderService(sandbox);

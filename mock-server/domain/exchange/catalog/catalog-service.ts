@@ -4,7 +4,6 @@
 import type { Clock } from '../../../clock.js';
 import { createRandom, type Random } from '../../../random.js';
 import { ListableCollection } from '../../../store/list-records.js';
-import { perSandbox } from '../per-sandbox.js';
 import { buildPaymentSystems, buildRoutes, type PaymentSystemRecord, type RouteRecord } from './catalog-records.js';
 import { floatingStep, routeState, type RouteState } from './route-state.js';
 
@@ -97,6 +96,3 @@ export class ExchangeCatalog {
 export function sameCode(a: string, b: string): boolean {
   return a.toUpperCase() === b.toUpperCase();
 }
-
-/** The catalog of a sandbox (rebuilt from the seed after a reset). */
-export const exchangeCatalog = perSandbox(0xca7a106, (sandbox, random) => new ExchangeCatalog(sandbox.clock, random));
