@@ -17,11 +17,8 @@ import type { Cells, SandboxStore } from './store/sandbox-store.js';
 import { isIP } from 'node:net';
 import { loopbackOnly } from './dispatch/loopback-only.js';
 import { fetchTransport, type Transport } from './dispatch/transport.js';
-import { createServices, type SandboxServices } from './services.js';
+import { createServices, runDueTimers, type SandboxServices } from './services.js';
 import { createWebhookEngine, type WebhookEngine } from './webhook-engine.js';
-
-/** Applies a domain's time-driven transitions now due; resolves once their events are stored. */
-export type TimerTick = () => void | Promise<void>;
 
 export interface SandboxOptions {
   seed?: number;
@@ -86,8 +83,6 @@ export class Sandbox {
   readonly webhookEgressIps: readonly string[];
   private readonly webhookRetrySchedule: number[] | undefined;
   private dispatchIntervalMs: number | null = null;
-  /** The domains' ticks: each applies the time-driven transitions now due (onTimersDue). */
-  private readonly timerTicks: TimerTick[] = [];
   private timerLoop: { handle: NodeJS.Timeout; running: boolean } | null = null;
 
   constructor(options: SandboxOptions = {}) {
@@ -129,18 +124,14 @@ export class Sandbox {
     });
     // What an advance made expire goes at once, not on the next beat.
     this.clock.onAdvance((now) => this.store.sweepExpired(now.getTime(), sweepBatch).then(() => undefined));
-    // Deposits confirm and expire as the clock advances and as real time passes on a running
-    // clock (their events then wait for the dispatcher, or run-due).
-    this.onTimersDue(async () => {
-      const { deposits } = this.services;
-      deposits.tick();
-      await deposits.flush();
-    });
+    // Payment windows, verifications and deposits run out as the clock advances (their events
+    // then wait for the dispatcher, or run-due); the services of the current generation.
+    this.clock.onAdvance(() => runDueTimers(this.services));
   }
 
   /**
    * Sends due deliveries every `intervalMs` of real time (the running server does), and on the
-   * same beat runs the domains' timer ticks: on a running clock a payment window or a deposit's
+   * same beat applies the domains' due timers: on a running clock a payment window or a deposit's
    * lifetime ends without an advance, and its webhook goes out then, whether or not anyone
    * reads the record.
    */
@@ -148,7 +139,7 @@ export class Sandbox {
     this.dispatchIntervalMs = intervalMs;
     this.webhooks.dispatcher.start(intervalMs);
     if (this.timerLoop === null) {
-      const loop = { handle: setInterval(() => void this.runTimerTicks(loop), intervalMs), running: false };
+      const loop = { handle: setInterval(() => void this.runTimers(loop), intervalMs), running: false };
       loop.handle.unref();
       this.timerLoop = loop;
     }
@@ -161,21 +152,11 @@ export class Sandbox {
     this.timerLoop = null;
   }
 
-  /**
-   * Registers a domain's tick (apply what is due, then wait until its events are stored): run
-   * after every clock advance and, while dispatching, on every beat of real time. A tick must be
-   * cheap when nothing is due (the domains take due records from a queue).
-   */
-  onTimersDue(tick: TimerTick): void {
-    this.clock.onAdvance(tick);
-    this.timerTicks.push(tick);
-  }
-
-  private async runTimerTicks(loop: { running: boolean }): Promise<void> {
+  private async runTimers(loop: { running: boolean }): Promise<void> {
     if (loop.running) return; // the previous beat is still storing its events
     loop.running = true;
     try {
-      for (const tick of this.timerTicks) await tick();
+      await runDueTimers(this.services);
       await this.store.sweepExpired(this.clock.nowMs(), sweepBatch);
     } catch (error) {
       console.error('a timer tick failed', error);
@@ -210,6 +191,7 @@ export class Sandbox {
       clock: this.clock,
       seed,
       random: this.random,
+      emit: (input) => this.webhooks.service.emit(input),
       siteWebhooks: () => ({ store: this.webhooks.store, service: this.webhooks.service, clock: this.clock, random: this.random }),
       defaultClient: this.defaultKey.client,
     });

@@ -9,10 +9,14 @@ import { DepositAmlScreening } from './domain/deposits/deposit-aml.js';
 import { DepositService } from './domain/deposits/deposit-service.js';
 import { StaticAddressService } from './domain/deposits/static-address-service.js';
 import { ExchangeCatalog } from './domain/exchange/catalog/catalog-service.js';
+import { OrderService } from './domain/exchange/order-service.js';
 import { PartnerBook } from './domain/exchange/partner.js';
+import { PaymentDetailsSource } from './domain/exchange/payment-details.js';
 import { QuoteBook } from './domain/exchange/quotes.js';
 import { ReviewBook } from './domain/exchange/reviews.js';
 import { UploadIntentService } from './domain/files/upload-intent-service.js';
+import { VerificationService } from './domain/verifications/verification-service.js';
+import type { EmitInput } from './domain/webhooks/webhook-service.js';
 import type { SiteWebhookContext } from './domain/webhooks/site-endpoint.js';
 import { createRandom, type Random } from './random.js';
 
@@ -23,9 +27,12 @@ import { createRandom, type Random } from './random.js';
 const seedSalts = {
   catalog: 0xca7a106,
   quotes: 0x0a07e5,
+  paymentDetails: 0x9a7de7,
+  orders: 0x0bde7,
   reviews: 0x4e71e3,
   partners: 0x9a47e2,
   uploads: 0xf11e5,
+  verifications: 0x7e71f,
   deposits: 0x0de9051,
   staticAddresses: 0x57a71c,
 } as const;
@@ -36,6 +43,8 @@ export interface ServiceDependencies {
   seed: number;
   /** The sandbox's main stream (keys, sites, webhook ids): AML check ids draw from it too. */
   random: Random;
+  /** Where order.* events go: the sandbox's webhook engine. */
+  emit: (input: EmitInput) => Promise<unknown>;
   /** Where deposit.* events go: the sandbox's webhook engine, read at each emission. */
   siteWebhooks: () => SiteWebhookContext;
   /** The default key's client: its partner history and reviews are seeded. */
@@ -45,9 +54,13 @@ export interface ServiceDependencies {
 export interface SandboxServices {
   catalog: ExchangeCatalog;
   quotes: QuoteBook;
+  /** Where each new order is paid (order-request.ts). */
+  paymentDetails: PaymentDetailsSource;
+  orders: OrderService;
   reviews: ReviewBook;
   partners: PartnerBook;
   uploads: UploadIntentService;
+  verifications: VerificationService;
   deposits: DepositService;
   staticAddresses: StaticAddressService;
   aml: AmlScreening;
@@ -60,11 +73,14 @@ export function createServices(dependencies: ServiceDependencies): SandboxServic
 
   const catalog = new ExchangeCatalog(clock, streamOf('catalog'));
   const quotes = new QuoteBook(clock, streamOf('quotes'));
+  const paymentDetails = new PaymentDetailsSource(streamOf('paymentDetails'));
+  const orders = new OrderService({ clock, random: streamOf('orders'), emit: dependencies.emit });
   const reviews = new ReviewBook(clock);
   reviews.seed(String(defaultClient.id), streamOf('reviews'));
   const partners = new PartnerBook(clock);
   partners.seedHistory(defaultClient, streamOf('partners'));
   const uploads = new UploadIntentService(clock, streamOf('uploads'));
+  const verifications = new VerificationService(clock, streamOf('verifications'), uploads, orders);
 
   const aml = new AmlScreening(clock, dependencies.random);
   const deposits: DepositService = new DepositService({
@@ -76,5 +92,22 @@ export function createServices(dependencies: ServiceDependencies): SandboxServic
   });
   const depositAml = new DepositAmlScreening(clock, aml.provider, deposits.chain);
   const staticAddresses = new StaticAddressService(clock, streamOf('staticAddresses'), deposits);
-  return { catalog, quotes, reviews, partners, uploads, deposits, staticAddresses, aml, depositAml };
+
+  return { catalog, quotes, paymentDetails, orders, reviews, partners, uploads, verifications, deposits, staticAddresses, aml, depositAml };
+}
+
+/**
+ * Applies every time-driven transition now due (payment windows, verification expiry, deposit
+ * expiry and confirmations) and resolves once their events are stored. Cheap when nothing is
+ * due: each service takes its due records from a queue. The order is fixed, so a seed replays the
+ * same event ids whatever a client touched first; a verification that expires tells its order,
+ * whose events the orders' flush then waits for.
+ */
+export async function runDueTimers(services: SandboxServices): Promise<void> {
+  const { orders, verifications, deposits } = services;
+  orders.tick();
+  verifications.tick();
+  await orders.flush();
+  deposits.tick();
+  await deposits.flush();
 }

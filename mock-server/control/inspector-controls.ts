@@ -10,7 +10,6 @@ import { operationExtension } from '../bundled-contracts.js';
 import type { VirtualClock } from '../clock.js';
 import { signatureValidity } from '../dispatch/inbox.js';
 import { depositView } from '../domain/deposits/deposit-records.js';
-import { orderService } from '../domain/exchange/order-service.js';
 import type { DeliveryRecord, EventRecord } from '../store/records/webhook-records.js';
 import type { WebhookStore } from '../store/webhook-store.js';
 import { publicCheck } from '../handlers/v1-aml.js';
@@ -49,7 +48,7 @@ export function inspectorControlHandlers(sandbox: Sandbox): Pick<SandboxControlH
 
 /** The newest `limit` records of each kind, with the counts and the clock. */
 async function inspectorState(sandbox: Sandbox, limit: number): Promise<InspectorState> {
-  const orders = orderService(sandbox);
+  const orders = sandbox.services.orders;
   const deposits = sandbox.services.deposits;
   // Time-driven transitions (payment windows, expiry, confirmations) apply when a record is looked
   // at; their events are stored before the webhook records are read.

@@ -2,7 +2,6 @@
 // exchanger's systems would, guards overridden; the machine still refuses an event its table does
 // not allow from the order's status (409 with the machine's reason).
 import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
-import { orderService } from '../domain/exchange/order-service.js';
 import { ordersChanged } from '../handlers/v3-orders.js';
 import { HttpError } from '../http/http-error.js';
 import { respond } from '../http/respond.js';
@@ -11,7 +10,7 @@ import type { Sandbox } from '../sandbox.js';
 export function orderControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandlers, 'forceOrderEvent'> {
   return {
     forceOrderEvent: async (request, context) => {
-      const service = orderService(sandbox);
+      const service = sandbox.services.orders;
       const order = service.findAny(request.path.order);
       if (order === undefined) {
         await ordersChanged(sandbox);

@@ -5,7 +5,6 @@ import type { SandboxControlHandlers } from '../../generated/sandbox-control/rou
 import type { ReviewVerificationRequest } from '../../generated/sandbox-control/types.js';
 import type { VerificationEvent } from '../../generated/machines.js';
 import { presentVerification } from '../domain/verifications/verification-records.js';
-import { verificationService } from '../domain/verifications/verification-service.js';
 import { ordersChanged } from '../handlers/v3-orders.js';
 import { HttpError } from '../http/http-error.js';
 import { respond } from '../http/respond.js';
@@ -18,7 +17,7 @@ export function verificationControlHandlers(sandbox: Sandbox): Pick<SandboxContr
   return {
     reviewVerification: async (request, context) => {
       const { decision, reason } = request.body;
-      const service = verificationService(sandbox);
+      const service = sandbox.services.verifications;
       const verification = service.find(request.path.verification);
       if (verification === undefined) throw new HttpError('not_found', 'No verification has this id.');
       const event = decisionEvents[decision];

@@ -3,10 +3,9 @@
 import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
 import type { DocumentKind } from '../../generated/exchange-v3/types.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
-import { orderService } from '../domain/exchange/order-service.js';
 import type { UploadIntentRecord } from '../domain/files/upload-intent-service.js';
 import { uploadLimits } from '../domain/files/upload-limits.js';
-import { verificationService, type Details } from '../domain/verifications/verification-service.js';
+import type { Details } from '../domain/verifications/verification-service.js';
 import { families } from '../http/families.js';
 import { HttpError } from '../http/http-error.js';
 import { respond } from '../http/respond.js';
@@ -33,8 +32,8 @@ export function fileHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, 'create
     const { resource_type: type = null, resource_id: id = null } = body;
     if (type !== ORDER_RESOURCE && type !== VERIFICATION_RESOURCE) return null;
     if (id === null) return { 'body.resource_id': [`is required with resource_type ${type}`] };
-    if (type === ORDER_RESOURCE) return orderService(sandbox).find(clientId, id) === undefined ? { 'body.resource_id': ['no order of yours has this id'] } : null;
-    return verificationService(sandbox).uploadTargetProblems(clientId, { verificationId: id, fieldKey: body.field_key ?? null, purpose: body.purpose });
+    if (type === ORDER_RESOURCE) return sandbox.services.orders.find(clientId, id) === undefined ? { 'body.resource_id': ['no order of yours has this id'] } : null;
+    return sandbox.services.verifications.uploadTargetProblems(clientId, { verificationId: id, fieldKey: body.field_key ?? null, purpose: body.purpose });
   };
 
   return {
@@ -71,7 +70,7 @@ export function fileHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, 'create
       if (!outcome.ok) throw new HttpError('validation_error', 'The file does not meet the upload intent’s limits.', { [`body.${limits.filePart}`]: outcome.problems });
       if (intent.resourceType === VERIFICATION_RESOURCE && intent.resourceId !== null && intent.fieldKey !== null) {
         // createUploadIntent checked field_key against the verification's document kinds.
-        verificationService(sandbox).attachUpload(intent, intent.resourceId, intent.fieldKey as DocumentKind);
+        sandbox.services.verifications.attachUpload(intent, intent.resourceId, intent.fieldKey as DocumentKind);
       }
       return present(context, intent);
     },

@@ -41,7 +41,7 @@ export function orderSimulationHandlers(sandbox: Sandbox): Pick<ExchangeV3Handle
       const { body } = request;
       const clientId = clientOf(context);
       const random = createRandom((sandbox.seedInUse ^ scratchSalt) >>> 0);
-      const draft = simulationDraft(sandbox, {
+      const draft = simulationDraft(sandbox.services, {
         clientId,
         email: requestLocals(context.res).key!.client.email,
         body: { route_id: body.route_id, amount: body.amount, amount_side: body.amount_side ?? simulateDefaults().amountSide },

@@ -9,7 +9,7 @@ import { orderFilterMatchers } from '../domain/exchange/order-filters.js';
 import { presentActions, presentStatusReport } from '../domain/exchange/order-present.js';
 import type { OrderRecord } from '../domain/exchange/order-records.js';
 import { checkOrderRequest } from '../domain/exchange/order-request.js';
-import { BY_CLIENT, orderService } from '../domain/exchange/order-service.js';
+import { BY_CLIENT } from '../domain/exchange/order-service.js';
 import { HttpError } from '../http/http-error.js';
 import { respond } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
@@ -33,7 +33,7 @@ function clientEventOf(operationId: OrderOperation): OrderEvent {
  * waiting (deliveries are asynchronous to the API call; run-due waits for them).
  */
 export async function ordersChanged(sandbox: Sandbox): Promise<void> {
-  await orderService(sandbox).flush();
+  await sandbox.services.orders.flush();
   void sandbox.webhooks.dispatcher.runDue().catch(() => undefined);
 }
 
@@ -43,7 +43,7 @@ export function orderHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, OrderO
 
   /** The caller's order, or 404 (another client's order is not found either). */
   const orderOf = async (context: HandlerContext, ref: string): Promise<OrderRecord> => {
-    const order = orderService(sandbox).find(clientOf(context), ref);
+    const order = sandbox.services.orders.find(clientOf(context), ref);
     // A read may have applied a due timer (the payment window): its event is stored first.
     await ordersChanged(sandbox);
     if (order === undefined) throw new HttpError('not_found', 'No order of this client has this id, public_id or tracking_id.');
@@ -53,20 +53,20 @@ export function orderHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, OrderO
   /** Fires the operation's client event; 409 with the machine's reason when the order's status does not allow it. */
   const fireClientEvent = async (context: HandlerContext, operationId: OrderOperation, ref: string): Promise<OrderRecord> => {
     const order = await orderOf(context, ref);
-    const result = orderService(sandbox).fire(order, clientEventOf(operationId), { cause: causingRequest(context) });
+    const result = sandbox.services.orders.fire(order, clientEventOf(operationId), { cause: causingRequest(context) });
     if (!result.ok) throw new HttpError('invalid_state_transition', result.reason, { status: [order.status], event: [result.reason] });
     await ordersChanged(sandbox);
     return order;
   };
 
-  const present = (order: OrderRecord) => ({ order: orderService(sandbox).present(order) });
+  const present = (order: OrderRecord) => ({ order: sandbox.services.orders.present(order) });
 
   return {
     createOrder: async (request, context) => {
       const clientId = clientOf(context);
-      const { outcome } = checkOrderRequest(sandbox, clientId, request.body);
+      const { outcome } = checkOrderRequest(sandbox.services, clientId, request.body);
       if (!outcome.ok) throw outcome.error;
-      const order = orderService(sandbox).create(clientId, outcome.draft, causingRequest(context), request.body.requisites);
+      const order = sandbox.services.orders.create(clientId, outcome.draft, causingRequest(context), request.body.requisites);
       await ordersChanged(sandbox);
       return ok(context, present(order), 201);
     },
@@ -96,7 +96,7 @@ export function orderHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, OrderO
     listOrders: async (request, context) => {
       const clientId = clientOf(context);
       const listRequest = v3ListRequestOf(request.query, 'listOrders');
-      const service = orderService(sandbox);
+      const service = sandbox.services.orders;
       // Orders whose payment window ended are settled first (only those: a queue).
       service.tick();
       await ordersChanged(sandbox);

@@ -5,7 +5,6 @@ import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import { balance, exchangeView, ledgerOf, referralsOf, referralView, statistics, type LedgerEntry, type ReferralRecord } from '../domain/exchange/partner-ledger.js';
 import { payoutView } from '../domain/exchange/partner.js';
-import { orderService } from '../domain/exchange/order-service.js';
 import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
 import { respond } from '../http/respond.js';
@@ -17,7 +16,6 @@ type PartnerOperation = 'getPartner' | 'getPartnerStatistics' | 'listPartnerRefe
 
 export function partnerHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, PartnerOperation> {
   const { clock } = sandbox;
-  const ledgerSources = () => ({ catalog: sandbox.services.catalog, orders: orderService(sandbox) });
   /** The caller's partner account (every client has one, opened when its key was minted). */
   const accountOf = (context: HandlerContext) => {
     const key = requestLocals(context.res).key;
@@ -37,7 +35,7 @@ export function partnerHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, Part
           referral_url: book.referralUrl(account),
           commission_percent: account.commissionPercent,
           status: 'active',
-          balance: balance(account, ledgerOf(ledgerSources(), account), book.payoutsOf(account.clientId)),
+          balance: balance(account, ledgerOf(sandbox.services, account), book.payoutsOf(account.clientId)),
           created_at: account.createdAt.toISOString(),
         },
       });
@@ -52,13 +50,13 @@ export function partnerHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, Part
         throw new HttpError('validation_error', 'The given data was invalid.', { 'query.filter[created_to]': ['must be later than filter[created_from]'] });
       }
       const payouts = sandbox.services.partners.payoutsOf(account.clientId);
-      return respond(context, clock, 200, { statistics: statistics(account, ledgerOf(ledgerSources(), account), payouts, period) });
+      return respond(context, clock, 200, { statistics: statistics(account, ledgerOf(sandbox.services, account), payouts, period) });
     },
 
     listPartnerReferrals: (request, context) => {
       const listRequest = v3ListRequestOf(request.query, 'listPartnerReferrals');
       const referrals = new ListableCollection<ReferralRecord>({ id: (r) => r.id, fields: { registered_at: (r) => r.registeredAt.getTime() } });
-      for (const referral of referralsOf(ledgerOf(ledgerSources(), accountOf(context)))) referrals.upsert(referral);
+      for (const referral of referralsOf(ledgerOf(sandbox.services, accountOf(context)))) referrals.upsert(referral);
       const page = listRecords(referrals, listRequest);
       return respond(context, clock, 200, { referrals: page.items.map(referralView) }, { pagination: page.meta });
     },
@@ -66,7 +64,7 @@ export function partnerHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, Part
     listPartnerExchanges: (request, context) => {
       const listRequest = v3ListRequestOf(request.query, 'listPartnerExchanges');
       const exchanges = new ListableCollection<LedgerEntry>({ id: (e) => e.order.id, fields: { created_at: (e) => e.order.createdAt.getTime() } });
-      for (const entry of ledgerOf(ledgerSources(), accountOf(context))) exchanges.upsert(entry);
+      for (const entry of ledgerOf(sandbox.services, accountOf(context))) exchanges.upsert(entry);
       const page = listRecords(exchanges, listRequest);
       return respond(context, clock, 200, { exchanges: page.items.map(exchangeView) }, { pagination: page.meta });
     },

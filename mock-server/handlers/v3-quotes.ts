@@ -36,7 +36,7 @@ export function quoteHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, 'creat
     },
 
     preflightOrder: (request, context) => {
-      const { preflight } = inspectOrderRequest(sandbox, clientOf(context), request.body);
+      const { preflight } = inspectOrderRequest(sandbox.services, clientOf(context), request.body);
       return respond(context, clock, 200, { preflight });
     },
   };

@@ -1,7 +1,6 @@
 // GET and POST /private/reviews: the client's reviews (filters by status and rating, sorted by
 // date or rating, page and cursor), and a new review of one of its completed orders.
 import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
-import { orderService } from '../domain/exchange/order-service.js';
 import { reviewMatchers, reviewView } from '../domain/exchange/reviews.js';
 import { HttpError } from '../http/http-error.js';
 import { respond } from '../http/respond.js';
@@ -28,7 +27,7 @@ export function reviewHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, 'list
       const clientId = clientOf(context);
       const { body } = request;
       const details: Record<string, string[]> = {};
-      const order = orderService(sandbox).find(clientId, body.order);
+      const order = sandbox.services.orders.find(clientId, body.order);
       if (order === undefined) details['body.order'] = ['is not an order of this client'];
       else if (order.status !== reviewableStatus) details['body.order'] = [`is ${order.status}; only a ${reviewableStatus} order can be reviewed`];
       if (body.text.trim().length < 10) details['body.text'] = ['must hold at least 10 characters besides spaces'];

@@ -4,11 +4,10 @@
 import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
 import type { VerificationType } from '../../generated/exchange-v3/types.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
-import { orderService } from '../domain/exchange/order-service.js';
 import { requiredDocuments } from '../domain/verifications/document-requirements.js';
 import { verificationRequirements } from '../domain/verifications/requirements.js';
 import { presentVerification, verificationActions } from '../domain/verifications/verification-records.js';
-import { verificationService, type CreateInput } from '../domain/verifications/verification-service.js';
+import type { CreateInput } from '../domain/verifications/verification-service.js';
 import { HttpError } from '../http/http-error.js';
 import { respond } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
@@ -21,7 +20,7 @@ type VerificationOperation =
 
 export function verificationHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, VerificationOperation> {
   const { clock } = sandbox;
-  const verifications = () => verificationService(sandbox);
+  const verifications = () => sandbox.services.verifications;
 
   const found = (context: HandlerContext, type: VerificationType, id: string) => {
     const verification = verifications().get(clientOf(context), type, id);
@@ -32,7 +31,7 @@ export function verificationHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers,
   /** The database id of the client's order the body names; undefined when it names none. */
   const orderIdOf = (context: HandlerContext, ref: string | undefined): number | null => {
     if (ref === undefined) return null;
-    const order = orderService(sandbox).find(clientOf(context), ref);
+    const order = sandbox.services.orders.find(clientOf(context), ref);
     if (order === undefined) throw new HttpError('validation_error', 'The order is not found.', { 'body.order': ['no order of yours has this id, public_id or tracking_id'] });
     return order.id;
   };
@@ -55,7 +54,7 @@ export function verificationHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers,
       const route = routeId === undefined ? null : sandbox.services.catalog.route(routeId);
       if (route === undefined) throw new HttpError('validation_error', 'The route is not found.', { 'query.route_id': ['no route has this id'] });
       // Without a route the amount says nothing: the answer covers the client in general.
-      const requirements = verificationRequirements(sandbox, clientOf(context), route, route === null ? null : (amount ?? null));
+      const requirements = verificationRequirements(sandbox.services.verifications, clientOf(context), route, route === null ? null : (amount ?? null));
       return respond(context, clock, 200, { requirements });
     },
 

@@ -6,7 +6,6 @@
 import { describe, expect, it } from 'vitest';
 import { orderMachine } from '../../generated/machines.js';
 import type { Order } from '../../generated/exchange-v3/types.js';
-import { orderService } from '../../mock-server/domain/exchange/order-service.js';
 import { force, placeOrder } from './orders-helpers.js';
 import { useFrozenSandbox, type TestServer } from './support/server.js';
 
@@ -27,7 +26,7 @@ async function record(order: Order): Promise<string> {
 
 /** Decides the order's verification as EX-FILES does when staff review it. */
 async function decideVerification(order: Order, decision: 'approved' | 'rejected'): Promise<void> {
-  const service = orderService(server.sandbox);
+  const service = server.sandbox.services.orders;
   service.verificationChanged(service.findAny(order.public_id)!, decision);
   await service.flush();
 }

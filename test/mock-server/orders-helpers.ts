@@ -5,7 +5,6 @@ import { expect } from 'vitest';
 import type { OrderRequisites, OrderStatus } from '../../generated/exchange-v3/types.js';
 import { orderMachine, type OrderEvent, type OrderState } from '../../generated/machines.js';
 import type { OrderDraft } from '../../mock-server/domain/exchange/order-records.js';
-import { orderService } from '../../mock-server/domain/exchange/order-service.js';
 import type { TestServer } from './support/server.js';
 
 export function sampleDraft(overrides: Partial<OrderDraft> = {}): OrderDraft {
@@ -40,7 +39,7 @@ export async function placeOrder(
   overrides: Partial<OrderDraft> = {},
   options: { clientId?: string; raw?: OrderRequisites } = {},
 ) {
-  const service = orderService(server.sandbox);
+  const service = server.sandbox.services.orders;
   const draft = sampleDraft(overrides);
   const clientId = options.clientId ?? String(server.sandbox.defaultKey.client.id);
   const order = service.create(clientId, draft, testCause, options.raw ?? { to_address: draft.requisites.to_address ?? '' });

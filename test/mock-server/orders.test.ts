@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import { ExchangeV3Client } from '../../generated/exchange-v3/client.js';
 import { exchangeV3Routes, exchangeV3RoutesBasePath } from '../../generated/exchange-v3/routes.js';
 import { orderMachine } from '../../generated/machines.js';
-import { orderService } from '../../mock-server/domain/exchange/order-service.js';
 import { failure } from './support/failure.js';
 import { useFrozenSandbox, type TestServer } from './support/server.js';
 import { force, inbox, onlyEvent, pathsToStates, placeOrder, subscribeInbox, testCause } from './orders-helpers.js';
@@ -182,7 +181,7 @@ describe('verification hold', () => {
     expect(order.verification).toEqual({ required: true, status: null });
     const confirmed = await server.v3.confirmOrder({ path: { order: order.public_id } });
     expect(confirmed.body.result.order.status).toBe('verification_hold');
-    const service = orderService(server.sandbox);
+    const service = server.sandbox.services.orders;
     const record = service.findAny(order.public_id)!;
     service.verificationChanged(record, 'in_review');
     expect((await server.v3.getOrder({ path: { order: order.public_id } })).body.result.order).toMatchObject({ status: 'verification_hold', verification: { required: true, status: 'in_review' } });
@@ -196,7 +195,7 @@ describe('verification hold', () => {
   it('sends a held order to error when the verification is rejected', async () => {
     const order = await placeOrder(server, { verificationRequired: { identity: false, card: true } });
     await force(server, order.id, ['pay']);
-    const service = orderService(server.sandbox);
+    const service = server.sandbox.services.orders;
     service.verificationChanged(service.findAny(order.public_id)!, 'rejected');
     const read = (await server.v3.getOrder({ path: { order: order.public_id } })).body.result.order;
     expect(read).toMatchObject({ status: 'error', verification: { required: true, status: 'rejected' } });
@@ -204,7 +203,7 @@ describe('verification hold', () => {
 
   it('does not hold an order whose verification was approved before it was paid', async () => {
     const order = await placeOrder(server, { verificationRequired: { identity: true, card: false } });
-    const service = orderService(server.sandbox);
+    const service = server.sandbox.services.orders;
     service.verificationChanged(service.findAny(order.public_id)!, 'approved');
     expect((await server.v3.confirmOrder({ path: { order: order.public_id } })).body.result.order.status).toBe('paid');
   });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { depositMachine, orderMachine } from '../../generated/machines.js';
 import { depositableAsset } from '../../mock-server/domain/deposits/assets.js';
 import { BY_SITE } from '../../mock-server/domain/deposits/deposit-service.js';
-import { BY_CLIENT, orderService } from '../../mock-server/domain/exchange/order-service.js';
+import { BY_CLIENT } from '../../mock-server/domain/exchange/order-service.js';
 import { parseSortTerm } from '../../mock-server/store/list-query.js';
 import { sampleDraft, testCause } from './orders-helpers.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -88,7 +88,7 @@ describe('order lists scoped to the client', () => {
   beforeAll(async () => {
     await server.control.resetSandbox();
     await server.control.freezeClock();
-    const service = orderService(server.sandbox);
+    const service = server.sandbox.services.orders;
     const clientId = String(server.sandbox.defaultKey.client.id);
     for (let i = 0; i < mine; i += 1) {
       service.create(clientId, sampleDraft(), testCause);
@@ -98,7 +98,7 @@ describe('order lists scoped to the client', () => {
   });
 
   it('reads a page of the default sort from the client index only, with the client total', async () => {
-    const service = orderService(server.sandbox);
+    const service = server.sandbox.services.orders;
     const defaultSort = [parseSortTerm('-created_at')];
     const index = service.collection.index(defaultSort, { partition: BY_CLIENT, key: String(server.sandbox.defaultKey.client.id) });
     expect(index.size).toBe(mine);
@@ -111,7 +111,7 @@ describe('order lists scoped to the client', () => {
   });
 
   it('settles only the orders whose payment window ended', async () => {
-    const { timers } = orderService(server.sandbox);
+    const { timers } = server.sandbox.services.orders;
     const before = timers.metrics.taken;
     await server.control.advanceClock({ body: { seconds: 1 } });
     expect(timers.metrics.taken).toBe(before);

@@ -6,15 +6,15 @@
 // snapshot fails as quote_expired (quote again); any other failure as validation_error.
 import type { CreateOrderRequest, MaskedOrderRequisites, OrderPreflight, OrderRequisites, PreflightCheck, Quote } from '../../../generated/exchange-v3/types.js';
 import { HttpError } from '../../http/http-error.js';
-import type { Sandbox } from '../../sandbox.js';
-import { hasApprovedVerification } from '../verifications/verified.js';
 import { priceAmount } from './amount-check.js';
 import type { RouteRecord } from './catalog/catalog-records.js';
+import type { ExchangeCatalog } from './catalog/catalog-service.js';
 import { snapshotHash, staleSnapshotMessage, type RouteState } from './catalog/route-state.js';
-import { paymentDetailsFor } from './payment-details.js';
+import type { PaymentDetailsSource } from './payment-details.js';
 import type { Priced } from './pricing.js';
+import type { QuoteBook } from './quotes.js';
 import { requisiteErrors } from './requisite-checks.js';
-import { verificationNeeds } from './verification-needs.js';
+import { verificationNeeds, type PassedVerifications } from './verification-needs.js';
 
 export interface OrderDraft {
   routeId: number;
@@ -35,6 +35,14 @@ export interface OrderDraft {
   clientOrderId: string | null;
   /** Verifications still needed (not yet approved for this client). */
   verificationRequired: { identity: boolean; card: boolean };
+}
+
+/** What an order body is checked against, and where its payment details come from. */
+export interface OrderRequestSources {
+  catalog: ExchangeCatalog;
+  quotes: QuoteBook;
+  paymentDetails: PaymentDetailsSource;
+  verifications: PassedVerifications;
 }
 
 export interface OrderCheck {
@@ -60,9 +68,8 @@ interface Inspection {
 }
 
 /** Every check of the body, without creating anything (preflight answers only this). */
-export function inspectOrderRequest(sandbox: Sandbox, clientId: string, body: CreateOrderRequest): Inspection {
-  const catalog = sandbox.services.catalog;
-  const book = sandbox.services.quotes;
+export function inspectOrderRequest(sources: OrderRequestSources, clientId: string, body: CreateOrderRequest): Inspection {
+  const { catalog, quotes: book } = sources;
   const failures = new Map<CheckName, string>();
   const errors: Record<string, string[]> = {};
   let stale = false;
@@ -125,7 +132,7 @@ export function inspectOrderRequest(sandbox: Sandbox, clientId: string, body: Cr
   if (undeliverableDomain.test(body.email)) fail('email', 'body.email', 'is on a reserved domain that receives no mail');
 
   // verification: never blocks creation (the order machine holds the payout until it is passed)
-  const needed = route === null ? { identity: false, card: false } : stillNeeded(sandbox, clientId, route, priced?.priced.amountIn ?? null, body.requisites);
+  const needed = route === null ? { identity: false, card: false } : stillNeeded(sources.verifications, clientId, route, priced?.priced.amountIn ?? null, body.requisites);
 
   const checks: PreflightCheck[] = checkOrder.map((name) => ({ name, passed: !failures.has(name), message: failures.get(name) ?? null }));
   return {
@@ -138,16 +145,16 @@ export function inspectOrderRequest(sandbox: Sandbox, clientId: string, body: Cr
 }
 
 /** The verifications the route and amount need that the client has not passed yet. */
-function stillNeeded(sandbox: Sandbox, clientId: string, route: RouteRecord, giveAmount: string | null, requisites: OrderRequisites) {
+function stillNeeded(passed: PassedVerifications, clientId: string, route: RouteRecord, giveAmount: string | null, requisites: OrderRequisites) {
   const needs = verificationNeeds(route, giveAmount);
   return {
-    identity: needs.identity && !hasApprovedVerification(sandbox, clientId, 'identity'),
-    card: needs.card && !hasApprovedVerification(sandbox, clientId, 'card', requisites.from_card_number),
+    identity: needs.identity && !passed.hasApproved(clientId, 'identity'),
+    card: needs.card && !passed.hasApproved(clientId, 'card', requisites.from_card_number),
   };
 }
 
-export function checkOrderRequest(sandbox: Sandbox, clientId: string, body: CreateOrderRequest): OrderCheck {
-  const inspection = inspectOrderRequest(sandbox, clientId, body);
+export function checkOrderRequest(sources: OrderRequestSources, clientId: string, body: CreateOrderRequest): OrderCheck {
+  const inspection = inspectOrderRequest(sources, clientId, body);
   const { preflight, route, priced } = inspection;
   if (!preflight.ok || route === null || priced === null) {
     const error = inspection.stale
@@ -165,7 +172,7 @@ export function checkOrderRequest(sandbox: Sandbox, clientId: string, body: Crea
     fee: priced.priced.fee,
     currencyIn: route.from.spec.letter,
     currencyOut: route.to.spec.letter,
-    paymentDetails: paymentDetailsFor(sandbox, route, priced.priced.amountIn),
+    paymentDetails: sources.paymentDetails.forRoute(route, priced.priced.amountIn),
     requisites,
     fromRequisite: requisites.from_card_number ?? maskMiddle(body.requisites.from_account) ?? null,
     toRequisite: requisites.to_card_number ?? maskMiddle(body.requisites.to_address ?? body.requisites.to_account) ?? null,

@@ -8,7 +8,6 @@ import type { Order, OrderRequisites, VerificationStatus } from '../../../genera
 import { orderMachine, type OrderEvent, type OrderState } from '../../../generated/machines.js';
 import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
-import type { Sandbox } from '../../sandbox.js';
 import { DueQueue } from '../../store/due-queue.js';
 import { listContract } from '../../store/list-contract.js';
 import { parseSortTerm } from '../../store/list-query.js';
@@ -16,7 +15,6 @@ import { ListableCollection } from '../../store/list-records.js';
 import { tryFire, type FireResult } from '../machines/fire.js';
 import { randomUuid } from '../webhooks/ids.js';
 import type { EmitInput } from '../webhooks/webhook-service.js';
-import { perSandbox } from './per-sandbox.js';
 import { fireOrderEvent, newOrderRecord, pendingTimer, settleOrder, type StepListener } from './order-lifecycle.js';
 import { createdEventData, presentOrder, statusChangedEventData } from './order-present.js';
 import { requisiteDigests, type CausingRequest, type OrderDraft, type OrderRecord } from './order-records.js';
@@ -41,7 +39,7 @@ export interface OrderServiceOptions {
   clock: Clock;
   /** The stream of order ids (seeded from the sandbox seed). */
   random: Random;
-  /** The webhook engine's emit, read at each emission (reset builds a new engine). */
+  /** Where order.* events go: the sandbox's webhook engine. */
   emit: (input: EmitInput) => Promise<unknown>;
 }
 
@@ -205,30 +203,4 @@ export class OrderService {
         },
       );
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// One service per sandbox, replaced on reset (a reset gives the sandbox a new webhook engine).
-
-/** Mixed into the sandbox seed so the order ids are a stream of their own. */
-const seedSalt = 0x0bde7;
-
-const serviceOf = perSandbox(
-  seedSalt,
-  (sandbox, random) => new OrderService({ clock: sandbox.clock, random, emit: (input) => sandbox.webhooks.service.emit(input) }),
-);
-const ticking = new WeakSet<Sandbox>();
-
-export function orderService(sandbox: Sandbox): OrderService {
-  if (!ticking.has(sandbox)) {
-    ticking.add(sandbox);
-    // The payment window runs out as the clock advances and as real time passes on a running
-    // clock (the events then wait for the dispatcher, or run-due).
-    sandbox.onTimersDue(async () => {
-      const service = serviceOf(sandbox);
-      service.tick();
-      await service.flush();
-    });
-  }
-  return serviceOf(sandbox);
 }

@@ -5,12 +5,11 @@
 import type { AmountSide, SimulateOrderRequest } from '../../../generated/exchange-v3/types.js';
 import { HttpError } from '../../http/http-error.js';
 import type { Random } from '../../random.js';
-import type { Sandbox } from '../../sandbox.js';
-import { hasApprovedVerification } from '../verifications/verified.js';
 import { priceAmount } from './amount-check.js';
+import type { ExchangeCatalog } from './catalog/catalog-service.js';
 import type { OrderDraft } from './order-records.js';
 import { PaymentDetailsSource } from './payment-details.js';
-import { verificationNeeds } from './verification-needs.js';
+import { verificationNeeds, type PassedVerifications } from './verification-needs.js';
 
 export interface SimulationDraftInput {
   clientId: string;
@@ -21,9 +20,9 @@ export interface SimulationDraftInput {
 }
 
 /** The draft, or a validation_error naming body.route_id or body.amount as createOrder would. */
-export function simulationDraft(sandbox: Sandbox, input: SimulationDraftInput): OrderDraft {
+export function simulationDraft(sources: { catalog: ExchangeCatalog; verifications: PassedVerifications }, input: SimulationDraftInput): OrderDraft {
   const { body, clientId } = input;
-  const catalog = sandbox.services.catalog;
+  const { catalog } = sources;
   const route = catalog.route(body.route_id);
   if (route === undefined) throw invalid('body.route_id', 'is not a route');
   const state = catalog.state(route);
@@ -48,7 +47,7 @@ export function simulationDraft(sandbox: Sandbox, input: SimulationDraftInput): 
     email: input.email,
     clientOrderId: null,
     verificationRequired: {
-      identity: needs.identity && !hasApprovedVerification(sandbox, clientId, 'identity'),
+      identity: needs.identity && !sources.verifications.hasApproved(clientId, 'identity'),
       // No card is named, so no card of the client counts as verified.
       card: needs.card,
     },

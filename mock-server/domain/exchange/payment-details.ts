@@ -3,10 +3,8 @@
 // give side the exchanger's card or account. Drawn from a stream of its own, so a seed replays
 // the same addresses for the same orders.
 import type { Random } from '../../random.js';
-import type { Sandbox } from '../../sandbox.js';
 import { createChainData, type ChainData } from '../deposits/chain-data.js';
 import type { RouteRecord } from './catalog/catalog-records.js';
-import { perSandbox } from './per-sandbox.js';
 import { passesLuhn } from './requisite-checks.js';
 
 export interface PaymentDetails {
@@ -44,10 +42,4 @@ export class PaymentDetailsSource {
     }
     return card;
   }
-}
-
-const sources = perSandbox(0x9a7de7, (_sandbox, random) => new PaymentDetailsSource(random));
-
-export function paymentDetailsFor(sandbox: Sandbox, route: RouteRecord, amount: string): PaymentDetails {
-  return sources(sandbox).forRoute(route, amount);
 }

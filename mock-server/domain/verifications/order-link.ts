@@ -1,12 +1,18 @@
-// What an order learns of its verifications (orderService.verificationChanged): one status for
+// What an order learns of its verifications (OrderService.verificationChanged): one status for
 // all the verifications it needs. An order may need an identity and a card verification; it is
 // approved only when every needed one is, and a rejection or expiry of one speaks for the order.
 import type { VerificationStatus, VerificationType } from '../../../generated/exchange-v3/types.js';
 import { verificationMachine } from '../../../generated/machines.js';
-import type { Sandbox } from '../../sandbox.js';
 import type { OrderRecord } from '../exchange/order-records.js';
-import { orderService } from '../exchange/order-service.js';
 import { approvedState, type VerificationRecord } from './verification-records.js';
+
+/** What the verifications need of the orders (the order service has it). */
+export interface OrdersAwaitingVerification {
+  /** Any client's order by id, public_id or tracking_id, brought up to date. */
+  findAny(ref: string): OrderRecord | undefined;
+  /** Shows the status on the order; an approval or rejection releases an order held for it. */
+  verificationChanged(order: OrderRecord, status: VerificationStatus): void;
+}
 
 /** The verifications of an order and whether the client passed a type before (an approved identity). */
 export interface OrderVerifications {
@@ -18,9 +24,8 @@ export interface OrderVerifications {
 // (the order cannot go on), then one under review, then pending.
 const precedence: readonly VerificationStatus[] = ['rejected', 'expired', 'in_review', 'pending'];
 
-export function reportToOrder(sandbox: Sandbox, verifications: OrderVerifications, changed: VerificationRecord): void {
+export function reportToOrder(orders: OrdersAwaitingVerification, verifications: OrderVerifications, changed: VerificationRecord): void {
   if (changed.orderId === null) return;
-  const orders = orderService(sandbox);
   const order = orders.findAny(String(changed.orderId));
   if (order === undefined || order.clientId !== changed.clientId) return;
   orders.verificationChanged(order, orderStatus(order, verifications));

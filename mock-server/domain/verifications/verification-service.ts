@@ -7,14 +7,12 @@ import type { DocumentKind, VerificationType } from '../../../generated/exchange
 import { verificationMachine, type VerificationEvent } from '../../../generated/machines.js';
 import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
-import type { Sandbox } from '../../sandbox.js';
 import { DueQueue } from '../../store/due-queue.js';
-import { perSandbox } from '../exchange/per-sandbox.js';
 import type { UploadIntentRecord, UploadIntentService } from '../files/upload-intent-service.js';
 import { tryFire } from '../machines/fire.js';
 import { randomUuid } from '../webhooks/ids.js';
 import { acceptedKinds, purposeOf } from './document-requirements.js';
-import { reportToOrder } from './order-link.js';
+import { reportToOrder, type OrdersAwaitingVerification } from './order-link.js';
 import { approvedState, cardDigest, guardsOf, missingOf, refusal, waitsForDocuments, type VerificationRecord } from './verification-records.js';
 
 /** How long a verification waits for its documents (the machine's ttl timer). */
@@ -48,9 +46,6 @@ export type Refusable<T> =
   /** 422 (the request names something wrong) or 409 (a status does not allow it). */
   | { ok: false; refused: 'validation' | 'state'; details: Details };
 
-/** What the order's verifications learn of their changes (order-link.ts). */
-export type StatusListener = (verification: VerificationRecord) => void;
-
 export class VerificationService {
   private readonly verifications = new Map<string, VerificationRecord>();
   /** Creation order, for settling verifications that expire in one tick in the order a scan would. */
@@ -65,7 +60,8 @@ export class VerificationService {
     private readonly clock: Clock,
     private readonly random: Random,
     private readonly uploads: UploadIntentService,
-    private readonly changed: StatusListener,
+    /** The orders a verification may be for: each change is reported to its order. */
+    private readonly orders: OrdersAwaitingVerification,
   ) {}
 
   /**
@@ -253,6 +249,11 @@ export class VerificationService {
     this.changed(verification);
   }
 
+  /** Reports the change to the verification's order, if it is for one (order-link.ts). */
+  private changed(verification: VerificationRecord): void {
+    reportToOrder(this.orders, this, verification);
+  }
+
   /** Expiry falls due at expires_at; applied whenever the verification is next looked at. */
   private settle(verification: VerificationRecord): void {
     if (this.clock.now().getTime() < verification.expiresAt.getTime()) return;
@@ -263,20 +264,4 @@ export class VerificationService {
     this.timers.schedule(verification);
     this.changed(verification);
   }
-}
-
-const services = perSandbox(0x7e71f, (sandbox: Sandbox, random) => {
-  const service = new VerificationService(sandbox.clock, random, sandbox.services.uploads, (v) => reportToOrder(sandbox, service, v));
-  return service;
-});
-
-const ticking = new WeakSet<Sandbox>();
-
-/** One service per sandbox and reset; pending verifications expire as the clock advances and as real time passes. */
-export function verificationService(sandbox: Sandbox): VerificationService {
-  if (!ticking.has(sandbox)) {
-    ticking.add(sandbox);
-    sandbox.onTimersDue(() => verificationService(sandbox).tick());
-  }
-  return services(sandbox);
 }

@@ -2,7 +2,6 @@
 // first enabled route at its minimum amount (the path createOrder takes, without HTTP).
 import type { Sandbox } from '../../../mock-server/sandbox.js';
 import { simulationDraft } from '../../../mock-server/domain/exchange/order-simulation-draft.js';
-import { orderService } from '../../../mock-server/domain/exchange/order-service.js';
 
 export async function seedOrders(sandbox: Sandbox, count: number): Promise<void> {
   const client = sandbox.defaultKey.client;
@@ -10,9 +9,9 @@ export async function seedOrders(sandbox: Sandbox, count: number): Promise<void>
   const catalog = sandbox.services.catalog;
   const route = [...catalog.routes.values()].find((r) => catalog.state(r).enabled);
   if (route === undefined) throw new Error('no enabled route to order on');
-  const service = orderService(sandbox);
+  const service = sandbox.services.orders;
   for (let i = 0; i < count; i += 1) {
-    const draft = simulationDraft(sandbox, { clientId, email: client.email, body: { route_id: route.id, amount: route.minGive, amount_side: 'give' }, random: sandbox.random });
+    const draft = simulationDraft(sandbox.services, { clientId, email: client.email, body: { route_id: route.id, amount: route.minGive, amount_side: 'give' }, random: sandbox.random });
     service.create(clientId, draft, { requestId: `req_seed_${i}`, correlationId: null, idempotencyKey: null });
     // Order events go to the webhook store as they are emitted; let them settle now and then.
     if (i % 10_000 === 9_999) await service.flush();
