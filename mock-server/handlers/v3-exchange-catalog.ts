@@ -8,11 +8,11 @@ import { paymentSystemView, routeDetails, serializedRouteView } from '../domain/
 import { ratesXml } from '../domain/exchange/catalog/rates-file.js';
 import { routeCapabilities } from '../domain/exchange/catalog/route-capabilities.js';
 import type { RouteRecord } from '../domain/exchange/catalog/catalog-records.js';
-import { routeById, routeByPair, routeByQuery } from '../domain/exchange/catalog/route-lookup.js';
 import { respond } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 import { filterPredicate, listRecords } from '../store/list-records.js';
 import { v3ListRequestOf } from './v3-list-request.js';
+import { routeById, routeByPair, routeByQuery } from './v3-route-lookup.js';
 
 type CatalogOperation =
   | 'listPaymentSystems' | 'listRoutes' | 'getRoute' | 'getRouteDetails' | 'getRouteDetailsByPair' | 'getRouteDetailsByQuery'

@@ -7,6 +7,7 @@ import type { AmountSide, OrderMachineEvent } from '../../generated/exchange-v3/
 import { bundledDocument } from '../bundled-contracts.js';
 import { simulateOrder } from '../domain/exchange/order-simulation.js';
 import { simulationDraft } from '../domain/exchange/order-simulation-draft.js';
+import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
 import { respond } from '../http/respond.js';
 import { createRandom } from '../random.js';
@@ -41,15 +42,16 @@ export function orderSimulationHandlers(sandbox: Sandbox): Pick<ExchangeV3Handle
       const { body } = request;
       const clientId = clientOf(context);
       const random = createRandom((sandbox.seedInUse ^ scratchSalt) >>> 0);
-      const draft = simulationDraft(sandbox.services, {
+      const drafted = simulationDraft(sandbox.services, {
         clientId,
         email: requestLocals(context.res).key!.client.email,
         body: { route_id: body.route_id, amount: body.amount, amount_side: body.amount_side ?? simulateDefaults().amountSide },
         random,
       });
+      if (!drafted.ok) throw new HttpError('validation_error', 'The given data was invalid.', { [drafted.field]: [drafted.message] });
       const simulation = simulateOrder({
         clientId,
-        draft,
+        draft: drafted.draft,
         events: body.events ?? simulateDefaults().events,
         correlationId: causingRequest(context).correlationId,
         now: sandbox.clock.now(),

@@ -3,9 +3,9 @@
 // in the contract's PreflightCheck names: route (exists, enabled), quote (the client's, not
 // expired, agreeing with route_id/amount_side), snapshot (snapshot_hash still the route's),
 // amount and limits (route-and-amount form), requisites, email, verification. A stale quote or
-// snapshot fails as quote_expired (quote again); any other failure as validation_error.
+// snapshot fails as quote_expired (quote again); any other failure as validation_error (the
+// caller renders the refusal with the preflight's errors as its details).
 import type { CreateOrderRequest, MaskedOrderRequisites, OrderPreflight, OrderRequisites, PreflightCheck, Quote } from '../../../generated/exchange-v3/types.js';
-import { HttpError } from '../../http/http-error.js';
 import { priceAmount } from './amount-check.js';
 import type { RouteRecord } from './catalog/catalog-records.js';
 import type { ExchangeCatalog } from './catalog/catalog-service.js';
@@ -47,7 +47,7 @@ export interface OrderRequestSources {
 
 export interface OrderCheck {
   preflight: OrderPreflight;
-  outcome: { ok: true; draft: OrderDraft } | { ok: false; error: HttpError };
+  outcome: { ok: true; draft: OrderDraft } | { ok: false; code: 'quote_expired' | 'validation_error'; message: string };
 }
 
 type CheckName = PreflightCheck['name'];
@@ -157,10 +157,10 @@ export function checkOrderRequest(sources: OrderRequestSources, clientId: string
   const inspection = inspectOrderRequest(sources, clientId, body);
   const { preflight, route, priced } = inspection;
   if (!preflight.ok || route === null || priced === null) {
-    const error = inspection.stale
-      ? new HttpError('quote_expired', 'The quote or route snapshot is no longer valid; request a new quote.', preflight.errors)
-      : new HttpError('validation_error', 'The given data was invalid.', preflight.errors);
-    return { preflight, outcome: { ok: false, error } };
+    const refusal = inspection.stale
+      ? ({ code: 'quote_expired', message: 'The quote or route snapshot is no longer valid; request a new quote.' } as const)
+      : ({ code: 'validation_error', message: 'The given data was invalid.' } as const);
+    return { preflight, outcome: { ok: false, ...refusal } };
   }
   const requisites = maskRequisites(body.requisites);
   const draft: OrderDraft = {

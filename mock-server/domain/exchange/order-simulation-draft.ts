@@ -3,7 +3,6 @@
 // not passed, and payment details drawn from the simulation's own Random, never the live
 // stream of real orders. No requisites: a simulation pays out nowhere.
 import type { AmountSide, SimulateOrderRequest } from '../../../generated/exchange-v3/types.js';
-import { HttpError } from '../../http/http-error.js';
 import type { Random } from '../../random.js';
 import { priceAmount } from './amount-check.js';
 import type { ExchangeCatalog } from './catalog/catalog-service.js';
@@ -19,19 +18,21 @@ export interface SimulationDraftInput {
   random: Random;
 }
 
-/** The draft, or a validation_error naming body.route_id or body.amount as createOrder would. */
-export function simulationDraft(sources: { catalog: ExchangeCatalog; verifications: PassedVerifications }, input: SimulationDraftInput): OrderDraft {
+/** The draft, or the field a validation_error names (body.route_id or body.amount) as createOrder would. */
+export type SimulationDraft = { ok: true; draft: OrderDraft } | { ok: false; field: 'body.route_id' | 'body.amount'; message: string };
+
+export function simulationDraft(sources: { catalog: ExchangeCatalog; verifications: PassedVerifications }, input: SimulationDraftInput): SimulationDraft {
   const { body, clientId } = input;
   const { catalog } = sources;
   const route = catalog.route(body.route_id);
-  if (route === undefined) throw invalid('body.route_id', 'is not a route');
+  if (route === undefined) return { ok: false, field: 'body.route_id', message: 'is not a route' };
   const state = catalog.state(route);
-  if (!state.enabled) throw invalid('body.route_id', `names a suspended route: ${route.suspended}`);
+  if (!state.enabled) return { ok: false, field: 'body.route_id', message: `names a suspended route: ${route.suspended}` };
   const priced = priceAmount(state, body.amount, body.amount_side);
-  if (!priced.ok) throw invalid('body.amount', priced.message);
+  if (!priced.ok) return { ok: false, field: 'body.amount', message: priced.message };
   const { amountIn, amountOut, fee } = priced.priced;
   const needs = verificationNeeds(route, amountIn);
-  return {
+  const draft: OrderDraft = {
     routeId: route.id,
     quoteId: null,
     amountIn,
@@ -52,8 +53,5 @@ export function simulationDraft(sources: { catalog: ExchangeCatalog; verificatio
       card: needs.card,
     },
   };
-}
-
-function invalid(field: string, message: string): HttpError {
-  return new HttpError('validation_error', 'The given data was invalid.', { [field]: [message] });
+  return { ok: true, draft };
 }

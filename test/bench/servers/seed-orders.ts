@@ -11,8 +11,9 @@ export async function seedOrders(sandbox: Sandbox, count: number): Promise<void>
   if (route === undefined) throw new Error('no enabled route to order on');
   const service = sandbox.services.orders;
   for (let i = 0; i < count; i += 1) {
-    const draft = simulationDraft(sandbox.services, { clientId, email: client.email, body: { route_id: route.id, amount: route.minGive, amount_side: 'give' }, random: sandbox.random });
-    service.create(clientId, draft, { requestId: `req_seed_${i}`, correlationId: null, idempotencyKey: null });
+    const drafted = simulationDraft(sandbox.services, { clientId, email: client.email, body: { route_id: route.id, amount: route.minGive, amount_side: 'give' }, random: sandbox.random });
+    if (!drafted.ok) throw new Error(`cannot draft an order: ${drafted.field} ${drafted.message}`);
+    service.create(clientId, drafted.draft, { requestId: `req_seed_${i}`, correlationId: null, idempotencyKey: null });
     // Order events go to the webhook store as they are emitted; let them settle now and then.
     if (i % 10_000 === 9_999) await service.flush();
   }

@@ -1,10 +1,10 @@
 // Finding the route a request names: by id, by the give- and receive-side ids, or by the
 // details query (route_id / direction_id, the id pair, or the code pair). Unknown → 404
 // not_found; a query that names no route, or names two different ones → 422.
-import type { GetRouteDetailsByQueryQuery } from '../../../../generated/exchange-v3/types.js';
-import { HttpError } from '../../../http/http-error.js';
-import type { RouteRecord } from './catalog-records.js';
-import type { ExchangeCatalog } from './catalog-service.js';
+import type { GetRouteDetailsByQueryQuery } from '../../generated/exchange-v3/types.js';
+import type { RouteRecord } from '../domain/exchange/catalog/catalog-records.js';
+import type { ExchangeCatalog } from '../domain/exchange/catalog/catalog-service.js';
+import { HttpError } from '../http/http-error.js';
 
 type RouteQuery = GetRouteDetailsByQueryQuery;
 
