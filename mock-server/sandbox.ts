@@ -159,7 +159,7 @@ export class Sandbox {
       await runDueTimers(this.services);
       await this.store.sweepExpired(this.clock.nowMs(), sweepBatch);
     } catch (error) {
-      console.error('a timer tick failed', error);
+      console.error('a timer beat failed', error);
     } finally {
       loop.running = false;
     }

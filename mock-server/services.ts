@@ -43,7 +43,7 @@ export interface ServiceDependencies {
   seed: number;
   /** The sandbox's main stream (keys, sites, webhook ids): AML check ids draw from it too. */
   random: Random;
-  /** Where order.* events go: the sandbox's webhook engine. */
+  /** Where order.* events go: the sandbox's webhook engine, read at each emission. */
   emit: (input: EmitInput) => Promise<unknown>;
   /** Where deposit.* events go: the sandbox's webhook engine, read at each emission. */
   siteWebhooks: () => SiteWebhookContext;
@@ -52,19 +52,19 @@ export interface ServiceDependencies {
 }
 
 export interface SandboxServices {
-  catalog: ExchangeCatalog;
-  quotes: QuoteBook;
+  readonly catalog: ExchangeCatalog;
+  readonly quotes: QuoteBook;
   /** Where each new order is paid (order-request.ts). */
-  paymentDetails: PaymentDetailsSource;
-  orders: OrderService;
-  reviews: ReviewBook;
-  partners: PartnerBook;
-  uploads: UploadIntentService;
-  verifications: VerificationService;
-  deposits: DepositService;
-  staticAddresses: StaticAddressService;
-  aml: AmlScreening;
-  depositAml: DepositAmlScreening;
+  readonly paymentDetails: PaymentDetailsSource;
+  readonly orders: OrderService;
+  readonly reviews: ReviewBook;
+  readonly partners: PartnerBook;
+  readonly uploads: UploadIntentService;
+  readonly verifications: VerificationService;
+  readonly deposits: DepositService;
+  readonly staticAddresses: StaticAddressService;
+  readonly aml: AmlScreening;
+  readonly depositAml: DepositAmlScreening;
 }
 
 export function createServices(dependencies: ServiceDependencies): SandboxServices {
@@ -83,7 +83,7 @@ export function createServices(dependencies: ServiceDependencies): SandboxServic
   const verifications = new VerificationService(clock, streamOf('verifications'), uploads, orders);
 
   const aml = new AmlScreening(clock, dependencies.random);
-  const deposits: DepositService = new DepositService({
+  const deposits = new DepositService({
     clock,
     random: streamOf('deposits'),
     webhooks: dependencies.siteWebhooks,

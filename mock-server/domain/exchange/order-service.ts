@@ -39,7 +39,7 @@ export interface OrderServiceOptions {
   clock: Clock;
   /** The stream of order ids (seeded from the sandbox seed). */
   random: Random;
-  /** Where order.* events go: the sandbox's webhook engine. */
+  /** Where order.* events go: the sandbox's webhook engine, read at each emission. */
   emit: (input: EmitInput) => Promise<unknown>;
 }
 
