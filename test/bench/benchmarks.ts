@@ -8,6 +8,8 @@ import { throughput } from './throughput.js';
 export interface BenchOptions {
   quick: boolean;
   withPrism: boolean;
+  /** Storage engines the throughput benchmark runs the mock on (default memory). */
+  stores?: readonly string[];
 }
 
 export const benchmarks: Record<string, (options: BenchOptions) => BenchResult | Promise<BenchResult>> = {

@@ -4,6 +4,8 @@
 //   --quick        tiny durations and sizes (the CI smoke run: it works, nothing is judged)
 //   --only NAME    one benchmark (repeatable): throughput, cold-start, generate, scale, webhooks
 //   --with-prism   add Prism mocking our v3 contract to the throughput baselines
+//   --store ENGINE the throughput benchmark's fresh mock on this storage engine (repeatable:
+//                  memory, sqlite, postgres; default memory)
 import { parseArgs } from 'node:util';
 import { benchmarks, runBenchmarks } from './benchmarks.js';
 
@@ -12,10 +14,11 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     only: { type: 'string', multiple: true },
     'with-prism': { type: 'boolean', default: false },
+    store: { type: 'string', multiple: true },
   },
   strict: true,
 });
 const names = values.only ?? Object.keys(benchmarks);
-const { files, failed } = await runBenchmarks(names, { quick: values.quick, withPrism: values['with-prism'] });
+const { files, failed } = await runBenchmarks(names, { quick: values.quick, withPrism: values['with-prism'], ...(values.store ? { stores: values.store } : {}) });
 console.log(`\nwrote ${files.map((f) => f.replace(`${process.cwd()}/`, '')).join(', ')}`);
 process.exit(failed.length > 0 ? 1 : 0);

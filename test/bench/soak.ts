@@ -12,7 +12,7 @@ import { exchangeV3Routes, exchangeV3RoutesBasePath } from '../../generated/exch
 import { startChild, tsxNode } from './lib/processes.js';
 import { report, round } from './lib/report.js';
 import { rssBytes, slope } from './lib/rss.js';
-import { cases } from './throughput.js';
+import { throughputCases, type Case, type MockCredentials } from './throughput-cases.js';
 
 const flatMbPerMinute = 2;
 /** Shorter runs (the smoke run) are too short for a slope to mean anything. */
@@ -27,17 +27,18 @@ const rate = Number(values.rate);
 
 const pathOf = (operationId: string) => `${exchangeV3RoutesBasePath}${exchangeV3Routes.find((r) => r.operationId === operationId)!.path}`;
 
-const mock = await startChild<{ url: string; token: string }>(tsxNode, 'test/bench/servers/mock.ts');
+const mock = await startChild<MockCredentials>(tsxNode, 'test/bench/servers/mock.ts');
 try {
   const auth = { authorization: `Bearer ${mock.info.token}` };
-  const { list, create } = await cases(mock.info.url, auth);
+  const { cases } = await throughputCases(mock.info);
+  const [, list, create] = cases as [Case, Case, Case];
   const get = (path: string) => ({ method: 'GET' as const, path, headers: auth });
   // Reads outnumber writes, as in an integration suite.
   const mix = [
     get(pathOf('ping')),
     get(pathOf('privatePing')),
-    get(`${exchangeV3RoutesBasePath}${list.path}${list.query}`),
-    { method: 'POST' as const, path: `${exchangeV3RoutesBasePath}${create.path}`, headers: { ...auth, 'content-type': 'application/json' }, body: create.body! },
+    get(list.target),
+    { method: 'POST' as const, path: create.target, headers: create.headers, body: create.body! },
     get(pathOf('listWebhookEndpoints')),
     get(pathOf('listWebhookEvents')),
     get(pathOf('getUsage')),

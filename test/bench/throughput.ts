@@ -1,142 +1,137 @@
-// Throughput and latency of an authenticated, validated list GET (listRoutes) and a create POST
-// (createQuote) at 10 and 50 connections — and of the authenticated privatePing, whose handler
-// does nearly nothing, to show the cost of the mock's pipeline alone — against baselines measured in the same run serving the
-// same JSON: a bare node:http server and a plain express 5 app (and, with --with-prism, Prism
-// mocking our own contract). Each server runs in its own process; figures are medians of the
-// repeats, which interleave the servers so drift on a shared machine hits all of them alike.
+// Throughput, latency and server CPU per request of the five requests of throughput-cases.ts at
+// 10 and 50 connections, against baselines measured in the same run serving the same JSON: a bare
+// node:http server and a plain express 5 app (and, with --with-prism, Prism mocking our own
+// contract). The mock is measured twice per repeat: on a fresh process (started for the repeat)
+// and on one long-lived process that has served every earlier load, so a cost that grows with
+// what a process has stored shows as a gap between the two. With --store, the fresh mock runs on
+// each storage engine named (memory by default). Figures are medians of the repeats, which
+// interleave the servers so drift on a shared machine hits all of them alike.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exchangeV3Routes, exchangeV3RoutesBasePath } from '../../generated/exchange-v3/routes.js';
+import { exchangeV3RoutesBasePath } from '../../generated/exchange-v3/routes.js';
+import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
 import { load, type LoadFigures, type LoadRequest } from './lib/load.js';
 import { startChild, tsxNode, type ChildServer } from './lib/processes.js';
 import { median, ratio, round, type BenchResult } from './lib/report.js';
 import { startPrism } from './prism.js';
+import { throughputCases, type Case, type MockCredentials } from './throughput-cases.js';
 
 export interface ThroughputOptions {
   quick: boolean;
   withPrism: boolean;
-}
-
-export interface Case {
-  name: string;
-  method: 'GET' | 'POST';
-  path: string;
-  query: string;
-  body?: string;
+  /** Storage engines to run the fresh mock on: memory, sqlite, postgres. */
+  stores?: readonly string[];
 }
 
 const connectionCounts = [10, 50];
 
-const base = exchangeV3RoutesBasePath;
-
-/** The operation's path below the base path, from the generated route table. */
-function pathOf(operationId: string): string {
-  const route = exchangeV3Routes.find((r) => r.operationId === operationId);
-  if (route === undefined) throw new Error(`no operation ${operationId} in the v3 contract`);
-  return route.path;
+interface Server {
+  name: string;
+  /** The server's origin; v3 Prism serves the v3 cases only, under its own base path. */
+  url: string;
+  pid: number | undefined;
+  serves(c: Case): boolean;
 }
 
-/** The requests measured, with a quote body priced on the first enabled route the mock lists (the soak reuses them). */
-export async function cases(mockUrl: string, headers: Record<string, string>): Promise<{ list: Case; create: Case; ping: Case; canned: Record<string, { status: number; body: unknown }> }> {
-  const list: Case = { name: 'list GET listRoutes', method: 'GET', path: pathOf('listRoutes'), query: '?page=1&per_page=20' };
-  const listed = await fetch(`${mockUrl}${base}${list.path}${list.query}`, { headers });
-  const listBody = (await listed.json()) as { result?: { routes?: { id: number; is_enabled: boolean; limits: { min_give: string } }[] } };
-  if (listed.status !== 200) throw new Error(`listRoutes answered ${listed.status}: ${JSON.stringify(listBody).slice(0, 300)}`);
-  const route = listBody.result?.routes?.find((r) => r.is_enabled);
-  if (route === undefined) throw new Error('listRoutes lists no enabled route to quote');
-  const create: Case = {
-    name: 'create POST createQuote',
-    method: 'POST',
-    path: pathOf('createQuote'),
-    query: '',
-    body: JSON.stringify({ route_id: route.id, amount: route.limits.min_give }),
+type MockChild = ChildServer<MockCredentials>;
+
+/** Starts mocks on a storage engine: a new SQLite file or PostgreSQL database for each. */
+function mockStarter(engine: string, scratch: string, postgres: () => Promise<PostgresServer>): () => Promise<MockChild> {
+  let made = 0;
+  return async () => {
+    made += 1;
+    const spec = engine === 'memory' ? 'memory' : engine === 'sqlite' ? `sqlite:${join(scratch, `mock-${made}.db`)}` : await (await postgres()).createDatabase();
+    return startChild<MockCredentials>(tsxNode, 'test/bench/servers/mock.ts', [spec]);
   };
-  const quoted = await fetch(`${mockUrl}${base}${create.path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: create.body! });
-  const quoteBody: unknown = await quoted.json();
-  if (quoted.status >= 300) throw new Error(`createQuote answered ${quoted.status}: ${JSON.stringify(quoteBody).slice(0, 300)}`);
-  const ping: Case = { name: 'auth GET privatePing', method: 'GET', path: pathOf('privatePing'), query: '' };
-  const pinged = await fetch(`${mockUrl}${base}${ping.path}`, { headers });
-  const pingBody: unknown = await pinged.json();
-  if (pinged.status !== 200) throw new Error(`privatePing answered ${pinged.status}: ${JSON.stringify(pingBody).slice(0, 300)}`);
-  const canned = {
-    [`GET ${base}${list.path}`]: { status: listed.status, body: listBody },
-    [`POST ${base}${create.path}`]: { status: quoted.status, body: quoteBody },
-    [`GET ${base}${ping.path}`]: { status: pinged.status, body: pingBody },
-  };
-  return { list, create, ping, canned };
 }
+
+const mockServer = (name: string, child: MockChild): Server => ({ name, url: child.info.url, pid: child.child.pid, serves: () => true });
 
 export async function throughput(options: ThroughputOptions): Promise<BenchResult> {
   const durationSeconds = options.quick ? 1 : 5;
   const repeats = options.quick ? 1 : 3;
-  const children: ChildServer<{ url: string }>[] = [];
+  const stores = options.stores ?? ['memory'];
+  const children: { stop(): Promise<void> }[] = [];
   const scratch = mkdtempSync(join(tmpdir(), 'bench-throughput-'));
+  let postgres: Promise<PostgresServer> | undefined;
+  const startPostgresOnce = () => (postgres ??= startPostgres());
   try {
-    const mock = await startChild<{ url: string; token: string }>(tsxNode, 'test/bench/servers/mock.ts');
-    children.push(mock);
-    const headers = { authorization: `Bearer ${mock.info.token}` };
-    const { list, create, ping, canned } = await cases(mock.info.url, headers);
-    const measured = [list, create, ping];
+    const longLived = await mockStarter('memory', scratch, startPostgresOnce)();
+    children.push(longLived);
+    const { cases, canned } = await throughputCases(longLived.info);
     const cannedFile = join(scratch, 'responses.json');
     writeFileSync(cannedFile, JSON.stringify(canned));
-    /** Each server's origin plus the path its v3 operations live under. */
-    const servers: { name: string; url: string }[] = [{ name: 'mock', url: mock.info.url + base }];
+    const baselines: Server[] = [];
     for (const kind of ['node-http', 'express']) {
       const child = await startChild<{ url: string }>(tsxNode, 'test/bench/servers/baseline.ts', [kind, cannedFile]);
       children.push(child);
-      servers.push({ name: kind === 'express' ? 'express 5' : 'node:http', url: child.info.url + base });
+      baselines.push({ name: kind === 'express' ? 'express 5' : 'node:http', url: child.info.url, pid: child.child.pid, serves: () => true });
     }
     let prismSkipped: string | undefined;
     if (options.withPrism) {
-      const prism = await startPrism(headers);
+      const prism = await startPrism({ authorization: `Bearer ${longLived.info.token}` });
       if ('skipped' in prism) prismSkipped = prism.skipped;
       else {
         children.push(prism.server);
-        servers.push({ name: 'prism', url: prism.server.info.url + prism.basePath });
+        // Prism serves the v3 contract under its own base path: the v3 cases only.
+        const url = prism.server.info.url + prism.basePath;
+        baselines.push({ name: 'prism', url, pid: undefined, serves: (c) => c.name.startsWith('v3 ') });
       }
     }
+    const freshName = (engine: string) => (stores.length === 1 && engine === 'memory' ? 'mock' : `mock ${engine}`);
+    const starters = stores.map((engine) => ({ name: freshName(engine), start: mockStarter(engine, scratch, startPostgresOnce) }));
 
     const samples = new Map<string, LoadFigures[]>();
-    const requestFor = (server: { name: string; url: string }, c: Case): LoadRequest => {
-      return {
-        url: `${server.url}${c.path}${c.query}`,
-        method: c.method,
-        headers: c.body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-        ...(c.body === undefined ? {} : { body: c.body }),
-      };
-    };
-    // A short warm-up per server and request: JIT and connection pools, not measured.
-    for (const server of servers) for (const c of measured) await load(requestFor(server, c), 10, 1);
-    for (let repeat = 0; repeat < repeats; repeat += 1) {
-      for (const c of measured) {
+    const requestFor = (server: Server, c: Case): LoadRequest => ({
+      url: server.name === 'prism' ? `${server.url}${c.target.slice(exchangeV3RoutesBasePath.length)}` : `${server.url}${c.target}`,
+      method: c.method,
+      headers: c.headers,
+      ...(c.body === undefined ? {} : { body: c.body }),
+      ...(c.each === undefined ? {} : { each: c.each }),
+    });
+    const measure = async (servers: readonly Server[], seconds: number, record: boolean) => {
+      for (const c of cases) {
         for (const connections of connectionCounts) {
-          for (const server of servers) {
+          for (const server of servers.filter((s) => s.serves(c))) {
+            const figures = await load(requestFor(server, c), connections, seconds, server.pid);
+            if (!record) continue;
             const key = `${c.name}|${connections}|${server.name}`;
-            const figures = await load(requestFor(server, c), connections, durationSeconds);
             samples.set(key, [...(samples.get(key) ?? []), figures]);
           }
         }
       }
+    };
+    for (let repeat = 0; repeat < repeats; repeat += 1) {
+      const fresh: MockChild[] = [];
+      for (const starter of starters) fresh.push(await starter.start());
+      const servers = [...baselines, ...fresh.map((child, i) => mockServer(starters[i]!.name, child)), mockServer('mock long-lived', longLived)];
+      // A short warm-up per server and request: JIT and connection pools, not measured.
+      await measure(servers, 1, false);
+      await measure(servers, durationSeconds, true);
+      for (const child of fresh) await child.stop();
     }
 
     const medianOf = (key: string, pick: (f: LoadFigures) => number) => median((samples.get(key) ?? []).map(pick));
+    const serverNames = [...new Set([...samples.keys()].map((key) => key.split('|')[2]!))];
     const rows = [];
-    for (const c of measured) {
+    for (const c of cases) {
       for (const connections of connectionCounts) {
         const rpsOf = (name: string) => medianOf(`${c.name}|${connections}|${name}`, (f) => f.requestsPerSecond);
-        for (const server of servers) {
-          const key = `${c.name}|${connections}|${server.name}`;
-          const all = samples.get(key) ?? [];
+        for (const name of serverNames) {
+          const key = `${c.name}|${connections}|${name}`;
+          const all = samples.get(key);
+          if (all === undefined) continue;
           rows.push({
             request: c.name,
             connections,
-            server: server.name,
-            'req/s': round(rpsOf(server.name)),
+            server: name,
+            'req/s': round(rpsOf(name)),
             'p50 ms': round(medianOf(key, (f) => f.p50Ms), 1),
             'p99 ms': round(medianOf(key, (f) => f.p99Ms), 1),
-            'vs express': ratio(rpsOf(server.name), rpsOf('express 5')),
-            'vs node:http': ratio(rpsOf(server.name), rpsOf('node:http')),
+            'CPU µs/req': name === 'prism' ? null : round(medianOf(key, (f) => f.serverCpuUs)),
+            'vs express': ratio(rpsOf(name), rpsOf('express 5')),
+            'vs node:http': ratio(rpsOf(name), rpsOf('node:http')),
             'non-2xx': all.reduce((sum, f) => sum + f.non2xx, 0),
             errors: all.reduce((sum, f) => sum + f.errors, 0),
           });
@@ -149,13 +144,14 @@ export async function throughput(options: ThroughputOptions): Promise<BenchResul
       details: {
         durationSeconds,
         repeats,
-        targets: { listGetVsExpress: 1.0, listGetVsNodeHttp: 0.4 },
+        stores,
         ...(options.withPrism ? { prism: prismSkipped === undefined ? 'measured' : `skipped: ${prismSkipped}` } : {}),
-        requests: Object.fromEntries(measured.map((c) => [c.name, `${c.method} ${base}${c.path}${c.query}${c.body === undefined ? '' : ` ${c.body}`}`])),
+        requests: Object.fromEntries(cases.map((c) => [c.name, `${c.method} ${c.target}${c.body === undefined ? '' : ` ${c.body}`}`])),
       },
     };
   } finally {
     for (const child of children) await child.stop();
+    if (postgres !== undefined) (await postgres).stop();
     rmSync(scratch, { recursive: true, force: true });
   }
 }

@@ -1,12 +1,16 @@
 // One autocannon run: requests per second and latency percentiles of one request at a number of
-// connections, plus how many answers were not 2xx (a load figure over errors means nothing).
-import autocannon from 'autocannon';
+// connections, plus how many answers were not 2xx (a load figure over errors means nothing), and,
+// given the server's pid, the server's CPU time per request.
+import autocannon, { type Request } from 'autocannon';
+import { cpuMs } from './cpu.js';
 
 export interface LoadRequest {
   url: string;
   method: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** Makes each request anew (a unique body, a signature over it): headers to add and the body. */
+  each?: () => { headers: Record<string, string>; body?: string };
 }
 
 export interface LoadFigures {
@@ -15,22 +19,40 @@ export interface LoadFigures {
   p99Ms: number;
   non2xx: number;
   errors: number;
+  /** Server CPU (user + system) per answered request, in µs; NaN without a pid. */
+  serverCpuUs: number;
 }
 
-export async function load(request: LoadRequest, connections: number, durationSeconds: number): Promise<LoadFigures> {
+export async function load(request: LoadRequest, connections: number, durationSeconds: number, serverPid?: number): Promise<LoadFigures> {
+  const each = request.each;
+  const cpuBefore = serverPid === undefined ? Number.NaN : cpuMs(serverPid);
   const result = await autocannon({
     url: request.url,
     method: request.method,
     headers: request.headers ?? {},
     ...(request.body === undefined ? {} : { body: request.body }),
+    ...(each === undefined
+      ? {}
+      : {
+          requests: [
+            {
+              setupRequest: (req: Request): Request => {
+                const made = each();
+                return { ...req, headers: { ...req.headers, ...made.headers }, ...(made.body === undefined ? {} : { body: made.body }) };
+              },
+            },
+          ],
+        }),
     connections,
     duration: durationSeconds,
   });
+  const cpu = serverPid === undefined ? Number.NaN : cpuMs(serverPid) - cpuBefore;
   return {
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    serverCpuUs: result.requests.total > 0 ? (cpu * 1000) / result.requests.total : Number.NaN,
   };
 }
