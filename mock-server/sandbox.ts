@@ -9,7 +9,8 @@ import { depositV1Webhooks } from './domain/accounts/deposit-webhook-events.js';
 import { ApiKeyRegistry, type ApiKey, type KeyLimits } from './domain/accounts/api-keys.js';
 import { allScopes } from './domain/accounts/scope-catalog.js';
 import { SiteRegistry, type Site } from './domain/accounts/sites.js';
-import type { KeyMeter } from './domain/accounts/key-meter.js';
+import type { KeyMeter, KeyUsage } from './domain/accounts/key-meter.js';
+import { UsageBuffer } from './http/usage-buffer.js';
 import { VirtualClock } from './clock.js';
 import { createRandom, type Random } from './random.js';
 import { MemoryStore } from './store/memory/memory-store.js';
@@ -67,8 +68,10 @@ export class Sandbox {
   readonly defaultKey: ApiKey;
   readonly defaultSite: Site;
   readonly store: SandboxStore;
-  /** Each v3 key's rate window, quota counts and usage per operation. */
+  /** Each v3 key's rate window and quota counts. */
   readonly meters: Cells<KeyMeter>;
+  /** Each v3 key's outcome counters per operation, counted here and added to the store in batches. */
+  readonly usage: UsageBuffer;
   /** Nonces of signed v3 requests, kept for the signature window. */
   readonly usedNonces: Cells<true>;
   readonly idempotencyRecordsPerCaller: number;
@@ -89,6 +92,7 @@ export class Sandbox {
     this.clock = new VirtualClock(options.realNow);
     this.store = options.store ?? new MemoryStore();
     this.meters = this.store.cells<KeyMeter>('key-meters');
+    this.usage = new UsageBuffer(this.store.cells<KeyUsage>('key-usage'), this.clock);
     this.usedNonces = this.store.cells<true>('nonces');
     this.idempotencyRecordsPerCaller = options.idempotencyRecordsPerCaller ?? 100_000;
     this.seedInUse = options.seed ?? createRandom().seed;
@@ -157,6 +161,7 @@ export class Sandbox {
     loop.running = true;
     try {
       await runDueTimers(this.services);
+      await this.usage.flush();
       await this.store.sweepExpired(this.clock.nowMs(), sweepBatch);
     } catch (error) {
       console.error('a timer beat failed', error);
@@ -174,6 +179,7 @@ export class Sandbox {
   /** Wipes every record and re-seeds, keeping the default key and site; the clock returns to real time. */
   async reset(seed?: number): Promise<void> {
     this.clock.reset();
+    this.usage.clear();
     await this.store.clear();
     this.startFrom(seed ?? this.seedInUse);
   }

@@ -24,7 +24,10 @@ export function platformHandlers(sandbox: Sandbox, catalog: PlatformCatalog, ope
   // Endpoints as the contract writes paths: relative to the server (`GET /private/client`).
   const scopes = scopeCatalog(exchangeV3Routes, '');
   const ok = (context: HandlerContext, result: unknown) => respond(context, clock, 200, result);
-  const usageOf = async (key: ApiKey, now: Date) => meterReport(await sandbox.meters.get(String(key.id), now.getTime()), now.getTime());
+  const usageOf = async (key: ApiKey, now: Date) => {
+    const [meter, usage] = await Promise.all([sandbox.meters.get(String(key.id), now.getTime()), sandbox.usage.read(key.id)]);
+    return meterReport(meter, usage, now.getTime());
+  };
 
   const contract = (context: HandlerContext, key: string) => {
     const found = catalog.contracts.find((c) => c.key === key);

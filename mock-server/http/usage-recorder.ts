@@ -2,7 +2,6 @@
 // units, duration per operation), which GET /private/usage reports. Recorded when the response
 // has been written, so refusals after authentication (429, bad signatures) count as errors.
 import type { RequestHandler } from 'express';
-import { meterExpiresAt, recordOutcome } from '../domain/accounts/key-meter.js';
 import type { Sandbox } from '../sandbox.js';
 import { requestLocals } from './locals.js';
 
@@ -14,11 +13,7 @@ export function recordUsage(sandbox: Sandbox, operationId: string): RequestHandl
       res.once('finish', () => {
         const failed = res.statusCode >= 400;
         const durationMs = performance.now() - locals.startedAt;
-        const nowMs = sandbox.clock.nowMs();
-        const outcome = { error: failed, billable: !failed, durationMs };
-        sandbox.meters
-          .update(String(key.id), nowMs, (meter) => ({ value: recordOutcome(meter, nowMs, operationId, outcome), expiresAtMs: meterExpiresAt(nowMs), result: undefined }))
-          .catch((error: unknown) => console.error('recording usage failed', error));
+        sandbox.usage.count(key.id, operationId, { error: failed, billable: !failed, durationMs });
       });
     }
     next();

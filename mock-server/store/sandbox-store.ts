@@ -34,7 +34,7 @@ export interface Cells<T> {
 }
 
 /** The kinds of cell the sandbox keeps; each is its own key space. */
-export type CellKind = 'key-meters' | 'nonces';
+export type CellKind = 'key-meters' | 'key-usage' | 'nonces';
 
 /** A response kept for an idempotency key, replayed to repeats of its request. */
 export interface StoredResponse {

@@ -1,8 +1,10 @@
-// What the platform meters per v3 key, as one plain record the store changes atomically: the
-// current rate window, the requests of the UTC day and month (what quotas count) and the outcome
-// counters per operation (what GET /private/usage reports). The rules are pure: each takes the
-// record as stored (undefined for none) and returns the record to keep, changed in place where it
-// can be: a store hands each change a value it owns and replaces (the port's update contract).
+// What the platform meters per v3 key, as two plain records the store changes atomically: the
+// meter (the current rate window and the requests of the UTC day and month, what limits and
+// quotas count: changed on every request, before it runs) and the usage (outcome counters per
+// operation in the month, what GET /private/usage reports: counted in a buffer and added in
+// batches). The rules are pure: each takes the record as stored (undefined for none) and returns
+// the record to keep, changed in place where it can be: a store hands each change a value it owns
+// and replaces (the port's update contract).
 import type { KeyLimits } from './api-keys.js';
 import { checkQuota, type QuotaCheck } from './quota-check.js';
 import { admit, type RateDecision, type RateWindow } from './rate-window.js';
@@ -13,7 +15,12 @@ export interface KeyMeter {
   /** Start of the counted UTC day and month (epoch ms) and the requests counted in each. */
   day: { start: number; used: number };
   month: { start: number; used: number };
-  /** Outcomes per operation id in the current month. */
+}
+
+export interface KeyUsage {
+  /** Start of the UTC month the counters are of. */
+  month: number;
+  /** Outcomes per operation id. */
   operations: Record<string, OperationUsage>;
 }
 
@@ -46,25 +53,39 @@ export function admitRequest(meter: KeyMeter | undefined, nowMs: number, limits:
   return { meter: current, admission: { rate: decision, quota, used: { day: current.day.used, month: current.month.used } } };
 }
 
-/** Counts the outcome of one request of an operation. */
-export function recordOutcome(meter: KeyMeter | undefined, nowMs: number, operationId: string, outcome: { error: boolean; billable: boolean; durationMs: number }): KeyMeter {
-  const current = rolled(meter, nowMs);
-  const counters = (current.operations[operationId] ??= { requests: 0, errors: 0, billable_units: 0, total_duration_ms: 0 });
+export const noUsage = (): OperationUsage => ({ requests: 0, errors: 0, billable_units: 0, total_duration_ms: 0 });
+
+/** Counts the outcome of one request into `counters` (a buffer's, or a stored record's). */
+export function countOutcome(counters: OperationUsage, outcome: { error: boolean; billable: boolean; durationMs: number }): void {
   counters.requests += 1;
   if (outcome.error) counters.errors += 1;
   if (outcome.billable) counters.billable_units += 1;
   counters.total_duration_ms += Math.round(outcome.durationMs);
+}
+
+/** Adds counted outcomes (per operation id) to the usage of the month of `nowMs`. */
+export function addUsage(usage: KeyUsage | undefined, nowMs: number, counted: ReadonlyMap<string, OperationUsage>): KeyUsage {
+  const month = utcMonthStart(new Date(nowMs));
+  const current = usage !== undefined && usage.month === month ? usage : { month, operations: {} };
+  for (const [operationId, add] of counted) {
+    const counters = (current.operations[operationId] ??= noUsage());
+    counters.requests += add.requests;
+    counters.errors += add.errors;
+    counters.billable_units += add.billable_units;
+    counters.total_duration_ms += add.total_duration_ms;
+  }
   return current;
 }
 
-export function meterReport(meter: KeyMeter | undefined, nowMs: number): MeterReport {
+export function meterReport(meter: KeyMeter | undefined, usage: KeyUsage | undefined, nowMs: number): MeterReport {
   const current = rolled(meter, nowMs);
   const now = new Date(nowMs);
-  const operations = Object.fromEntries(Object.entries(current.operations).sort(([a], [b]) => a.localeCompare(b)));
+  const inMonth = usage !== undefined && usage.month === current.month.start ? usage.operations : {};
+  const operations = Object.fromEntries(Object.entries(inMonth).sort(([a], [b]) => a.localeCompare(b)));
   return { day: { used: current.day.used, resetsAt: new Date(nextUtcDay(now)) }, month: { used: current.month.used, resetsAt: new Date(nextUtcMonth(now)) }, operations };
 }
 
-/** When a meter untouched since `nowMs` holds nothing worth keeping: its month is over. */
+/** When a meter or usage record untouched since `nowMs` holds nothing worth keeping: its month is over. */
 export function meterExpiresAt(nowMs: number): number {
   return nextUtcMonth(new Date(nowMs));
 }
@@ -74,11 +95,8 @@ function rolled(meter: KeyMeter | undefined, nowMs: number): KeyMeter {
   const now = new Date(nowMs);
   const dayStart = utcDayStart(now);
   const monthStart = utcMonthStart(now);
-  if (meter === undefined) return { window: { startMs: 0, count: 0 }, day: { start: dayStart, used: 0 }, month: { start: monthStart, used: 0 }, operations: {} };
+  if (meter === undefined) return { window: { startMs: 0, count: 0 }, day: { start: dayStart, used: 0 }, month: { start: monthStart, used: 0 } };
   if (meter.day.start !== dayStart) meter.day = { start: dayStart, used: 0 };
-  if (meter.month.start !== monthStart) {
-    meter.month = { start: monthStart, used: 0 };
-    meter.operations = {};
-  }
+  if (meter.month.start !== monthStart) meter.month = { start: monthStart, used: 0 };
   return meter;
 }
