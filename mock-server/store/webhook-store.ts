@@ -32,6 +32,14 @@ export interface WebhookStore {
    * order they were queued). Reading does not dequeue: recording the attempt moves them.
    */
   dueDeliveries(now: Date, limit: number): Promise<DeliveryRecord[]>;
+  /**
+   * Claims up to `limit` deliveries due at `now` (virtual time) that no claimant holds, earliest
+   * first, each leased until `lease.untilMs` (real time: a frozen virtual clock must not keep a
+   * dead replica's lease alive). Another claimant passes over them until the lease runs out or
+   * the attempt is recorded (saving a delivery ends its lease): each attempt is made by one
+   * replica, and a second only after a lease ran out.
+   */
+  claimDue(now: Date, limit: number, lease: { nowMs: number; untilMs: number }): Promise<DeliveryRecord[]>;
   /** Deliveries in the due queue (due now or later). */
   queuedCount(): Promise<number>;
 

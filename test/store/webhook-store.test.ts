@@ -94,6 +94,31 @@ for (const makeEngine of engines) {
       expect(await webhooks.queuedCount()).toBe(2);
     });
 
+    it('lease each due delivery to one claimant until the lease runs out or the attempt is recorded', async () => {
+      const { webhooks } = await engine.open();
+      for (let i = 0; i < 6; i += 1) await webhooks.saveDelivery(delivery(`d${i}`, { nextAttemptAt: at(10 + i) }));
+      const lease = (nowMs: number) => ({ nowMs, untilMs: nowMs + 30_000 });
+      expect((await webhooks.claimDue(at(60), 4, lease(0))).map((d) => d.id)).toEqual(['d0', 'd1', 'd2', 'd3']);
+      expect((await webhooks.claimDue(at(60), 10, lease(1_000))).map((d) => d.id)).toEqual(['d4', 'd5']);
+      expect(await webhooks.claimDue(at(60), 10, lease(2_000))).toEqual([]);
+      // Recording an attempt ends the lease: the retry it schedules can be claimed at once.
+      await webhooks.saveDelivery(delivery('d1', { nextAttemptAt: at(20), attempt: 1 }));
+      expect((await webhooks.claimDue(at(60), 10, lease(3_000))).map((d) => d.id)).toEqual(['d1']);
+      // A lease that ran out (its claimant died): the delivery is claimed again.
+      expect((await webhooks.claimDue(at(60), 10, lease(30_000))).map((d) => d.id)).toEqual(['d0', 'd2', 'd3']);
+    });
+
+    it('give concurrent claimants sharing the data disjoint deliveries', async () => {
+      const store = await engine.open();
+      const other = (await engine.reopen(store)) ?? store;
+      for (let i = 0; i < 40; i += 1) await store.webhooks.saveDelivery(delivery(`d${i}`, { nextAttemptAt: at(10) }));
+      const lease = { nowMs: 0, untilMs: 60_000 };
+      const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? store : other).webhooks.claimDue(at(10), 7, lease)));
+      const ids = claims.flat().map((d) => d.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids).toHaveLength(40);
+    });
+
     it('are empty after the store is cleared', async () => {
       const store = await engine.open();
       await store.webhooks.saveEndpoint(endpoint('we1', 'c1'));

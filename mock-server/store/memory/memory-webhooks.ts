@@ -15,6 +15,8 @@ export class MemoryWebhookStore implements WebhookStore {
   // Sorted by (at, seq); `queued` finds a delivery's entry to move or remove it.
   private readonly queue: QueueEntry[] = [];
   private readonly queued = new Map<string, QueueEntry>();
+  /** Delivery id → end of its lease (real ms). */
+  private readonly leases = new Map<string, number>();
   private seq = 0;
 
   async saveEndpoint(endpoint: EndpointRecord): Promise<void> {
@@ -53,6 +55,7 @@ export class MemoryWebhookStore implements WebhookStore {
 
   async saveDelivery(delivery: DeliveryRecord): Promise<void> {
     this.deliveries.set(delivery.id, structuredClone(delivery));
+    this.leases.delete(delivery.id);
     this.unqueue(delivery.id);
     if (delivery.nextAttemptAt !== null) this.enqueue(delivery.id, delivery.nextAttemptAt.getTime());
   }
@@ -83,6 +86,21 @@ export class MemoryWebhookStore implements WebhookStore {
     return out;
   }
 
+  async claimDue(now: Date, limit: number, lease: { nowMs: number; untilMs: number }): Promise<DeliveryRecord[]> {
+    const nowMs = now.getTime();
+    const out: DeliveryRecord[] = [];
+    for (const entry of this.queue) {
+      if (entry.at > nowMs || out.length >= limit) break;
+      const leased = this.leases.get(entry.id);
+      if (leased !== undefined && leased > lease.nowMs) continue;
+      const delivery = this.deliveries.get(entry.id);
+      if (delivery === undefined) continue;
+      this.leases.set(entry.id, lease.untilMs);
+      out.push(structuredClone(delivery));
+    }
+    return out;
+  }
+
   async queuedCount(): Promise<number> {
     return this.queue.length;
   }
@@ -93,6 +111,7 @@ export class MemoryWebhookStore implements WebhookStore {
     this.deliveries.clear();
     this.queue.length = 0;
     this.queued.clear();
+    this.leases.clear();
   }
 
   private enqueue(id: string, at: number): void {

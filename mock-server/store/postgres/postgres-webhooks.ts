@@ -57,7 +57,7 @@ export class PostgresWebhookStore implements WebhookStore {
     await this.pool.query(
       `INSERT INTO webhook_deliveries (id, client_id, event_id, endpoint_id, next_attempt_at, queue_seq, doc)
        VALUES ($1, $2, $3, $4, $5, nextval('webhook_queue_seq'), $6)
-       ON CONFLICT (id) DO UPDATE SET next_attempt_at = excluded.next_attempt_at, queue_seq = excluded.queue_seq, doc = excluded.doc`,
+       ON CONFLICT (id) DO UPDATE SET next_attempt_at = excluded.next_attempt_at, queue_seq = excluded.queue_seq, doc = excluded.doc, lease_until = NULL`,
       [id, clientId, eventId, endpointId, nextAttemptAt?.getTime() ?? null, encodeRecord(delivery)],
     );
   }
@@ -82,6 +82,20 @@ export class PostgresWebhookStore implements WebhookStore {
       now.getTime(),
       limit,
     ]);
+  }
+
+  async claimDue(now: Date, limit: number, lease: { nowMs: number; untilMs: number }): Promise<DeliveryRecord[]> {
+    // SKIP LOCKED: rows another replica is claiming right now are passed over, not waited for.
+    const { rows } = await this.pool.query<Doc & { next_attempt_at: string; queue_seq: string }>(
+      `UPDATE webhook_deliveries SET lease_until = $4 WHERE id IN (
+         SELECT id FROM webhook_deliveries
+         WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $2)
+         ORDER BY next_attempt_at, queue_seq LIMIT $3 FOR UPDATE SKIP LOCKED)
+       RETURNING doc, next_attempt_at, queue_seq`,
+      [now.getTime(), lease.nowMs, limit, lease.untilMs],
+    );
+    rows.sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at) || Number(a.queue_seq) - Number(b.queue_seq));
+    return rows.map((row) => decodeRecord<DeliveryRecord>(row.doc));
   }
 
   async queuedCount(): Promise<number> {

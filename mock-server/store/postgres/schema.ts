@@ -67,6 +67,10 @@ export const migrations: readonly string[] = [
   CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, seq);
   CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at, queue_seq) WHERE next_attempt_at IS NOT NULL;
   `,
+  `
+  -- A claimed delivery is leased (real ms) to the replica attempting it.
+  ALTER TABLE webhook_deliveries ADD COLUMN lease_until BIGINT;
+  `,
 ];
 
 export const schemaVersion = migrations.length;

@@ -9,6 +9,7 @@ type Doc = { doc: string };
 
 export class SqliteWebhookStore implements WebhookStore {
   private readonly statements;
+  private readonly claimTx;
 
   constructor(private readonly db: Database) {
     const docs = (sql: string) => db.prepare<unknown[], Doc>(sql);
@@ -25,12 +26,21 @@ export class SqliteWebhookStore implements WebhookStore {
       saveDelivery: db.prepare(
         `INSERT INTO webhook_deliveries (id, client_id, event_id, endpoint_id, next_attempt_at, queue_seq, doc)
          VALUES (?, ?, ?, ?, ?, (SELECT coalesce(max(queue_seq), 0) + 1 FROM webhook_deliveries), ?)
-         ON CONFLICT (id) DO UPDATE SET next_attempt_at = excluded.next_attempt_at, queue_seq = excluded.queue_seq, doc = excluded.doc`,
+         ON CONFLICT (id) DO UPDATE SET next_attempt_at = excluded.next_attempt_at, queue_seq = excluded.queue_seq, doc = excluded.doc, lease_until = NULL`,
       ),
       getDelivery: docs('SELECT doc FROM webhook_deliveries WHERE id = ?'),
       dueDeliveries: docs('SELECT doc FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, queue_seq LIMIT ?'),
       queuedCount: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL'),
+      claimable: db.prepare<[number, number, number], Doc & { id: string }>(
+        'SELECT id, doc FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?) ORDER BY next_attempt_at, queue_seq LIMIT ?',
+      ),
+      lease: db.prepare<[number, string]>('UPDATE webhook_deliveries SET lease_until = ? WHERE id = ?'),
     };
+    this.claimTx = db.transaction((nowMs: number, limit: number, lease: { nowMs: number; untilMs: number }) => {
+      const rows = this.statements.claimable.all(nowMs, lease.nowMs, limit);
+      for (const row of rows) this.statements.lease.run(lease.untilMs, row.id);
+      return rows.map((row) => decodeRecord<DeliveryRecord>(row.doc));
+    });
   }
 
   async saveEndpoint(endpoint: EndpointRecord): Promise<void> {
@@ -88,6 +98,10 @@ export class SqliteWebhookStore implements WebhookStore {
 
   async dueDeliveries(now: Date, limit: number): Promise<DeliveryRecord[]> {
     return all(this.statements.dueDeliveries, now.getTime(), limit);
+  }
+
+  async claimDue(now: Date, limit: number, lease: { nowMs: number; untilMs: number }): Promise<DeliveryRecord[]> {
+    return this.claimTx.immediate(now.getTime(), limit, lease);
   }
 
   async queuedCount(): Promise<number> {
