@@ -13,6 +13,8 @@ import { createExchangeV3Router, exchangeV3Routes, exchangeV3RoutesBasePath, typ
 import { runChain, type RouteDefinition, type ValidationDetails } from '../generated/runtime/router-runtime.js';
 import { loadPlatformCatalog } from './domain/platform/catalog.js';
 import { controlHandlers } from './control/handlers.js';
+import { faultStep } from './control/fault-step.js';
+import { OperationFaults } from './control/operation-faults.js';
 import { sandboxControlSecuritySchemes } from '../generated/sandbox-control/contract-data.js';
 import { createSandboxControlRouter, sandboxControlRoutes, sandboxControlRoutesBasePath } from '../generated/sandbox-control/routes.js';
 import { platformHandlers } from './handlers/v3-platform.js';
@@ -71,7 +73,8 @@ export interface MockApp {
 
 export function createApp(options: AppOptions = {}): MockApp {
   const sandbox = new Sandbox(options);
-  const platform = createPipeline(sandbox);
+  const faults = new OperationFaults(sandbox.clock, () => sandbox.seedInUse);
+  const platform = createPipeline(sandbox, { admitted: faultStep(faults) });
   // Every matched route first records itself (auth and strict mode read it), then the platform steps.
   const pipeline = {
     v3: (route: RouteDefinition) => [rememberRoute(route), ...platform.v3(route)],
@@ -144,7 +147,7 @@ export function createApp(options: AppOptions = {}): MockApp {
       oneLayer(
         ...familyContext('control'),
         adminGuard(options.adminToken),
-        createSandboxControlRouter(controlHandlers(sandbox), { routeMiddleware: pipeline.control, onValidationError: validationFailed(sandbox, 'control') }),
+        createSandboxControlRouter(controlHandlers(sandbox, faults), { routeMiddleware: pipeline.control, onValidationError: validationFailed(sandbox, 'control') }),
         unmatched(sandboxControlRoutes, sandboxControlRoutesBasePath),
       ),
     );

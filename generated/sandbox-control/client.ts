@@ -144,6 +144,37 @@ export const sandboxControlOperations = {
     "query": [],
     "headers": []
   },
+  "listFaults": {
+    "operationId": "listFaults",
+    "method": "GET",
+    "path": "/faults",
+    "query": [],
+    "headers": []
+  },
+  "injectFault": {
+    "operationId": "injectFault",
+    "method": "POST",
+    "path": "/faults",
+    "query": [],
+    "headers": [],
+    "body": {
+      "contentType": "application/json"
+    }
+  },
+  "clearFaults": {
+    "operationId": "clearFaults",
+    "method": "DELETE",
+    "path": "/faults",
+    "query": [],
+    "headers": []
+  },
+  "removeFault": {
+    "operationId": "removeFault",
+    "method": "DELETE",
+    "path": "/faults/{fault}",
+    "query": [],
+    "headers": []
+  },
   "setAmlAnswer": {
     "operationId": "setAmlAnswer",
     "method": "POST",
@@ -303,6 +334,28 @@ export interface RunDueWebhooksInput {
   signal?: AbortSignal;
 }
 
+/** Input of listFaults: GET /faults. */
+export interface ListFaultsInput {
+  signal?: AbortSignal;
+}
+
+/** Input of injectFault: POST /faults. */
+export interface InjectFaultInput {
+  body: Operations['injectFault']['body'];
+  signal?: AbortSignal;
+}
+
+/** Input of clearFaults: DELETE /faults. */
+export interface ClearFaultsInput {
+  signal?: AbortSignal;
+}
+
+/** Input of removeFault: DELETE /faults/{fault}. */
+export interface RemoveFaultInput {
+  path: Operations['removeFault']['path'];
+  signal?: AbortSignal;
+}
+
 /** Input of setAmlAnswer: POST /aml/answers. */
 export interface SetAmlAnswerInput {
   body: Operations['setAmlAnswer']['body'];
@@ -431,6 +484,26 @@ export class SandboxControlClient {
   /** Send the webhook deliveries due now (POST /webhooks/run-due). */
   runDueWebhooks(input?: RunDueWebhooksInput): Promise<ApiResponse<Operations['runDueWebhooks']['result']>> {
     return this.runtime.request(sandboxControlOperations.runDueWebhooks, input);
+  }
+
+  /** List the faults in force (GET /faults). */
+  listFaults(input?: ListFaultsInput): Promise<ApiResponse<Operations['listFaults']['result']>> {
+    return this.runtime.request(sandboxControlOperations.listFaults, input);
+  }
+
+  /** Inject a fault into an API operation (POST /faults). */
+  injectFault(input: InjectFaultInput): Promise<ApiResponse<Operations['injectFault']['result']>> {
+    return this.runtime.request(sandboxControlOperations.injectFault, input);
+  }
+
+  /** Remove every fault (DELETE /faults). */
+  clearFaults(input?: ClearFaultsInput): Promise<ApiResponse<Operations['clearFaults']['result']>> {
+    return this.runtime.request(sandboxControlOperations.clearFaults, input);
+  }
+
+  /** Remove one fault (DELETE /faults/{fault}). */
+  removeFault(input: RemoveFaultInput): Promise<ApiResponse<Operations['removeFault']['result']>> {
+    return this.runtime.request(sandboxControlOperations.removeFault, input);
   }
 
   /** Set the AML provider's answer for an address (POST /aml/answers). */

@@ -50,6 +50,14 @@ export interface SandboxControlHandlers {
   forceWebhookRetry(request: HandlerRequest<'forceWebhookRetry'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
   /** Send the webhook deliveries due now (POST /webhooks/run-due) */
   runDueWebhooks(request: HandlerRequest<'runDueWebhooks'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** List the faults in force (GET /faults) */
+  listFaults(request: HandlerRequest<'listFaults'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** Inject a fault into an API operation (POST /faults) */
+  injectFault(request: HandlerRequest<'injectFault'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** Remove every fault (DELETE /faults) */
+  clearFaults(request: HandlerRequest<'clearFaults'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** Remove one fault (DELETE /faults/{fault}) */
+  removeFault(request: HandlerRequest<'removeFault'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
   /** Set the AML provider's answer for an address (POST /aml/answers) */
   setAmlAnswer(request: HandlerRequest<'setAmlAnswer'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
   /** Set the AML provider's currency allowlist (PUT /aml/currencies) */
@@ -253,6 +261,59 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     scope: undefined,
     security: [[], ['adminToken']],
     parameters: [
+    ],
+    body: undefined,
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'listFaults',
+    method: 'get',
+    path: '/faults',
+    tag: 'Faults',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+    ],
+    body: undefined,
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'injectFault',
+    method: 'post',
+    path: '/faults',
+    tag: 'Faults',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+    ],
+    body: { contentType: 'application/json', required: true },
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'clearFaults',
+    method: 'delete',
+    path: '/faults',
+    tag: 'Faults',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+    ],
+    body: undefined,
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'removeFault',
+    method: 'delete',
+    path: '/faults/{fault}',
+    tag: 'Faults',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+      { name: 'fault', in: 'path', required: true, kind: 'integer', array: false, commaSeparated: false },
     ],
     body: undefined,
     idempotency: undefined,

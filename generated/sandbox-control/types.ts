@@ -305,6 +305,86 @@ export type ClearedResult = {
   cleared: number;
 };
 
+/** At least one of `latency_ms`, `error` and `reset`; not both `error` and `reset`; not both `key_id` and `site_id`. */
+export type FaultRequest = {
+  /** The operationId of a v3 or v1 operation (see /docs); an unknown one gives 422. */
+  operation: string;
+  /** Only calls authenticated with this v3 key (mintToken's `key.id`; the default key is 1). The operation must be a private v3 one. */
+  key_id?: number;
+  /** Only calls signed by this v1 site (createSite's `site.id`; the default site is 1). The operation must be a v1 one. */
+  site_id?: number;
+  /** Milliseconds of real time to wait before the operation runs (or fails); a number, or a range drawn from uniformly per call. */
+  latency_ms?: number | FaultLatencyRange;
+  error?: FaultErrorRequest;
+  /** Destroy the connection without an answer (the client sees a connection reset). */
+  reset?: true;
+  /** The fault acts on this many calls, then it is removed. Without it, it acts until removed. */
+  times?: number;
+  /** The share of matching calls the fault acts on, drawn per call from the fault's seeded stream. Without it, every matching call. */
+  probability?: number;
+  seed?: Seed;
+};
+
+export type FaultLatencyRange = {
+  min: number;
+  /** At least `min`. */
+  max: number;
+};
+
+export type FaultErrorRequest = {
+  /** An error status the operation's contract declares, or 500. */
+  status: number;
+  /** A code of the family's error catalog with this status; default the catalog's first one. */
+  code?: string;
+  /** The error message; default the code's condition in the catalog. */
+  message?: string;
+  /** `error.details` of the answer (field → messages), as a validation error carries them. */
+  details?: {
+    [key: string]: string[];
+  };
+  /** Sent as `Retry-After`; default 1 on a 429, none otherwise. */
+  retry_after_seconds?: number;
+};
+
+/** A fault in force. */
+export type Fault = {
+  id: number;
+  operation: string;
+  /** The API the operation belongs to. */
+  family: 'v3' | 'v1';
+  key_id: number | null;
+  site_id: number | null;
+  /** The latency range (a fixed latency has min = max); null without latency. */
+  latency_ms: null | FaultLatencyRange;
+  error: null | FaultError;
+  reset: boolean;
+  /** Calls the fault still acts on; null when it acts until removed. */
+  times_left: number | null;
+  probability: number | null;
+  seed: Seed;
+  /** Calls the fault has acted on. */
+  applied: number;
+  created_at: string;
+};
+
+export type FaultError = {
+  status: number;
+  code: string;
+  message: string;
+  details?: {
+    [key: string]: string[];
+  };
+  retry_after_seconds?: number;
+};
+
+export type FaultResult = {
+  fault: Fault;
+};
+
+export type FaultListResult = {
+  faults: Fault[];
+};
+
 /** Risk level (Chainalysis-style), as the v1 AmlCheck's riskLevel. */
 export type AmlRiskLevel = 'low' | 'medium' | 'high' | 'severe';
 
@@ -813,6 +893,109 @@ export type RunDueWebhooksResult = RunDueWebhooksResponses['200'];
 /** Body of an error response of `runDueWebhooks` (POST /__mock/webhooks/run-due). */
 export type RunDueWebhooksError = RunDueWebhooksResponses['401'];
 
+/**
+ * Response bodies of `listFaults` (GET /__mock/faults) by status.
+ *
+ * List the faults in force.
+ */
+export type ListFaultsResponses = {
+  /** The faults. */
+  '200': SuccessEnvelope & {
+    result: FaultListResult;
+  };
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `listFaults` (GET /__mock/faults). */
+export type ListFaultsResult = ListFaultsResponses['200'];
+
+/** Body of an error response of `listFaults` (GET /__mock/faults). */
+export type ListFaultsError = ListFaultsResponses['401'];
+
+/** Request body (application/json) of `injectFault` (POST /__mock/faults). */
+export type InjectFaultBody = FaultRequest;
+
+/**
+ * Response bodies of `injectFault` (POST /__mock/faults) by status.
+ *
+ * Inject a fault into an API operation.
+ */
+export type InjectFaultResponses = {
+  /** The fault, in force. */
+  '201': SuccessEnvelope & {
+    result: FaultResult;
+  };
+  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  '400': ErrorEnvelope;
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+  /** `payload_too_large`: the body exceeds 1 MiB. */
+  '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
+  /** `validation_error` with `error.details` per field. */
+  '422': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `injectFault` (POST /__mock/faults). */
+export type InjectFaultResult = InjectFaultResponses['201'];
+
+/** Body of an error response of `injectFault` (POST /__mock/faults). */
+export type InjectFaultError = InjectFaultResponses['400' | '401' | '413' | '415' | '422'];
+
+/**
+ * Response bodies of `clearFaults` (DELETE /__mock/faults) by status.
+ *
+ * Remove every fault.
+ */
+export type ClearFaultsResponses = {
+  /** What was removed. */
+  '200': SuccessEnvelope & {
+    result: ClearedResult;
+  };
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `clearFaults` (DELETE /__mock/faults). */
+export type ClearFaultsResult = ClearFaultsResponses['200'];
+
+/** Body of an error response of `clearFaults` (DELETE /__mock/faults). */
+export type ClearFaultsError = ClearFaultsResponses['401'];
+
+/** Path parameters of `removeFault` (DELETE /__mock/faults/{fault}). */
+export type RemoveFaultPathParams = {
+  /** The fault's id (from injectFault or listFaults). */
+  fault: number;
+};
+
+/**
+ * Response bodies of `removeFault` (DELETE /__mock/faults/{fault}) by status.
+ *
+ * Remove one fault.
+ */
+export type RemoveFaultResponses = {
+  /** What was removed. */
+  '200': SuccessEnvelope & {
+    result: ClearedResult;
+  };
+  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  '400': ErrorEnvelope;
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+  /** `not_found`: the addressed resource does not exist. */
+  '404': ErrorEnvelope;
+  /** `validation_error` with `error.details` per field. */
+  '422': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `removeFault` (DELETE /__mock/faults/{fault}). */
+export type RemoveFaultResult = RemoveFaultResponses['200'];
+
+/** Body of an error response of `removeFault` (DELETE /__mock/faults/{fault}). */
+export type RemoveFaultError = RemoveFaultResponses['400' | '401' | '404' | '422'];
+
 /** Request body (application/json) of `setAmlAnswer` (POST /__mock/aml/answers). */
 export type SetAmlAnswerBody = SetAmlAnswerRequest;
 
@@ -1204,6 +1387,42 @@ export interface Operations {
     responses: RunDueWebhooksResponses;
     result: RunDueWebhooksResult;
     error: RunDueWebhooksError;
+  };
+  listFaults: {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: undefined;
+    responses: ListFaultsResponses;
+    result: ListFaultsResult;
+    error: ListFaultsError;
+  };
+  injectFault: {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: InjectFaultBody;
+    responses: InjectFaultResponses;
+    result: InjectFaultResult;
+    error: InjectFaultError;
+  };
+  clearFaults: {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: undefined;
+    responses: ClearFaultsResponses;
+    result: ClearFaultsResult;
+    error: ClearFaultsError;
+  };
+  removeFault: {
+    path: RemoveFaultPathParams;
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: undefined;
+    responses: RemoveFaultResponses;
+    result: RemoveFaultResult;
+    error: RemoveFaultError;
   };
   setAmlAnswer: {
     path: Record<string, never>;

@@ -1,6 +1,6 @@
 // The sandbox control API (contracts/sandbox-control.openapi.yaml) over the sandbox: reset,
 // the virtual clock, minting v3 keys and creating v1 sites; the webhook rooms are in
-// webhook-controls.ts.
+// webhook-controls.ts, the API faults in fault-controls.ts.
 import { isIP } from 'node:net';
 import { exchangeV3Routes } from '../../generated/exchange-v3/routes.js';
 import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
@@ -17,11 +17,13 @@ import { amlControlHandlers } from './aml-controls.js';
 import { orderControlHandlers } from './order-controls.js';
 import { inspectorControlHandlers, presentClock } from './inspector-controls.js';
 import { verificationControlHandlers } from './verification-controls.js';
+import { faultControlHandlers } from './fault-controls.js';
+import type { OperationFaults } from './operation-faults.js';
 
 const maxAdvanceMs = 31_536_000_000;
 const knownScopes = new Set(allScopes(exchangeV3Routes));
 
-export function controlHandlers(sandbox: Sandbox): SandboxControlHandlers {
+export function controlHandlers(sandbox: Sandbox, faults: OperationFaults): SandboxControlHandlers {
   const { clock } = sandbox;
   const clockState = (context: HandlerContext) => respond(context, clock, 200, presentClock(clock));
 
@@ -32,8 +34,10 @@ export function controlHandlers(sandbox: Sandbox): SandboxControlHandlers {
     ...orderControlHandlers(sandbox),
     ...inspectorControlHandlers(sandbox),
     ...verificationControlHandlers(sandbox),
+    ...faultControlHandlers(faults, clock),
     resetSandbox: async (request, context) => {
       await sandbox.reset(request.body?.seed);
+      faults.reset();
       return respond(context, clock, 200, { seed: sandbox.seedInUse, reset_at: clock.now().toISOString() });
     },
     getClock: (_request, context) => clockState(context),

@@ -21,6 +21,8 @@ export interface RequestLocals {
   site?: Site;
   /** The raw request body, as signed; undefined when none was read. */
   rawBody?: Buffer;
+  /** An injected fault (control injectFault) answered the call instead of its operation. */
+  faultAnswered?: boolean;
 }
 
 const slot = 'exchangeApiKit';

@@ -1,7 +1,8 @@
 // The platform middleware every operation runs after its route matched and before its request
 // is validated: per family, in order, one line per step. Private v3 operations (those with an
 // x-scope, null included) are authenticated, limited and counted; public ones only read their
-// body. Every v1 operation is signed by its site.
+// body. Every v1 operation is signed by its site. A hook may add a step once the platform has
+// admitted a call, before idempotency and the operation (the control API's injected faults).
 import type { RequestHandler, Response } from 'express';
 import { depositV1Info, type DepositV1ErrorCode } from '../../generated/deposit-v1/contract-data.js';
 import { operationValidators as depositV1Validators } from '../../generated/deposit-v1/validators.js';
@@ -18,6 +19,11 @@ import { requestLocals } from './locals.js';
 import { rateLimit } from './rate-limit.js';
 import { recordUsage } from './usage-recorder.js';
 
+export interface PipelineHooks {
+  /** A step for each route, run once a call is admitted (authenticated, within limits, signature checked). */
+  admitted?: (route: RouteDefinition) => RequestHandler;
+}
+
 export interface Pipeline {
   v3(route: RouteDefinition): RequestHandler[];
   v1(route: RouteDefinition): RequestHandler[];
@@ -27,7 +33,8 @@ export interface Pipeline {
 /** Idempotency keys are scoped per caller: the v3 key or the v1 site (one store holds both families). */
 const callerOf = (family: 'key' | 'site', caller: { id: number } | undefined) => (caller === undefined ? undefined : `${family}:${caller.id}`);
 
-export function createPipeline(sandbox: Sandbox): Pipeline {
+export function createPipeline(sandbox: Sandbox, hooks: PipelineHooks = {}): Pipeline {
+  const admitted = (route: RouteDefinition): RequestHandler[] => (hooks.admitted === undefined ? [] : [hooks.admitted(route)]);
   // Read per request: a reset keeps the store, so the records it holds are the sandbox's now.
   const records = { store: sandbox.store.idempotency, clock: sandbox.clock, maxPerCaller: sandbox.idempotencyRecordsPerCaller };
   const v3Idempotency = createIdempotency({
@@ -52,19 +59,21 @@ export function createPipeline(sandbox: Sandbox): Pipeline {
   return {
     v3: (route) =>
       route.scope === undefined
-        ? [...readBody(route, exchangeV3Info['x-body-limit-bytes'])]
+        ? [...readBody(route, exchangeV3Info['x-body-limit-bytes']), ...admitted(route)]
         : [
             authenticateV3(sandbox, route),
             recordUsage(sandbox, route.operationId),
             rateLimit(sandbox),
             ...readBody(route, exchangeV3Info['x-body-limit-bytes']),
             verifySignatureV3(sandbox),
+            ...admitted(route),
             v3Idempotency(route),
           ],
     v1: (route) => [
       authenticateV1(sandbox, route),
       ...readBody(route, depositV1Info['x-body-limit-bytes']),
       verifySignatureV1(),
+      ...admitted(route),
       v1Idempotency(route),
     ],
     control: (route) => [...readBody(route, sandboxControlInfo['x-body-limit-bytes'])],

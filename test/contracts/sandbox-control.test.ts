@@ -39,6 +39,11 @@ const EXPECTED: Record<string, string> = {
   'POST /verifications/{verification}/review': 'reviewVerification',
   // issue 10, the inspector page
   'GET /inspector/state': 'getInspectorState',
+  // issue 22, faults injected into API operations
+  'POST /faults': 'injectFault',
+  'GET /faults': 'listFaults',
+  'DELETE /faults': 'clearFaults',
+  'DELETE /faults/{fault}': 'removeFault',
 };
 
 const schemaNamed = (name: string): JsonObject => {
