@@ -1,5 +1,6 @@
-// The library entry of exchange-api-kit (package "exports"): the mock server for tests, the
-// generated typed clients of the three contracts, and the signing and webhook helpers.
+// The library entry of exchange-api-kit (package "exports"): the mock server for tests (with its
+// per-test overrides, `mock.use`), the generated typed clients of the three contracts, and the
+// signing and webhook helpers.
 import { createHmacSigner, DepositV1Client, depositV1SignatureScheme } from './generated/deposit-v1/client.js';
 import { ExchangeV3Client } from './generated/exchange-v3/client.js';
 import { SandboxControlClient } from './generated/sandbox-control/client.js';
@@ -8,6 +9,7 @@ import type { RunningMockServer } from './mock-server/server.js';
 
 export { startMockServer, type RunningMockServer, type StartOptions } from './mock-server/server.js';
 export type { LogLevel } from './mock-server/log.js';
+export type { OverridableOperation, OverrideContext, OverrideHandler, OverrideHandlers, OverrideRequest, OverrideResponse } from './mock-server/overrides/override-types.js';
 export { ExchangeV3Client, exchangeV3SignatureScheme } from './generated/exchange-v3/client.js';
 export { DepositV1Client, depositV1SignatureScheme } from './generated/deposit-v1/client.js';
 export { SandboxControlClient } from './generated/sandbox-control/client.js';

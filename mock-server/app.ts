@@ -15,6 +15,8 @@ import { loadPlatformCatalog } from './domain/platform/catalog.js';
 import { controlHandlers } from './control/handlers.js';
 import { faultStep } from './control/fault-step.js';
 import { OperationFaults } from './control/operation-faults.js';
+import { OverrideRegistry } from './overrides/override-registry.js';
+import { withOverrides } from './overrides/with-overrides.js';
 import { sandboxControlSecuritySchemes } from '../generated/sandbox-control/contract-data.js';
 import { createSandboxControlRouter, sandboxControlRoutes, sandboxControlRoutesBasePath } from '../generated/sandbox-control/routes.js';
 import { platformHandlers } from './handlers/v3-platform.js';
@@ -69,11 +71,14 @@ export interface MockApp {
   /** The request listener of a node:http server: the API families, then the express app for the rest. */
   listener: RequestListener;
   sandbox: Sandbox;
+  /** Per-test overrides of v3 and v1 operations (RunningMockServer.use). */
+  overrides: OverrideRegistry;
 }
 
 export function createApp(options: AppOptions = {}): MockApp {
   const sandbox = new Sandbox(options);
   const faults = new OperationFaults(sandbox.clock, () => sandbox.seedInUse);
+  const overrides = new OverrideRegistry();
   const platform = createPipeline(sandbox, { admitted: faultStep(faults) });
   // Every matched route first records itself (auth and strict mode read it), then the platform steps.
   const pipeline = {
@@ -113,7 +118,7 @@ export function createApp(options: AppOptions = {}): MockApp {
     chain: [
       ...logged,
       ...familyContext('v3'),
-      createExchangeV3Router(v3Handlers, { routeMiddleware: pipeline.v3, onValidationError: validationFailed(sandbox, 'v3') }),
+      createExchangeV3Router(withOverrides(v3Handlers, overrides, 'exchange-v3', sandbox.clock), { routeMiddleware: pipeline.v3, onValidationError: validationFailed(sandbox, 'v3') }),
       unmatched(exchangeV3Routes, exchangeV3RoutesBasePath),
     ],
   };
@@ -133,7 +138,7 @@ export function createApp(options: AppOptions = {}): MockApp {
     chain: [
       ...logged,
       ...familyContext('v1'),
-      createDepositV1Router(v1Handlers, { routeMiddleware: pipeline.v1, onValidationError: validationFailed(sandbox, 'v1') }),
+      createDepositV1Router(withOverrides(v1Handlers, overrides, 'deposit-v1', sandbox.clock), { routeMiddleware: pipeline.v1, onValidationError: validationFailed(sandbox, 'v1') }),
       unmatched(depositV1Routes, ''),
     ],
   };
@@ -156,7 +161,7 @@ export function createApp(options: AppOptions = {}): MockApp {
   app.use(oneLayer(requestContext('v3'), unmatched([], '')));
   const onError = errorHandler(sandbox.clock);
   app.use(onError);
-  return { listener: frontDoor(app, [v3, v1], onError), sandbox };
+  return { listener: frontDoor(app, [v3, v1], onError), sandbox, overrides };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.js';
 import type { Sandbox } from './sandbox.js';
 import { createLogger, type LogLevel } from './log.js';
+import type { OverridableOperation, OverrideHandlers } from './overrides/override-types.js';
 
 export interface StartOptions extends AppOptions {
   /** Default 0: an ephemeral port. */
@@ -27,12 +28,23 @@ export interface RunningMockServer {
   site: { apiKey: string; apiSecret: string; webhookSecret: string };
   seed: number;
   sandbox: Sandbox;
+  /**
+   * Answers an operation of the v3 or v1 API with `handler` instead of the simulation, until
+   * resetOverrides (msw's `server.use`): the handler gets the validated request and returns a
+   * status the operation declares with its payload (v3 `result`, v1 `data`) or an error code,
+   * or undefined to let the simulation answer. The call still goes through authentication,
+   * limits, signatures, idempotency and request validation, and the answer gets the envelope.
+   * A later use of the same operation replaces the earlier one.
+   */
+  use<Id extends OverridableOperation>(operationId: Id, handler: OverrideHandlers[Id]): void;
+  /** Removes every override (call it after each test, as msw's resetHandlers). A control reset keeps them. */
+  resetOverrides(): void;
   close(): Promise<void>;
 }
 
 export async function startMockServer(options: StartOptions = {}): Promise<RunningMockServer> {
   const logger = options.logger ?? (options.logLevel === undefined || options.logLevel === 'silent' ? undefined : await createLogger({ level: options.logLevel }));
-  const { listener, sandbox } = createApp({ ...options, ...(logger ? { logger } : {}) });
+  const { listener, sandbox, overrides } = createApp({ ...options, ...(logger ? { logger } : {}) });
   await sandbox.resume();
   const host = options.host ?? '127.0.0.1';
   const server = createServer(listener).listen(options.port ?? 0, host);
@@ -49,6 +61,8 @@ export async function startMockServer(options: StartOptions = {}): Promise<Runni
     site: { apiKey: sandbox.defaultSite.apiKey, apiSecret: sandbox.defaultSite.apiSecret, webhookSecret: sandbox.defaultSite.webhookSecret },
     seed: sandbox.seedInUse,
     sandbox,
+    use: (operationId, handler) => overrides.use(operationId, handler),
+    resetOverrides: () => overrides.reset(),
     close: () =>
       new Promise<void>((resolve, reject) => {
         sandbox.stopDispatching();
