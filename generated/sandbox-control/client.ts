@@ -242,6 +242,34 @@ export const sandboxControlOperations = {
       "contentType": "application/json"
     }
   },
+  "listInspectorRecords": {
+    "operationId": "listInspectorRecords",
+    "method": "GET",
+    "path": "/inspector/records/{kind}",
+    "query": [
+      {
+        "name": "q",
+        "commaSeparated": false
+      },
+      {
+        "name": "status",
+        "commaSeparated": false
+      },
+      {
+        "name": "not_sent",
+        "commaSeparated": false
+      },
+      {
+        "name": "page",
+        "commaSeparated": false
+      },
+      {
+        "name": "per_page",
+        "commaSeparated": false
+      }
+    ],
+    "headers": []
+  },
   "getInspectorState": {
     "operationId": "getInspectorState",
     "method": "GET",
@@ -400,6 +428,13 @@ export interface ReviewVerificationInput {
   signal?: AbortSignal;
 }
 
+/** Input of listInspectorRecords: GET /inspector/records/{kind}. */
+export interface ListInspectorRecordsInput {
+  path: Operations['listInspectorRecords']['path'];
+  query?: Operations['listInspectorRecords']['query'];
+  signal?: AbortSignal;
+}
+
 /** Input of getInspectorState: GET /inspector/state. */
 export interface GetInspectorStateInput {
   query?: Operations['getInspectorState']['query'];
@@ -539,6 +574,11 @@ export class SandboxControlClient {
   /** Approve or reject an identity or card verification (POST /verifications/{verification}/review). */
   reviewVerification(input: ReviewVerificationInput): Promise<ApiResponse<Operations['reviewVerification']['result']>> {
     return this.runtime.request(sandboxControlOperations.reviewVerification, input);
+  }
+
+  /** One page of one kind of record, searched and filtered (GET /inspector/records/{kind}). */
+  listInspectorRecords(input: ListInspectorRecordsInput): Promise<ApiResponse<Operations['listInspectorRecords']['result']>> {
+    return this.runtime.request(sandboxControlOperations.listInspectorRecords, input);
   }
 
   /** What the mock holds now (GET /inspector/state). */

@@ -72,6 +72,8 @@ export interface SandboxControlHandlers {
   forceOrderEvent(request: HandlerRequest<'forceOrderEvent'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
   /** Approve or reject an identity or card verification (POST /verifications/{verification}/review) */
   reviewVerification(request: HandlerRequest<'reviewVerification'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** One page of one kind of record, searched and filtered (GET /inspector/records/{kind}) */
+  listInspectorRecords(request: HandlerRequest<'listInspectorRecords'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
   /** What the mock holds now (GET /inspector/state) */
   getInspectorState(request: HandlerRequest<'getInspectorState'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
 }
@@ -410,6 +412,25 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
       { name: 'verification', in: 'path', required: true, kind: 'string', array: false, commaSeparated: false },
     ],
     body: { contentType: 'application/json', required: true },
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'listInspectorRecords',
+    method: 'get',
+    path: '/inspector/records/{kind}',
+    tag: 'Inspector',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+      { name: 'kind', in: 'path', required: true, kind: 'string', array: false, commaSeparated: false },
+      { name: 'q', in: 'query', required: false, kind: 'string', array: false, commaSeparated: false },
+      { name: 'status', in: 'query', required: false, kind: 'string', array: false, commaSeparated: false },
+      { name: 'not_sent', in: 'query', required: false, kind: 'string', array: false, commaSeparated: false },
+      { name: 'page', in: 'query', required: false, kind: 'integer', array: false, commaSeparated: false },
+      { name: 'per_page', in: 'query', required: false, kind: 'integer', array: false, commaSeparated: false },
+    ],
+    body: undefined,
     idempotency: undefined,
     pagination: undefined,
   },

@@ -513,6 +513,20 @@ export type PresentedRecord = {
   [key: string]: unknown;
 };
 
+/** A kind of record the inspector shows. */
+export type InspectorKind = 'orders' | 'deposits' | 'static_addresses' | 'aml_checks' | 'webhook_events' | 'webhook_deliveries' | 'upload_intents' | 'verifications';
+
+export type InspectorRecordsResult = {
+  kind: InspectorKind;
+  items: PresentedRecord[];
+  /** Records that match the query (on every page). */
+  total: number;
+  page: number;
+  per_page: number;
+  /** Webhook deliveries that match `q` and `status` but were left out as never sent (see `not_sent`); 0 for other kinds. */
+  not_sent_hidden: number;
+};
+
 export type InspectorState = {
   clock: ClockState;
   counts: {
@@ -522,6 +536,8 @@ export type InspectorState = {
     aml_checks: number;
     webhook_events: number;
     webhook_deliveries: number;
+    upload_intents: number;
+    verifications: number;
   };
   orders: PresentedRecord[];
   deposits: PresentedRecord[];
@@ -529,6 +545,8 @@ export type InspectorState = {
   aml_checks: PresentedRecord[];
   webhook_events: PresentedRecord[];
   webhook_deliveries: PresentedRecord[];
+  upload_intents: PresentedRecord[];
+  verifications: PresentedRecord[];
 };
 
 /** Request body (application/json) of `resetSandbox` (POST /__mock/reset). */
@@ -1230,6 +1248,50 @@ export type ReviewVerificationResult = ReviewVerificationResponses['200'];
 /** Body of an error response of `reviewVerification` (POST /__mock/verifications/{verification}/review). */
 export type ReviewVerificationError = ReviewVerificationResponses['400' | '401' | '404' | '409' | '413' | '415' | '422'];
 
+/** Path parameters of `listInspectorRecords` (GET /__mock/inspector/records/{kind}). */
+export type ListInspectorRecordsPathParams = {
+  /** The kind of record. */
+  kind: InspectorKind;
+};
+
+/** Query parameters of `listInspectorRecords` (GET /__mock/inspector/records/{kind}). */
+export type ListInspectorRecordsQuery = {
+  /** Text that one of the record's values must contain (case ignored). */
+  q?: string;
+  /** Only records in this status. */
+  status?: string;
+  /** Webhook deliveries never sent because their v1 site has no callback URL - left out (`exclude`), listed with the rest (`include`), or alone (`only`). Other kinds have none. */
+  not_sent?: 'exclude' | 'include' | 'only';
+  /** The page, from 1. */
+  page?: number;
+  /** Records per page. */
+  per_page?: number;
+};
+
+/**
+ * Response bodies of `listInspectorRecords` (GET /__mock/inspector/records/{kind}) by status.
+ *
+ * One page of one kind of record, searched and filtered.
+ */
+export type ListInspectorRecordsResponses = {
+  /** The page. */
+  '200': SuccessEnvelope & {
+    result: InspectorRecordsResult;
+  };
+  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  '400': ErrorEnvelope;
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+  /** `validation_error` with `error.details` per field. */
+  '422': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `listInspectorRecords` (GET /__mock/inspector/records/{kind}). */
+export type ListInspectorRecordsResult = ListInspectorRecordsResponses['200'];
+
+/** Body of an error response of `listInspectorRecords` (GET /__mock/inspector/records/{kind}). */
+export type ListInspectorRecordsError = ListInspectorRecordsResponses['400' | '401' | '422'];
+
 /** Query parameters of `getInspectorState` (GET /__mock/inspector/state). */
 export type GetInspectorStateQuery = {
   /** The most records of each kind to return. */
@@ -1486,6 +1548,15 @@ export interface Operations {
     responses: ReviewVerificationResponses;
     result: ReviewVerificationResult;
     error: ReviewVerificationError;
+  };
+  listInspectorRecords: {
+    path: ListInspectorRecordsPathParams;
+    query: ListInspectorRecordsQuery;
+    headers: Record<string, never>;
+    body: undefined;
+    responses: ListInspectorRecordsResponses;
+    result: ListInspectorRecordsResult;
+    error: ListInspectorRecordsError;
   };
   getInspectorState: {
     path: Record<string, never>;

@@ -145,6 +145,12 @@ export declare const reviewVerification_response_409: Validator;
 export declare const reviewVerification_response_413: Validator;
 export declare const reviewVerification_response_415: Validator;
 export declare const reviewVerification_response_422: Validator;
+export declare const listInspectorRecords_path: Validator;
+export declare const listInspectorRecords_query: Validator;
+export declare const listInspectorRecords_response_200: Validator;
+export declare const listInspectorRecords_response_400: Validator;
+export declare const listInspectorRecords_response_401: Validator;
+export declare const listInspectorRecords_response_422: Validator;
 export declare const getInspectorState_query: Validator;
 export declare const getInspectorState_response_200: Validator;
 export declare const getInspectorState_response_400: Validator;
@@ -177,6 +183,7 @@ export declare const operationValidators: {
   readonly addChainConfirmations: { readonly path: Validator; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "404": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
   readonly forceOrderEvent: { readonly path: Validator; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "404": Validator; readonly "409": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
   readonly reviewVerification: { readonly path: Validator; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "404": Validator; readonly "409": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
+  readonly listInspectorRecords: { readonly path: Validator; readonly query: Validator; readonly headers?: undefined; readonly body?: undefined; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "422": Validator; } };
   readonly getInspectorState: { readonly path?: undefined; readonly query: Validator; readonly headers?: undefined; readonly body?: undefined; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "422": Validator; } };
 };
 

@@ -13106,13 +13106,568 @@ return errors === 0;
 }
 validate258.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getInspectorState_query = validate263;
-const schema124 = {"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":500,"default":50}},"required":[]};
+export const listInspectorRecords_path = validate263;
+const schema124 = {"type":"object","properties":{"kind":{"$ref":"#/components/schemas/InspectorKind"}},"required":["kind"]};
+const schema125 = {"type":"string","description":"A kind of record the inspector shows.","enum":["orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"]};
+
+function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate264.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!((((((((data === "orders") || (data === "deposits")) || (data === "static_addresses")) || (data === "aml_checks")) || (data === "webhook_events")) || (data === "webhook_deliveries")) || (data === "upload_intents")) || (data === "verifications"))){
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema125.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate264.errors = vErrors;
+return errors === 0;
+}
+validate264.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
 
 function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate263.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.kind === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.kind !== undefined){
+if(!(validate264(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate264.errors : vErrors.concat(validate264.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate263.errors = vErrors;
+return errors === 0;
+}
+validate263.evaluated = {"props":{"kind":true},"dynamicProps":false,"dynamicItems":false};
+
+export const listInspectorRecords_query = validate266;
+const schema126 = {"type":"object","properties":{"q":{"type":"string","minLength":1,"maxLength":200},"status":{"type":"string","minLength":1,"maxLength":64},"not_sent":{"type":"string","enum":["exclude","include","only"],"default":"exclude"},"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"per_page":{"type":"integer","minimum":1,"maximum":200,"default":50}},"required":[]};
+
+function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate266.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.q !== undefined){
+let data0 = data.q;
+if(typeof data0 === "string"){
+if(func1(data0) > 200){
+const err0 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(func1(data0) < 1){
+const err1 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data1 = data.status;
+if(typeof data1 === "string"){
+if(func1(data1) > 64){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(func1(data1) < 1){
+const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.not_sent !== undefined){
+let data2 = data.not_sent;
+if(typeof data2 !== "string"){
+const err6 = {instancePath:instancePath+"/not_sent",schemaPath:"#/properties/not_sent/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!(((data2 === "exclude") || (data2 === "include")) || (data2 === "only"))){
+const err7 = {instancePath:instancePath+"/not_sent",schemaPath:"#/properties/not_sent/enum",keyword:"enum",params:{allowedValues: schema126.properties.not_sent.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.page !== undefined){
+let data3 = data.page;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err8 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 1000000 || isNaN(data3)){
+const err9 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data3 < 1 || isNaN(data3)){
+const err10 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+if(data.per_page !== undefined){
+let data4 = data.per_page;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err11 = {instancePath:instancePath+"/per_page",schemaPath:"#/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 200 || isNaN(data4)){
+const err12 = {instancePath:instancePath+"/per_page",schemaPath:"#/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 200},message:"must be <= 200"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data4 < 1 || isNaN(data4)){
+const err13 = {instancePath:instancePath+"/per_page",schemaPath:"#/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+validate266.errors = vErrors;
+return errors === 0;
+}
+validate266.evaluated = {"props":{"q":true,"status":true,"not_sent":true,"page":true,"per_page":true},"dynamicProps":false,"dynamicItems":false};
+
+export const listInspectorRecords_response_200 = validate267;
+const schema127 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InspectorRecordsResult"}}}]};
+const schema128 = {"type":"object","additionalProperties":false,"required":["kind","items","total","page","per_page","not_sent_hidden"],"properties":{"kind":{"$ref":"#/components/schemas/InspectorKind"},"items":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"total":{"type":"integer","minimum":0,"description":"Records that match the query (on every page)."},"page":{"type":"integer","minimum":1},"per_page":{"type":"integer","minimum":1},"not_sent_hidden":{"type":"integer","minimum":0,"description":"Webhook deliveries that match `q` and `status` but were left out as never sent (see `not_sent`); 0 for other kinds."}}};
+
+function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate269.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.kind === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.items === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.total === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.page === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "page"},message:"must have required property '"+"page"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.per_page === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.not_sent_hidden === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "not_sent_hidden"},message:"must have required property '"+"not_sent_hidden"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((key0 === "kind") || (key0 === "items")) || (key0 === "total")) || (key0 === "page")) || (key0 === "per_page")) || (key0 === "not_sent_hidden"))){
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+if(!(validate264(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate264.errors : vErrors.concat(validate264.errors);
+errors = vErrors.length;
+}
+}
+if(data.items !== undefined){
+let data1 = data.items;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate159(data1[i0], {instancePath:instancePath+"/items/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data3 = data.total;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err8 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+const err9 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+if(data.page !== undefined){
+let data4 = data.page;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err10 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 1 || isNaN(data4)){
+const err11 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.per_page !== undefined){
+let data5 = data.per_page;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err12 = {instancePath:instancePath+"/per_page",schemaPath:"#/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 1 || isNaN(data5)){
+const err13 = {instancePath:instancePath+"/per_page",schemaPath:"#/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data.not_sent_hidden !== undefined){
+let data6 = data.not_sent_hidden;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err14 = {instancePath:instancePath+"/not_sent_hidden",schemaPath:"#/properties/not_sent_hidden/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 0 || isNaN(data6)){
+const err15 = {instancePath:instancePath+"/not_sent_hidden",schemaPath:"#/properties/not_sent_hidden/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+validate269.errors = vErrors;
+return errors === 0;
+}
+validate269.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate267.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+errors = vErrors.length;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.result === undefined){
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.result !== undefined){
+if(!(validate269(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate267.errors = vErrors;
+return errors === 0;
+}
+validate267.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getInspectorState_query = validate273;
+const schema129 = {"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":500,"default":50}},"required":[]};
+
+function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate273.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13166,19 +13721,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate263.errors = vErrors;
+validate273.errors = vErrors;
 return errors === 0;
 }
-validate263.evaluated = {"props":{"limit":true},"dynamicProps":false,"dynamicItems":false};
+validate273.evaluated = {"props":{"limit":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getInspectorState_response_200 = validate264;
-const schema125 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InspectorState"}}}]};
-const schema126 = {"type":"object","additionalProperties":false,"required":["clock","counts","orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries"],"properties":{"clock":{"$ref":"#/components/schemas/ClockState"},"counts":{"type":"object","additionalProperties":false,"required":["orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries"],"properties":{"orders":{"type":"integer","minimum":0},"deposits":{"type":"integer","minimum":0},"static_addresses":{"type":"integer","minimum":0},"aml_checks":{"type":"integer","minimum":0},"webhook_events":{"type":"integer","minimum":0},"webhook_deliveries":{"type":"integer","minimum":0}}},"orders":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"deposits":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"static_addresses":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"aml_checks":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"webhook_events":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"webhook_deliveries":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}}}};
+export const getInspectorState_response_200 = validate274;
+const schema130 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InspectorState"}}}]};
+const schema131 = {"type":"object","additionalProperties":false,"required":["clock","counts","orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"],"properties":{"clock":{"$ref":"#/components/schemas/ClockState"},"counts":{"type":"object","additionalProperties":false,"required":["orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"],"properties":{"orders":{"type":"integer","minimum":0},"deposits":{"type":"integer","minimum":0},"static_addresses":{"type":"integer","minimum":0},"aml_checks":{"type":"integer","minimum":0},"webhook_events":{"type":"integer","minimum":0},"webhook_deliveries":{"type":"integer","minimum":0},"upload_intents":{"type":"integer","minimum":0},"verifications":{"type":"integer","minimum":0}}},"orders":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"deposits":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"static_addresses":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"aml_checks":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"webhook_events":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"webhook_deliveries":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"upload_intents":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"verifications":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}}}};
 
-function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate266.evaluated;
+const evaluated0 = validate276.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13266,14 +13821,34 @@ vErrors.push(err7);
 }
 errors++;
 }
-for(const key0 in data){
-if(!((((((((key0 === "clock") || (key0 === "counts")) || (key0 === "orders")) || (key0 === "deposits")) || (key0 === "static_addresses")) || (key0 === "aml_checks")) || (key0 === "webhook_events")) || (key0 === "webhook_deliveries"))){
-const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(data.upload_intents === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "upload_intents"},message:"must have required property '"+"upload_intents"+"'"};
 if(vErrors === null){
 vErrors = [err8];
 }
 else {
 vErrors.push(err8);
+}
+errors++;
+}
+if(data.verifications === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "verifications"},message:"must have required property '"+"verifications"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func14.call(schema131.properties, key0))){
+const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
 }
 errors++;
 }
@@ -13288,27 +13863,7 @@ if(data.counts !== undefined){
 let data1 = data.counts;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.orders === undefined){
-const err9 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "orders"},message:"must have required property '"+"orders"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data1.deposits === undefined){
-const err10 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "deposits"},message:"must have required property '"+"deposits"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data1.static_addresses === undefined){
-const err11 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "static_addresses"},message:"must have required property '"+"static_addresses"+"'"};
+const err11 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "orders"},message:"must have required property '"+"orders"+"'"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -13317,8 +13872,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(data1.aml_checks === undefined){
-const err12 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "aml_checks"},message:"must have required property '"+"aml_checks"+"'"};
+if(data1.deposits === undefined){
+const err12 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "deposits"},message:"must have required property '"+"deposits"+"'"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -13327,8 +13882,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data1.webhook_events === undefined){
-const err13 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "webhook_events"},message:"must have required property '"+"webhook_events"+"'"};
+if(data1.static_addresses === undefined){
+const err13 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "static_addresses"},message:"must have required property '"+"static_addresses"+"'"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -13337,8 +13892,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data1.webhook_deliveries === undefined){
-const err14 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "webhook_deliveries"},message:"must have required property '"+"webhook_deliveries"+"'"};
+if(data1.aml_checks === undefined){
+const err14 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "aml_checks"},message:"must have required property '"+"aml_checks"+"'"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -13347,9 +13902,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-for(const key1 in data1){
-if(!((((((key1 === "orders") || (key1 === "deposits")) || (key1 === "static_addresses")) || (key1 === "aml_checks")) || (key1 === "webhook_events")) || (key1 === "webhook_deliveries"))){
-const err15 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(data1.webhook_events === undefined){
+const err15 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "webhook_events"},message:"must have required property '"+"webhook_events"+"'"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -13358,11 +13912,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-if(data1.orders !== undefined){
-let data2 = data1.orders;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err16 = {instancePath:instancePath+"/counts/orders",schemaPath:"#/properties/counts/properties/orders/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data1.webhook_deliveries === undefined){
+const err16 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "webhook_deliveries"},message:"must have required property '"+"webhook_deliveries"+"'"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -13371,9 +13922,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 0 || isNaN(data2)){
-const err17 = {instancePath:instancePath+"/counts/orders",schemaPath:"#/properties/counts/properties/orders/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data1.upload_intents === undefined){
+const err17 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "upload_intents"},message:"must have required property '"+"upload_intents"+"'"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -13382,12 +13932,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-}
-if(data1.deposits !== undefined){
-let data3 = data1.deposits;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err18 = {instancePath:instancePath+"/counts/deposits",schemaPath:"#/properties/counts/properties/deposits/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data1.verifications === undefined){
+const err18 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "verifications"},message:"must have required property '"+"verifications"+"'"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -13396,9 +13942,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 < 0 || isNaN(data3)){
-const err19 = {instancePath:instancePath+"/counts/deposits",schemaPath:"#/properties/counts/properties/deposits/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key1 in data1){
+if(!((((((((key1 === "orders") || (key1 === "deposits")) || (key1 === "static_addresses")) || (key1 === "aml_checks")) || (key1 === "webhook_events")) || (key1 === "webhook_deliveries")) || (key1 === "upload_intents")) || (key1 === "verifications"))){
+const err19 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -13408,11 +13954,10 @@ vErrors.push(err19);
 errors++;
 }
 }
-}
-if(data1.static_addresses !== undefined){
-let data4 = data1.static_addresses;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err20 = {instancePath:instancePath+"/counts/static_addresses",schemaPath:"#/properties/counts/properties/static_addresses/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data1.orders !== undefined){
+let data2 = data1.orders;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err20 = {instancePath:instancePath+"/counts/orders",schemaPath:"#/properties/counts/properties/orders/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -13421,9 +13966,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 0 || isNaN(data4)){
-const err21 = {instancePath:instancePath+"/counts/static_addresses",schemaPath:"#/properties/counts/properties/static_addresses/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err21 = {instancePath:instancePath+"/counts/orders",schemaPath:"#/properties/counts/properties/orders/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -13434,10 +13979,10 @@ errors++;
 }
 }
 }
-if(data1.aml_checks !== undefined){
-let data5 = data1.aml_checks;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err22 = {instancePath:instancePath+"/counts/aml_checks",schemaPath:"#/properties/counts/properties/aml_checks/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data1.deposits !== undefined){
+let data3 = data1.deposits;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err22 = {instancePath:instancePath+"/counts/deposits",schemaPath:"#/properties/counts/properties/deposits/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -13446,9 +13991,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 < 0 || isNaN(data5)){
-const err23 = {instancePath:instancePath+"/counts/aml_checks",schemaPath:"#/properties/counts/properties/aml_checks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+const err23 = {instancePath:instancePath+"/counts/deposits",schemaPath:"#/properties/counts/properties/deposits/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -13459,10 +14004,10 @@ errors++;
 }
 }
 }
-if(data1.webhook_events !== undefined){
-let data6 = data1.webhook_events;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err24 = {instancePath:instancePath+"/counts/webhook_events",schemaPath:"#/properties/counts/properties/webhook_events/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data1.static_addresses !== undefined){
+let data4 = data1.static_addresses;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err24 = {instancePath:instancePath+"/counts/static_addresses",schemaPath:"#/properties/counts/properties/static_addresses/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -13471,9 +14016,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 0 || isNaN(data6)){
-const err25 = {instancePath:instancePath+"/counts/webhook_events",schemaPath:"#/properties/counts/properties/webhook_events/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 0 || isNaN(data4)){
+const err25 = {instancePath:instancePath+"/counts/static_addresses",schemaPath:"#/properties/counts/properties/static_addresses/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -13484,10 +14029,10 @@ errors++;
 }
 }
 }
-if(data1.webhook_deliveries !== undefined){
-let data7 = data1.webhook_deliveries;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err26 = {instancePath:instancePath+"/counts/webhook_deliveries",schemaPath:"#/properties/counts/properties/webhook_deliveries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data1.aml_checks !== undefined){
+let data5 = data1.aml_checks;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err26 = {instancePath:instancePath+"/counts/aml_checks",schemaPath:"#/properties/counts/properties/aml_checks/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -13496,9 +14041,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 < 0 || isNaN(data7)){
-const err27 = {instancePath:instancePath+"/counts/webhook_deliveries",schemaPath:"#/properties/counts/properties/webhook_deliveries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+const err27 = {instancePath:instancePath+"/counts/aml_checks",schemaPath:"#/properties/counts/properties/aml_checks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -13509,9 +14054,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err28 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data1.webhook_events !== undefined){
+let data6 = data1.webhook_events;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err28 = {instancePath:instancePath+"/counts/webhook_events",schemaPath:"#/properties/counts/properties/webhook_events/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -13520,20 +14066,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-if(data.orders !== undefined){
-let data8 = data.orders;
-if(Array.isArray(data8)){
-const len0 = data8.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate159(data8[i0], {instancePath:instancePath+"/orders/" + i0,parentData:data8,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err29 = {instancePath:instancePath+"/orders",schemaPath:"#/properties/orders/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 0 || isNaN(data6)){
+const err29 = {instancePath:instancePath+"/counts/webhook_events",schemaPath:"#/properties/counts/properties/webhook_events/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -13543,19 +14078,11 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data.deposits !== undefined){
-let data10 = data.deposits;
-if(Array.isArray(data10)){
-const len1 = data10.length;
-for(let i1=0; i1<len1; i1++){
-if(!(validate159(data10[i1], {instancePath:instancePath+"/deposits/" + i1,parentData:data10,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
-errors = vErrors.length;
 }
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/deposits",schemaPath:"#/properties/deposits/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data1.webhook_deliveries !== undefined){
+let data7 = data1.webhook_deliveries;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err30 = {instancePath:instancePath+"/counts/webhook_deliveries",schemaPath:"#/properties/counts/properties/webhook_deliveries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -13564,20 +14091,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-if(data.static_addresses !== undefined){
-let data12 = data.static_addresses;
-if(Array.isArray(data12)){
-const len2 = data12.length;
-for(let i2=0; i2<len2; i2++){
-if(!(validate159(data12[i2], {instancePath:instancePath+"/static_addresses/" + i2,parentData:data12,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/static_addresses",schemaPath:"#/properties/static_addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err31 = {instancePath:instancePath+"/counts/webhook_deliveries",schemaPath:"#/properties/counts/properties/webhook_deliveries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -13587,19 +14103,11 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data.aml_checks !== undefined){
-let data14 = data.aml_checks;
-if(Array.isArray(data14)){
-const len3 = data14.length;
-for(let i3=0; i3<len3; i3++){
-if(!(validate159(data14[i3], {instancePath:instancePath+"/aml_checks/" + i3,parentData:data14,parentDataProperty:i3,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
-errors = vErrors.length;
 }
-}
-}
-else {
-const err32 = {instancePath:instancePath+"/aml_checks",schemaPath:"#/properties/aml_checks/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data1.upload_intents !== undefined){
+let data8 = data1.upload_intents;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err32 = {instancePath:instancePath+"/counts/upload_intents",schemaPath:"#/properties/counts/properties/upload_intents/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -13608,20 +14116,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data.webhook_events !== undefined){
-let data16 = data.webhook_events;
-if(Array.isArray(data16)){
-const len4 = data16.length;
-for(let i4=0; i4<len4; i4++){
-if(!(validate159(data16[i4], {instancePath:instancePath+"/webhook_events/" + i4,parentData:data16,parentDataProperty:i4,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/webhook_events",schemaPath:"#/properties/webhook_events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err33 = {instancePath:instancePath+"/counts/upload_intents",schemaPath:"#/properties/counts/properties/upload_intents/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -13631,19 +14128,11 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data.webhook_deliveries !== undefined){
-let data18 = data.webhook_deliveries;
-if(Array.isArray(data18)){
-const len5 = data18.length;
-for(let i5=0; i5<len5; i5++){
-if(!(validate159(data18[i5], {instancePath:instancePath+"/webhook_deliveries/" + i5,parentData:data18,parentDataProperty:i5,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
-errors = vErrors.length;
 }
-}
-}
-else {
-const err34 = {instancePath:instancePath+"/webhook_deliveries",schemaPath:"#/properties/webhook_deliveries/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data1.verifications !== undefined){
+let data9 = data1.verifications;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err34 = {instancePath:instancePath+"/counts/verifications",schemaPath:"#/properties/counts/properties/verifications/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -13652,10 +14141,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-}
-else {
-const err35 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err35 = {instancePath:instancePath+"/counts/verifications",schemaPath:"#/properties/counts/properties/verifications/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -13664,16 +14152,217 @@ vErrors.push(err35);
 }
 errors++;
 }
-validate266.errors = vErrors;
+}
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data.orders !== undefined){
+let data10 = data.orders;
+if(Array.isArray(data10)){
+const len0 = data10.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate159(data10[i0], {instancePath:instancePath+"/orders/" + i0,parentData:data10,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/orders",schemaPath:"#/properties/orders/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.deposits !== undefined){
+let data12 = data.deposits;
+if(Array.isArray(data12)){
+const len1 = data12.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate159(data12[i1], {instancePath:instancePath+"/deposits/" + i1,parentData:data12,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/deposits",schemaPath:"#/properties/deposits/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.static_addresses !== undefined){
+let data14 = data.static_addresses;
+if(Array.isArray(data14)){
+const len2 = data14.length;
+for(let i2=0; i2<len2; i2++){
+if(!(validate159(data14[i2], {instancePath:instancePath+"/static_addresses/" + i2,parentData:data14,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/static_addresses",schemaPath:"#/properties/static_addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.aml_checks !== undefined){
+let data16 = data.aml_checks;
+if(Array.isArray(data16)){
+const len3 = data16.length;
+for(let i3=0; i3<len3; i3++){
+if(!(validate159(data16[i3], {instancePath:instancePath+"/aml_checks/" + i3,parentData:data16,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/aml_checks",schemaPath:"#/properties/aml_checks/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data.webhook_events !== undefined){
+let data18 = data.webhook_events;
+if(Array.isArray(data18)){
+const len4 = data18.length;
+for(let i4=0; i4<len4; i4++){
+if(!(validate159(data18[i4], {instancePath:instancePath+"/webhook_events/" + i4,parentData:data18,parentDataProperty:i4,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/webhook_events",schemaPath:"#/properties/webhook_events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data.webhook_deliveries !== undefined){
+let data20 = data.webhook_deliveries;
+if(Array.isArray(data20)){
+const len5 = data20.length;
+for(let i5=0; i5<len5; i5++){
+if(!(validate159(data20[i5], {instancePath:instancePath+"/webhook_deliveries/" + i5,parentData:data20,parentDataProperty:i5,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/webhook_deliveries",schemaPath:"#/properties/webhook_deliveries/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data.upload_intents !== undefined){
+let data22 = data.upload_intents;
+if(Array.isArray(data22)){
+const len6 = data22.length;
+for(let i6=0; i6<len6; i6++){
+if(!(validate159(data22[i6], {instancePath:instancePath+"/upload_intents/" + i6,parentData:data22,parentDataProperty:i6,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/upload_intents",schemaPath:"#/properties/upload_intents/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data.verifications !== undefined){
+let data24 = data.verifications;
+if(Array.isArray(data24)){
+const len7 = data24.length;
+for(let i7=0; i7<len7; i7++){
+if(!(validate159(data24[i7], {instancePath:instancePath+"/verifications/" + i7,parentData:data24,parentDataProperty:i7,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/verifications",schemaPath:"#/properties/verifications/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+validate276.errors = vErrors;
 return errors === 0;
 }
-validate266.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate276.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate264.evaluated;
+const evaluated0 = validate274.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13696,8 +14385,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate266(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
+if(!(validate276(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
 errors = vErrors.length;
 }
 }
@@ -13712,10 +14401,10 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate264.errors = vErrors;
+validate274.errors = vErrors;
 return errors === 0;
 }
-validate264.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate274.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const advanceClock_response_400 = resetSandbox_response_400;
 export const mintToken_response_400 = resetSandbox_response_400;
@@ -13730,6 +14419,7 @@ export const injectChainTransaction_response_400 = resetSandbox_response_400;
 export const addChainConfirmations_response_400 = resetSandbox_response_400;
 export const forceOrderEvent_response_400 = resetSandbox_response_400;
 export const reviewVerification_response_400 = resetSandbox_response_400;
+export const listInspectorRecords_response_400 = resetSandbox_response_400;
 export const getInspectorState_response_400 = resetSandbox_response_400;
 export const getClock_response_401 = resetSandbox_response_401;
 export const freezeClock_response_401 = resetSandbox_response_401;
@@ -13755,6 +14445,7 @@ export const injectChainTransaction_response_401 = resetSandbox_response_401;
 export const addChainConfirmations_response_401 = resetSandbox_response_401;
 export const forceOrderEvent_response_401 = resetSandbox_response_401;
 export const reviewVerification_response_401 = resetSandbox_response_401;
+export const listInspectorRecords_response_401 = resetSandbox_response_401;
 export const getInspectorState_response_401 = resetSandbox_response_401;
 export const advanceClock_response_413 = resetSandbox_response_413;
 export const mintToken_response_413 = resetSandbox_response_413;
@@ -13793,6 +14484,7 @@ export const injectChainTransaction_response_422 = resetSandbox_response_422;
 export const addChainConfirmations_response_422 = resetSandbox_response_422;
 export const forceOrderEvent_response_422 = resetSandbox_response_422;
 export const reviewVerification_response_422 = resetSandbox_response_422;
+export const listInspectorRecords_response_422 = resetSandbox_response_422;
 export const getInspectorState_response_422 = resetSandbox_response_422;
 export const freezeClock_response_200 = getClock_response_200;
 export const resumeClock_response_200 = getClock_response_200;
@@ -14034,6 +14726,16 @@ export const operationValidators = {
       "413": reviewVerification_response_413,
       "415": reviewVerification_response_415,
       "422": reviewVerification_response_422,
+    },
+  },
+  listInspectorRecords: {
+    path: listInspectorRecords_path,
+    query: listInspectorRecords_query,
+    responses: {
+      "200": listInspectorRecords_response_200,
+      "400": listInspectorRecords_response_400,
+      "401": listInspectorRecords_response_401,
+      "422": listInspectorRecords_response_422,
     },
   },
   getInspectorState: {

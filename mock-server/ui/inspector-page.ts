@@ -1,7 +1,8 @@
 // The inspector page (/__mock/ui): static HTML, CSS and JS from ./public, and config.json, what
 // the page needs from the contracts so it restates none of it: the control operations it calls
-// (method and path), the admin-token header, the order events each status allows (forceOrderEvent
-// ignores guards), the delivery statuses the machine retries, and the networks of the v1 catalog.
+// (method and path), the admin-token header, the statuses each kind of record may be filtered by,
+// the order events each status allows (forceOrderEvent ignores guards), the delivery statuses the
+// machine retries, why a delivery may never be sent, and the networks of the v1 catalog.
 // The page holds no data: everything it shows comes from the control API, which asks for the admin
 // token when the mock has one (the page then sends it; see public/inspector.js).
 import express, { type Router } from 'express';
@@ -11,12 +12,16 @@ import { sandboxControlSecuritySchemes } from '../../generated/sandbox-control/c
 import { sandboxControlRoutes, sandboxControlRoutesBasePath } from '../../generated/sandbox-control/routes.js';
 import { allowedEvents } from '../domain/machines/fire.js';
 import { enabledNetworks } from '../domain/deposits/networks.js';
+import { inspectorKinds, notSentReasons } from '../control/inspector-kinds.js';
 
 const publicDir = fileURLToPath(new URL('./public/', import.meta.url));
 
 /** The control operations the page calls. */
 const pageOperations = [
-  'getInspectorState',
+  'getClock',
+  'listInspectorRecords',
+  'listFaults',
+  'removeFault',
   'advanceClock',
   'freezeClock',
   'resumeClock',
@@ -25,6 +30,9 @@ const pageOperations = [
   'forceWebhookRetry',
   'runDueWebhooks',
 ] as const;
+
+/** How the page names why a delivery was never sent. */
+const notSentLabels: Record<(typeof notSentReasons)[keyof typeof notSentReasons], string> = { no_callback_url: 'no callback URL' };
 
 /** The delivery machine's event that forceWebhookRetry fires. */
 const retryEvent = 'retry';
@@ -40,6 +48,8 @@ function inspectorPageConfig() {
   return {
     adminTokenHeader: sandboxControlSecuritySchemes.adminToken.name,
     operations,
+    kinds: Object.fromEntries(Object.entries(inspectorKinds).map(([kind, spec]) => [kind, { statuses: spec.statuses }])),
+    notSentLabels,
     orderEvents: Object.fromEntries(orderMachine.states.map((s) => [s, allowedEvents(orderMachine, s, { ignoreGuards: true })])),
     retryableDeliveryStatuses: webhookDeliveryMachine.states.filter((s) => allowedEvents(webhookDeliveryMachine, s).includes(retryEvent)),
     networks: enabledNetworks().map((n) => ({ code: n.code, name: n.name, memoName: n.memoName })),

@@ -44,6 +44,8 @@ const EXPECTED: Record<string, string> = {
   'GET /faults': 'listFaults',
   'DELETE /faults': 'clearFaults',
   'DELETE /faults/{fault}': 'removeFault',
+  // issue 22, the inspector's searchable, paged tables
+  'GET /inspector/records/{kind}': 'listInspectorRecords',
 };
 
 const schemaNamed = (name: string): JsonObject => {

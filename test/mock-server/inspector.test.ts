@@ -6,6 +6,7 @@
 // itself is served at /__mock/ui, open to load, while its data stays behind the admin token.
 import { describe, expect, it } from 'vitest';
 import { DepositV1Client, createHmacSigner, depositV1SignatureScheme } from '../../generated/deposit-v1/client.js';
+import { webhookDeliveryMachine } from '../../generated/machines.js';
 import { sandboxControlSecuritySchemes } from '../../generated/sandbox-control/contract-data.js';
 import { expectContractBody } from './support/contract.js';
 import { placeOrder } from './orders-helpers.js';
@@ -44,7 +45,7 @@ async function failedDelivery(): Promise<{ deliveryId: string; owner: string }> 
 describe('getInspectorState', () => {
   it('starts empty, with the clock', async () => {
     const snapshot = await state();
-    expect(snapshot.counts).toEqual({ orders: 0, deposits: 0, static_addresses: 0, aml_checks: 0, webhook_events: 0, webhook_deliveries: 0 });
+    expect(snapshot.counts).toEqual({ orders: 0, deposits: 0, static_addresses: 0, aml_checks: 0, webhook_events: 0, webhook_deliveries: 0, upload_intents: 0, verifications: 0 });
     expect(snapshot.deposits).toEqual([]);
     expect(snapshot.clock.frozen).toBe(true);
     expect(snapshot.clock.now).toBe((await server.control.getClock()).body.result.now);
@@ -118,8 +119,9 @@ describe('getInspectorState', () => {
     expect(sent.webhook_events.map((e) => e.id)).toEqual([v3Test.event.id, siteTest.eventId]);
     expect(sent.webhook_events[0]).toMatchObject({ owner: String(server.sandbox.defaultKey.client.id), type: v3Test.event.type, status: 'delivered' });
     const [v3Sent] = sent.webhook_deliveries;
-    const { signature_valid, owner, ...presented } = v3Sent ?? {};
-    expect({ signature_valid, owner }).toEqual({ signature_valid: true, owner: String(server.sandbox.defaultKey.client.id) });
+    const { signature_valid, owner, resource, not_sent, ...presented } = v3Sent ?? {};
+    expect({ signature_valid, owner, not_sent }).toEqual({ signature_valid: true, owner: String(server.sandbox.defaultKey.client.id), not_sent: null });
+    expect(resource).toEqual(sent.webhook_events[0]?.resource);
     expect(presented).toEqual((await server.v3.getWebhookDelivery({ path: { delivery: v3Delivery?.id ?? '' } })).body.result.delivery);
     expect(sent.webhook_deliveries[1]).toMatchObject({ status: 'delivered', attempt: 1, signature_valid: true });
   });
@@ -172,9 +174,16 @@ describe('the inspector page', () => {
     const html = await send(server.url, '/__mock/ui/');
     expect(html.status).toBe(200);
     expect(html.text).toContain('<h1>Mock inspector</h1>');
-    const config = (await send(server.url, '/__mock/ui/config.json')).json as { adminTokenHeader: string; operations: Record<string, { path: string }>; retryableDeliveryStatuses: string[] };
+    const config = (await send(server.url, '/__mock/ui/config.json')).json as {
+      adminTokenHeader: string;
+      operations: Record<string, { path: string }>;
+      retryableDeliveryStatuses: string[];
+      kinds: Record<string, { statuses: string[] }>;
+    };
     expect(config.adminTokenHeader).toBe(sandboxControlSecuritySchemes.adminToken.name);
-    expect(config.operations.getInspectorState?.path).toBe('/__mock/inspector/state');
+    expect(config.operations.listInspectorRecords?.path).toBe('/__mock/inspector/records/{kind}');
+    expect(config.kinds.webhook_deliveries?.statuses).toEqual(webhookDeliveryMachine.states);
+    expect(config.kinds.static_addresses?.statuses).toEqual(['active', 'disabled']);
     expect(config.retryableDeliveryStatuses).toEqual(['failed']);
     const bare = await fetch(`${server.url}/__mock/ui`, { redirect: 'manual' });
     expect(bare.headers.get('location')).toBe('/__mock/ui/');

@@ -91,6 +91,13 @@ export class UploadIntentService {
     return intent;
   }
 
+  /** Every client's intents, brought up to date, newest first (the inspector). */
+  all(): UploadIntentRecord[] {
+    const intents = [...this.intents.values()].sort((a, b) => b.id - a.id);
+    for (const intent of intents) this.settle(intent);
+    return intents;
+  }
+
   commit(intent: UploadIntentRecord, file: ReceivedFile): CommitOutcome {
     this.settle(intent);
     if (!allowedEvents(uploadIntentMachine, intent.status, { ignoreGuards: true }).includes('commit')) {

@@ -114,6 +114,13 @@ export class VerificationService {
     return verification;
   }
 
+  /** Every client's verifications, brought up to date, newest first (the inspector). */
+  all(): VerificationRecord[] {
+    const all = [...this.verifications.values()].reverse();
+    for (const verification of all) this.settle(verification);
+    return all.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+  }
+
   /** The verifications started for an order, oldest first. */
   ofOrder(clientId: string, orderId: number): VerificationRecord[] {
     const found = [...this.verifications.values()].filter((v) => v.clientId === clientId && v.orderId === orderId);

@@ -9,7 +9,7 @@ interface PathValidator {
 }
 
 // Tried in order until the validator accepts one: most path parameters are uuids, integer ids,
-// public ids or catalog keys.
+// public ids, catalog keys or, for the inspector's lists, a kind of record.
 const candidates: Record<ParameterDefinition['kind'], string[]> = {
   integer: ['1', '42'],
   number: ['1'],
@@ -20,6 +20,7 @@ const candidates: Record<ParameterDefinition['kind'], string[]> = {
     'success-envelope.v1',
     'exchange-v3',
     'evt_0123456789abcdef',
+    'deposits',
     'abc',
     '1',
   ],
