@@ -51,6 +51,7 @@ import { bundledText } from './bundled-contracts.js';
 import type { Logger } from 'pino';
 import { requestLog } from './http/request-log.js';
 import { docsPage } from './docs-page/router.js';
+import type { TryItOutSigning } from './docs-page/signing-panel.js';
 
 export const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -143,7 +144,7 @@ export function createApp(options: AppOptions = {}): MockApp {
     ],
   };
 
-  if (options.docs !== false) app.use('/docs', oneLayer(requestContext('v3'), docsPage()));
+  if (options.docs !== false) app.use('/docs', oneLayer(requestContext('v3'), docsPage({ signing: tryItOutSigning(options) })));
 
   if (options.control !== false) {
     app.use(`${sandboxControlRoutesBasePath}/ui`, inspectorPage());
@@ -179,6 +180,14 @@ function sharedPathPrefix(paths: readonly string[]): string {
   let length = 0;
   while (length < first.length - 1 && rest.every((segments) => segments[length] === first[length] && !first[length]!.includes('{'))) length += 1;
   return first.slice(0, length).join('/');
+}
+
+/** Where the docs page's deposit v1 "Try it out" gets its signatures: the control API, if served. */
+function tryItOutSigning(options: AppOptions): TryItOutSigning | null {
+  if (options.control === false) return null;
+  const route = sandboxControlRoutes.find((r) => r.operationId === 'signDepositRequest');
+  if (route === undefined) throw new Error('the control contract has no signDepositRequest');
+  return { path: `${sandboxControlRoutesBasePath}${route.path}`, adminTokenHeader: sandboxControlSecuritySchemes.adminToken.name };
 }
 
 function validationFailed(sandbox: Sandbox, family: FamilyName) {

@@ -80,6 +80,16 @@ export const sandboxControlOperations = {
       "contentType": "application/json"
     }
   },
+  "signDepositRequest": {
+    "operationId": "signDepositRequest",
+    "method": "POST",
+    "path": "/signatures/deposit-v1",
+    "query": [],
+    "headers": [],
+    "body": {
+      "contentType": "application/json"
+    }
+  },
   "listInboxWebhooks": {
     "operationId": "listInboxWebhooks",
     "method": "GET",
@@ -323,6 +333,12 @@ export interface CreateSiteInput {
   signal?: AbortSignal;
 }
 
+/** Input of signDepositRequest: POST /signatures/deposit-v1. */
+export interface SignDepositRequestInput {
+  body: Operations['signDepositRequest']['body'];
+  signal?: AbortSignal;
+}
+
 /** Input of listInboxWebhooks: GET /webhooks/inbox. */
 export interface ListInboxWebhooksInput {
   query?: Operations['listInboxWebhooks']['query'];
@@ -484,6 +500,11 @@ export class SandboxControlClient {
   /** Create a v1 deposit site (POST /sites). */
   createSite(input?: CreateSiteInput): Promise<ApiResponse<Operations['createSite']['result']>> {
     return this.runtime.request(sandboxControlOperations.createSite, input);
+  }
+
+  /** Sign a deposit v1 request as a site (POST /signatures/deposit-v1). */
+  signDepositRequest(input: SignDepositRequestInput): Promise<ApiResponse<Operations['signDepositRequest']['result']>> {
+    return this.runtime.request(sandboxControlOperations.signDepositRequest, input);
   }
 
   /** List what the inbox received (GET /webhooks/inbox). */

@@ -36,6 +36,8 @@ export interface SandboxControlHandlers {
   mintToken(request: HandlerRequest<'mintToken'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
   /** Create a v1 deposit site (POST /sites) */
   createSite(request: HandlerRequest<'createSite'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** Sign a deposit v1 request as a site (POST /signatures/deposit-v1) */
+  signDepositRequest(request: HandlerRequest<'signDepositRequest'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
   /** List what the inbox received (GET /webhooks/inbox) */
   listInboxWebhooks(request: HandlerRequest<'listInboxWebhooks'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
   /** Receive a webhook in the built-in inbox (POST /webhooks/inbox) */
@@ -171,6 +173,19 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     parameters: [
     ],
     body: { contentType: 'application/json', required: false },
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'signDepositRequest',
+    method: 'post',
+    path: '/signatures/deposit-v1',
+    tag: 'Credentials',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+    ],
+    body: { contentType: 'application/json', required: true },
     idempotency: undefined,
     pagination: undefined,
   },

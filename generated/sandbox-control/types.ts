@@ -222,6 +222,27 @@ export type Site = {
   created_at: string;
 };
 
+export type SignDepositRequestRequest = {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The path and query string exactly as they will be sent. */
+  path: string;
+  /** The exact body text (at most the v1 body limit, 64 KiB); none for a request without a body. */
+  body?: string;
+  /** The site's API key; alone, it names one of the mock's sites. */
+  api_key?: string;
+  /** The secret to sign with; needs `api_key`. */
+  api_secret?: string;
+};
+
+export type SignedDepositRequest = {
+  /** Header name to value, to add to the request. */
+  headers: {
+    [key: string]: string;
+  };
+  /** The mock's site with that API key and secret; null when no site of this mock has them. */
+  site_id: number | null;
+};
+
 export type SiteWithSecretsResult = {
   site: Site;
   /** The API secret of the v1 `hmac` scheme. Shown once. */
@@ -732,6 +753,37 @@ export type CreateSiteResult = CreateSiteResponses['201'];
 
 /** Body of an error response of `createSite` (POST /__mock/sites). */
 export type CreateSiteError = CreateSiteResponses['400' | '401' | '413' | '415' | '422'];
+
+/** Request body (application/json) of `signDepositRequest` (POST /__mock/signatures/deposit-v1). */
+export type SignDepositRequestBody = SignDepositRequestRequest;
+
+/**
+ * Response bodies of `signDepositRequest` (POST /__mock/signatures/deposit-v1) by status.
+ *
+ * Sign a deposit v1 request as a site.
+ */
+export type SignDepositRequestResponses = {
+  /** The headers to send. */
+  '200': SuccessEnvelope & {
+    result: SignedDepositRequest;
+  };
+  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  '400': ErrorEnvelope;
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+  /** `payload_too_large`: the body exceeds 1 MiB. */
+  '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  '415': ErrorEnvelope;
+  /** `validation_error` with `error.details` per field. */
+  '422': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `signDepositRequest` (POST /__mock/signatures/deposit-v1). */
+export type SignDepositRequestResult = SignDepositRequestResponses['200'];
+
+/** Body of an error response of `signDepositRequest` (POST /__mock/signatures/deposit-v1). */
+export type SignDepositRequestError = SignDepositRequestResponses['400' | '401' | '413' | '415' | '422'];
 
 /** Query parameters of `listInboxWebhooks` (GET /__mock/webhooks/inbox). */
 export type ListInboxWebhooksQuery = {
@@ -1386,6 +1438,15 @@ export interface Operations {
     responses: CreateSiteResponses;
     result: CreateSiteResult;
     error: CreateSiteError;
+  };
+  signDepositRequest: {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: SignDepositRequestBody;
+    responses: SignDepositRequestResponses;
+    result: SignDepositRequestResult;
+    error: SignDepositRequestError;
   };
   listInboxWebhooks: {
     path: Record<string, never>;

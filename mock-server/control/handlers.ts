@@ -1,6 +1,6 @@
 // The sandbox control API (contracts/sandbox-control.openapi.yaml) over the sandbox: reset,
 // the virtual clock, minting v3 keys and creating v1 sites; the webhook rooms are in
-// webhook-controls.ts, the API faults in fault-controls.ts.
+// webhook-controls.ts, the API faults in fault-controls.ts, v1 signing in signature-controls.ts.
 import { isIP } from 'node:net';
 import { exchangeV3Routes } from '../../generated/exchange-v3/routes.js';
 import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
@@ -18,6 +18,7 @@ import { orderControlHandlers } from './order-controls.js';
 import { inspectorControlHandlers, presentClock } from './inspector-controls.js';
 import { verificationControlHandlers } from './verification-controls.js';
 import { faultControlHandlers } from './fault-controls.js';
+import { signatureControlHandlers } from './signature-controls.js';
 import type { OperationFaults } from './operation-faults.js';
 
 const maxAdvanceMs = 31_536_000_000;
@@ -35,6 +36,7 @@ export function controlHandlers(sandbox: Sandbox, faults: OperationFaults): Sand
     ...inspectorControlHandlers(sandbox),
     ...verificationControlHandlers(sandbox),
     ...faultControlHandlers(faults, clock),
+    ...signatureControlHandlers(sandbox),
     resetSandbox: async (request, context) => {
       await sandbox.reset(request.body?.seed);
       faults.reset();

@@ -1,11 +1,13 @@
 // /docs: the API reference of the three contracts (Swagger UI), the state machines and the
 // assumptions, all served by the mock itself (assets from swagger-ui-dist in node_modules, no
-// CDN). Pages are built on first request, so the docs cost nothing at start-up.
+// CDN). Pages are built on first request, so the docs cost nothing at start-up. The deposit v1
+// page signs its "Try it out" requests through the control API when the mock serves one.
 import express, { type Router } from 'express';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDocsContract, docsContracts, specFor } from './specs.js';
+import type { TryItOutSigning } from './signing-panel.js';
 
 const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const ownAssetsDir = fileURLToPath(new URL('./assets/', import.meta.url));
@@ -19,9 +21,15 @@ const assets: Record<string, string> = {
   'favicon-32x32.png': swaggerUiDir,
   'docs.css': ownAssetsDir,
   'swagger-init.js': ownAssetsDir,
+  'try-it-out-signing.js': ownAssetsDir,
 };
 
-export function docsPage(): Router {
+export interface DocsPageOptions {
+  /** How the deposit v1 page signs "Try it out"; null when the mock serves no control API. */
+  signing: TryItOutSigning | null;
+}
+
+export function docsPage(options: DocsPageOptions): Router {
   const router = express.Router();
   const rendered = new Map<string, string>();
   const html = async (key: string, render: () => Promise<string>): Promise<string> => {
@@ -56,7 +64,7 @@ export function docsPage(): Router {
     const contract = req.params.contract;
     if (!isDocsContract(contract)) return next();
     const { referencePage } = await import('./reference-page.js');
-    res.type('html').send(await html(contract, async () => referencePage(req.baseUrl, contract)));
+    res.type('html').send(await html(contract, async () => referencePage(req.baseUrl, contract, options.signing)));
   });
   return router;
 }

@@ -1,10 +1,12 @@
 // /docs over HTTP: the API reference pages of the three contracts, their assets (from
 // swagger-ui-dist, served by the mock), the contracts as JSON pointing "Try it out" at this
-// mock, the state machines and the assumptions; nothing on these pages comes from elsewhere.
+// mock, the state machines and the assumptions; nothing on these pages comes from elsewhere. The
+// deposit v1 page carries the panel that signs its "Try it out" through the control API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectAssumptions } from '../../generator/assumptions.js';
 import { machines } from '../../generated/machines.js';
 import { exchangeV3Routes } from '../../generated/exchange-v3/routes.js';
+import { sandboxControlRoutes, sandboxControlRoutesBasePath } from '../../generated/sandbox-control/routes.js';
 import { startMockServer, type RunningMockServer } from '../../mock-server/server.js';
 import { contractsDir } from '../support/contracts.js';
 
@@ -48,7 +50,7 @@ describe('/docs', () => {
   });
 
   it('our own assets name no other host, and Swagger UI is told not to call its online validator', async () => {
-    for (const asset of ['docs.css', 'swagger-init.js']) {
+    for (const asset of ['docs.css', 'swagger-init.js', 'try-it-out-signing.js']) {
       expect(await (await fetch(`${mock.url}/docs/assets/${asset}`)).text()).not.toMatch(/https?:\/\//);
     }
     expect(await (await fetch(`${mock.url}/docs/assets/swagger-init.js`)).text()).toContain('validatorUrl: null');
@@ -96,6 +98,23 @@ describe('/docs', () => {
     const assumptions = collectAssumptions(contractsDir);
     expect(page).toContain(`${assumptions.length} places`);
     expect(page.match(/<li><code>/g)).toHaveLength(assumptions.length);
+  });
+
+  it("the deposit v1 page signs its Try it out through the control API's signDepositRequest, or says it cannot", async () => {
+    const page = await html('/docs/deposit-v1');
+    const signRoute = sandboxControlRoutes.find((route) => route.operationId === 'signDepositRequest');
+    expect(page).toContain(`data-sign-url="${sandboxControlRoutesBasePath}${signRoute?.path}"`);
+    expect(references(page)).toContain('/docs/assets/try-it-out-signing.js');
+    expect(await html('/docs/exchange-v3')).not.toContain('data-sign-url');
+
+    const closed = await startMockServer({ port: 0, control: false });
+    try {
+      const unsigned = await (await fetch(`${closed.url}/docs/deposit-v1`)).text();
+      expect(unsigned).not.toContain('data-sign-url');
+      expect(unsigned).toContain('This mock serves no control API, so it cannot sign');
+    } finally {
+      await closed.close();
+    }
   });
 
   it('is not served with docs: false', async () => {

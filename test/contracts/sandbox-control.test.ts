@@ -46,6 +46,8 @@ const EXPECTED: Record<string, string> = {
   'DELETE /faults/{fault}': 'removeFault',
   // issue 22, the inspector's searchable, paged tables
   'GET /inspector/records/{kind}': 'listInspectorRecords',
+  // issue 22, signing the docs page's deposit v1 "Try it out"
+  'POST /signatures/deposit-v1': 'signDepositRequest',
 };
 
 const schemaNamed = (name: string): JsonObject => {
