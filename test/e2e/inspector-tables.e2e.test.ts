@@ -3,42 +3,23 @@
 // with their resource, and those to a site without a callback URL shown as never sent, hidden by
 // default and counted; upload intents and verifications; the faults in force, removable from the
 // page. Screenshots (and one of each failing test) go to test-artifacts/e2e/.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { DepositV1Client, createHmacSigner, depositV1SignatureScheme } from '../../generated/deposit-v1/client.js';
-import { inboxUrlOf, startTestServer, type TestServer } from '../mock-server/support/server.js';
+import type { Page } from 'playwright-core';
+import { beforeEach, expect, it } from 'vitest';
+import { inboxUrlOf, type TestServer } from '../mock-server/support/server.js';
+import { newSite } from '../mock-server/support/sites.js';
 import { uploaded } from '../mock-server/uploads-helpers.js';
-import { describeInBrowser, launchBrowser, openPage, screenshot } from './support/browser.js';
+import { describeInBrowser, screenshot } from './support/browser.js';
+import { useInspectorPage } from './support/inspector-page.js';
 
 describeInBrowser('the inspector tables in a browser', () => {
+  const suite = useInspectorPage(2208);
   let server: TestServer;
-  let browser: Browser;
   let page: Page;
-  let errors: string[];
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer({ seed: 2208 }), launchBrowser()]);
-  }, 60_000);
-  afterAll(async () => {
-    await Promise.all([browser?.close(), server?.close()]);
-  });
-  beforeEach(async () => {
-    await server.control.resetSandbox();
-    await server.control.freezeClock();
-    errors = [];
-    page = await openPage(browser, `${server.url}/__mock/ui/`, errors);
-  });
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') await screenshot(page, `failed-${context.task.name.replace(/\W+/g, '-')}`);
-    await page?.close();
-    expect(errors).toEqual([]);
+  beforeEach(() => {
+    ({ server, page } = suite);
   });
 
-  async function siteClient(callbackUrl: string | null) {
-    const created = (await server.control.createSite({ body: { name: 'E2E tables', callback_url: callbackUrl } })).body.result;
-    const signer = createHmacSigner(depositV1SignatureScheme, { key: created.site.api_key, secret: created.api_secret }, { now: () => server.sandbox.clock.nowMs() });
-    return { site: created.site, v1: new DepositV1Client({ baseUrl: server.url, signer, retry: false }) };
-  }
+  const siteClient = (callbackUrl: string | null) => newSite(server, { name: 'E2E tables', callback_url: callbackUrl });
 
   const table = (name: string) => page.getByRole('table', { name: new RegExp(`^${name}\\b`) });
   const bodyRows = (name: string) => table(name).locator('tbody tr');

@@ -6,42 +6,24 @@
 // payment window. A failed delivery is retried from the page and delivered. A mock with an admin
 // token has the page ask for it. Screenshots (and one of each failing test) go to
 // test-artifacts/e2e/.
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { DepositV1Client, createHmacSigner, depositV1SignatureScheme } from '../../generated/deposit-v1/client.js';
+import type { Locator, Page } from 'playwright-core';
+import { beforeEach, expect, it } from 'vitest';
 import { orderMachine } from '../../generated/machines.js';
 import { inboxUrlOf, startTestServer, type TestServer } from '../mock-server/support/server.js';
-import { describeInBrowser, launchBrowser, openPage, screenshot } from './support/browser.js';
+import { newSite } from '../mock-server/support/sites.js';
+import { describeInBrowser, openPage, screenshot } from './support/browser.js';
+import { useInspectorPage } from './support/inspector-page.js';
 
 describeInBrowser('the inspector page in a browser', () => {
+  const suite = useInspectorPage(2026);
   let server: TestServer;
-  let browser: Browser;
   let page: Page;
-  let errors: string[];
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer({ seed: 2026 }), launchBrowser()]);
-  }, 60_000);
-  afterAll(async () => {
-    await Promise.all([browser?.close(), server?.close()]);
-  });
-  beforeEach(async () => {
-    await server.control.resetSandbox();
-    // Time moves only when the page (or the test) advances it.
-    await server.control.freezeClock();
-    errors = [];
-    page = await openPage(browser, `${server.url}/__mock/ui/`, errors);
-  });
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') await screenshot(page, `failed-${context.task.name.replace(/\W+/g, '-')}`);
-    await page?.close();
-    expect(errors).toEqual([]);
+  beforeEach(() => {
+    ({ server, page } = suite);
   });
 
   async function siteClient() {
-    const created = (await server.control.createSite({ body: { name: 'E2E shop', callback_url: inboxUrlOf(server) } })).body.result;
-    const signer = createHmacSigner(depositV1SignatureScheme, { key: created.site.api_key, secret: created.api_secret }, { now: () => server.sandbox.clock.nowMs() });
-    return new DepositV1Client({ baseUrl: server.url, signer, retry: false });
+    return (await newSite(server, { name: 'E2E shop', callback_url: inboxUrlOf(server) })).v1;
   }
 
   const table = (name: string) => page.getByRole('table', { name: new RegExp(`^${name}\\b`) });
@@ -146,7 +128,7 @@ describeInBrowser('the inspector page in a browser', () => {
     const guarded = await startTestServer({ adminToken: 'e2e-admin-token-0001' });
     const guardedErrors: string[] = [];
     try {
-      const asked = await openPage(browser, `${guarded.url}/__mock/ui/`, guardedErrors);
+      const asked = await openPage(suite.browser, `${guarded.url}/__mock/ui/`, guardedErrors);
       await asked.getByRole('region', { name: 'Admin token' }).waitFor();
       await asked.getByRole('textbox', { name: 'Admin token' }).fill('e2e-admin-token-0001');
       await asked.getByRole('button', { name: 'Use token' }).click();
@@ -154,7 +136,7 @@ describeInBrowser('the inspector page in a browser', () => {
       expect(await asked.getByRole('region', { name: 'Admin token' }).isHidden()).toBe(true);
       await asked.close();
 
-      const given = await openPage(browser, `${guarded.url}/__mock/ui/#token=e2e-admin-token-0001`, guardedErrors);
+      const given = await openPage(suite.browser, `${guarded.url}/__mock/ui/#token=e2e-admin-token-0001`, guardedErrors);
       await given.getByRole('table', { name: /^Deposits \(0\)/ }).waitFor();
       expect(new URL(given.url()).hash).toBe('');
       await given.close();

@@ -5,7 +5,6 @@
 // authentication and before idempotency; listed, removed, cleared, and gone after a reset.
 import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { DepositV1Client, createHmacSigner, depositV1SignatureScheme } from '../../generated/deposit-v1/client.js';
 import { ExchangeV3Client } from '../../generated/exchange-v3/client.js';
 import type { FaultRequest } from '../../generated/sandbox-control/types.js';
 import { expectContractBody } from './support/contract.js';
@@ -13,6 +12,7 @@ import { failure } from './support/failure.js';
 import { bearer, send } from './support/http.js';
 import { mintKey } from './support/keys.js';
 import { startTestServer, useFrozenSandbox, type TestServer } from './support/server.js';
+import { newSite } from './support/sites.js';
 
 let server: TestServer;
 useFrozenSandbox({ seed: 2203 }, (started) => {
@@ -42,9 +42,8 @@ async function statusOf(call: Promise<{ status: number }>): Promise<number> {
 }
 
 async function siteClient(target: TestServer) {
-  const created = (await target.control.createSite({ body: {} })).body.result;
-  const signer = createHmacSigner(depositV1SignatureScheme, { key: created.site.api_key, secret: created.api_secret }, { now: () => target.sandbox.clock.nowMs() });
-  return { siteId: created.site.id, v1: new DepositV1Client({ baseUrl: target.url, signer, retry: false }) };
+  const { site, v1 } = await newSite(target);
+  return { siteId: site.id, v1 };
 }
 
 /** A raw GET that reports how the connection ended: a status, or the socket error's code. */

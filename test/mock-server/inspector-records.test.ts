@@ -4,13 +4,13 @@
 // callback URL) labelled, left out by default and counted, their events labelled too; upload
 // intents and verifications of every client with their owner.
 import { describe, expect, it } from 'vitest';
-import { DepositV1Client, createHmacSigner, depositV1SignatureScheme } from '../../generated/deposit-v1/client.js';
 import { depositMachine } from '../../generated/machines.js';
 import type { ListInspectorRecordsPathParams, ListInspectorRecordsQuery } from '../../generated/sandbox-control/types.js';
 import { placeOrder } from './orders-helpers.js';
 import { expectContractBody } from './support/contract.js';
 import { failure } from './support/failure.js';
 import { inboxUrlOf, useFrozenSandbox, type TestServer } from './support/server.js';
+import { newSite } from './support/sites.js';
 import { uploaded, createIntent } from './uploads-helpers.js';
 
 let server: TestServer;
@@ -24,11 +24,7 @@ async function records(kind: ListInspectorRecordsPathParams['kind'], query: List
   return response.body.result;
 }
 
-async function siteClient(callbackUrl: string | null) {
-  const created = (await server.control.createSite({ body: { callback_url: callbackUrl } })).body.result;
-  const signer = createHmacSigner(depositV1SignatureScheme, { key: created.site.api_key, secret: created.api_secret }, { now: () => server.sandbox.clock.nowMs() });
-  return { site: created.site, v1: new DepositV1Client({ baseUrl: server.url, signer, retry: false }) };
-}
+const siteClient = (callbackUrl: string | null) => newSite(server, { callback_url: callbackUrl });
 
 const idsOf = (items: readonly Record<string, unknown>[], field = 'uuid') => items.map((item) => item[field]);
 

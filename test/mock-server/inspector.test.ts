@@ -5,7 +5,6 @@
 // refuses one that is not failed with the machine's reason and an unknown one with 404. The page
 // itself is served at /__mock/ui, open to load, while its data stays behind the admin token.
 import { describe, expect, it } from 'vitest';
-import { DepositV1Client, createHmacSigner, depositV1SignatureScheme } from '../../generated/deposit-v1/client.js';
 import { webhookDeliveryMachine } from '../../generated/machines.js';
 import { sandboxControlSecuritySchemes } from '../../generated/sandbox-control/contract-data.js';
 import { expectContractBody } from './support/contract.js';
@@ -13,6 +12,7 @@ import { placeOrder } from './orders-helpers.js';
 import { failure } from './support/failure.js';
 import { send } from './support/http.js';
 import { inboxUrlOf, startTestServer, useFrozenSandbox, type TestServer } from './support/server.js';
+import { newSite } from './support/sites.js';
 
 let server: TestServer;
 useFrozenSandbox({ seed: 31 }, (started) => {
@@ -25,11 +25,7 @@ async function state(limit?: number) {
   return response.body.result;
 }
 
-async function siteClient(callbackUrl: string | null) {
-  const created = (await server.control.createSite({ body: { callback_url: callbackUrl } })).body.result;
-  const signer = createHmacSigner(depositV1SignatureScheme, { key: created.site.api_key, secret: created.api_secret }, { now: () => server.sandbox.clock.nowMs() });
-  return { site: created.site, v1: new DepositV1Client({ baseUrl: server.url, signer, retry: false }) };
-}
+const siteClient = (callbackUrl: string | null) => newSite(server, { callback_url: callbackUrl });
 
 /** A site test webhook (one attempt, no automatic retry) answered with 500: its delivery fails. */
 async function failedDelivery(): Promise<{ deliveryId: string; owner: string }> {
