@@ -27,8 +27,8 @@ export class ApiError extends Error {
     body: unknown;
     message: string | undefined;
   }) {
-    const reason = init.message === undefined ? '' : `: ${init.message}`;
-    super(`${init.operationId} failed with HTTP ${init.status} ${init.code}${reason}`);
+    const reason = [init.message, firstDetail(init.details)].filter((part) => part !== undefined).join(' ');
+    super(`${init.operationId} failed with HTTP ${init.status} ${init.code}${reason === '' ? '' : `: ${reason}`}`);
     this.status = init.status;
     this.code = init.code;
     this.details = init.details;
@@ -71,6 +71,18 @@ export function requestIdOf(format: ErrorFormat, body: unknown, headers: Headers
         ? body.requestId
         : undefined;
   return typeof fromBody === 'string' ? fromBody : (headers.get('x-request-id') ?? undefined);
+}
+
+/**
+ * `(body.amount: must be positive)`: the first field's messages, and how many other fields have
+ * some, so a thrown error says what to fix without the caller reading `details`.
+ */
+function firstDetail(details: Record<string, string[]>): string | undefined {
+  const fields = Object.entries(details).filter(([, messages]) => messages.length > 0);
+  const [first] = fields;
+  if (first === undefined) return undefined;
+  const more = fields.length > 1 ? `; ${fields.length - 1} more field${fields.length > 2 ? 's' : ''}` : '';
+  return `(${first[0]}: ${first[1].join(', ')}${more})`;
 }
 
 /** Keeps the entries that are lists of strings; anything else in `details` is not ours to type. */

@@ -150,7 +150,25 @@ describe('errors', () => {
       requestId: 'req_v3',
       operationId: 'listOrders',
     });
-    expect((error as ApiError).message).toContain('The given data was invalid.');
+    expect((error as ApiError).message).toBe('listOrders failed with HTTP 422 validation_error: The given data was invalid. (per_page: must be <= 100)');
+  });
+
+  it('names the first invalid field and how many others there are', async () => {
+    server.handler = () => ({
+      status: 422,
+      body: {
+        state: 1,
+        message: 'The given data was invalid.',
+        result: null,
+        error: { code: 'validation_error', details: { 'body.amount': ['must be positive', 'must be a decimal'], 'body.to': ['is required'], 'body.from': ['is required'] } },
+        meta: { request_id: 'req_v3', correlation_id: null, timestamp: '2026-11-21T12:00:00Z' },
+      },
+    });
+    const { client } = runtime(server.baseUrl);
+    const error = await rejection(client.request(createOrder, { body: {} }));
+    expect((error as ApiError).message).toBe(
+      'createOrder failed with HTTP 422 validation_error: The given data was invalid. (body.amount: must be positive, must be a decimal; 2 more fields)',
+    );
   });
 
   it('reads a v1 error body', async () => {
@@ -162,6 +180,7 @@ describe('errors', () => {
     const { client } = runtime(server.baseUrl, { basePath: '', errorFormat: 'v1' });
     const error = await rejection(client.request(spec({ operationId: 'createDeposit', method: 'POST' }), { body: {} }));
     expect(error).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: { amount: ['is required'] }, requestId: 'req_v1' });
+    expect((error as ApiError).message).toBe('createDeposit failed with HTTP 400 VALIDATION_ERROR: Invalid input. (amount: is required)');
   });
 
   it('falls back to http_<status> and the X-Request-Id header for a proxy HTML page', async () => {
