@@ -152,11 +152,11 @@ export function createRouter(
         handle(route, operationValidators, (request, context) => (handler as UntypedHandler).call(handlers, request, context), options, req, res)
           .catch(next);
       };
-      return { route, chain: [...(options.routeMiddleware?.(route) ?? []), run] };
+      return { route, payload: [...(options.routeMiddleware?.(route) ?? []), run] };
     }),
   );
   return (req, res, next) => {
-    let found: { entry: DispatchEntry; params: Record<string, string> } | undefined;
+    let found: { entry: DispatchEntry<RequestHandler[]>; params: Record<string, string> } | undefined;
     try {
       found = table.match(req.method, req.url);
     } catch (error) {
@@ -168,7 +168,7 @@ export function createRouter(
       return;
     }
     req.params = found.params;
-    runChain(found.entry.chain, req, res, next);
+    runChain(found.entry.payload, req, res, next);
   };
 }
 
@@ -181,28 +181,28 @@ export function createRouter(
 // literals, an optional trailing slash, non-empty parameter segments, percent-decoded
 // parameters, and a GET route also answering HEAD.
 
-interface DispatchEntry {
+interface DispatchEntry<Payload> {
   route: RouteDefinition;
-  chain: RequestHandler[];
+  payload: Payload;
   /** Per path segment: the parameter's name, or null for a literal segment. */
   parameters: (string | null)[];
   /** Per path segment: the lower-cased literal (unused for parameters). */
   literals: string[];
 }
 
-class DispatchTable {
-  private readonly literal = new Map<string, DispatchEntry>();
-  private readonly parameterised = new Map<string, DispatchEntry[]>();
+class DispatchTable<Payload> {
+  private readonly literal = new Map<string, DispatchEntry<Payload>>();
+  private readonly parameterised = new Map<string, DispatchEntry<Payload>[]>();
 
-  constructor(entries: readonly { route: RouteDefinition; chain: RequestHandler[] }[]) {
-    for (const { route, chain } of entries) {
+  constructor(entries: readonly { route: RouteDefinition; payload: Payload }[]) {
+    for (const { route, payload } of entries) {
       const segments = route.path.split('/').slice(1);
       const parameters = segments.map((segment) => {
         const name = /^\{([^}]+)\}$/.exec(segment)?.[1];
         if (name === undefined && segment.includes('{')) throw new Error(`createRouter: ${route.path}: a parameter must fill its whole path segment`);
         return name ?? null;
       });
-      const entry: DispatchEntry = { route, chain, parameters, literals: segments.map((segment) => segment.toLowerCase()) };
+      const entry: DispatchEntry<Payload> = { route, payload, parameters, literals: segments.map((segment) => segment.toLowerCase()) };
       const method = route.method.toUpperCase();
       if (parameters.every((name) => name === null)) {
         const key = `${method} ${entry.literals.join('/')}`;
@@ -215,7 +215,7 @@ class DispatchTable {
   }
 
   /** The route a request is for and its decoded path parameters; undefined when none matches. */
-  match(method: string, url: string): { entry: DispatchEntry; params: Record<string, string> } | undefined {
+  match(method: string, url: string): { entry: DispatchEntry<Payload>; params: Record<string, string> } | undefined {
     const query = url.indexOf('?');
     let path = query === -1 ? url : url.slice(0, query);
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
@@ -223,7 +223,7 @@ class DispatchTable {
     return this.find(method, segments) ?? (method === 'HEAD' ? this.find('GET', segments) : undefined);
   }
 
-  private find(method: string, segments: string[]): { entry: DispatchEntry; params: Record<string, string> } | undefined {
+  private find(method: string, segments: string[]): { entry: DispatchEntry<Payload>; params: Record<string, string> } | undefined {
     const lowered = segments.map((segment) => segment.toLowerCase());
     const literal = this.literal.get(`${method} ${lowered.join('/')}`);
     if (literal !== undefined) return { entry: literal, params: {} };
@@ -237,6 +237,53 @@ class DispatchTable {
     }
     return undefined;
   }
+}
+
+/** The operation a request is for, with its decoded path parameters. */
+export interface RouteMatch {
+  route: RouteDefinition;
+  params: Record<string, string>;
+}
+
+/**
+ * Finds the operation of a method and URL (path below the family's base path, with or without
+ * a query) the way createRouter dispatches, for code that sees requests outside express (the
+ * validating proxy).
+ */
+export class RouteMatcher {
+  private readonly table: DispatchTable<null>;
+
+  constructor(routes: readonly RouteDefinition[]) {
+    this.table = new DispatchTable(routeOrder(routes).map((route) => ({ route, payload: null })));
+  }
+
+  /** Undefined when no operation matches; throws URIError for a parameter that is not valid percent-encoding. */
+  match(method: string, url: string): RouteMatch | undefined {
+    const found = this.table.match(method.toUpperCase(), url);
+    return found === undefined ? undefined : { route: found.entry.route, params: found.params };
+  }
+}
+
+/** A request as it travelled, for validateRequestParts: the parts createRouter reads from express. */
+export interface RequestParts {
+  /** Decoded path parameters (RouteMatch.params). */
+  params: Record<string, string>;
+  /** The query string without its `?`, exactly as sent. */
+  rawQuery: string;
+  /** Header name (any case) to value. */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The parsed JSON body, or undefined when none was sent. */
+  body: unknown;
+}
+
+/**
+ * What createRouter would answer with 422 for this request: the same parsing and validation,
+ * for code that sees requests outside express. Empty when the request is valid.
+ */
+export function validateRequestParts(route: RouteDefinition, validators: OperationValidators, parts: RequestParts): ValidationDetails {
+  const headers: Record<string, string | string[] | undefined> = {};
+  for (const [name, value] of Object.entries(parts.headers)) headers[name.toLowerCase()] = value;
+  return validateRequest(route, validators, parseParts(route, { ...parts, headers }));
 }
 
 /**
@@ -275,7 +322,9 @@ async function handle(
   req: Request,
   res: Response,
 ): Promise<void> {
-  const request = parseRequest(route, req);
+  // express's query parser turns `filter[status]` into nested objects: read the raw query string.
+  const rawQuery = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
+  const request = parseParts(route, { params: req.params as Record<string, string>, rawQuery, headers: req.headers, body: req.body as unknown });
   const details = validateRequest(route, validators, request);
   if (Object.keys(details).length > 0) {
     await (options.onValidationError ?? defaultValidationError)(details, req, res, route);
@@ -321,33 +370,34 @@ function writeResponse(res: Response, response: HandlerResponse): void {
 
 type ParsedRequest = OperationRequest<Record<'path' | 'query' | 'headers' | 'body', unknown>>;
 
-/** Only the declared parameters are kept: undeclared query parameters and headers are ignored. */
-function parseRequest(route: RouteDefinition, req: Request): ParsedRequest {
-  // express's query parser turns `filter[status]` into nested objects: read the raw query string.
-  const rawQuery = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
-  const search = new URLSearchParams(rawQuery);
+/**
+ * Only the declared parameters are kept: undeclared query parameters and headers are ignored.
+ * `headers` are keyed by lower-cased name (node's IncomingMessage headers are).
+ */
+function parseParts(route: RouteDefinition, parts: RequestParts): ParsedRequest {
+  const search = new URLSearchParams(parts.rawQuery);
   const path: Record<string, unknown> = {};
   const query: Record<string, unknown> = {};
   const headers: Record<string, unknown> = {};
   for (const parameter of route.parameters) {
-    const raw = rawValues(parameter, req, search);
+    const raw = rawValues(parameter, parts, search);
     if (raw.length === 0) continue;
     const value = parameterValue(parameter, raw);
     if (parameter.in === 'path') path[parameter.name] = value;
     else if (parameter.in === 'query') query[parameter.name] = value;
     else headers[parameter.name.toLowerCase()] = value;
   }
-  return { path, query, headers, body: req.body as unknown };
+  return { path, query, headers, body: parts.body };
 }
 
-function rawValues(parameter: ParameterDefinition, req: Request, search: URLSearchParams): string[] {
+function rawValues(parameter: ParameterDefinition, parts: RequestParts, search: URLSearchParams): string[] {
   if (parameter.in === 'query') return search.getAll(parameter.name);
   if (parameter.in === 'path') {
-    // express has already decoded path parameters.
-    const value = (req.params as Record<string, string | undefined>)[parameter.name];
+    // The dispatcher has already decoded path parameters.
+    const value = parts.params[parameter.name];
     return value === undefined ? [] : [value];
   }
-  const value = req.headers[parameter.name.toLowerCase()];
+  const value = parts.headers[parameter.name.toLowerCase()];
   if (value === undefined) return [];
   return [Array.isArray(value) ? value.join(', ') : value];
 }
