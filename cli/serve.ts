@@ -2,6 +2,8 @@
 // printing its URL and ready-to-use credentials.
 import { logLevels, type LogLevel } from '../mock-server/log.js';
 import { startMockServer, type RunningMockServer, type StartOptions } from '../mock-server/server.js';
+import { FixtureError, readFixtures } from '../mock-server/replay/fixture-format.js';
+import { ReplayBook } from '../mock-server/replay/replay-book.js';
 import { configOption, helpOption, optionsHelp, parsers, readOptions, UsageError, type OptionSpec } from './options.js';
 import type { CommandIo } from './io.js';
 
@@ -37,6 +39,8 @@ const serveOptions: OptionSpec[] = [
     help: `level of the log (one line per request at info): ${logLevels.join(', ')}; default info`,
     parse: parsers.oneOf(logLevels),
   },
+  { name: 'replay', env: 'MOCK_REPLAY', placeholder: '<dir>', help: 'answer the exchanges `proxy --record <dir>` recorded first, then simulate' },
+  { name: 'replay-only', env: 'MOCK_REPLAY_ONLY', boolean: true, help: "with --replay: 404 (in the family's error format) when no recording matches" },
   configOption,
   helpOption,
 ];
@@ -72,8 +76,23 @@ export function serveStartOptions(argv: readonly string[], env: NodeJS.ProcessEn
       ...given('admin-token', 'adminToken'),
       ...given('webhook-retry-schedule', 'webhookRetrySchedule'),
       ...given('webhook-egress-ips', 'webhookEgressIps'),
+      ...replayOptions(values.replay as string | undefined, values['replay-only'] === true),
     },
   };
+}
+
+/** The recordings of --replay, read once at start; a bad fixture is a configuration error. */
+function replayOptions(dir: string | undefined, only: boolean): Pick<StartOptions, 'replay'> {
+  if (dir === undefined) {
+    if (only) throw new UsageError('--replay-only needs --replay <dir>');
+    return {};
+  }
+  try {
+    return { replay: { book: new ReplayBook(readFixtures(dir)), only } };
+  } catch (error) {
+    if (error instanceof FixtureError) throw new UsageError(`--replay: ${error.message}`);
+    throw error;
+  }
 }
 
 export function banner(server: RunningMockServer, start: StartOptions): string {
@@ -83,10 +102,15 @@ export function banner(server: RunningMockServer, start: StartOptions): string {
                                            webhook secret: ${server.site.webhookSecret}
   sandbox control:  ${start.control === false ? 'off' : `${server.url}/__mock`}
   inspector:        ${start.control === false ? 'off' : `${server.url}/__mock/ui/`}
-  API reference:    ${start.docs === false ? 'off' : `${server.url}/docs`}
+  API reference:    ${start.docs === false ? 'off' : `${server.url}/docs`}${replayLine(start)}
   seed: ${server.seed}
 
   try: curl -H "Authorization: Bearer ${server.token}" ${server.url}/api/v3/private/ping`;
+}
+
+function replayLine(start: StartOptions): string {
+  if (start.replay === undefined) return '';
+  return `\n  replay:           ${start.replay.book.size} recorded exchanges answer first${start.replay.only ? '; nothing else of v3 and v1 is simulated' : ''}`;
 }
 
 /** Runs until SIGINT or SIGTERM; resolves with the exit code. */

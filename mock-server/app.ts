@@ -52,6 +52,9 @@ import type { Logger } from 'pino';
 import { requestLog } from './http/request-log.js';
 import { docsPage } from './docs-page/router.js';
 import type { TryItOutSigning } from './docs-page/signing-panel.js';
+import { replayStep, type ReplayOptions } from './replay/replay-step.js';
+import { depositV1Info } from '../generated/deposit-v1/contract-data.js';
+import { exchangeV3Info } from '../generated/exchange-v3/contract-data.js';
 
 export const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -66,6 +69,8 @@ export interface AppOptions extends SandboxOptions {
   logger?: Logger;
   /** Serve the API reference under /docs (default true). */
   docs?: boolean;
+  /** Answer the v3 and v1 requests recorded by `proxy --record` first (`serve --replay DIR`). */
+  replay?: ReplayOptions;
 }
 
 export interface MockApp {
@@ -88,6 +93,7 @@ export function createApp(options: AppOptions = {}): MockApp {
     control: (route: RouteDefinition) => [rememberRoute(route), ...platform.control(route)],
   };
   const familyContext = (family: FamilyName) => (options.strict ? [requestContext(family), strictResponses()] : [requestContext(family)]);
+  const replay = (limitBytes: number) => (options.replay === undefined ? [] : [replayStep(options.replay, sandbox.clock, limitBytes)]);
   const catalog = loadPlatformCatalog(join(repoRoot, 'contracts'));
   const openApiYaml = bundledText('exchange-v3');
 
@@ -119,6 +125,7 @@ export function createApp(options: AppOptions = {}): MockApp {
     chain: [
       ...logged,
       ...familyContext('v3'),
+      ...replay(exchangeV3Info['x-body-limit-bytes']),
       createExchangeV3Router(withOverrides(v3Handlers, overrides, 'exchange-v3', sandbox.clock), { routeMiddleware: pipeline.v3, onValidationError: validationFailed(sandbox, 'v3') }),
       unmatched(exchangeV3Routes, exchangeV3RoutesBasePath),
     ],
@@ -139,6 +146,7 @@ export function createApp(options: AppOptions = {}): MockApp {
     chain: [
       ...logged,
       ...familyContext('v1'),
+      ...replay(depositV1Info['x-body-limit-bytes']),
       createDepositV1Router(withOverrides(v1Handlers, overrides, 'deposit-v1', sandbox.clock), { routeMiddleware: pipeline.v1, onValidationError: validationFailed(sandbox, 'v1') }),
       unmatched(depositV1Routes, ''),
     ],
