@@ -12,6 +12,7 @@ Commands:
   serve         run the mock server (exchange API v3, deposit API v1, sandbox control, /docs)
   generate      generate types, validators, routers and typed clients from the contracts
   conformance   check any server (the real service, the mock, a stub) against the contracts
+  proxy         forward to any server, judging every exchange against the contracts (--record)
 
 Run \`exchange-api-kit <command> --help\` for its options. Every option of serve can also be
 given as an environment variable or in a config file (--config mock.json|mock.yaml).
@@ -28,6 +29,9 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
       return generateCommand(rest, io);
     case 'conformance':
       return conformanceCommand(rest);
+    // Integrator tools, loaded on demand so `serve` does not pay for them.
+    case 'proxy':
+      return (await import('./proxy.js')).proxyCommand(rest, io);
     case '--help':
     case '-h':
     case 'help':

@@ -1,0 +1,220 @@
+// The validating proxy over real HTTP in front of a running mock: conforming traffic through the
+// generated clients passes, planted request violations (a bound, missing credentials, an unknown
+// path, a wrong method) and a planted answer violation (a recorded answer edited off-contract
+// and replayed by a second mock) are each reported as one line, and no token, signature, API
+// key or secret reaches a log line, a report or a recorded fixture.
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHmacSigner, DepositV1Client, depositV1SignatureScheme } from '../../generated/deposit-v1/client.js';
+import { ExchangeV3Client } from '../../generated/exchange-v3/client.js';
+import { startValidatingProxy, type ValidatingProxy } from '../../cli/proxy/validating-proxy.js';
+import { readFixtures, type ExchangeFixture } from '../../mock-server/replay/fixture-format.js';
+import { ReplayBook } from '../../mock-server/replay/replay-book.js';
+import { startMockServer, type RunningMockServer } from '../../mock-server/server.js';
+
+let mock: RunningMockServer;
+let proxy: ValidatingProxy;
+const lines: string[] = [];
+const recordDir = mkdtempSync(join(tmpdir(), 'proxy-record-'));
+
+beforeAll(async () => {
+  mock = await startMockServer({ seed: 7 });
+  proxy = await startValidatingProxy({
+    target: new URL(mock.url),
+    port: 0,
+    host: '127.0.0.1',
+    maxBodyBytes: 1024 * 1024,
+    passThrough: ['/__mock'],
+    recordDir,
+    log: (line) => lines.push(line),
+  });
+});
+
+afterAll(async () => {
+  await proxy.close();
+  await mock.close();
+});
+
+const v3 = () => new ExchangeV3Client({ baseUrl: proxy.url, token: mock.token, retry: false });
+const v1 = () =>
+  new DepositV1Client({
+    baseUrl: proxy.url,
+    retry: false,
+    signer: createHmacSigner(depositV1SignatureScheme, { key: mock.site.apiKey, secret: mock.site.apiSecret }, { now: () => mock.sandbox.clock.nowMs() }),
+  });
+
+/** Lines logged since `mark` about exchange number `sequence`. */
+const linesOf = (sequence: number) => lines.filter((line) => line.includes(` #${sequence} `) || line.includes(` #${sequence}:`));
+const lastSequence = () => proxy.report.exchanges.at(-1)!.sequence;
+
+describe('validating proxy', () => {
+  it('forwards conforming traffic of both families unchanged and reports no violation', async () => {
+    const before = proxy.report.exchanges.length;
+    const routes = await v3().listRoutes();
+    expect(routes.status).toBe(200);
+    expect(routes.headers.get('x-request-id')).toMatch(/^req_/);
+    expect((await v1().listAssets()).body.data.length).toBeGreaterThan(0);
+    const judged = proxy.report.exchanges.slice(before);
+    expect(judged.map((exchange) => [exchange.family, exchange.operationId, exchange.violations])).toEqual([
+      ['v3', 'listRoutes', []],
+      ['v1', 'listAssets', []],
+    ]);
+  });
+
+  it('reports a request over a bound, one line per violation, naming the field', async () => {
+    const answer = await fetch(`${proxy.url}/api/v3/private/orders?per_page=1000`, { headers: { authorization: `Bearer ${mock.token}` } });
+    expect(answer.status).toBe(422); // what the mock answers is forwarded as it is
+    const logged = linesOf(lastSequence());
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/^violation #\d+ GET \/api\/v3\/private\/orders\?per_page=1000 → 422 \(listOrders\) request query\.per_page: /);
+  });
+
+  it('reports missing credentials, an unknown path and a method the path does not have', async () => {
+    await fetch(`${proxy.url}/api/v3/private/ping`);
+    expect(linesOf(lastSequence()).join('\n')).toMatch(/request security: no credentials for privatePing: it needs Authorization: Bearer/);
+    await fetch(`${proxy.url}/api/v3/private/nothing-here`);
+    expect(linesOf(lastSequence()).join('\n')).toMatch(/request unknown-path: GET \/api\/v3\/private\/nothing-here is no operation of exchange-v3 or deposit-v1/);
+    await fetch(`${proxy.url}/api/v3/private/ping`, { method: 'DELETE', headers: { authorization: `Bearer ${mock.token}` } });
+    expect(linesOf(lastSequence()).join('\n')).toMatch(/request method: DELETE \/api\/v3\/private\/ping is no operation of exchange-v3; the path has GET, HEAD/);
+  });
+
+  it('reports 502 for an unreachable target and keeps serving', async () => {
+    const dead = await startValidatingProxy({ target: new URL('http://127.0.0.1:9'), port: 0, host: '127.0.0.1', maxBodyBytes: 1024, passThrough: [], log: (line) => lines.push(line) });
+    try {
+      const answer = await fetch(`${dead.url}/api/v3/ping`);
+      expect(answer.status).toBe(502);
+      expect(dead.report.failures).toHaveLength(1);
+      expect(dead.report.summary()).toMatch(/0 exchanges .* 1 not answered by the target/);
+    } finally {
+      await dead.close();
+    }
+  });
+});
+
+describe('forwarding', () => {
+  it('changes nothing but hop-by-hop headers and Host, both ways, and judges a compressed answer decoded', async () => {
+    const seen: { rawHeaders: string[]; body: Buffer }[] = [];
+    // Off-contract on purpose (ping's answer has no envelope), and compressed.
+    const answerBytes = gzipSync(Buffer.from(JSON.stringify({ pong: true })));
+    const target = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        seen.push({ rawHeaders: req.rawHeaders, body: Buffer.concat(chunks) });
+        res.writeHead(200, ['Content-Type', 'application/json', 'Content-Encoding', 'gzip', 'X-Custom-Case', 'Kept', 'Connection', 'keep-alive, X-Hop', 'X-Hop', 'dropped']);
+        res.end(answerBytes);
+      });
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    const targetHost = `127.0.0.1:${(target.address() as AddressInfo).port}`;
+    const logged: string[] = [];
+    const forwarding = await startValidatingProxy({ target: new URL(`http://${targetHost}`), port: 0, host: '127.0.0.1', maxBodyBytes: 1024, passThrough: [], log: (line) => logged.push(line) });
+    try {
+      const sent = Buffer.from('{"any":"bytes",  "kept":true}');
+      const answer = await new Promise<{ message: IncomingMessage; body: Buffer }>((resolve, reject) => {
+        const request = httpRequest(`${forwarding.url}/api/v3/ping`, {
+          method: 'GET',
+          // As an array node sends the headers as they are, without adding Host.
+          headers: ['Host', new URL(forwarding.url).host, 'X-Trace-ID', 'abc', 'Connection', 'keep-alive, X-Drop-Me', 'X-Drop-Me', '1', 'Content-Type', 'application/json', 'Content-Length', String(sent.length)],
+        });
+        request.on('response', (message) => {
+          const chunks: Buffer[] = [];
+          message.on('data', (chunk: Buffer) => chunks.push(chunk));
+          message.on('end', () => resolve({ message, body: Buffer.concat(chunks) }));
+        });
+        request.on('error', reject);
+        request.end(sent);
+      });
+      const pairs = (raw: string[]) => raw.flatMap((name, i) => (i % 2 === 0 ? [`${name}: ${raw[i + 1]}`] : []));
+      // The proxy's own connection to the target says keep-alive: a hop-by-hop header of its own.
+      expect(pairs(seen[0]!.rawHeaders)).toEqual(['Host: ' + targetHost, 'X-Trace-ID: abc', 'Content-Type: application/json', `Content-Length: ${sent.length}`, 'Connection: keep-alive']);
+      expect(seen[0]!.body.equals(sent)).toBe(true);
+      expect(answer.body.equals(answerBytes)).toBe(true);
+      expect(answer.message.headers['content-encoding']).toBe('gzip');
+      expect(pairs(answer.message.rawHeaders)).toContain('X-Custom-Case: Kept');
+      expect(answer.message.headers['x-hop']).toBeUndefined();
+      expect(logged.join('\n')).toMatch(/response schema: body does not match the contract/);
+      expect(logged.join('\n')).not.toMatch(/not valid JSON/);
+    } finally {
+      await forwarding.close();
+      target.close();
+    }
+  });
+});
+
+describe('redaction', () => {
+  it('never prints or writes a token, an API key, a signature or a webhook secret', async () => {
+    const created = await v3().createWebhookEndpoint({ body: { name: 'redaction', url: 'http://127.0.0.1:9/hook', events: ['order.created'] } });
+    const webhookSecret = created.body.result.endpoint.secret;
+    await v1().listAssets();
+    // A token in a query string and in a planted violation's path.
+    await fetch(`${proxy.url}/api/v3/private/nothing?token=${mock.token}`, { headers: { authorization: `Bearer ${mock.token}` } });
+
+    const secrets = [mock.token, mock.site.apiKey, mock.site.apiSecret, webhookSecret];
+    const written = [
+      lines.join('\n'),
+      proxy.report.json(),
+      proxy.report.junit(),
+      proxy.report.summary(),
+      ...readdirSync(recordDir).map((file) => readFileSync(join(recordDir, file), 'utf8')),
+    ].join('\n');
+    for (const secret of secrets) expect(written).not.toContain(secret);
+    // v1 signatures are per request: none of the recorded ones may be in clear.
+    const signatures = readdirSync(recordDir)
+      .map((file) => JSON.parse(readFileSync(join(recordDir, file), 'utf8')) as ExchangeFixture)
+      .flatMap((fixture) => Object.entries(fixture.request.headers).filter(([name]) => /signature|authorization|api-key/i.test(name)).map(([, value]) => value));
+    expect(signatures.length).toBeGreaterThan(0);
+    expect(new Set(signatures)).toEqual(new Set(['[REDACTED]']));
+    expect(lines.join('\n')).toContain('token=%5BREDACTED%5D');
+  });
+});
+
+describe('recording, then replay', () => {
+  it('replays recorded answers, reports an answer edited off-contract, and answers 404 for the unrecorded with --replay-only', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'proxy-replay-'));
+    const recording = await startValidatingProxy({ target: new URL(mock.url), port: 0, host: '127.0.0.1', maxBodyBytes: 1024 * 1024, passThrough: ['/__mock'], recordDir: dir, log: () => undefined });
+    const client = new ExchangeV3Client({ baseUrl: recording.url, token: mock.token, retry: false });
+    const pinged = await client.privatePing();
+    const routes = await client.listRoutes({ query: { per_page: 2 } });
+    await recording.close();
+
+    const files = readdirSync(dir).sort();
+    expect(files).toEqual([expect.stringMatching(/^000001-get-privatePing\.json$/), expect.stringMatching(/^000002-get-listRoutes\.json$/)]);
+    // Plant a contract violation in the recorded answer of privatePing: drop a required field.
+    const pingFile = join(dir, files[0]!);
+    const fixture = JSON.parse(readFileSync(pingFile, 'utf8')) as ExchangeFixture;
+    expect(fixture).toMatchObject({ format: 'exchange-api-kit.exchange', version: 1, operationId: 'privatePing', request: { method: 'GET', path: '/api/v3/private/ping', query: '' } });
+    delete ((fixture.response.body as { json: unknown }).json as { result?: unknown }).result;
+    writeFileSync(pingFile, JSON.stringify(fixture));
+
+    const replaying = await startMockServer({ replay: { book: new ReplayBook(readFixtures(dir)), only: true } });
+    const watching: string[] = [];
+    const judge = await startValidatingProxy({ target: new URL(replaying.url), port: 0, host: '127.0.0.1', maxBodyBytes: 1024 * 1024, passThrough: [], log: (line) => watching.push(line) });
+    try {
+      // Headers never count: another token is answered from the recording.
+      const replayed = await fetch(`${judge.url}/api/v3/private/ping`, { headers: { authorization: 'Bearer someone-else-entirely' } });
+      expect(replayed.headers.get('x-mock-replayed-from')).toBe(files[0]);
+      expect(watching.join('\n')).toMatch(/violation #1 GET \/api\/v3\/private\/ping → 200 \(privatePing\) response schema: body does not match the contract/);
+
+      const again = await new ExchangeV3Client({ baseUrl: replaying.url, token: 'not-the-recorded-token-at-all', retry: false }).listRoutes({ query: { per_page: 2 } });
+      expect(again.body).toEqual(routes.body);
+      expect(again.requestId).toBe(routes.requestId);
+
+      const missing = await fetch(`${replaying.url}/api/v3/private/orders`, { headers: { authorization: `Bearer ${mock.token}` } });
+      expect(missing.status).toBe(404);
+      expect(await missing.json()).toMatchObject({ state: 1, error: { code: 'not_found' } });
+      const missingV1 = await fetch(`${replaying.url}/v1/public/assets`);
+      expect(missingV1.status).toBe(404);
+      expect(await missingV1.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+      expect(pinged.status).toBe(200);
+    } finally {
+      await judge.close();
+      await replaying.close();
+    }
+  });
+});
