@@ -20,6 +20,7 @@ import { loopbackOnly } from './dispatch/loopback-only.js';
 import { fetchTransport, type Transport } from './dispatch/transport.js';
 import { createServices, runDueTimers, type SandboxServices } from './services.js';
 import { createWebhookEngine, type WebhookEngine } from './webhook-engine.js';
+import { WebhookFeed } from './domain/webhooks/event-feed.js';
 
 export interface SandboxOptions {
   seed?: number;
@@ -84,6 +85,8 @@ export class Sandbox {
    */
   webhookTransport: Transport = fetchTransport();
   readonly webhookEgressIps: readonly string[];
+  /** Every emitted webhook event with its deliveries, for the control API's stream; survives resets. */
+  readonly webhookFeed = new WebhookFeed();
   private readonly webhookRetrySchedule: number[] | undefined;
   private dispatchIntervalMs: number | null = null;
   private timerLoop: { handle: NodeJS.Timeout; running: boolean } | null = null;
@@ -192,7 +195,14 @@ export class Sandbox {
     this.keys.adopt(this.defaultKey);
     this.sites.adopt(this.defaultSite);
     this.webhooks?.dispatcher.stop();
-    this.webhooks = createWebhookEngine(this.store.webhooks, this.clock, this.random, (request, signal) => this.webhookTransport(request, signal), this.webhookRetrySchedule);
+    this.webhooks = createWebhookEngine(
+      this.store.webhooks,
+      this.clock,
+      this.random,
+      (request, signal) => this.webhookTransport(request, signal),
+      this.webhookRetrySchedule,
+      this.webhookFeed,
+    );
     this.services = createServices({
       clock: this.clock,
       seed,

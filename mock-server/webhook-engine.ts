@@ -5,6 +5,7 @@ import type { Clock } from './clock.js';
 import { Dispatcher } from './dispatch/dispatcher.js';
 import type { Transport } from './dispatch/transport.js';
 import { DeliveryMachine } from './domain/webhooks/delivery-machine.js';
+import type { WebhookFeed } from './domain/webhooks/event-feed.js';
 import type { WebhookStore } from './store/webhook-store.js';
 import { WebhookService } from './domain/webhooks/webhook-service.js';
 import type { Random } from './random.js';
@@ -15,8 +16,15 @@ export interface WebhookEngine {
   dispatcher: Dispatcher;
 }
 
-export function createWebhookEngine(store: WebhookStore, clock: Clock, random: Random, transport: Transport, retryScheduleSeconds?: number[]): WebhookEngine {
+export function createWebhookEngine(
+  store: WebhookStore,
+  clock: Clock,
+  random: Random,
+  transport: Transport,
+  retryScheduleSeconds?: number[],
+  feed?: WebhookFeed,
+): WebhookEngine {
   const machine = new DeliveryMachine(retryScheduleSeconds === undefined ? {} : { scheduleSeconds: retryScheduleSeconds });
-  const service = new WebhookService({ store, clock, random, machine });
+  const service = new WebhookService({ store, clock, random, machine, ...(feed !== undefined ? { feed } : {}) });
   return { store, service, dispatcher: new Dispatcher({ service, store, clock, transport }) };
 }

@@ -185,6 +185,20 @@ export const sandboxControlOperations = {
     "query": [],
     "headers": []
   },
+  "streamWebhookEvents": {
+    "operationId": "streamWebhookEvents",
+    "method": "GET",
+    "path": "/webhooks/stream",
+    "query": [
+      {
+        "name": "events",
+        "commaSeparated": true
+      }
+    ],
+    "headers": [
+      "Last-Event-ID"
+    ]
+  },
   "setAmlAnswer": {
     "operationId": "setAmlAnswer",
     "method": "POST",
@@ -400,6 +414,13 @@ export interface RemoveFaultInput {
   signal?: AbortSignal;
 }
 
+/** Input of streamWebhookEvents: GET /webhooks/stream. */
+export interface StreamWebhookEventsInput {
+  query?: Operations['streamWebhookEvents']['query'];
+  headers?: Partial<Operations['streamWebhookEvents']['headers']>;
+  signal?: AbortSignal;
+}
+
 /** Input of setAmlAnswer: POST /aml/answers. */
 export interface SetAmlAnswerInput {
   body: Operations['setAmlAnswer']['body'];
@@ -560,6 +581,11 @@ export class SandboxControlClient {
   /** Remove one fault (DELETE /faults/{fault}). */
   removeFault(input: RemoveFaultInput): Promise<ApiResponse<Operations['removeFault']['result']>> {
     return this.runtime.request(sandboxControlOperations.removeFault, input);
+  }
+
+  /** Follow webhook events as they happen (server-sent events) (GET /webhooks/stream). */
+  streamWebhookEvents(input?: StreamWebhookEventsInput): Promise<ApiResponse<Operations['streamWebhookEvents']['result']>> {
+    return this.runtime.request(sandboxControlOperations.streamWebhookEvents, input);
   }
 
   /** Set the AML provider's answer for an address (POST /aml/answers). */

@@ -60,6 +60,8 @@ export interface SandboxControlHandlers {
   clearFaults(request: HandlerRequest<'clearFaults'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
   /** Remove one fault (DELETE /faults/{fault}) */
   removeFault(request: HandlerRequest<'removeFault'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** Follow webhook events as they happen (server-sent events) (GET /webhooks/stream) */
+  streamWebhookEvents(request: HandlerRequest<'streamWebhookEvents'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
   /** Set the AML provider's answer for an address (POST /aml/answers) */
   setAmlAnswer(request: HandlerRequest<'setAmlAnswer'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
   /** Set the AML provider's currency allowlist (PUT /aml/currencies) */
@@ -331,6 +333,21 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     security: [[], ['adminToken']],
     parameters: [
       { name: 'fault', in: 'path', required: true, kind: 'integer', array: false, commaSeparated: false },
+    ],
+    body: undefined,
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'streamWebhookEvents',
+    method: 'get',
+    path: '/webhooks/stream',
+    tag: 'Webhooks',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+      { name: 'events', in: 'query', required: false, kind: 'string', array: true, commaSeparated: true },
+      { name: 'Last-Event-ID', in: 'header', required: false, kind: 'string', array: false, commaSeparated: false },
     ],
     body: undefined,
     idempotency: undefined,

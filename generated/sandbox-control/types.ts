@@ -406,6 +406,33 @@ export type FaultListResult = {
   faults: Fault[];
 };
 
+/** One webhook event of the stream (streamWebhookEvents), with its deliveries signed as the mock sends them. */
+export type WebhookStreamEvent = {
+  /** Position in the stream (the message's `id:`), increasing by one per event. */
+  sequence: number;
+  event_id: string;
+  /** A webhook event type of the v3 or v1 contract. */
+  event_type: string;
+  /** The API whose webhook this is. */
+  family: 'v3' | 'v1';
+  created_at: string;
+  /** The exact JSON text the mock POSTs and signs. */
+  body: string;
+  /** One per endpoint the event is delivered to; empty when no endpoint subscribes to its type. */
+  deliveries: WebhookStreamDelivery[];
+};
+
+export type WebhookStreamDelivery = {
+  delivery_id: string;
+  endpoint_id: string;
+  /** Where the mock sends the delivery; null for a v1 site without a callback URL (the delivery is recorded, not sent). */
+  endpoint_url: string | null;
+  /** The delivery's headers (Content-Type, X-Signature, X-Event-Id, X-Event-Type, X-Webhook-Timestamp, X-Delivery-Id, X-Delivery-Attempt), signed with the endpoint's secret. */
+  headers: {
+    [key: string]: string;
+  };
+};
+
 /** Risk level (Chainalysis-style), as the v1 AmlCheck's riskLevel. */
 export type AmlRiskLevel = 'low' | 'medium' | 'high' | 'severe';
 
@@ -1066,6 +1093,40 @@ export type RemoveFaultResult = RemoveFaultResponses['200'];
 /** Body of an error response of `removeFault` (DELETE /__mock/faults/{fault}). */
 export type RemoveFaultError = RemoveFaultResponses['400' | '401' | '404' | '422'];
 
+/** Query parameters of `streamWebhookEvents` (GET /__mock/webhooks/stream). */
+export type StreamWebhookEventsQuery = {
+  /** Only events of these types (comma list), of the v3 or v1 contract's `webhooks`; an unknown type gives 422. */
+  events?: string[];
+};
+
+/** Header parameters of `streamWebhookEvents` (GET /__mock/webhooks/stream). */
+export type StreamWebhookEventsHeaders = {
+  /** The `id:` of the last message a reconnecting client read; the stream starts with the events after it. */
+  'Last-Event-ID'?: string;
+};
+
+/**
+ * Response bodies of `streamWebhookEvents` (GET /__mock/webhooks/stream) by status.
+ *
+ * Follow webhook events as they happen (server-sent events).
+ */
+export type StreamWebhookEventsResponses = {
+  /** The stream, open until the client or the mock closes it. */
+  '200': string;
+  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  '400': ErrorEnvelope;
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+  /** `validation_error` with `error.details` per field. */
+  '422': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `streamWebhookEvents` (GET /__mock/webhooks/stream). */
+export type StreamWebhookEventsResult = StreamWebhookEventsResponses['200'];
+
+/** Body of an error response of `streamWebhookEvents` (GET /__mock/webhooks/stream). */
+export type StreamWebhookEventsError = StreamWebhookEventsResponses['400' | '401' | '422'];
+
 /** Request body (application/json) of `setAmlAnswer` (POST /__mock/aml/answers). */
 export type SetAmlAnswerBody = SetAmlAnswerRequest;
 
@@ -1546,6 +1607,15 @@ export interface Operations {
     responses: RemoveFaultResponses;
     result: RemoveFaultResult;
     error: RemoveFaultError;
+  };
+  streamWebhookEvents: {
+    path: Record<string, never>;
+    query: StreamWebhookEventsQuery;
+    headers: StreamWebhookEventsHeaders;
+    body: undefined;
+    responses: StreamWebhookEventsResponses;
+    result: StreamWebhookEventsResult;
+    error: StreamWebhookEventsError;
   };
   setAmlAnswer: {
     path: Record<string, never>;

@@ -10328,15 +10328,196 @@ return errors === 0;
 }
 validate206.evaluated = {"props":{"fault":true},"dynamicProps":false,"dynamicItems":false};
 
-export const setAmlAnswer_body = validate207;
-const schema95 = {"$ref":"#/components/schemas/SetAmlAnswerRequest","$comment":"validator entry"};
-const schema96 = {"type":"object","required":["address","score","level"],"additionalProperties":false,"properties":{"address":{"type":"string","minLength":1,"maxLength":256,"description":"The screened address, compared exactly (case-sensitive)."},"score":{"type":"number","minimum":0,"maximum":100,"description":"Risk score normalised to 0..100, as the v1 AmlCheck's riskScore."},"level":{"$ref":"#/components/schemas/AmlRiskLevel"},"delay_seconds":{"type":"integer","minimum":0,"maximum":86400,"default":0,"description":"Seconds of virtual time between sending a check and the answer being ready; 0 answers at once."}}};
-const schema97 = {"type":"string","description":"Risk level (Chainalysis-style), as the v1 AmlCheck's riskLevel.","enum":["low","medium","high","severe"]};
+export const streamWebhookEvents_query = validate207;
+const schema95 = {"type":"object","properties":{"events":{"type":"array","minItems":1,"maxItems":50,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":128}}},"required":[]};
 
-function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate209.evaluated;
+const evaluated0 = validate207.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.events !== undefined){
+let data0 = data.events;
+if(Array.isArray(data0)){
+if(data0.length > 50){
+const err0 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data0.length < 1){
+const err1 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(typeof data1 === "string"){
+if(func1(data1) > 128){
+const err2 = {instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(func1(data1) < 1){
+const err3 = {instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+let i1 = data0.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data0[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err5 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate207.errors = vErrors;
+return errors === 0;
+}
+validate207.evaluated = {"props":{"events":true},"dynamicProps":false,"dynamicItems":false};
+
+export const streamWebhookEvents_headers = validate208;
+const schema96 = {"type":"object","properties":{"last-event-id":{"type":"string","pattern":"^[0-9]{1,15}$"}},"required":[]};
+const pattern20 = new RegExp("^[0-9]{1,15}$", "u");
+
+function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate208.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data["last-event-id"] !== undefined){
+let data0 = data["last-event-id"];
+if(typeof data0 === "string"){
+if(!pattern20.test(data0)){
+const err0 = {instancePath:instancePath+"/last-event-id",schemaPath:"#/properties/last-event-id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,15}$"},message:"must match pattern \""+"^[0-9]{1,15}$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/last-event-id",schemaPath:"#/properties/last-event-id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate208.errors = vErrors;
+return errors === 0;
+}
+validate208.evaluated = {"props":{"last-event-id":true},"dynamicProps":false,"dynamicItems":false};
+
+export const setAmlAnswer_body = validate209;
+const schema97 = {"$ref":"#/components/schemas/SetAmlAnswerRequest","$comment":"validator entry"};
+const schema98 = {"type":"object","required":["address","score","level"],"additionalProperties":false,"properties":{"address":{"type":"string","minLength":1,"maxLength":256,"description":"The screened address, compared exactly (case-sensitive)."},"score":{"type":"number","minimum":0,"maximum":100,"description":"Risk score normalised to 0..100, as the v1 AmlCheck's riskScore."},"level":{"$ref":"#/components/schemas/AmlRiskLevel"},"delay_seconds":{"type":"integer","minimum":0,"maximum":86400,"default":0,"description":"Seconds of virtual time between sending a check and the answer being ready; 0 answers at once."}}};
+const schema99 = {"type":"string","description":"Risk level (Chainalysis-style), as the v1 AmlCheck's riskLevel.","enum":["low","medium","high","severe"]};
+
+function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate211.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10354,7 +10535,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data === "low") || (data === "medium")) || (data === "high")) || (data === "severe"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema97.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema99.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10363,16 +10544,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate209.errors = vErrors;
+validate211.errors = vErrors;
 return errors === 0;
 }
-validate209.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate211.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate208.evaluated;
+const evaluated0 = validate210.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10493,8 +10674,8 @@ errors++;
 }
 }
 if(data.level !== undefined){
-if(!(validate209(data.level, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate209.errors : vErrors.concat(validate209.errors);
+if(!(validate211(data.level, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
 errors = vErrors.length;
 }
 }
@@ -10544,39 +10725,39 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate208.errors = vErrors;
+validate210.errors = vErrors;
 return errors === 0;
 }
-validate208.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate210.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate207.evaluated;
+const evaluated0 = validate209.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate208(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
+if(!(validate210(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
-validate207.errors = vErrors;
+validate209.errors = vErrors;
 return errors === 0;
 }
-validate207.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate209.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const setAmlAnswer_response_201 = validate212;
-const schema98 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/AmlAnswer"}}}]};
-const schema99 = {"type":"object","description":"An answer configured for an address.","required":["address","score","level","delay_seconds","created_at"],"additionalProperties":false,"properties":{"address":{"type":"string"},"score":{"type":"number","minimum":0,"maximum":100},"level":{"$ref":"#/components/schemas/AmlRiskLevel"},"delay_seconds":{"type":"integer","minimum":0},"created_at":{"type":"string","format":"date-time"}}};
+export const setAmlAnswer_response_201 = validate214;
+const schema100 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/AmlAnswer"}}}]};
+const schema101 = {"type":"object","description":"An answer configured for an address.","required":["address","score","level","delay_seconds","created_at"],"additionalProperties":false,"properties":{"address":{"type":"string"},"score":{"type":"number","minimum":0,"maximum":100},"level":{"$ref":"#/components/schemas/AmlRiskLevel"},"delay_seconds":{"type":"integer","minimum":0},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate214.evaluated;
+const evaluated0 = validate216.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10694,8 +10875,8 @@ errors++;
 }
 }
 if(data.level !== undefined){
-if(!(validate209(data.level, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate209.errors : vErrors.concat(validate209.errors);
+if(!(validate211(data.level, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
 errors = vErrors.length;
 }
 }
@@ -10760,16 +10941,16 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate214.errors = vErrors;
+validate216.errors = vErrors;
 return errors === 0;
 }
-validate214.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate216.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate212.evaluated;
+const evaluated0 = validate214.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10792,8 +10973,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate214(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
+if(!(validate216(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate216.errors : vErrors.concat(validate216.errors);
 errors = vErrors.length;
 }
 }
@@ -10808,21 +10989,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate212.errors = vErrors;
+validate214.errors = vErrors;
 return errors === 0;
 }
-validate212.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate214.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const setAmlCurrencies_body = validate217;
-const schema100 = {"$ref":"#/components/schemas/SetAmlCurrenciesRequest","$comment":"validator entry"};
-const schema101 = {"type":"object","required":["currencies"],"additionalProperties":false,"properties":{"currencies":{"type":"array","maxItems":500,"items":{"$ref":"#/components/schemas/AmlCurrencyEntry"}}}};
-const schema102 = {"type":"object","required":["code","network"],"additionalProperties":false,"properties":{"code":{"type":"string","minLength":1,"maxLength":20,"description":"Currency ticker as createAmlCheck takes it (`USDT`)."},"network":{"type":"string","pattern":"^[A-Z0-9]{2,10}$","description":"Network code of the v1 family (`TRON`)."},"name":{"type":"string","minLength":1,"maxLength":100}}};
-const pattern20 = new RegExp("^[A-Z0-9]{2,10}$", "u");
+export const setAmlCurrencies_body = validate219;
+const schema102 = {"$ref":"#/components/schemas/SetAmlCurrenciesRequest","$comment":"validator entry"};
+const schema103 = {"type":"object","required":["currencies"],"additionalProperties":false,"properties":{"currencies":{"type":"array","maxItems":500,"items":{"$ref":"#/components/schemas/AmlCurrencyEntry"}}}};
+const schema104 = {"type":"object","required":["code","network"],"additionalProperties":false,"properties":{"code":{"type":"string","minLength":1,"maxLength":20,"description":"Currency ticker as createAmlCheck takes it (`USDT`)."},"network":{"type":"string","pattern":"^[A-Z0-9]{2,10}$","description":"Network code of the v1 family (`TRON`)."},"name":{"type":"string","minLength":1,"maxLength":100}}};
+const pattern21 = new RegExp("^[A-Z0-9]{2,10}$", "u");
 
-function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate219.evaluated;
+const evaluated0 = validate221.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10900,7 +11081,7 @@ errors++;
 if(data.network !== undefined){
 let data1 = data.network;
 if(typeof data1 === "string"){
-if(!pattern20.test(data1)){
+if(!pattern21.test(data1)){
 const err6 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{2,10}$"},message:"must match pattern \""+"^[A-Z0-9]{2,10}$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -10968,16 +11149,16 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate219.errors = vErrors;
+validate221.errors = vErrors;
 return errors === 0;
 }
-validate219.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate221.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate218.evaluated;
+const evaluated0 = validate220.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11022,8 +11203,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate219(data0[i0], {instancePath:instancePath+"/currencies/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate219.errors : vErrors.concat(validate219.errors);
+if(!(validate221(data0[i0], {instancePath:instancePath+"/currencies/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate221.errors : vErrors.concat(validate221.errors);
 errors = vErrors.length;
 }
 }
@@ -11050,40 +11231,40 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate218.errors = vErrors;
+validate220.errors = vErrors;
 return errors === 0;
 }
-validate218.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate220.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate217.evaluated;
+const evaluated0 = validate219.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate218(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate218.errors : vErrors.concat(validate218.errors);
+if(!(validate220(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
 errors = vErrors.length;
 }
-validate217.errors = vErrors;
+validate219.errors = vErrors;
 return errors === 0;
 }
-validate217.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate219.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const setAmlCurrencies_response_200 = validate222;
-const schema103 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/AmlCurrenciesResult"}}}]};
-const schema104 = {"type":"object","required":["currencies"],"additionalProperties":false,"properties":{"currencies":{"type":"array","items":{"$ref":"#/components/schemas/AmlCurrency"}}}};
-const schema105 = {"type":"object","required":["code","network","name"],"additionalProperties":false,"properties":{"code":{"type":"string"},"network":{"type":"string"},"name":{"type":"string"}}};
+export const setAmlCurrencies_response_200 = validate224;
+const schema105 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/AmlCurrenciesResult"}}}]};
+const schema106 = {"type":"object","required":["currencies"],"additionalProperties":false,"properties":{"currencies":{"type":"array","items":{"$ref":"#/components/schemas/AmlCurrency"}}}};
+const schema107 = {"type":"object","required":["code","network","name"],"additionalProperties":false,"properties":{"code":{"type":"string"},"network":{"type":"string"},"name":{"type":"string"}}};
 
-function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate225.evaluated;
+const evaluated0 = validate227.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11180,16 +11361,16 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate225.errors = vErrors;
+validate227.errors = vErrors;
 return errors === 0;
 }
-validate225.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate227.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate224.evaluated;
+const evaluated0 = validate226.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11224,8 +11405,8 @@ let data0 = data.currencies;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate225(data0[i0], {instancePath:instancePath+"/currencies/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
+if(!(validate227(data0[i0], {instancePath:instancePath+"/currencies/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
 errors = vErrors.length;
 }
 }
@@ -11252,16 +11433,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate224.errors = vErrors;
+validate226.errors = vErrors;
 return errors === 0;
 }
-validate224.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate226.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate222.evaluated;
+const evaluated0 = validate224.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11284,8 +11465,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate224(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
+if(!(validate226(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
 errors = vErrors.length;
 }
 }
@@ -11300,19 +11481,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate222.errors = vErrors;
+validate224.errors = vErrors;
 return errors === 0;
 }
-validate222.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate224.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getAmlProvider_response_200 = validate228;
-const schema106 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/AmlProviderState"}}}]};
-const schema107 = {"type":"object","required":["calls","answers"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0,"description":"Requests the provider received since the last reset (quota consumed)."},"answers":{"type":"array","items":{"$ref":"#/components/schemas/AmlAnswer"}}}};
+export const getAmlProvider_response_200 = validate230;
+const schema108 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/AmlProviderState"}}}]};
+const schema109 = {"type":"object","required":["calls","answers"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0,"description":"Requests the provider received since the last reset (quota consumed)."},"answers":{"type":"array","items":{"$ref":"#/components/schemas/AmlAnswer"}}}};
 
-function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate230.evaluated;
+const evaluated0 = validate232.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11382,8 +11563,8 @@ let data1 = data.answers;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate214(data1[i0], {instancePath:instancePath+"/answers/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
+if(!(validate216(data1[i0], {instancePath:instancePath+"/answers/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate216.errors : vErrors.concat(validate216.errors);
 errors = vErrors.length;
 }
 }
@@ -11410,16 +11591,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate230.errors = vErrors;
+validate232.errors = vErrors;
 return errors === 0;
 }
-validate230.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate232.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate228.evaluated;
+const evaluated0 = validate230.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11442,8 +11623,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate230(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
+if(!(validate232(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
 errors = vErrors.length;
 }
 }
@@ -11458,20 +11639,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate228.errors = vErrors;
+validate230.errors = vErrors;
 return errors === 0;
 }
-validate228.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate230.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const injectChainTransaction_body = validate233;
-const schema108 = {"$ref":"#/components/schemas/InjectChainTransactionRequest","$comment":"validator entry"};
-const schema109 = {"type":"object","required":["network","address","amount"],"additionalProperties":false,"properties":{"network":{"type":"string","pattern":"^[A-Z0-9]{2,10}$","description":"Network code of the v1 catalog (listNetworks), e.g. `TRON`, `XRP`."},"address":{"type":"string","minLength":1,"maxLength":128,"description":"The receiving address (a deposit's `address`)."},"memo":{"type":"string","minLength":1,"maxLength":128,"description":"Memo, destination tag or comment the payer added; omit for a payment without one."},"amount":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","maxLength":64,"description":"Amount of the asset, as a decimal string."},"hash":{"type":"string","minLength":1,"maxLength":128,"description":"Transaction hash; drawn in the network's format when omitted."},"from":{"type":"string","minLength":1,"maxLength":128,"description":"Sender address; drawn in the network's format when omitted."},"confirmations":{"type":"integer","minimum":0,"maximum":1000000,"description":"Confirmations the transaction has when it arrives (default 0)."}}};
-const pattern22 = new RegExp("^\\d+(\\.\\d+)?$", "u");
+export const injectChainTransaction_body = validate235;
+const schema110 = {"$ref":"#/components/schemas/InjectChainTransactionRequest","$comment":"validator entry"};
+const schema111 = {"type":"object","required":["network","address","amount"],"additionalProperties":false,"properties":{"network":{"type":"string","pattern":"^[A-Z0-9]{2,10}$","description":"Network code of the v1 catalog (listNetworks), e.g. `TRON`, `XRP`."},"address":{"type":"string","minLength":1,"maxLength":128,"description":"The receiving address (a deposit's `address`)."},"memo":{"type":"string","minLength":1,"maxLength":128,"description":"Memo, destination tag or comment the payer added; omit for a payment without one."},"amount":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","maxLength":64,"description":"Amount of the asset, as a decimal string."},"hash":{"type":"string","minLength":1,"maxLength":128,"description":"Transaction hash; drawn in the network's format when omitted."},"from":{"type":"string","minLength":1,"maxLength":128,"description":"Sender address; drawn in the network's format when omitted."},"confirmations":{"type":"integer","minimum":0,"maximum":1000000,"description":"Confirmations the transaction has when it arrives (default 0)."}}};
+const pattern23 = new RegExp("^\\d+(\\.\\d+)?$", "u");
 
-function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate234.evaluated;
+const evaluated0 = validate236.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11524,7 +11705,7 @@ errors++;
 if(data.network !== undefined){
 let data0 = data.network;
 if(typeof data0 === "string"){
-if(!pattern20.test(data0)){
+if(!pattern21.test(data0)){
 const err4 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{2,10}$"},message:"must match pattern \""+"^[A-Z0-9]{2,10}$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -11629,7 +11810,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(!pattern22.test(data3)){
+if(!pattern23.test(data3)){
 const err13 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -11767,39 +11948,39 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate234.errors = vErrors;
+validate236.errors = vErrors;
 return errors === 0;
 }
-validate234.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate236.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate233.evaluated;
+const evaluated0 = validate235.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate234(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
+if(!(validate236(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
 errors = vErrors.length;
 }
-validate233.errors = vErrors;
+validate235.errors = vErrors;
 return errors === 0;
 }
-validate233.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate235.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const injectChainTransaction_response_201 = validate236;
-const schema110 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ChainTransaction"}}}]};
-const schema111 = {"type":"object","description":"A transaction of the simulated chain.","required":["hash","network","address","memo","amount","from","confirmations","required_confirmations","block_height","created_at","deposit_uuid"],"additionalProperties":false,"properties":{"hash":{"type":"string"},"network":{"type":"string"},"address":{"type":"string"},"memo":{"type":["string","null"]},"amount":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"},"from":{"type":"string","description":"Sender address."},"confirmations":{"type":"integer","minimum":0,"description":"Confirmations now (explicit ones plus blocks produced on the virtual clock since)."},"required_confirmations":{"type":"integer","minimum":0,"description":"The network's defaultConfirmations."},"block_height":{"type":["integer","null"],"minimum":0,"description":"Height of the including block; null while the transaction has no confirmation."},"created_at":{"type":"string","format":"date-time","description":"When it arrived on the chain (virtual clock)."},"deposit_uuid":{"type":["string","null"],"format":"uuid","description":"The deposit the transaction was credited to; null when none took it (no matching address and memo, a final deposit, or an expired one past its late window)."}}};
+export const injectChainTransaction_response_201 = validate238;
+const schema112 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ChainTransaction"}}}]};
+const schema113 = {"type":"object","description":"A transaction of the simulated chain.","required":["hash","network","address","memo","amount","from","confirmations","required_confirmations","block_height","created_at","deposit_uuid"],"additionalProperties":false,"properties":{"hash":{"type":"string"},"network":{"type":"string"},"address":{"type":"string"},"memo":{"type":["string","null"]},"amount":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"},"from":{"type":"string","description":"Sender address."},"confirmations":{"type":"integer","minimum":0,"description":"Confirmations now (explicit ones plus blocks produced on the virtual clock since)."},"required_confirmations":{"type":"integer","minimum":0,"description":"The network's defaultConfirmations."},"block_height":{"type":["integer","null"],"minimum":0,"description":"Height of the including block; null while the transaction has no confirmation."},"created_at":{"type":"string","format":"date-time","description":"When it arrived on the chain (virtual clock)."},"deposit_uuid":{"type":["string","null"],"format":"uuid","description":"The deposit the transaction was credited to; null when none took it (no matching address and memo, a final deposit, or an expired one past its late window)."}}};
 
-function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate238.evaluated;
+const evaluated0 = validate240.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11918,7 +12099,7 @@ vErrors.push(err10);
 errors++;
 }
 for(const key0 in data){
-if(!(func14.call(schema111.properties, key0))){
+if(!(func14.call(schema113.properties, key0))){
 const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err11];
@@ -11968,7 +12149,7 @@ errors++;
 if(data.memo !== undefined){
 let data3 = data.memo;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err15 = {instancePath:instancePath+"/memo",schemaPath:"#/properties/memo/type",keyword:"type",params:{type: schema111.properties.memo.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/memo",schemaPath:"#/properties/memo/type",keyword:"type",params:{type: schema113.properties.memo.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11981,7 +12162,7 @@ errors++;
 if(data.amount !== undefined){
 let data4 = data.amount;
 if(typeof data4 === "string"){
-if(!pattern22.test(data4)){
+if(!pattern23.test(data4)){
 const err16 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
 if(vErrors === null){
 vErrors = [err16];
@@ -12068,7 +12249,7 @@ errors++;
 if(data.block_height !== undefined){
 let data8 = data.block_height;
 if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err23 = {instancePath:instancePath+"/block_height",schemaPath:"#/properties/block_height/type",keyword:"type",params:{type: schema111.properties.block_height.type},message:"must be integer,null"};
+const err23 = {instancePath:instancePath+"/block_height",schemaPath:"#/properties/block_height/type",keyword:"type",params:{type: schema113.properties.block_height.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -12118,7 +12299,7 @@ errors++;
 if(data.deposit_uuid !== undefined){
 let data10 = data.deposit_uuid;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err27 = {instancePath:instancePath+"/deposit_uuid",schemaPath:"#/properties/deposit_uuid/type",keyword:"type",params:{type: schema111.properties.deposit_uuid.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/deposit_uuid",schemaPath:"#/properties/deposit_uuid/type",keyword:"type",params:{type: schema113.properties.deposit_uuid.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -12151,16 +12332,16 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate238.errors = vErrors;
+validate240.errors = vErrors;
 return errors === 0;
 }
-validate238.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate240.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate236.evaluated;
+const evaluated0 = validate238.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12183,8 +12364,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate238(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate238.errors : vErrors.concat(validate238.errors);
+if(!(validate240(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate240.errors : vErrors.concat(validate240.errors);
 errors = vErrors.length;
 }
 }
@@ -12199,18 +12380,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate236.errors = vErrors;
+validate238.errors = vErrors;
 return errors === 0;
 }
-validate236.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate238.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const addChainConfirmations_path = validate240;
-const schema112 = {"type":"object","properties":{"hash":{"type":"string","minLength":1,"maxLength":128}},"required":["hash"]};
+export const addChainConfirmations_path = validate242;
+const schema114 = {"type":"object","properties":{"hash":{"type":"string","minLength":1,"maxLength":128}},"required":["hash"]};
 
-function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate240.evaluated;
+const evaluated0 = validate242.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12274,19 +12455,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate240.errors = vErrors;
+validate242.errors = vErrors;
 return errors === 0;
 }
-validate240.evaluated = {"props":{"hash":true},"dynamicProps":false,"dynamicItems":false};
+validate242.evaluated = {"props":{"hash":true},"dynamicProps":false,"dynamicItems":false};
 
-export const addChainConfirmations_body = validate241;
-const schema113 = {"$ref":"#/components/schemas/AddChainConfirmationsRequest","$comment":"validator entry"};
-const schema114 = {"type":"object","required":["count"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1,"maximum":1000000,"description":"Confirmations to add."}}};
+export const addChainConfirmations_body = validate243;
+const schema115 = {"$ref":"#/components/schemas/AddChainConfirmationsRequest","$comment":"validator entry"};
+const schema116 = {"type":"object","required":["count"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1,"maximum":1000000,"description":"Confirmations to add."}}};
 
-function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate242.evaluated;
+const evaluated0 = validate244.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12362,38 +12543,38 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate242.errors = vErrors;
+validate244.errors = vErrors;
 return errors === 0;
 }
-validate242.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate244.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate241.evaluated;
+const evaluated0 = validate243.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate242(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
+if(!(validate244(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
 errors = vErrors.length;
 }
-validate241.errors = vErrors;
+validate243.errors = vErrors;
 return errors === 0;
 }
-validate241.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate243.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const addChainConfirmations_response_404 = validate244;
-const schema115 = {"$ref":"#/components/schemas/ErrorEnvelope","$comment":"validator entry"};
+export const addChainConfirmations_response_404 = validate246;
+const schema117 = {"$ref":"#/components/schemas/ErrorEnvelope","$comment":"validator entry"};
 
-function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate245.evaluated;
+const evaluated0 = validate247.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12805,38 +12986,38 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate245.errors = vErrors;
+validate247.errors = vErrors;
 return errors === 0;
 }
-validate245.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate247.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate244.evaluated;
+const evaluated0 = validate246.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate245(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
+if(!(validate247(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
 errors = vErrors.length;
 }
-validate244.errors = vErrors;
+validate246.errors = vErrors;
 return errors === 0;
 }
-validate244.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate246.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceOrderEvent_path = validate249;
-const schema117 = {"type":"object","properties":{"order":{"type":"string","minLength":1,"maxLength":64}},"required":["order"]};
+export const forceOrderEvent_path = validate251;
+const schema119 = {"type":"object","properties":{"order":{"type":"string","minLength":1,"maxLength":64}},"required":["order"]};
 
-function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate249.evaluated;
+const evaluated0 = validate251.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12900,20 +13081,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate249.errors = vErrors;
+validate251.errors = vErrors;
 return errors === 0;
 }
-validate249.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
+validate251.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceOrderEvent_body = validate250;
-const schema118 = {"$ref":"#/components/schemas/ForceOrderEventRequest","$comment":"validator entry"};
-const schema119 = {"type":"object","additionalProperties":false,"required":["event"],"properties":{"event":{"$ref":"#/components/schemas/OrderMachineEvent"}}};
-const schema120 = {"type":"string","x-machine":"order","description":"An event of the order machine (contracts/machines/order.yaml).","enum":["confirm","pay","cancel","expire","hold_for_verification","process","fail","verification_approved","verification_rejected","complete","refund"]};
+export const forceOrderEvent_body = validate252;
+const schema120 = {"$ref":"#/components/schemas/ForceOrderEventRequest","$comment":"validator entry"};
+const schema121 = {"type":"object","additionalProperties":false,"required":["event"],"properties":{"event":{"$ref":"#/components/schemas/OrderMachineEvent"}}};
+const schema122 = {"type":"string","x-machine":"order","description":"An event of the order machine (contracts/machines/order.yaml).","enum":["confirm","pay","cancel","expire","hold_for_verification","process","fail","verification_approved","verification_rejected","complete","refund"]};
 
-function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate252.evaluated;
+const evaluated0 = validate254.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12931,7 +13112,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((((((data === "confirm") || (data === "pay")) || (data === "cancel")) || (data === "expire")) || (data === "hold_for_verification")) || (data === "process")) || (data === "fail")) || (data === "verification_approved")) || (data === "verification_rejected")) || (data === "complete")) || (data === "refund"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema120.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema122.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12940,16 +13121,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate252.errors = vErrors;
+validate254.errors = vErrors;
 return errors === 0;
 }
-validate252.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate254.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate251.evaluated;
+const evaluated0 = validate253.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12980,8 +13161,8 @@ errors++;
 }
 }
 if(data.event !== undefined){
-if(!(validate252(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate252.errors : vErrors.concat(validate252.errors);
+if(!(validate254(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
 errors = vErrors.length;
 }
 }
@@ -12996,39 +13177,39 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate251.errors = vErrors;
+validate253.errors = vErrors;
 return errors === 0;
 }
-validate251.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate253.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate250.evaluated;
+const evaluated0 = validate252.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate251(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
+if(!(validate253(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
 errors = vErrors.length;
 }
-validate250.errors = vErrors;
+validate252.errors = vErrors;
 return errors === 0;
 }
-validate250.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate252.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const forceOrderEvent_response_200 = validate255;
-const schema121 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ForcedOrderEventResult"}}}]};
-const schema122 = {"type":"object","required":["order","transition"],"properties":{"order":{"$ref":"#/components/schemas/PresentedRecord"},"transition":{"type":"object","required":["from","event","to"],"additionalProperties":false,"properties":{"from":{"type":"string"},"event":{"$ref":"#/components/schemas/OrderMachineEvent"},"to":{"type":"string"}}}}};
+export const forceOrderEvent_response_200 = validate257;
+const schema123 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ForcedOrderEventResult"}}}]};
+const schema124 = {"type":"object","required":["order","transition"],"properties":{"order":{"$ref":"#/components/schemas/PresentedRecord"},"transition":{"type":"object","required":["from","event","to"],"additionalProperties":false,"properties":{"from":{"type":"string"},"event":{"$ref":"#/components/schemas/OrderMachineEvent"},"to":{"type":"string"}}}}};
 
-function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate257.evaluated;
+const evaluated0 = validate259.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13120,8 +13301,8 @@ errors++;
 }
 }
 if(data1.event !== undefined){
-if(!(validate252(data1.event, {instancePath:instancePath+"/transition/event",parentData:data1,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate252.errors : vErrors.concat(validate252.errors);
+if(!(validate254(data1.event, {instancePath:instancePath+"/transition/event",parentData:data1,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
 errors = vErrors.length;
 }
 }
@@ -13160,16 +13341,16 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate257.errors = vErrors;
+validate259.errors = vErrors;
 return errors === 0;
 }
-validate257.evaluated = {"props":{"order":true,"transition":true},"dynamicProps":false,"dynamicItems":false};
+validate259.evaluated = {"props":{"order":true,"transition":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate255.evaluated;
+const evaluated0 = validate257.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13192,8 +13373,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate257(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
+if(!(validate259(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
 errors = vErrors.length;
 }
 }
@@ -13208,18 +13389,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate255.errors = vErrors;
+validate257.errors = vErrors;
 return errors === 0;
 }
-validate255.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate257.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const reviewVerification_path = validate261;
-const schema123 = {"type":"object","properties":{"verification":{"type":"string","format":"uuid"}},"required":["verification"]};
+export const reviewVerification_path = validate263;
+const schema125 = {"type":"object","properties":{"verification":{"type":"string","format":"uuid"}},"required":["verification"]};
 
-function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate261.evaluated;
+const evaluated0 = validate263.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13273,19 +13454,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate261.errors = vErrors;
+validate263.errors = vErrors;
 return errors === 0;
 }
-validate261.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
+validate263.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
 
-export const reviewVerification_body = validate262;
-const schema124 = {"$ref":"#/components/schemas/ReviewVerificationRequest","$comment":"validator entry"};
-const schema125 = {"type":"object","additionalProperties":false,"required":["decision"],"properties":{"decision":{"type":"string","enum":["approve","reject"]},"reason":{"type":"string","minLength":1,"maxLength":500,"description":"Why the verification is rejected; required with `reject`, shown to the client as `rejection_reason`."}}};
+export const reviewVerification_body = validate264;
+const schema126 = {"$ref":"#/components/schemas/ReviewVerificationRequest","$comment":"validator entry"};
+const schema127 = {"type":"object","additionalProperties":false,"required":["decision"],"properties":{"decision":{"type":"string","enum":["approve","reject"]},"reason":{"type":"string","minLength":1,"maxLength":500,"description":"Why the verification is rejected; required with `reject`, shown to the client as `rejection_reason`."}}};
 
-function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate263.evaluated;
+const evaluated0 = validate265.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13328,7 +13509,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((data0 === "approve") || (data0 === "reject"))){
-const err3 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema125.properties.decision.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema127.properties.decision.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13384,39 +13565,39 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate263.errors = vErrors;
+validate265.errors = vErrors;
 return errors === 0;
 }
-validate263.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate265.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate262.evaluated;
+const evaluated0 = validate264.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate263(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
+if(!(validate265(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
 errors = vErrors.length;
 }
-validate262.errors = vErrors;
+validate264.errors = vErrors;
 return errors === 0;
 }
-validate262.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate264.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const reviewVerification_response_200 = validate265;
-const schema126 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewedVerificationResult"}}}]};
-const schema127 = {"type":"object","required":["verification"],"properties":{"verification":{"$ref":"#/components/schemas/PresentedRecord"}}};
+export const reviewVerification_response_200 = validate267;
+const schema128 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewedVerificationResult"}}}]};
+const schema129 = {"type":"object","required":["verification"],"properties":{"verification":{"$ref":"#/components/schemas/PresentedRecord"}}};
 
-function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate267.evaluated;
+const evaluated0 = validate269.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13451,16 +13632,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate267.errors = vErrors;
+validate269.errors = vErrors;
 return errors === 0;
 }
-validate267.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
+validate269.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate265.evaluated;
+const evaluated0 = validate267.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13483,8 +13664,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate267(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate267.errors : vErrors.concat(validate267.errors);
+if(!(validate269(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
 errors = vErrors.length;
 }
 }
@@ -13499,19 +13680,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate265.errors = vErrors;
+validate267.errors = vErrors;
 return errors === 0;
 }
-validate265.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate267.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listInspectorRecords_path = validate270;
-const schema128 = {"type":"object","properties":{"kind":{"$ref":"#/components/schemas/InspectorKind"}},"required":["kind"]};
-const schema129 = {"type":"string","description":"A kind of record the inspector shows.","enum":["orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"]};
+export const listInspectorRecords_path = validate272;
+const schema130 = {"type":"object","properties":{"kind":{"$ref":"#/components/schemas/InspectorKind"}},"required":["kind"]};
+const schema131 = {"type":"string","description":"A kind of record the inspector shows.","enum":["orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"]};
 
-function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate271.evaluated;
+const evaluated0 = validate273.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13529,7 +13710,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((((data === "orders") || (data === "deposits")) || (data === "static_addresses")) || (data === "aml_checks")) || (data === "webhook_events")) || (data === "webhook_deliveries")) || (data === "upload_intents")) || (data === "verifications"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema129.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema131.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13538,16 +13719,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate271.errors = vErrors;
+validate273.errors = vErrors;
 return errors === 0;
 }
-validate271.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate273.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate270.evaluated;
+const evaluated0 = validate272.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13566,8 +13747,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.kind !== undefined){
-if(!(validate271(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
+if(!(validate273(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
 errors = vErrors.length;
 }
 }
@@ -13582,18 +13763,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate270.errors = vErrors;
+validate272.errors = vErrors;
 return errors === 0;
 }
-validate270.evaluated = {"props":{"kind":true},"dynamicProps":false,"dynamicItems":false};
+validate272.evaluated = {"props":{"kind":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listInspectorRecords_query = validate273;
-const schema130 = {"type":"object","properties":{"q":{"type":"string","minLength":1,"maxLength":200},"status":{"type":"string","minLength":1,"maxLength":64},"not_sent":{"type":"string","enum":["exclude","include","only"],"default":"exclude"},"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"per_page":{"type":"integer","minimum":1,"maximum":200,"default":50}},"required":[]};
+export const listInspectorRecords_query = validate275;
+const schema132 = {"type":"object","properties":{"q":{"type":"string","minLength":1,"maxLength":200},"status":{"type":"string","minLength":1,"maxLength":64},"not_sent":{"type":"string","enum":["exclude","include","only"],"default":"exclude"},"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"per_page":{"type":"integer","minimum":1,"maximum":200,"default":50}},"required":[]};
 
-function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate273.evaluated;
+const evaluated0 = validate275.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13684,7 +13865,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data2 === "exclude") || (data2 === "include")) || (data2 === "only"))){
-const err7 = {instancePath:instancePath+"/not_sent",schemaPath:"#/properties/not_sent/enum",keyword:"enum",params:{allowedValues: schema130.properties.not_sent.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/not_sent",schemaPath:"#/properties/not_sent/enum",keyword:"enum",params:{allowedValues: schema132.properties.not_sent.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -13775,19 +13956,19 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate273.errors = vErrors;
+validate275.errors = vErrors;
 return errors === 0;
 }
-validate273.evaluated = {"props":{"q":true,"status":true,"not_sent":true,"page":true,"per_page":true},"dynamicProps":false,"dynamicItems":false};
+validate275.evaluated = {"props":{"q":true,"status":true,"not_sent":true,"page":true,"per_page":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listInspectorRecords_response_200 = validate274;
-const schema131 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InspectorRecordsResult"}}}]};
-const schema132 = {"type":"object","additionalProperties":false,"required":["kind","items","total","page","per_page","not_sent_hidden"],"properties":{"kind":{"$ref":"#/components/schemas/InspectorKind"},"items":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"total":{"type":"integer","minimum":0,"description":"Records that match the query (on every page)."},"page":{"type":"integer","minimum":1},"per_page":{"type":"integer","minimum":1},"not_sent_hidden":{"type":"integer","minimum":0,"description":"Webhook deliveries that match `q` and `status` but were left out as never sent (see `not_sent`); 0 for other kinds."}}};
+export const listInspectorRecords_response_200 = validate276;
+const schema133 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InspectorRecordsResult"}}}]};
+const schema134 = {"type":"object","additionalProperties":false,"required":["kind","items","total","page","per_page","not_sent_hidden"],"properties":{"kind":{"$ref":"#/components/schemas/InspectorKind"},"items":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"total":{"type":"integer","minimum":0,"description":"Records that match the query (on every page)."},"page":{"type":"integer","minimum":1},"per_page":{"type":"integer","minimum":1},"not_sent_hidden":{"type":"integer","minimum":0,"description":"Webhook deliveries that match `q` and `status` but were left out as never sent (see `not_sent`); 0 for other kinds."}}};
 
-function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate276.evaluated;
+const evaluated0 = validate278.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13868,8 +14049,8 @@ errors++;
 }
 }
 if(data.kind !== undefined){
-if(!(validate271(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
+if(!(validate273(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
 errors = vErrors.length;
 }
 }
@@ -14006,16 +14187,16 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate276.errors = vErrors;
+validate278.errors = vErrors;
 return errors === 0;
 }
-validate276.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate278.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate274.evaluated;
+const evaluated0 = validate276.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14038,8 +14219,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate276(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
+if(!(validate278(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
 errors = vErrors.length;
 }
 }
@@ -14054,18 +14235,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate274.errors = vErrors;
+validate276.errors = vErrors;
 return errors === 0;
 }
-validate274.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate276.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getInspectorState_query = validate280;
-const schema133 = {"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":500,"default":50}},"required":[]};
+export const getInspectorState_query = validate282;
+const schema135 = {"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":500,"default":50}},"required":[]};
 
-function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate280.evaluated;
+const evaluated0 = validate282.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14119,19 +14300,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate280.errors = vErrors;
+validate282.errors = vErrors;
 return errors === 0;
 }
-validate280.evaluated = {"props":{"limit":true},"dynamicProps":false,"dynamicItems":false};
+validate282.evaluated = {"props":{"limit":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getInspectorState_response_200 = validate281;
-const schema134 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InspectorState"}}}]};
-const schema135 = {"type":"object","additionalProperties":false,"required":["clock","counts","orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"],"properties":{"clock":{"$ref":"#/components/schemas/ClockState"},"counts":{"type":"object","additionalProperties":false,"required":["orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"],"properties":{"orders":{"type":"integer","minimum":0},"deposits":{"type":"integer","minimum":0},"static_addresses":{"type":"integer","minimum":0},"aml_checks":{"type":"integer","minimum":0},"webhook_events":{"type":"integer","minimum":0},"webhook_deliveries":{"type":"integer","minimum":0},"upload_intents":{"type":"integer","minimum":0},"verifications":{"type":"integer","minimum":0}}},"orders":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"deposits":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"static_addresses":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"aml_checks":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"webhook_events":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"webhook_deliveries":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"upload_intents":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"verifications":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}}}};
+export const getInspectorState_response_200 = validate283;
+const schema136 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InspectorState"}}}]};
+const schema137 = {"type":"object","additionalProperties":false,"required":["clock","counts","orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"],"properties":{"clock":{"$ref":"#/components/schemas/ClockState"},"counts":{"type":"object","additionalProperties":false,"required":["orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"],"properties":{"orders":{"type":"integer","minimum":0},"deposits":{"type":"integer","minimum":0},"static_addresses":{"type":"integer","minimum":0},"aml_checks":{"type":"integer","minimum":0},"webhook_events":{"type":"integer","minimum":0},"webhook_deliveries":{"type":"integer","minimum":0},"upload_intents":{"type":"integer","minimum":0},"verifications":{"type":"integer","minimum":0}}},"orders":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"deposits":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"static_addresses":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"aml_checks":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"webhook_events":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"webhook_deliveries":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"upload_intents":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"verifications":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}}}};
 
-function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate283.evaluated;
+const evaluated0 = validate285.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14240,7 +14421,7 @@ vErrors.push(err9);
 errors++;
 }
 for(const key0 in data){
-if(!(func14.call(schema135.properties, key0))){
+if(!(func14.call(schema137.properties, key0))){
 const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err10];
@@ -14751,16 +14932,16 @@ vErrors.push(err45);
 }
 errors++;
 }
-validate283.errors = vErrors;
+validate285.errors = vErrors;
 return errors === 0;
 }
-validate283.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate285.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate281.evaluated;
+const evaluated0 = validate283.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14783,8 +14964,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate283(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate283.errors : vErrors.concat(validate283.errors);
+if(!(validate285(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate285.errors : vErrors.concat(validate285.errors);
 errors = vErrors.length;
 }
 }
@@ -14799,10 +14980,10 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate281.errors = vErrors;
+validate283.errors = vErrors;
 return errors === 0;
 }
-validate281.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate283.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const advanceClock_response_400 = resetSandbox_response_400;
 export const mintToken_response_400 = resetSandbox_response_400;
@@ -14812,6 +14993,7 @@ export const setWebhookFault_response_400 = resetSandbox_response_400;
 export const forceWebhookRetry_response_400 = resetSandbox_response_400;
 export const injectFault_response_400 = resetSandbox_response_400;
 export const removeFault_response_400 = resetSandbox_response_400;
+export const streamWebhookEvents_response_400 = resetSandbox_response_400;
 export const setAmlAnswer_response_400 = resetSandbox_response_400;
 export const setAmlCurrencies_response_400 = resetSandbox_response_400;
 export const injectChainTransaction_response_400 = resetSandbox_response_400;
@@ -14838,6 +15020,7 @@ export const listFaults_response_401 = resetSandbox_response_401;
 export const injectFault_response_401 = resetSandbox_response_401;
 export const clearFaults_response_401 = resetSandbox_response_401;
 export const removeFault_response_401 = resetSandbox_response_401;
+export const streamWebhookEvents_response_401 = resetSandbox_response_401;
 export const setAmlAnswer_response_401 = resetSandbox_response_401;
 export const setAmlCurrencies_response_401 = resetSandbox_response_401;
 export const getAmlProvider_response_401 = resetSandbox_response_401;
@@ -14881,6 +15064,7 @@ export const setWebhookFault_response_422 = resetSandbox_response_422;
 export const forceWebhookRetry_response_422 = resetSandbox_response_422;
 export const injectFault_response_422 = resetSandbox_response_422;
 export const removeFault_response_422 = resetSandbox_response_422;
+export const streamWebhookEvents_response_422 = resetSandbox_response_422;
 export const setAmlAnswer_response_422 = resetSandbox_response_422;
 export const setAmlCurrencies_response_422 = resetSandbox_response_422;
 export const injectChainTransaction_response_422 = resetSandbox_response_422;
@@ -15060,6 +15244,15 @@ export const operationValidators = {
       "401": removeFault_response_401,
       "404": removeFault_response_404,
       "422": removeFault_response_422,
+    },
+  },
+  streamWebhookEvents: {
+    query: streamWebhookEvents_query,
+    headers: streamWebhookEvents_headers,
+    responses: {
+      "400": streamWebhookEvents_response_400,
+      "401": streamWebhookEvents_response_401,
+      "422": streamWebhookEvents_response_422,
     },
   },
   setAmlAnswer: {

@@ -79,6 +79,11 @@ export interface HandlerResponse {
   body?: unknown;
   headers?: Record<string, string>;
   contentType?: string;
+  /**
+   * The handler has taken the response over (a server-sent event stream written to
+   * `context.res`) and ends it itself: nothing else is written.
+   */
+  streamed?: true;
 }
 
 /** The raw express objects and the matched route, for what the typed request does not carry. */
@@ -331,7 +336,7 @@ async function handle(
   }
   const response = await handler(request, { route, req, res });
   if (!isHandlerResponse(response)) throw new Error(`handler ${route.operationId} returned no { status } response`);
-  writeResponse(res, response);
+  if (response.streamed !== true) writeResponse(res, response);
 }
 
 function defaultValidationError(details: ValidationDetails, _req: Request, res: Response): void {

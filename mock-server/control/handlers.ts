@@ -12,6 +12,7 @@ import { respond } from '../http/respond.js';
 import { defaultKeyLimits, type Sandbox } from '../sandbox.js';
 import { durationMs } from './iso-duration.js';
 import { webhookControlHandlers } from './webhook-controls.js';
+import { webhookStreamHandlers } from './webhook-stream.js';
 import { chainControlHandlers } from './chain-controls.js';
 import { amlControlHandlers } from './aml-controls.js';
 import { orderControlHandlers } from './order-controls.js';
@@ -30,6 +31,7 @@ export function controlHandlers(sandbox: Sandbox, faults: OperationFaults): Sand
 
   return {
     ...webhookControlHandlers(sandbox),
+    ...webhookStreamHandlers(sandbox),
     ...chainControlHandlers(sandbox),
     ...amlControlHandlers(sandbox),
     ...orderControlHandlers(sandbox),

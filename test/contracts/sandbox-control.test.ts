@@ -48,6 +48,8 @@ const EXPECTED: Record<string, string> = {
   'GET /inspector/records/{kind}': 'listInspectorRecords',
   // issue 22, signing the docs page's deposit v1 "Try it out"
   'POST /signatures/deposit-v1': 'signDepositRequest',
+  // issue 22, `exchange-api-kit listen`
+  'GET /webhooks/stream': 'streamWebhookEvents',
 };
 
 const schemaNamed = (name: string): JsonObject => {

@@ -62,6 +62,11 @@ export function siteClientId(site: Pick<Site, 'id'>): string {
   return `site:${site.id}`;
 }
 
+/** Whether an engine client id is a v1 site's (siteClientId) rather than a v3 client's. */
+export function isSiteClientId(clientId: string): boolean {
+  return clientId.startsWith('site:');
+}
+
 /** A uuid-shaped id fixed per site, so the endpoint is found again without an index. */
 function siteEndpointId(site: Pick<Site, 'id'>): string {
   const hex = createHash('sha256').update(`site-endpoint:${site.id}`).digest('hex');
@@ -137,6 +142,9 @@ export async function emitSiteEvent(
   const isFinal = isFinalType(input.type);
   const sendAnyway = input.evenIfUnsubscribed === true;
   const reachable = endpoint.status === 'active';
+  // emit() skips a disabled endpoint: a site without a callback URL gets the delivery recorded below.
+  const owed = sendAnyway || site.webhookEvents.includes(input.type);
+  const parked = !reachable && owed;
   const emitted = await context.service.emit({
     clientId: siteClientId(site),
     type: input.type,
@@ -149,13 +157,13 @@ export async function emitSiteEvent(
     ...(sendAnyway && reachable ? { endpointId: endpoint.id } : {}),
     ...(input.maxAttempts !== undefined ? { maxAttempts: input.maxAttempts } : {}),
     bodyOf: (event) => ({ eventId: event.id, type: event.type, createdAt: event.createdAt.toISOString(), isFinal, data: event.payload }),
+    announce: !parked,
   });
-  // emit() skips a disabled endpoint: a site without a callback URL gets the delivery recorded here.
-  const owed = sendAnyway || site.webhookEvents.includes(input.type);
-  if (reachable || !owed) return emitted;
+  if (!parked) return emitted;
   const maxAttempts = Math.min(input.maxAttempts ?? context.service.machine.maxAttempts, context.service.machine.maxAttempts);
   const delivery = await addDelivery(context, emitted.event, endpoint, maxAttempts, null);
   const event = (await context.store.getEvent(emitted.event.id)) ?? emitted.event;
+  context.service.announce(event, [delivery]);
   return { event, deliveries: [delivery] };
 }
 
@@ -176,6 +184,7 @@ export async function resendSiteEvent(
   const first = [...found.deliveries].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())[0];
   const maxAttempts = first?.maxAttempts ?? context.service.machine.maxAttempts;
   const delivery = await addDelivery(context, found.event, endpoint, maxAttempts, endpoint.status === 'active' ? context.clock.now() : null);
+  context.service.announce(found.event, [delivery]);
   return { ok: true, event: found.event, delivery };
 }
 

@@ -7,6 +7,7 @@ import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
 import { DeliveryMachine, type DeliveryStatus } from './delivery-machine.js';
 import { newWebhookSecret, randomUuid, secretFingerprint } from './ids.js';
+import type { WebhookFeed } from './event-feed.js';
 import { KeyedLock } from './keyed-lock.js';
 import type {
   AttemptError,
@@ -41,6 +42,8 @@ export interface WebhookServiceOptions {
    * wiring serves this value in `limits`.
    */
   maxEndpointsPerClient?: number;
+  /** Where every emitted event is announced with its deliveries (the control API's stream). */
+  feed?: WebhookFeed;
 }
 
 export interface CreateEndpointInput {
@@ -73,6 +76,8 @@ export interface EmitInput {
   maxAttempts?: number;
   /** The delivered body; default the v3 WebhookEventBody (id, type, created_at, resource, ids, data). */
   bodyOf?: (event: Omit<EventRecord, 'body' | 'deliveryIds' | 'status'>) => unknown;
+  /** Announce the event to the feed once stored (default); false when the caller adds deliveries and announces it. */
+  announce?: boolean;
 }
 
 export interface AttemptOutcome {
@@ -102,8 +107,10 @@ export class WebhookService {
   private readonly clock: Clock;
   private readonly random: Random;
   private readonly lock = new KeyedLock();
+  private readonly feed: WebhookFeed | undefined;
 
   constructor(options: WebhookServiceOptions) {
+    this.feed = options.feed;
     this.store = options.store;
     this.clock = options.clock;
     this.random = options.random;
@@ -240,8 +247,14 @@ export class WebhookService {
       const event: EventRecord = { ...base, body, status: rollUp(deliveries, this.machine), deliveryIds: deliveries.map((d) => d.id) };
       await this.store.saveEvent(event);
       for (const delivery of deliveries) await this.store.saveDelivery(delivery);
+      if (input.announce !== false) this.announce(event, deliveries);
       return { event, deliveries };
     });
+  }
+
+  /** Tells the feed's followers about a stored event and the deliveries it just got. */
+  announce(event: EventRecord, deliveries: readonly DeliveryRecord[]): void {
+    this.feed?.publish(event, deliveries);
   }
 
   async getEvent(clientId: string, id: string): Promise<Outcome<{ event: EventRecord; deliveries: DeliveryRecord[] }>> {
