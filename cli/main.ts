@@ -13,6 +13,7 @@ Commands:
   generate      generate types, validators, routers and typed clients from the contracts
   conformance   check any server (the real service, the mock, a stub) against the contracts
   proxy         forward to any server, judging every exchange against the contracts (--record)
+  listen        forward a running mock's webhook events to a local URL, signed
 
 Run \`exchange-api-kit <command> --help\` for its options. Every option of serve can also be
 given as an environment variable or in a config file (--config mock.json|mock.yaml).
@@ -32,6 +33,8 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
     // Integrator tools, loaded on demand so `serve` does not pay for them.
     case 'proxy':
       return (await import('./proxy.js')).proxyCommand(rest, io);
+    case 'listen':
+      return (await import('./listen.js')).listenCommand(rest, io);
     case '--help':
     case '-h':
     case 'help':

@@ -1,0 +1,101 @@
+// `exchange-api-kit listen` as a process against a running mock: a real event reaches a local
+// receiver that verifies it with verifyWebhookSignature and the site's webhook secret, the line
+// shows the receiver's status, and when the mock goes away and comes back on the same port the
+// stream is followed again and the next event arrives too.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { verifyWebhookSignature } from '../../generated/runtime/client-runtime.js';
+import { mockClients } from '../../index.js';
+import { startMockServer, type RunningMockServer } from '../../mock-server/server.js';
+import { repoRoot } from '../support/contracts.js';
+
+const bin = join(repoRoot, 'bin', 'exchange-api-kit.mjs');
+const running: ChildProcess[] = [];
+const received: { path: string; eventId: string; valid: boolean }[] = [];
+let receiver: Server;
+let receiverUrl: string;
+const seed = 11; // the same seed gives the restarted mock the same default site secret
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const valid = verifyWebhookSignature(body, String(req.headers['x-signature'] ?? ''), secret);
+      received.push({ path: req.url ?? '', eventId: String(req.headers['x-event-id']), valid });
+      res.writeHead(valid ? 204 : 401).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+});
+afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+afterEach(() => {
+  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+let secret = '';
+
+function listen(args: string[]) {
+  const { PATH = '', HOME = '' } = process.env;
+  const child = spawn(process.execPath, [bin, 'listen', ...args], { env: { PATH, HOME }, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.push(child);
+  let stdout = '';
+  const watchers: { pattern: RegExp; resolve: () => void }[] = [];
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    for (const watcher of watchers.filter((w) => w.pattern.test(stdout))) {
+      watchers.splice(watchers.indexOf(watcher), 1);
+      watcher.resolve();
+    }
+  });
+  const done = new Promise<number | null>((resolve) => child.once('close', resolve));
+  return {
+    output: () => stdout,
+    until: (pattern: RegExp) => new Promise<void>((resolve) => (pattern.test(stdout) ? resolve() : watchers.push({ pattern, resolve }))),
+    done,
+  };
+}
+
+describe('exchange-api-kit listen', () => {
+  it('forwards a real event signed with the site secret, and follows the mock again after it restarts', async () => {
+    let mock: RunningMockServer = await startMockServer({ seed });
+    secret = mock.site.webhookSecret;
+    const port = new URL(mock.url).port;
+    const run = listen(['--forward-to', receiverUrl, '--mock', mock.url, '--max-events', '2']);
+    await run.until(/connected to /);
+
+    const first = (await mockClients(mock).v1.sendSiteTestWebhook()).body.data.eventId;
+    await run.until(new RegExp(`webhook\\.test  ${first}  → 204`));
+
+    await mock.close();
+    await run.until(/stream dropped .*; reconnecting in/);
+    mock = await startMockServer({ seed, port: Number(port) });
+    try {
+      await run.until(/connected to .*\(resuming after event 1\)/);
+      const second = (await mockClients(mock).v1.sendSiteTestWebhook()).body.data.eventId;
+      expect(await run.done).toBe(0);
+      expect(received).toEqual([
+        { path: '/hooks', eventId: first, valid: true },
+        { path: '/hooks', eventId: second, valid: true },
+      ]);
+      expect(run.output()).not.toContain(secret);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('exits 2 for an event type no contract declares', async () => {
+    const mock = await startMockServer();
+    try {
+      const run = listen(['--forward-to', receiverUrl, '--mock', mock.url, '--events', 'order.completed']);
+      expect(await run.done).toBe(2);
+    } finally {
+      await mock.close();
+    }
+  });
+});
