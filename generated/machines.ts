@@ -27,6 +27,8 @@ export interface Machine<S extends string, E extends string> {
   readonly guards: Readonly<Record<string, string>>;
   readonly transitions: readonly Transition<S, E>[];
   readonly createdEmits: string | null;
+  /** Webhook events emitted without a change of state (side_events), e.g. deposit.swept. */
+  readonly sideEvents: readonly { readonly type: string; readonly description: string }[];
 }
 
 /** AML check: the states of contracts/machines/aml-check.yaml. */
@@ -89,7 +91,8 @@ export const amlCheckMachine: Machine<AmlCheckState, AmlCheckEvent> = {
       "emits": null
     }
   ],
-  "createdEmits": null
+  "createdEmits": null,
+  "sideEvents": []
 };
 
 /** Deposit (invoice or static-address payment): the states of contracts/machines/deposit.yaml. */
@@ -231,7 +234,13 @@ export const depositMachine: Machine<DepositState, DepositEvent> = {
       "emits": "deposit.revived"
     }
   ],
-  "createdEmits": null
+  "createdEmits": null,
+  "sideEvents": [
+    {
+      "type": "deposit.swept",
+      "description": "The funds of a paid static-address deposit were moved to the hot wallet; the deposit's status does not change."
+    }
+  ]
 };
 
 /** Exchange order: the states of contracts/machines/order.yaml. */
@@ -415,7 +424,8 @@ export const orderMachine: Machine<OrderState, OrderEvent> = {
       "emits": "order.status_changed"
     }
   ],
-  "createdEmits": "order.created"
+  "createdEmits": "order.created",
+  "sideEvents": []
 };
 
 /** Upload intent: the states of contracts/machines/upload-intent.yaml. */
@@ -493,7 +503,8 @@ export const uploadIntentMachine: Machine<UploadIntentState, UploadIntentEvent> 
       "emits": null
     }
   ],
-  "createdEmits": null
+  "createdEmits": null,
+  "sideEvents": []
 };
 
 /** Verification (identity or card): the states of contracts/machines/verification.yaml. */
@@ -586,7 +597,8 @@ export const verificationMachine: Machine<VerificationState, VerificationEvent> 
       "emits": null
     }
   ],
-  "createdEmits": null
+  "createdEmits": null,
+  "sideEvents": []
 };
 
 /** Webhook delivery: the states of contracts/machines/webhook-delivery.yaml. */
@@ -728,7 +740,8 @@ export const webhookDeliveryMachine: Machine<WebhookDeliveryState, WebhookDelive
       "emits": null
     }
   ],
-  "createdEmits": null
+  "createdEmits": null,
+  "sideEvents": []
 };
 
 export const machines = {

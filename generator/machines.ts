@@ -37,6 +37,8 @@ export interface MachineModel {
   transitions: TransitionModel[];
   /** Webhook event emitted when the resource is created (not a transition), if any. */
   createdEmits: string | null;
+  /** Webhook events the resource emits without a change of state (`side_events`). */
+  sideEvents: { type: string; description: string }[];
 }
 
 export function loadMachines(dir: string, repoRoot: string): MachineModel[] {
@@ -73,6 +75,10 @@ function readMachine(path: string, source: string): MachineModel {
     guards: Object.fromEntries(Object.entries(guards).map(([name, meaning]) => [name, String(meaning)])),
     transitions: transitions.map((t, index) => transitionModel(t, source, `/transitions/${index}`)),
     createdEmits: typeof raw.created_emits === 'string' ? raw.created_emits : null,
+    sideEvents: (Array.isArray(raw.side_events) ? raw.side_events : []).map((side, index) => {
+      if (!isObject(side) || typeof side.type !== 'string') throw new ContractError(source, `/side_events/${index}`, 'a side event needs a type');
+      return { type: side.type, description: typeof side.description === 'string' ? side.description : '' };
+    }),
   };
 }
 

@@ -29,6 +29,7 @@ function machinesModule(machines: MachineModel[]): string {
       guards: machine.guards,
       transitions: machine.transitions,
       createdEmits: machine.createdEmits,
+      sideEvents: machine.sideEvents,
     };
     return [
       `/** ${machine.title}: the states of contracts/machines/${machine.name}.yaml. */`,
@@ -67,6 +68,8 @@ export interface Machine<S extends string, E extends string> {
   readonly guards: Readonly<Record<string, string>>;
   readonly transitions: readonly Transition<S, E>[];
   readonly createdEmits: string | null;
+  /** Webhook events emitted without a change of state (side_events), e.g. deposit.swept. */
+  readonly sideEvents: readonly { readonly type: string; readonly description: string }[];
 }
 
 ${blocks.join('\n\n')}
