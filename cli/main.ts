@@ -14,6 +14,7 @@ Commands:
   conformance   check any server (the real service, the mock, a stub) against the contracts
   proxy         forward to any server, judging every exchange against the contracts (--record)
   listen        forward a running mock's webhook events to a local URL, signed
+  trigger       make a running mock emit a webhook event (trigger --list names them)
 
 Run \`exchange-api-kit <command> --help\` for its options. Every option of serve can also be
 given as an environment variable or in a config file (--config mock.json|mock.yaml).
@@ -35,6 +36,8 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
       return (await import('./proxy.js')).proxyCommand(rest, io);
     case 'listen':
       return (await import('./listen.js')).listenCommand(rest, io);
+    case 'trigger':
+      return (await import('./trigger.js')).triggerCommand(rest, io);
     case '--help':
     case '-h':
     case 'help':

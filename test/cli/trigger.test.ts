@@ -1,0 +1,79 @@
+// `exchange-api-kit trigger` against a running mock over real HTTP: every webhook event type the
+// contracts declare (and every order state) can be triggered, and each triggered event really
+// reaches the mock's inbox, signed; given credentials are used as they are; an unknown event
+// is a usage error. One run goes through the bin as a process.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { triggerCommand } from '../../cli/trigger.js';
+import { contractEventTypes, triggerPlans } from '../../cli/trigger/trigger-plans.js';
+import { mockClients, type MockClients } from '../../index.js';
+import { startMockServer, type RunningMockServer } from '../../mock-server/server.js';
+import { repoRoot } from '../support/contracts.js';
+
+let mock: RunningMockServer;
+let clients: MockClients;
+beforeAll(async () => {
+  mock = await startMockServer({ seed: 1, loopbackWebhooksOnly: true });
+  clients = mockClients(mock);
+});
+afterAll(() => mock.close());
+
+async function trigger(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await triggerCommand(argv, { env: {}, stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('trigger --list', () => {
+  it('covers every webhook event type of both contracts, each with a way to cause it', async () => {
+    const plans = triggerPlans();
+    for (const type of [...contractEventTypes.v3, ...contractEventTypes.v1]) {
+      expect(plans.find((plan) => plan.name === type)?.kind, type).toMatch(/^(machine|side-event|test-webhook)$/);
+    }
+    const { code, out } = await trigger('--list');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^deposit\.paid +v1 +a new deposit created, then transaction_detected → confirmed\[amount_matches\]$/m);
+    expect(out).toMatch(/^order\.completed +v3 +a new order created, then .* → complete \(emits order\.status_changed\)$/m);
+  });
+});
+
+describe('trigger EVENT', () => {
+  it.each(triggerPlans().map((plan) => [plan.name, plan.emits]))('%s: emits %s and it reaches the inbox, signed', async (name, emits) => {
+    const { code, out, err } = await trigger(name, '--mock', mock.url);
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(out).toMatch(new RegExp(`^triggered ${name.replace('.', '\\.')}$`, 'm'));
+    const eventIds = [...out.matchAll(new RegExp(`^event ${emits.replace('.', '\\.')} (\\S+) \\(1 delivery\\)$`, 'gm'))].map((match) => match[1]!);
+    expect(eventIds.length).toBeGreaterThan(0);
+    await clients.control.runDueWebhooks();
+    const received = (await clients.control.listInboxWebhooks({ query: { event_id: eventIds.at(-1)! } })).body.result.deliveries;
+    expect(received.map((record) => [record.event_type, record.signature_valid])).toEqual([[emits, true]]);
+  });
+
+  it('acts as the given site: the event is signed with its webhook secret', async () => {
+    const { code, out } = await trigger('deposit.expired', '--mock', mock.url, '--site-key', mock.site.apiKey, '--site-secret', mock.site.apiSecret);
+    expect(code).toBe(0);
+    expect(out).not.toMatch(/created v1 site/);
+    const eventId = /^event deposit\.expired (\S+)/m.exec(out)![1]!;
+    const state = (await clients.control.getInspectorState({ query: { limit: 500 } })).body.result;
+    expect(state.webhook_events.find((event) => event.id === eventId)).toMatchObject({ type: 'deposit.expired', owner: `site:${mock.sandbox.defaultSite.id}` });
+  });
+
+  it('refuses an event no contract declares', async () => {
+    const { code, err } = await trigger('order.shipped', '--mock', mock.url);
+    expect(code).toBe(2);
+    expect(err).toMatch(/unknown event order\.shipped \(trigger --list names them all\)/);
+  });
+
+  it('runs as a command', async () => {
+    const { PATH = '', HOME = '' } = process.env;
+    const child = spawn(process.execPath, [join(repoRoot, 'bin', 'exchange-api-kit.mjs'), 'trigger', 'webhook.test'], { env: { PATH, HOME, MOCK_URL: mock.url }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^event webhook\.test \S+ \(1 delivery\)$/m);
+  });
+});
