@@ -2,17 +2,16 @@
 // copy of each delivery to a local URL, with the exact body and the headers the mock signs with
 // the endpoint's secret, printing one line per event with what the receiver answered.
 import type { WebhookStreamDelivery, WebhookStreamEvent } from '../generated/sandbox-control/types.js';
-import { helpOption, optionsHelp, parsers, readOptions, UsageError, type OptionSpec } from './options.js';
+import { helpOption, mockClientOptions, mockUrlOf, optionsHelp, parsers, readOptions, UsageError, type OptionSpec } from './options.js';
 import type { CommandIo } from './io.js';
 import { followWebhookStream, StreamRefused } from './listen/event-stream-client.js';
 
 const forwardTimeoutMs = 10_000;
 
 const listenOptions: OptionSpec[] = [
-  { name: 'forward-to', placeholder: '<url>', help: 'where to POST each webhook, e.g. http://localhost:3000/webhooks', parse: parseHttpUrl },
+  { name: 'forward-to', placeholder: '<url>', help: 'where to POST each webhook, e.g. http://localhost:3000/webhooks', parse: parsers.httpUrl },
   { name: 'events', placeholder: '<type,...>', help: 'only these event types (default: every type)', parse: parsers.list },
-  { name: 'mock', env: 'MOCK_URL', placeholder: '<url>', help: 'the running mock (default http://127.0.0.1:4010)', parse: parseHttpUrl },
-  { name: 'admin-token', env: 'MOCK_ADMIN_TOKEN', placeholder: '<value>', help: 'the admin token the mock was started with, if any' },
+  ...mockClientOptions,
   { name: 'max-events', placeholder: '<n>', help: 'stop after this many events (default: run until SIGINT/SIGTERM)', parse: parsers.integer(1, Number.MAX_SAFE_INTEGER) },
   helpOption,
 ];
@@ -27,16 +26,6 @@ ${optionsHelp(listenOptions)}
 
 Exit codes: 0 stopped (SIGINT/SIGTERM, --max-events), 1 the mock refused the stream, 2 bad flag.`;
 
-function parseHttpUrl(text: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new Error('must be an absolute http:// or https:// URL');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('must be an absolute http:// or https:// URL');
-  return url;
-}
 
 export async function listenCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   let values: Record<string, unknown>;
@@ -53,7 +42,7 @@ export async function listenCommand(argv: readonly string[], io: CommandIo): Pro
     return 0;
   }
   const forwardTo = values['forward-to'] as URL;
-  const mockUrl = (values.mock as URL | undefined) ?? new URL('http://127.0.0.1:4010');
+  const mockUrl = mockUrlOf(values);
   const events = values.events as string[] | undefined;
   const maxEvents = values['max-events'] as number | undefined;
   const stop = new AbortController();

@@ -34,6 +34,17 @@ export const configOption: OptionSpec = {
 
 export const helpOption: OptionSpec = { name: 'help', boolean: true, help: 'this text' };
 
+/** The running mock a client command (listen, trigger) talks to, and its admin token. */
+export const mockClientOptions: OptionSpec[] = [
+  { name: 'mock', env: 'MOCK_URL', placeholder: '<url>', help: 'the running mock (default http://127.0.0.1:4010)', parse: (text) => parsers.httpUrl(text) },
+  { name: 'admin-token', env: 'MOCK_ADMIN_TOKEN', placeholder: '<value>', help: 'the admin token the mock was started with, if any' },
+];
+
+/** The mock's URL from mockClientOptions' values. */
+export function mockUrlOf(values: OptionValues): URL {
+  return (values.mock as URL | undefined) ?? new URL('http://127.0.0.1:4010');
+}
+
 /** Help lines of the options: flag, then what it does and its environment variable. */
 export function optionsHelp(specs: readonly OptionSpec[]): string {
   const left = specs.map((spec) => `  --${spec.name}${spec.placeholder ? ` ${spec.placeholder}` : ''}`);
@@ -163,6 +174,12 @@ export const parsers = {
       if (!(choices as readonly string[]).includes(text)) throw new Error(`must be one of ${choices.join(', ')}`);
       return text as T;
     },
+  /** An absolute http:// or https:// URL. */
+  httpUrl: (text: string): URL => {
+    const url = URL.canParse(text) ? new URL(text) : undefined;
+    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new Error('must be an absolute http:// or https:// URL');
+    return url;
+  },
   matching:
     (pattern: RegExp, rule: string) =>
     (text: string): string => {

@@ -44,14 +44,9 @@ ${optionsHelp(proxyOptions)}
 Exit codes: 0 stopped (SIGINT/SIGTERM, --max-requests, --duration), 1 cannot listen, or a
 violation was seen with --fail-on-violation, 2 bad flag.`;
 
+/** The target: an http(s) URL whose path (if any) is a base path; a query or fragment would be lost. */
 function parseTarget(text: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new Error('must be an absolute http:// or https:// URL');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('must be an absolute http:// or https:// URL');
+  const url = parsers.httpUrl(text);
   if (url.search !== '' || url.hash !== '') throw new Error('must not have a query or fragment');
   return url;
 }

@@ -3,7 +3,7 @@
 // clients) and drives it there, following the mock's event stream to print the ids of the
 // events it emitted. `trigger --list` names every event it can cause (trigger/trigger-plans.ts).
 import type { WebhookStreamEvent } from '../generated/sandbox-control/types.js';
-import { helpOption, optionsHelp, parsers, readOptions, UsageError, type OptionSpec } from './options.js';
+import { helpOption, mockClientOptions, mockUrlOf, optionsHelp, parsers, readOptions, UsageError, type OptionSpec } from './options.js';
 import type { CommandIo } from './io.js';
 import { followWebhookStream, StreamRefused } from './listen/event-stream-client.js';
 import { driveDeposit, driveStaticAddressSweep } from './trigger/drive-deposit.js';
@@ -26,8 +26,7 @@ const sideEventDrivers: Readonly<Record<string, (session: MockSession, log: Log)
 
 const triggerOptions: OptionSpec[] = [
   { name: 'list', boolean: true, help: 'list the events trigger can cause, and how' },
-  { name: 'mock', env: 'MOCK_URL', placeholder: '<url>', help: 'the running mock (default http://127.0.0.1:4010)', parse: parseHttpUrl },
-  { name: 'admin-token', env: 'MOCK_ADMIN_TOKEN', placeholder: '<value>', help: 'the admin token the mock was started with, if any' },
+  ...mockClientOptions,
   { name: 'token', env: 'MOCK_TOKEN', placeholder: '<value>', help: 'v3 token to act as (default: a key minted for the trigger, its webhooks to the mock inbox)' },
   { name: 'site-key', env: 'MOCK_SITE_KEY', placeholder: '<value>', help: 'v1 site to act as, with --site-secret (default: a site created for the trigger)' },
   { name: 'site-secret', env: 'MOCK_SITE_SECRET', placeholder: '<value>', help: 'the API secret of --site-key' },
@@ -46,11 +45,6 @@ ${optionsHelp(triggerOptions)}
 
 Exit codes: 0 emitted, 1 the mock refused or did not emit in time, 2 bad flag or unknown event.`;
 
-function parseHttpUrl(text: string): URL {
-  const url = URL.canParse(text) ? new URL(text) : undefined;
-  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new Error('must be an absolute http:// or https:// URL');
-  return url;
-}
 
 export async function triggerCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   const plans = triggerPlans();
@@ -84,7 +78,7 @@ export async function triggerCommand(argv: readonly string[], io: CommandIo): Pr
     return 1;
   }
 
-  const mockUrl = (values.mock as URL | undefined) ?? new URL('http://127.0.0.1:4010');
+  const mockUrl = mockUrlOf(values);
   const adminToken = values['admin-token'] as string | undefined;
   const session = new MockSession({
     mockUrl,
