@@ -1,7 +1,7 @@
 // Security properties of issue 9 not covered elsewhere:
 // - secrets are shown once: after a key, a site and a webhook endpoint are created, no GET of
 //   any family (v3 with the new key, v1 signed by the new site, the control API) answers with
-//   their token or secrets;
+//   their token or secrets (the webhook event stream included: its signed deliveries carry none);
 // - credentials are compared in constant time: a wrong v3 signature, a wrong v1 signature and a
 //   wrong admin token are each rejected after a crypto.timingSafeEqual over equal-length buffers.
 // Covered elsewhere (not repeated here): webhook secret shown only on create and rotate, then its
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHmacSigner, depositV1SignatureScheme } from '../../generated/deposit-v1/client.js';
 import { exchangeV3SignatureScheme, type RequestSigner } from '../../generated/exchange-v3/client.js';
 import { sandboxControlSecuritySchemes } from '../../generated/sandbox-control/contract-data.js';
+import { documentedResponses } from '../../conformance/contract/document.js';
 import { families, type FamilyName } from '../mock-server/support/contract.js';
 import { bearer, send } from '../mock-server/support/http.js';
 import { mintKey, v3Client, v3Signer } from '../mock-server/support/keys.js';
@@ -63,12 +64,34 @@ describe('secrets are shown once', () => {
     return send(server.url, target, { headers: Object.fromEntries(headers) });
   }
 
+  /**
+   * An event stream (streamWebhookEvents) never ends: it is read until its first event, one
+   * emitted here with a delivery to the endpoint created above, signed with its secret.
+   */
+  async function firstStreamedEvent(target: string): Promise<{ status: number; text: string }> {
+    const controller = new AbortController();
+    const response = await fetch(server.url + target, { signal: controller.signal });
+    await v3Client(server, v3Token).sendTestWebhook({ body: { endpoint_id: ids.webhook } });
+    let text = '';
+    const decoder = new TextDecoder();
+    for await (const chunk of response.body!) {
+      text += decoder.decode(chunk as Uint8Array, { stream: true });
+      if (text.includes('event: webhook')) break;
+    }
+    controller.abort();
+    return { status: response.status, text };
+  }
+
+  const isEventStream = (family: FamilyName, operationId: string) =>
+    family === 'control' && (documentedResponses('sandbox-control', operationId).get('200')?.contentTypes ?? []).includes('text/event-stream');
+
   it.each(['v3', 'v1', 'control'] as FamilyName[])('no %s GET answers with a token or secret after its creation', async (family) => {
     const reads = families[family].routes.filter((route) => route.method === 'get');
     expect(reads.length).toBeGreaterThan(0);
     for (const route of reads) {
       const values = { ...validPathValues(family, route), ...Object.fromEntries(Object.entries(ids).filter(([name]) => route.path.includes(`{${name}}`))) };
-      const response = await getAs(family, fillPath(family, route, values));
+      const target = fillPath(family, route, values);
+      const response = isEventStream(family, route.operationId) ? await firstStreamedEvent(target) : await getAs(family, target);
       for (const [what, secret] of Object.entries(secrets)) {
         expect(response.text.includes(secret), `${family} ${route.operationId} (${response.status}) shows the ${what}`).toBe(false);
       }
