@@ -6,7 +6,8 @@
 // machine), and `refresh` waits out the late window so the watcher leaves the payment to the
 // client's refreshDeposit. The side event deposit.swept comes from paying a static address.
 import { randomUUID } from 'node:crypto';
-import type { DepositV1Client } from '../../generated/deposit-v1/client.js';
+import { depositV1Operations, type DepositV1Client } from '../../generated/deposit-v1/client.js';
+import type { OperationSpec } from '../../generated/runtime/client-runtime.js';
 import type { Asset, Deposit } from '../../generated/deposit-v1/types.js';
 import { depositMachine, type DepositEvent } from '../../generated/machines.js';
 import { add, divide, formatDecimal, parseDecimal, subtract } from '../../mock-server/decimal.js';
@@ -14,6 +15,13 @@ import type { MockSession } from './mock-session.js';
 import type { AnyTransition } from './trigger-plans.js';
 
 type Log = (line: string) => void;
+
+// The guards and the timer this driver acts on, by their names in the machine: a rename there
+// must fail here at once rather than pick the wrong amount.
+const guards = { exceeds: 'amount_exceeds', short: 'amount_short' } as const;
+const lateWindowTimer = 'late_window';
+for (const guard of Object.values(guards)) if (!(guard in depositMachine.guards)) throw new Error(`the deposit machine has no guard ${guard}`);
+if (depositMachine.timers[lateWindowTimer]?.seconds === undefined) throw new Error(`the deposit machine has no timer ${lateWindowTimer}`);
 
 interface DepositRun {
   session: MockSession;
@@ -43,14 +51,16 @@ const steps: Record<DepositEvent, Step> = {
   },
   refresh: async (run, transition) => {
     // Past the late window the chain watcher no longer credits a payment itself.
-    const seconds = timerSeconds('late_window');
+    const seconds = timerSeconds(lateWindowTimer);
     await run.session.advance(seconds + 1);
-    run.log(`advanced the mock's clock ${seconds + 1} s, past the late_window timer`);
+    run.log(`advanced the mock's clock ${seconds + 1} s, past the ${lateWindowTimer} timer`);
     await pay(run, owed(run));
-    const operationId = transition.via[0] ?? 'refreshDeposit';
-    if (operationId !== 'refreshDeposit') throw new Error(`the deposit machine fires refresh through ${operationId}, which trigger cannot call`);
-    await run.v1.refreshDeposit({ path: { uuid: run.deposit.uuid } });
-    run.log(`refreshed deposit ${run.deposit.uuid}`);
+    // The client operation the machine names for the event (refreshDeposit), addressed by the deposit.
+    const operationId = transition.via[0];
+    const spec = operationId === undefined ? undefined : (depositV1Operations as Readonly<Record<string, OperationSpec>>)[operationId];
+    if (spec === undefined) throw new Error(`the deposit machine names no v1 operation for ${transition.event}`);
+    await run.v1.runtime.request(spec, { path: { uuid: run.deposit.uuid } });
+    run.log(`${transition.event}: ${operationId} on deposit ${run.deposit.uuid}`);
   },
 };
 
@@ -104,8 +114,8 @@ async function pay(run: DepositRun, amount: string): Promise<void> {
 /** What the next confirmation's guard needs: the amount still owed, twice it, or half of it. */
 function amountFor(run: DepositRun, next: AnyTransition | undefined): string {
   const rest = parseDecimal(owed(run));
-  if (next?.guard === 'amount_exceeds') return formatDecimal(add(rest, rest));
-  if (next?.guard === 'amount_short') return formatDecimal(divide(rest, parseDecimal('2'), rest.scale + 1, 'down'));
+  if (next?.guard === guards.exceeds) return formatDecimal(add(rest, rest));
+  if (next?.guard === guards.short) return formatDecimal(divide(rest, parseDecimal('2'), rest.scale + 1, 'down'));
   return formatDecimal(rest);
 }
 
