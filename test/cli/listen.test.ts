@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { listenCommand } from '../../cli/listen.js';
 import { verifyWebhookSignature } from '../../generated/runtime/client-runtime.js';
 import { mockClients } from '../../index.js';
 import { startMockServer, type RunningMockServer } from '../../mock-server/server.js';
@@ -84,6 +85,25 @@ describe('exchange-api-kit listen', () => {
         { path: '/hooks', eventId: second, valid: true },
       ]);
       expect(run.output()).not.toContain(secret);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('needs the admin token of a guarded mock, and follows it with the token', async () => {
+    const adminToken = 'listen-admin-token-0123456789';
+    const mock = await startMockServer({ seed, adminToken });
+    secret = mock.site.webhookSecret;
+    const lines: string[] = [];
+    const io = { env: {}, stdout: (text: string) => lines.push(text), stderr: (text: string) => lines.push(text) };
+    try {
+      expect(await listenCommand(['--forward-to', receiverUrl, '--mock', mock.url], io)).toBe(1);
+      expect(lines.join('\n')).toMatch(/the mock refused the stream \(401\): .* Pass --admin-token\./);
+      const following = listenCommand(['--forward-to', receiverUrl, '--mock', mock.url, '--max-events', '1'], { ...io, env: { MOCK_ADMIN_TOKEN: adminToken } });
+      while (!lines.some((line) => line.startsWith('connected to'))) await new Promise((resolve) => setTimeout(resolve, 20));
+      const sent = (await mockClients(mock, { adminToken }).v1.sendSiteTestWebhook()).body.data.eventId;
+      expect(await following).toBe(0);
+      expect(received.at(-1)).toEqual({ path: '/hooks', eventId: sent, valid: true });
     } finally {
       await mock.close();
     }
