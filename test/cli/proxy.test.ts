@@ -147,6 +147,31 @@ describe('forwarding', () => {
   });
 });
 
+describe('the capture limit', () => {
+  it('forwards a body over the limit whole, judges its parameters only, and does not record it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'proxy-cap-'));
+    const logged: string[] = [];
+    const capped = await startValidatingProxy({ target: new URL(mock.url), port: 0, host: '127.0.0.1', maxBodyBytes: 1024, passThrough: [], recordDir: dir, log: (line) => logged.push(line) });
+    try {
+      const name = 'x'.repeat(3000); // over the contract's bound too: the mock's 422 proves the body arrived whole
+      const answer = await fetch(`${capped.url}/api/v3/private/webhooks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${mock.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name, url: 'http://127.0.0.1:9/hook', events: ['api.test'] }),
+      });
+      expect(answer.status).toBe(422);
+      expect(JSON.stringify(await answer.json())).toContain('body.name');
+      expect(logged).toEqual([
+        expect.stringMatching(/^note #1 POST \/api\/v3\/private\/webhooks → 422 \(createWebhookEndpoint\): a body is larger than the capture limit/),
+        'note #1: not recorded, a body is larger than the capture limit',
+      ]);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      await capped.close();
+    }
+  });
+});
+
 describe('redaction', () => {
   it('never prints or writes a token, an API key, a signature or a webhook secret', async () => {
     const created = await v3().createWebhookEndpoint({ body: { name: 'redaction', url: 'http://127.0.0.1:9/hook', events: ['order.created'] } });

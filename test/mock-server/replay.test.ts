@@ -80,6 +80,11 @@ describe('serve --replay', () => {
     expect(created.body.data).toMatchObject({ orderId: 'simulated-1', asset: asset.code, status: 'waiting' });
   });
 
+  it('is read by serve --replay at start-up', () => {
+    const read = serveStartOptions(['--replay', dir, '--replay-only'], {});
+    expect(read.help === false && read.start.replay).toMatchObject({ only: true, book: { size: files.length } });
+  });
+
   it('refuses a fixture of another version or a broken file, naming it', () => {
     const bad = mkdtempSync(join(tmpdir(), 'replay-bad-'));
     writeFileSync(join(bad, '000001-x.json'), JSON.stringify({ ...files[0]![1], version: 2 }));
