@@ -32,7 +32,17 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
   const recorder = options.recordDir === undefined ? undefined : new FixtureRecorder(options.recordDir);
   const passes = (url: string) => options.passThrough.some((prefix) => prefix !== '' && url.toLowerCase().startsWith(prefix.toLowerCase()));
 
-  const onExchange = ({ sequence, startedAt, durationMs, observed }: ForwardedExchange): void => {
+  // A failure to judge or record one exchange is reported, never allowed to stop the proxy.
+  const onExchange = (exchange: ForwardedExchange): void => {
+    try {
+      judgeAndRecord(exchange);
+    } catch (error) {
+      options.log(`error #${exchange.sequence} ${exchange.observed.method} ${redactQuery(exchange.observed.url)}: could not judge or record it: ${(error as Error).message}`);
+    }
+    options.onReported?.();
+  };
+
+  const judgeAndRecord = ({ sequence, startedAt, durationMs, observed }: ForwardedExchange): void => {
     if (passes(observed.url)) return;
     const scrubber = secretsOf(observed.requestHeaders, observed.requestBody, observed.responseHeaders, observed.responseBody);
     const judgement = check.judge(observed);
@@ -52,7 +62,6 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
       const file = recorder.record(observed, judgement.operationId, scrubber, startedAt);
       if (file === undefined) options.log(`note #${sequence}: not recorded, a body is larger than the capture limit`);
     }
-    options.onReported?.();
   };
 
   const server = await startProxyServer({
