@@ -447,15 +447,15 @@ export type CreateAmlCheckBody = CreateAmlCheckRequest;
 export type CreateAmlCheckResponses = {
   /** The check, new or (for a repeated idempotency key) the existing one. */
   '201': AmlCheckEnvelope;
-  /** The body is not well-formed JSON (`BAD_REQUEST`). */
+  /** The body is not well-formed JSON or cannot be decoded, e.g. a corrupt `gzip`, `deflate` or `br` body (`BAD_REQUEST`). A body is read, and so refused, before its signature is checked. */
   '400': V1Error;
   /** The request signature is missing or wrong, the key is unknown, or the timestamp is outside the window. */
   '401': V1Error;
   /** The idempotency key (or static-address orderId) was already used for a different request (`IDEMPOTENCY_CONFLICT`). */
   '409': V1Error;
-  /** The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+  /** The request body is larger than 64 KiB, decoded (`PAYLOAD_TOO_LARGE`). A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': V1Error;
-  /** A body was sent with a Content-Type other than JSON (`UNSUPPORTED_MEDIA_TYPE`). */
+  /** A body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity (`UNSUPPORTED_MEDIA_TYPE`). */
   '415': V1Error;
   /** Invalid input (`VALIDATION_ERROR`); `error.details` maps each field to its messages. */
   '422': V1Error;
@@ -626,15 +626,15 @@ export type CreateDepositBody = CreateDepositRequest;
 export type CreateDepositResponses = {
   /** The new deposit, or the existing one for the same (order_id, asset) or idempotency key. */
   '201': DepositEnvelope;
-  /** The body is not well-formed JSON (`BAD_REQUEST`). */
+  /** The body is not well-formed JSON or cannot be decoded, e.g. a corrupt `gzip`, `deflate` or `br` body (`BAD_REQUEST`). A body is read, and so refused, before its signature is checked. */
   '400': V1Error;
   /** The request signature is missing or wrong, the key is unknown, or the timestamp is outside the window. */
   '401': V1Error;
   /** The idempotency key (or static-address orderId) was already used for a different request (`IDEMPOTENCY_CONFLICT`). */
   '409': V1Error;
-  /** The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+  /** The request body is larger than 64 KiB, decoded (`PAYLOAD_TOO_LARGE`). A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': V1Error;
-  /** A body was sent with a Content-Type other than JSON (`UNSUPPORTED_MEDIA_TYPE`). */
+  /** A body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity (`UNSUPPORTED_MEDIA_TYPE`). */
   '415': V1Error;
   /** Invalid input (`VALIDATION_ERROR`); `error.details` maps each field to its messages. */
   '422': V1Error;
@@ -831,15 +831,15 @@ export type CreateStaticAddressBody = CreateStaticAddressRequest;
 export type CreateStaticAddressResponses = {
   /** The new static address, or the existing one for the same orderId. */
   '201': StaticAddressEnvelope;
-  /** The body is not well-formed JSON (`BAD_REQUEST`). */
+  /** The body is not well-formed JSON or cannot be decoded, e.g. a corrupt `gzip`, `deflate` or `br` body (`BAD_REQUEST`). A body is read, and so refused, before its signature is checked. */
   '400': V1Error;
   /** The request signature is missing or wrong, the key is unknown, or the timestamp is outside the window. */
   '401': V1Error;
   /** The idempotency key (or static-address orderId) was already used for a different request (`IDEMPOTENCY_CONFLICT`). */
   '409': V1Error;
-  /** The request body is larger than 64 KiB (`PAYLOAD_TOO_LARGE`). */
+  /** The request body is larger than 64 KiB, decoded (`PAYLOAD_TOO_LARGE`). A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': V1Error;
-  /** A body was sent with a Content-Type other than JSON (`UNSUPPORTED_MEDIA_TYPE`). */
+  /** A body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity (`UNSUPPORTED_MEDIA_TYPE`). */
   '415': V1Error;
   /** Invalid input (`VALIDATION_ERROR`); `error.details` maps each field to its messages. */
   '422': V1Error;

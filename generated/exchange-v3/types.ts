@@ -1018,17 +1018,25 @@ export type WebhookEndpointWithSecretResult = {
   endpoint: WebhookEndpointWithSecret;
 };
 
+/**
+ * Where events are POSTed; https in production. An http or https URL without credentials
+ * in it (no `user:password@`). A sandbox may refuse more: the mock checks every delivery
+ * against its webhook egress policy (never link-local or cloud metadata addresses, never
+ * the mock itself; in a shared sandbox only public addresses), here when the host is an IP
+ * address and again on the address each delivery connects to.
+ */
+export type WebhookUrl = string;
+
 export type CreateWebhookEndpointRequest = {
   name: string;
-  /** Where events are POSTed; https in production. */
-  url: string;
+  url: WebhookUrl;
   events: WebhookEventType[];
 };
 
 /** The fields to change; the others keep their values. */
 export type UpdateWebhookEndpointRequest = {
   name?: string;
-  url?: string;
+  url?: WebhookUrl;
   events?: WebhookEventType[];
   status?: WebhookEndpointStatus;
 };
@@ -1107,7 +1115,7 @@ export type WebhookDelivery = {
   };
   /** Why the last attempt failed without an HTTP answer; null otherwise. */
   error: null | {
-    /** For example `timeout` (no answer within 15 s), `connection_refused`, `dns_error`, `tls_error`. */
+    /** For example `timeout` (no answer within 15 s), `connection_refused`, `dns_error`, `tls_error`, `egress_denied` (the sandbox's webhook egress policy refused the address the URL resolved to; nothing was sent). */
     code: string;
     message: string;
   };
@@ -2210,7 +2218,7 @@ export type CreateQuoteResponses = {
   '200': SuccessEnvelope & {
     result: QuoteResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
@@ -2218,9 +2226,9 @@ export type CreateQuoteResponses = {
   '403': ErrorEnvelope;
   /** `idempotency_conflict` (the Idempotency-Key was used for another request) or `invalid_state_transition` (not allowed in the current status). */
   '409': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds the size limit. */
+  /** `payload_too_large`: the body exceeds the size limit (1 MiB, decoded; an upload, its file ceiling). A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than the one the operation accepts, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
@@ -2255,7 +2263,7 @@ export type PreflightOrderResponses = {
   '200': SuccessEnvelope & {
     result: PreflightResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
@@ -2263,9 +2271,9 @@ export type PreflightOrderResponses = {
   '403': ErrorEnvelope;
   /** `idempotency_conflict` (the Idempotency-Key was used for another request) or `invalid_state_transition` (not allowed in the current status). */
   '409': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds the size limit. */
+  /** `payload_too_large`: the body exceeds the size limit (1 MiB, decoded; an upload, its file ceiling). A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than the one the operation accepts, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
@@ -2300,7 +2308,7 @@ export type CreateOrderResponses = {
   '201': SuccessEnvelope & {
     result: OrderResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
@@ -2308,9 +2316,9 @@ export type CreateOrderResponses = {
   '403': ErrorEnvelope;
   /** `idempotency_conflict` (the Idempotency-Key was used for another request) or `invalid_state_transition` (not allowed in the current status). */
   '409': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds the size limit. */
+  /** `payload_too_large`: the body exceeds the size limit (1 MiB, decoded; an upload, its file ceiling). A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than the one the operation accepts, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
@@ -2515,7 +2523,7 @@ export type ConfirmOrderResponses = {
   '200': SuccessEnvelope & {
     result: OrderResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
@@ -2525,9 +2533,9 @@ export type ConfirmOrderResponses = {
   '404': ErrorEnvelope;
   /** `idempotency_conflict` (the Idempotency-Key was used for another request) or `invalid_state_transition` (not allowed in the current status). */
   '409': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds the size limit. */
+  /** `payload_too_large`: the body exceeds the size limit (1 MiB, decoded; an upload, its file ceiling). A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than the one the operation accepts, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
@@ -2568,7 +2576,7 @@ export type CancelOrderResponses = {
   '200': SuccessEnvelope & {
     result: OrderResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
@@ -2578,9 +2586,9 @@ export type CancelOrderResponses = {
   '404': ErrorEnvelope;
   /** `idempotency_conflict` (the Idempotency-Key was used for another request) or `invalid_state_transition` (not allowed in the current status). */
   '409': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds the size limit. */
+  /** `payload_too_large`: the body exceeds the size limit (1 MiB, decoded; an upload, its file ceiling). A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than the one the operation accepts, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
@@ -2615,7 +2623,7 @@ export type CreateUploadIntentResponses = {
   '201': SuccessEnvelope & {
     result: UploadIntentResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
@@ -2623,9 +2631,9 @@ export type CreateUploadIntentResponses = {
   '403': ErrorEnvelope;
   /** `idempotency_conflict` (the Idempotency-Key was used for another request) or `invalid_state_transition` (not allowed in the current status). */
   '409': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds the size limit. */
+  /** `payload_too_large`: the body exceeds the size limit (1 MiB, decoded; an upload, its file ceiling). A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than the one the operation accepts, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
@@ -2706,7 +2714,7 @@ export type CommitUploadIntentResponses = {
   '200': SuccessEnvelope & {
     result: UploadIntentResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
@@ -2716,9 +2724,9 @@ export type CommitUploadIntentResponses = {
   '404': ErrorEnvelope;
   /** `idempotency_conflict` (the Idempotency-Key was used for another request) or `invalid_state_transition` (not allowed in the current status). */
   '409': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds the size limit. */
+  /** `payload_too_large`: the body exceeds the size limit (1 MiB, decoded; an upload, its file ceiling). A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than the one the operation accepts, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
@@ -2799,7 +2807,7 @@ export type SubmitOrderVerificationsResponses = {
   '200': SuccessEnvelope & {
     result: VerificationListResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
@@ -2809,9 +2817,9 @@ export type SubmitOrderVerificationsResponses = {
   '404': ErrorEnvelope;
   /** `idempotency_conflict` (the Idempotency-Key was used for another request) or `invalid_state_transition` (not allowed in the current status). */
   '409': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds the size limit. */
+  /** `payload_too_large`: the body exceeds the size limit (1 MiB, decoded; an upload, its file ceiling). A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than the one the operation accepts, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
@@ -2886,7 +2894,7 @@ export type CreateIdentityVerificationResponses = {
   '201': SuccessEnvelope & {
     result: VerificationResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
@@ -2894,9 +2902,9 @@ export type CreateIdentityVerificationResponses = {
   '403': ErrorEnvelope;
   /** `idempotency_conflict` (the Idempotency-Key was used for another request) or `invalid_state_transition` (not allowed in the current status). */
   '409': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds the size limit. */
+  /** `payload_too_large`: the body exceeds the size limit (1 MiB, decoded; an upload, its file ceiling). A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than the one the operation accepts, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
@@ -3011,7 +3019,7 @@ export type CreateCardVerificationResponses = {
   '201': SuccessEnvelope & {
     result: VerificationResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
@@ -3019,9 +3027,9 @@ export type CreateCardVerificationResponses = {
   '403': ErrorEnvelope;
   /** `idempotency_conflict` (the Idempotency-Key was used for another request) or `invalid_state_transition` (not allowed in the current status). */
   '409': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds the size limit. */
+  /** `payload_too_large`: the body exceeds the size limit (1 MiB, decoded; an upload, its file ceiling). A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than the one the operation accepts, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
@@ -3168,7 +3176,7 @@ export type CreateWebhookEndpointResponses = {
   '201': SuccessEnvelope & {
     result: WebhookEndpointWithSecretResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
@@ -3176,9 +3184,9 @@ export type CreateWebhookEndpointResponses = {
   '403': ErrorEnvelope;
   /** `idempotency_conflict` (the Idempotency-Key was used for another request) or `invalid_state_transition` (not allowed in the current status). */
   '409': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds the size limit. */
+  /** `payload_too_large`: the body exceeds the size limit (1 MiB, decoded; an upload, its file ceiling). A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than the one the operation accepts, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
@@ -3213,7 +3221,7 @@ export type SendTestWebhookResponses = {
   '201': SuccessEnvelope & {
     result: TestWebhookResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
@@ -3221,9 +3229,9 @@ export type SendTestWebhookResponses = {
   '403': ErrorEnvelope;
   /** `idempotency_conflict` (the Idempotency-Key was used for another request) or `invalid_state_transition` (not allowed in the current status). */
   '409': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds the size limit. */
+  /** `payload_too_large`: the body exceeds the size limit (1 MiB, decoded; an upload, its file ceiling). A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than the one the operation accepts, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
@@ -3580,7 +3588,7 @@ export type UpdateWebhookEndpointResponses = {
   '200': SuccessEnvelope & {
     result: null | WebhookEndpointResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
@@ -3590,9 +3598,9 @@ export type UpdateWebhookEndpointResponses = {
   '404': ErrorEnvelope;
   /** `idempotency_conflict` (the Idempotency-Key was used for another request) or `invalid_state_transition` (not allowed in the current status). */
   '409': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds the size limit. */
+  /** `payload_too_large`: the body exceeds the size limit (1 MiB, decoded; an upload, its file ceiling). A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than the one the operation accepts, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
@@ -3817,7 +3825,7 @@ export type SimulateOrderResponses = {
   '200': SuccessEnvelope & {
     result: SimulationResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
@@ -3825,9 +3833,9 @@ export type SimulateOrderResponses = {
   '403': ErrorEnvelope;
   /** `idempotency_conflict` (the Idempotency-Key was used for another request) or `invalid_state_transition` (not allowed in the current status). */
   '409': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds the size limit. */
+  /** `payload_too_large`: the body exceeds the size limit (1 MiB, decoded; an upload, its file ceiling). A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than the one the operation accepts, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
@@ -4150,7 +4158,7 @@ export type CreateReviewResponses = {
   '201': SuccessEnvelope & {
     result: ReviewResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
@@ -4158,9 +4166,9 @@ export type CreateReviewResponses = {
   '403': ErrorEnvelope;
   /** `idempotency_conflict` (the Idempotency-Key was used for another request) or `invalid_state_transition` (not allowed in the current status). */
   '409': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds the size limit. */
+  /** `payload_too_large`: the body exceeds the size limit (1 MiB, decoded; an upload, its file ceiling). A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than the one the operation accepts, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;

@@ -20554,7 +20554,67 @@ validate432.evaluated = {"props":{"result":true,"state":true,"message":true,"met
 
 export const createWebhookEndpoint_body = validate447;
 const schema200 = {"$ref":"#/components/schemas/CreateWebhookEndpointRequest","$comment":"validator entry"};
-const schema201 = {"type":"object","additionalProperties":false,"required":["name","url","events"],"properties":{"name":{"type":"string","minLength":1,"maxLength":100},"url":{"type":"string","format":"uri","maxLength":2048,"description":"Where events are POSTed; https in production."},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}}},"example":{"name":"Order updates","url":"https://hooks.acme.test/exchange","events":["order.created","order.status_changed"]}};
+const schema201 = {"type":"object","additionalProperties":false,"required":["name","url","events"],"properties":{"name":{"type":"string","minLength":1,"maxLength":100},"url":{"$ref":"#/components/schemas/WebhookUrl"},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}}},"example":{"name":"Order updates","url":"https://hooks.acme.test/exchange","events":["order.created","order.status_changed"]}};
+const schema202 = {"type":"string","format":"uri","maxLength":2048,"pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$","description":"Where events are POSTed; https in production. An http or https URL without credentials\nin it (no `user:password@`). A sandbox may refuse more: the mock checks every delivery\nagainst its webhook egress policy (never link-local or cloud metadata addresses, never\nthe mock itself; in a shared sandbox only public addresses), here when the host is an IP\naddress and again on the address each delivery connects to.\n","x-assumption":"The description does not restrict webhook URLs; http(s) without credentials is what webhook senders such as Stripe and GitHub accept, and lets a shared sandbox hold deliveries to an egress policy.","example":"https://hooks.acme.test/exchange"};
+const pattern37 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$", "u");
+
+function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate449.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(func1(data) > 2048){
+const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!pattern37.test(data)){
+const err1 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$"+"\""};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(!(formats14(data))){
+const err2 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate449.errors = vErrors;
+return errors === 0;
+}
+validate449.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
 
 function validate448(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -20645,50 +20705,21 @@ errors++;
 }
 }
 if(data.url !== undefined){
-let data1 = data.url;
-if(typeof data1 === "string"){
-if(func1(data1) > 2048){
-const err7 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(!(formats14(data1))){
-const err8 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
+if(!(validate449(data.url, {instancePath:instancePath+"/url",parentData:data,parentDataProperty:"url",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate449.errors : vErrors.concat(validate449.errors);
+errors = vErrors.length;
 }
 }
 if(data.events !== undefined){
 let data2 = data.events;
 if(Array.isArray(data2)){
 if(data2.length < 1){
-const err10 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+const err7 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
-vErrors = [err10];
+vErrors = [err7];
 }
 else {
-vErrors.push(err10);
+vErrors.push(err7);
 }
 errors++;
 }
@@ -20706,12 +20737,12 @@ outer0:
 for(;i1--;){
 for(j0 = i1; j0--;){
 if(func0(data2[i1], data2[j0])){
-const err11 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
+const err8 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
 if(vErrors === null){
-vErrors = [err11];
+vErrors = [err8];
 }
 else {
-vErrors.push(err11);
+vErrors.push(err8);
 }
 errors++;
 break outer0;
@@ -20721,24 +20752,24 @@ break outer0;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err9 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err12];
+vErrors = [err9];
 }
 else {
-vErrors.push(err12);
+vErrors.push(err9);
 }
 errors++;
 }
 }
 }
 else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err13];
+vErrors = [err10];
 }
 else {
-vErrors.push(err13);
+vErrors.push(err10);
 }
 errors++;
 }
@@ -20767,16 +20798,16 @@ return errors === 0;
 }
 validate447.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createWebhookEndpoint_response_201 = validate451;
-const schema202 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEndpointWithSecretResult"}}}]};
-const schema203 = {"type":"object","required":["endpoint"],"properties":{"endpoint":{"$ref":"#/components/schemas/WebhookEndpointWithSecret"}}};
-const schema204 = {"description":"An endpoint with its signing secret, returned only by create and rotate-secret.","allOf":[{"$ref":"#/components/schemas/WebhookEndpoint"},{"type":"object","required":["secret"],"properties":{"secret":{"type":"string","pattern":"^whsec_[A-Za-z0-9]{32}$","description":"The signing secret; shown once, store it now.","x-assumption":"The description calls it a one-time value; `whsec_` and 32 alphanumerics (about 190 bits) is the Svix / Standard Webhooks shape."}}}]};
-const pattern37 = new RegExp("^whsec_[A-Za-z0-9]{32}$", "u");
+export const createWebhookEndpoint_response_201 = validate453;
+const schema203 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEndpointWithSecretResult"}}}]};
+const schema204 = {"type":"object","required":["endpoint"],"properties":{"endpoint":{"$ref":"#/components/schemas/WebhookEndpointWithSecret"}}};
+const schema205 = {"description":"An endpoint with its signing secret, returned only by create and rotate-secret.","allOf":[{"$ref":"#/components/schemas/WebhookEndpoint"},{"type":"object","required":["secret"],"properties":{"secret":{"type":"string","pattern":"^whsec_[A-Za-z0-9]{32}$","description":"The signing secret; shown once, store it now.","x-assumption":"The description calls it a one-time value; `whsec_` and 32 alphanumerics (about 190 bits) is the Svix / Standard Webhooks shape."}}}]};
+const pattern38 = new RegExp("^whsec_[A-Za-z0-9]{32}$", "u");
 
-function validate454(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate456(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate454.evaluated;
+const evaluated0 = validate456.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20801,7 +20832,7 @@ errors++;
 if(data.secret !== undefined){
 let data0 = data.secret;
 if(typeof data0 === "string"){
-if(!pattern37.test(data0)){
+if(!pattern38.test(data0)){
 const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/allOf/1/properties/secret/pattern",keyword:"pattern",params:{pattern: "^whsec_[A-Za-z0-9]{32}$"},message:"must match pattern \""+"^whsec_[A-Za-z0-9]{32}$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
@@ -20834,16 +20865,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate454.errors = vErrors;
+validate456.errors = vErrors;
 return errors === 0;
 }
-validate454.evaluated = {"props":{"secret":true,"id":true,"name":true,"url":true,"events":true,"status":true,"signing_algorithm":true,"secret_fingerprint":true,"failure_count":true,"last_delivery_at":true,"last_success_at":true,"last_failure_at":true,"created_at":true,"updated_at":true},"dynamicProps":false,"dynamicItems":false};
+validate456.evaluated = {"props":{"secret":true,"id":true,"name":true,"url":true,"events":true,"status":true,"signing_algorithm":true,"secret_fingerprint":true,"failure_count":true,"last_delivery_at":true,"last_success_at":true,"last_failure_at":true,"created_at":true,"updated_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate453.evaluated;
+const evaluated0 = validate455.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20862,8 +20893,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.endpoint !== undefined){
-if(!(validate454(data.endpoint, {instancePath:instancePath+"/endpoint",parentData:data,parentDataProperty:"endpoint",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate454.errors : vErrors.concat(validate454.errors);
+if(!(validate456(data.endpoint, {instancePath:instancePath+"/endpoint",parentData:data,parentDataProperty:"endpoint",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate456.errors : vErrors.concat(validate456.errors);
 errors = vErrors.length;
 }
 }
@@ -20878,16 +20909,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate453.errors = vErrors;
+validate455.errors = vErrors;
 return errors === 0;
 }
-validate453.evaluated = {"props":{"endpoint":true},"dynamicProps":false,"dynamicItems":false};
+validate455.evaluated = {"props":{"endpoint":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate451(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate451.evaluated;
+const evaluated0 = validate453.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20910,8 +20941,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate453(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate453.errors : vErrors.concat(validate453.errors);
+if(!(validate455(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate455.errors : vErrors.concat(validate455.errors);
 errors = vErrors.length;
 }
 }
@@ -20926,19 +20957,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate451.errors = vErrors;
+validate453.errors = vErrors;
 return errors === 0;
 }
-validate451.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate453.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const sendTestWebhook_body = validate458;
-const schema205 = {"$ref":"#/components/schemas/SendTestWebhookRequest","$comment":"validator entry"};
-const schema206 = {"type":"object","additionalProperties":false,"properties":{"endpoint_id":{"type":"string","format":"uuid","description":"The endpoint to send to; when omitted, every active endpoint subscribed to the event type.","x-assumption":"The description shows endpoint_id without saying whether it is required; omitting it tests all subscribed endpoints at once."},"event_type":{"$ref":"#/components/schemas/WebhookEventType","default":"api.test"},"payload":{"type":"object","description":"Sent as the body's `data`."}},"example":{"endpoint_id":"0b6e2f4a-8c1d-4e3f-a5b7-9c8d7e6f5a4b","event_type":"api.test","payload":{"hello":"world"}}};
+export const sendTestWebhook_body = validate460;
+const schema206 = {"$ref":"#/components/schemas/SendTestWebhookRequest","$comment":"validator entry"};
+const schema207 = {"type":"object","additionalProperties":false,"properties":{"endpoint_id":{"type":"string","format":"uuid","description":"The endpoint to send to; when omitted, every active endpoint subscribed to the event type.","x-assumption":"The description shows endpoint_id without saying whether it is required; omitting it tests all subscribed endpoints at once."},"event_type":{"$ref":"#/components/schemas/WebhookEventType","default":"api.test"},"payload":{"type":"object","description":"Sent as the body's `data`."}},"example":{"endpoint_id":"0b6e2f4a-8c1d-4e3f-a5b7-9c8d7e6f5a4b","event_type":"api.test","payload":{"hello":"world"}}};
 
-function validate459(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate461(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate459.evaluated;
+const evaluated0 = validate461.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21013,72 +21044,35 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate459.errors = vErrors;
+validate461.errors = vErrors;
 return errors === 0;
 }
-validate459.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate461.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate458(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate460(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate458.evaluated;
+const evaluated0 = validate460.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate459(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate459.errors : vErrors.concat(validate459.errors);
+if(!(validate461(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate461.errors : vErrors.concat(validate461.errors);
 errors = vErrors.length;
 }
-validate458.errors = vErrors;
+validate460.errors = vErrors;
 return errors === 0;
 }
-validate458.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate460.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const sendTestWebhook_response_201 = validate462;
-const schema207 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/TestWebhookResult"}}}]};
-const schema208 = {"type":"object","required":["event","deliveries"],"properties":{"event":{"type":"object","required":["id","type","status","request_id","correlation_id"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/WebhookEventType"},"status":{"$ref":"#/components/schemas/WebhookEventStatus"},"request_id":{"type":["string","null"]},"correlation_id":{"type":["string","null"],"maxLength":128}}},"deliveries":{"type":"array","items":{"type":"object","required":["id","status","endpoint_id"],"properties":{"id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"endpoint_id":{"type":"string","format":"uuid"}}}}}};
-const schema209 = {"type":"string","description":"Roll-up of the event's deliveries.","x-assumption":"The description types status as a string; rolled up from the deliveries: pending while any is unfinished, delivered or failed when all ended alike, partially_delivered when they ended differently.","enum":["pending","delivered","failed","partially_delivered"]};
-
-function validate466(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate466.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(!((((data === "pending") || (data === "delivered")) || (data === "failed")) || (data === "partially_delivered"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema209.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate466.errors = vErrors;
-return errors === 0;
-}
-validate466.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const schema210 = {"type":"string","description":"State of a webhook delivery (machine `webhook-delivery`).","x-machine":"webhook-delivery","enum":["pending","delivered","failed","retrying","queued"]};
+export const sendTestWebhook_response_201 = validate464;
+const schema208 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/TestWebhookResult"}}}]};
+const schema209 = {"type":"object","required":["event","deliveries"],"properties":{"event":{"type":"object","required":["id","type","status","request_id","correlation_id"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/WebhookEventType"},"status":{"$ref":"#/components/schemas/WebhookEventStatus"},"request_id":{"type":["string","null"]},"correlation_id":{"type":["string","null"],"maxLength":128}}},"deliveries":{"type":"array","items":{"type":"object","required":["id","status","endpoint_id"],"properties":{"id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"endpoint_id":{"type":"string","format":"uuid"}}}}}};
+const schema210 = {"type":"string","description":"Roll-up of the event's deliveries.","x-assumption":"The description types status as a string; rolled up from the deliveries: pending while any is unfinished, delivered or failed when all ended alike, partially_delivered when they ended differently.","enum":["pending","delivered","failed","partially_delivered"]};
 
 function validate468(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -21100,7 +21094,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!(((((data === "pending") || (data === "delivered")) || (data === "failed")) || (data === "retrying")) || (data === "queued"))){
+if(!((((data === "pending") || (data === "delivered")) || (data === "failed")) || (data === "partially_delivered"))){
 const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema210.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
@@ -21115,11 +21109,48 @@ return errors === 0;
 }
 validate468.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
+const schema211 = {"type":"string","description":"State of a webhook delivery (machine `webhook-delivery`).","x-machine":"webhook-delivery","enum":["pending","delivered","failed","retrying","queued"]};
 
-function validate464(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate470(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate464.evaluated;
+const evaluated0 = validate470.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((((data === "pending") || (data === "delivered")) || (data === "failed")) || (data === "retrying")) || (data === "queued"))){
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema211.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate470.errors = vErrors;
+return errors === 0;
+}
+validate470.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate466(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate466.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21232,15 +21263,15 @@ errors = vErrors.length;
 }
 }
 if(data0.status !== undefined){
-if(!(validate466(data0.status, {instancePath:instancePath+"/event/status",parentData:data0,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate466.errors : vErrors.concat(validate466.errors);
+if(!(validate468(data0.status, {instancePath:instancePath+"/event/status",parentData:data0,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate468.errors : vErrors.concat(validate468.errors);
 errors = vErrors.length;
 }
 }
 if(data0.request_id !== undefined){
 let data4 = data0.request_id;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err9 = {instancePath:instancePath+"/event/request_id",schemaPath:"#/properties/event/properties/request_id/type",keyword:"type",params:{type: schema208.properties.event.properties.request_id.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/event/request_id",schemaPath:"#/properties/event/properties/request_id/type",keyword:"type",params:{type: schema209.properties.event.properties.request_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -21253,7 +21284,7 @@ errors++;
 if(data0.correlation_id !== undefined){
 let data5 = data0.correlation_id;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err10 = {instancePath:instancePath+"/event/correlation_id",schemaPath:"#/properties/event/properties/correlation_id/type",keyword:"type",params:{type: schema208.properties.event.properties.correlation_id.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/event/correlation_id",schemaPath:"#/properties/event/properties/correlation_id/type",keyword:"type",params:{type: schema209.properties.event.properties.correlation_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -21350,8 +21381,8 @@ errors++;
 }
 }
 if(data7.status !== undefined){
-if(!(validate468(data7.status, {instancePath:instancePath+"/deliveries/" + i0+"/status",parentData:data7,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate468.errors : vErrors.concat(validate468.errors);
+if(!(validate470(data7.status, {instancePath:instancePath+"/deliveries/" + i0+"/status",parentData:data7,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate470.errors : vErrors.concat(validate470.errors);
 errors = vErrors.length;
 }
 }
@@ -21415,16 +21446,16 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate464.errors = vErrors;
+validate466.errors = vErrors;
 return errors === 0;
 }
-validate464.evaluated = {"props":{"event":true,"deliveries":true},"dynamicProps":false,"dynamicItems":false};
+validate466.evaluated = {"props":{"event":true,"deliveries":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate462(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate464(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate462.evaluated;
+const evaluated0 = validate464.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21447,8 +21478,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate464(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate464.errors : vErrors.concat(validate464.errors);
+if(!(validate466(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate466.errors : vErrors.concat(validate466.errors);
 errors = vErrors.length;
 }
 }
@@ -21463,19 +21494,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate462.errors = vErrors;
+validate464.errors = vErrors;
 return errors === 0;
 }
-validate462.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate464.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listWebhookEvents_query = validate471;
-const schema211 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/WebhookEventSort/schema"},"filter[type]":{"$ref":"#/components/parameters/WebhookEventTypeFilter/schema"}},"required":[]};
-const schema212 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
+export const listWebhookEvents_query = validate473;
+const schema212 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/WebhookEventSort/schema"},"filter[type]":{"$ref":"#/components/parameters/WebhookEventTypeFilter/schema"}},"required":[]};
+const schema213 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
 
-function validate476(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate478(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate476.evaluated;
+const evaluated0 = validate478.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21497,7 +21528,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "created_at") || (data0 === "-created_at"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema212.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema213.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21518,17 +21549,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate476.errors = vErrors;
+validate478.errors = vErrors;
 return errors === 0;
 }
-validate476.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate478.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema213 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}};
+const schema214 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}};
 
-function validate478(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate480(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate478.evaluated;
+const evaluated0 = validate480.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21584,16 +21615,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate478.errors = vErrors;
+validate480.errors = vErrors;
 return errors === 0;
 }
-validate478.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate480.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate471(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate473(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate471.evaluated;
+const evaluated0 = validate473.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21626,14 +21657,14 @@ errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate476(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate476.errors : vErrors.concat(validate476.errors);
+if(!(validate478(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate478.errors : vErrors.concat(validate478.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[type]"] !== undefined){
-if(!(validate478(data["filter[type]"], {instancePath:instancePath+"/filter[type]",parentData:data,parentDataProperty:"filter[type]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate478.errors : vErrors.concat(validate478.errors);
+if(!(validate480(data["filter[type]"], {instancePath:instancePath+"/filter[type]",parentData:data,parentDataProperty:"filter[type]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate480.errors : vErrors.concat(validate480.errors);
 errors = vErrors.length;
 }
 }
@@ -21648,21 +21679,21 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate471.errors = vErrors;
+validate473.errors = vErrors;
 return errors === 0;
 }
-validate471.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[type]":true},"dynamicProps":false,"dynamicItems":false};
+validate473.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[type]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listWebhookEvents_response_200 = validate481;
-const schema214 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEventListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema215 = {"type":"object","required":["events"],"properties":{"events":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEvent"}}}};
-const schema216 = {"type":"object","required":["id","type","resource","status","request_id","correlation_id","idempotency_key","payload","deliveries_count","deliveries","created_at"],"properties":{"id":{"type":"string","format":"uuid","description":"Sent as `X-Event-Id` and as the body's `id`."},"type":{"$ref":"#/components/schemas/WebhookEventType"},"resource":{"type":"object","description":"The resource the event is about.","x-assumption":"The description types resource as an object; type and id, as in the delivered body.","required":["type","id"],"properties":{"type":{"type":"string","description":"`order`, or `webhook_endpoint` for api.test."},"id":{"type":["string","integer","null"]}}},"status":{"$ref":"#/components/schemas/WebhookEventStatus"},"request_id":{"type":["string","null"],"description":"Id of the API request that caused the event; null for events of the system."},"correlation_id":{"type":["string","null"],"maxLength":128,"description":"The X-Correlation-Id of that request."},"idempotency_key":{"type":["string","null"],"description":"The Idempotency-Key of that request."},"payload":{"type":"object","description":"The event data, delivered as the body's `data`."},"deliveries_count":{"type":"integer","minimum":0},"deliveries":{"type":"array","description":"One delivery per target endpoint; empty in lists (read the event for them).","x-assumption":"Lists leave the deliveries out to stay small; deliveries_count still counts them.","items":{"$ref":"#/components/schemas/WebhookDelivery"}},"created_at":{"type":"string","format":"date-time"}}};
-const schema217 = {"type":"object","required":["id","status","attempt","endpoint","event","request","response","error","next_retry_at","delivered_at","created_at"],"properties":{"id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"attempt":{"type":"integer","minimum":0,"description":"Attempts made so far (0 before the first)."},"endpoint":{"type":"object","x-assumption":"The description types endpoint as a free-form object; its id and the URL the delivery went to.","required":["id","url"],"properties":{"id":{"type":"string","format":"uuid"},"url":{"type":"string","format":"uri"}}},"event":{"type":"object","x-assumption":"The description types event as a free-form object; its id and type.","required":["id","type"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/WebhookEventType"}}},"request":{"description":"The last attempt's request; null before the first attempt.","x-assumption":"The description types request as a free-form object; what support needs to replay it.","oneOf":[{"type":"null"},{"type":"object","required":["url","headers","body"],"properties":{"url":{"type":"string","format":"uri"},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string","description":"The raw JSON body that was signed."}}}]},"response":{"description":"The last attempt's answer; null before the first attempt or when there was no answer.","x-assumption":"The description types response as a free-form object; the body is cut to 4096 characters to keep the log small.","oneOf":[{"type":"null"},{"type":"object","required":["status","headers","body","duration_ms"],"properties":{"status":{"type":"integer","minimum":100,"maximum":599},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string","maxLength":4096},"duration_ms":{"type":"integer","minimum":0}}}]},"error":{"description":"Why the last attempt failed without an HTTP answer; null otherwise.","x-assumption":"The description types error as a free-form object; a code and a message, like the envelope's error.","oneOf":[{"type":"null"},{"type":"object","required":["code","message"],"properties":{"code":{"type":"string","description":"For example `timeout` (no answer within 15 s), `connection_refused`, `dns_error`, `tls_error`."},"message":{"type":"string"}}}]},"next_retry_at":{"type":["string","null"],"format":"date-time","description":"When the next attempt is due (retrying or queued); null otherwise."},"delivered_at":{"type":["string","null"],"format":"date-time"},"created_at":{"type":"string","format":"date-time"}}};
+export const listWebhookEvents_response_200 = validate483;
+const schema215 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEventListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
+const schema216 = {"type":"object","required":["events"],"properties":{"events":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEvent"}}}};
+const schema217 = {"type":"object","required":["id","type","resource","status","request_id","correlation_id","idempotency_key","payload","deliveries_count","deliveries","created_at"],"properties":{"id":{"type":"string","format":"uuid","description":"Sent as `X-Event-Id` and as the body's `id`."},"type":{"$ref":"#/components/schemas/WebhookEventType"},"resource":{"type":"object","description":"The resource the event is about.","x-assumption":"The description types resource as an object; type and id, as in the delivered body.","required":["type","id"],"properties":{"type":{"type":"string","description":"`order`, or `webhook_endpoint` for api.test."},"id":{"type":["string","integer","null"]}}},"status":{"$ref":"#/components/schemas/WebhookEventStatus"},"request_id":{"type":["string","null"],"description":"Id of the API request that caused the event; null for events of the system."},"correlation_id":{"type":["string","null"],"maxLength":128,"description":"The X-Correlation-Id of that request."},"idempotency_key":{"type":["string","null"],"description":"The Idempotency-Key of that request."},"payload":{"type":"object","description":"The event data, delivered as the body's `data`."},"deliveries_count":{"type":"integer","minimum":0},"deliveries":{"type":"array","description":"One delivery per target endpoint; empty in lists (read the event for them).","x-assumption":"Lists leave the deliveries out to stay small; deliveries_count still counts them.","items":{"$ref":"#/components/schemas/WebhookDelivery"}},"created_at":{"type":"string","format":"date-time"}}};
+const schema218 = {"type":"object","required":["id","status","attempt","endpoint","event","request","response","error","next_retry_at","delivered_at","created_at"],"properties":{"id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"attempt":{"type":"integer","minimum":0,"description":"Attempts made so far (0 before the first)."},"endpoint":{"type":"object","x-assumption":"The description types endpoint as a free-form object; its id and the URL the delivery went to.","required":["id","url"],"properties":{"id":{"type":"string","format":"uuid"},"url":{"type":"string","format":"uri"}}},"event":{"type":"object","x-assumption":"The description types event as a free-form object; its id and type.","required":["id","type"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/WebhookEventType"}}},"request":{"description":"The last attempt's request; null before the first attempt.","x-assumption":"The description types request as a free-form object; what support needs to replay it.","oneOf":[{"type":"null"},{"type":"object","required":["url","headers","body"],"properties":{"url":{"type":"string","format":"uri"},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string","description":"The raw JSON body that was signed."}}}]},"response":{"description":"The last attempt's answer; null before the first attempt or when there was no answer.","x-assumption":"The description types response as a free-form object; the body is cut to 4096 characters to keep the log small.","oneOf":[{"type":"null"},{"type":"object","required":["status","headers","body","duration_ms"],"properties":{"status":{"type":"integer","minimum":100,"maximum":599},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string","maxLength":4096},"duration_ms":{"type":"integer","minimum":0}}}]},"error":{"description":"Why the last attempt failed without an HTTP answer; null otherwise.","x-assumption":"The description types error as a free-form object; a code and a message, like the envelope's error.","oneOf":[{"type":"null"},{"type":"object","required":["code","message"],"properties":{"code":{"type":"string","description":"For example `timeout` (no answer within 15 s), `connection_refused`, `dns_error`, `tls_error`, `egress_denied` (the sandbox's webhook egress policy refused the address the URL resolved to; nothing was sent).","x-assumption":"egress_denied is the mock's own code; a shared sandbox refuses private, link-local and metadata addresses and itself, checked on the address each attempt connects to."},"message":{"type":"string"}}}]},"next_retry_at":{"type":["string","null"],"format":"date-time","description":"When the next attempt is due (retrying or queued); null otherwise."},"delivered_at":{"type":["string","null"],"format":"date-time"},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate487(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate489(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate487.evaluated;
+const evaluated0 = validate489.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21806,8 +21837,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate468(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate468.errors : vErrors.concat(validate468.errors);
+if(!(validate470(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate470.errors : vErrors.concat(validate470.errors);
 errors = vErrors.length;
 }
 }
@@ -22493,7 +22524,7 @@ vErrors = null;
 if(data.next_retry_at !== undefined){
 let data23 = data.next_retry_at;
 if((typeof data23 !== "string") && (data23 !== null)){
-const err61 = {instancePath:instancePath+"/next_retry_at",schemaPath:"#/properties/next_retry_at/type",keyword:"type",params:{type: schema217.properties.next_retry_at.type},message:"must be string,null"};
+const err61 = {instancePath:instancePath+"/next_retry_at",schemaPath:"#/properties/next_retry_at/type",keyword:"type",params:{type: schema218.properties.next_retry_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -22518,7 +22549,7 @@ errors++;
 if(data.delivered_at !== undefined){
 let data24 = data.delivered_at;
 if((typeof data24 !== "string") && (data24 !== null)){
-const err63 = {instancePath:instancePath+"/delivered_at",schemaPath:"#/properties/delivered_at/type",keyword:"type",params:{type: schema217.properties.delivered_at.type},message:"must be string,null"};
+const err63 = {instancePath:instancePath+"/delivered_at",schemaPath:"#/properties/delivered_at/type",keyword:"type",params:{type: schema218.properties.delivered_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -22576,16 +22607,16 @@ vErrors.push(err67);
 }
 errors++;
 }
-validate487.errors = vErrors;
+validate489.errors = vErrors;
 return errors === 0;
 }
-validate487.evaluated = {"props":{"id":true,"status":true,"attempt":true,"endpoint":true,"event":true,"request":true,"response":true,"error":true,"next_retry_at":true,"delivered_at":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate489.evaluated = {"props":{"id":true,"status":true,"attempt":true,"endpoint":true,"event":true,"request":true,"response":true,"error":true,"next_retry_at":true,"delivered_at":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate484(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate486(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate484.evaluated;
+const evaluated0 = validate486.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22772,7 +22803,7 @@ errors++;
 if(data2.id !== undefined){
 let data4 = data2.id;
 if(((typeof data4 !== "string") && (!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4))))) && (data4 !== null)){
-const err16 = {instancePath:instancePath+"/resource/id",schemaPath:"#/properties/resource/properties/id/type",keyword:"type",params:{type: schema216.properties.resource.properties.id.type},message:"must be string,integer,null"};
+const err16 = {instancePath:instancePath+"/resource/id",schemaPath:"#/properties/resource/properties/id/type",keyword:"type",params:{type: schema217.properties.resource.properties.id.type},message:"must be string,integer,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -22795,15 +22826,15 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate466(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate466.errors : vErrors.concat(validate466.errors);
+if(!(validate468(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate468.errors : vErrors.concat(validate468.errors);
 errors = vErrors.length;
 }
 }
 if(data.request_id !== undefined){
 let data6 = data.request_id;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err18 = {instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: schema216.properties.request_id.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: schema217.properties.request_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -22816,7 +22847,7 @@ errors++;
 if(data.correlation_id !== undefined){
 let data7 = data.correlation_id;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err19 = {instancePath:instancePath+"/correlation_id",schemaPath:"#/properties/correlation_id/type",keyword:"type",params:{type: schema216.properties.correlation_id.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/correlation_id",schemaPath:"#/properties/correlation_id/type",keyword:"type",params:{type: schema217.properties.correlation_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -22841,7 +22872,7 @@ errors++;
 if(data.idempotency_key !== undefined){
 let data8 = data.idempotency_key;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err21 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: schema216.properties.idempotency_key.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: schema217.properties.idempotency_key.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -22894,8 +22925,8 @@ let data11 = data.deliveries;
 if(Array.isArray(data11)){
 const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate487(data11[i0], {instancePath:instancePath+"/deliveries/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate487.errors : vErrors.concat(validate487.errors);
+if(!(validate489(data11[i0], {instancePath:instancePath+"/deliveries/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate489.errors : vErrors.concat(validate489.errors);
 errors = vErrors.length;
 }
 }
@@ -22947,16 +22978,16 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate484.errors = vErrors;
+validate486.errors = vErrors;
 return errors === 0;
 }
-validate484.evaluated = {"props":{"id":true,"type":true,"resource":true,"status":true,"request_id":true,"correlation_id":true,"idempotency_key":true,"payload":true,"deliveries_count":true,"deliveries":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate486.evaluated = {"props":{"id":true,"type":true,"resource":true,"status":true,"request_id":true,"correlation_id":true,"idempotency_key":true,"payload":true,"deliveries_count":true,"deliveries":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate483(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate485(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate483.evaluated;
+const evaluated0 = validate485.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22979,8 +23010,8 @@ let data0 = data.events;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate484(data0[i0], {instancePath:instancePath+"/events/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate484.errors : vErrors.concat(validate484.errors);
+if(!(validate486(data0[i0], {instancePath:instancePath+"/events/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate486.errors : vErrors.concat(validate486.errors);
 errors = vErrors.length;
 }
 }
@@ -23007,16 +23038,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate483.errors = vErrors;
+validate485.errors = vErrors;
 return errors === 0;
 }
-validate483.evaluated = {"props":{"events":true},"dynamicProps":false,"dynamicItems":false};
+validate485.evaluated = {"props":{"events":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate481(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate483(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate481.evaluated;
+const evaluated0 = validate483.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23039,8 +23070,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate483(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate483.errors : vErrors.concat(validate483.errors);
+if(!(validate485(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate485.errors : vErrors.concat(validate485.errors);
 errors = vErrors.length;
 }
 }
@@ -23108,19 +23139,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate481.errors = vErrors;
+validate483.errors = vErrors;
 return errors === 0;
 }
-validate481.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate483.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookEvent_path = validate494;
-const schema218 = {"type":"object","properties":{"event":{"$ref":"#/components/parameters/WebhookEventUuid/schema"}},"required":["event"]};
-const schema219 = {"type":"string","format":"uuid"};
+export const getWebhookEvent_path = validate496;
+const schema219 = {"type":"object","properties":{"event":{"$ref":"#/components/parameters/WebhookEventUuid/schema"}},"required":["event"]};
+const schema220 = {"type":"string","format":"uuid"};
 
-function validate495(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate495.evaluated;
+const evaluated0 = validate497.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23149,16 +23180,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate495.errors = vErrors;
+validate497.errors = vErrors;
 return errors === 0;
 }
-validate495.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate497.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate494(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate496(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate494.evaluated;
+const evaluated0 = validate496.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23177,8 +23208,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.event !== undefined){
-if(!(validate495(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate495.errors : vErrors.concat(validate495.errors);
+if(!(validate497(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate497.errors : vErrors.concat(validate497.errors);
 errors = vErrors.length;
 }
 }
@@ -23193,63 +23224,63 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate494.errors = vErrors;
+validate496.errors = vErrors;
 return errors === 0;
 }
-validate494.evaluated = {"props":{"event":true},"dynamicProps":false,"dynamicItems":false};
+validate496.evaluated = {"props":{"event":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookEvent_response_200 = validate497;
-const schema220 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEventResult"}}}]};
-const schema221 = {"type":"object","required":["event"],"properties":{"event":{"$ref":"#/components/schemas/WebhookEvent"}}};
+export const getWebhookEvent_response_200 = validate499;
+const schema221 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEventResult"}}}]};
+const schema222 = {"type":"object","required":["event"],"properties":{"event":{"$ref":"#/components/schemas/WebhookEvent"}}};
+
+function validate501(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate501.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.event === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.event !== undefined){
+if(!(validate486(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate486.errors : vErrors.concat(validate486.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate501.errors = vErrors;
+return errors === 0;
+}
+validate501.evaluated = {"props":{"event":true},"dynamicProps":false,"dynamicItems":false};
+
 
 function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate499.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.event === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.event !== undefined){
-if(!(validate484(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate484.errors : vErrors.concat(validate484.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate499.errors = vErrors;
-return errors === 0;
-}
-validate499.evaluated = {"props":{"event":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate497.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23272,8 +23303,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate499(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate499.errors : vErrors.concat(validate499.errors);
+if(!(validate501(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate501.errors : vErrors.concat(validate501.errors);
 errors = vErrors.length;
 }
 }
@@ -23288,19 +23319,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate497.errors = vErrors;
+validate499.errors = vErrors;
 return errors === 0;
 }
-validate497.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate499.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listWebhookDeliveries_query = validate502;
-const schema222 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/WebhookDeliverySort/schema"},"filter[status]":{"$ref":"#/components/parameters/WebhookDeliveryStatusFilter/schema"},"filter[event_id]":{"$ref":"#/components/parameters/WebhookDeliveryEventFilter/schema"},"filter[endpoint_id]":{"$ref":"#/components/parameters/WebhookDeliveryEndpointFilter/schema"}},"required":[]};
-const schema223 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
+export const listWebhookDeliveries_query = validate504;
+const schema223 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/WebhookDeliverySort/schema"},"filter[status]":{"$ref":"#/components/parameters/WebhookDeliveryStatusFilter/schema"},"filter[event_id]":{"$ref":"#/components/parameters/WebhookDeliveryEventFilter/schema"},"filter[endpoint_id]":{"$ref":"#/components/parameters/WebhookDeliveryEndpointFilter/schema"}},"required":[]};
+const schema224 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
 
-function validate507(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate507.evaluated;
+const evaluated0 = validate509.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23322,7 +23353,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "created_at") || (data0 === "-created_at"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema223.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema224.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -23343,17 +23374,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate507.errors = vErrors;
+validate509.errors = vErrors;
 return errors === 0;
 }
-validate507.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate509.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema224 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/DeliveryStatus"}};
+const schema225 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/DeliveryStatus"}};
 
-function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate511(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate509.evaluated;
+const evaluated0 = validate511.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23373,8 +23404,8 @@ errors++;
 }
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate468(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate468.errors : vErrors.concat(validate468.errors);
+if(!(validate470(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate470.errors : vErrors.concat(validate470.errors);
 errors = vErrors.length;
 }
 }
@@ -23409,49 +23440,10 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate509.errors = vErrors;
+validate511.errors = vErrors;
 return errors === 0;
 }
-validate509.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
-
-const schema225 = {"type":"string","format":"uuid"};
-
-function validate512(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate512.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!(formats20.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate512.errors = vErrors;
-return errors === 0;
-}
-validate512.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate511.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema226 = {"type":"string","format":"uuid"};
 
@@ -23492,11 +23484,50 @@ return errors === 0;
 }
 validate514.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
+const schema227 = {"type":"string","format":"uuid"};
 
-function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate516(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate502.evaluated;
+const evaluated0 = validate516.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!(formats20.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate516.errors = vErrors;
+return errors === 0;
+}
+validate516.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate504(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate504.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23529,26 +23560,26 @@ errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate507(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate507.errors : vErrors.concat(validate507.errors);
-errors = vErrors.length;
-}
-}
-if(data["filter[status]"] !== undefined){
-if(!(validate509(data["filter[status]"], {instancePath:instancePath+"/filter[status]",parentData:data,parentDataProperty:"filter[status]",rootData,dynamicAnchors}))){
+if(!(validate509(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate509.errors : vErrors.concat(validate509.errors);
 errors = vErrors.length;
 }
 }
+if(data["filter[status]"] !== undefined){
+if(!(validate511(data["filter[status]"], {instancePath:instancePath+"/filter[status]",parentData:data,parentDataProperty:"filter[status]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate511.errors : vErrors.concat(validate511.errors);
+errors = vErrors.length;
+}
+}
 if(data["filter[event_id]"] !== undefined){
-if(!(validate512(data["filter[event_id]"], {instancePath:instancePath+"/filter[event_id]",parentData:data,parentDataProperty:"filter[event_id]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate512.errors : vErrors.concat(validate512.errors);
+if(!(validate514(data["filter[event_id]"], {instancePath:instancePath+"/filter[event_id]",parentData:data,parentDataProperty:"filter[event_id]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate514.errors : vErrors.concat(validate514.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[endpoint_id]"] !== undefined){
-if(!(validate514(data["filter[endpoint_id]"], {instancePath:instancePath+"/filter[endpoint_id]",parentData:data,parentDataProperty:"filter[endpoint_id]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate514.errors : vErrors.concat(validate514.errors);
+if(!(validate516(data["filter[endpoint_id]"], {instancePath:instancePath+"/filter[endpoint_id]",parentData:data,parentDataProperty:"filter[endpoint_id]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate516.errors : vErrors.concat(validate516.errors);
 errors = vErrors.length;
 }
 }
@@ -23563,19 +23594,19 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate502.errors = vErrors;
+validate504.errors = vErrors;
 return errors === 0;
 }
-validate502.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[event_id]":true,"filter[endpoint_id]":true},"dynamicProps":false,"dynamicItems":false};
+validate504.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[event_id]":true,"filter[endpoint_id]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listWebhookDeliveries_response_200 = validate516;
-const schema227 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookDeliveryListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema228 = {"type":"object","required":["deliveries"],"properties":{"deliveries":{"type":"array","items":{"$ref":"#/components/schemas/WebhookDelivery"}}}};
+export const listWebhookDeliveries_response_200 = validate518;
+const schema228 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookDeliveryListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
+const schema229 = {"type":"object","required":["deliveries"],"properties":{"deliveries":{"type":"array","items":{"$ref":"#/components/schemas/WebhookDelivery"}}}};
 
-function validate518(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate520(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate518.evaluated;
+const evaluated0 = validate520.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23598,8 +23629,8 @@ let data0 = data.deliveries;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate487(data0[i0], {instancePath:instancePath+"/deliveries/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate487.errors : vErrors.concat(validate487.errors);
+if(!(validate489(data0[i0], {instancePath:instancePath+"/deliveries/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate489.errors : vErrors.concat(validate489.errors);
 errors = vErrors.length;
 }
 }
@@ -23626,16 +23657,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate518.errors = vErrors;
+validate520.errors = vErrors;
 return errors === 0;
 }
-validate518.evaluated = {"props":{"deliveries":true},"dynamicProps":false,"dynamicItems":false};
+validate520.evaluated = {"props":{"deliveries":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate516(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate518(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate516.evaluated;
+const evaluated0 = validate518.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23658,8 +23689,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate518(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate518.errors : vErrors.concat(validate518.errors);
+if(!(validate520(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate520.errors : vErrors.concat(validate520.errors);
 errors = vErrors.length;
 }
 }
@@ -23727,19 +23758,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate516.errors = vErrors;
+validate518.errors = vErrors;
 return errors === 0;
 }
-validate516.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate518.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookDelivery_path = validate522;
-const schema229 = {"type":"object","properties":{"delivery":{"$ref":"#/components/parameters/WebhookDeliveryUuid/schema"}},"required":["delivery"]};
-const schema230 = {"type":"string","format":"uuid"};
+export const getWebhookDelivery_path = validate524;
+const schema230 = {"type":"object","properties":{"delivery":{"$ref":"#/components/parameters/WebhookDeliveryUuid/schema"}},"required":["delivery"]};
+const schema231 = {"type":"string","format":"uuid"};
 
-function validate523(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate523.evaluated;
+const evaluated0 = validate525.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23768,16 +23799,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate523.errors = vErrors;
+validate525.errors = vErrors;
 return errors === 0;
 }
-validate523.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate525.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate522(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate524(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate522.evaluated;
+const evaluated0 = validate524.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23796,8 +23827,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.delivery !== undefined){
-if(!(validate523(data.delivery, {instancePath:instancePath+"/delivery",parentData:data,parentDataProperty:"delivery",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate523.errors : vErrors.concat(validate523.errors);
+if(!(validate525(data.delivery, {instancePath:instancePath+"/delivery",parentData:data,parentDataProperty:"delivery",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate525.errors : vErrors.concat(validate525.errors);
 errors = vErrors.length;
 }
 }
@@ -23812,63 +23843,63 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate522.errors = vErrors;
+validate524.errors = vErrors;
 return errors === 0;
 }
-validate522.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
+validate524.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookDelivery_response_200 = validate525;
-const schema231 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookDeliveryResult"}}}]};
-const schema232 = {"type":"object","required":["delivery"],"properties":{"delivery":{"$ref":"#/components/schemas/WebhookDelivery"}}};
+export const getWebhookDelivery_response_200 = validate527;
+const schema232 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookDeliveryResult"}}}]};
+const schema233 = {"type":"object","required":["delivery"],"properties":{"delivery":{"$ref":"#/components/schemas/WebhookDelivery"}}};
+
+function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate529.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.delivery === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delivery"},message:"must have required property '"+"delivery"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.delivery !== undefined){
+if(!(validate489(data.delivery, {instancePath:instancePath+"/delivery",parentData:data,parentDataProperty:"delivery",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate489.errors : vErrors.concat(validate489.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate529.errors = vErrors;
+return errors === 0;
+}
+validate529.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
+
 
 function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate527.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.delivery === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delivery"},message:"must have required property '"+"delivery"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.delivery !== undefined){
-if(!(validate487(data.delivery, {instancePath:instancePath+"/delivery",parentData:data,parentDataProperty:"delivery",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate487.errors : vErrors.concat(validate487.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate527.errors = vErrors;
-return errors === 0;
-}
-validate527.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate525.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23891,8 +23922,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate527(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate527.errors : vErrors.concat(validate527.errors);
+if(!(validate529(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate529.errors : vErrors.concat(validate529.errors);
 errors = vErrors.length;
 }
 }
@@ -23907,19 +23938,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate525.errors = vErrors;
+validate527.errors = vErrors;
 return errors === 0;
 }
-validate525.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate527.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookEndpoint_path = validate530;
-const schema233 = {"type":"object","properties":{"webhook":{"$ref":"#/components/parameters/WebhookEndpointUuid/schema"}},"required":["webhook"]};
-const schema234 = {"type":"string","format":"uuid"};
+export const getWebhookEndpoint_path = validate532;
+const schema234 = {"type":"object","properties":{"webhook":{"$ref":"#/components/parameters/WebhookEndpointUuid/schema"}},"required":["webhook"]};
+const schema235 = {"type":"string","format":"uuid"};
 
-function validate531(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate533(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate531.evaluated;
+const evaluated0 = validate533.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23948,16 +23979,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate531.errors = vErrors;
+validate533.errors = vErrors;
 return errors === 0;
 }
-validate531.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate533.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate530(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate532(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate530.evaluated;
+const evaluated0 = validate532.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23976,8 +24007,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.webhook !== undefined){
-if(!(validate531(data.webhook, {instancePath:instancePath+"/webhook",parentData:data,parentDataProperty:"webhook",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
+if(!(validate533(data.webhook, {instancePath:instancePath+"/webhook",parentData:data,parentDataProperty:"webhook",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate533.errors : vErrors.concat(validate533.errors);
 errors = vErrors.length;
 }
 }
@@ -23992,19 +24023,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate530.errors = vErrors;
+validate532.errors = vErrors;
 return errors === 0;
 }
-validate530.evaluated = {"props":{"webhook":true},"dynamicProps":false,"dynamicItems":false};
+validate532.evaluated = {"props":{"webhook":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookEndpoint_response_200 = validate533;
-const schema235 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"x-assumption":"The description types the result as null; the mock returns the endpoint, and null stays valid so the real service conforms.","anyOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookEndpointResult"}]}}}]};
-const schema236 = {"type":"object","required":["endpoint"],"properties":{"endpoint":{"$ref":"#/components/schemas/WebhookEndpoint"}}};
+export const getWebhookEndpoint_response_200 = validate535;
+const schema236 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"x-assumption":"The description types the result as null; the mock returns the endpoint, and null stays valid so the real service conforms.","anyOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookEndpointResult"}]}}}]};
+const schema237 = {"type":"object","required":["endpoint"],"properties":{"endpoint":{"$ref":"#/components/schemas/WebhookEndpoint"}}};
 
-function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate537(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate535.evaluated;
+const evaluated0 = validate537.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24039,16 +24070,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate535.errors = vErrors;
+validate537.errors = vErrors;
 return errors === 0;
 }
-validate535.evaluated = {"props":{"endpoint":true},"dynamicProps":false,"dynamicItems":false};
+validate537.evaluated = {"props":{"endpoint":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate533(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate533.evaluated;
+const evaluated0 = validate535.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24088,8 +24119,8 @@ errors++;
 var _valid0 = _errs5 === errors;
 valid2 = valid2 || _valid0;
 const _errs7 = errors;
-if(!(validate535(data0, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate535.errors : vErrors.concat(validate535.errors);
+if(!(validate537(data0, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate537.errors : vErrors.concat(validate537.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -24131,19 +24162,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate533.errors = vErrors;
+validate535.errors = vErrors;
 return errors === 0;
 }
-validate533.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate535.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const updateWebhookEndpoint_body = validate538;
-const schema237 = {"$ref":"#/components/schemas/UpdateWebhookEndpointRequest","$comment":"validator entry"};
-const schema238 = {"type":"object","additionalProperties":false,"minProperties":1,"description":"The fields to change; the others keep their values.","properties":{"name":{"type":"string","minLength":1,"maxLength":100},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}},"status":{"$ref":"#/components/schemas/WebhookEndpointStatus"}},"example":{"events":["order.created","order.status_changed","api.test"],"status":"active"}};
+export const updateWebhookEndpoint_body = validate540;
+const schema238 = {"$ref":"#/components/schemas/UpdateWebhookEndpointRequest","$comment":"validator entry"};
+const schema239 = {"type":"object","additionalProperties":false,"minProperties":1,"description":"The fields to change; the others keep their values.","properties":{"name":{"type":"string","minLength":1,"maxLength":100},"url":{"$ref":"#/components/schemas/WebhookUrl"},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}},"status":{"$ref":"#/components/schemas/WebhookEndpointStatus"}},"example":{"events":["order.created","order.status_changed","api.test"],"status":"active"}};
 
-function validate539(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate541(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate539.evaluated;
+const evaluated0 = validate541.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24209,50 +24240,21 @@ errors++;
 }
 }
 if(data.url !== undefined){
-let data1 = data.url;
-if(typeof data1 === "string"){
-if(func1(data1) > 2048){
-const err5 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(!(formats14(data1))){
-const err6 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
+if(!(validate449(data.url, {instancePath:instancePath+"/url",parentData:data,parentDataProperty:"url",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate449.errors : vErrors.concat(validate449.errors);
+errors = vErrors.length;
 }
 }
 if(data.events !== undefined){
 let data2 = data.events;
 if(Array.isArray(data2)){
 if(data2.length < 1){
-const err8 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+const err5 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
-vErrors = [err8];
+vErrors = [err5];
 }
 else {
-vErrors.push(err8);
+vErrors.push(err5);
 }
 errors++;
 }
@@ -24270,12 +24272,12 @@ outer0:
 for(;i1--;){
 for(j0 = i1; j0--;){
 if(func0(data2[i1], data2[j0])){
-const err9 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
+const err6 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
 if(vErrors === null){
-vErrors = [err9];
+vErrors = [err6];
 }
 else {
-vErrors.push(err9);
+vErrors.push(err6);
 }
 errors++;
 break outer0;
@@ -24285,12 +24287,12 @@ break outer0;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err7 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err10];
+vErrors = [err7];
 }
 else {
-vErrors.push(err10);
+vErrors.push(err7);
 }
 errors++;
 }
@@ -24303,47 +24305,47 @@ errors = vErrors.length;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err11];
+vErrors = [err8];
 }
 else {
-vErrors.push(err11);
+vErrors.push(err8);
 }
 errors++;
 }
-validate539.errors = vErrors;
+validate541.errors = vErrors;
 return errors === 0;
 }
-validate539.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate541.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate538(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate540(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate538.evaluated;
+const evaluated0 = validate540.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate539(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate539.errors : vErrors.concat(validate539.errors);
+if(!(validate541(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate541.errors : vErrors.concat(validate541.errors);
 errors = vErrors.length;
 }
-validate538.errors = vErrors;
+validate540.errors = vErrors;
 return errors === 0;
 }
-validate538.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate540.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const listOrders_query = validate543;
-const schema239 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"type":"array","items":{"type":"string","enum":["id","-id","created_at","-created_at","updated_at","-updated_at","completed_at","-completed_at","amount_in","-amount_in","amount_out","-amount_out","status","-status"]},"default":["-created_at"]},"filter[status]":{"type":"array","items":{"$ref":"#/components/schemas/OrderStatus"}},"filter[id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[public_id]":{"type":"string","pattern":"^[A-Z0-9]{10}$"},"filter[tracking_id]":{"type":"string","format":"uuid"},"filter[email]":{"type":"string","minLength":1,"maxLength":254},"filter[from_requisite]":{"type":"string","minLength":1,"maxLength":128},"filter[to_requisite]":{"type":"string","minLength":1,"maxLength":128},"filter[created_from]":{"type":"string","format":"date-time"},"filter[created_to]":{"type":"string","format":"date-time"},"filter[currency]":{"type":"string","minLength":1},"filter[amount_min]":{"$ref":"#/components/schemas/Amount"},"filter[amount_max]":{"$ref":"#/components/schemas/Amount"}},"required":[]};
+export const listOrders_query = validate546;
+const schema240 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"type":"array","items":{"type":"string","enum":["id","-id","created_at","-created_at","updated_at","-updated_at","completed_at","-completed_at","amount_in","-amount_in","amount_out","-amount_out","status","-status"]},"default":["-created_at"]},"filter[status]":{"type":"array","items":{"$ref":"#/components/schemas/OrderStatus"}},"filter[id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[public_id]":{"type":"string","pattern":"^[A-Z0-9]{10}$"},"filter[tracking_id]":{"type":"string","format":"uuid"},"filter[email]":{"type":"string","minLength":1,"maxLength":254},"filter[from_requisite]":{"type":"string","minLength":1,"maxLength":128},"filter[to_requisite]":{"type":"string","minLength":1,"maxLength":128},"filter[created_from]":{"type":"string","format":"date-time"},"filter[created_to]":{"type":"string","format":"date-time"},"filter[currency]":{"type":"string","minLength":1},"filter[amount_min]":{"$ref":"#/components/schemas/Amount"},"filter[amount_max]":{"$ref":"#/components/schemas/Amount"}},"required":[]};
 
-function validate543(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate546(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate543.evaluated;
+const evaluated0 = validate546.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24392,7 +24394,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((((((((((data5 === "id") || (data5 === "-id")) || (data5 === "created_at")) || (data5 === "-created_at")) || (data5 === "updated_at")) || (data5 === "-updated_at")) || (data5 === "completed_at")) || (data5 === "-completed_at")) || (data5 === "amount_in")) || (data5 === "-amount_in")) || (data5 === "amount_out")) || (data5 === "-amount_out")) || (data5 === "status")) || (data5 === "-status"))){
-const err1 = {instancePath:instancePath+"/sort/" + i0,schemaPath:"#/properties/sort/items/enum",keyword:"enum",params:{allowedValues: schema239.properties.sort.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/sort/" + i0,schemaPath:"#/properties/sort/items/enum",keyword:"enum",params:{allowedValues: schema240.properties.sort.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24730,19 +24732,19 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate543.errors = vErrors;
+validate546.errors = vErrors;
 return errors === 0;
 }
-validate543.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[id]":true,"filter[public_id]":true,"filter[tracking_id]":true,"filter[email]":true,"filter[from_requisite]":true,"filter[to_requisite]":true,"filter[created_from]":true,"filter[created_to]":true,"filter[currency]":true,"filter[amount_min]":true,"filter[amount_max]":true},"dynamicProps":false,"dynamicItems":false};
+validate546.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[id]":true,"filter[public_id]":true,"filter[tracking_id]":true,"filter[email]":true,"filter[from_requisite]":true,"filter[to_requisite]":true,"filter[created_from]":true,"filter[created_to]":true,"filter[currency]":true,"filter[amount_min]":true,"filter[amount_max]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listOrders_response_200 = validate551;
-const schema240 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema241 = {"type":"object","required":["orders"],"properties":{"orders":{"type":"array","items":{"$ref":"#/components/schemas/Order"}}}};
+export const listOrders_response_200 = validate554;
+const schema241 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
+const schema242 = {"type":"object","required":["orders"],"properties":{"orders":{"type":"array","items":{"$ref":"#/components/schemas/Order"}}}};
 
-function validate553(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate556(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate553.evaluated;
+const evaluated0 = validate556.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24793,16 +24795,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate553.errors = vErrors;
+validate556.errors = vErrors;
 return errors === 0;
 }
-validate553.evaluated = {"props":{"orders":true},"dynamicProps":false,"dynamicItems":false};
+validate556.evaluated = {"props":{"orders":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate551(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate554(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate551.evaluated;
+const evaluated0 = validate554.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24825,8 +24827,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate553(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate553.errors : vErrors.concat(validate553.errors);
+if(!(validate556(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate556.errors : vErrors.concat(validate556.errors);
 errors = vErrors.length;
 }
 }
@@ -24894,20 +24896,20 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate551.errors = vErrors;
+validate554.errors = vErrors;
 return errors === 0;
 }
-validate551.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate554.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const simulateOrder_body = validate557;
-const schema242 = {"$ref":"#/components/schemas/SimulateOrderRequest","$comment":"validator entry"};
-const schema243 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no sandbox payload; a route, an amount and the machine events to apply are what a simulation needs.","required":["route_id","amount"],"properties":{"route_id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"amount_side":{"$ref":"#/components/schemas/AmountSide","default":"give"},"events":{"type":"array","minItems":1,"maxItems":20,"description":"Order machine events to apply in order to the scratch order; by default the happy path.","items":{"$ref":"#/components/schemas/OrderMachineEvent"},"default":["pay","process","complete"]}},"example":{"route_id":12,"amount":"0.015","amount_side":"give","events":["pay","process","complete"]}};
-const schema244 = {"type":"string","description":"Events of the order machine (contracts/machines/order.yaml).","enum":["confirm","pay","cancel","expire","hold_for_verification","process","fail","verification_approved","verification_rejected","complete","refund"]};
+export const simulateOrder_body = validate560;
+const schema243 = {"$ref":"#/components/schemas/SimulateOrderRequest","$comment":"validator entry"};
+const schema244 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no sandbox payload; a route, an amount and the machine events to apply are what a simulation needs.","required":["route_id","amount"],"properties":{"route_id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"amount_side":{"$ref":"#/components/schemas/AmountSide","default":"give"},"events":{"type":"array","minItems":1,"maxItems":20,"description":"Order machine events to apply in order to the scratch order; by default the happy path.","items":{"$ref":"#/components/schemas/OrderMachineEvent"},"default":["pay","process","complete"]}},"example":{"route_id":12,"amount":"0.015","amount_side":"give","events":["pay","process","complete"]}};
+const schema245 = {"type":"string","description":"Events of the order machine (contracts/machines/order.yaml).","enum":["confirm","pay","cancel","expire","hold_for_verification","process","fail","verification_approved","verification_rejected","complete","refund"]};
 
-function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate564(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate561.evaluated;
+const evaluated0 = validate564.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24925,7 +24927,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((((((data === "confirm") || (data === "pay")) || (data === "cancel")) || (data === "expire")) || (data === "hold_for_verification")) || (data === "process")) || (data === "fail")) || (data === "verification_approved")) || (data === "verification_rejected")) || (data === "complete")) || (data === "refund"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema244.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema245.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24934,16 +24936,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate561.errors = vErrors;
+validate564.errors = vErrors;
 return errors === 0;
 }
-validate561.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate564.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate558(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate558.evaluated;
+const evaluated0 = validate561.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25045,8 +25047,8 @@ errors++;
 }
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate561(data3[i0], {instancePath:instancePath+"/events/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate561.errors : vErrors.concat(validate561.errors);
+if(!(validate564(data3[i0], {instancePath:instancePath+"/events/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate564.errors : vErrors.concat(validate564.errors);
 errors = vErrors.length;
 }
 }
@@ -25073,41 +25075,41 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate558.errors = vErrors;
+validate561.errors = vErrors;
 return errors === 0;
 }
-validate558.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate561.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate560(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate557.evaluated;
+const evaluated0 = validate560.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate558(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate558.errors : vErrors.concat(validate558.errors);
+if(!(validate561(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate561.errors : vErrors.concat(validate561.errors);
 errors = vErrors.length;
 }
-validate557.errors = vErrors;
+validate560.errors = vErrors;
 return errors === 0;
 }
-validate557.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate560.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const simulateOrder_response_200 = validate564;
-const schema245 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SimulationResult"}}}]};
-const schema246 = {"type":"object","required":["simulation"],"properties":{"simulation":{"$ref":"#/components/schemas/OrderSimulation"}}};
-const schema247 = {"type":"object","required":["order","transitions","events","final_status"],"properties":{"order":{"$ref":"#/components/schemas/Order"},"transitions":{"type":"array","items":{"$ref":"#/components/schemas/SimulatedTransition"}},"events":{"type":"array","description":"The webhook events a real order would emit; none is sent.","items":{"$ref":"#/components/schemas/SimulatedEvent"}},"final_status":{"$ref":"#/components/schemas/OrderStatus"}}};
-const schema248 = {"type":"object","required":["from","event","to","allowed","reason"],"properties":{"from":{"$ref":"#/components/schemas/OrderStatus"},"event":{"$ref":"#/components/schemas/OrderMachineEvent"},"to":{"description":"The status after the event; null when the event is not allowed in `from`.","oneOf":[{"$ref":"#/components/schemas/OrderStatus"},{"type":"null"}]},"allowed":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the event is not allowed (no transition, or a guard does not hold); null when it is."}}};
+export const simulateOrder_response_200 = validate567;
+const schema246 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SimulationResult"}}}]};
+const schema247 = {"type":"object","required":["simulation"],"properties":{"simulation":{"$ref":"#/components/schemas/OrderSimulation"}}};
+const schema248 = {"type":"object","required":["order","transitions","events","final_status"],"properties":{"order":{"$ref":"#/components/schemas/Order"},"transitions":{"type":"array","items":{"$ref":"#/components/schemas/SimulatedTransition"}},"events":{"type":"array","description":"The webhook events a real order would emit; none is sent.","items":{"$ref":"#/components/schemas/SimulatedEvent"}},"final_status":{"$ref":"#/components/schemas/OrderStatus"}}};
+const schema249 = {"type":"object","required":["from","event","to","allowed","reason"],"properties":{"from":{"$ref":"#/components/schemas/OrderStatus"},"event":{"$ref":"#/components/schemas/OrderMachineEvent"},"to":{"description":"The status after the event; null when the event is not allowed in `from`.","oneOf":[{"$ref":"#/components/schemas/OrderStatus"},{"type":"null"}]},"allowed":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the event is not allowed (no transition, or a guard does not hold); null when it is."}}};
 
-function validate569(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate572(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate569.evaluated;
+const evaluated0 = validate572.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25172,8 +25174,8 @@ errors = vErrors.length;
 }
 }
 if(data.event !== undefined){
-if(!(validate561(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate561.errors : vErrors.concat(validate561.errors);
+if(!(validate564(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate564.errors : vErrors.concat(validate564.errors);
 errors = vErrors.length;
 }
 }
@@ -25251,7 +25253,7 @@ errors++;
 if(data.reason !== undefined){
 let data4 = data.reason;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err8 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema248.properties.reason.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema249.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -25272,17 +25274,17 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate569.errors = vErrors;
+validate572.errors = vErrors;
 return errors === 0;
 }
-validate569.evaluated = {"props":{"from":true,"event":true,"to":true,"allowed":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+validate572.evaluated = {"props":{"from":true,"event":true,"to":true,"allowed":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema249 = {"type":"object","required":["type","payload"],"properties":{"type":{"type":"string","enum":["order.created","order.status_changed"]},"payload":{"type":"object","description":"The `data` the real order's webhook would carry (OrderCreatedWebhookData or OrderStatusChangedWebhookData).","x-assumption":"The webhook data, so a receiver's handler can be tested against simulated events."}}};
+const schema250 = {"type":"object","required":["type","payload"],"properties":{"type":{"type":"string","enum":["order.created","order.status_changed"]},"payload":{"type":"object","description":"The `data` the real order's webhook would carry (OrderCreatedWebhookData or OrderStatusChangedWebhookData).","x-assumption":"The webhook data, so a receiver's handler can be tested against simulated events."}}};
 
-function validate574(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate577(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate574.evaluated;
+const evaluated0 = validate577.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25323,7 +25325,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((data0 === "order.created") || (data0 === "order.status_changed"))){
-const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema249.properties.type.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema250.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -25357,16 +25359,16 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate574.errors = vErrors;
+validate577.errors = vErrors;
 return errors === 0;
 }
-validate574.evaluated = {"props":{"type":true,"payload":true},"dynamicProps":false,"dynamicItems":false};
+validate577.evaluated = {"props":{"type":true,"payload":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate567(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate570(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate567.evaluated;
+const evaluated0 = validate570.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25425,8 +25427,8 @@ let data1 = data.transitions;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate569(data1[i0], {instancePath:instancePath+"/transitions/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate569.errors : vErrors.concat(validate569.errors);
+if(!(validate572(data1[i0], {instancePath:instancePath+"/transitions/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate572.errors : vErrors.concat(validate572.errors);
 errors = vErrors.length;
 }
 }
@@ -25447,8 +25449,8 @@ let data3 = data.events;
 if(Array.isArray(data3)){
 const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate574(data3[i1], {instancePath:instancePath+"/events/" + i1,parentData:data3,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate574.errors : vErrors.concat(validate574.errors);
+if(!(validate577(data3[i1], {instancePath:instancePath+"/events/" + i1,parentData:data3,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
 }
@@ -25481,16 +25483,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate567.errors = vErrors;
+validate570.errors = vErrors;
 return errors === 0;
 }
-validate567.evaluated = {"props":{"order":true,"transitions":true,"events":true,"final_status":true},"dynamicProps":false,"dynamicItems":false};
+validate570.evaluated = {"props":{"order":true,"transitions":true,"events":true,"final_status":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate566(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate569(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate566.evaluated;
+const evaluated0 = validate569.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25509,8 +25511,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.simulation !== undefined){
-if(!(validate567(data.simulation, {instancePath:instancePath+"/simulation",parentData:data,parentDataProperty:"simulation",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate567.errors : vErrors.concat(validate567.errors);
+if(!(validate570(data.simulation, {instancePath:instancePath+"/simulation",parentData:data,parentDataProperty:"simulation",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate570.errors : vErrors.concat(validate570.errors);
 errors = vErrors.length;
 }
 }
@@ -25525,16 +25527,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate566.errors = vErrors;
+validate569.errors = vErrors;
 return errors === 0;
 }
-validate566.evaluated = {"props":{"simulation":true},"dynamicProps":false,"dynamicItems":false};
+validate569.evaluated = {"props":{"simulation":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate564(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate567(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate564.evaluated;
+const evaluated0 = validate567.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25557,8 +25559,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate566(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate566.errors : vErrors.concat(validate566.errors);
+if(!(validate569(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate569.errors : vErrors.concat(validate569.errors);
 errors = vErrors.length;
 }
 }
@@ -25573,22 +25575,22 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate564.errors = vErrors;
+validate567.errors = vErrors;
 return errors === 0;
 }
-validate564.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate567.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPartner_response_200 = validate579;
-const schema250 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerResult"}}}]};
-const schema251 = {"type":"object","required":["partner"],"properties":{"partner":{"$ref":"#/components/schemas/Partner"}}};
-const schema252 = {"type":"object","x-assumption":"The description shows no partner record; referral program fields as exchangers publish them.","required":["id","name","referral_code","referral_url","commission_percent","status","balance","created_at"],"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"referral_code":{"type":"string","pattern":"^[A-Za-z0-9_-]{4,32}$"},"referral_url":{"type":"string","format":"uri"},"commission_percent":{"$ref":"#/components/schemas/Amount","description":"Share of the exchanger's profit on referred exchanges, in percent."},"status":{"type":"string","enum":["active","suspended"]},"balance":{"$ref":"#/components/schemas/PartnerMoney"},"created_at":{"type":"string","format":"date-time"}}};
-const pattern39 = new RegExp("^[A-Za-z0-9_-]{4,32}$", "u");
-const schema253 = {"type":"object","required":["currency","amount"],"properties":{"currency":{"type":"string","description":"Currency code, for example `USDT`."},"amount":{"$ref":"#/components/schemas/Amount"}}};
+export const getPartner_response_200 = validate582;
+const schema251 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerResult"}}}]};
+const schema252 = {"type":"object","required":["partner"],"properties":{"partner":{"$ref":"#/components/schemas/Partner"}}};
+const schema253 = {"type":"object","x-assumption":"The description shows no partner record; referral program fields as exchangers publish them.","required":["id","name","referral_code","referral_url","commission_percent","status","balance","created_at"],"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"referral_code":{"type":"string","pattern":"^[A-Za-z0-9_-]{4,32}$"},"referral_url":{"type":"string","format":"uri"},"commission_percent":{"$ref":"#/components/schemas/Amount","description":"Share of the exchanger's profit on referred exchanges, in percent."},"status":{"type":"string","enum":["active","suspended"]},"balance":{"$ref":"#/components/schemas/PartnerMoney"},"created_at":{"type":"string","format":"date-time"}}};
+const pattern40 = new RegExp("^[A-Za-z0-9_-]{4,32}$", "u");
+const schema254 = {"type":"object","required":["currency","amount"],"properties":{"currency":{"type":"string","description":"Currency code, for example `USDT`."},"amount":{"$ref":"#/components/schemas/Amount"}}};
 
-function validate584(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate587(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate584.evaluated;
+const evaluated0 = validate587.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25645,16 +25647,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate584.errors = vErrors;
+validate587.errors = vErrors;
 return errors === 0;
 }
-validate584.evaluated = {"props":{"currency":true,"amount":true},"dynamicProps":false,"dynamicItems":false};
+validate587.evaluated = {"props":{"currency":true,"amount":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate585(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate582.evaluated;
+const evaluated0 = validate585.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25782,7 +25784,7 @@ errors++;
 if(data.referral_code !== undefined){
 let data2 = data.referral_code;
 if(typeof data2 === "string"){
-if(!pattern39.test(data2)){
+if(!pattern40.test(data2)){
 const err11 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{4,32}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{4,32}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -25848,7 +25850,7 @@ vErrors.push(err15);
 errors++;
 }
 if(!((data5 === "active") || (data5 === "suspended"))){
-const err16 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema252.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err16 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema253.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -25859,8 +25861,8 @@ errors++;
 }
 }
 if(data.balance !== undefined){
-if(!(validate584(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate584.errors : vErrors.concat(validate584.errors);
+if(!(validate587(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate587.errors : vErrors.concat(validate587.errors);
 errors = vErrors.length;
 }
 }
@@ -25900,16 +25902,16 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate582.errors = vErrors;
+validate585.errors = vErrors;
 return errors === 0;
 }
-validate582.evaluated = {"props":{"id":true,"name":true,"referral_code":true,"referral_url":true,"commission_percent":true,"status":true,"balance":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate585.evaluated = {"props":{"id":true,"name":true,"referral_code":true,"referral_url":true,"commission_percent":true,"status":true,"balance":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate581(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate584(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate581.evaluated;
+const evaluated0 = validate584.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25928,8 +25930,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.partner !== undefined){
-if(!(validate582(data.partner, {instancePath:instancePath+"/partner",parentData:data,parentDataProperty:"partner",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate582.errors : vErrors.concat(validate582.errors);
+if(!(validate585(data.partner, {instancePath:instancePath+"/partner",parentData:data,parentDataProperty:"partner",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate585.errors : vErrors.concat(validate585.errors);
 errors = vErrors.length;
 }
 }
@@ -25944,16 +25946,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate581.errors = vErrors;
+validate584.errors = vErrors;
 return errors === 0;
 }
-validate581.evaluated = {"props":{"partner":true},"dynamicProps":false,"dynamicItems":false};
+validate584.evaluated = {"props":{"partner":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate579(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate579.evaluated;
+const evaluated0 = validate582.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25976,8 +25978,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate581(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate581.errors : vErrors.concat(validate581.errors);
+if(!(validate584(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate584.errors : vErrors.concat(validate584.errors);
 errors = vErrors.length;
 }
 }
@@ -25992,19 +25994,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate579.errors = vErrors;
+validate582.errors = vErrors;
 return errors === 0;
 }
-validate579.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate582.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPartnerStatistics_query = validate589;
-const schema254 = {"type":"object","properties":{"filter[created_from]":{"$ref":"#/components/parameters/PartnerCreatedFrom/schema"},"filter[created_to]":{"$ref":"#/components/parameters/PartnerCreatedTo/schema"}},"required":[]};
-const schema255 = {"type":"string","format":"date-time"};
+export const getPartnerStatistics_query = validate592;
+const schema255 = {"type":"object","properties":{"filter[created_from]":{"$ref":"#/components/parameters/PartnerCreatedFrom/schema"},"filter[created_to]":{"$ref":"#/components/parameters/PartnerCreatedTo/schema"}},"required":[]};
+const schema256 = {"type":"string","format":"date-time"};
 
-function validate590(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate593(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate590.evaluated;
+const evaluated0 = validate593.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26033,12 +26035,50 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate590.errors = vErrors;
+validate593.errors = vErrors;
 return errors === 0;
 }
-validate590.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate593.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema256 = {"type":"string","format":"date-time"};
+const schema257 = {"type":"string","format":"date-time"};
+
+function validate595(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate595.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!(formats0.validate(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate595.errors = vErrors;
+return errors === 0;
+}
+validate595.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
 
 function validate592(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26050,54 +26090,16 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data === "string"){
-if(!(formats0.validate(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate592.errors = vErrors;
-return errors === 0;
-}
-validate592.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-
-function validate589(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate589.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["filter[created_from]"] !== undefined){
-if(!(validate590(data["filter[created_from]"], {instancePath:instancePath+"/filter[created_from]",parentData:data,parentDataProperty:"filter[created_from]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate590.errors : vErrors.concat(validate590.errors);
+if(!(validate593(data["filter[created_from]"], {instancePath:instancePath+"/filter[created_from]",parentData:data,parentDataProperty:"filter[created_from]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate593.errors : vErrors.concat(validate593.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[created_to]"] !== undefined){
-if(!(validate592(data["filter[created_to]"], {instancePath:instancePath+"/filter[created_to]",parentData:data,parentDataProperty:"filter[created_to]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate592.errors : vErrors.concat(validate592.errors);
+if(!(validate595(data["filter[created_to]"], {instancePath:instancePath+"/filter[created_to]",parentData:data,parentDataProperty:"filter[created_to]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate595.errors : vErrors.concat(validate595.errors);
 errors = vErrors.length;
 }
 }
@@ -26112,20 +26114,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate589.errors = vErrors;
+validate592.errors = vErrors;
 return errors === 0;
 }
-validate589.evaluated = {"props":{"filter[created_from]":true,"filter[created_to]":true},"dynamicProps":false,"dynamicItems":false};
+validate592.evaluated = {"props":{"filter[created_from]":true,"filter[created_to]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPartnerStatistics_response_200 = validate594;
-const schema257 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerStatisticsResult"}}}]};
-const schema258 = {"type":"object","required":["statistics"],"properties":{"statistics":{"$ref":"#/components/schemas/PartnerStatistics"}}};
-const schema259 = {"type":"object","x-assumption":"The description shows no statistics payload; counts and sums over the period, in the balance currency.","required":["period","referrals_count","exchanges_count","completed_exchanges_count","turnover","earned","paid_out"],"properties":{"period":{"type":"object","required":["from","to"],"properties":{"from":{"type":["string","null"],"format":"date-time"},"to":{"type":["string","null"],"format":"date-time"}}},"referrals_count":{"type":"integer","minimum":0},"exchanges_count":{"type":"integer","minimum":0},"completed_exchanges_count":{"type":"integer","minimum":0},"turnover":{"$ref":"#/components/schemas/PartnerMoney"},"earned":{"$ref":"#/components/schemas/PartnerMoney"},"paid_out":{"$ref":"#/components/schemas/PartnerMoney"}}};
+export const getPartnerStatistics_response_200 = validate597;
+const schema258 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerStatisticsResult"}}}]};
+const schema259 = {"type":"object","required":["statistics"],"properties":{"statistics":{"$ref":"#/components/schemas/PartnerStatistics"}}};
+const schema260 = {"type":"object","x-assumption":"The description shows no statistics payload; counts and sums over the period, in the balance currency.","required":["period","referrals_count","exchanges_count","completed_exchanges_count","turnover","earned","paid_out"],"properties":{"period":{"type":"object","required":["from","to"],"properties":{"from":{"type":["string","null"],"format":"date-time"},"to":{"type":["string","null"],"format":"date-time"}}},"referrals_count":{"type":"integer","minimum":0},"exchanges_count":{"type":"integer","minimum":0},"completed_exchanges_count":{"type":"integer","minimum":0},"turnover":{"$ref":"#/components/schemas/PartnerMoney"},"earned":{"$ref":"#/components/schemas/PartnerMoney"},"paid_out":{"$ref":"#/components/schemas/PartnerMoney"}}};
 
-function validate597(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate600(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate597.evaluated;
+const evaluated0 = validate600.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26229,7 +26231,7 @@ errors++;
 if(data0.from !== undefined){
 let data1 = data0.from;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err9 = {instancePath:instancePath+"/period/from",schemaPath:"#/properties/period/properties/from/type",keyword:"type",params:{type: schema259.properties.period.properties.from.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/period/from",schemaPath:"#/properties/period/properties/from/type",keyword:"type",params:{type: schema260.properties.period.properties.from.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -26254,7 +26256,7 @@ errors++;
 if(data0.to !== undefined){
 let data2 = data0.to;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err11 = {instancePath:instancePath+"/period/to",schemaPath:"#/properties/period/properties/to/type",keyword:"type",params:{type: schema259.properties.period.properties.to.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/period/to",schemaPath:"#/properties/period/properties/to/type",keyword:"type",params:{type: schema260.properties.period.properties.to.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -26364,20 +26366,20 @@ errors++;
 }
 }
 if(data.turnover !== undefined){
-if(!(validate584(data.turnover, {instancePath:instancePath+"/turnover",parentData:data,parentDataProperty:"turnover",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate584.errors : vErrors.concat(validate584.errors);
+if(!(validate587(data.turnover, {instancePath:instancePath+"/turnover",parentData:data,parentDataProperty:"turnover",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate587.errors : vErrors.concat(validate587.errors);
 errors = vErrors.length;
 }
 }
 if(data.earned !== undefined){
-if(!(validate584(data.earned, {instancePath:instancePath+"/earned",parentData:data,parentDataProperty:"earned",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate584.errors : vErrors.concat(validate584.errors);
+if(!(validate587(data.earned, {instancePath:instancePath+"/earned",parentData:data,parentDataProperty:"earned",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate587.errors : vErrors.concat(validate587.errors);
 errors = vErrors.length;
 }
 }
 if(data.paid_out !== undefined){
-if(!(validate584(data.paid_out, {instancePath:instancePath+"/paid_out",parentData:data,parentDataProperty:"paid_out",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate584.errors : vErrors.concat(validate584.errors);
+if(!(validate587(data.paid_out, {instancePath:instancePath+"/paid_out",parentData:data,parentDataProperty:"paid_out",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate587.errors : vErrors.concat(validate587.errors);
 errors = vErrors.length;
 }
 }
@@ -26392,16 +26394,16 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate597.errors = vErrors;
+validate600.errors = vErrors;
 return errors === 0;
 }
-validate597.evaluated = {"props":{"period":true,"referrals_count":true,"exchanges_count":true,"completed_exchanges_count":true,"turnover":true,"earned":true,"paid_out":true},"dynamicProps":false,"dynamicItems":false};
+validate600.evaluated = {"props":{"period":true,"referrals_count":true,"exchanges_count":true,"completed_exchanges_count":true,"turnover":true,"earned":true,"paid_out":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate596(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate599(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate596.evaluated;
+const evaluated0 = validate599.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26420,8 +26422,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.statistics !== undefined){
-if(!(validate597(data.statistics, {instancePath:instancePath+"/statistics",parentData:data,parentDataProperty:"statistics",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate597.errors : vErrors.concat(validate597.errors);
+if(!(validate600(data.statistics, {instancePath:instancePath+"/statistics",parentData:data,parentDataProperty:"statistics",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate600.errors : vErrors.concat(validate600.errors);
 errors = vErrors.length;
 }
 }
@@ -26436,16 +26438,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate596.errors = vErrors;
+validate599.errors = vErrors;
 return errors === 0;
 }
-validate596.evaluated = {"props":{"statistics":true},"dynamicProps":false,"dynamicItems":false};
+validate599.evaluated = {"props":{"statistics":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate594(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate597(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate594.evaluated;
+const evaluated0 = validate597.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26468,8 +26470,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate596(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate596.errors : vErrors.concat(validate596.errors);
+if(!(validate599(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate599.errors : vErrors.concat(validate599.errors);
 errors = vErrors.length;
 }
 }
@@ -26484,19 +26486,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate594.errors = vErrors;
+validate597.errors = vErrors;
 return errors === 0;
 }
-validate594.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate597.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerReferrals_query = validate603;
-const schema260 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerReferralSort/schema"}},"required":[]};
-const schema261 = {"type":"array","items":{"type":"string","enum":["registered_at","-registered_at"]},"default":["-registered_at"]};
+export const listPartnerReferrals_query = validate606;
+const schema261 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerReferralSort/schema"}},"required":[]};
+const schema262 = {"type":"array","items":{"type":"string","enum":["registered_at","-registered_at"]},"default":["-registered_at"]};
 
-function validate608(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate611(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate608.evaluated;
+const evaluated0 = validate611.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26518,7 +26520,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "registered_at") || (data0 === "-registered_at"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema261.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema262.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -26539,16 +26541,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate608.errors = vErrors;
+validate611.errors = vErrors;
 return errors === 0;
 }
-validate608.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate611.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate603(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate606(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate603.evaluated;
+const evaluated0 = validate606.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26581,8 +26583,8 @@ errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate608(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate608.errors : vErrors.concat(validate608.errors);
+if(!(validate611(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate611.errors : vErrors.concat(validate611.errors);
 errors = vErrors.length;
 }
 }
@@ -26597,20 +26599,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate603.errors = vErrors;
+validate606.errors = vErrors;
 return errors === 0;
 }
-validate603.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
+validate606.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerReferrals_response_200 = validate610;
-const schema262 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerReferralListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema263 = {"type":"object","required":["referrals"],"properties":{"referrals":{"type":"array","items":{"$ref":"#/components/schemas/PartnerReferral"}}}};
-const schema264 = {"type":"object","x-assumption":"The description shows no referral record; referred users are shown without personal data.","required":["id","registered_at","exchanges_count","turnover"],"properties":{"id":{"type":"integer","minimum":1},"registered_at":{"type":"string","format":"date-time"},"exchanges_count":{"type":"integer","minimum":0},"turnover":{"$ref":"#/components/schemas/PartnerMoney"}}};
+export const listPartnerReferrals_response_200 = validate613;
+const schema263 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerReferralListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
+const schema264 = {"type":"object","required":["referrals"],"properties":{"referrals":{"type":"array","items":{"$ref":"#/components/schemas/PartnerReferral"}}}};
+const schema265 = {"type":"object","x-assumption":"The description shows no referral record; referred users are shown without personal data.","required":["id","registered_at","exchanges_count","turnover"],"properties":{"id":{"type":"integer","minimum":1},"registered_at":{"type":"string","format":"date-time"},"exchanges_count":{"type":"integer","minimum":0},"turnover":{"$ref":"#/components/schemas/PartnerMoney"}}};
 
-function validate613(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate616(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate613.evaluated;
+const evaluated0 = validate616.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26734,8 +26736,8 @@ errors++;
 }
 }
 if(data.turnover !== undefined){
-if(!(validate584(data.turnover, {instancePath:instancePath+"/turnover",parentData:data,parentDataProperty:"turnover",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate584.errors : vErrors.concat(validate584.errors);
+if(!(validate587(data.turnover, {instancePath:instancePath+"/turnover",parentData:data,parentDataProperty:"turnover",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate587.errors : vErrors.concat(validate587.errors);
 errors = vErrors.length;
 }
 }
@@ -26750,16 +26752,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate613.errors = vErrors;
+validate616.errors = vErrors;
 return errors === 0;
 }
-validate613.evaluated = {"props":{"id":true,"registered_at":true,"exchanges_count":true,"turnover":true},"dynamicProps":false,"dynamicItems":false};
+validate616.evaluated = {"props":{"id":true,"registered_at":true,"exchanges_count":true,"turnover":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate612(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate615(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate612.evaluated;
+const evaluated0 = validate615.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26782,8 +26784,8 @@ let data0 = data.referrals;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate613(data0[i0], {instancePath:instancePath+"/referrals/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate616(data0[i0], {instancePath:instancePath+"/referrals/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate616.errors : vErrors.concat(validate616.errors);
 errors = vErrors.length;
 }
 }
@@ -26810,16 +26812,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate612.errors = vErrors;
+validate615.errors = vErrors;
 return errors === 0;
 }
-validate612.evaluated = {"props":{"referrals":true},"dynamicProps":false,"dynamicItems":false};
+validate615.evaluated = {"props":{"referrals":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate610(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate613(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate610.evaluated;
+const evaluated0 = validate613.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26842,8 +26844,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate612(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate612.errors : vErrors.concat(validate612.errors);
+if(!(validate615(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate615.errors : vErrors.concat(validate615.errors);
 errors = vErrors.length;
 }
 }
@@ -26911,19 +26913,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate610.errors = vErrors;
+validate613.errors = vErrors;
 return errors === 0;
 }
-validate610.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate613.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerExchanges_query = validate618;
-const schema265 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerExchangeSort/schema"}},"required":[]};
-const schema266 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
+export const listPartnerExchanges_query = validate621;
+const schema266 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerExchangeSort/schema"}},"required":[]};
+const schema267 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
 
-function validate623(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate626(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate623.evaluated;
+const evaluated0 = validate626.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26945,7 +26947,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "created_at") || (data0 === "-created_at"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema266.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema267.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -26966,16 +26968,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate623.errors = vErrors;
+validate626.errors = vErrors;
 return errors === 0;
 }
-validate623.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate626.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate618(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate621(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate618.evaluated;
+const evaluated0 = validate621.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27008,8 +27010,8 @@ errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate623(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate623.errors : vErrors.concat(validate623.errors);
+if(!(validate626(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate626.errors : vErrors.concat(validate626.errors);
 errors = vErrors.length;
 }
 }
@@ -27024,20 +27026,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate618.errors = vErrors;
+validate621.errors = vErrors;
 return errors === 0;
 }
-validate618.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
+validate621.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerExchanges_response_200 = validate625;
-const schema267 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerExchangeListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema268 = {"type":"object","required":["exchanges"],"properties":{"exchanges":{"type":"array","items":{"$ref":"#/components/schemas/PartnerExchange"}}}};
-const schema269 = {"type":"object","x-assumption":"The description shows no partner exchange record; the referred order in brief with the partner's commission.","required":["order_id","public_id","status","amount_in","currency_in","amount_out","currency_out","commission","created_at"],"properties":{"order_id":{"type":"integer","minimum":1},"public_id":{"type":"string","pattern":"^[A-Z0-9]{10}$"},"status":{"$ref":"#/components/schemas/OrderStatus"},"amount_in":{"$ref":"#/components/schemas/Amount"},"currency_in":{"type":"string","description":"Give-side code, for example `BTC`."},"amount_out":{"$ref":"#/components/schemas/Amount"},"currency_out":{"type":"string","description":"Receive-side code, for example `USDTTRC20`."},"commission":{"$ref":"#/components/schemas/Amount","description":"The partner's commission, in the partner balance currency; earned when the order completes."},"created_at":{"type":"string","format":"date-time"}}};
+export const listPartnerExchanges_response_200 = validate628;
+const schema268 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerExchangeListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
+const schema269 = {"type":"object","required":["exchanges"],"properties":{"exchanges":{"type":"array","items":{"$ref":"#/components/schemas/PartnerExchange"}}}};
+const schema270 = {"type":"object","x-assumption":"The description shows no partner exchange record; the referred order in brief with the partner's commission.","required":["order_id","public_id","status","amount_in","currency_in","amount_out","currency_out","commission","created_at"],"properties":{"order_id":{"type":"integer","minimum":1},"public_id":{"type":"string","pattern":"^[A-Z0-9]{10}$"},"status":{"$ref":"#/components/schemas/OrderStatus"},"amount_in":{"$ref":"#/components/schemas/Amount"},"currency_in":{"type":"string","description":"Give-side code, for example `BTC`."},"amount_out":{"$ref":"#/components/schemas/Amount"},"currency_out":{"type":"string","description":"Receive-side code, for example `USDTTRC20`."},"commission":{"$ref":"#/components/schemas/Amount","description":"The partner's commission, in the partner balance currency; earned when the order completes."},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate628(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate631(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate628.evaluated;
+const evaluated0 = validate631.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27269,16 +27271,16 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate628.errors = vErrors;
+validate631.errors = vErrors;
 return errors === 0;
 }
-validate628.evaluated = {"props":{"order_id":true,"public_id":true,"status":true,"amount_in":true,"currency_in":true,"amount_out":true,"currency_out":true,"commission":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate631.evaluated = {"props":{"order_id":true,"public_id":true,"status":true,"amount_in":true,"currency_in":true,"amount_out":true,"currency_out":true,"commission":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate627(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate630(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate627.evaluated;
+const evaluated0 = validate630.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27301,8 +27303,8 @@ let data0 = data.exchanges;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate628(data0[i0], {instancePath:instancePath+"/exchanges/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate631(data0[i0], {instancePath:instancePath+"/exchanges/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 }
@@ -27329,16 +27331,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate627.errors = vErrors;
+validate630.errors = vErrors;
 return errors === 0;
 }
-validate627.evaluated = {"props":{"exchanges":true},"dynamicProps":false,"dynamicItems":false};
+validate630.evaluated = {"props":{"exchanges":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate625(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate628(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate625.evaluated;
+const evaluated0 = validate628.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27361,8 +27363,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate627(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate627.errors : vErrors.concat(validate627.errors);
+if(!(validate630(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 }
@@ -27430,19 +27432,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate625.errors = vErrors;
+validate628.errors = vErrors;
 return errors === 0;
 }
-validate625.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate628.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerPayouts_query = validate636;
-const schema270 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerPayoutSort/schema"}},"required":[]};
-const schema271 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
+export const listPartnerPayouts_query = validate639;
+const schema271 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerPayoutSort/schema"}},"required":[]};
+const schema272 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
 
-function validate641(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate644(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate641.evaluated;
+const evaluated0 = validate644.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27464,7 +27466,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "created_at") || (data0 === "-created_at"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema271.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema272.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27485,16 +27487,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate641.errors = vErrors;
+validate644.errors = vErrors;
 return errors === 0;
 }
-validate641.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate644.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate636(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate639(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate636.evaluated;
+const evaluated0 = validate639.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27527,8 +27529,8 @@ errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate641(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate641.errors : vErrors.concat(validate641.errors);
+if(!(validate644(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate644.errors : vErrors.concat(validate644.errors);
 errors = vErrors.length;
 }
 }
@@ -27543,20 +27545,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate636.errors = vErrors;
+validate639.errors = vErrors;
 return errors === 0;
 }
-validate636.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
+validate639.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerPayouts_response_200 = validate643;
-const schema272 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerPayoutListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema273 = {"type":"object","required":["payouts"],"properties":{"payouts":{"type":"array","items":{"$ref":"#/components/schemas/PartnerPayout"}}}};
-const schema274 = {"type":"object","x-assumption":"The description shows no payout record; a withdrawal of the partner balance to a requisite.","required":["id","amount","currency","status","requisite","created_at","paid_at"],"properties":{"id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"type":"string"},"status":{"type":"string","enum":["pending","paid","rejected"]},"requisite":{"type":"string","description":"Where the payout goes (a wallet address or account), as the partner gave it."},"created_at":{"type":"string","format":"date-time"},"paid_at":{"type":["string","null"],"format":"date-time"}}};
+export const listPartnerPayouts_response_200 = validate646;
+const schema273 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerPayoutListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
+const schema274 = {"type":"object","required":["payouts"],"properties":{"payouts":{"type":"array","items":{"$ref":"#/components/schemas/PartnerPayout"}}}};
+const schema275 = {"type":"object","x-assumption":"The description shows no payout record; a withdrawal of the partner balance to a requisite.","required":["id","amount","currency","status","requisite","created_at","paid_at"],"properties":{"id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"type":"string"},"status":{"type":"string","enum":["pending","paid","rejected"]},"requisite":{"type":"string","description":"Where the payout goes (a wallet address or account), as the partner gave it."},"created_at":{"type":"string","format":"date-time"},"paid_at":{"type":["string","null"],"format":"date-time"}}};
 
-function validate646(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate649(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate646.evaluated;
+const evaluated0 = validate649.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27690,7 +27692,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((data3 === "pending") || (data3 === "paid")) || (data3 === "rejected"))){
-const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema274.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema275.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -27740,7 +27742,7 @@ errors++;
 if(data.paid_at !== undefined){
 let data6 = data.paid_at;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err15 = {instancePath:instancePath+"/paid_at",schemaPath:"#/properties/paid_at/type",keyword:"type",params:{type: schema274.properties.paid_at.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/paid_at",schemaPath:"#/properties/paid_at/type",keyword:"type",params:{type: schema275.properties.paid_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -27773,16 +27775,16 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate646.errors = vErrors;
+validate649.errors = vErrors;
 return errors === 0;
 }
-validate646.evaluated = {"props":{"id":true,"amount":true,"currency":true,"status":true,"requisite":true,"created_at":true,"paid_at":true},"dynamicProps":false,"dynamicItems":false};
+validate649.evaluated = {"props":{"id":true,"amount":true,"currency":true,"status":true,"requisite":true,"created_at":true,"paid_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate645(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate648(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate645.evaluated;
+const evaluated0 = validate648.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27805,8 +27807,8 @@ let data0 = data.payouts;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate646(data0[i0], {instancePath:instancePath+"/payouts/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate646.errors : vErrors.concat(validate646.errors);
+if(!(validate649(data0[i0], {instancePath:instancePath+"/payouts/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate649.errors : vErrors.concat(validate649.errors);
 errors = vErrors.length;
 }
 }
@@ -27833,16 +27835,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate645.errors = vErrors;
+validate648.errors = vErrors;
 return errors === 0;
 }
-validate645.evaluated = {"props":{"payouts":true},"dynamicProps":false,"dynamicItems":false};
+validate648.evaluated = {"props":{"payouts":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate643(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate646(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate643.evaluated;
+const evaluated0 = validate646.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27865,8 +27867,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate645(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate645.errors : vErrors.concat(validate645.errors);
+if(!(validate648(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate648.errors : vErrors.concat(validate648.errors);
 errors = vErrors.length;
 }
 }
@@ -27934,19 +27936,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate643.errors = vErrors;
+validate646.errors = vErrors;
 return errors === 0;
 }
-validate643.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate646.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listReviews_query = validate651;
-const schema275 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/ReviewSort/schema"},"filter[status]":{"$ref":"#/components/parameters/ReviewStatusFilter/schema"},"filter[rating_min]":{"$ref":"#/components/parameters/ReviewRatingMin/schema"},"filter[rating_max]":{"$ref":"#/components/parameters/ReviewRatingMax/schema"}},"required":[]};
-const schema276 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at","rating","-rating"]},"default":["-created_at"]};
+export const listReviews_query = validate654;
+const schema276 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/ReviewSort/schema"},"filter[status]":{"$ref":"#/components/parameters/ReviewStatusFilter/schema"},"filter[rating_min]":{"$ref":"#/components/parameters/ReviewRatingMin/schema"},"filter[rating_max]":{"$ref":"#/components/parameters/ReviewRatingMax/schema"}},"required":[]};
+const schema277 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at","rating","-rating"]},"default":["-created_at"]};
 
-function validate656(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate659(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate656.evaluated;
+const evaluated0 = validate659.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27968,7 +27970,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data0 === "created_at") || (data0 === "-created_at")) || (data0 === "rating")) || (data0 === "-rating"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema276.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema277.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27989,18 +27991,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate656.errors = vErrors;
+validate659.errors = vErrors;
 return errors === 0;
 }
-validate656.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate659.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema277 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/ReviewStatus"}};
-const schema278 = {"type":"string","description":"New reviews wait for moderation, then are published or rejected.","x-assumption":"The description shows no review statuses; exchangers moderate reviews before publishing them.","enum":["pending_moderation","published","rejected"]};
+const schema278 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/ReviewStatus"}};
+const schema279 = {"type":"string","description":"New reviews wait for moderation, then are published or rejected.","x-assumption":"The description shows no review statuses; exchangers moderate reviews before publishing them.","enum":["pending_moderation","published","rejected"]};
 
-function validate659(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate662(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate659.evaluated;
+const evaluated0 = validate662.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28018,7 +28020,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "pending_moderation") || (data === "published")) || (data === "rejected"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema278.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema279.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -28027,16 +28029,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate659.errors = vErrors;
+validate662.errors = vErrors;
 return errors === 0;
 }
-validate659.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate662.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate658(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate661(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate658.evaluated;
+const evaluated0 = validate661.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28056,8 +28058,8 @@ errors++;
 }
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate659(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate659.errors : vErrors.concat(validate659.errors);
+if(!(validate662(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate662.errors : vErrors.concat(validate662.errors);
 errors = vErrors.length;
 }
 }
@@ -28092,66 +28094,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate658.errors = vErrors;
+validate661.errors = vErrors;
 return errors === 0;
 }
-validate658.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
-
-const schema279 = {"type":"integer","minimum":1,"maximum":5};
-
-function validate662(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate662.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if((typeof data == "number") && (isFinite(data))){
-if(data > 5 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data < 1 || isNaN(data)){
-const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-validate662.errors = vErrors;
-return errors === 0;
-}
-validate662.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate661.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema280 = {"type":"integer","minimum":1,"maximum":5};
 
-function validate664(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate665(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate664.evaluated;
+const evaluated0 = validate665.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28190,16 +28143,65 @@ vErrors.push(err2);
 errors++;
 }
 }
-validate664.errors = vErrors;
+validate665.errors = vErrors;
 return errors === 0;
 }
-validate664.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate665.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
+const schema281 = {"type":"integer","minimum":1,"maximum":5};
 
-function validate651(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate667(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate651.evaluated;
+const evaluated0 = validate667.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data == "number") && (isFinite(data))){
+if(data > 5 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 1 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+validate667.errors = vErrors;
+return errors === 0;
+}
+validate667.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate654(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate654.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28232,26 +28234,26 @@ errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate656(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate656.errors : vErrors.concat(validate656.errors);
+if(!(validate659(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate659.errors : vErrors.concat(validate659.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[status]"] !== undefined){
-if(!(validate658(data["filter[status]"], {instancePath:instancePath+"/filter[status]",parentData:data,parentDataProperty:"filter[status]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate658.errors : vErrors.concat(validate658.errors);
+if(!(validate661(data["filter[status]"], {instancePath:instancePath+"/filter[status]",parentData:data,parentDataProperty:"filter[status]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate661.errors : vErrors.concat(validate661.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[rating_min]"] !== undefined){
-if(!(validate662(data["filter[rating_min]"], {instancePath:instancePath+"/filter[rating_min]",parentData:data,parentDataProperty:"filter[rating_min]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate662.errors : vErrors.concat(validate662.errors);
+if(!(validate665(data["filter[rating_min]"], {instancePath:instancePath+"/filter[rating_min]",parentData:data,parentDataProperty:"filter[rating_min]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate665.errors : vErrors.concat(validate665.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[rating_max]"] !== undefined){
-if(!(validate664(data["filter[rating_max]"], {instancePath:instancePath+"/filter[rating_max]",parentData:data,parentDataProperty:"filter[rating_max]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate664.errors : vErrors.concat(validate664.errors);
+if(!(validate667(data["filter[rating_max]"], {instancePath:instancePath+"/filter[rating_max]",parentData:data,parentDataProperty:"filter[rating_max]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate667.errors : vErrors.concat(validate667.errors);
 errors = vErrors.length;
 }
 }
@@ -28266,20 +28268,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate651.errors = vErrors;
+validate654.errors = vErrors;
 return errors === 0;
 }
-validate651.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[rating_min]":true,"filter[rating_max]":true},"dynamicProps":false,"dynamicItems":false};
+validate654.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[rating_min]":true,"filter[rating_max]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listReviews_response_200 = validate666;
-const schema281 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema282 = {"type":"object","required":["reviews"],"properties":{"reviews":{"type":"array","items":{"$ref":"#/components/schemas/Review"}}}};
-const schema283 = {"type":"object","x-assumption":"The description shows no review record; one review per completed order, as exchanger review pages work.","required":["id","order_public_id","rating","text","author_name","status","created_at"],"properties":{"id":{"type":"integer","minimum":1},"order_public_id":{"type":["string","null"],"pattern":"^[A-Z0-9]{10}$","description":"public_id of the reviewed order; null for reviews imported without one."},"rating":{"type":"integer","minimum":1,"maximum":5},"text":{"type":"string","minLength":10,"maxLength":2000},"author_name":{"type":"string","minLength":1,"maxLength":64},"status":{"$ref":"#/components/schemas/ReviewStatus"},"created_at":{"type":"string","format":"date-time"}}};
+export const listReviews_response_200 = validate669;
+const schema282 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
+const schema283 = {"type":"object","required":["reviews"],"properties":{"reviews":{"type":"array","items":{"$ref":"#/components/schemas/Review"}}}};
+const schema284 = {"type":"object","x-assumption":"The description shows no review record; one review per completed order, as exchanger review pages work.","required":["id","order_public_id","rating","text","author_name","status","created_at"],"properties":{"id":{"type":"integer","minimum":1},"order_public_id":{"type":["string","null"],"pattern":"^[A-Z0-9]{10}$","description":"public_id of the reviewed order; null for reviews imported without one."},"rating":{"type":"integer","minimum":1,"maximum":5},"text":{"type":"string","minLength":10,"maxLength":2000},"author_name":{"type":"string","minLength":1,"maxLength":64},"status":{"$ref":"#/components/schemas/ReviewStatus"},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate669(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate672(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate669.evaluated;
+const evaluated0 = validate672.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28385,7 +28387,7 @@ errors++;
 if(data.order_public_id !== undefined){
 let data1 = data.order_public_id;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err9 = {instancePath:instancePath+"/order_public_id",schemaPath:"#/properties/order_public_id/type",keyword:"type",params:{type: schema283.properties.order_public_id.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/order_public_id",schemaPath:"#/properties/order_public_id/type",keyword:"type",params:{type: schema284.properties.order_public_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -28513,8 +28515,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate659(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate659.errors : vErrors.concat(validate659.errors);
+if(!(validate662(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate662.errors : vErrors.concat(validate662.errors);
 errors = vErrors.length;
 }
 }
@@ -28554,16 +28556,16 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate669.errors = vErrors;
+validate672.errors = vErrors;
 return errors === 0;
 }
-validate669.evaluated = {"props":{"id":true,"order_public_id":true,"rating":true,"text":true,"author_name":true,"status":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate672.evaluated = {"props":{"id":true,"order_public_id":true,"rating":true,"text":true,"author_name":true,"status":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate668(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate671(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate668.evaluated;
+const evaluated0 = validate671.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28586,8 +28588,8 @@ let data0 = data.reviews;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate669(data0[i0], {instancePath:instancePath+"/reviews/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate669.errors : vErrors.concat(validate669.errors);
+if(!(validate672(data0[i0], {instancePath:instancePath+"/reviews/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate672.errors : vErrors.concat(validate672.errors);
 errors = vErrors.length;
 }
 }
@@ -28614,16 +28616,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate668.errors = vErrors;
+validate671.errors = vErrors;
 return errors === 0;
 }
-validate668.evaluated = {"props":{"reviews":true},"dynamicProps":false,"dynamicItems":false};
+validate671.evaluated = {"props":{"reviews":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate666(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate669(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate666.evaluated;
+const evaluated0 = validate669.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28646,8 +28648,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate668(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate668.errors : vErrors.concat(validate668.errors);
+if(!(validate671(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate671.errors : vErrors.concat(validate671.errors);
 errors = vErrors.length;
 }
 }
@@ -28715,20 +28717,20 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate666.errors = vErrors;
+validate669.errors = vErrors;
 return errors === 0;
 }
-validate666.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate669.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createReview_body = validate674;
-const schema284 = {"$ref":"#/components/schemas/CreateReviewRequest","$comment":"validator entry"};
-const schema285 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; a review names its completed order, a star rating, a text and a display name.","required":["order","rating","text","author_name"],"properties":{"order":{"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$","description":"The completed order reviewed, by public_id or database id."},"rating":{"type":"integer","minimum":1,"maximum":5},"text":{"type":"string","minLength":10,"maxLength":2000},"author_name":{"type":"string","minLength":1,"maxLength":64}},"example":{"order":"W9D3F7H1J5","rating":5,"text":"Fast exchange, the USDT arrived twelve minutes after payment.","author_name":"Ivan P."}};
-const pattern42 = new RegExp("^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$", "u");
+export const createReview_body = validate677;
+const schema285 = {"$ref":"#/components/schemas/CreateReviewRequest","$comment":"validator entry"};
+const schema286 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; a review names its completed order, a star rating, a text and a display name.","required":["order","rating","text","author_name"],"properties":{"order":{"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$","description":"The completed order reviewed, by public_id or database id."},"rating":{"type":"integer","minimum":1,"maximum":5},"text":{"type":"string","minLength":10,"maxLength":2000},"author_name":{"type":"string","minLength":1,"maxLength":64}},"example":{"order":"W9D3F7H1J5","rating":5,"text":"Fast exchange, the USDT arrived twelve minutes after payment.","author_name":"Ivan P."}};
+const pattern43 = new RegExp("^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$", "u");
 
-function validate675(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate678(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate675.evaluated;
+const evaluated0 = validate678.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28791,7 +28793,7 @@ errors++;
 if(data.order !== undefined){
 let data0 = data.order;
 if(typeof data0 === "string"){
-if(!pattern42.test(data0)){
+if(!pattern43.test(data0)){
 const err5 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$"},message:"must match pattern \""+"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -28929,39 +28931,39 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate675.errors = vErrors;
+validate678.errors = vErrors;
 return errors === 0;
 }
-validate675.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate678.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate674(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate677(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate674.evaluated;
+const evaluated0 = validate677.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate675(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate675.errors : vErrors.concat(validate675.errors);
+if(!(validate678(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate678.errors : vErrors.concat(validate678.errors);
 errors = vErrors.length;
 }
-validate674.errors = vErrors;
+validate677.errors = vErrors;
 return errors === 0;
 }
-validate674.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate677.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createReview_response_201 = validate677;
-const schema286 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewResult"}}}]};
-const schema287 = {"type":"object","required":["review"],"properties":{"review":{"$ref":"#/components/schemas/Review"}}};
+export const createReview_response_201 = validate680;
+const schema287 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewResult"}}}]};
+const schema288 = {"type":"object","required":["review"],"properties":{"review":{"$ref":"#/components/schemas/Review"}}};
 
-function validate679(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate682(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate679.evaluated;
+const evaluated0 = validate682.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28980,8 +28982,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.review !== undefined){
-if(!(validate669(data.review, {instancePath:instancePath+"/review",parentData:data,parentDataProperty:"review",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate669.errors : vErrors.concat(validate669.errors);
+if(!(validate672(data.review, {instancePath:instancePath+"/review",parentData:data,parentDataProperty:"review",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate672.errors : vErrors.concat(validate672.errors);
 errors = vErrors.length;
 }
 }
@@ -28996,16 +28998,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate679.errors = vErrors;
+validate682.errors = vErrors;
 return errors === 0;
 }
-validate679.evaluated = {"props":{"review":true},"dynamicProps":false,"dynamicItems":false};
+validate682.evaluated = {"props":{"review":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate677(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate680(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate677.evaluated;
+const evaluated0 = validate680.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29028,8 +29030,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate679(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate679.errors : vErrors.concat(validate679.errors);
+if(!(validate682(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate682.errors : vErrors.concat(validate682.errors);
 errors = vErrors.length;
 }
 }
@@ -29044,19 +29046,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate677.errors = vErrors;
+validate680.errors = vErrors;
 return errors === 0;
 }
-validate677.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate680.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const orderCreatedWebhook_headers = validate682;
-const schema288 = {"type":"object","properties":{"x-signature":{"$ref":"#/components/parameters/WebhookSignature/schema"},"x-event-id":{"$ref":"#/components/parameters/WebhookEventId/schema"},"x-event-type":{"$ref":"#/components/parameters/WebhookEventTypeHeader/schema"},"x-webhook-timestamp":{"$ref":"#/components/parameters/WebhookTimestamp/schema"},"x-delivery-id":{"$ref":"#/components/parameters/WebhookDeliveryId/schema"},"x-delivery-attempt":{"$ref":"#/components/parameters/WebhookDeliveryAttempt/schema"}},"required":["x-signature","x-event-id","x-event-type","x-webhook-timestamp","x-delivery-id","x-delivery-attempt"]};
-const schema289 = {"type":"string","pattern":"^[0-9a-f]{64}$"};
+export const orderCreatedWebhook_headers = validate685;
+const schema289 = {"type":"object","properties":{"x-signature":{"$ref":"#/components/parameters/WebhookSignature/schema"},"x-event-id":{"$ref":"#/components/parameters/WebhookEventId/schema"},"x-event-type":{"$ref":"#/components/parameters/WebhookEventTypeHeader/schema"},"x-webhook-timestamp":{"$ref":"#/components/parameters/WebhookTimestamp/schema"},"x-delivery-id":{"$ref":"#/components/parameters/WebhookDeliveryId/schema"},"x-delivery-attempt":{"$ref":"#/components/parameters/WebhookDeliveryAttempt/schema"}},"required":["x-signature","x-event-id","x-event-type","x-webhook-timestamp","x-delivery-id","x-delivery-attempt"]};
+const schema290 = {"type":"string","pattern":"^[0-9a-f]{64}$"};
 
-function validate683(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate686(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate683.evaluated;
+const evaluated0 = validate686.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29085,17 +29087,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate683.errors = vErrors;
+validate686.errors = vErrors;
 return errors === 0;
 }
-validate683.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate686.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema290 = {"type":"string","format":"uuid"};
+const schema291 = {"type":"string","format":"uuid"};
 
-function validate685(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate688(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate685.evaluated;
+const evaluated0 = validate688.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29124,16 +29126,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate685.errors = vErrors;
+validate688.errors = vErrors;
 return errors === 0;
 }
-validate685.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate688.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate687(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate690(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate687.evaluated;
+const evaluated0 = validate690.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29160,17 +29162,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate687.errors = vErrors;
+validate690.errors = vErrors;
 return errors === 0;
 }
-validate687.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate690.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema292 = {"type":"integer","minimum":0};
+const schema293 = {"type":"integer","minimum":0};
 
-function validate689(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate692(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate689.evaluated;
+const evaluated0 = validate692.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29199,17 +29201,17 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate689.errors = vErrors;
+validate692.errors = vErrors;
 return errors === 0;
 }
-validate689.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate692.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema293 = {"type":"string","format":"uuid"};
+const schema294 = {"type":"string","format":"uuid"};
 
-function validate691(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate694(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate691.evaluated;
+const evaluated0 = validate694.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29238,17 +29240,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate691.errors = vErrors;
+validate694.errors = vErrors;
 return errors === 0;
 }
-validate691.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate694.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema294 = {"type":"integer","minimum":1};
+const schema295 = {"type":"integer","minimum":1};
 
-function validate693(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate696(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate693.evaluated;
+const evaluated0 = validate696.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29277,16 +29279,16 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate693.errors = vErrors;
+validate696.errors = vErrors;
 return errors === 0;
 }
-validate693.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate696.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate682(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate685(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate682.evaluated;
+const evaluated0 = validate685.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29355,38 +29357,38 @@ vErrors.push(err5);
 errors++;
 }
 if(data["x-signature"] !== undefined){
-if(!(validate683(data["x-signature"], {instancePath:instancePath+"/x-signature",parentData:data,parentDataProperty:"x-signature",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate683.errors : vErrors.concat(validate683.errors);
+if(!(validate686(data["x-signature"], {instancePath:instancePath+"/x-signature",parentData:data,parentDataProperty:"x-signature",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate686.errors : vErrors.concat(validate686.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-event-id"] !== undefined){
-if(!(validate685(data["x-event-id"], {instancePath:instancePath+"/x-event-id",parentData:data,parentDataProperty:"x-event-id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate685.errors : vErrors.concat(validate685.errors);
+if(!(validate688(data["x-event-id"], {instancePath:instancePath+"/x-event-id",parentData:data,parentDataProperty:"x-event-id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate688.errors : vErrors.concat(validate688.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-event-type"] !== undefined){
-if(!(validate687(data["x-event-type"], {instancePath:instancePath+"/x-event-type",parentData:data,parentDataProperty:"x-event-type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate687.errors : vErrors.concat(validate687.errors);
+if(!(validate690(data["x-event-type"], {instancePath:instancePath+"/x-event-type",parentData:data,parentDataProperty:"x-event-type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate690.errors : vErrors.concat(validate690.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-webhook-timestamp"] !== undefined){
-if(!(validate689(data["x-webhook-timestamp"], {instancePath:instancePath+"/x-webhook-timestamp",parentData:data,parentDataProperty:"x-webhook-timestamp",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate689.errors : vErrors.concat(validate689.errors);
+if(!(validate692(data["x-webhook-timestamp"], {instancePath:instancePath+"/x-webhook-timestamp",parentData:data,parentDataProperty:"x-webhook-timestamp",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate692.errors : vErrors.concat(validate692.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-delivery-id"] !== undefined){
-if(!(validate691(data["x-delivery-id"], {instancePath:instancePath+"/x-delivery-id",parentData:data,parentDataProperty:"x-delivery-id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate691.errors : vErrors.concat(validate691.errors);
+if(!(validate694(data["x-delivery-id"], {instancePath:instancePath+"/x-delivery-id",parentData:data,parentDataProperty:"x-delivery-id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate694.errors : vErrors.concat(validate694.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-delivery-attempt"] !== undefined){
-if(!(validate693(data["x-delivery-attempt"], {instancePath:instancePath+"/x-delivery-attempt",parentData:data,parentDataProperty:"x-delivery-attempt",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate693.errors : vErrors.concat(validate693.errors);
+if(!(validate696(data["x-delivery-attempt"], {instancePath:instancePath+"/x-delivery-attempt",parentData:data,parentDataProperty:"x-delivery-attempt",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate696.errors : vErrors.concat(validate696.errors);
 errors = vErrors.length;
 }
 }
@@ -29401,20 +29403,20 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate682.errors = vErrors;
+validate685.errors = vErrors;
 return errors === 0;
 }
-validate682.evaluated = {"props":{"x-signature":true,"x-event-id":true,"x-event-type":true,"x-webhook-timestamp":true,"x-delivery-id":true,"x-delivery-attempt":true},"dynamicProps":false,"dynamicItems":false};
+validate685.evaluated = {"props":{"x-signature":true,"x-event-id":true,"x-event-type":true,"x-webhook-timestamp":true,"x-delivery-id":true,"x-delivery-attempt":true},"dynamicProps":false,"dynamicItems":false};
 
-export const orderCreatedWebhook_body = validate695;
-const schema295 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"order.created"},"data":{"$ref":"#/components/schemas/OrderCreatedWebhookData"}}}]};
-const schema296 = {"title":"Webhook event body","description":"The JSON body POSTed to a v3 webhook endpoint. `X-Signature` is the HMAC-SHA256 of exactly these bytes; `X-Event-Id` repeats `id`.","x-assumption":"The description shows the event record, not the delivered body; the body carries the record's id, type, resource, request and correlation ids, with the payload under `data`, as Stripe-style webhooks do.","type":"object","required":["id","type","created_at","resource","data"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"type":"string","pattern":"^[a-z_]+\\.[a-z_]+$"},"created_at":{"type":"string","format":"date-time"},"resource":{"type":"object","required":["type","id"],"properties":{"type":{"type":"string"},"id":{"type":["string","integer","null"]}}},"request_id":{"type":["string","null"]},"correlation_id":{"type":["string","null"]},"idempotency_key":{"type":["string","null"]},"data":{"type":"object"}},"examples":[{"id":"5f0c7a3e-2b1d-4c8e-9a6f-3d2e1c0b9a87","type":"api.test","created_at":"2026-11-21T12:00:00Z","resource":{"type":"webhook_endpoint","id":"0b6e2f4a-8c1d-4e3f-a5b7-9c8d7e6f5a4b"},"request_id":"req_01HZX3V9K2M8Q4T6","correlation_id":null,"idempotency_key":null,"data":{"hello":"world"}}]};
-const pattern44 = new RegExp("^[a-z_]+\\.[a-z_]+$", "u");
+export const orderCreatedWebhook_body = validate698;
+const schema296 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"order.created"},"data":{"$ref":"#/components/schemas/OrderCreatedWebhookData"}}}]};
+const schema297 = {"title":"Webhook event body","description":"The JSON body POSTed to a v3 webhook endpoint. `X-Signature` is the HMAC-SHA256 of exactly these bytes; `X-Event-Id` repeats `id`.","x-assumption":"The description shows the event record, not the delivered body; the body carries the record's id, type, resource, request and correlation ids, with the payload under `data`, as Stripe-style webhooks do.","type":"object","required":["id","type","created_at","resource","data"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"type":"string","pattern":"^[a-z_]+\\.[a-z_]+$"},"created_at":{"type":"string","format":"date-time"},"resource":{"type":"object","required":["type","id"],"properties":{"type":{"type":"string"},"id":{"type":["string","integer","null"]}}},"request_id":{"type":["string","null"]},"correlation_id":{"type":["string","null"]},"idempotency_key":{"type":["string","null"]},"data":{"type":"object"}},"examples":[{"id":"5f0c7a3e-2b1d-4c8e-9a6f-3d2e1c0b9a87","type":"api.test","created_at":"2026-11-21T12:00:00Z","resource":{"type":"webhook_endpoint","id":"0b6e2f4a-8c1d-4e3f-a5b7-9c8d7e6f5a4b"},"request_id":"req_01HZX3V9K2M8Q4T6","correlation_id":null,"idempotency_key":null,"data":{"hello":"world"}}]};
+const pattern45 = new RegExp("^[a-z_]+\\.[a-z_]+$", "u");
 
-function validate696(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate699(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate696.evaluated;
+const evaluated0 = validate699.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29500,7 +29502,7 @@ errors++;
 if(data.type !== undefined){
 let data1 = data.type;
 if(typeof data1 === "string"){
-if(!pattern44.test(data1)){
+if(!pattern45.test(data1)){
 const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/pattern",keyword:"pattern",params:{pattern: "^[a-z_]+\\.[a-z_]+$"},message:"must match pattern \""+"^[a-z_]+\\.[a-z_]+$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -29585,7 +29587,7 @@ errors++;
 if(data3.id !== undefined){
 let data5 = data3.id;
 if(((typeof data5 !== "string") && (!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5))))) && (data5 !== null)){
-const err14 = {instancePath:instancePath+"/resource/id",schemaPath:"#/properties/resource/properties/id/type",keyword:"type",params:{type: schema296.properties.resource.properties.id.type},message:"must be string,integer,null"};
+const err14 = {instancePath:instancePath+"/resource/id",schemaPath:"#/properties/resource/properties/id/type",keyword:"type",params:{type: schema297.properties.resource.properties.id.type},message:"must be string,integer,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -29610,7 +29612,7 @@ errors++;
 if(data.request_id !== undefined){
 let data6 = data.request_id;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err16 = {instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: schema296.properties.request_id.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: schema297.properties.request_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -29623,7 +29625,7 @@ errors++;
 if(data.correlation_id !== undefined){
 let data7 = data.correlation_id;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err17 = {instancePath:instancePath+"/correlation_id",schemaPath:"#/properties/correlation_id/type",keyword:"type",params:{type: schema296.properties.correlation_id.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/correlation_id",schemaPath:"#/properties/correlation_id/type",keyword:"type",params:{type: schema297.properties.correlation_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -29636,7 +29638,7 @@ errors++;
 if(data.idempotency_key !== undefined){
 let data8 = data.idempotency_key;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err18 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: schema296.properties.idempotency_key.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: schema297.properties.idempotency_key.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -29670,17 +29672,17 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate696.errors = vErrors;
+validate699.errors = vErrors;
 return errors === 0;
 }
-validate696.evaluated = {"props":{"id":true,"type":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate699.evaluated = {"props":{"id":true,"type":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema297 = {"type":"object","description":"`data` of `order.created`: the new order.","x-assumption":"The description names the event, not its payload; the order as GET /private/exchange/orders/{order} returns it.","required":["order"],"properties":{"order":{"$ref":"#/components/schemas/Order"}}};
+const schema298 = {"type":"object","description":"`data` of `order.created`: the new order.","x-assumption":"The description names the event, not its payload; the order as GET /private/exchange/orders/{order} returns it.","required":["order"],"properties":{"order":{"$ref":"#/components/schemas/Order"}}};
 
-function validate698(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate701(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate698.evaluated;
+const evaluated0 = validate701.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29715,24 +29717,24 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate698.errors = vErrors;
+validate701.errors = vErrors;
 return errors === 0;
 }
-validate698.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
+validate701.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate695(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate698(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate695.evaluated;
+const evaluated0 = validate698.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate696(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate696.errors : vErrors.concat(validate696.errors);
+if(!(validate699(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate699.errors : vErrors.concat(validate699.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29749,8 +29751,8 @@ errors++;
 }
 }
 if(data.data !== undefined){
-if(!(validate698(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate698.errors : vErrors.concat(validate698.errors);
+if(!(validate701(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate701.errors : vErrors.concat(validate701.errors);
 errors = vErrors.length;
 }
 }
@@ -29765,19 +29767,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate695.errors = vErrors;
+validate698.errors = vErrors;
 return errors === 0;
 }
-validate695.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
+validate698.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
 
-export const orderStatusChangedWebhook_body = validate701;
-const schema298 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"order.status_changed"},"data":{"$ref":"#/components/schemas/OrderStatusChangedWebhookData"}}}]};
-const schema299 = {"type":"object","description":"`data` of `order.status_changed`: the order after the change, and the status before and after it.","x-assumption":"The description names the event, not its payload; both statuses save the receiver a lookup.","required":["order","previous_status","status"],"properties":{"order":{"$ref":"#/components/schemas/Order"},"previous_status":{"$ref":"#/components/schemas/OrderStatus"},"status":{"$ref":"#/components/schemas/OrderStatus"}}};
+export const orderStatusChangedWebhook_body = validate704;
+const schema299 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"order.status_changed"},"data":{"$ref":"#/components/schemas/OrderStatusChangedWebhookData"}}}]};
+const schema300 = {"type":"object","description":"`data` of `order.status_changed`: the order after the change, and the status before and after it.","x-assumption":"The description names the event, not its payload; both statuses save the receiver a lookup.","required":["order","previous_status","status"],"properties":{"order":{"$ref":"#/components/schemas/Order"},"previous_status":{"$ref":"#/components/schemas/OrderStatus"},"status":{"$ref":"#/components/schemas/OrderStatus"}}};
 
-function validate703(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate706(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate703.evaluated;
+const evaluated0 = validate706.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29844,24 +29846,24 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate703.errors = vErrors;
+validate706.errors = vErrors;
 return errors === 0;
 }
-validate703.evaluated = {"props":{"order":true,"previous_status":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate706.evaluated = {"props":{"order":true,"previous_status":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate701(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate704(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate701.evaluated;
+const evaluated0 = validate704.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate696(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate696.errors : vErrors.concat(validate696.errors);
+if(!(validate699(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate699.errors : vErrors.concat(validate699.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29878,8 +29880,8 @@ errors++;
 }
 }
 if(data.data !== undefined){
-if(!(validate703(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate703.errors : vErrors.concat(validate703.errors);
+if(!(validate706(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate706.errors : vErrors.concat(validate706.errors);
 errors = vErrors.length;
 }
 }
@@ -29894,19 +29896,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate701.errors = vErrors;
+validate704.errors = vErrors;
 return errors === 0;
 }
-validate701.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
+validate704.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
 
-export const apiTestWebhook_body = validate708;
-const schema300 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"api.test"},"data":{"$ref":"#/components/schemas/ApiTestWebhookData"}}}]};
-const schema301 = {"type":"object","description":"`data` of `api.test`: the `payload` given to POST /private/webhooks/test (an empty object when none was)."};
+export const apiTestWebhook_body = validate711;
+const schema301 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"api.test"},"data":{"$ref":"#/components/schemas/ApiTestWebhookData"}}}]};
+const schema302 = {"type":"object","description":"`data` of `api.test`: the `payload` given to POST /private/webhooks/test (an empty object when none was)."};
 
-function validate710(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate713(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate710.evaluated;
+const evaluated0 = validate713.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29923,24 +29925,24 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate710.errors = vErrors;
+validate713.errors = vErrors;
 return errors === 0;
 }
-validate710.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate713.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate708(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate711(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate708.evaluated;
+const evaluated0 = validate711.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate696(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate696.errors : vErrors.concat(validate696.errors);
+if(!(validate699(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate699.errors : vErrors.concat(validate699.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29957,8 +29959,8 @@ errors++;
 }
 }
 if(data.data !== undefined){
-if(!(validate710(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate710.errors : vErrors.concat(validate710.errors);
+if(!(validate713(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate713.errors : vErrors.concat(validate713.errors);
 errors = vErrors.length;
 }
 }
@@ -29973,10 +29975,10 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate708.errors = vErrors;
+validate711.errors = vErrors;
 return errors === 0;
 }
-validate708.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
+validate711.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
 
 export const getOpenApiDocument_headers = ping_headers;
 export const listPublicContracts_headers = ping_headers;

@@ -204,7 +204,11 @@ export type CreateSiteRequest = {
   api_key?: string;
   /** A fixed API secret (the HMAC key of the v1 `hmac` scheme). Default a random secret. */
   api_secret?: string;
-  /** Where the site's webhooks are POSTed. When null, the mock records each delivery without sending it. */
+  /**
+   * Where the site's webhooks are POSTed: an http or https URL without credentials in it,
+   * which the mock's webhook egress policy must permit (the rules of a v3 endpoint's
+   * `url`). When null, the mock records each delivery without sending it.
+   */
   callback_url?: string | null;
   /** Whether deposits of the site are AML-screened; when false, their `amlStatus` is `not_checked`. */
   aml_enabled?: boolean;
@@ -610,13 +614,13 @@ export type ResetSandboxResponses = {
   '200': SuccessEnvelope & {
     result: SandboxResetResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds 1 MiB. */
+  /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
@@ -701,13 +705,13 @@ export type AdvanceClockResponses = {
   '200': SuccessEnvelope & {
     result: ClockState;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds 1 MiB. */
+  /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
@@ -732,13 +736,13 @@ export type MintTokenResponses = {
   '201': SuccessEnvelope & {
     result: MintedTokenResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds 1 MiB. */
+  /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
@@ -763,13 +767,13 @@ export type CreateSiteResponses = {
   '201': SuccessEnvelope & {
     result: SiteWithSecretsResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds 1 MiB. */
+  /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
@@ -794,13 +798,13 @@ export type SignDepositRequestResponses = {
   '200': SuccessEnvelope & {
     result: SignedDepositRequest;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds 1 MiB. */
+  /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
@@ -853,17 +857,21 @@ export type ReceiveInboxWebhookBody = string;
 export type ReceiveInboxWebhookResponses = {
   /** Received and recorded. */
   '204': unknown;
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
+  '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds 1 MiB. */
+  /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
+  '415': ErrorEnvelope;
 };
 
 /** Body of a successful (2xx) response of `receiveInboxWebhook` (POST /__mock/webhooks/inbox). */
 export type ReceiveInboxWebhookResult = ReceiveInboxWebhookResponses['204'];
 
 /** Body of an error response of `receiveInboxWebhook` (POST /__mock/webhooks/inbox). */
-export type ReceiveInboxWebhookError = ReceiveInboxWebhookResponses['401' | '413'];
+export type ReceiveInboxWebhookError = ReceiveInboxWebhookResponses['400' | '401' | '413' | '415'];
 
 /**
  * Response bodies of `clearInbox` (DELETE /__mock/webhooks/inbox) by status.
@@ -898,13 +906,13 @@ export type SetWebhookFaultResponses = {
   '201': SuccessEnvelope & {
     result: WebhookFault;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds 1 MiB. */
+  /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
@@ -952,7 +960,7 @@ export type ForceWebhookRetryResponses = {
   '200': SuccessEnvelope & {
     result: RetriedDeliveryResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
@@ -1023,13 +1031,13 @@ export type InjectFaultResponses = {
   '201': SuccessEnvelope & {
     result: FaultResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds 1 MiB. */
+  /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
@@ -1077,7 +1085,7 @@ export type RemoveFaultResponses = {
   '200': SuccessEnvelope & {
     result: ClearedResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
@@ -1113,7 +1121,7 @@ export type StreamWebhookEventsHeaders = {
 export type StreamWebhookEventsResponses = {
   /** The stream, open until the client or the mock closes it. */
   '200': string;
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
@@ -1140,13 +1148,13 @@ export type SetAmlAnswerResponses = {
   '201': SuccessEnvelope & {
     result: AmlAnswer;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds 1 MiB. */
+  /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
@@ -1171,13 +1179,13 @@ export type SetAmlCurrenciesResponses = {
   '200': SuccessEnvelope & {
     result: AmlCurrenciesResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds 1 MiB. */
+  /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
@@ -1222,13 +1230,13 @@ export type InjectChainTransactionResponses = {
   '201': SuccessEnvelope & {
     result: ChainTransaction;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds 1 MiB. */
+  /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
@@ -1259,15 +1267,15 @@ export type AddChainConfirmationsResponses = {
   '200': SuccessEnvelope & {
     result: ChainTransaction;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
   /** `not_found`: no transaction of the simulated chain has this hash. */
   '404': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds 1 MiB. */
+  /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
@@ -1298,7 +1306,7 @@ export type ForceOrderEventResponses = {
   '200': SuccessEnvelope & {
     result: ForcedOrderEventResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
@@ -1306,9 +1314,9 @@ export type ForceOrderEventResponses = {
   '404': ErrorEnvelope;
   /** `invalid_state_transition`: the machine does not allow this event from the current status. */
   '409': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds 1 MiB. */
+  /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
@@ -1339,7 +1347,7 @@ export type ReviewVerificationResponses = {
   '200': SuccessEnvelope & {
     result: ReviewedVerificationResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
@@ -1347,9 +1355,9 @@ export type ReviewVerificationResponses = {
   '404': ErrorEnvelope;
   /** `invalid_state_transition`: the machine does not allow this event from the current status. */
   '409': ErrorEnvelope;
-  /** `payload_too_large`: the body exceeds 1 MiB. */
+  /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
-  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON. */
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
@@ -1391,7 +1399,7 @@ export type ListInspectorRecordsResponses = {
   '200': SuccessEnvelope & {
     result: InspectorRecordsResult;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
@@ -1421,7 +1429,7 @@ export type GetInspectorStateResponses = {
   '200': SuccessEnvelope & {
     result: InspectorState;
   };
-  /** `bad_request`: the body is not well-formed JSON or cannot be parsed. */
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;

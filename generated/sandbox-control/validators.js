@@ -4924,11 +4924,12 @@ validate115.evaluated = {"props":{"result":true,"state":true,"message":true,"met
 
 export const createSite_body = validate123;
 const schema53 = {"$ref":"#/components/schemas/CreateSiteRequest","$comment":"validator entry"};
-const schema54 = {"type":"object","additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":64,"description":"Name of the site. Default `site-<id>`."},"api_key":{"type":"string","minLength":16,"maxLength":128,"pattern":"^[A-Za-z0-9_\\-.]+$","description":"A fixed API key (`X-Api-Key` of the v1 `hmac` scheme), for CI configuration. Default a random key.","x-assumption":"Limited to URL- and header-safe characters because it travels in a header."},"api_secret":{"type":"string","minLength":32,"maxLength":128,"pattern":"^[\\x21-\\x7E]+$","description":"A fixed API secret (the HMAC key of the v1 `hmac` scheme). Default a random secret.","x-assumption":"Printable ASCII without spaces, so the secret can sit in any environment variable or config file."},"callback_url":{"type":["string","null"],"format":"uri","default":null,"description":"Where the site's webhooks are POSTed. When null, the mock records each delivery without sending it.","x-assumption":"A site without a callback URL is useful to tests that only inspect the recorded deliveries."},"aml_enabled":{"type":"boolean","default":true,"description":"Whether deposits of the site are AML-screened; when false, their `amlStatus` is `not_checked`."},"webhook_events":{"type":"array","uniqueItems":true,"maxItems":50,"items":{"$ref":"#/components/schemas/WebhookEventTypeName"},"description":"The event types sent to the site (its `subscribed` list). Default every `deposit.*` type of the v1 contract."}}};
+const schema54 = {"type":"object","additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":64,"description":"Name of the site. Default `site-<id>`."},"api_key":{"type":"string","minLength":16,"maxLength":128,"pattern":"^[A-Za-z0-9_\\-.]+$","description":"A fixed API key (`X-Api-Key` of the v1 `hmac` scheme), for CI configuration. Default a random key.","x-assumption":"Limited to URL- and header-safe characters because it travels in a header."},"api_secret":{"type":"string","minLength":32,"maxLength":128,"pattern":"^[\\x21-\\x7E]+$","description":"A fixed API secret (the HMAC key of the v1 `hmac` scheme). Default a random secret.","x-assumption":"Printable ASCII without spaces, so the secret can sit in any environment variable or config file."},"callback_url":{"type":["string","null"],"format":"uri","maxLength":2048,"pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$","default":null,"description":"Where the site's webhooks are POSTed: an http or https URL without credentials in it,\nwhich the mock's webhook egress policy must permit (the rules of a v3 endpoint's\n`url`). When null, the mock records each delivery without sending it.\n","x-assumption":"A site without a callback URL is useful to tests that only inspect the recorded deliveries."},"aml_enabled":{"type":"boolean","default":true,"description":"Whether deposits of the site are AML-screened; when false, their `amlStatus` is `not_checked`."},"webhook_events":{"type":"array","uniqueItems":true,"maxItems":50,"items":{"$ref":"#/components/schemas/WebhookEventTypeName"},"description":"The event types sent to the site (its `subscribed` list). Default every `deposit.*` type of the v1 contract."}}};
 const pattern14 = new RegExp("^[\\x21-\\x7E]+$", "u");
+const pattern15 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$", "u");
 const formats26 = imported_ajv_formats_dist_formats.fullFormats.uri;
 const schema55 = {"type":"string","pattern":"^[a-z][a-z_]*\\.[a-z][a-z_]*$","description":"A deposit webhook event type of the v1 contract (`components.schemas.WebhookEventType`), for example `deposit.paid`; another value gives 422 `validation_error`.","x-assumption":"Written as a pattern, not an enum, so the event list lives only in the v1 contract; the mock checks values against it.","example":"deposit.paid"};
-const pattern15 = new RegExp("^[a-z][a-z_]*\\.[a-z][a-z_]*$", "u");
+const pattern16 = new RegExp("^[a-z][a-z_]*\\.[a-z][a-z_]*$", "u");
 
 function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4941,7 +4942,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!pattern15.test(data)){
+if(!pattern16.test(data)){
 const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]*\\.[a-z][a-z_]*$"},message:"must match pattern \""+"^[a-z][a-z_]*\\.[a-z][a-z_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -5129,8 +5130,8 @@ vErrors.push(err12);
 errors++;
 }
 if(typeof data3 === "string"){
-if(!(formats26(data3))){
-const err13 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(func1(data3) > 2048){
+const err13 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5139,11 +5140,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-}
-if(data.aml_enabled !== undefined){
-if(typeof data.aml_enabled !== "boolean"){
-const err14 = {instancePath:instancePath+"/aml_enabled",schemaPath:"#/properties/aml_enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(!pattern15.test(data3)){
+const err14 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5152,17 +5150,40 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.webhook_events !== undefined){
-let data5 = data.webhook_events;
-if(Array.isArray(data5)){
-if(data5.length > 50){
-const err15 = {instancePath:instancePath+"/webhook_events",schemaPath:"#/properties/webhook_events/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"};
+if(!(formats26(data3))){
+const err15 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
 else {
 vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+if(data.aml_enabled !== undefined){
+if(typeof data.aml_enabled !== "boolean"){
+const err16 = {instancePath:instancePath+"/aml_enabled",schemaPath:"#/properties/aml_enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.webhook_events !== undefined){
+let data5 = data.webhook_events;
+if(Array.isArray(data5)){
+if(data5.length > 50){
+const err17 = {instancePath:instancePath+"/webhook_events",schemaPath:"#/properties/webhook_events/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
 }
 errors++;
 }
@@ -5180,12 +5201,12 @@ outer0:
 for(;i1--;){
 for(j0 = i1; j0--;){
 if(func0(data5[i1], data5[j0])){
-const err16 = {instancePath:instancePath+"/webhook_events",schemaPath:"#/properties/webhook_events/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
+const err18 = {instancePath:instancePath+"/webhook_events",schemaPath:"#/properties/webhook_events/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err18];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err18);
 }
 errors++;
 break outer0;
@@ -5195,24 +5216,24 @@ break outer0;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/webhook_events",schemaPath:"#/properties/webhook_events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err19 = {instancePath:instancePath+"/webhook_events",schemaPath:"#/properties/webhook_events/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err19];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err19);
 }
 errors++;
 }
 }
 }
 else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err20];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err20);
 }
 errors++;
 }
@@ -5639,7 +5660,7 @@ validate128.evaluated = {"props":{"result":true,"state":true,"message":true,"met
 export const signDepositRequest_body = validate135;
 const schema59 = {"$ref":"#/components/schemas/SignDepositRequestRequest","$comment":"validator entry"};
 const schema60 = {"type":"object","required":["method","path"],"additionalProperties":false,"properties":{"method":{"type":"string","enum":["GET","POST","PUT","PATCH","DELETE"]},"path":{"type":"string","minLength":1,"maxLength":2048,"pattern":"^/","description":"The path and query string exactly as they will be sent.","example":"/v1/public/deposits?per_page=20"},"body":{"type":"string","maxLength":65536,"description":"The exact body text (at most the v1 body limit, 64 KiB); none for a request without a body."},"api_key":{"type":"string","minLength":1,"maxLength":128,"description":"The site's API key; alone, it names one of the mock's sites."},"api_secret":{"type":"string","minLength":1,"maxLength":128,"description":"The secret to sign with; needs `api_key`."}}};
-const pattern16 = new RegExp("^/", "u");
+const pattern17 = new RegExp("^/", "u");
 
 function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5730,7 +5751,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(!pattern16.test(data1)){
+if(!pattern17.test(data1)){
 const err7 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -6138,7 +6159,7 @@ export const listInboxWebhooks_response_200 = validate143;
 const schema64 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InboxDeliveriesResult"}}}]};
 const schema65 = {"type":"object","required":["deliveries"],"additionalProperties":false,"properties":{"deliveries":{"type":"array","maxItems":1000,"items":{"$ref":"#/components/schemas/InboxDelivery"}}}};
 const schema66 = {"type":"object","description":"One request the built-in inbox received.","required":["id","received_at","headers","body","event_id","event_type","delivery_id","attempt","signature_valid"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^inbox_[1-9][0-9]*$","description":"Id of the record, in order of arrival since the last reset.","x-assumption":"A counter, not a draw from the seeded random source, so deliveries arriving in any order leave every other seeded id unchanged."},"received_at":{"type":"string","format":"date-time","description":"When it arrived, on the virtual clock."},"headers":{"type":"object","description":"Every request header, by lower-case name (repeated headers joined with `, `).","additionalProperties":{"type":"string"}},"body":{"type":"string","description":"The raw body as UTF-8 text (empty when none was sent), exactly the bytes the signature covers."},"event_id":{"type":["string","null"],"description":"The `X-Event-Id` header; null when absent."},"event_type":{"type":["string","null"],"description":"The `X-Event-Type` header; null when absent."},"delivery_id":{"type":["string","null"],"description":"The `X-Delivery-Id` header; null when absent."},"attempt":{"type":["integer","null"],"minimum":1,"description":"The `X-Delivery-Attempt` header as a number; null when absent or not a positive integer."},"signature_valid":{"type":["boolean","null"],"description":"Whether `X-Signature` is the signature of the body with the secret of the v3 endpoint or v1 site that the delivery (by `X-Delivery-Id`, else `X-Event-Id`) belongs to; false when the header is missing or wrong; null when the delivery is not one of this mock's."}}};
-const pattern17 = new RegExp("^inbox_[1-9][0-9]*$", "u");
+const pattern18 = new RegExp("^inbox_[1-9][0-9]*$", "u");
 
 function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6256,7 +6277,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
-if(!pattern17.test(data0)){
+if(!pattern18.test(data0)){
 const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^inbox_[1-9][0-9]*$"},message:"must match pattern \""+"^inbox_[1-9][0-9]*$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -10455,7 +10476,7 @@ validate207.evaluated = {"props":{"events":true},"dynamicProps":false,"dynamicIt
 
 export const streamWebhookEvents_headers = validate208;
 const schema96 = {"type":"object","properties":{"last-event-id":{"type":"string","pattern":"^[0-9]{1,15}$"}},"required":[]};
-const pattern20 = new RegExp("^[0-9]{1,15}$", "u");
+const pattern21 = new RegExp("^[0-9]{1,15}$", "u");
 
 function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10471,7 +10492,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["last-event-id"] !== undefined){
 let data0 = data["last-event-id"];
 if(typeof data0 === "string"){
-if(!pattern20.test(data0)){
+if(!pattern21.test(data0)){
 const err0 = {instancePath:instancePath+"/last-event-id",schemaPath:"#/properties/last-event-id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,15}$"},message:"must match pattern \""+"^[0-9]{1,15}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -10998,7 +11019,7 @@ export const setAmlCurrencies_body = validate219;
 const schema102 = {"$ref":"#/components/schemas/SetAmlCurrenciesRequest","$comment":"validator entry"};
 const schema103 = {"type":"object","required":["currencies"],"additionalProperties":false,"properties":{"currencies":{"type":"array","maxItems":500,"items":{"$ref":"#/components/schemas/AmlCurrencyEntry"}}}};
 const schema104 = {"type":"object","required":["code","network"],"additionalProperties":false,"properties":{"code":{"type":"string","minLength":1,"maxLength":20,"description":"Currency ticker as createAmlCheck takes it (`USDT`)."},"network":{"type":"string","pattern":"^[A-Z0-9]{2,10}$","description":"Network code of the v1 family (`TRON`)."},"name":{"type":"string","minLength":1,"maxLength":100}}};
-const pattern21 = new RegExp("^[A-Z0-9]{2,10}$", "u");
+const pattern22 = new RegExp("^[A-Z0-9]{2,10}$", "u");
 
 function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11081,7 +11102,7 @@ errors++;
 if(data.network !== undefined){
 let data1 = data.network;
 if(typeof data1 === "string"){
-if(!pattern21.test(data1)){
+if(!pattern22.test(data1)){
 const err6 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{2,10}$"},message:"must match pattern \""+"^[A-Z0-9]{2,10}$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -11647,7 +11668,7 @@ validate230.evaluated = {"props":{"result":true,"state":true,"message":true,"met
 export const injectChainTransaction_body = validate235;
 const schema110 = {"$ref":"#/components/schemas/InjectChainTransactionRequest","$comment":"validator entry"};
 const schema111 = {"type":"object","required":["network","address","amount"],"additionalProperties":false,"properties":{"network":{"type":"string","pattern":"^[A-Z0-9]{2,10}$","description":"Network code of the v1 catalog (listNetworks), e.g. `TRON`, `XRP`."},"address":{"type":"string","minLength":1,"maxLength":128,"description":"The receiving address (a deposit's `address`)."},"memo":{"type":"string","minLength":1,"maxLength":128,"description":"Memo, destination tag or comment the payer added; omit for a payment without one."},"amount":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","maxLength":64,"description":"Amount of the asset, as a decimal string."},"hash":{"type":"string","minLength":1,"maxLength":128,"description":"Transaction hash; drawn in the network's format when omitted."},"from":{"type":"string","minLength":1,"maxLength":128,"description":"Sender address; drawn in the network's format when omitted."},"confirmations":{"type":"integer","minimum":0,"maximum":1000000,"description":"Confirmations the transaction has when it arrives (default 0)."}}};
-const pattern23 = new RegExp("^\\d+(\\.\\d+)?$", "u");
+const pattern24 = new RegExp("^\\d+(\\.\\d+)?$", "u");
 
 function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11705,7 +11726,7 @@ errors++;
 if(data.network !== undefined){
 let data0 = data.network;
 if(typeof data0 === "string"){
-if(!pattern21.test(data0)){
+if(!pattern22.test(data0)){
 const err4 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{2,10}$"},message:"must match pattern \""+"^[A-Z0-9]{2,10}$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -11810,7 +11831,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(!pattern23.test(data3)){
+if(!pattern24.test(data3)){
 const err13 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -12162,7 +12183,7 @@ errors++;
 if(data.amount !== undefined){
 let data4 = data.amount;
 if(typeof data4 === "string"){
-if(!pattern23.test(data4)){
+if(!pattern24.test(data4)){
 const err16 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
 if(vErrors === null){
 vErrors = [err16];
@@ -14989,6 +15010,7 @@ export const advanceClock_response_400 = resetSandbox_response_400;
 export const mintToken_response_400 = resetSandbox_response_400;
 export const createSite_response_400 = resetSandbox_response_400;
 export const signDepositRequest_response_400 = resetSandbox_response_400;
+export const receiveInboxWebhook_response_400 = resetSandbox_response_400;
 export const setWebhookFault_response_400 = resetSandbox_response_400;
 export const forceWebhookRetry_response_400 = resetSandbox_response_400;
 export const injectFault_response_400 = resetSandbox_response_400;
@@ -15047,6 +15069,7 @@ export const advanceClock_response_415 = resetSandbox_response_415;
 export const mintToken_response_415 = resetSandbox_response_415;
 export const createSite_response_415 = resetSandbox_response_415;
 export const signDepositRequest_response_415 = resetSandbox_response_415;
+export const receiveInboxWebhook_response_415 = resetSandbox_response_415;
 export const setWebhookFault_response_415 = resetSandbox_response_415;
 export const injectFault_response_415 = resetSandbox_response_415;
 export const setAmlAnswer_response_415 = resetSandbox_response_415;
@@ -15169,8 +15192,10 @@ export const operationValidators = {
   },
   receiveInboxWebhook: {
     responses: {
+      "400": receiveInboxWebhook_response_400,
       "401": receiveInboxWebhook_response_401,
       "413": receiveInboxWebhook_response_413,
+      "415": receiveInboxWebhook_response_415,
     },
   },
   clearInbox: {
