@@ -71,6 +71,8 @@ export interface AppOptions extends SandboxOptions {
   docs?: boolean;
   /** Answer the v3 and v1 requests recorded by `proxy --record` first (`serve --replay DIR`). */
   replay?: ReplayOptions;
+  /** The most the webhook inbox's records may take in its listing (default 16 MiB; the oldest go first). */
+  webhookInboxBytes?: number;
 }
 
 export interface MockApp {
@@ -155,13 +157,14 @@ export function createApp(options: AppOptions = {}): MockApp {
   if (options.docs !== false) app.use('/docs', oneLayer(requestContext('v3'), docsPage({ signing: tryItOutSigning(options) })));
 
   if (options.control !== false) {
+    const webhookControlOptions = options.webhookInboxBytes === undefined ? {} : { inboxBytes: options.webhookInboxBytes };
     app.use(`${sandboxControlRoutesBasePath}/ui`, inspectorPage());
     app.use(
       sandboxControlRoutesBasePath,
       oneLayer(
         ...familyContext('control'),
         adminGuard(options.adminToken),
-        createSandboxControlRouter(controlHandlers(sandbox, faults), { routeMiddleware: pipeline.control, onValidationError: validationFailed(sandbox, 'control') }),
+        createSandboxControlRouter(controlHandlers(sandbox, faults, webhookControlOptions), { routeMiddleware: pipeline.control, onValidationError: validationFailed(sandbox, 'control') }),
         unmatched(sandboxControlRoutes, sandboxControlRoutesBasePath),
       ),
     );

@@ -16,13 +16,13 @@ import { createRandom, type Random } from './random.js';
 import { MemoryStore } from './store/memory/memory-store.js';
 import type { Cells, SandboxStore } from './store/sandbox-store.js';
 import { isIP } from 'node:net';
-import { loopbackOnly } from './dispatch/loopback-only.js';
-import { fetchTransport, type Transport } from './dispatch/transport.js';
+import type { Transport } from './dispatch/transport.js';
+import { createWebhookEgress, type WebhookEgress, type WebhookEgressOptions } from './dispatch/webhook-egress.js';
 import { createServices, runDueTimers, type SandboxServices } from './services.js';
 import { createWebhookEngine, type WebhookEngine } from './webhook-engine.js';
 import { WebhookFeed } from './domain/webhooks/event-feed.js';
 
-export interface SandboxOptions {
+export interface SandboxOptions extends WebhookEgressOptions {
   seed?: number;
   /** Fixed value of the default v3 token (for integrators' CI configuration). */
   token?: string;
@@ -31,8 +31,6 @@ export interface SandboxOptions {
   siteSecret?: string;
   /** Real time source of the virtual clock (tests may pass their own). */
   realNow?: () => number;
-  /** Deliver webhooks only to loopback addresses (CI sandboxes, our tests). */
-  loopbackWebhooksOnly?: boolean;
   /** Delays before each delivery attempt, in seconds; default the delivery machine's schedule. */
   webhookRetrySchedule?: number[];
   /** What GET /v1/public/webhooks/egress-ips answers; default the host the mock runs on. */
@@ -79,11 +77,13 @@ export class Sandbox {
   webhooks!: WebhookEngine;
   /** The domain services of this generation: rebuilt by reset(), so read them per request. */
   services!: SandboxServices;
+  /** The egress policy, the mock's own listener and the one delivery pool (they outlive resets). */
+  readonly egress: WebhookEgress;
   /**
-   * How deliveries leave the mock. Real HTTP by default; the control API's inbox and fault
-   * injection wrap it. Read on every attempt, so a wrapper applies to the running engine.
+   * How deliveries leave the mock. Real HTTP within the egress policy; the control API's fault
+   * injection wraps it. Read on every attempt, so a wrapper applies to the running engine.
    */
-  webhookTransport: Transport = fetchTransport();
+  webhookTransport: Transport;
   readonly webhookEgressIps: readonly string[];
   /** Every emitted webhook event with its deliveries, for the control API's stream; survives resets. */
   readonly webhookFeed = new WebhookFeed();
@@ -116,7 +116,8 @@ export class Sandbox {
       },
       now,
     );
-    if (options.loopbackWebhooksOnly) this.webhookTransport = loopbackOnly(this.webhookTransport);
+    this.egress = createWebhookEgress(options);
+    this.webhookTransport = this.egress.transport;
     const badIps = (options.webhookEgressIps ?? []).filter((ip) => isIP(ip) === 0);
     if (badIps.length > 0) throw new RangeError(`webhook egress IPs must be IP addresses: ${badIps.join(', ')}`);
     this.webhookEgressIps = options.webhookEgressIps ?? defaultWebhookEgressIps;
@@ -195,14 +196,8 @@ export class Sandbox {
     this.keys.adopt(this.defaultKey);
     this.sites.adopt(this.defaultSite);
     this.webhooks?.dispatcher.stop();
-    this.webhooks = createWebhookEngine(
-      this.store.webhooks,
-      this.clock,
-      this.random,
-      (request, signal) => this.webhookTransport(request, signal),
-      this.webhookRetrySchedule,
-      this.webhookFeed,
-    );
+    const transport: Transport = (request, signal) => this.webhookTransport(request, signal);
+    this.webhooks = createWebhookEngine(this.store.webhooks, this.clock, this.random, transport, this.egress.pool, this.webhookRetrySchedule, this.webhookFeed);
     this.services = createServices({
       clock: this.clock,
       seed,

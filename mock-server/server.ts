@@ -52,7 +52,10 @@ export async function startMockServer(options: StartOptions = {}): Promise<Runni
     server.once('listening', resolve);
     server.once('error', reject);
   });
-  const { port } = server.address() as AddressInfo;
+  const address = server.address() as AddressInfo;
+  const { port } = address;
+  // From now on a webhook aimed at this listener is refused (or handed to the inbox in-process).
+  sandbox.egress.ownListener.listeningOn(address);
   sandbox.startDispatching(dispatchIntervalMs);
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   return {

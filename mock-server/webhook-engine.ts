@@ -1,7 +1,8 @@
 // The webhook engine of one sandbox: its part of the sandbox's store, the rules (WebhookService) and the dispatcher
 // that POSTs due deliveries through a transport (real HTTP by default; the sandbox control API
-// wraps it for the inbox and fault injection).
+// wraps it for the inbox and fault injection) in the sandbox's delivery pool.
 import type { Clock } from './clock.js';
+import type { DeliveryPool } from './dispatch/delivery-pool.js';
 import { Dispatcher } from './dispatch/dispatcher.js';
 import type { Transport } from './dispatch/transport.js';
 import { DeliveryMachine } from './domain/webhooks/delivery-machine.js';
@@ -21,10 +22,11 @@ export function createWebhookEngine(
   clock: Clock,
   random: Random,
   transport: Transport,
+  pool: DeliveryPool,
   retryScheduleSeconds?: number[],
   feed?: WebhookFeed,
 ): WebhookEngine {
   const machine = new DeliveryMachine(retryScheduleSeconds === undefined ? {} : { scheduleSeconds: retryScheduleSeconds });
   const service = new WebhookService({ store, clock, random, machine, ...(feed !== undefined ? { feed } : {}) });
-  return { store, service, dispatcher: new Dispatcher({ service, store, clock, transport }) };
+  return { store, service, dispatcher: new Dispatcher({ service, store, clock, transport, pool }) };
 }

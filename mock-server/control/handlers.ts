@@ -10,8 +10,9 @@ import { depositV1Webhooks } from '../domain/accounts/deposit-webhook-events.js'
 import { HttpError } from '../http/http-error.js';
 import { respond } from '../http/respond.js';
 import { defaultKeyLimits, type Sandbox } from '../sandbox.js';
+import { refuseUnreachable } from '../handlers/webhook-url.js';
 import { durationMs } from './iso-duration.js';
-import { webhookControlHandlers } from './webhook-controls.js';
+import { webhookControlHandlers, type WebhookControlOptions } from './webhook-controls.js';
 import { webhookStreamHandlers } from './webhook-stream.js';
 import { chainControlHandlers } from './chain-controls.js';
 import { amlControlHandlers } from './aml-controls.js';
@@ -25,12 +26,12 @@ import type { OperationFaults } from './operation-faults.js';
 const maxAdvanceMs = 31_536_000_000;
 const knownScopes = new Set(allScopes(exchangeV3Routes));
 
-export function controlHandlers(sandbox: Sandbox, faults: OperationFaults): SandboxControlHandlers {
+export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, options: WebhookControlOptions = {}): SandboxControlHandlers {
   const { clock } = sandbox;
   const clockState = (context: HandlerContext) => respond(context, clock, 200, presentClock(clock));
 
   return {
-    ...webhookControlHandlers(sandbox),
+    ...webhookControlHandlers(sandbox, options),
     ...webhookStreamHandlers(sandbox),
     ...chainControlHandlers(sandbox),
     ...amlControlHandlers(sandbox),
@@ -125,6 +126,7 @@ export function controlHandlers(sandbox: Sandbox, faults: OperationFaults): Sand
       if (unknownEvents.length > 0) {
         throw new HttpError('validation_error', 'Unknown webhook event types.', { 'body.webhook_events': unknownEvents.map((t) => `${t} is not a webhook event type of the v1 contract`) });
       }
+      if (body.callback_url !== undefined && body.callback_url !== null) refuseUnreachable(sandbox, body.callback_url, 'body.callback_url');
       const site = sandbox.sites.create(
         {
           ...(body.name !== undefined ? { name: body.name } : {}),

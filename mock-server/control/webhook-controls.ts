@@ -3,20 +3,29 @@
 // belong to the sandbox's current webhook engine: reset() builds a new engine, so they start
 // empty again without the sandbox knowing about them. Faults act through a Transport wrapper
 // installed once on sandbox.webhookTransport, which also tracks the attempts in flight so
-// runDueWebhooks can wait for them.
+// runDueWebhooks can wait for them. Deliveries addressed to the inbox on the mock's own listener
+// are handed to it in-process: the mock never connects to itself (dispatch/own-listener.ts).
 import type { IncomingHttpHeaders } from 'node:http';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
-import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
+import { sandboxControlRoutes, sandboxControlRoutesBasePath, type SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
 import { faultTransport, FaultTable, type Fault } from '../dispatch/faults.js';
-import { signatureValidity, WebhookInbox, type InboxRecord } from '../dispatch/inbox.js';
+import { defaultInboxBytes, signatureValidity, WebhookInbox, type InboxRecord } from '../dispatch/inbox.js';
 import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
 import { respond } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 import type { WebhookEngine } from '../webhook-engine.js';
 
-/** Records the inbox keeps (the oldest go first). */
+/** Records the inbox keeps (the oldest go first); their total size is bounded too (WebhookControlOptions). */
 const inboxCapacity = 1000;
+
+export interface WebhookControlOptions {
+  /** The most the inbox's records may take in its listing (default 16 MiB). */
+  inboxBytes?: number;
+}
+
+/** Where the inbox lives on the mock's listener: the path of receiveInboxWebhook. */
+const inboxPath = `${sandboxControlRoutesBasePath}${sandboxControlRoutes.find((route) => route.operationId === 'receiveInboxWebhook')!.path}`;
 
 interface WebhookControlState {
   inbox: WebhookInbox;
@@ -26,22 +35,22 @@ interface WebhookControlState {
 const states = new WeakMap<WebhookEngine, WebhookControlState>();
 const inFlight = new WeakMap<Sandbox, Set<Promise<unknown>>>();
 
-function stateOf(sandbox: Sandbox): WebhookControlState {
+function stateOf(sandbox: Sandbox, inboxBytes: number): WebhookControlState {
   let state = states.get(sandbox.webhooks);
   if (state === undefined) {
-    state = { inbox: new WebhookInbox(inboxCapacity), faults: new FaultTable() };
+    state = { inbox: new WebhookInbox(inboxCapacity, inboxBytes), faults: new FaultTable() };
     states.set(sandbox.webhooks, state);
   }
   return state;
 }
 
 /** Wraps the sandbox's transport with the faults and the in-flight tracking, once per sandbox. */
-function installTransport(sandbox: Sandbox): Set<Promise<unknown>> {
+function installTransport(sandbox: Sandbox, faults: () => FaultTable): Set<Promise<unknown>> {
   const existing = inFlight.get(sandbox);
   if (existing !== undefined) return existing;
   const pending = new Set<Promise<unknown>>();
   inFlight.set(sandbox, pending);
-  const faulty = faultTransport(sandbox.webhookTransport, () => stateOf(sandbox).faults);
+  const faulty = faultTransport(sandbox.webhookTransport, faults);
   sandbox.webhookTransport = (request, signal) => {
     const attempt = faulty(request, signal);
     pending.add(attempt);
@@ -56,26 +65,32 @@ function installTransport(sandbox: Sandbox): Set<Promise<unknown>> {
 
 type WebhookControlOperation = 'receiveInboxWebhook' | 'listInboxWebhooks' | 'clearInbox' | 'setWebhookFault' | 'clearWebhookFaults' | 'runDueWebhooks';
 
-export function webhookControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandlers, WebhookControlOperation> {
+export function webhookControlHandlers(sandbox: Sandbox, options: WebhookControlOptions = {}): Pick<SandboxControlHandlers, WebhookControlOperation> {
   const { clock } = sandbox;
-  const pending = installTransport(sandbox);
+  const state = () => stateOf(sandbox, options.inboxBytes ?? defaultInboxBytes);
+  const pending = installTransport(sandbox, () => state().faults);
+  const receive = async (headers: Record<string, string>, raw: Buffer): Promise<void> => {
+    const signatureValid = await signatureValidity(sandbox.webhooks.store, headers, raw);
+    state().inbox.add({ headers, raw, receivedAt: clock.now(), signatureValid });
+  };
+  sandbox.egress.ownListener.serve(inboxPath, async (request) => {
+    await receive(request.headers, Buffer.from(request.body));
+    return { status: 204, headers: {}, body: '' };
+  });
 
   return {
     receiveInboxWebhook: async (_request, context) => {
-      const raw = requestLocals(context.res).rawBody ?? Buffer.alloc(0);
-      const headers = headerMap(context.req.headers);
-      const signatureValid = await signatureValidity(sandbox.webhooks.store, headers, raw);
-      stateOf(sandbox).inbox.add({ headers, raw, receivedAt: clock.now(), signatureValid });
+      await receive(headerMap(context.req.headers), requestLocals(context.res).rawBody ?? Buffer.alloc(0));
       return { status: 204 };
     },
     listInboxWebhooks: (request, context) => {
-      const records = stateOf(sandbox).inbox.list({
+      const records = state().inbox.list({
         ...(request.query.event_type !== undefined ? { eventType: request.query.event_type } : {}),
         ...(request.query.event_id !== undefined ? { eventId: request.query.event_id } : {}),
       });
       return respond(context, clock, 200, { deliveries: records.map(presentRecord) });
     },
-    clearInbox: (_request, context) => respond(context, clock, 200, { cleared: stateOf(sandbox).inbox.clear() }),
+    clearInbox: (_request, context) => respond(context, clock, 200, { cleared: state().inbox.clear() }),
     setWebhookFault: (request, context) => {
       const body = request.body;
       if (body.fail_next === undefined && body.status === undefined && body.delay_ms === undefined && body.duplicate === undefined) {
@@ -83,7 +98,7 @@ export function webhookControlHandlers(sandbox: Sandbox): Pick<SandboxControlHan
           body: ['needs at least one of fail_next, status, delay_ms, duplicate'],
         });
       }
-      const fault = stateOf(sandbox).faults.set(
+      const fault = state().faults.set(
         {
           url: body.url,
           ...(body.fail_next !== undefined ? { failNext: body.fail_next } : {}),
@@ -95,7 +110,7 @@ export function webhookControlHandlers(sandbox: Sandbox): Pick<SandboxControlHan
       );
       return respond(context, clock, 201, presentFault(fault));
     },
-    clearWebhookFaults: (_request, context) => respond(context, clock, 200, { cleared: stateOf(sandbox).faults.clear() }),
+    clearWebhookFaults: (_request, context) => respond(context, clock, 200, { cleared: state().faults.clear() }),
     runDueWebhooks: async (_request, context: HandlerContext) => {
       const summary = await sandbox.webhooks.dispatcher.runDue();
       await settle(pending);

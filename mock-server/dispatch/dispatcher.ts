@@ -1,21 +1,26 @@
 // Sends due deliveries: reads the store's due queue on the virtual clock, makes each attempt
-// (signed POST of the event's exact body, aborted after the machine's attempt timeout) with
-// bounded concurrency, and reports every outcome through the service, which applies the machine.
+// (signed POST of the event's exact body, aborted after the machine's attempt timeout) through
+// the sandbox's one delivery pool, and reports every outcome through the service, which applies
+// the machine. However many runs overlap, no more attempts are in flight than the pool allows.
 // Per-endpoint ordering is not promised: deliveries of one endpoint may be in flight together.
 import type { Clock } from '../clock.js';
 import type { AttemptOutcome, WebhookService } from '../domain/webhooks/webhook-service.js';
 import type { WebhookStore } from '../store/webhook-store.js';
+import { DeliveryPool } from './delivery-pool.js';
+import { EgressPolicy } from './egress-policy.js';
+import { httpTransport } from './http-transport.js';
 import { deliveryHeaders } from './sign.js';
-import { attemptError, fetchTransport, type Transport } from './transport.js';
+import { attemptError, type Transport } from './transport.js';
 
 export interface DispatcherOptions {
   service: WebhookService;
   store: WebhookStore;
   clock: Clock;
-  /** Attempts in flight at once (default 8). */
-  concurrency?: number;
+  /** Where attempts wait for a place (default: a pool of its own of the default size). */
+  pool?: DeliveryPool;
   /** Due deliveries read from the store at a time (default 500). */
   batchSize?: number;
+  /** Default: real HTTP within the default egress policy (local). */
   transport?: Transport;
 }
 
@@ -39,10 +44,10 @@ export class Dispatcher {
   private readonly service: WebhookService;
   private readonly store: WebhookStore;
   private readonly clock: Clock;
-  private readonly concurrency: number;
+  private readonly pool: DeliveryPool;
   private readonly batchSize: number;
   private readonly transport: Transport;
-  /** Deliveries with an attempt under way: never attempted twice at once. */
+  /** Deliveries with an attempt under way or waiting for a place: never attempted twice at once. */
   private readonly inFlight = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private ticking = false;
@@ -51,9 +56,9 @@ export class Dispatcher {
     this.service = options.service;
     this.store = options.store;
     this.clock = options.clock;
-    this.concurrency = Math.max(1, options.concurrency ?? 8);
+    this.pool = options.pool ?? new DeliveryPool();
     this.batchSize = Math.max(1, options.batchSize ?? 500);
-    this.transport = options.transport ?? fetchTransport();
+    this.transport = options.transport ?? httpTransport({ policy: new EgressPolicy() });
   }
 
   /**
@@ -70,50 +75,56 @@ export class Dispatcher {
       const fresh = page.filter((d) => !seen.has(d.id) && !this.inFlight.has(d.id)).map((d) => d.id);
       if (fresh.length === 0) break;
       for (const id of fresh) seen.add(id);
-      await this.pool(fresh, async (id) => {
-        const result = await this.attempt(id);
-        if (result !== 'skipped' && result !== 'refused') summary.attempted += 1;
-        summary[result] += 1;
-      });
+      await Promise.all(
+        fresh.map(async (id) => {
+          const result = await this.attempt(id);
+          if (result !== 'skipped' && result !== 'refused') summary.attempted += 1;
+          summary[result] += 1;
+        }),
+      );
       if (page.length < limit) break;
     }
     return summary;
   }
 
-  /** One attempt of one delivery now (whether due or not), unless it is in flight already. */
+  /** One attempt of one delivery as soon as the pool has room (whether due or not), unless it is in flight already. */
   async attempt(deliveryId: string): Promise<AttemptResult> {
     if (this.inFlight.has(deliveryId)) return 'skipped';
     this.inFlight.add(deliveryId);
     try {
-      const prepared = await this.service.prepareAttempt(deliveryId);
-      if (prepared === null) return 'skipped';
-      const { delivery, endpoint, event, attempt } = prepared;
-      const headers = deliveryHeaders({
-        body: event.body,
-        secret: endpoint.secret,
-        eventId: event.id,
-        eventType: event.type,
-        deliveryId: delivery.id,
-        attempt,
-        now: this.clock.now(),
-      });
-      const request = { url: endpoint.url, headers, body: event.body };
-      // Durations are real time: the virtual clock may be frozen while the receiver answers.
-      const started = performance.now();
-      let outcome: AttemptOutcome;
-      try {
-        const response = await this.transport(request, AbortSignal.timeout(this.service.machine.attemptTimeoutMs));
-        outcome = { status: response.status, response, request, durationMs: elapsed(started) };
-      } catch (error) {
-        outcome = { error: attemptError(error), request, durationMs: elapsed(started) };
-      }
-      const recorded = await this.service.recordAttempt(deliveryId, outcome);
-      if (!recorded.ok) return 'refused';
-      const status = recorded.delivery.status;
-      return status === 'delivered' || status === 'retrying' || status === 'failed' ? status : 'refused';
+      return await this.pool.run(() => this.send(deliveryId));
     } finally {
       this.inFlight.delete(deliveryId);
     }
+  }
+
+  private async send(deliveryId: string): Promise<AttemptResult> {
+    const prepared = await this.service.prepareAttempt(deliveryId);
+    if (prepared === null) return 'skipped';
+    const { delivery, endpoint, event, attempt } = prepared;
+    const headers = deliveryHeaders({
+      body: event.body,
+      secret: endpoint.secret,
+      eventId: event.id,
+      eventType: event.type,
+      deliveryId: delivery.id,
+      attempt,
+      now: this.clock.now(),
+    });
+    const request = { url: endpoint.url, headers, body: event.body };
+    // Durations are real time: the virtual clock may be frozen while the receiver answers.
+    const started = performance.now();
+    let outcome: AttemptOutcome;
+    try {
+      const response = await this.transport(request, AbortSignal.timeout(this.service.machine.attemptTimeoutMs));
+      outcome = { status: response.status, response, request, durationMs: elapsed(started) };
+    } catch (error) {
+      outcome = { error: attemptError(error), request, durationMs: elapsed(started) };
+    }
+    const recorded = await this.service.recordAttempt(deliveryId, outcome);
+    if (!recorded.ok) return 'refused';
+    const status = recorded.delivery.status;
+    return status === 'delivered' || status === 'retrying' || status === 'failed' ? status : 'refused';
   }
 
   /** Real-time operation: runDue every `intervalMs` (unref'd, so it never keeps the process alive). */
@@ -134,18 +145,6 @@ export class Dispatcher {
   stop(): void {
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
-  }
-
-  private async pool(ids: readonly string[], work: (id: string) => Promise<void>): Promise<void> {
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < ids.length) {
-        const id = ids[next];
-        next += 1;
-        if (id !== undefined) await work(id);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.concurrency, ids.length) }, worker));
   }
 }
 

@@ -1,7 +1,10 @@
 // The built-in webhook inbox (sandbox control receiveInboxWebhook): what each request that
 // reached it carried (headers, raw body, the delivery headers) and whether its signature is
 // valid for the secret of the endpoint it was sent for, which the engine's store knows. Keeps the
-// latest `capacity` records. Deliveries reach it over real HTTP like any other target.
+// latest records within two bounds, the oldest going first: a number of records and a total
+// size, measured as the records appear in the listing (JSON text, escapes included), so the
+// listing of a full inbox stays within the size bound (the newest record is always kept, even
+// when it alone is larger). Deliveries the mock addresses to it are handed over in-process.
 import { timingSafeEqual } from 'node:crypto';
 import type { WebhookStore } from '../store/webhook-store.js';
 import { signWebhookBody, webhookHeaderNames } from './sign.js';
@@ -25,11 +28,21 @@ export interface InboxFilter {
   eventId?: string;
 }
 
-export class WebhookInbox {
-  private readonly records: InboxRecord[] = [];
-  private received = 0;
+/** The default total size of the records an inbox keeps. */
+export const defaultInboxBytes = 16 * 1024 * 1024;
 
-  constructor(private readonly capacity = 1000) {}
+// What a record's other fields (names, id, date, attempt, flag) take in the listing, at most.
+const recordOverheadBytes = 256;
+
+export class WebhookInbox {
+  private readonly records: { record: InboxRecord; bytes: number }[] = [];
+  private received = 0;
+  private bytes = 0;
+
+  constructor(
+    private readonly capacity = 1000,
+    private readonly maxBytes = defaultInboxBytes,
+  ) {}
 
   add(input: { headers: Record<string, string>; raw: Buffer; receivedAt: Date; signatureValid: boolean | null }): InboxRecord {
     const { headers } = input;
@@ -45,23 +58,42 @@ export class WebhookInbox {
       attempt: Number.isSafeInteger(attempt) && attempt >= 1 ? attempt : null,
       signatureValid: input.signatureValid,
     };
-    this.records.push(record);
-    if (this.records.length > this.capacity) this.records.splice(0, this.records.length - this.capacity);
+    const bytes = listedBytes(record);
+    this.records.push({ record, bytes });
+    this.bytes += bytes;
+    let dropped = 0;
+    while (this.records.length - dropped > 1 && (this.records.length - dropped > this.capacity || this.bytes > this.maxBytes)) {
+      this.bytes -= this.records[dropped]!.bytes;
+      dropped += 1;
+    }
+    if (dropped > 0) this.records.splice(0, dropped);
     return record;
   }
 
   /** Oldest first. */
   list(filter: InboxFilter = {}): InboxRecord[] {
-    return this.records.filter(
-      (r) => (filter.eventType === undefined || r.eventType === filter.eventType) && (filter.eventId === undefined || r.eventId === filter.eventId),
-    );
+    return this.records
+      .map(({ record }) => record)
+      .filter((r) => (filter.eventType === undefined || r.eventType === filter.eventType) && (filter.eventId === undefined || r.eventId === filter.eventId));
+  }
+
+  /** The size the records take in the listing, as the bound counts it. */
+  get size(): { records: number; bytes: number } {
+    return { records: this.records.length, bytes: this.bytes };
   }
 
   clear(): number {
     const count = this.records.length;
     this.records.length = 0;
+    this.bytes = 0;
     return count;
   }
+}
+
+/** The bytes a record takes in the listing's JSON (headers and body escaped as JSON escapes them). */
+function listedBytes(record: InboxRecord): number {
+  const variable = [record.headers, record.body, record.eventId, record.eventType, record.deliveryId];
+  return Buffer.byteLength(JSON.stringify(variable)) + recordOverheadBytes;
 }
 
 /**

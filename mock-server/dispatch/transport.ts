@@ -1,5 +1,6 @@
-// How an attempt reaches the receiver: a real HTTP POST through global fetch by default. The
-// dispatcher takes any Transport, so fault injection or the built-in inbox can wrap or replace it.
+// How an attempt reaches the receiver: a Transport. The real one is http-transport.ts (a POST
+// over node:http/https within the egress policy); fault injection wraps it. attemptError turns
+// a failure without an HTTP answer into the delivery record's error.
 import type { AttemptError, AttemptRequest } from '../store/records/webhook-records.js';
 
 export interface TransportResponse {
@@ -10,25 +11,9 @@ export interface TransportResponse {
 
 export type Transport = (request: AttemptRequest, signal: AbortSignal) => Promise<TransportResponse>;
 
-export interface FetchTransportOptions {
-  /** The receiver's body is kept up to this many characters in the delivery record. */
-  maxResponseBodyChars?: number;
-}
-
-export function fetchTransport(options: FetchTransportOptions = {}): Transport {
-  const limit = options.maxResponseBodyChars ?? 64 * 1024;
-  return async (request, signal) => {
-    const response = await fetch(request.url, {
-      method: 'POST',
-      headers: request.headers,
-      body: request.body,
-      signal,
-      // A redirect is not a 2xx answer: it fails the attempt rather than being followed.
-      redirect: 'manual',
-    });
-    const text = await response.text();
-    return { status: response.status, headers: Object.fromEntries(response.headers), body: text.slice(0, limit) };
-  };
+/** Thrown when the egress policy refuses a target; recorded as `egress_denied`. */
+export class EgressDeniedError extends Error {
+  readonly code = 'EGRESS_DENIED';
 }
 
 /** The delivery record's `error` for an attempt that got no HTTP answer. */
@@ -38,8 +23,9 @@ export function attemptError(error: unknown): AttemptError {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : undefined;
   const code = errorCode(cause) ?? errorCode(error) ?? '';
   const message = cause?.message ?? (error instanceof Error ? error.message : String(error));
+  if (code === 'EGRESS_DENIED') return { code: 'egress_denied', message };
   if (code === 'ECONNREFUSED') return { code: 'connection_refused', message };
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'dns_error', message };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA') return { code: 'dns_error', message };
   if (/^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED)/.test(code)) return { code: 'tls_error', message };
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET') return { code: 'connection_reset', message };
   if (code === 'ERR_INVALID_URL' || /invalid url/i.test(message)) return { code: 'invalid_url', message };

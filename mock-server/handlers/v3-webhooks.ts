@@ -15,6 +15,7 @@ import { filterPredicate, listRecords, ListableCollection, match, type FilterMat
 import { v3ListRequestOf } from './v3-list-request.js';
 import { causingRequest, clientOf } from './v3-request.js';
 import { webhookContractData } from './v3-webhooks-contract.js';
+import { refuseUnreachable } from './webhook-url.js';
 import { presentDelivery, presentEndpoint, presentEndpointWithSecret, presentEvent, presentTestWebhook } from './v3-webhooks-present.js';
 
 type WebhookOperation =
@@ -55,6 +56,7 @@ export function webhookHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, Webh
 
     createWebhookEndpoint: async (request, context) => {
       const { name, url, events } = request.body;
+      refuseUnreachable(sandbox, url, 'body.url');
       const created = orFail(await engine().service.createEndpoint(clientOf(context), { name, url, events }));
       return ok(context, { endpoint: presentEndpointWithSecret(created.endpoint, created.secret) }, 201);
     },
@@ -66,6 +68,7 @@ export function webhookHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, Webh
 
     updateWebhookEndpoint: async (request, context) => {
       const { name, url, events, status } = request.body;
+      if (url !== undefined) refuseUnreachable(sandbox, url, 'body.url');
       const input = {
         ...(name !== undefined ? { name } : {}),
         ...(url !== undefined ? { url } : {}),

@@ -10,7 +10,7 @@ import { describeResults, failures, runAgainst } from './support/run.js';
 let mock: RunningMockServer;
 
 beforeAll(async () => {
-  mock = await startMockServer({ port: 0, seed: 9, strict: true, loopbackWebhooksOnly: true });
+  mock = await startMockServer({ port: 0, seed: 9, strict: true, webhookEgress: 'loopback' });
 });
 
 afterAll(() => mock.close());

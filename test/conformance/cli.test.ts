@@ -14,7 +14,7 @@ let mock: RunningMockServer;
 let dir: string;
 
 beforeAll(async () => {
-  mock = await startMockServer({ port: 0, seed: 10, strict: true, loopbackWebhooksOnly: true });
+  mock = await startMockServer({ port: 0, seed: 10, strict: true, webhookEgress: 'loopback' });
   dir = mkdtempSync(join(tmpdir(), 'conformance-cli-'));
 });
 

@@ -10,7 +10,7 @@ let mock: RunningMockServer;
 let report: Report;
 
 beforeAll(async () => {
-  mock = await startMockServer({ port: 0, seed: 8, strict: true, loopbackWebhooksOnly: true });
+  mock = await startMockServer({ port: 0, seed: 8, strict: true, webhookEgress: 'loopback' });
   report = await runAgainst(mock);
 }, 60_000);
 

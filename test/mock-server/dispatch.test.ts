@@ -16,6 +16,7 @@ import { createRandom } from '../../mock-server/random.js';
 import { DeliveryMachine } from '../../mock-server/domain/webhooks/delivery-machine.js';
 import { MemoryWebhookStore } from '../../mock-server/store/memory/memory-webhooks.js';
 import { WebhookService } from '../../mock-server/domain/webhooks/webhook-service.js';
+import { DeliveryPool } from '../../mock-server/dispatch/delivery-pool.js';
 import { Dispatcher } from '../../mock-server/dispatch/dispatcher.js';
 import { webhookHeaderNames } from '../../mock-server/dispatch/sign.js';
 import { repoRoot } from '../support/contracts.js';
@@ -63,7 +64,7 @@ function setup(machineOptions: ConstructorParameters<typeof DeliveryMachine>[0] 
   const store = new MemoryWebhookStore();
   const machine = new DeliveryMachine(machineOptions);
   const service = new WebhookService({ store, clock, random: createRandom(3), machine });
-  const dispatcher = new Dispatcher({ service, store, clock, concurrency: 4 });
+  const dispatcher = new Dispatcher({ service, store, clock, pool: new DeliveryPool(4) });
   return { clock, store, machine, service, dispatcher };
 }
 

@@ -20,8 +20,8 @@ const noRetry = { retry: false } as const;
 
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
   // Strict mode: every response is checked against the contract, so the suites catch drift.
-  // Webhooks go to loopback only: fuzzed endpoint URLs must never be contacted.
-  const server = await startMockServer({ port: 0, strict: true, loopbackWebhooksOnly: true, ...options });
+  // Webhooks go to this machine only: fuzzed endpoint URLs must never be contacted.
+  const server = await startMockServer({ port: 0, strict: true, webhookEgress: 'loopback', ...options });
   const signer = createHmacSigner(
     depositV1SignatureScheme,
     { key: server.site.apiKey, secret: server.site.apiSecret },

@@ -1,0 +1,152 @@
+// Webhook attempts over real HTTP (node:http, node:https) within the egress policy:
+// - http and https URLs only, never with credentials in them;
+// - the host name is resolved here (by an injectable Resolver), every address is checked by the
+//   policy, and the connection is made to a checked address through a lookup hook that returns
+//   exactly that address: what was checked is what is connected to, so DNS rebinding cannot pass;
+// - a delivery to the mock's own listener is refused, unless its path is served in-process (the
+//   inbox), in which case it is handed over without a connection;
+// - redirects are not followed: a 3xx is the attempt's answer;
+// - the receiver's answer is read as a stream and cut at maxResponseBodyBytes (the rest is never read).
+// Every attempt opens its own connection (no agent pool): a pooled socket would skip the check.
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import type { AttemptRequest } from '../store/records/webhook-records.js';
+import type { EgressPolicy } from './egress-policy.js';
+import type { OwnListener } from './own-listener.js';
+import { EgressDeniedError, type Transport, type TransportResponse } from './transport.js';
+
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+
+/** Turns a host name into addresses; tests and embedders pass their own (e.g. a name that must resolve to 10.0.0.1). */
+export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+
+export interface HttpTransportOptions {
+  policy: EgressPolicy;
+  ownListener?: OwnListener;
+  /** Default: the system resolver (getaddrinfo, as every other program on the machine). */
+  resolve?: Resolver;
+  /** The receiver's body is read up to this many bytes (default 64 KiB). */
+  maxResponseBodyBytes?: number;
+}
+
+const defaultMaxResponseBodyBytes = 64 * 1024;
+
+export function httpTransport(options: HttpTransportOptions): Transport {
+  const resolve = options.resolve ?? systemResolver;
+  const limit = options.maxResponseBodyBytes ?? defaultMaxResponseBodyBytes;
+  return async (request, signal) => {
+    const target = webhookTarget(request.url);
+    const port = target.port === '' ? (target.protocol === 'https:' ? 443 : 80) : Number(target.port);
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    const candidates = isIP(host) !== 0 ? [{ address: host, family: isIP(host) }] : await resolve(host);
+    if (candidates.length === 0) throw Object.assign(new Error(`${host} has no address`), { code: 'ENOTFOUND' });
+    const checked = candidates.map((candidate) => ({ candidate, verdict: options.policy.check(candidate.address, port) }));
+    const sent = { ...request, headers: sentHeaders(target, request) };
+    // An address of the mock itself settles it: the in-process route, or nothing.
+    const own = checked.find(({ verdict }) => !verdict.allowed && verdict.ownListener);
+    if (own !== undefined) {
+      const local = options.ownListener?.route(target.pathname);
+      if (local !== undefined) return local(sent, signal);
+      throw denied(own.verdict);
+    }
+    const chosen = checked.find(({ verdict }) => verdict.allowed);
+    if (chosen === undefined) throw denied(checked[0]!.verdict);
+    return post(target, chosen.candidate, sent, signal, limit);
+  };
+}
+
+/** The URL of an attempt, when it is one the mock sends to: http(s), no credentials. */
+function webhookTarget(url: string): URL {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    throw Object.assign(new Error(`not a URL: ${url}`), { code: 'ERR_INVALID_URL' });
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+    throw Object.assign(new Error(`${target.protocol} URLs are not sent to: http and https only`), { code: 'ERR_INVALID_URL' });
+  }
+  if (target.username !== '' || target.password !== '') throw new EgressDeniedError('a URL with credentials in it is never sent to');
+  return target;
+}
+
+function denied(verdict: { allowed: boolean; reason?: string }): EgressDeniedError {
+  return new EgressDeniedError(`refused by the webhook egress policy: ${verdict.reason ?? 'not permitted'}`);
+}
+
+/** Every header the POST carries, by lower-case name (the in-process route sees the same). */
+function sentHeaders(target: URL, request: AttemptRequest): Record<string, string> {
+  const headers: Record<string, string> = { host: target.host };
+  for (const [name, value] of Object.entries(request.headers)) headers[name.toLowerCase()] = value;
+  headers['content-length'] = String(Buffer.byteLength(request.body));
+  headers.connection = 'close';
+  return headers;
+}
+
+function post(target: URL, address: ResolvedAddress, request: AttemptRequest, signal: AbortSignal, limit: number): Promise<TransportResponse> {
+  // The connection goes to the checked address, whatever a second resolution would say.
+  const lookup = ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options.all === true) callback(null, [address]);
+    else callback(null, address.address, address.family);
+  }) as unknown as LookupFunction;
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const outgoing = send(
+      {
+        protocol: target.protocol,
+        hostname: target.hostname.replace(/^\[|\]$/g, ''),
+        port: target.port === '' ? undefined : Number(target.port),
+        path: `${target.pathname}${target.search}`,
+        method: 'POST',
+        headers: request.headers,
+        lookup,
+        agent: false,
+        signal,
+      },
+      (response) => readCapped(response, limit).then(resolve, reject),
+    );
+    outgoing.on('error', reject);
+    outgoing.end(request.body);
+  });
+}
+
+/** The answer with at most `limit` bytes of its body; past that the response is destroyed unread. */
+function readCapped(response: IncomingMessage, limit: number): Promise<TransportResponse> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const finish = (): void => {
+      if (settled) return;
+      settled = true;
+      resolve({ status: response.statusCode ?? 0, headers: headerRecord(response), body: Buffer.concat(chunks).toString('utf8') });
+    };
+    response.on('data', (chunk: Buffer) => {
+      chunks.push(chunk.subarray(0, Math.max(0, limit - size)));
+      size += chunk.length;
+      if (size >= limit) {
+        finish();
+        response.destroy();
+      }
+    });
+    response.on('end', finish);
+    response.on('error', (error) => {
+      if (!settled) reject(error);
+    });
+  });
+}
+
+function headerRecord(response: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
