@@ -97,8 +97,8 @@ export class ClientRuntime {
       spec.query,
       spec.operationId,
     );
-    const body = encodeBody(spec, input.body);
-    const headers = this.headersFor(spec, input, body);
+    const { body, contentType } = await encodeBody(spec, input.body);
+    const headers = this.headersFor(spec, input, body, contentType);
     // A repeat must not duplicate an effect: only reads and calls carrying an idempotency key
     // are repeated after a 5xx or a lost connection. A 429 was refused, so it is always repeated.
     const replayable =
@@ -112,7 +112,7 @@ export class ClientRuntime {
         method: spec.method,
         url: attemptUrl,
         headers: attemptHeaders,
-        body: typeof body === 'string' ? body : undefined,
+        body,
       });
 
       let response: Response;
@@ -156,15 +156,15 @@ export class ClientRuntime {
     }
   }
 
-  private headersFor(spec: OperationSpec, input: RequestInput, body: string | FormData | undefined): Headers {
+  private headersFor(spec: OperationSpec, input: RequestInput, body: string | Uint8Array | undefined, contentType: string | undefined): Headers {
     const headers = new Headers(this.options.headers);
     if (this.options.token !== undefined) headers.set('authorization', `Bearer ${this.options.token}`);
     for (const [name, value] of Object.entries(input.headers ?? {})) {
       if (value !== undefined) headers.set(name, value);
     }
     if (typeof body === 'string' && !headers.has('content-type')) headers.set('content-type', 'application/json');
-    // fetch writes the multipart content type with its boundary; any other value would break it.
-    if (body instanceof FormData) headers.delete('content-type');
+    // A multipart body's content type carries its boundary; any other value would break it.
+    if (contentType !== undefined) headers.set('content-type', contentType);
 
     const correlationId = this.options.correlationId;
     const declaresCorrelation = spec.headers.some((name) => name.toLowerCase() === CORRELATION_HEADER);
@@ -194,11 +194,17 @@ export class ClientRuntime {
   }
 }
 
-function encodeBody(spec: OperationSpec, body: unknown): string | FormData | undefined {
-  if (body === undefined) return undefined;
-  if (body instanceof FormData) return body;
-  if (spec.body?.contentType === 'multipart/form-data') return formDataOf(spec, body);
-  return JSON.stringify(body);
+/**
+ * The exact bytes sent, so the signer signs what goes on the wire: JSON text, or a multipart
+ * form serialised once (boundary included) with the content type that names its boundary.
+ */
+async function encodeBody(spec: OperationSpec, body: unknown): Promise<{ body: string | Uint8Array | undefined; contentType?: string }> {
+  if (body === undefined) return { body: undefined };
+  const form = body instanceof FormData ? body : spec.body?.contentType === 'multipart/form-data' ? formDataOf(spec, body) : undefined;
+  if (form === undefined) return { body: JSON.stringify(body) };
+  const serialised = new Response(form);
+  const contentType = serialised.headers.get('content-type') ?? undefined;
+  return { body: new Uint8Array(await serialised.arrayBuffer()), ...(contentType !== undefined ? { contentType } : {}) };
 }
 
 /**

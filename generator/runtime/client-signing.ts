@@ -4,14 +4,14 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 
 /**
  * Signs one attempt of a request by setting headers. Runs after every other header is set,
- * once per attempt. `body` is the exact string sent; undefined when there is no body and for
- * multipart bodies, whose bytes (boundary included) only fetch knows — see createHmacSigner.
+ * once per attempt. `body` is exactly what is sent: JSON text, or the bytes of a multipart form
+ * (boundary and part headers included); undefined when there is no body.
  */
 export type RequestSigner = (request: {
   method: string;
   url: URL;
   headers: Headers;
-  body: string | undefined;
+  body: string | Uint8Array | undefined;
 }) => void | Promise<void>;
 
 /** A contract's `x-signature-scheme`, as data. */
@@ -34,8 +34,7 @@ export interface SigningClock {
 
 /**
  * A signer for `scheme`: the canonical parts joined by the separator, signed with the secret.
- * Multipart bodies are signed as the empty body (body_sha256 of ''), because the signer sees
- * the request before fetch serialises the FormData; a verifying server must do the same.
+ * `body_sha256` is the hash of the bytes sent, whatever the media type (multipart included).
  */
 export function createHmacSigner(
   scheme: SignatureScheme,

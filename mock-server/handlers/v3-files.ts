@@ -6,11 +6,10 @@ import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import type { UploadIntentRecord } from '../domain/files/upload-intent-service.js';
 import { uploadLimits } from '../domain/files/upload-limits.js';
 import type { Details } from '../domain/verifications/verification-service.js';
-import { families } from '../http/families.js';
 import { HttpError } from '../http/http-error.js';
+import { requestLocals } from '../http/locals.js';
 import { respond } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
-import { readFilePart } from './multipart-file.js';
 import { clientOf } from './v3-request.js';
 
 // The resource types the description names for an intent (createUploadIntent): what resource_id then refers to.
@@ -55,16 +54,14 @@ export function fileHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, 'create
 
     getUploadIntent: (request, context) => present(context, intentOf(context, request.path.intent)),
 
-    commitUploadIntent: async (request, context) => {
-      let intent: UploadIntentRecord;
-      try {
-        intent = intentOf(context, request.path.intent);
-      } catch (error) {
-        context.req.resume(); // the unread upload is discarded, not left on the connection
-        throw error;
-      }
+    commitUploadIntent: (request, context) => {
+      const intent = intentOf(context, request.path.intent);
       const limits = uploadLimits();
-      const file = await readFilePart(context.req, { field: limits.filePart, ceilingBytes: limits.ceilingBytes, codes: families.v3.codes });
+      // The platform read the upload before the signature check (http/body.ts).
+      const upload = requestLocals(context.res).upload;
+      if (upload === undefined) throw new Error('commitUploadIntent ran without its multipart body read');
+      if (upload.invalid !== undefined) throw upload.invalid;
+      const file = upload.file;
       const outcome = uploads().commit(intent, file);
       if (!outcome.ok && outcome.refused === 'state') throw new HttpError('invalid_state_transition', outcome.reason, { status: [intent.status] });
       if (!outcome.ok) throw new HttpError('validation_error', 'The file does not meet the upload intent’s limits.', { [`body.${limits.filePart}`]: outcome.problems });

@@ -43,7 +43,7 @@ export function verifySignatureV1(): RequestHandler {
       next(failure('UNAUTHORIZED'));
       return;
     }
-    const request = { method: req.method, target: req.originalUrl, rawBody: locals.rawBody };
+    const request = { method: req.method, target: req.originalUrl, bodySha256: locals.bodySha256 };
     next(signatureMatches(scheme, locals.site.apiSecret, headers, request) ? undefined : failure('INVALID_SIGNATURE'));
   };
 }

@@ -69,7 +69,7 @@ export function verifySignatureV3(sandbox: Sandbox): RequestHandler {
       next(failure('invalid_signature', `${scheme.headers.nonce ?? 'The nonce'} breaks the nonce rule of the signature scheme.`));
       return;
     }
-    if (!signatureMatches(scheme, key.hmacSecret, headers, { method: req.method, target: req.originalUrl, rawBody: locals.rawBody })) {
+    if (!signatureMatches(scheme, key.hmacSecret, headers, { method: req.method, target: req.originalUrl, bodySha256: locals.bodySha256 })) {
       next(failure('invalid_signature'));
       return;
     }

@@ -1,47 +1,85 @@
-// Reads a JSON request body within the family's size limit (its contract's
-// info.x-body-limit-bytes), keeping the raw bytes (request signatures are computed over them),
-// and parses it. A body without a Content-Type is read as JSON; another media type gets 415.
-// Multipart bodies are left to their handler. A route whose body is `*/*` (the control API's
-// webhook inbox) takes any bytes: they are kept raw for its handler, never parsed or refused.
-import express, { type RequestHandler } from 'express';
+// Reads a request body within its limit, decoding its Content-Encoding, and records the SHA-256
+// of its bytes (request signatures and idempotency fingerprints cover them):
+// - a JSON body (the family's limit, its contract's info.x-body-limit-bytes) is kept raw and
+//   parsed; a body without a Content-Type is read as JSON, another media type gets 415;
+// - a route whose body is `*/*` (the control API's webhook inbox) takes any bytes, kept raw;
+// - a multipart upload is streamed (multipart-body.ts): hashed whole, its file part reduced;
+// - an operation that takes no body ignores one: it is neither read nor signed.
+// Every failure while reading is a 4xx: a body that does not decode 400, an unknown encoding
+// 415, too large 413. A body announced larger than the limit is refused before anything else
+// runs (refuseAnnouncedOversize), so a client cannot hold a connection open on a huge promise.
+import { createHash } from 'node:crypto';
+import express, { type Request, type RequestHandler } from 'express';
 import type { RouteDefinition } from '../../generated/runtime/router-runtime.js';
+import { uploadLimits } from '../domain/files/upload-limits.js';
 import { families } from './families.js';
 import { HttpError } from './http-error.js';
-import { requestLocals } from './locals.js';
+import { requestLocals, type FamilyName } from './locals.js';
+import { multipartOverheadBytes, readMultipartBody } from './multipart-body.js';
 
 /** The raw body of every request that has none (empty, so nothing can change it). */
 const noBody = Buffer.alloc(0);
+const noBodySha256 = createHash('sha256').update(noBody).digest('hex');
 
-export function readBody(route: RouteDefinition, limitBytes: number): RequestHandler[] {
-  const raw = express.raw({ type: () => true, limit: limitBytes });
+function isMultipart(route: RouteDefinition): boolean {
+  return route.body?.contentType.startsWith('multipart/') === true;
+}
+
+/** The most bytes a route's body may have: the family's limit, or for an upload its file ceiling and the form around it. */
+export function bodyLimitOf(route: RouteDefinition, familyLimitBytes: number): number {
+  return isMultipart(route) ? uploadLimits().ceilingBytes + multipartOverheadBytes : familyLimitBytes;
+}
+
+/** 413 at once for a Content-Length over the route's limit, before authentication or anything else reads the request. */
+export function refuseAnnouncedOversize(route: RouteDefinition, familyLimitBytes: number): RequestHandler {
+  const limit = bodyLimitOf(route, familyLimitBytes);
+  return (req, res, next) => {
+    const announced = Number(req.headers['content-length'] ?? 0);
+    if (route.body === undefined || !(announced > limit)) {
+      next();
+      return;
+    }
+    next(new HttpError(families[requestLocals(res).family].codes.payloadTooLarge, `The request body would be ${announced} bytes; the limit is ${limit}.`));
+  };
+}
+
+export function readBody(route: RouteDefinition, familyLimitBytes: number): RequestHandler[] {
+  const limit = bodyLimitOf(route, familyLimitBytes);
+  const raw = express.raw({ type: () => true, limit });
   return [
     (req, res, next) => {
-      if (route.body?.contentType.startsWith('multipart/')) {
+      const locals = requestLocals(res);
+      const codes = families[locals.family].codes;
+      // An operation without a body, or a request that announces none (no Content-Length, no
+      // Transfer-Encoding: most GETs): nothing to read. Skipping the parser is a measurable
+      // share of a small request.
+      if (route.body === undefined || (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)) {
+        locals.rawBody = noBody;
+        locals.bodySha256 = noBodySha256;
+        req.body = undefined;
+        // A body sent anyway stays unread: the connection closes after the answer rather than wait for it.
+        if (!req.complete) res.setHeader('Connection', 'close');
         next();
         return;
       }
-      // A request that announces no body (no Content-Length, no Transfer-Encoding: most GETs)
-      // has none to read; skipping the parser here is a measurable share of a small request.
-      if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
-        requestLocals(res).rawBody = noBody;
-        req.body = undefined;
-        next();
+      if (isMultipart(route)) {
+        readMultipartBody(req, { field: uploadLimits().filePart, ceilingBytes: uploadLimits().ceilingBytes, codes }).then((body) => {
+          locals.bodySha256 = body.sha256;
+          locals.upload = body.part;
+          next();
+        }, next);
         return;
       }
       raw(req, res, (error?: unknown) => {
         if (error !== undefined) {
-          next(error);
+          next(readFailure(error, locals.family, req));
           return;
         }
-        const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        requestLocals(res).rawBody = bytes;
+        const bytes = Buffer.isBuffer(req.body) ? req.body : noBody;
+        locals.rawBody = bytes;
+        locals.bodySha256 = createHash('sha256').update(bytes).digest('hex');
         req.body = undefined;
-        if (bytes.length === 0) {
-          next();
-          return;
-        }
-        const codes = families[requestLocals(res).family].codes;
-        if (route.body === undefined || route.body.contentType === '*/*') {
+        if (bytes.length === 0 || route.body?.contentType === '*/*') {
           next();
           return;
         }
@@ -58,4 +96,22 @@ export function readBody(route: RouteDefinition, limitBytes: number): RequestHan
       });
     },
   ];
+}
+
+/**
+ * What went wrong reading a body, as the family's 4xx. body-parser marks the client's faults
+ * with a 4xx status (zlib errors of a body that does not decode included); anything else is
+ * passed on as it is, a fault of the mock.
+ */
+function readFailure(error: unknown, family: FamilyName, req: Request): unknown {
+  const codes = families[family].codes;
+  const { type, status } = (typeof error === 'object' && error !== null ? error : {}) as { type?: unknown; status?: unknown };
+  const encoding = req.get('content-encoding');
+  if (type === 'entity.too.large' || status === 413) return new HttpError(codes.payloadTooLarge, 'The request body is too large.');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported' || status === 415) {
+    return new HttpError(codes.unsupportedMediaType, `The request body's encoding (${encoding ?? 'its charset'}) is not supported.`);
+  }
+  if (typeof status !== 'number' || status < 400 || status >= 500) return error;
+  if (type === 'request.aborted') return new HttpError(codes.badRequest, 'The request body was cut off.');
+  return new HttpError(codes.badRequest, encoding === undefined ? 'The request body cannot be read.' : `The request body cannot be decoded as ${encoding}.`);
 }

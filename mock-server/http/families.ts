@@ -57,11 +57,16 @@ export function sendSuccess(res: Response, clock: Clock, status: number, payload
   res.status(status).json({ state: 0, message: 'OK', result: payload, meta: envelopeMeta(res, clock, meta) });
 }
 
-/** Writes an error in the family's format with the catalog's status. */
+/**
+ * Writes an error in the family's format with the catalog's status. When the request's body has
+ * not all arrived (refused before or while it was read), the connection closes after the
+ * answer: waiting for the rest would let a client hold it open with a body it never sends.
+ */
 export function sendError(res: Response, clock: Clock, error: HttpError): void {
   const locals = requestLocals(res);
   const status = statusOf(locals.family, error.code);
   for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
+  if (!res.req.complete) res.setHeader('Connection', 'close');
   if (locals.family === 'v1') {
     res.status(status).json({
       error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },

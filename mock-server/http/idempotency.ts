@@ -137,7 +137,7 @@ export function createIdempotency(options: IdempotencyOptions): (route: RouteDef
         return;
       }
       const locals = requestLocals(res);
-      const fingerprint = requestFingerprint(req.method, req.originalUrl, locals.rawBody);
+      const fingerprint = requestFingerprint(req.method, req.originalUrl, locals.bodySha256);
       // Headers set before this point (request id, rate-limit and quota headers) belong to each
       // attempt, not to the stored answer.
       const ownHeaders = new Set(res.getHeaderNames());

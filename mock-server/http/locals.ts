@@ -2,6 +2,7 @@
 import type { Response } from 'express';
 import type { RouteDefinition } from '../../generated/runtime/router-runtime.js';
 import type { ApiKey } from '../domain/accounts/api-keys.js';
+import type { FilePart } from './multipart-body.js';
 import type { Site } from '../domain/accounts/sites.js';
 
 /** The API family a request belongs to (families.ts says how each renders its bodies). */
@@ -19,10 +20,14 @@ export interface RequestLocals {
   key?: ApiKey;
   /** The authenticated v1 site. */
   site?: Site;
-  /** The raw request body, as signed; undefined when none was read. */
+  /** The raw body, decoded; undefined when none was read (and for a multipart upload, which is streamed). */
   rawBody?: Buffer;
   /** An injected fault (control injectFault) answered the call instead of its operation. */
   faultAnswered?: boolean;
+  /** Hex SHA-256 of the body's bytes, decoded (of nothing when none was read): what signatures and idempotency cover. */
+  bodySha256?: string;
+  /** A multipart upload's file part, or why the form is not one. */
+  upload?: FilePart;
 }
 
 const slot = 'exchangeApiKit';

@@ -1,8 +1,9 @@
 // The platform middleware every operation runs after its route matched and before its request
-// is validated: per family, in order, one line per step. Private v3 operations (those with an
-// x-scope, null included) are authenticated, limited and counted; public ones only read their
-// body. Every v1 operation is signed by its site. A hook may add a step once the platform has
-// admitted a call, before idempotency and the operation (the control API's injected faults).
+// is validated: per family, in order, one line per step. A body announced over its limit is
+// refused first. Private v3 operations (those with an x-scope, null included) are
+// authenticated, limited and counted; public ones only read their body. Every v1 operation is
+// signed by its site. A hook may add a step once the platform has admitted a call, before
+// idempotency and the operation (the control API's injected faults).
 import type { RequestHandler, Response } from 'express';
 import { depositV1Info, type DepositV1ErrorCode } from '../../generated/deposit-v1/contract-data.js';
 import { operationValidators as depositV1Validators } from '../../generated/deposit-v1/validators.js';
@@ -13,7 +14,7 @@ import type { RouteDefinition } from '../../generated/runtime/router-runtime.js'
 import type { Sandbox } from '../sandbox.js';
 import { authenticateV1, verifySignatureV1 } from './authenticate-v1.js';
 import { authenticateV3, verifySignatureV3 } from './authenticate-v3.js';
-import { readBody } from './body.js';
+import { readBody, refuseAnnouncedOversize } from './body.js';
 import { createIdempotency } from './idempotency.js';
 import { requestLocals } from './locals.js';
 import { rateLimit } from './rate-limit.js';
@@ -54,28 +55,33 @@ export function createPipeline(sandbox: Sandbox, hooks: PipelineHooks = {}): Pip
     validators: depositV1Validators,
   });
 
+  const v3Limit = exchangeV3Info['x-body-limit-bytes'];
+  const v1Limit = depositV1Info['x-body-limit-bytes'];
+  const controlLimit = sandboxControlInfo['x-body-limit-bytes'];
   // Usage is recorded right after authentication, so a key's refusals (429, bad signature,
   // idempotency conflict) count as its errors; the body is read only once the key may proceed.
   return {
     v3: (route) =>
       route.scope === undefined
-        ? [...readBody(route, exchangeV3Info['x-body-limit-bytes']), ...admitted(route)]
+        ? [refuseAnnouncedOversize(route, v3Limit), ...readBody(route, v3Limit), ...admitted(route)]
         : [
+            refuseAnnouncedOversize(route, v3Limit),
             authenticateV3(sandbox, route),
             recordUsage(sandbox, route.operationId),
             rateLimit(sandbox),
-            ...readBody(route, exchangeV3Info['x-body-limit-bytes']),
+            ...readBody(route, v3Limit),
             verifySignatureV3(sandbox),
             ...admitted(route),
             v3Idempotency(route),
           ],
     v1: (route) => [
+      refuseAnnouncedOversize(route, v1Limit),
       authenticateV1(sandbox, route),
-      ...readBody(route, depositV1Info['x-body-limit-bytes']),
+      ...readBody(route, v1Limit),
       verifySignatureV1(),
       ...admitted(route),
       v1Idempotency(route),
     ],
-    control: (route) => [...readBody(route, sandboxControlInfo['x-body-limit-bytes'])],
+    control: (route) => [refuseAnnouncedOversize(route, controlLimit), ...readBody(route, controlLimit)],
   };
 }

@@ -18,8 +18,8 @@ export interface SignedRequest {
   method: string;
   /** Path and query string exactly as sent (express's originalUrl). */
   target: string;
-  /** Raw body bytes; undefined (signed as the empty string) when none was read, e.g. multipart. */
-  rawBody: Buffer | undefined;
+  /** Hex SHA-256 of the raw body, multipart uploads included (http/body.ts); undefined: of the empty string. */
+  bodySha256: string | undefined;
 }
 
 export function signatureHeaders(scheme: SignatureScheme, get: (name: string) => string | undefined): SignatureHeaders | undefined {
@@ -60,7 +60,7 @@ export function signatureMatches(scheme: SignatureScheme, secret: string, header
       case 'path':
         return request.target;
       case 'body_sha256':
-        return createHash('sha256').update(request.rawBody ?? Buffer.alloc(0)).digest('hex');
+        return request.bodySha256 ?? createHash('sha256').update('').digest('hex');
     }
   });
   const expected = createHmac('sha256', secret).update(parts.join(scheme.separator)).digest();

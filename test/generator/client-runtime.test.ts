@@ -422,9 +422,9 @@ describe('HMAC request signing', () => {
     expect(server.seen[0]!.body).toContain('999.00');
   });
 
-  it('signs a multipart body as the empty body', async () => {
+  it('signs a multipart body over the bytes sent, boundary and file included', async () => {
     server.handler = (seen) => {
-      const failure = checkV3Signature(seen, secret, '');
+      const failure = checkV3Signature(seen, secret);
       return failure === undefined ? { status: 200, body: envelope(null) } : { status: 401, body: { error: { code: failure } } };
     };
     const form = new FormData();
@@ -434,6 +434,8 @@ describe('HMAC request signing', () => {
     await client.request(upload, { path: { upload: 'up_1' }, body: form, headers: { 'content-type': 'multipart/form-data' } });
     expect(server.seen[0]!.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     expect(server.seen[0]!.body).toContain('%PDF-1.7');
+    // The file is inside the signature: the hash of an empty body does not verify.
+    expect(checkV3Signature(server.seen[0]!, secret, '')).toBe('invalid_signature');
     await expect(client.request(upload, { path: { upload: 'up_1' }, body: 'x' })).rejects.toThrow(/FormData/);
   });
 
