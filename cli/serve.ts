@@ -1,7 +1,9 @@
 // `exchange-api-kit serve` (and `npm start`): the mock server on one port until SIGINT/SIGTERM,
 // printing its URL and ready-to-use credentials.
+import { egressModes, parseAllowList, type EgressMode } from '../mock-server/dispatch/egress-policy.js';
+import { trustedProxies } from '../mock-server/http/trusted-proxies.js';
 import { logLevels, type LogLevel } from '../mock-server/log.js';
-import { startMockServer, type RunningMockServer, type StartOptions } from '../mock-server/server.js';
+import { defaultHeadersTimeoutMs, defaultRequestTimeoutMs, startMockServer, type RunningMockServer, type StartOptions } from '../mock-server/server.js';
 import { FixtureError, readFixtures } from '../mock-server/replay/fixture-format.js';
 import { ReplayBook } from '../mock-server/replay/replay-book.js';
 import { configOption, helpOption, optionsHelp, parsers, readOptions, UsageError, type OptionSpec } from './options.js';
@@ -23,7 +25,37 @@ const serveOptions: OptionSpec[] = [
   { name: 'admin-token', env: 'MOCK_ADMIN_TOKEN', placeholder: '<value>', help: 'require X-Mock-Admin-Token on the control API' },
   { name: 'no-control', boolean: true, help: 'do not serve the sandbox control API under /__mock' },
   { name: 'no-docs', boolean: true, help: 'do not serve the API reference under /docs' },
-  { name: 'webhooks-loopback-only', env: 'MOCK_WEBHOOKS_LOOPBACK_ONLY', boolean: true, help: 'deliver webhooks only to loopback addresses' },
+  {
+    name: 'webhook-egress',
+    env: 'MOCK_WEBHOOK_EGRESS',
+    placeholder: '<mode>',
+    help: 'where webhooks may go: local (default; loopback, private and public addresses), public (public addresses only, for shared sandboxes) or loopback (this machine only); never link-local, metadata or the mock itself',
+    parse: parsers.oneOf(egressModes),
+  },
+  {
+    name: 'webhook-allow',
+    env: 'MOCK_WEBHOOK_ALLOW',
+    placeholder: '<cidr,...>',
+    help: 'address ranges webhooks may reach whatever --webhook-egress says (e.g. 10.20.0.0/16)',
+    parse: (text) => parseAllowList(parsers.list(text)),
+  },
+  { name: 'webhooks-loopback-only', env: 'MOCK_WEBHOOKS_LOOPBACK_ONLY', boolean: true, help: 'the same as --webhook-egress loopback (kept for existing scripts)' },
+  {
+    name: 'webhook-inbox-bytes',
+    env: 'MOCK_WEBHOOK_INBOX_BYTES',
+    placeholder: '<n>',
+    help: 'the most the webhook inbox keeps, in bytes of its listing; the oldest records go first (default 16777216)',
+    parse: parsers.integer(1024 * 1024, 256 * 1024 * 1024),
+  },
+  {
+    name: 'trust-proxy',
+    env: 'MOCK_TRUST_PROXY',
+    placeholder: '<ip,cidr,...>',
+    help: 'proxies whose X-Forwarded-For names the caller (addresses, CIDRs, loopback, linklocal, uniquelocal); default none: the header is ignored',
+    parse: (text) => trustedProxies(parsers.list(text)),
+  },
+  { name: 'headers-timeout', env: 'MOCK_HEADERS_TIMEOUT', placeholder: '<s>', help: "seconds a request's headers may take to arrive (default 10)", parse: parsers.integer(1, 3600) },
+  { name: 'request-timeout', env: 'MOCK_REQUEST_TIMEOUT', placeholder: '<s>', help: 'seconds a whole request, body included, may take to arrive (default 60)', parse: parsers.integer(1, 3600) },
   {
     name: 'webhook-retry-schedule',
     env: 'MOCK_WEBHOOK_RETRY_SCHEDULE',
@@ -60,6 +92,12 @@ export function serveStartOptions(argv: readonly string[], env: NodeJS.ProcessEn
   const { values } = readOptions(serveOptions, argv, env);
   if (values.help === true) return { help: true };
   const given = (name: string, key: keyof StartOptions): Partial<StartOptions> => (values[name] === undefined ? {} : { [key]: values[name] });
+  const seconds = (name: string, key: keyof StartOptions): Partial<StartOptions> => (values[name] === undefined ? {} : { [key]: (values[name] as number) * 1000 });
+  const egress = webhookEgressOf(values);
+  const timeouts = { ...seconds('headers-timeout', 'headersTimeoutMs'), ...seconds('request-timeout', 'requestTimeoutMs') };
+  if ((timeouts.headersTimeoutMs ?? defaultHeadersTimeoutMs) > (timeouts.requestTimeoutMs ?? defaultRequestTimeoutMs)) {
+    throw new UsageError('--headers-timeout cannot be longer than --request-timeout (the request timeout includes the headers)');
+  }
   return {
     help: false,
     start: {
@@ -68,7 +106,8 @@ export function serveStartOptions(argv: readonly string[], env: NodeJS.ProcessEn
       logLevel: (values['log-level'] as LogLevel | undefined) ?? 'info',
       control: values['no-control'] !== true,
       docs: values['no-docs'] !== true,
-      loopbackWebhooksOnly: values['webhooks-loopback-only'] === true,
+      ...(egress === undefined ? {} : { webhookEgress: egress }),
+      ...timeouts,
       ...given('seed', 'seed'),
       ...given('token', 'token'),
       ...given('site-key', 'siteKey'),
@@ -77,6 +116,9 @@ export function serveStartOptions(argv: readonly string[], env: NodeJS.ProcessEn
       ...given('webhook-retry-schedule', 'webhookRetrySchedule'),
       ...given('webhook-egress-ips', 'webhookEgressIps'),
       ...replayOptions(values.replay as string | undefined, values['replay-only'] === true),
+      ...given('webhook-allow', 'webhookAllow'),
+      ...given('webhook-inbox-bytes', 'webhookInboxBytes'),
+      ...given('trust-proxy', 'trustProxy'),
     },
   };
 }
@@ -95,6 +137,14 @@ function replayOptions(dir: string | undefined, only: boolean): Pick<StartOption
   }
 }
 
+/** --webhook-egress, or its older spelling --webhooks-loopback-only; both at odds is a usage error. */
+function webhookEgressOf(values: Record<string, unknown>): EgressMode | undefined {
+  const mode = values['webhook-egress'] as EgressMode | undefined;
+  if (values['webhooks-loopback-only'] !== true) return mode;
+  if (mode !== undefined && mode !== 'loopback') throw new UsageError(`--webhooks-loopback-only contradicts --webhook-egress ${mode}: give one of them`);
+  return 'loopback';
+}
+
 export function banner(server: RunningMockServer, start: StartOptions): string {
   return `exchange-api-kit mock server listening on ${server.url}
   v3 (exchange):    ${server.url}/api/v3        token: ${server.token}
@@ -103,6 +153,7 @@ export function banner(server: RunningMockServer, start: StartOptions): string {
   sandbox control:  ${start.control === false ? 'off' : `${server.url}/__mock`}
   inspector:        ${start.control === false ? 'off' : `${server.url}/__mock/ui/`}
   API reference:    ${start.docs === false ? 'off' : `${server.url}/docs`}${replayLine(start)}
+  webhook egress:   ${server.sandbox.egress.policy.mode}${start.webhookAllow?.length ? ` + ${start.webhookAllow.join(', ')}` : ''}
   seed: ${server.seed}
 
   try: curl -H "Authorization: Bearer ${server.token}" ${server.url}/api/v3/private/ping`;

@@ -45,6 +45,7 @@ import { HttpError } from './http/http-error.js';
 import { createPipeline } from './http/pipeline.js';
 import { rememberRoute, requestContext } from './http/request-context.js';
 import { strictResponses } from './http/strict-responses.js';
+import { trustedProxies } from './http/trusted-proxies.js';
 import { inspectorPage } from './ui/inspector-page.js';
 import { Sandbox, type SandboxOptions } from './sandbox.js';
 import { bundledText } from './bundled-contracts.js';
@@ -73,6 +74,11 @@ export interface AppOptions extends SandboxOptions {
   replay?: ReplayOptions;
   /** The most the webhook inbox's records may take in its listing (default 16 MiB; the oldest go first). */
   webhookInboxBytes?: number;
+  /**
+   * The proxies whose X-Forwarded-For is believed, as addresses, CIDRs or `loopback`,
+   * `linklocal`, `uniquelocal` (express's trust proxy). Default none: the caller is the peer.
+   */
+  trustProxy?: string[];
 }
 
 export interface MockApp {
@@ -101,9 +107,10 @@ export function createApp(options: AppOptions = {}): MockApp {
 
   const app = express();
   app.disable('x-powered-by');
-  // Behind a local proxy (and in tests) the caller IP comes from X-Forwarded-For; the IP
-  // allow-list check reads req.ip.
-  app.set('trust proxy', 'loopback');
+  // The IP allow-list check reads req.ip: the peer's address, or behind a trusted proxy the
+  // address X-Forwarded-For names. Trusting a proxy nobody configured would let any client
+  // claim any address with the header.
+  app.set('trust proxy', trustedProxies(options.trustProxy ?? []));
   // Every request is logged once: the API families log in their own chain (front-door.ts).
   const logged = options.logger ? [requestLog(options.logger)] : [];
   for (const step of logged) app.use(step);

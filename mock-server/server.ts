@@ -1,5 +1,5 @@
 // startMockServer(): the mock listening on a port (0 = an ephemeral one), for tests and the CLI.
-import { createServer } from 'node:http';
+import { createServer, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.js';
 import type { Sandbox } from './sandbox.js';
@@ -13,7 +13,19 @@ export interface StartOptions extends AppOptions {
   host?: string;
   /** Log one line per request at this level to stdout (default: no logging). Ignored when `logger` is given. */
   logLevel?: LogLevel;
+  /** A request's headers must arrive within this (default 10 s), or the connection is closed with 408. */
+  headersTimeoutMs?: number;
+  /** The whole request, body included, must arrive within this (default 60 s), or the connection is closed with 408. */
+  requestTimeoutMs?: number;
 }
+
+/**
+ * Slow senders (one byte a second, a body announced but never sent) are cut off by these, so
+ * they cannot hold connections for node's default five minutes. 60 s for a whole request still
+ * lets a 20 MiB upload through at under 3 Mbit/s.
+ */
+export const defaultHeadersTimeoutMs = 10_000;
+export const defaultRequestTimeoutMs = 60_000;
 
 // How often due webhook deliveries are looked for in real time (advances of the virtual clock
 // and POST /__mock/webhooks/run-due send them at once).
@@ -47,7 +59,7 @@ export async function startMockServer(options: StartOptions = {}): Promise<Runni
   const { listener, sandbox, overrides } = createApp({ ...options, ...(logger ? { logger } : {}) });
   await sandbox.resume();
   const host = options.host ?? '127.0.0.1';
-  const server = createServer(listener).listen(options.port ?? 0, host);
+  const server = createServer(timeouts(options), listener).listen(options.port ?? 0, host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
@@ -73,4 +85,16 @@ export async function startMockServer(options: StartOptions = {}): Promise<Runni
         server.closeAllConnections();
       }),
   };
+}
+
+function timeouts(options: StartOptions): ServerOptions {
+  const headersTimeout = options.headersTimeoutMs ?? defaultHeadersTimeoutMs;
+  const requestTimeout = options.requestTimeoutMs ?? defaultRequestTimeoutMs;
+  for (const [name, value] of Object.entries({ headersTimeout, requestTimeout })) {
+    if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number of milliseconds of at least 1, got ${value}`);
+  }
+  if (headersTimeout > requestTimeout) throw new RangeError(`the headers timeout (${headersTimeout} ms) cannot be longer than the request timeout (${requestTimeout} ms)`);
+  // node looks for expired requests on this beat (default 30 s, which would stretch the timeouts).
+  const connectionsCheckingInterval = Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4)));
+  return { headersTimeout, requestTimeout, connectionsCheckingInterval };
 }

@@ -2,6 +2,7 @@
 import { coldStart } from './cold-start.js';
 import { report, type BenchResult } from './lib/report.js';
 import { scale } from './scale.js';
+import { slowSenders } from './slow-senders.js';
 import { generation, webhookDeliveries } from './spawned-bench.js';
 import { throughput } from './throughput.js';
 
@@ -18,6 +19,7 @@ export const benchmarks: Record<string, (options: BenchOptions) => BenchResult |
   generate: generation,
   scale,
   webhooks: webhookDeliveries,
+  'slow-senders': slowSenders,
 };
 
 /** Runs the chosen benchmarks in order; a failing one is reported and the others still run. */

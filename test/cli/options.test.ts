@@ -35,7 +35,7 @@ function usageError(argv: string[], env: NodeJS.ProcessEnv = {}): string {
 
 describe('serve options', () => {
   it('defaults: port 4010 on 127.0.0.1, info logs, control API and docs on', () => {
-    expect(startOptions([])).toEqual({ port: 4010, host: '127.0.0.1', logLevel: 'info', control: true, docs: true, loopbackWebhooksOnly: false });
+    expect(startOptions([])).toEqual({ port: 4010, host: '127.0.0.1', logLevel: 'info', control: true, docs: true });
   });
 
   it('reads a YAML config file with the flag names, lists as arrays', () => {
@@ -56,8 +56,22 @@ describe('serve options', () => {
   });
 
   it('takes switches from the environment as 1/0 or true/false', () => {
-    expect(startOptions([], { MOCK_WEBHOOKS_LOOPBACK_ONLY: '1' }).loopbackWebhooksOnly).toBe(true);
-    expect(startOptions([], { MOCK_WEBHOOKS_LOOPBACK_ONLY: 'false' }).loopbackWebhooksOnly).toBe(false);
+    expect(startOptions([], { MOCK_WEBHOOKS_LOOPBACK_ONLY: '1' }).webhookEgress).toBe('loopback');
+    expect(startOptions([], { MOCK_WEBHOOKS_LOOPBACK_ONLY: 'false' }).webhookEgress).toBeUndefined();
+  });
+
+  it('reads the security options: webhook egress and allow-list, inbox bound, trusted proxies, timeouts in seconds', () => {
+    const config = file('shared.yaml', 'webhook-egress: public\nwebhook-allow: [10.20.0.0/16, 192.0.2.7]\ntrust-proxy: loopback\nheaders-timeout: 5\n');
+    expect(startOptions(['--config', config, '--webhook-inbox-bytes', '2097152'], { MOCK_REQUEST_TIMEOUT: '30' })).toMatchObject({
+      webhookEgress: 'public',
+      webhookAllow: ['10.20.0.0/16', '192.0.2.7'],
+      trustProxy: ['loopback'],
+      webhookInboxBytes: 2097152,
+      headersTimeoutMs: 5000,
+      requestTimeoutMs: 30000,
+    });
+    // The old switch is the loopback mode; with the same mode named it is no contradiction.
+    expect(startOptions(['--webhooks-loopback-only', '--webhook-egress', 'loopback']).webhookEgress).toBe('loopback');
   });
 
   it.each([
@@ -68,6 +82,12 @@ describe('serve options', () => {
     [['--token', 'short'], {}, /^--token must be 16 to 128/],
     [['--webhook-retry-schedule', '0,x'], {}, /^--webhook-retry-schedule must be an integer/],
     [[], { MOCK_WEBHOOKS_LOOPBACK_ONLY: 'yes' }, /^MOCK_WEBHOOKS_LOOPBACK_ONLY must be true or false/],
+    [['--webhook-egress', 'anywhere'], {}, /^--webhook-egress must be one of loopback, local, public/],
+    [['--webhooks-loopback-only', '--webhook-egress', 'public'], {}, /--webhooks-loopback-only contradicts --webhook-egress public/],
+    [['--webhook-allow', '10.0.0.0/8,intranet'], {}, /^--webhook-allow webhook allow-list entries must be CIDRs or IP addresses, got "intranet"/],
+    [['--trust-proxy', 'everyone'], {}, /^--trust-proxy trusted proxies must be IP addresses, CIDRs or loopback/],
+    [['--webhook-inbox-bytes', '1000'], {}, /^--webhook-inbox-bytes must be an integer from 1048576 to 268435456/],
+    [['--headers-timeout', '90', '--request-timeout', '60'], {}, /--headers-timeout cannot be longer than --request-timeout/],
     [['--nope'], {}, /Unknown option '--nope'/],
     [['--config', '/no/such/file.yaml'], {}, /--config: cannot read \/no\/such\/file.yaml: ENOENT/],
   ])('refuses %j %j', (argv, env, message) => {
