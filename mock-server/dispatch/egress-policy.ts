@@ -8,8 +8,8 @@
 //   local        (default) loopback, private (10/8, 172.16/12, 192.168/16, fc00::/7, 100.64/10)
 //                and public addresses: laptops and CI
 //   public       public unicast addresses only: a sandbox shared with tenants one does not trust
-// `allow` CIDRs add ranges to any mode; the never-list stays closed whatever they say. Other special-purpose ranges
-// (documentation, benchmarking, 6to4, Teredo, NAT64, reserved) need `allow`.
+// `allow` CIDRs add ranges to any mode; the never-list stays closed whatever they say. Other
+// special-purpose ranges (documentation, benchmarking, 6to4, Teredo, NAT64, reserved) need `allow`.
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { OwnListener } from './own-listener.js';
@@ -80,12 +80,12 @@ export class EgressPolicy {
     } catch {
       return 'must be an absolute http or https URL';
     }
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') return `must be an http or https URL, not ${target.protocol}`;
-    if (target.username !== '' || target.password !== '') return 'must not carry credentials (user:password@)';
+    const problem = urlProblem(target);
+    if (problem !== undefined) return problem;
     const host = target.hostname.replace(/^\[|\]$/g, '');
     const address = isIP(host) !== 0 ? host : host === 'localhost' || host.endsWith('.localhost') ? '127.0.0.1' : undefined;
     if (address === undefined) return undefined;
-    const verdict = this.check(address, target.port === '' ? (target.protocol === 'https:' ? 443 : 80) : Number(target.port));
+    const verdict = this.check(address, targetPort(target));
     if (verdict.allowed || (verdict.ownListener && this.ownListener?.route(target.pathname) !== undefined)) return undefined;
     return verdict.reason;
   }
@@ -110,6 +110,19 @@ export class EgressPolicy {
       reason: `${text} is ${what}, which webhook egress "${this.mode}" does not reach (--webhook-egress, --webhook-allow)`,
     };
   }
+}
+
+/** What makes a URL one webhooks are never sent to, whatever its address: another scheme than http(s), credentials in it. */
+export function urlProblem(target: URL): string | undefined {
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') return `must be an http or https URL, not ${target.protocol}`;
+  if (target.username !== '' || target.password !== '') return 'must not carry credentials (user:password@)';
+  return undefined;
+}
+
+/** The port a connection to the URL goes to. */
+export function targetPort(target: URL): number {
+  if (target.port !== '') return Number(target.port);
+  return target.protocol === 'https:' ? 443 : 80;
 }
 
 /** The entries of an allow-list, checked (a RangeError names a bad one) and kept as given. */

@@ -13,7 +13,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { AttemptRequest } from '../store/records/webhook-records.js';
-import type { EgressPolicy } from './egress-policy.js';
+import { targetPort, urlProblem, type EgressPolicy } from './egress-policy.js';
 import type { OwnListener } from './own-listener.js';
 import { EgressDeniedError, type Transport, type TransportResponse } from './transport.js';
 
@@ -43,7 +43,7 @@ export function httpTransport(options: HttpTransportOptions): Transport {
   const limit = options.maxResponseBodyBytes ?? defaultMaxResponseBodyBytes;
   return async (request, signal) => {
     const target = webhookTarget(request.url);
-    const port = target.port === '' ? (target.protocol === 'https:' ? 443 : 80) : Number(target.port);
+    const port = targetPort(target);
     const host = target.hostname.replace(/^\[|\]$/g, '');
     const candidates = isIP(host) !== 0 ? [{ address: host, family: isIP(host) }] : await resolve(host);
     if (candidates.length === 0) throw Object.assign(new Error(`${host} has no address`), { code: 'ENOTFOUND' });
@@ -70,10 +70,8 @@ function webhookTarget(url: string): URL {
   } catch {
     throw Object.assign(new Error(`not a URL: ${url}`), { code: 'ERR_INVALID_URL' });
   }
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-    throw Object.assign(new Error(`${target.protocol} URLs are not sent to: http and https only`), { code: 'ERR_INVALID_URL' });
-  }
-  if (target.username !== '' || target.password !== '') throw new EgressDeniedError('a URL with credentials in it is never sent to');
+  const problem = urlProblem(target);
+  if (problem !== undefined) throw new EgressDeniedError(`refused by the webhook egress policy: the URL ${problem}`);
   return target;
 }
 

@@ -1,5 +1,5 @@
 // The one place failures become responses: an HttpError in its family's format and catalog
-// status; body-parser failures as bad_request / payload_too_large; anything else as a 500
+// status (body.ts turns every failure while reading a body into one); anything else as a 500
 // internal_error without a stack trace (logged to stderr).
 import type { ErrorRequestHandler } from 'express';
 import type { Clock } from '../clock.js';
@@ -21,12 +21,6 @@ export function errorHandler(clock: Clock): ErrorRequestHandler {
 function toHttpError(error: unknown, codes: (typeof families)['v3']['codes']): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof URIError) return new HttpError(codes.badRequest, 'The request path is not valid percent-encoding.'); // router's decodeParam
-  const type = (error as { type?: string } | null)?.type;
-  if (type === 'entity.parse.failed') return new HttpError(codes.badRequest, 'The request body is not valid JSON.');
-  if (type === 'entity.too.large') return new HttpError(codes.payloadTooLarge, 'The request body is too large.');
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-    return new HttpError(codes.unsupportedMediaType, 'The request body encoding is not supported.');
-  }
   console.error('mock-server: unexpected error', error);
   return new HttpError(codes.internal, 'Internal error.');
 }
