@@ -1,7 +1,7 @@
 // One delivery pool for the whole sandbox: however deliveries are triggered (each API call that
 // emits an event, run-due, a clock advance, the real-time ticker) no more attempts are in
 // flight at once than the pool's size, and every one of them is still made. A receiver on
-// loopback holds each request briefly and counts how many are open at the same time.
+// loopback holds every request until the test lets go, counting how many are open at once.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -15,18 +15,27 @@ let receiverUrl = '';
 let open = 0;
 let mostOpen = 0;
 let answered = 0;
+let holding = true;
+const held: (() => void)[] = [];
+
+/** Resolves once `check` holds, looking again every few milliseconds. */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
 
 beforeAll(async () => {
   receiver = createServer((req, res) => {
     open += 1;
     mostOpen = Math.max(mostOpen, open);
     req.resume();
-    // Held long enough that attempts would pile up if nothing bounded them.
-    setTimeout(() => {
+    const answer = (): void => {
       open -= 1;
       answered += 1;
       res.writeHead(204).end();
-    }, 25);
+    };
+    // Held until the test lets go, so attempts pile up if nothing bounds them.
+    if (holding) held.push(answer);
+    else answer();
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
@@ -46,11 +55,19 @@ it('holds the in-flight limit for 200 test events sent at once, and delivers the
   // Every call starts a dispatch run of its own; run-due and an advance start more alongside.
   await Promise.all([
     ...Array.from({ length: events }, () => client.sendTestWebhook({ body: { endpoint_id: endpoint.id } })),
-    mock.control.runDueWebhooks(),
     mock.control.advanceClock({ body: { seconds: 1 } }),
   ]);
-  await mock.control.runDueWebhooks();
+  await until(() => open === defaultDeliveryConcurrency);
+  // Room for any attempt beyond the limit to show up before the receiver lets go: another
+  // advance (a run of its own) and the real-time ticker's beats.
+  await mock.control.advanceClock({ body: { seconds: 1 } });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(open).toBe(defaultDeliveryConcurrency);
+  expect(mock.sandbox.egress.pool.inFlight).toBe(defaultDeliveryConcurrency);
 
+  holding = false;
+  for (const answer of held.splice(0)) answer();
+  await mock.control.runDueWebhooks();
   expect(answered).toBe(events);
   expect(mostOpen).toBe(defaultDeliveryConcurrency);
   expect(mock.sandbox.egress.pool.inFlight).toBe(0);
