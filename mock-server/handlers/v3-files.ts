@@ -59,7 +59,8 @@ export function fileHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, 'create
       const limits = uploadLimits();
       // The platform read the upload before the signature check (http/body.ts).
       const upload = requestLocals(context.res).upload;
-      if (upload === undefined) throw new Error('commitUploadIntent ran without its multipart body read');
+      // No body at all: nothing was read (a wrong media type with a body is refused while reading).
+      if (upload === undefined) throw new HttpError('unsupported_media_type', 'Send the file as multipart/form-data.');
       if (upload.invalid !== undefined) throw upload.invalid;
       const file = upload.file;
       const outcome = uploads().commit(intent, file);
