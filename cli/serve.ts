@@ -29,7 +29,7 @@ const serveOptions: OptionSpec[] = [
     name: 'webhook-egress',
     env: 'MOCK_WEBHOOK_EGRESS',
     placeholder: '<mode>',
-    help: 'where webhooks may go: local (default; loopback, private and public addresses), public (public addresses only, for shared sandboxes) or loopback (this machine only); never link-local, metadata or the mock itself',
+    help: 'where webhooks may go: local (default: any but link-local, metadata and the mock itself), public (public addresses only: shared sandboxes) or loopback',
     parse: parsers.oneOf(egressModes),
   },
   {
