@@ -16,6 +16,7 @@ import { families } from './families.js';
 import { HttpError } from './http-error.js';
 import { requestLocals, type FamilyName } from './locals.js';
 import { multipartOverheadBytes, readMultipartBody } from './multipart-body.js';
+import { bodyPending } from './pending-body.js';
 
 /** The raw body of every request that has none (empty, so nothing can change it). */
 const noBody = Buffer.alloc(0);
@@ -59,7 +60,7 @@ export function readBody(route: RouteDefinition, familyLimitBytes: number): Requ
         locals.bodySha256 = noBodySha256;
         req.body = undefined;
         // A body sent anyway stays unread: the connection closes after the answer rather than wait for it.
-        if (!req.complete) res.setHeader('Connection', 'close');
+        if (bodyPending(req)) res.setHeader('Connection', 'close');
         next();
         return;
       }

@@ -7,6 +7,7 @@ import { exchangeV3ErrorCodes } from '../../generated/exchange-v3/contract-data.
 import { sandboxControlErrorCodes } from '../../generated/sandbox-control/contract-data.js';
 import type { Clock } from '../clock.js';
 import { HttpError } from './http-error.js';
+import { bodyPending } from './pending-body.js';
 import { requestLocals, type FamilyName } from './locals.js';
 
 type Catalog = Readonly<Record<string, { readonly status: number }>>;
@@ -66,7 +67,7 @@ export function sendError(res: Response, clock: Clock, error: HttpError): void {
   const locals = requestLocals(res);
   const status = statusOf(locals.family, error.code);
   for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
-  if (!res.req.complete) res.setHeader('Connection', 'close');
+  if (bodyPending(res.req)) res.setHeader('Connection', 'close');
   if (locals.family === 'v1') {
     res.status(status).json({
       error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },

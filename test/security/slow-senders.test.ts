@@ -45,6 +45,16 @@ describe('a Content-Length over the limit', () => {
   });
 });
 
+describe('connections whose request has all arrived', () => {
+  it('stay open after an error answer: only a pending body closes them', async () => {
+    for (const [method, family, operationId] of [['POST', 'v3', 'confirmOrder'], ['DELETE', 'v3', 'deleteOrder'], ['POST', 'control', 'advanceClock']] as const) {
+      const response = await fetch(mock.url + validPath(family, routeOf(family, operationId)), { method, headers: bearer('eak_no_such_token_00000000000000000000') });
+      await response.text();
+      expect([operationId, response.status >= 400, response.headers.get('connection')]).toEqual([operationId, true, 'keep-alive']);
+    }
+  });
+});
+
 describe('300 slow connections', () => {
   it('leave the API answering every request, and are all closed by the timeouts', async () => {
     const paths = { get: fillPath('v3', routeOf('v3', 'ping'), {}), post: fillPath('control', routeOf('control', 'advanceClock'), {}) };
