@@ -21,8 +21,13 @@ export async function send(baseUrl: string, path: string, request: RawRequest = 
     headers: request.headers ?? {},
     ...(request.body === undefined ? {} : { body: request.body }),
   });
-  const text = await response.text();
   const contentType = response.headers.get('content-type') ?? '';
+  // An event stream never ends (streamWebhookEvents): its answer is judged by status and headers.
+  if (contentType.startsWith('text/event-stream')) {
+    await response.body?.cancel();
+    return { status: response.status, headers: response.headers, text: '', json: undefined, contentType };
+  }
+  const text = await response.text();
   let json: unknown;
   if (/[/+]json\b/.test(contentType)) json = JSON.parse(text) as unknown; // a JSON content type must carry JSON
   return { status: response.status, headers: response.headers, text, json, contentType };
