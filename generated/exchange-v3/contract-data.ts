@@ -185,6 +185,6 @@ export const exchangeV3Info = {
     "signed_content": "raw_body",
     "signing_algorithm": "hmac-sha256-v1",
     "secret": "the webhook endpoint's secret, returned once at creation and at rotation",
-    "x-assumption": "The description says HMAC-SHA256 over the body in X-Signature; lower-case hex is the common encoding (DOMAIN-NOTES)."
+    "x-assumption": "The description says HMAC-SHA256 over the body in X-Signature; lower-case hex is the common encoding (docs/domain-notes.md)."
   }
 } as const;

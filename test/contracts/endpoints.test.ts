@@ -1,4 +1,4 @@
-// The contracts hold exactly the endpoints of ../shared/seed/endpoints.tsv, each with the scope
+// The contracts hold exactly the endpoints of contracts/endpoints.tsv, each with the scope
 // the seed gives it, and every operation follows the conventions of contracts/README.md.
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 // The deposit catalog (networks, assets) against the contract's Network / Asset schemas and the
 // domain notes, listAssets / listNetworks over real HTTP through the signed DepositV1Client, and
-// the seeded chain-data generators against the address / hash shapes of ../shared/DOMAIN-NOTES.md
+// the seeded chain-data generators against the address / hash shapes of docs/domain-notes.md
 // (the regexes below are copied from that table on purpose: the generator must not grade itself).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,7 +44,7 @@ const hashShapes: Record<NetworkCode, RegExp> = {
 };
 /** Bech32 addresses use only the BIP 173 data alphabet after the separator. */
 const bech32Body = /^(bc1|ltc1)[qpzry9x8gf2tvdw0s3jn54khce6mua7l]+$/;
-/** DOMAIN-NOTES "Typical confirmations" as [min, max]. */
+/** docs/domain-notes.md "Typical confirmations" as [min, max]. */
 const typicalConfirmations: Record<NetworkCode, [number, number]> = {
   BTC: [1, 6],
   ETH: [6, 12],

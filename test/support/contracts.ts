@@ -7,7 +7,6 @@ import { parse } from 'yaml';
 
 export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const contractsDir = join(repoRoot, 'contracts');
-export const sharedDir = resolve(repoRoot, '..', 'shared');
 
 /**
  * Every OpenAPI contract, by the file that holds it: the service's two API families and the
@@ -108,9 +107,10 @@ export interface SeedEndpoint {
   auth: string;
 }
 
-/** The 90 endpoints of ../shared/seed/endpoints.tsv: family, method, path, auth (scope). */
+/** The 90 endpoints of contracts/endpoints.tsv: family, method, path, auth (scope). */
 export function loadSeedEndpoints(): SeedEndpoint[] {
-  const [header, ...rows] = readFileSync(join(sharedDir, 'seed', 'endpoints.tsv'), 'utf8').trim().split('\n');
+  const lines = readFileSync(join(contractsDir, 'endpoints.tsv'), 'utf8').trim().split('\n');
+  const [header, ...rows] = lines.filter((line) => !line.startsWith('#'));
   if (header !== 'family\tmethod\tpath\tauth') throw new Error(`unexpected endpoints.tsv header: ${header}`);
   return rows.map((row) => {
     const [family, method, path, auth] = row.split('\t');

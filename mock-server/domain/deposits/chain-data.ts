@@ -1,4 +1,4 @@
-// Fake on-chain data that looks like each real chain's (../shared/DOMAIN-NOTES.md, "Address and
+// Fake on-chain data that looks like each real chain's (docs/domain-notes.md, "Address and
 // hash shapes"): addresses, memos, transaction hashes and block heights, drawn from a seeded
 // Random so a seed replays the same values. Shapes only: no checksums, no key material.
 import type { Random } from '../../random.js';

@@ -1,7 +1,7 @@
 // The network catalog of the deposit gateway: the chains deposits and payouts can use, with the
 // public fields of the contract's Network schema plus what the simulated chain needs (block time
 // for confirmations accruing on the virtual clock, a plausible current height to start from).
-// Confirmation defaults follow ../shared/DOMAIN-NOTES.md ("Typical confirmations") and the
+// Confirmation defaults follow docs/domain-notes.md ("Typical confirmations") and the
 // contract's listNetworks example where it gives one (BTC 2, ETH 12, TRON 20).
 import type { Network } from '../../../generated/deposit-v1/types.js';
 

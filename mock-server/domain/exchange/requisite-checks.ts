@@ -1,6 +1,6 @@
 // The requisites of an order checked against its route: the fields the route needs
 // (capabilities' requisites), no others, and each in the format of its side: a payout address
-// of the receive network (shapes of DOMAIN-NOTES), the memo of memo networks, card numbers with
+// of the receive network (shapes of docs/domain-notes.md), the memo of memo networks, card numbers with
 // a valid Luhn check digit, accounts in the payment system's format.
 import type { OrderRequisites } from '../../../generated/exchange-v3/types.js';
 import { maxDestinationTag, maxStellarMemoLength, maxTonCommentLength } from '../deposits/chain-data.js';
@@ -9,7 +9,7 @@ import type { RouteRecord } from './catalog/catalog-records.js';
 import type { PaymentSystemSpec } from './catalog/payment-system-data.js';
 import { giveRequisites, receiveRequisites, type RequisiteField } from './catalog/requisite-fields.js';
 
-/** Address shapes per network (DOMAIN-NOTES, "Address and hash shapes"). */
+/** Address shapes per network (docs/domain-notes.md, "Address and hash shapes"). */
 const addressPatterns: Record<NetworkCode, RegExp> = {
   BTC: /^(bc1q[0-9a-z]{38}|bc1p[0-9a-z]{58}|[13][a-km-zA-HJ-NP-Z1-9]{25,34})$/,
   ETH: /^0x[0-9a-fA-F]{40}$/,

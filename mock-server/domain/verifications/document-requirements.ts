@@ -1,7 +1,7 @@
 // Which documents each verification type needs, and the upload purpose its files carry. The
 // document kinds and purposes are the contract's enums (DocumentKind, UploadPurpose); which kinds
 // make a complete set is ours: an identity verification needs an identity document (any of the
-// three kinds) and a selfie, a card verification the photo of the card (DOMAIN-NOTES).
+// three kinds) and a selfie, a card verification the photo of the card (docs/domain-notes.md).
 import type { DocumentKind, UploadPurpose, VerificationType } from '../../../generated/exchange-v3/types.js';
 
 interface TypeRequirements {

@@ -1,6 +1,6 @@
 // The payment systems the simulated exchanger works with: crypto on several networks (the
 // deposit gateway's networks, mock-server/domain/deposits/networks.ts), bank cards, bank
-// transfers and e-money. Rates-file codes follow the BestChange convention (DOMAIN-NOTES:
+// transfers and e-money. Rates-file codes follow the BestChange convention (docs/domain-notes.md:
 // `BTC`, `USDTTRC20`, `CARDRUB`, `WIREEUR`). Reference prices are plain USD prices of late 2026
 // magnitude; the seed varies reserves, fees, spreads and limits around them (catalog-seed.ts).
 import type { NetworkCode } from '../../deposits/networks.js';
