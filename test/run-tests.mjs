@@ -1,6 +1,6 @@
 // The README's test command (`npm test`): type-checks the project, runs the vitest suite with
-// its JSON report, and ends with one line `tests: N passed, N failed`, so a run that executed
-// nothing is visible. Exits non-zero when the type check or any test fails.
+// its JSON report, and ends with one line `tests: N passed, N failed, N skipped`, so a run that
+// executed nothing, or skipped what it should have run, is visible. Exits non-zero when the type check or any test fails.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,9 +17,12 @@ const vitest = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=js
 
 let passed = 0;
 let failed = 0;
+let skipped = 0;
 try {
   const report = JSON.parse(readFileSync(reportFile, 'utf8'));
   passed = report.numPassedTests;
+  // Skipped (it.skip, skipIf, describe.skip) and todo tests alike: neither ran.
+  skipped = report.numPendingTests + report.numTodoTests;
   // A test file that fails to load has no failed test of its own; count it so it cannot hide.
   const brokenFiles = report.testResults.filter(
     (file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'),
@@ -31,5 +34,5 @@ try {
 }
 rmSync(reportDir, { recursive: true, force: true });
 
-console.log(`tests: ${passed} passed, ${failed} failed`);
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(typecheck !== 0 || vitest !== 0 || failed > 0 || passed === 0 ? 1 : 0);
