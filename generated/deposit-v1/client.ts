@@ -276,128 +276,128 @@ export const depositV1SignatureScheme: SignatureScheme = {
 
 /** Input of listAssets: GET /v1/public/assets. */
 export interface ListAssetsInput {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listNetworks: GET /v1/public/networks. */
 export interface ListNetworksInput {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listAmlCurrencies: GET /v1/public/aml/currencies. */
 export interface ListAmlCurrenciesInput {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of createAmlCheck: POST /v1/public/aml/checks. */
 export interface CreateAmlCheckInput {
-  headers?: Partial<Operations['createAmlCheck']['headers']>;
+  headers?: Partial<Operations['createAmlCheck']['headers']> | undefined;
   body: Operations['createAmlCheck']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getAmlCheck: GET /v1/public/aml/checks/{uuid}. */
 export interface GetAmlCheckInput {
   path: Operations['getAmlCheck']['path'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of sendSiteTestWebhook: POST /v1/public/webhooks/test. */
 export interface SendSiteTestWebhookInput {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of resendWebhookEvent: POST /v1/public/webhooks/resend/{eventId}. */
 export interface ResendWebhookEventInput {
   path: Operations['resendWebhookEvent']['path'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listWebhookEgressIps: GET /v1/public/webhooks/egress-ips. */
 export interface ListWebhookEgressIpsInput {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listWebhookEventTypes: GET /v1/public/webhooks/events. */
 export interface ListWebhookEventTypesInput {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listDeposits: GET /v1/public/deposits. */
 export interface ListDepositsInput {
-  query?: Operations['listDeposits']['query'];
-  signal?: AbortSignal;
+  query?: Operations['listDeposits']['query'] | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of createDeposit: POST /v1/public/deposits. */
 export interface CreateDepositInput {
-  headers?: Partial<Operations['createDeposit']['headers']>;
+  headers?: Partial<Operations['createDeposit']['headers']> | undefined;
   body: Operations['createDeposit']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getDeposit: GET /v1/public/deposits/{uuid}. */
 export interface GetDepositInput {
   path: Operations['getDeposit']['path'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of refreshDeposit: POST /v1/public/deposits/{uuid}/refresh. */
 export interface RefreshDepositInput {
   path: Operations['refreshDeposit']['path'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getDepositAml: GET /v1/public/deposits/{uuid}/aml. */
 export interface GetDepositAmlInput {
   path: Operations['getDepositAml']['path'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getDepositByOrderId: GET /v1/public/deposits/by-order-id/{orderId}. */
 export interface GetDepositByOrderIdInput {
   path: Operations['getDepositByOrderId']['path'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getDepositAmlByOrderId: GET /v1/public/deposits/by-order-id/{orderId}/aml. */
 export interface GetDepositAmlByOrderIdInput {
   path: Operations['getDepositAmlByOrderId']['path'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listStaticAddresses: GET /v1/public/static-addresses. */
 export interface ListStaticAddressesInput {
-  query?: Operations['listStaticAddresses']['query'];
-  signal?: AbortSignal;
+  query?: Operations['listStaticAddresses']['query'] | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of createStaticAddress: POST /v1/public/static-addresses. */
 export interface CreateStaticAddressInput {
   body: Operations['createStaticAddress']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getStaticAddressByOrderId: GET /v1/public/static-addresses/by-order-id/{orderId}. */
 export interface GetStaticAddressByOrderIdInput {
   path: Operations['getStaticAddressByOrderId']['path'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getStaticAddress: GET /v1/public/static-addresses/{uuid}. */
 export interface GetStaticAddressInput {
   path: Operations['getStaticAddress']['path'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listStaticAddressPayments: GET /v1/public/static-addresses/{uuid}/payments. */
 export interface ListStaticAddressPaymentsInput {
   path: Operations['listStaticAddressPayments']['path'];
-  query?: Operations['listStaticAddressPayments']['query'];
-  signal?: AbortSignal;
+  query?: Operations['listStaticAddressPayments']['query'] | undefined;
+  signal?: AbortSignal | undefined;
 }
 
-export type DepositV1ClientOptions = Omit<ClientOptions, 'errorFormat' | 'basePath'> & { basePath?: string };
+export type DepositV1ClientOptions = Omit<ClientOptions, 'errorFormat' | 'basePath'> & { basePath?: string | undefined };
 
 export class DepositV1Client {
   readonly runtime: ClientRuntime;

@@ -1183,477 +1183,477 @@ export const exchangeV3SignatureScheme: SignatureScheme = {
 
 /** Input of ping: GET /ping. */
 export interface PingInput {
-  headers?: Partial<Operations['ping']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['ping']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getOpenApiDocument: GET /openapi.yaml. */
 export interface GetOpenApiDocumentInput {
-  headers?: Partial<Operations['getOpenApiDocument']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getOpenApiDocument']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listPublicContracts: GET /public/contracts. */
 export interface ListPublicContractsInput {
-  headers?: Partial<Operations['listPublicContracts']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['listPublicContracts']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getPublicContract: GET /public/contracts/{contract}. */
 export interface GetPublicContractInput {
   path: Operations['getPublicContract']['path'];
-  headers?: Partial<Operations['getPublicContract']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getPublicContract']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listPublicSchemas: GET /public/schemas. */
 export interface ListPublicSchemasInput {
-  headers?: Partial<Operations['listPublicSchemas']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['listPublicSchemas']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getPublicSchema: GET /public/schemas/{schema}. */
 export interface GetPublicSchemaInput {
   path: Operations['getPublicSchema']['path'];
-  headers?: Partial<Operations['getPublicSchema']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getPublicSchema']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getRatesXml: GET /public/rates.xml. */
 export interface GetRatesXmlInput {
-  headers?: Partial<Operations['getRatesXml']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getRatesXml']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listPublicOrderStatuses: GET /public/orders/statuses. */
 export interface ListPublicOrderStatusesInput {
-  headers?: Partial<Operations['listPublicOrderStatuses']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['listPublicOrderStatuses']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of privatePing: GET /private/ping. */
 export interface PrivatePingInput {
-  headers?: Partial<Operations['privatePing']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['privatePing']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getClientHealth: GET /private/health/client. */
 export interface GetClientHealthInput {
-  headers?: Partial<Operations['getClientHealth']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getClientHealth']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getClient: GET /private/client. */
 export interface GetClientInput {
-  headers?: Partial<Operations['getClient']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getClient']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getUsage: GET /private/usage. */
 export interface GetUsageInput {
-  headers?: Partial<Operations['getUsage']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getUsage']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listScopes: GET /private/scopes. */
 export interface ListScopesInput {
-  headers?: Partial<Operations['listScopes']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['listScopes']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listContracts: GET /private/contracts. */
 export interface ListContractsInput {
-  headers?: Partial<Operations['listContracts']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['listContracts']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getContract: GET /private/contracts/{contract}. */
 export interface GetContractInput {
   path: Operations['getContract']['path'];
-  headers?: Partial<Operations['getContract']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getContract']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listSchemas: GET /private/schemas. */
 export interface ListSchemasInput {
-  headers?: Partial<Operations['listSchemas']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['listSchemas']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getSchema: GET /private/schemas/{schema}. */
 export interface GetSchemaInput {
   path: Operations['getSchema']['path'];
-  headers?: Partial<Operations['getSchema']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getSchema']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listPaymentSystems: GET /private/exchange/payment-systems. */
 export interface ListPaymentSystemsInput {
-  query?: Operations['listPaymentSystems']['query'];
-  headers?: Partial<Operations['listPaymentSystems']['headers']>;
-  signal?: AbortSignal;
+  query?: Operations['listPaymentSystems']['query'] | undefined;
+  headers?: Partial<Operations['listPaymentSystems']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listRoutes: GET /private/exchange/routes. */
 export interface ListRoutesInput {
-  query?: Operations['listRoutes']['query'];
-  headers?: Partial<Operations['listRoutes']['headers']>;
-  signal?: AbortSignal;
+  query?: Operations['listRoutes']['query'] | undefined;
+  headers?: Partial<Operations['listRoutes']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getRouteDetailsByQuery: GET /private/exchange/routes/details. */
 export interface GetRouteDetailsByQueryInput {
-  query?: Operations['getRouteDetailsByQuery']['query'];
-  headers?: Partial<Operations['getRouteDetailsByQuery']['headers']>;
-  signal?: AbortSignal;
+  query?: Operations['getRouteDetailsByQuery']['query'] | undefined;
+  headers?: Partial<Operations['getRouteDetailsByQuery']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getRouteDetailsByPair: GET /private/exchange/routes/{from}/{to}/details. */
 export interface GetRouteDetailsByPairInput {
   path: Operations['getRouteDetailsByPair']['path'];
-  headers?: Partial<Operations['getRouteDetailsByPair']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getRouteDetailsByPair']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getRouteCapabilitiesByPair: GET /private/exchange/routes/{from}/{to}/capabilities. */
 export interface GetRouteCapabilitiesByPairInput {
   path: Operations['getRouteCapabilitiesByPair']['path'];
-  headers?: Partial<Operations['getRouteCapabilitiesByPair']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getRouteCapabilitiesByPair']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getRoute: GET /private/exchange/routes/{route}. */
 export interface GetRouteInput {
   path: Operations['getRoute']['path'];
-  headers?: Partial<Operations['getRoute']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getRoute']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getRouteDetails: GET /private/exchange/routes/{route}/details. */
 export interface GetRouteDetailsInput {
   path: Operations['getRouteDetails']['path'];
-  headers?: Partial<Operations['getRouteDetails']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getRouteDetails']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getRouteCapabilities: GET /private/exchange/routes/{route}/capabilities. */
 export interface GetRouteCapabilitiesInput {
   path: Operations['getRouteCapabilities']['path'];
-  headers?: Partial<Operations['getRouteCapabilities']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getRouteCapabilities']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of createQuote: POST /private/exchange/quotes. */
 export interface CreateQuoteInput {
-  headers?: Partial<Operations['createQuote']['headers']>;
+  headers?: Partial<Operations['createQuote']['headers']> | undefined;
   body: Operations['createQuote']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of preflightOrder: POST /private/exchange/orders/preflight. */
 export interface PreflightOrderInput {
-  headers?: Partial<Operations['preflightOrder']['headers']>;
+  headers?: Partial<Operations['preflightOrder']['headers']> | undefined;
   body: Operations['preflightOrder']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of createOrder: POST /private/exchange/orders. */
 export interface CreateOrderInput {
-  headers?: Partial<Operations['createOrder']['headers']>;
+  headers?: Partial<Operations['createOrder']['headers']> | undefined;
   body: Operations['createOrder']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getExchangeOrder: GET /private/exchange/orders/{order}. */
 export interface GetExchangeOrderInput {
   path: Operations['getExchangeOrder']['path'];
-  headers?: Partial<Operations['getExchangeOrder']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getExchangeOrder']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of deleteOrder: DELETE /private/exchange/orders/{order}. */
 export interface DeleteOrderInput {
   path: Operations['deleteOrder']['path'];
-  headers?: Partial<Operations['deleteOrder']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['deleteOrder']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getOrderActions: GET /private/exchange/orders/{order}/actions. */
 export interface GetOrderActionsInput {
   path: Operations['getOrderActions']['path'];
-  headers?: Partial<Operations['getOrderActions']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getOrderActions']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getOrderStatus: GET /private/exchange/orders/{order}/status. */
 export interface GetOrderStatusInput {
   path: Operations['getOrderStatus']['path'];
-  headers?: Partial<Operations['getOrderStatus']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getOrderStatus']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of confirmOrder: POST /private/exchange/orders/{order}/confirm. */
 export interface ConfirmOrderInput {
   path: Operations['confirmOrder']['path'];
-  headers?: Partial<Operations['confirmOrder']['headers']>;
-  body?: Operations['confirmOrder']['body'];
-  signal?: AbortSignal;
+  headers?: Partial<Operations['confirmOrder']['headers']> | undefined;
+  body?: Operations['confirmOrder']['body'] | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of cancelOrder: POST /private/exchange/orders/{order}/cancel. */
 export interface CancelOrderInput {
   path: Operations['cancelOrder']['path'];
-  headers?: Partial<Operations['cancelOrder']['headers']>;
-  body?: Operations['cancelOrder']['body'];
-  signal?: AbortSignal;
+  headers?: Partial<Operations['cancelOrder']['headers']> | undefined;
+  body?: Operations['cancelOrder']['body'] | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of createUploadIntent: POST /private/files/upload-intents. */
 export interface CreateUploadIntentInput {
-  headers?: Partial<Operations['createUploadIntent']['headers']>;
+  headers?: Partial<Operations['createUploadIntent']['headers']> | undefined;
   body: Operations['createUploadIntent']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getUploadIntent: GET /private/files/upload-intents/{intent}. */
 export interface GetUploadIntentInput {
   path: Operations['getUploadIntent']['path'];
-  headers?: Partial<Operations['getUploadIntent']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getUploadIntent']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of commitUploadIntent: POST /private/files/upload-intents/{intent}/commit. */
 export interface CommitUploadIntentInput {
   path: Operations['commitUploadIntent']['path'];
-  headers?: Partial<Operations['commitUploadIntent']['headers']>;
+  headers?: Partial<Operations['commitUploadIntent']['headers']> | undefined;
   body: Operations['commitUploadIntent']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listOrderVerifications: GET /private/exchange/orders/{order}/verifications. */
 export interface ListOrderVerificationsInput {
   path: Operations['listOrderVerifications']['path'];
-  headers?: Partial<Operations['listOrderVerifications']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['listOrderVerifications']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of submitOrderVerifications: POST /private/exchange/orders/{order}/verifications/submit. */
 export interface SubmitOrderVerificationsInput {
   path: Operations['submitOrderVerifications']['path'];
-  headers?: Partial<Operations['submitOrderVerifications']['headers']>;
+  headers?: Partial<Operations['submitOrderVerifications']['headers']> | undefined;
   body: Operations['submitOrderVerifications']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getVerificationRequirements: GET /private/verifications/requirements. */
 export interface GetVerificationRequirementsInput {
-  query?: Operations['getVerificationRequirements']['query'];
-  headers?: Partial<Operations['getVerificationRequirements']['headers']>;
-  signal?: AbortSignal;
+  query?: Operations['getVerificationRequirements']['query'] | undefined;
+  headers?: Partial<Operations['getVerificationRequirements']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of createIdentityVerification: POST /private/verifications/identity. */
 export interface CreateIdentityVerificationInput {
-  headers?: Partial<Operations['createIdentityVerification']['headers']>;
+  headers?: Partial<Operations['createIdentityVerification']['headers']> | undefined;
   body: Operations['createIdentityVerification']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getIdentityVerification: GET /private/verifications/identity/{verification}. */
 export interface GetIdentityVerificationInput {
   path: Operations['getIdentityVerification']['path'];
-  headers?: Partial<Operations['getIdentityVerification']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getIdentityVerification']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getIdentityVerificationActions: GET /private/verifications/identity/{verification}/actions. */
 export interface GetIdentityVerificationActionsInput {
   path: Operations['getIdentityVerificationActions']['path'];
-  headers?: Partial<Operations['getIdentityVerificationActions']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getIdentityVerificationActions']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of createCardVerification: POST /private/verifications/cards. */
 export interface CreateCardVerificationInput {
-  headers?: Partial<Operations['createCardVerification']['headers']>;
+  headers?: Partial<Operations['createCardVerification']['headers']> | undefined;
   body: Operations['createCardVerification']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getCardVerification: GET /private/verifications/cards/{verification}. */
 export interface GetCardVerificationInput {
   path: Operations['getCardVerification']['path'];
-  headers?: Partial<Operations['getCardVerification']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getCardVerification']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getCardVerificationActions: GET /private/verifications/cards/{verification}/actions. */
 export interface GetCardVerificationActionsInput {
   path: Operations['getCardVerificationActions']['path'];
-  headers?: Partial<Operations['getCardVerificationActions']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getCardVerificationActions']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listWebhookEndpoints: GET /private/webhooks. */
 export interface ListWebhookEndpointsInput {
-  headers?: Partial<Operations['listWebhookEndpoints']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['listWebhookEndpoints']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of createWebhookEndpoint: POST /private/webhooks. */
 export interface CreateWebhookEndpointInput {
-  headers?: Partial<Operations['createWebhookEndpoint']['headers']>;
+  headers?: Partial<Operations['createWebhookEndpoint']['headers']> | undefined;
   body: Operations['createWebhookEndpoint']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of sendTestWebhook: POST /private/webhooks/test. */
 export interface SendTestWebhookInput {
-  headers?: Partial<Operations['sendTestWebhook']['headers']>;
+  headers?: Partial<Operations['sendTestWebhook']['headers']> | undefined;
   body: Operations['sendTestWebhook']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listWebhookEvents: GET /private/webhooks/events. */
 export interface ListWebhookEventsInput {
-  query?: Operations['listWebhookEvents']['query'];
-  headers?: Partial<Operations['listWebhookEvents']['headers']>;
-  signal?: AbortSignal;
+  query?: Operations['listWebhookEvents']['query'] | undefined;
+  headers?: Partial<Operations['listWebhookEvents']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getWebhookEvent: GET /private/webhooks/events/{event}. */
 export interface GetWebhookEventInput {
   path: Operations['getWebhookEvent']['path'];
-  headers?: Partial<Operations['getWebhookEvent']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getWebhookEvent']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listWebhookDeliveries: GET /private/webhooks/deliveries. */
 export interface ListWebhookDeliveriesInput {
-  query?: Operations['listWebhookDeliveries']['query'];
-  headers?: Partial<Operations['listWebhookDeliveries']['headers']>;
-  signal?: AbortSignal;
+  query?: Operations['listWebhookDeliveries']['query'] | undefined;
+  headers?: Partial<Operations['listWebhookDeliveries']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getWebhookDelivery: GET /private/webhooks/deliveries/{delivery}. */
 export interface GetWebhookDeliveryInput {
   path: Operations['getWebhookDelivery']['path'];
-  headers?: Partial<Operations['getWebhookDelivery']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getWebhookDelivery']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of retryWebhookDelivery: POST /private/webhooks/deliveries/{delivery}/retry. */
 export interface RetryWebhookDeliveryInput {
   path: Operations['retryWebhookDelivery']['path'];
-  headers?: Partial<Operations['retryWebhookDelivery']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['retryWebhookDelivery']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getWebhookEndpoint: GET /private/webhooks/{webhook}. */
 export interface GetWebhookEndpointInput {
   path: Operations['getWebhookEndpoint']['path'];
-  headers?: Partial<Operations['getWebhookEndpoint']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getWebhookEndpoint']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of deleteWebhookEndpoint: DELETE /private/webhooks/{webhook}. */
 export interface DeleteWebhookEndpointInput {
   path: Operations['deleteWebhookEndpoint']['path'];
-  headers?: Partial<Operations['deleteWebhookEndpoint']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['deleteWebhookEndpoint']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of updateWebhookEndpoint: PATCH /private/webhooks/{webhook}. */
 export interface UpdateWebhookEndpointInput {
   path: Operations['updateWebhookEndpoint']['path'];
-  headers?: Partial<Operations['updateWebhookEndpoint']['headers']>;
+  headers?: Partial<Operations['updateWebhookEndpoint']['headers']> | undefined;
   body: Operations['updateWebhookEndpoint']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of rotateWebhookSecret: POST /private/webhooks/{webhook}/rotate-secret. */
 export interface RotateWebhookSecretInput {
   path: Operations['rotateWebhookSecret']['path'];
-  headers?: Partial<Operations['rotateWebhookSecret']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['rotateWebhookSecret']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listOrderStatuses: GET /private/orders/statuses. */
 export interface ListOrderStatusesInput {
-  headers?: Partial<Operations['listOrderStatuses']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['listOrderStatuses']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listOrders: GET /private/orders. */
 export interface ListOrdersInput {
-  query?: Operations['listOrders']['query'];
-  headers?: Partial<Operations['listOrders']['headers']>;
-  signal?: AbortSignal;
+  query?: Operations['listOrders']['query'] | undefined;
+  headers?: Partial<Operations['listOrders']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getOrder: GET /private/orders/{order}. */
 export interface GetOrderInput {
   path: Operations['getOrder']['path'];
-  headers?: Partial<Operations['getOrder']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getOrder']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of simulateOrder: POST /private/sandbox/exchange/orders/simulate. */
 export interface SimulateOrderInput {
-  headers?: Partial<Operations['simulateOrder']['headers']>;
+  headers?: Partial<Operations['simulateOrder']['headers']> | undefined;
   body: Operations['simulateOrder']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getPartner: GET /private/partner. */
 export interface GetPartnerInput {
-  headers?: Partial<Operations['getPartner']['headers']>;
-  signal?: AbortSignal;
+  headers?: Partial<Operations['getPartner']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getPartnerStatistics: GET /private/partner/statistics. */
 export interface GetPartnerStatisticsInput {
-  query?: Operations['getPartnerStatistics']['query'];
-  headers?: Partial<Operations['getPartnerStatistics']['headers']>;
-  signal?: AbortSignal;
+  query?: Operations['getPartnerStatistics']['query'] | undefined;
+  headers?: Partial<Operations['getPartnerStatistics']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listPartnerReferrals: GET /private/partner/referrals. */
 export interface ListPartnerReferralsInput {
-  query?: Operations['listPartnerReferrals']['query'];
-  headers?: Partial<Operations['listPartnerReferrals']['headers']>;
-  signal?: AbortSignal;
+  query?: Operations['listPartnerReferrals']['query'] | undefined;
+  headers?: Partial<Operations['listPartnerReferrals']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listPartnerExchanges: GET /private/partner/exchanges. */
 export interface ListPartnerExchangesInput {
-  query?: Operations['listPartnerExchanges']['query'];
-  headers?: Partial<Operations['listPartnerExchanges']['headers']>;
-  signal?: AbortSignal;
+  query?: Operations['listPartnerExchanges']['query'] | undefined;
+  headers?: Partial<Operations['listPartnerExchanges']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listPartnerPayouts: GET /private/partner/payouts. */
 export interface ListPartnerPayoutsInput {
-  query?: Operations['listPartnerPayouts']['query'];
-  headers?: Partial<Operations['listPartnerPayouts']['headers']>;
-  signal?: AbortSignal;
+  query?: Operations['listPartnerPayouts']['query'] | undefined;
+  headers?: Partial<Operations['listPartnerPayouts']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listReviews: GET /private/reviews. */
 export interface ListReviewsInput {
-  query?: Operations['listReviews']['query'];
-  headers?: Partial<Operations['listReviews']['headers']>;
-  signal?: AbortSignal;
+  query?: Operations['listReviews']['query'] | undefined;
+  headers?: Partial<Operations['listReviews']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of createReview: POST /private/reviews. */
 export interface CreateReviewInput {
-  headers?: Partial<Operations['createReview']['headers']>;
+  headers?: Partial<Operations['createReview']['headers']> | undefined;
   body: Operations['createReview']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
-export type ExchangeV3ClientOptions = Omit<ClientOptions, 'errorFormat' | 'basePath'> & { basePath?: string };
+export type ExchangeV3ClientOptions = Omit<ClientOptions, 'errorFormat' | 'basePath'> & { basePath?: string | undefined };
 
 export class ExchangeV3Client {
   readonly runtime: ClientRuntime;

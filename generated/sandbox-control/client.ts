@@ -310,41 +310,41 @@ export const sandboxControlOperations = {
 
 /** Input of resetSandbox: POST /reset. */
 export interface ResetSandboxInput {
-  body?: Operations['resetSandbox']['body'];
-  signal?: AbortSignal;
+  body?: Operations['resetSandbox']['body'] | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getClock: GET /clock. */
 export interface GetClockInput {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of freezeClock: POST /clock/freeze. */
 export interface FreezeClockInput {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of resumeClock: POST /clock/resume. */
 export interface ResumeClockInput {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of advanceClock: POST /clock/advance. */
 export interface AdvanceClockInput {
   body: Operations['advanceClock']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of mintToken: POST /tokens. */
 export interface MintTokenInput {
-  body?: Operations['mintToken']['body'];
-  signal?: AbortSignal;
+  body?: Operations['mintToken']['body'] | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of createSite: POST /sites. */
 export interface CreateSiteInput {
-  body?: Operations['createSite']['body'];
-  signal?: AbortSignal;
+  body?: Operations['createSite']['body'] | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of signDepositRequest: POST /signatures/deposit-v1. */
@@ -355,41 +355,41 @@ export interface SignDepositRequestInput {
 
 /** Input of listInboxWebhooks: GET /webhooks/inbox. */
 export interface ListInboxWebhooksInput {
-  query?: Operations['listInboxWebhooks']['query'];
-  signal?: AbortSignal;
+  query?: Operations['listInboxWebhooks']['query'] | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of receiveInboxWebhook: POST /webhooks/inbox. */
 export interface ReceiveInboxWebhookInput {
-  body?: Operations['receiveInboxWebhook']['body'];
-  signal?: AbortSignal;
+  body?: Operations['receiveInboxWebhook']['body'] | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of clearInbox: DELETE /webhooks/inbox. */
 export interface ClearInboxInput {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of setWebhookFault: POST /webhooks/faults. */
 export interface SetWebhookFaultInput {
   body: Operations['setWebhookFault']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of clearWebhookFaults: DELETE /webhooks/faults. */
 export interface ClearWebhookFaultsInput {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of forceWebhookRetry: POST /webhooks/deliveries/{delivery}/retry. */
 export interface ForceWebhookRetryInput {
   path: Operations['forceWebhookRetry']['path'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of runDueWebhooks: POST /webhooks/run-due. */
 export interface RunDueWebhooksInput {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listFaults: GET /faults. */
@@ -424,45 +424,45 @@ export interface StreamWebhookEventsInput {
 /** Input of setAmlAnswer: POST /aml/answers. */
 export interface SetAmlAnswerInput {
   body: Operations['setAmlAnswer']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of setAmlCurrencies: PUT /aml/currencies. */
 export interface SetAmlCurrenciesInput {
   body: Operations['setAmlCurrencies']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getAmlProvider: GET /aml/provider. */
 export interface GetAmlProviderInput {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of injectChainTransaction: POST /chain/transactions. */
 export interface InjectChainTransactionInput {
   body: Operations['injectChainTransaction']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of addChainConfirmations: POST /chain/transactions/{hash}/confirmations. */
 export interface AddChainConfirmationsInput {
   path: Operations['addChainConfirmations']['path'];
   body: Operations['addChainConfirmations']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of forceOrderEvent: POST /orders/{order}/events. */
 export interface ForceOrderEventInput {
   path: Operations['forceOrderEvent']['path'];
   body: Operations['forceOrderEvent']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of reviewVerification: POST /verifications/{verification}/review. */
 export interface ReviewVerificationInput {
   path: Operations['reviewVerification']['path'];
   body: Operations['reviewVerification']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listInspectorRecords: GET /inspector/records/{kind}. */
@@ -474,11 +474,11 @@ export interface ListInspectorRecordsInput {
 
 /** Input of getInspectorState: GET /inspector/state. */
 export interface GetInspectorStateInput {
-  query?: Operations['getInspectorState']['query'];
-  signal?: AbortSignal;
+  query?: Operations['getInspectorState']['query'] | undefined;
+  signal?: AbortSignal | undefined;
 }
 
-export type SandboxControlClientOptions = Omit<ClientOptions, 'errorFormat' | 'basePath'> & { basePath?: string };
+export type SandboxControlClientOptions = Omit<ClientOptions, 'errorFormat' | 'basePath'> & { basePath?: string | undefined };
 
 export class SandboxControlClient {
   readonly runtime: ClientRuntime;

@@ -2,14 +2,15 @@
 
 export interface RetryOptions {
   /** Attempts in all, the first included; 3 by default. */
-  maxAttempts?: number;
+  maxAttempts?: number | undefined;
   /** Backoff before the first retry (before jitter); 200 by default. */
-  baseDelayMs?: number;
+  baseDelayMs?: number | undefined;
   /** Upper bound of any wait, Retry-After included; 30 000 by default. */
-  maxDelayMs?: number;
+  maxDelayMs?: number | undefined;
 }
 
-export type RetryPolicy = Required<RetryOptions>;
+/** RetryOptions with every default filled in. */
+export type RetryPolicy = { [K in keyof RetryOptions]-?: NonNullable<RetryOptions[K]> };
 
 export function retryPolicy(options: RetryOptions | false | undefined): RetryPolicy {
   if (options === false) return { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 };

@@ -30,14 +30,16 @@ export interface OperationSpec {
   pagination?: { items: string; modes: readonly string[] };
 }
 
+// The caller's optional inputs and options accept an explicit `undefined` (an unset variable),
+// which means the same as leaving them out, also under exactOptionalPropertyTypes.
 export interface RequestInput {
-  path?: Record<string, string | number>;
+  path?: Record<string, string | number> | undefined;
   /** Arrays for comma lists and repeated parameters; undefined and null values are omitted. */
-  query?: Record<string, unknown>;
-  headers?: Record<string, string | undefined>;
+  query?: Record<string, unknown> | undefined;
+  headers?: Record<string, string | undefined> | undefined;
   /** A JSON value, or FormData for multipart. */
   body?: unknown;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 export interface ApiResponse<T> {
@@ -51,21 +53,21 @@ export interface ClientOptions {
   /** 'http://localhost:4010'; a trailing slash is tolerated. */
   baseUrl: string;
   /** '/api/v3' or ''; the generated client passes the contract's. */
-  basePath?: string;
+  basePath?: string | undefined;
   /** Sent as `Authorization: Bearer <token>`. */
-  token?: string;
-  signer?: RequestSigner;
+  token?: string | undefined;
+  signer?: RequestSigner | undefined;
   /** auto (default): an unsafe call of an operation with an idempotency header gets a random key when the caller gave none. */
-  idempotency?: 'auto' | 'manual';
+  idempotency?: 'auto' | 'manual' | undefined;
   /** Sent as X-Correlation-Id when the operation declares that header and the caller gave none. */
-  correlationId?: string | (() => string);
-  retry?: RetryOptions | false;
+  correlationId?: string | (() => string) | undefined;
+  retry?: RetryOptions | false | undefined;
   /** Sent on every call; the call's own headers win. */
-  headers?: Record<string, string>;
-  fetch?: typeof fetch;
-  sleep?: (ms: number) => Promise<void>;
+  headers?: Record<string, string> | undefined;
+  fetch?: typeof fetch | undefined;
+  sleep?: ((ms: number) => Promise<void>) | undefined;
   /** Jitter source in [0, 1); Math.random by default. */
-  random?: () => number;
+  random?: (() => number) | undefined;
   errorFormat: ErrorFormat;
 }
 
@@ -116,7 +118,7 @@ export class ClientRuntime {
 
       let response: Response;
       try {
-        response = await this.fetch(attemptUrl, { method: spec.method, headers: attemptHeaders, body, signal: input.signal });
+        response = await this.fetch(attemptUrl, { method: spec.method, headers: attemptHeaders, body: body ?? null, signal: input.signal ?? null });
       } catch (error) {
         if (!canRetry || !replayable || input.signal?.aborted === true) throw error;
         await this.pause(backoffDelay(this.retry, attempt - 1, this.random), input.signal);

@@ -27,9 +27,9 @@ export interface SignatureScheme {
 
 export interface SigningClock {
   /** Milliseconds since the epoch; Date.now by default. */
-  now?: () => number;
+  now?: (() => number) | undefined;
   /** A fresh nonce; 24 url-safe random characters by default. */
-  nonce?: () => string;
+  nonce?: (() => string) | undefined;
 }
 
 /**
@@ -38,7 +38,7 @@ export interface SigningClock {
  */
 export function createHmacSigner(
   scheme: SignatureScheme,
-  credentials: { secret: string; key?: string },
+  credentials: { secret: string; key?: string | undefined },
   clock: SigningClock = {},
 ): RequestSigner {
   const nonceHeader = scheme.headers.nonce;

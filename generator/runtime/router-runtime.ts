@@ -54,11 +54,12 @@ export interface RequestValidator {
 }
 
 /** The validators of one operation, as generated validators.js exports them. */
+// A part the operation does not have is absent or undefined (the generated tables spell it out).
 export interface OperationValidators {
-  path?: RequestValidator;
-  query?: RequestValidator;
-  headers?: RequestValidator;
-  body?: RequestValidator;
+  path?: RequestValidator | undefined;
+  query?: RequestValidator | undefined;
+  headers?: RequestValidator | undefined;
+  body?: RequestValidator | undefined;
 }
 
 /** Field (`query.per_page`, `path.order`, `headers.x-correlation-id`, `body.amount`) → messages. */

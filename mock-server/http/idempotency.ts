@@ -43,7 +43,7 @@ export interface IdempotencyOptions {
   validationCode: string;
   fullCode: string;
   /** The family's generated operation validators: the header validator holds the key's declared bounds. */
-  validators?: Readonly<Record<string, { readonly headers?: RequestValidator }>>;
+  validators?: Readonly<Record<string, { readonly headers?: RequestValidator | undefined }>>;
 }
 
 interface InFlight {

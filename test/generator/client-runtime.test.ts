@@ -415,7 +415,7 @@ describe('HMAC request signing', () => {
   it('lets the server detect a body changed after signing', async () => {
     server.handler = v3Answer;
     const tampering: typeof fetch = (input, init) =>
-      fetch(input, { ...init, body: typeof init?.body === 'string' ? init.body.replace('100.00', '999.00') : init?.body });
+      fetch(input, { ...init, body: typeof init?.body === 'string' ? init.body.replace('100.00', '999.00') : (init?.body ?? null) });
     const { client } = runtime(server.baseUrl, { signer: createHmacSigner(v3Scheme, { secret }), fetch: tampering });
     const error = await rejection(client.request(createOrder, { body: { amount: '100.00' } }));
     expect(error).toMatchObject({ status: 401, code: 'invalid_signature' });

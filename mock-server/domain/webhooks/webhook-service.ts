@@ -41,7 +41,7 @@ export interface WebhookServiceOptions {
    * `result.limits.max_endpoints` (listWebhookEndpoints, 10), so it is an option here; the
    * wiring serves this value in `limits`.
    */
-  maxEndpointsPerClient?: number;
+  maxEndpointsPerClient?: number | undefined;
   /** Where every emitted event is announced with its deliveries (the control API's stream). */
   feed?: WebhookFeed;
 }
@@ -73,7 +73,7 @@ export interface EmitInput {
    */
   endpointId?: string;
   /** Attempts per delivery; 1 for the v1 test webhook ("no retries"). Default: the schedule's length. */
-  maxAttempts?: number;
+  maxAttempts?: number | undefined;
   /** The delivered body; default the v3 WebhookEventBody (id, type, created_at, resource, ids, data). */
   bodyOf?: (event: Omit<EventRecord, 'body' | 'deliveryIds' | 'status'>) => unknown;
   /** Announce the event to the feed once stored (default); false when the caller adds deliveries and announces it. */

@@ -46,7 +46,7 @@ export async function startMutatingProxy(targetUrl: string, mutation: Mutation):
           if (!hopHeaders.has(name) && value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
         }
         const body = mutation.request?.(request) ?? request.body;
-        const answer = await fetch(`${targetUrl}${mutation.target?.(request) ?? request.target}`, { method: request.method, headers, body: body === '' ? undefined : body });
+        const answer = await fetch(`${targetUrl}${mutation.target?.(request) ?? request.target}`, { method: request.method, headers, body: body === '' ? null : body });
         let response: ProxiedResponse = { status: answer.status, headers: answer.headers, body: await answer.text() };
         response = mutation.response?.(request, response) ?? response;
         const outHeaders: Record<string, string> = {};
