@@ -1,6 +1,7 @@
 // The `exchange-api-kit` command: serve | generate | conformance, each with --help. Resolves
 // with the exit code: 0 ok, 1 failure, 2 usage or configuration error.
 import { readFileSync } from 'node:fs';
+import { kitPath } from '../kit-files.js';
 import { conformanceCommand } from './conformance.js';
 import { generateCommand } from './generate.js';
 import { processIo, type CommandIo } from './io.js';
@@ -44,7 +45,7 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
       io.stdout(mainUsage);
       return 0;
     case '--version':
-      io.stdout(String((JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version));
+      io.stdout(String((JSON.parse(readFileSync(kitPath('package.json'), 'utf8')) as { version: string }).version));
       return 0;
     default:
       io.stderr(`${command === undefined ? 'exchange-api-kit: a command is needed' : `exchange-api-kit: unknown command "${command}"`}\n\n${mainUsage}`);

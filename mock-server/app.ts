@@ -6,8 +6,6 @@
 import express from 'express';
 import type { RequestListener } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createDepositV1Router, depositV1Routes, type DepositV1Handlers } from '../generated/deposit-v1/routes.js';
 import { createExchangeV3Router, exchangeV3Routes, exchangeV3RoutesBasePath, type ExchangeV3Handlers } from '../generated/exchange-v3/routes.js';
 import { runChain, type RouteDefinition, type ValidationDetails } from '../generated/runtime/router-runtime.js';
@@ -49,6 +47,7 @@ import { trustedProxies } from './http/trusted-proxies.js';
 import { inspectorPage } from './ui/inspector-page.js';
 import { Sandbox, type SandboxOptions } from './sandbox.js';
 import { bundledText } from './bundled-contracts.js';
+import { kitPath } from '../kit-files.js';
 import type { Logger } from 'pino';
 import { requestLog } from './http/request-log.js';
 import { docsPage } from './docs-page/router.js';
@@ -56,8 +55,6 @@ import type { TryItOutSigning } from './docs-page/signing-panel.js';
 import { replayStep, type ReplayOptions } from './replay/replay-step.js';
 import { depositV1Info } from '../generated/deposit-v1/contract-data.js';
 import { exchangeV3Info } from '../generated/exchange-v3/contract-data.js';
-
-export const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
 export interface AppOptions extends SandboxOptions {
   /** Serve the sandbox control API under /__mock (default true). */
@@ -102,7 +99,7 @@ export function createApp(options: AppOptions = {}): MockApp {
   };
   const familyContext = (family: FamilyName) => (options.strict ? [requestContext(family), strictResponses()] : [requestContext(family)]);
   const replay = (limitBytes: number) => (options.replay === undefined ? [] : [replayStep(options.replay, sandbox.clock, limitBytes)]);
-  const catalog = loadPlatformCatalog(join(repoRoot, 'contracts'));
+  const catalog = loadPlatformCatalog(kitPath('contracts'));
   const openApiYaml = bundledText('exchange-v3');
 
   const app = express();

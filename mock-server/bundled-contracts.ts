@@ -4,6 +4,7 @@
 // is parsed from the generator's JSON text of it (bundled-document.js): parsing the YAML took
 // about a third of the server's start-up.
 import { readFileSync } from 'node:fs';
+import { kitPath } from '../kit-files.js';
 import depositV1Json from '../generated/deposit-v1/bundled-document.js';
 import exchangeV3Json from '../generated/exchange-v3/bundled-document.js';
 import sandboxControlJson from '../generated/sandbox-control/bundled-document.js';
@@ -18,7 +19,7 @@ const documents = new Map<BundledContract, Record<string, unknown>>();
 export function bundledText(contract: BundledContract): string {
   let text = texts.get(contract);
   if (text === undefined) {
-    text = readFileSync(new URL(`../generated/${contract}/openapi.yaml`, import.meta.url), 'utf8');
+    text = readFileSync(kitPath(`generated/${contract}/openapi.yaml`), 'utf8');
     texts.set(contract, text);
   }
   return text;

@@ -4,6 +4,7 @@
 // examples. Parsed once per process; `$ref`s are resolved inside the document.
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { kitPath } from '../../kit-files.js';
 
 export type ContractName = 'exchange-v3' | 'deposit-v1' | 'sandbox-control';
 
@@ -30,7 +31,7 @@ const documents = new Map<ContractName, Json>();
 function documentOf(contract: ContractName): Json {
   let document = documents.get(contract);
   if (document === undefined) {
-    const text = readFileSync(new URL(`../../generated/${contract}/openapi.yaml`, import.meta.url), 'utf8');
+    const text = readFileSync(kitPath(`generated/${contract}/openapi.yaml`), 'utf8');
     document = parse(text, { maxAliasCount: -1 }) as Json;
     documents.set(contract, document);
   }

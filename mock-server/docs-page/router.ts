@@ -5,13 +5,13 @@
 import express, { type Router } from 'express';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isDocsContract, docsContracts, specFor } from './specs.js';
 import type { TryItOutSigning } from './signing-panel.js';
+import { kitPath } from '../../kit-files.js';
 
 const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-const ownAssetsDir = fileURLToPath(new URL('./assets/', import.meta.url));
-const contractsDir = fileURLToPath(new URL('../../contracts/', import.meta.url));
+const ownAssetsDir = kitPath('mock-server/docs-page/assets/');
+const contractsDir = kitPath('contracts/');
 
 // Only these files are served (name → directory): swagger-ui-dist also ships a demo page
 // pointing at a remote spec.

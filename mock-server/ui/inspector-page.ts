@@ -6,15 +6,15 @@
 // The page holds no data: everything it shows comes from the control API, which asks for the admin
 // token when the mock has one (the page then sends it; see public/inspector.js).
 import express, { type Router } from 'express';
-import { fileURLToPath } from 'node:url';
 import { orderMachine, webhookDeliveryMachine } from '../../generated/machines.js';
 import { sandboxControlSecuritySchemes } from '../../generated/sandbox-control/contract-data.js';
 import { sandboxControlRoutes, sandboxControlRoutesBasePath } from '../../generated/sandbox-control/routes.js';
 import { allowedEvents } from '../domain/machines/fire.js';
 import { enabledNetworks } from '../domain/deposits/networks.js';
 import { inspectorKinds, notSentReasons } from '../control/inspector-kinds.js';
+import { kitPath } from '../../kit-files.js';
 
-const publicDir = fileURLToPath(new URL('./public/', import.meta.url));
+const publicDir = kitPath('mock-server/ui/public/');
 
 /** The control operations the page calls. */
 const pageOperations = [
