@@ -34,7 +34,7 @@ export interface MockClients {
  * Clients for a mock started in this process. v1 requests are signed with the mock's virtual
  * time, so they stay inside the signature window after the clock is advanced.
  */
-export function mockClients(mock: RunningMockServer, options: { adminToken?: string } = {}): MockClients {
+export function mockClients(mock: RunningMockServer, options: { adminToken?: string | undefined } = {}): MockClients {
   const v1As = (apiKey: string, apiSecret: string) =>
     new DepositV1Client({
       baseUrl: mock.url,

@@ -4,23 +4,23 @@ export interface ConformanceOptions {
   /** Scheme, host and port of the server, e.g. http://127.0.0.1:4010 (the families add /api/v3, /v1/public). */
   baseUrl: string;
   /** A v3 API key (Bearer token). With --sandbox and no token, one is minted. */
-  token?: string;
+  token?: string | undefined;
   /** The v3 key's HMAC secret, for keys that must sign (hmac_required). */
-  hmacSecret?: string;
+  hmacSecret?: string | undefined;
   /** v1 site credentials. With --sandbox and none given, a site is created. */
-  v1?: { key: string; secret: string };
+  v1?: { key: string; secret: string } | undefined;
   /** Only operations with these contract tags (case-insensitive), and the flows over them. */
-  only?: readonly string[];
+  only?: readonly string[] | undefined;
   /** Operations not to judge, with the reason shown in the report (e.g. not simulated by a stub). */
-  skipOperations?: Readonly<Record<string, string>>;
+  skipOperations?: Readonly<Record<string, string>> | undefined;
   /** The target is our mock: the sandbox control API (/__mock) may be used. */
-  sandbox?: boolean;
+  sandbox?: boolean | undefined;
   /** The mock's admin token (X-Mock-Admin-Token), when it was started with one. */
-  adminToken?: string;
+  adminToken?: string | undefined;
   /** Sends requests that create or change data (flows, idempotency, webhooks). */
-  allowWrites?: boolean;
+  allowWrites?: boolean | undefined;
   /** Host the local webhook receiver listens on and the server is told to call (default 127.0.0.1). */
-  receiverHost?: string;
+  receiverHost?: string | undefined;
   /** How long to wait for a webhook delivery (default 10 000 ms). */
-  webhookTimeoutMs?: number;
+  webhookTimeoutMs?: number | undefined;
 }

@@ -58,24 +58,24 @@ import { exchangeV3Info } from '../generated/exchange-v3/contract-data.js';
 
 export interface AppOptions extends SandboxOptions {
   /** Serve the sandbox control API under /__mock (default true). */
-  control?: boolean;
+  control?: boolean | undefined;
   /** When set, the control API requires it in X-Mock-Admin-Token. */
-  adminToken?: string;
+  adminToken?: string | undefined;
   /** Validate every response against the contract; a mismatch becomes a loud 500 (tests). */
-  strict?: boolean;
+  strict?: boolean | undefined;
   /** One line per request (method, path, status, ms, request id); none when absent. */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /** Serve the API reference under /docs (default true). */
-  docs?: boolean;
+  docs?: boolean | undefined;
   /** Answer the v3 and v1 requests recorded by `proxy --record` first (`serve --replay DIR`). */
-  replay?: ReplayOptions;
+  replay?: ReplayOptions | undefined;
   /** The most the webhook inbox's records may take in its listing (default 16 MiB; the oldest go first). */
-  webhookInboxBytes?: number;
+  webhookInboxBytes?: number | undefined;
   /**
    * The proxies whose X-Forwarded-For is believed, as addresses, CIDRs or `loopback`,
    * `linklocal`, `uniquelocal` (express's trust proxy). Default none: the caller is the peer.
    */
-  trustProxy?: string[];
+  trustProxy?: string[] | undefined;
 }
 
 export interface MockApp {

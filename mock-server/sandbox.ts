@@ -23,22 +23,22 @@ import { createWebhookEngine, type WebhookEngine } from './webhook-engine.js';
 import { WebhookFeed } from './domain/webhooks/event-feed.js';
 
 export interface SandboxOptions extends WebhookEgressOptions {
-  seed?: number;
+  seed?: number | undefined;
   /** Fixed value of the default v3 token (for integrators' CI configuration). */
-  token?: string;
+  token?: string | undefined;
   /** Fixed credentials of the default v1 site. */
-  siteKey?: string;
-  siteSecret?: string;
+  siteKey?: string | undefined;
+  siteSecret?: string | undefined;
   /** Real time source of the virtual clock (tests may pass their own). */
-  realNow?: () => number;
+  realNow?: (() => number) | undefined;
   /** Delays before each delivery attempt, in seconds; default the delivery machine's schedule. */
-  webhookRetrySchedule?: number[];
+  webhookRetrySchedule?: number[] | undefined;
   /** What GET /v1/public/webhooks/egress-ips answers; default the host the mock runs on. */
-  webhookEgressIps?: string[];
+  webhookEgressIps?: string[] | undefined;
   /** Where records live (mock-server/store); default a new memory store. */
-  store?: SandboxStore;
+  store?: SandboxStore | undefined;
   /** Live idempotency records one caller (a v3 key or a v1 site) may hold; default 100,000. */
-  idempotencyRecordsPerCaller?: number;
+  idempotencyRecordsPerCaller?: number | undefined;
 }
 
 /** Expired records a timer beat removes at the most, so a sweep never holds up requests for long. */

@@ -8,15 +8,15 @@ import type { OverridableOperation, OverrideHandlers } from './overrides/overrid
 
 export interface StartOptions extends AppOptions {
   /** Default 0: an ephemeral port. */
-  port?: number;
+  port?: number | undefined;
   /** Default 127.0.0.1; 0.0.0.0 to accept connections from other hosts (containers). */
-  host?: string;
+  host?: string | undefined;
   /** Log one line per request at this level to stdout (default: no logging). Ignored when `logger` is given. */
-  logLevel?: LogLevel;
+  logLevel?: LogLevel | undefined;
   /** A request's headers must arrive within this (default 10 s), or the connection is closed with 408. */
-  headersTimeoutMs?: number;
+  headersTimeoutMs?: number | undefined;
   /** The whole request, body included, must arrive within this (default 60 s), or the connection is closed with 408. */
-  requestTimeoutMs?: number;
+  requestTimeoutMs?: number | undefined;
 }
 
 /**

@@ -96,12 +96,12 @@ export interface HandlerContext {
 
 export interface RouterOptions {
   /** Answers a request that fails validation; default: 422 `{ error: { code: 'validation_error', details } }`. */
-  onValidationError?: (details: ValidationDetails, req: Request, res: Response, route: RouteDefinition) => void | Promise<void>;
+  onValidationError?: ((details: ValidationDetails, req: Request, res: Response, route: RouteDefinition) => void | Promise<void>) | undefined;
   /**
    * Express middleware run for a route after it matched and before its request is parsed and
    * validated (auth, rate limits, idempotency): they read the route's metadata, e.g. its scope.
    */
-  routeMiddleware?: (route: RouteDefinition) => RequestHandler[];
+  routeMiddleware?: ((route: RouteDefinition) => RequestHandler[]) | undefined;
 }
 
 type UntypedHandler = (request: OperationRequest<Record<'path' | 'query' | 'headers' | 'body', unknown>>, context: HandlerContext) => unknown;

@@ -9,13 +9,13 @@ import type { Transport } from './transport.js';
 
 export interface WebhookEgressOptions {
   /** Which addresses webhooks may reach (default `local`); see egress-policy.ts. */
-  webhookEgress?: EgressMode;
+  webhookEgress?: EgressMode | undefined;
   /** CIDRs webhooks may reach whatever the mode (never link-local, metadata or the mock itself). */
-  webhookAllow?: string[];
+  webhookAllow?: string[] | undefined;
   /** How host names of webhook URLs are resolved (default the system's); tests pass their own. */
-  webhookResolver?: Resolver;
+  webhookResolver?: Resolver | undefined;
   /** @deprecated the same as `webhookEgress: 'loopback'` (kept for existing setups). */
-  loopbackWebhooksOnly?: boolean;
+  loopbackWebhooksOnly?: boolean | undefined;
 }
 
 export interface WebhookEgress {
