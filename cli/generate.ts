@@ -1,16 +1,15 @@
 // `exchange-api-kit generate`: the generator. In a checkout of the kit it is `npm run generate`
-// (rewrites generated/ and the README's generated sections). With --out it writes the generated
-// files (types, validators, routers, clients, machines, docs) into a directory of the
-// integrator's project instead, with the kit's own contracts.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// (rewrites generated/ and the README's generated sections from contracts/). With --out it writes
+// the kit's generated files (types, validators, routers, clients, machines, docs) into a directory
+// of the integrator's project instead: the files of generated/, which `npm run generate -- --check`
+// keeps equal to what the generator makes of the kit's contracts. So an installed copy, which ships
+// generated/ but not the generator, writes the same bytes without the generator's dependencies.
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { kitPath } from '../kit-files.js';
 import { runScript } from './delegate.js';
 import type { CommandIo } from './io.js';
 import { helpOption, optionsHelp, readOptions, UsageError, type OptionSpec } from './options.js';
-
-const kitRoot = fileURLToPath(new URL('..', import.meta.url));
-
 const generateOptions: OptionSpec[] = [
   { name: 'out', placeholder: '<dir>', help: "write the generated files under <dir> instead of the kit's generated/" },
   { name: 'check', boolean: true, help: 'write nothing; exit 1 naming the files that are out of date' },
@@ -39,13 +38,13 @@ export async function generateCommand(argv: readonly string[], io: CommandIo): P
     return 0;
   }
   const check = values.check === true;
-  if (typeof values.out !== 'string') return runScript(new URL('../generator/cli.ts', import.meta.url), check ? ['--check'] : []);
+  if (typeof values.out !== 'string') return runScript('generator/cli.ts', check ? ['--check'] : [], 'generate without --out rewrites the kit\'s own generated/; give --out <dir>');
   return writeInto(resolve(values.out), check, io);
 }
 
 async function writeInto(outDir: string, check: boolean, io: CommandIo): Promise<number> {
-  const { generate } = await import('../generator/generate.js');
-  const { files } = await generate(kitRoot);
+  const generatedDir = kitPath('generated');
+  const files = filesUnder(generatedDir).map((path) => ({ path: relative(generatedDir, path), contents: readFileSync(path, 'utf8') }));
   const current = (path: string) => {
     try {
       return readFileSync(path, 'utf8');
@@ -65,4 +64,12 @@ async function writeInto(outDir: string, check: boolean, io: CommandIo): Promise
   }
   io.stdout(`generate: ${files.length} files in ${outDir}, ${stale.length} changed`);
   return 0;
+}
+
+/** Every file under `dir`, sorted. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
 }
