@@ -1,11 +1,8 @@
 #!/usr/bin/env node
-// The `exchange-api-kit` command (and `npm start`): the bundle in dist/ when it is fresh
-// (lib/launch.mjs), else the TypeScript sources through tsx's loader.
-import { importEntry } from '../lib/launch.mjs';
+// The `exchange-api-kit` command (and `npm start`): the compiled kit, or in a checkout whose
+// dist/ is stale the TypeScript sources (lib/launch.mjs).
+import { importCli } from '../lib/launch.mjs';
 
-const { main } = await importEntry('cli', async () => {
-  const { register } = await import('tsx/esm/api');
-  register();
-  return import('../cli/main.ts');
-});
-process.exit(await main(process.argv.slice(2)));
+importCli()
+  .then(({ main }) => main(process.argv.slice(2)))
+  .then((code) => process.exit(code));

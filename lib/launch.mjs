@@ -1,16 +1,20 @@
-// Loads one of the kit's entry points: the bundle scripts/build-dist.mjs wrote to dist/ when it
-// was built from the sources as they are now, else the TypeScript source (the caller's fallback,
-// through tsx). dist/ is an optimisation only (a start in plain Node skips compiling TypeScript
-// at run time); a missing or stale bundle costs time, never behaviour.
-import { readFileSync, statSync } from 'node:fs';
-
-/** What dist/<name>.mjs bundles. */
-export const entryPoints = { cli: 'cli/main.ts', index: 'index.ts' };
+// How the `exchange-api-kit` command loads the kit. An installed package has only its compiled
+// JavaScript (dist/, which scripts/build.mjs writes when the package is packed) and runs it. A
+// checkout also has the TypeScript sources: it runs dist/ while dist/build.json says dist/ was
+// built from them as they are now (`npm ci` builds it, `npm run build` rebuilds it), and the
+// sources through tsx (a devDependency) otherwise, so an edited source is never shadowed by a
+// stale build. A stale or missing build costs start-up time, never behaviour.
+import { existsSync, readFileSync, statSync } from 'node:fs';
 
 const kitRoot = new URL('../', import.meta.url);
 
+/** Whether this is a checkout of the kit (its sources are here), not an installed copy. */
+export function isCheckout() {
+  return existsSync(new URL('cli/main.ts', kitRoot));
+}
+
 /** Whether dist/ holds a build whose every source is still there and no newer than the build. */
-function freshBuild() {
+export function freshBuild() {
   try {
     const build = JSON.parse(readFileSync(new URL('dist/build.json', kitRoot), 'utf8'));
     return build.sources.every((source) => statSync(new URL(source, kitRoot)).mtimeMs <= build.builtAtMs);
@@ -19,7 +23,10 @@ function freshBuild() {
   }
 }
 
-/** The module namespace of entry point `name`: the bundle if fresh, else what `loadSource` loads. */
-export function importEntry(name, loadSource) {
-  return freshBuild() ? import(new URL(`dist/${name}.mjs`, kitRoot).href) : loadSource();
+/** The command line's module (cli/main): compiled when it may be, else the source through tsx. */
+export async function importCli() {
+  if (!isCheckout() || freshBuild()) return import(new URL('dist/cli.js', kitRoot).href);
+  const { register } = await import('tsx/esm/api');
+  register();
+  return import(new URL('cli/main.ts', kitRoot).href);
 }
