@@ -1,5 +1,5 @@
 // `exchange-api-kit generate`: the generator. In a checkout of the kit it is `npm run generate`
-// (rewrites generated/ and the README's generated sections from contracts/). With --out it writes
+// (rewrites generated/ and docs/contracts.md's generated sections from contracts/). With --out it writes
 // the kit's generated files (types, validators, routers, clients, machines, docs) into a directory
 // of the integrator's project instead: the files of generated/, which `npm run generate -- --check`
 // keeps equal to what the generator makes of the kit's contracts. So an installed copy, which ships

@@ -1,5 +1,5 @@
 // Collects every assumption the contracts make (`x-assumption: <line>` and
-// `x-assumptions: [<line>, ...]`) with where it stands, and renders the README's list of them.
+// `x-assumptions: [<line>, ...]`) with where it stands, and renders the list docs/contracts.md embeds.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';

@@ -1,16 +1,16 @@
-// `npm run generate` writes generated/ (and the README's generated sections) from contracts/;
+// `npm run generate` writes generated/ (and docs/contracts.md's generated sections) from contracts/;
 // `npm run generate -- --check` writes nothing and exits 1, naming the stale files, when
-// generated/ or the README is out of date. A contract that does not load exits 1 with the
+// generated/ or that page is out of date. A contract that does not load exits 1 with the
 // file, the JSON pointer and the reason. This is the only module that writes files.
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generate } from './generate.js';
+import { contractsPagePath, generate } from './generate.js';
 import { ContractError } from './load.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const generatedDir = join(repoRoot, 'generated');
-const readmePath = join(repoRoot, 'README.md');
+const pagePath = join(repoRoot, contractsPagePath);
 
 async function main(argv: string[]): Promise<number> {
   const check = argv.includes('--check');
@@ -20,14 +20,14 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const started = performance.now();
-  const { files, readme } = await generate(repoRoot);
+  const { files, contractsPage } = await generate(repoRoot);
   const wanted = new Map(files.map((f) => [f.path, f.contents]));
   const existing = existsSync(generatedDir) ? listFiles(generatedDir) : [];
 
   const stale = [
     ...files.filter((f) => readOrNull(join(generatedDir, f.path)) !== f.contents).map((f) => `generated/${f.path}`),
     ...existing.filter((path) => !wanted.has(path)).map((path) => `generated/${path} (not generated any more)`),
-    ...(readOrNull(readmePath) === readme ? [] : ['README.md (generated sections)']),
+    ...(readOrNull(pagePath) === contractsPage ? [] : [`${contractsPagePath} (generated sections)`]),
   ];
   const ms = Math.round(performance.now() - started);
 
@@ -45,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
     mkdirSync(dirname(target), { recursive: true });
     if (readOrNull(target) !== file.contents) writeFileSync(target, file.contents);
   }
-  if (readOrNull(readmePath) !== readme) writeFileSync(readmePath, readme);
+  if (readOrNull(pagePath) !== contractsPage) writeFileSync(pagePath, contractsPage);
   console.log(`generate: ${files.length} files in generated/, ${stale.length} changed (${ms} ms)`);
   return 0;
 }

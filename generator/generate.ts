@@ -1,5 +1,5 @@
 // The whole generation as a pure step: reads contracts/, templates/ and generator/runtime/, and
-// returns every file of generated/ plus the README with its generated sections refreshed.
+// returns every file of generated/ plus docs/contracts.md with its generated sections refreshed.
 // Writing is cli.ts's job.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,13 +15,17 @@ import { emitValidators } from './emit/validators.js';
 import { loadContract } from './load.js';
 import { loadMachines } from './machines.js';
 import { buildContractModel, type ContractModel } from './model.js';
-import { embedInReadme } from './readme.js';
+import { embedSections } from './embed-sections.js';
 
 export interface Generation {
   files: GeneratedFile[];
-  readme: string;
+  /** docs/contracts.md with the operation table and the assumptions as they are now. */
+  contractsPage: string;
   models: ContractModel[];
 }
+
+/** The documentation page that embeds the generated operation table and assumptions. */
+export const contractsPagePath = 'docs/contracts.md';
 
 export async function generate(repoRoot: string): Promise<Generation> {
   const contractsDir = join(repoRoot, 'contracts');
@@ -45,8 +49,9 @@ export async function generate(repoRoot: string): Promise<Generation> {
     ...emitDocs(docs),
     ...copyRuntimes(repoRoot),
   ].sort((a, b) => a.path.localeCompare(b.path));
-  const readme = embedInReadme(readFileSync(join(repoRoot, 'README.md'), 'utf8'), { ...docs });
-  return { files, readme, models };
+  const text = readFileSync(join(repoRoot, contractsPagePath), 'utf8');
+  const contractsPage = embedSections({ path: contractsPagePath, text }, { ...docs });
+  return { files, contractsPage, models };
 }
 
 /** The hand-written runtimes, copied verbatim under generated/runtime/ with a banner. */

@@ -1,5 +1,5 @@
-// Emits generated/docs: the list of assumptions and the operation/scope table, which the README
-// embeds between its `<!-- generated:<name> -->` markers (see readme.ts).
+// Emits generated/docs: the list of assumptions and the operation/scope table, which
+// docs/contracts.md embeds between its `<!-- generated:<name> -->` markers (see embed-sections.ts).
 import { renderAssumptions, type Assumption } from '../assumptions.js';
 import type { ContractModel } from '../model.js';
 import { banner, type GeneratedFile } from './file.js';

@@ -1,6 +1,6 @@
 // Every decision the API description leaves open is marked `x-assumption` in the contracts; this
 // lists them all and checks each is one plain line. `npm run generate` renders the same list into
-// the README and generated/docs/assumptions.md (test/generator/generate.test.ts keeps those fresh).
+// docs/contracts.md and generated/docs/assumptions.md (test/generator/generate.test.ts keeps those fresh).
 import { describe, expect, it } from 'vitest';
 import { collectAssumptions } from '../../generator/assumptions.js';
 import { contractsDir } from '../support/contracts.js';
