@@ -1,6 +1,6 @@
-// The README's library example, verbatim (the package imports itself by name, as an installed
-// copy would): start the mock on port 0, create a deposit, pay it on the simulated chain,
-// advance the clock, assert the signed webhook from the built-in inbox.
+// The library example of docs/library.md, verbatim (it imports the package by its name, as an
+// integrator's test does): start the mock on port 0, create a deposit, pay it on the simulated
+// chain, advance the clock, assert the signed webhook from the built-in inbox.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { mockClients, startMockServer, verifyWebhookSignature, type RunningMockServer } from 'exchange-api-kit';
 
