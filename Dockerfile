@@ -11,7 +11,8 @@ WORKDIR /kit
 COPY . .
 # No install scripts: building needs none (better-sqlite3's native addon is for the sqlite: engine's
 # tests, and the image has no compiler); the build runs once, explicitly, before the pack.
-RUN npm ci --ignore-scripts --no-audit --no-fund && npm run build && npm pack --ignore-scripts --pack-destination /packed
+RUN npm ci --ignore-scripts --no-audit --no-fund && npm run build \
+  && mkdir /packed && npm pack --ignore-scripts --pack-destination /packed
 
 FROM node:20-alpine
 ENV NODE_ENV=production
