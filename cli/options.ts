@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from '../mock-server/yaml.js';
 
 export class UsageError extends Error {}
 

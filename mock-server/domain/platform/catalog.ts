@@ -3,7 +3,7 @@
 // the order-status dictionary (the order machine).
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { parseYaml } from '../../yaml.js';
 import { orderMachine } from '../../../generated/machines.js';
 
 export interface ContractEntry {
@@ -45,7 +45,7 @@ export function loadPlatformCatalog(contractsDir: string): PlatformCatalog {
 }
 
 function readPlatformCatalog(contractsDir: string): PlatformCatalog {
-  const { contracts } = parse(readFileSync(join(contractsDir, 'platform-contracts.yaml'), 'utf8')) as { contracts: ContractEntry[] };
+  const { contracts } = parseYaml(readFileSync(join(contractsDir, 'platform-contracts.yaml'), 'utf8')) as { contracts: ContractEntry[] };
   const schemas = readdirSync(join(contractsDir, 'schemas'))
     .filter((file) => file.endsWith('.json'))
     .sort()
