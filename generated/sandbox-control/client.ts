@@ -350,7 +350,7 @@ export interface CreateSiteInput {
 /** Input of signDepositRequest: POST /signatures/deposit-v1. */
 export interface SignDepositRequestInput {
   body: Operations['signDepositRequest']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of listInboxWebhooks: GET /webhooks/inbox. */
@@ -394,31 +394,31 @@ export interface RunDueWebhooksInput {
 
 /** Input of listFaults: GET /faults. */
 export interface ListFaultsInput {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of injectFault: POST /faults. */
 export interface InjectFaultInput {
   body: Operations['injectFault']['body'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of clearFaults: DELETE /faults. */
 export interface ClearFaultsInput {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of removeFault: DELETE /faults/{fault}. */
 export interface RemoveFaultInput {
   path: Operations['removeFault']['path'];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of streamWebhookEvents: GET /webhooks/stream. */
 export interface StreamWebhookEventsInput {
-  query?: Operations['streamWebhookEvents']['query'];
-  headers?: Partial<Operations['streamWebhookEvents']['headers']>;
-  signal?: AbortSignal;
+  query?: Operations['streamWebhookEvents']['query'] | undefined;
+  headers?: Partial<Operations['streamWebhookEvents']['headers']> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of setAmlAnswer: POST /aml/answers. */
@@ -468,8 +468,8 @@ export interface ReviewVerificationInput {
 /** Input of listInspectorRecords: GET /inspector/records/{kind}. */
 export interface ListInspectorRecordsInput {
   path: Operations['listInspectorRecords']['path'];
-  query?: Operations['listInspectorRecords']['query'];
-  signal?: AbortSignal;
+  query?: Operations['listInspectorRecords']['query'] | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Input of getInspectorState: GET /inspector/state. */

@@ -13,10 +13,9 @@ import { repoRoot } from '../support/contracts.js';
 
 let first: Generation;
 
-// A whole generation takes 2-3 s on a quiet machine and several times that on a busy one.
 beforeAll(async () => {
   first = await generate(repoRoot);
-}, 120_000);
+});
 
 describe('npm run generate', () => {
   it('is deterministic: a second run gives byte-identical files', async () => {

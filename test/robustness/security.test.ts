@@ -71,7 +71,7 @@ describe('secrets are shown once', () => {
   async function firstStreamedEvent(target: string): Promise<{ status: number; text: string }> {
     const controller = new AbortController();
     const response = await fetch(server.url + target, { signal: controller.signal });
-    await v3Client(server, v3Token).sendTestWebhook({ body: { endpoint_id: ids.webhook } });
+    await v3Client(server, v3Token).sendTestWebhook({ body: { endpoint_id: ids.webhook! } }); // set by beforeAll
     let text = '';
     const decoder = new TextDecoder();
     for await (const chunk of response.body!) {
