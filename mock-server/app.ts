@@ -52,7 +52,8 @@ import type { Logger } from 'pino';
 import { requestLog } from './http/request-log.js';
 import { docsPage } from './docs-page/router.js';
 import type { TryItOutSigning } from './docs-page/signing-panel.js';
-import { replayStep, type ReplayOptions } from './replay/replay-step.js';
+import type { ReplayOptions } from './replay/replay-book.js';
+import { replayStep } from './replay/replay-step.js';
 import { depositV1Info } from '../generated/deposit-v1/contract-data.js';
 import { exchangeV3Info } from '../generated/exchange-v3/contract-data.js';
 

@@ -4,10 +4,8 @@
 // with the payload the family's envelope carries for that status (v3 `result`, v1 `data`), or an
 // error code of that status from the family's catalog. The platform adds the envelope.
 import type { depositV1ErrorCodes } from '../../generated/deposit-v1/contract-data.js';
-import type { HandlerRequest as DepositV1Request } from '../../generated/deposit-v1/routes.js';
 import type { Operations as DepositV1Operations } from '../../generated/deposit-v1/types.js';
 import type { exchangeV3ErrorCodes } from '../../generated/exchange-v3/contract-data.js';
-import type { HandlerRequest as ExchangeV3Request } from '../../generated/exchange-v3/routes.js';
 import type { Operations as ExchangeV3Operations } from '../../generated/exchange-v3/types.js';
 
 /** Every operationId of the exchange v3 and deposit v1 contracts. */
@@ -21,12 +19,13 @@ type OperationOf<Id extends OverridableOperation> = Id extends keyof ExchangeV3O
 
 type CatalogOf<Id extends OverridableOperation> = Id extends keyof ExchangeV3Operations ? typeof exchangeV3ErrorCodes : typeof depositV1ErrorCodes;
 
-/** The request an override gets: the operation's path, query, headers and body, parsed and validated. */
-export type OverrideRequest<Id extends OverridableOperation> = Id extends keyof ExchangeV3Operations
-  ? ExchangeV3Request<Id>
-  : Id extends keyof DepositV1Operations
-    ? DepositV1Request<Id>
-    : never;
+/**
+ * The request an override gets: the operation's path, query, headers and body, parsed and
+ * validated; the shape of the generated routers' HandlerRequest, taken from the operation types
+ * rather than from routes.ts, whose runtime types name express's (the package's declarations
+ * need no @types/express).
+ */
+export type OverrideRequest<Id extends OverridableOperation> = Pick<OperationOf<Id>, 'path' | 'query' | 'headers' | 'body'>;
 
 /** What the mock knows of the call besides its request. */
 export interface OverrideContext {

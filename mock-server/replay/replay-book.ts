@@ -96,3 +96,13 @@ export function headerValue(headers: Readonly<Record<string, string | string[]>>
   for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name) return Array.isArray(value) ? value.join(', ') : value;
   return undefined;
 }
+
+/**
+ * What `serve --replay DIR` gives the app: the recordings, and whether only they answer. Declared
+ * here, not beside the express step that uses it, so the app's public types name no express type.
+ */
+export interface ReplayOptions {
+  book: ReplayBook;
+  /** Answer 404 instead of simulating when no recording matches. */
+  only: boolean;
+}

@@ -10,15 +10,9 @@ import { families, sendError } from '../http/families.js';
 import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
 import { bodyBytes, type LoadedFixture } from './fixture-format.js';
-import { ReplayBook } from './replay-book.js';
+import { ReplayBook, type ReplayOptions } from './replay-book.js';
 
 export const replayedFromHeader = 'X-Mock-Replayed-From';
-
-export interface ReplayOptions {
-  book: ReplayBook;
-  /** Answer 404 instead of simulating when no recording matches. */
-  only: boolean;
-}
 
 /** Headers not copied from a recording: hop-by-hop ones, and those the body written here sets. */
 const notReplayed = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authenticate', 'content-length', 'content-encoding']);

@@ -2,7 +2,7 @@
 // the tarball into a new project (support/consumer-project.ts: offline, from npm's cache). Then:
 // (a) tsc under the strictest flags (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess,
 //     no skipLibCheck), with NodeNext and with Bundler resolution, over code that uses every
-//     public export (consumer/src): no error;
+//     public export (consumer/src): no error; the library's declarations need no @types/express;
 // (b) that code runs in plain Node, as an ES module and through require();
 // (c) `npx exchange-api-kit serve` answers, with the token it prints;
 // (d) `exchange-api-kit generate --out src/generated` writes code that compiles under the same
@@ -67,6 +67,12 @@ describe('a consumer project', () => {
     expect(compile('tsconfig.nodenext.json')).toBe('');
   }, compileTimeoutMs);
 
+  it('needs no @types/express for the library: its declarations name no express type', () => {
+    const read = inProject('tsc', ['-p', 'tsconfig.library.json', '--listFilesOnly']).trim().split('\n');
+    expect(read.some((file) => file.includes('/exchange-api-kit/dist/types/'))).toBe(true);
+    expect(read.filter((file) => file.includes('@types/express'))).toEqual([]);
+  }, compileTimeoutMs);
+
   it('compiles the same code with Bundler resolution', () => {
     expect(compile('tsconfig.bundler.json')).toBe('');
   }, compileTimeoutMs);
@@ -81,6 +87,7 @@ describe('a consumer project', () => {
       mockV3: 200,
       frozen: 'boolean',
       refused: 'invalid_token',
+      override: { operation: 'privatePing', answered: true },
       signatureHeader: expect.any(String),
       webhookVerified: true,
       conformance: { tags: expect.any(Number), passed: expect.any(Number), failures: 0, rendered: true },

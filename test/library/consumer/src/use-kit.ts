@@ -20,6 +20,12 @@ import {
   type ExchangeV3,
   type LogLevel,
   type MockClients,
+  type OverridableOperation,
+  type OverrideContext,
+  type OverrideHandler,
+  type OverrideHandlers,
+  type OverrideRequest,
+  type OverrideResponse,
   type RequestSigner,
   type RunningMockServer,
   type SandboxControl,
@@ -62,6 +68,18 @@ try {
     if (error instanceof ApiError) refused = error;
   }
 
+  // A per-test override: the next privatePing is answered by the handler, then the simulation again.
+  let overriddenRequestId: string | undefined;
+  const overridden: OverridableOperation = 'privatePing';
+  const answer: OverrideHandler<'privatePing'> = (_request: OverrideRequest<'privatePing'>, context: OverrideContext): OverrideResponse<'privatePing'> => {
+    overriddenRequestId = context.requestId;
+    return { status: 200, body: null };
+  };
+  const handlers: Pick<OverrideHandlers, 'privatePing'> = { privatePing: answer };
+  mock.use('privatePing', handlers.privatePing);
+  const overriddenPing = (await clients.v3.privatePing()).requestId;
+  mock.resetOverrides();
+
   const scheme: SignatureScheme = exchangeV3SignatureScheme;
   const body = '{"id":"evt_1"}';
   const { createHmac } = await import('node:crypto');
@@ -84,6 +102,7 @@ try {
       mockV3: (await clients.v3.privatePing()).status,
       frozen: typeof clock.frozen,
       refused: refused?.code,
+      override: { operation: overridden, answered: overriddenRequestId !== undefined && overriddenRequestId === overriddenPing },
       signatureHeader: scheme.headers.signature,
       webhookVerified: verifyWebhookSignature(body, signature, 'whsec'),
       conformance: { tags: knownNames().tags.length, passed: report.summary.pass, failures: failures.length, rendered: rendered.every((text) => text.length > 0) },
