@@ -7,7 +7,7 @@
 // (c) `npx exchange-api-kit serve` answers, with the token it prints;
 // (d) `exchange-api-kit generate --out src/generated` writes code that compiles under the same
 //     flags and runs with what the kit declares as peer dependencies.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,6 +105,12 @@ describe('a consumer project', () => {
   it('runs the generated client, validators and router with the peer dependencies installed', () => {
     const printed = lastJson(inProject('node', ['out/use-generated.js']));
     expect(printed).toEqual({ ping: 200, validPing: true, routes: expect.any(Number), refusedStatus: 422, orderInitial: expect.any(String) });
+  });
+
+  it('refuses generate without --out, which only a checkout of the kit can do, and says so', () => {
+    const refused = spawnSync(join(project, 'node_modules', '.bin', 'exchange-api-kit'), ['generate'], { cwd: project, encoding: 'utf8' });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/checkout of the kit.*--out/);
   });
 
   it('got from generate --out exactly the kit\'s generated/ files', () => {
