@@ -19,9 +19,9 @@ export type EgressMode = (typeof egressModes)[number];
 
 export interface EgressPolicyOptions {
   /** Default `local`. */
-  mode?: EgressMode;
+  mode?: EgressMode | undefined;
   /** CIDRs (or single addresses) permitted whatever the mode; never the never-list. */
-  allow?: readonly string[];
+  allow?: readonly string[] | undefined;
 }
 
 export type Verdict = { allowed: true } | { allowed: false; reason: string; ownListener: boolean };
