@@ -24,6 +24,8 @@ export interface Machine<S extends string, E extends string> {
   /** One line per state, from the machine file. */
   readonly descriptions: Readonly<Record<S, string>>;
   readonly timers: Readonly<Record<string, { readonly seconds?: number; readonly scheduleSeconds?: readonly number[] }>>;
+  /** Counts a guard compares with (the failed deliveries that disable a webhook endpoint). */
+  readonly limits: Readonly<Record<string, { readonly count: number }>>;
   readonly guards: Readonly<Record<string, string>>;
   readonly transitions: readonly Transition<S, E>[];
   readonly createdEmits: string | null;
@@ -56,6 +58,7 @@ export const amlCheckMachine: Machine<AmlCheckState, AmlCheckEvent> = {
     "failed": "The provider could not screen the address or transaction."
   },
   "timers": {},
+  "limits": {},
   "guards": {
     "currency_not_in_allowlist": "The check's currency is not in the provider's allowlist (listAmlCurrencies)."
   },
@@ -133,6 +136,7 @@ export const depositMachine: Machine<DepositState, DepositEvent> = {
       "seconds": 86400
     }
   },
+  "limits": {},
   "guards": {
     "amount_matches": "No expected amount, or the amount received equals the expected amount.",
     "amount_exceeds": "The amount received exceeds the expected amount.",
@@ -283,6 +287,7 @@ export const orderMachine: Machine<OrderState, OrderEvent> = {
       "seconds": 1800
     }
   },
+  "limits": {},
   "guards": {
     "verification_required": "The route or amount needs a verification the client has not passed.",
     "payment_received": "The exchanger has received the client's payment in full (confirmed on its side)."
@@ -456,6 +461,7 @@ export const uploadIntentMachine: Machine<UploadIntentState, UploadIntentEvent> 
       "seconds": 3600
     }
   },
+  "limits": {},
   "guards": {
     "file_accepted": "The file's size, extension and content type are within the intent's limits (max_bytes, allowed_extensions)."
   },
@@ -538,6 +544,7 @@ export const verificationMachine: Machine<VerificationState, VerificationEvent> 
       "seconds": 604800
     }
   },
+  "limits": {},
   "guards": {
     "documents_attached": "Every document the requirements ask for is attached (committed upload intents)."
   },
@@ -642,6 +649,7 @@ export const webhookDeliveryMachine: Machine<WebhookDeliveryState, WebhookDelive
       ]
     }
   },
+  "limits": {},
   "guards": {
     "attempts_remaining": "The retry schedule has an entry for another attempt.",
     "attempts_exhausted": "No attempt remains; the v1 test webhook (sendSiteTestWebhook) has a single attempt, with no retries."

@@ -24,6 +24,11 @@ export interface TimerModel {
   scheduleSeconds?: number[];
 }
 
+/** A count a guard compares with (the failed deliveries that disable a webhook endpoint). */
+export interface LimitModel {
+  count: number;
+}
+
 export interface MachineModel {
   name: string;
   source: string;
@@ -33,6 +38,7 @@ export interface MachineModel {
   terminal: string[];
   states: { name: string; description: string }[];
   timers: Record<string, TimerModel>;
+  limits: Record<string, LimitModel>;
   guards: Record<string, string>;
   transitions: TransitionModel[];
   /** Webhook event emitted when the resource is created (not a transition), if any. */
@@ -58,6 +64,7 @@ function readMachine(path: string, source: string): MachineModel {
   };
   const states = isObject(raw.states) ? raw.states : {};
   const timers = isObject(raw.timers) ? raw.timers : {};
+  const limits = isObject(raw.limits) ? raw.limits : {};
   const guards = isObject(raw.guards) ? raw.guards : {};
   const transitions = Array.isArray(raw.transitions) ? raw.transitions : [];
   return {
@@ -72,6 +79,7 @@ function readMachine(path: string, source: string): MachineModel {
       description: isObject(state) && typeof state.description === 'string' ? state.description : '',
     })),
     timers: Object.fromEntries(Object.entries(timers).map(([name, timer]) => [name, timerModel(timer)])),
+    limits: Object.fromEntries(Object.entries(limits).map(([name, limit]) => [name, limitModel(limit, source, `/limits/${name}`)])),
     guards: Object.fromEntries(Object.entries(guards).map(([name, meaning]) => [name, String(meaning)])),
     transitions: transitions.map((t, index) => transitionModel(t, source, `/transitions/${index}`)),
     createdEmits: typeof raw.created_emits === 'string' ? raw.created_emits : null,
@@ -88,6 +96,12 @@ function timerModel(raw: unknown): TimerModel {
     ...(typeof raw.seconds === 'number' ? { seconds: raw.seconds } : {}),
     ...(Array.isArray(raw.schedule_seconds) ? { scheduleSeconds: raw.schedule_seconds.map(Number) } : {}),
   };
+}
+
+function limitModel(raw: unknown, source: string, pointer: string): LimitModel {
+  const count = isObject(raw) ? raw.count : undefined;
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) throw new ContractError(source, `${pointer}/count`, 'must be a whole number of at least 1');
+  return { count };
 }
 
 function transitionModel(raw: unknown, source: string, pointer: string): TransitionModel {

@@ -1,7 +1,8 @@
 // Emits generated/machines.ts (typed transition tables the mock executes and conformance checks
-// against) and generated/docs/machines.md (a Mermaid state diagram per machine). Values are
-// written as JSON, never spliced as source text.
-import type { MachineModel } from '../machines.js';
+// against) and generated/docs/machines.md (a Mermaid state diagram per machine, each transition
+// labelled with its actor and the webhook it emits). Values are written as JSON, never spliced
+// as source text.
+import type { MachineModel, TransitionModel } from '../machines.js';
 import { banner, camelCase, pascalCase, type GeneratedFile } from './file.js';
 
 const source = 'contracts/machines/*.yaml';
@@ -26,6 +27,7 @@ function machinesModule(machines: MachineModel[]): string {
       states: machine.states.map((s) => s.name),
       descriptions: Object.fromEntries(machine.states.map((s) => [s.name, s.description])),
       timers: machine.timers,
+      limits: machine.limits,
       guards: machine.guards,
       transitions: machine.transitions,
       createdEmits: machine.createdEmits,
@@ -65,6 +67,8 @@ export interface Machine<S extends string, E extends string> {
   /** One line per state, from the machine file. */
   readonly descriptions: Readonly<Record<S, string>>;
   readonly timers: Readonly<Record<string, { readonly seconds?: number; readonly scheduleSeconds?: readonly number[] }>>;
+  /** Counts a guard compares with (the failed deliveries that disable a webhook endpoint). */
+  readonly limits: Readonly<Record<string, { readonly count: number }>>;
   readonly guards: Readonly<Record<string, string>>;
   readonly transitions: readonly Transition<S, E>[];
   readonly createdEmits: string | null;
@@ -82,10 +86,7 @@ ${registry}
 
 function machinesDoc(machines: MachineModel[]): string {
   const sections = machines.map((machine) => {
-    const lines = machine.transitions.map((t) => {
-      const label = [t.event, t.guard ? `[${t.guard}]` : '', t.timer ? `after ${t.timer}` : ''].filter(Boolean).join(' ');
-      return `  ${t.from} --> ${t.to}: ${label}`;
-    });
+    const lines = machine.transitions.map((t) => `  ${t.from} --> ${t.to}: ${transitionLabel(t)}`);
     return [
       `## ${machine.title} (\`${machine.source}\`)`,
       '',
@@ -99,5 +100,12 @@ function machinesDoc(machines: MachineModel[]): string {
       '```',
     ].join('\n');
   });
-  return `${banner(source, 'md')}\n\n# State machines\n\n${sections.join('\n\n')}\n`;
+  const legend = 'Each transition reads `event [guard] after timer / actor`, then `→ webhook` when it emits one.';
+  return `${banner(source, 'md')}\n\n# State machines\n\n${legend}\n\n${sections.join('\n\n')}\n`;
+}
+
+/** What fires the transition, who fires it, and the webhook event it emits (Mermaid takes the rest of the line). */
+function transitionLabel(t: TransitionModel): string {
+  const trigger = [t.event, t.guard ? `[${t.guard}]` : '', t.timer ? `after ${t.timer}` : ''].filter(Boolean).join(' ');
+  return `${trigger} / ${t.actor}${t.emits === null ? '' : ` → ${t.emits}`}`;
 }

@@ -2,7 +2,7 @@
 // mock executes). The diagrams are Graphviz SVG rendered here, on the server, by @viz-js/viz
 // (Graphviz compiled to WebAssembly), so the page needs no script and nothing from a CDN.
 import { instance } from '@viz-js/viz';
-import { machines, type Machine } from '../../generated/machines.js';
+import { machines, type Actor, type Machine } from '../../generated/machines.js';
 import { escapeHtml, page } from './html.js';
 
 const code = (text: string | null) => (text === null ? '' : `<code>${escapeHtml(text)}</code>`);
@@ -13,7 +13,13 @@ function table(headings: string[], rows: string[][], rowClass: (index: number) =
   return `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
-/** DOT of a machine: initial state bold, final states with a double border, edges labelled by event. */
+/** Edge colours by actor: who fires the transition shows at a glance (the legend under each diagram). */
+const actorColours: Readonly<Record<Actor, string>> = { client: '#1f6feb', operator: '#9a3412', system: '#57606a' };
+
+/**
+ * DOT of a machine: initial state bold, final states with a double border, each edge labelled by
+ * its event (and guard), who fires it and the webhook event it emits, and coloured by that actor.
+ */
 export function machineDot(machine: Machine<string, string>): string {
   const quote = (text: string) => JSON.stringify(text);
   const states = machine.states.map((state) => {
@@ -22,11 +28,16 @@ export function machineDot(machine: Machine<string, string>): string {
     return `  ${quote(state)} [shape=box, style=${quote(style)}${peripheries}];`;
   });
   const edges = machine.transitions.map((t) => {
-    const label = t.guard === null ? t.event : `${t.event}\n[${t.guard}]`;
-    return `  ${quote(t.from)} -> ${quote(t.to)} [label=${quote(label)}${t.actor === 'client' ? ', color="#1f6feb", fontcolor="#1f6feb"' : ''}];`;
+    const lines = [t.guard === null ? t.event : `${t.event} [${t.guard}]`, `by ${t.actor}`, ...(t.emits === null ? [] : [`→ ${t.emits}`])];
+    const colour = quote(actorColours[t.actor]);
+    return `  ${quote(t.from)} -> ${quote(t.to)} [label=${quote(lines.join('\n'))}, color=${colour}, fontcolor=${colour}];`;
   });
   return `digraph ${quote(machine.name)} {\n  rankdir=LR; node [fontname="Helvetica", fontsize=11]; edge [fontname="Helvetica", fontsize=9];\n${states.join('\n')}\n${edges.join('\n')}\n}`;
 }
+
+const legend = Object.entries(actorColours)
+  .map(([actor, colour]) => `<span style="color:${colour}">${actor}</span>`)
+  .join(', ');
 
 function machineSection(key: string, machine: Machine<string, string>, diagram: string): string {
   const states = machine.states.map((state) => [
@@ -45,7 +56,7 @@ function machineSection(key: string, machine: Machine<string, string>, diagram: 
   const guards = Object.entries(machine.guards).map(([name, text]) => `<li>${code(name)}: ${escapeHtml(text)}</li>`).join('\n');
   return `<section id="${escapeHtml(key)}">
   <h2>${escapeHtml(machine.title)} <small>${code(`contracts/machines/${key}.yaml`)}</small></h2>
-  <figure class="machine-diagram">${diagram}<figcaption>Bold: initial state; double border: final state; blue: events the client fires.</figcaption></figure>
+  <figure class="machine-diagram">${diagram}<figcaption>Bold: initial state; double border: final state. Each arrow names its event, who fires it (${legend}) and the webhook it emits (→).</figcaption></figure>
   ${table(['state', '', 'meaning'], states, stateClass)}
   ${table(['from', 'event', 'to', 'actor', 'via', 'guard', 'timer', 'emits'], transitions)}
   ${guards === '' ? '' : `<h3>Guards</h3><ul>${guards}</ul>`}

@@ -87,6 +87,13 @@ describe('/docs', () => {
       const svg = section.slice(section.indexOf('<svg'), section.indexOf('</svg>'));
       expect(svg.match(/class="node"/g)).toHaveLength(machine.states.length);
       expect(svg.match(/class="edge"/g)).toHaveLength(machine.transitions.length);
+      // Each arrow says what fires it, who fires it and the webhook it emits.
+      const edgeLabels = svg.split('class="edge"').slice(1).map((edge) => [...edge.slice(0, edge.indexOf('</g>')).matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => decodeEntities(m[1]!)));
+      for (const transition of machine.transitions) {
+        const trigger = transition.guard === null ? transition.event : `${transition.event} [${transition.guard}]`;
+        const wanted = [trigger, `by ${transition.actor}`, ...(transition.emits === null ? [] : [`→ ${transition.emits}`])];
+        expect(edgeLabels, `${key}: ${transition.from} --${transition.event}--> ${transition.to}`).toContainEqual(wanted);
+      }
       for (const transition of machine.transitions) {
         expect(page).toContain(`<td><code>${transition.from}</code></td><td><code>${transition.event}</code></td><td><code>${transition.to}</code></td>`);
       }
@@ -126,3 +133,14 @@ describe('/docs', () => {
     }
   });
 });
+
+/** The text of an SVG <text> element: Graphviz writes some characters as entities. */
+function decodeEntities(text: string): string {
+  return text
+    .replace(/&#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code)))
+    .replace(/&#x([0-9a-f]+);/gi, (_, code: string) => String.fromCodePoint(parseInt(code, 16)))
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
+}

@@ -62,7 +62,9 @@ describe('npm run generate', () => {
       expect(table.transitions).toEqual(machine.transitions);
     }
     const doc = first.files.find((f) => f.path === 'docs/machines.md')?.contents ?? '';
-    expect(doc).toContain('  failed --> queued: retry');
+    // Each arrow names its actor and the webhook it emits.
+    expect(doc).toContain('  failed --> queued: retry / client\n');
+    expect(doc).toContain('  waiting --> confirming: transaction_detected / system → deposit.confirming\n');
   });
 });
 
