@@ -433,6 +433,101 @@ export const orderMachine: Machine<OrderState, OrderEvent> = {
   "sideEvents": []
 };
 
+/** Review: the states of contracts/machines/review.yaml. */
+export type ReviewState = "pending_moderation" | "published" | "rejected";
+export type ReviewEvent = "publish" | "reject";
+export const reviewMachine: Machine<ReviewState, ReviewEvent> = {
+  "name": "review",
+  "title": "Review",
+  "initial": "pending_moderation",
+  "terminal": [
+    "published",
+    "rejected"
+  ],
+  "states": [
+    "pending_moderation",
+    "published",
+    "rejected"
+  ],
+  "descriptions": {
+    "pending_moderation": "Written by the client; waiting for staff.",
+    "published": "Staff accepted it; it shows on the exchanger's review page.",
+    "rejected": "Staff refused it (off-topic, abusive or not about the order)."
+  },
+  "timers": {},
+  "limits": {},
+  "guards": {},
+  "transitions": [
+    {
+      "from": "pending_moderation",
+      "event": "publish",
+      "to": "published",
+      "actor": "operator",
+      "via": [],
+      "guard": null,
+      "timer": null,
+      "emits": null
+    },
+    {
+      "from": "pending_moderation",
+      "event": "reject",
+      "to": "rejected",
+      "actor": "operator",
+      "via": [],
+      "guard": null,
+      "timer": null,
+      "emits": null
+    }
+  ],
+  "createdEmits": null,
+  "sideEvents": []
+};
+
+/** Static address: the states of contracts/machines/static-address.yaml. */
+export type StaticAddressState = "active" | "disabled";
+export type StaticAddressEvent = "disable" | "enable";
+export const staticAddressMachine: Machine<StaticAddressState, StaticAddressEvent> = {
+  "name": "static-address",
+  "title": "Static address",
+  "initial": "active",
+  "terminal": [],
+  "states": [
+    "active",
+    "disabled"
+  ],
+  "descriptions": {
+    "active": "Every incoming transaction becomes a deposit carrying staticAddress.",
+    "disabled": "Incoming transactions create no deposits until the address is enabled again."
+  },
+  "timers": {},
+  "limits": {},
+  "guards": {},
+  "transitions": [
+    {
+      "from": "active",
+      "event": "disable",
+      "to": "disabled",
+      "actor": "operator",
+      "via": [],
+      "guard": null,
+      "timer": null,
+      "emits": null
+    },
+    {
+      "from": "disabled",
+      "event": "enable",
+      "to": "active",
+      "actor": "operator",
+      "via": [],
+      "guard": null,
+      "timer": null,
+      "emits": null
+    }
+  ],
+  "createdEmits": null,
+  "sideEvents": []
+};
+
 /** Upload intent: the states of contracts/machines/upload-intent.yaml. */
 export type UploadIntentState = "pending" | "committed" | "consumed" | "expired";
 export type UploadIntentEvent = "commit" | "expire" | "consume";
@@ -752,11 +847,79 @@ export const webhookDeliveryMachine: Machine<WebhookDeliveryState, WebhookDelive
   "sideEvents": []
 };
 
+/** Webhook endpoint: the states of contracts/machines/webhook-endpoint.yaml. */
+export type WebhookEndpointState = "active" | "disabled";
+export type WebhookEndpointEvent = "disable" | "failures_exceeded" | "enable";
+export const webhookEndpointMachine: Machine<WebhookEndpointState, WebhookEndpointEvent> = {
+  "name": "webhook-endpoint",
+  "title": "Webhook endpoint",
+  "initial": "active",
+  "terminal": [],
+  "states": [
+    "active",
+    "disabled"
+  ],
+  "descriptions": {
+    "active": "Receives the deliveries of the events it subscribes to.",
+    "disabled": "Receives no deliveries; its unfinished ones wait until it is active again."
+  },
+  "timers": {},
+  "limits": {
+    "failed_deliveries": {
+      "count": 5
+    }
+  },
+  "guards": {
+    "failed_deliveries_reached": "The endpoint's last failed_deliveries deliveries in a row ended failed (every attempt exhausted), with no delivery to it succeeding in between."
+  },
+  "transitions": [
+    {
+      "from": "active",
+      "event": "disable",
+      "to": "disabled",
+      "actor": "client",
+      "via": [
+        "updateWebhookEndpoint"
+      ],
+      "guard": null,
+      "timer": null,
+      "emits": null
+    },
+    {
+      "from": "active",
+      "event": "failures_exceeded",
+      "to": "disabled",
+      "actor": "system",
+      "via": [],
+      "guard": "failed_deliveries_reached",
+      "timer": null,
+      "emits": null
+    },
+    {
+      "from": "disabled",
+      "event": "enable",
+      "to": "active",
+      "actor": "client",
+      "via": [
+        "updateWebhookEndpoint"
+      ],
+      "guard": null,
+      "timer": null,
+      "emits": null
+    }
+  ],
+  "createdEmits": null,
+  "sideEvents": []
+};
+
 export const machines = {
   "aml-check": amlCheckMachine,
   "deposit": depositMachine,
   "order": orderMachine,
+  "review": reviewMachine,
+  "static-address": staticAddressMachine,
   "upload-intent": uploadIntentMachine,
   "verification": verificationMachine,
   "webhook-delivery": webhookDeliveryMachine,
+  "webhook-endpoint": webhookEndpointMachine,
 } as const;

@@ -131,7 +131,7 @@ export type Deposit = {
   paidAt: string | null;
 };
 
-/** State of a static address; a disabled address no longer creates deposits. */
+/** State of a static address (machine `static-address`); a disabled address no longer creates deposits. */
 export type StaticAddressStatus = 'active' | 'disabled';
 
 /** A reusable payment address for one client orderId. */

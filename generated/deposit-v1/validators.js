@@ -6896,7 +6896,7 @@ validate201.evaluated = {"props":{"orderId":true},"dynamicProps":false,"dynamicI
 export const listStaticAddresses_query = validate204;
 const schema101 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"perPage":{"$ref":"#/components/parameters/PerPage/schema"},"status":{"$ref":"#/components/parameters/StaticAddressStatusFilter/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"}},"required":[]};
 const schema102 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/StaticAddressStatus"}};
-const schema103 = {"type":"string","description":"State of a static address; a disabled address no longer creates deposits.","x-assumption":"The description shows no static-address states; active/disabled is the minimum an operator needs.","enum":["active","disabled"]};
+const schema103 = {"type":"string","description":"State of a static address (machine `static-address`); a disabled address no longer creates deposits.","x-assumption":"The description shows no static-address states; active/disabled is the minimum an operator needs.","x-machine":"static-address","enum":["active","disabled"]};
 
 function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;

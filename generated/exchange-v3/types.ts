@@ -964,7 +964,7 @@ export type SubmitOrderVerificationsRequest = {
 /** A v3 webhook event type; equal to the keys of this contract's `webhooks`. */
 export type WebhookEventType = 'order.created' | 'order.status_changed' | 'api.test';
 
-/** `active` endpoints receive deliveries; `disabled` ones receive none until set active again. */
+/** `active` endpoints receive deliveries; `disabled` ones receive none until set active again (machine `webhook-endpoint`: the client switches it, and endpoints whose deliveries keep failing are disabled). */
 export type WebhookEndpointStatus = 'active' | 'disabled';
 
 export type WebhookEndpoint = {
@@ -1259,7 +1259,7 @@ export type PartnerPayoutListResult = {
   payouts: PartnerPayout[];
 };
 
-/** New reviews wait for moderation, then are published or rejected. */
+/** New reviews wait for moderation, then are published or rejected (machine `review`). */
 export type ReviewStatus = 'pending_moderation' | 'published' | 'rejected';
 
 export type Review = {

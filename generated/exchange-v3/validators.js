@@ -19683,7 +19683,7 @@ return errors === 0;
 }
 validate436.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema197 = {"type":"string","description":"`active` endpoints receive deliveries; `disabled` ones receive none until set active again.","x-assumption":"The description names `active` and says PATCH can set status; `disabled` is the one other value a switch needs.","enum":["active","disabled"]};
+const schema197 = {"type":"string","description":"`active` endpoints receive deliveries; `disabled` ones receive none until set active again (machine `webhook-endpoint`: the client switches it, and endpoints whose deliveries keep failing are disabled).","x-machine":"webhook-endpoint","x-assumption":"The description names `active` and says PATCH can set status; `disabled` is the one other value a switch needs.","enum":["active","disabled"]};
 
 function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27997,7 +27997,7 @@ return errors === 0;
 validate659.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema278 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/ReviewStatus"}};
-const schema279 = {"type":"string","description":"New reviews wait for moderation, then are published or rejected.","x-assumption":"The description shows no review statuses; exchangers moderate reviews before publishing them.","enum":["pending_moderation","published","rejected"]};
+const schema279 = {"type":"string","description":"New reviews wait for moderation, then are published or rejected (machine `review`).","x-assumption":"The description shows no review statuses; exchangers moderate reviews before publishing them.","x-machine":"review","enum":["pending_moderation","published","rejected"]};
 
 function validate662(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;

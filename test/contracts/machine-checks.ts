@@ -31,6 +31,12 @@ export interface TimerDef {
   assumption: string | null;
 }
 
+/** A count a guard compares with (`limits`, optional): a whole number, marked as ours. */
+export interface LimitDef {
+  count: number | null;
+  assumption: string | null;
+}
+
 export interface Transition {
   from: string;
   event: string;
@@ -58,6 +64,7 @@ export interface Machine {
   terminal: string[];
   states: Map<string, StateDef>;
   timers: Map<string, TimerDef>;
+  limits: Map<string, LimitDef>;
   guards: Map<string, string>;
   transitions: Transition[];
   createdEmits: string | null;
@@ -139,6 +146,21 @@ export function readMachine(doc: unknown, name: string): { machine: Machine; pro
     problems.push('"timers" is not a mapping (write {} when there are none)');
   }
 
+  // `limits` is optional: counts a guard compares with, each a whole number marked as ours.
+  const limits: Map<string, LimitDef> = new Map();
+  if (isDict(root['limits'])) {
+    for (const [limitName, def] of Object.entries(root['limits'])) {
+      const body: Dict = isDict(def) ? def : {};
+      const count: number | null = Number.isInteger(body['count']) && (body['count'] as number) >= 1 ? (body['count'] as number) : null;
+      if (count === null) problems.push(`limit ${limitName} needs a count, a whole number of at least 1`);
+      const assumption: string | null = stringOrNull(body['x-assumption']);
+      if (assumption === null) problems.push(`limit ${limitName} has no x-assumption`);
+      limits.set(limitName, { count, assumption });
+    }
+  } else if ('limits' in root) {
+    problems.push('"limits" is not a mapping');
+  }
+
   const guards: Map<string, string> = new Map();
   if (isDict(root['guards'])) {
     for (const [guardName, meaning] of Object.entries(root['guards'])) {
@@ -203,6 +225,7 @@ export function readMachine(doc: unknown, name: string): { machine: Machine; pro
     terminal: isStringList(root['terminal']) ? root['terminal'] : [],
     states,
     timers,
+    limits,
     guards,
     transitions,
     createdEmits: stringOrNull(root['created_emits']),
@@ -267,12 +290,16 @@ export function checkReferences(machine: Machine): string[] {
       if (!machine.timers.has(t.timer)) problems.push(`${arrow(t)}: timer ${t.timer} is not declared`);
     }
   }
-  // A timer is also used when a guard that a transition uses measures it (deposit's
-  // within_late_window reads late_window): the guard's meaning names the timer.
+  // A timer or a limit is also used when a guard that a transition uses measures it (deposit's
+  // within_late_window reads late_window): the guard's meaning names it.
+  const usedLimits: Set<string> = new Set();
   for (const guard of usedGuards) {
     const meaning: string = machine.guards.get(guard) ?? '';
     for (const timer of machine.timers.keys()) {
       if (new RegExp(`\\b${timer}\\b`).test(meaning)) usedTimers.add(timer);
+    }
+    for (const limit of machine.limits.keys()) {
+      if (new RegExp(`\\b${limit}\\b`).test(meaning)) usedLimits.add(limit);
     }
   }
   for (const guard of machine.guards.keys()) {
@@ -280,6 +307,9 @@ export function checkReferences(machine: Machine): string[] {
   }
   for (const timer of machine.timers.keys()) {
     if (!usedTimers.has(timer)) problems.push(`timer ${timer} is declared but no transition uses it`);
+  }
+  for (const limit of machine.limits.keys()) {
+    if (!usedLimits.has(limit)) problems.push(`limit ${limit} is declared but no guard a transition uses names it`);
   }
   return problems;
 }
@@ -294,10 +324,20 @@ export function checkReachability(machine: Machine): string[] {
 
 /**
  * Terminal states have no outgoing transitions, states without outgoing transitions are
- * terminal, and every non-terminal state can reach a terminal state.
+ * terminal, and every non-terminal state can reach a terminal state. A machine without terminal
+ * states (a resource that lives as long as its owner: a webhook endpoint, a static address) must
+ * instead let every state reach every other, so no state is a dead end.
  */
 export function checkTermination(machine: Machine): string[] {
   const problems: string[] = [];
+  if (machine.terminal.length === 0) {
+    for (const state of machine.states.keys()) {
+      const reachable: Set<string> = reachableFrom(machine, state);
+      const missed: string[] = [...machine.states.keys()].filter((other: string) => other !== state && !reachable.has(other));
+      if (missed.length > 0) problems.push(`state ${state} cannot reach ${missed.join(', ')} (a machine without terminal states must be a cycle)`);
+    }
+    return problems;
+  }
   const terminal: Set<string> = new Set(machine.terminal);
   for (const state of machine.states.keys()) {
     const outgoing: Transition[] = machine.transitions.filter((t: Transition) => t.from === state);

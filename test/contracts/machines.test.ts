@@ -26,7 +26,17 @@ const MACHINES_DIR: string = join(contractsDir, 'machines');
 // ---------------------------------------------------------------------------------------------
 // Given: the machines, their families and the status schemas that mirror them.
 
-const MACHINE_NAMES: string[] = ['aml-check', 'deposit', 'order', 'upload-intent', 'verification', 'webhook-delivery'];
+const MACHINE_NAMES: string[] = [
+  'aml-check',
+  'deposit',
+  'order',
+  'review',
+  'static-address',
+  'upload-intent',
+  'verification',
+  'webhook-delivery',
+  'webhook-endpoint',
+];
 
 /** The contract whose webhooks declare a machine's events; null: the machine emits nothing. */
 const EVENT_FAMILY: Record<string, Family | null> = {
@@ -36,6 +46,9 @@ const EVENT_FAMILY: Record<string, Family | null> = {
   deposit: 'v1',
   'aml-check': 'v1',
   'webhook-delivery': null,
+  'webhook-endpoint': null,
+  'static-address': null,
+  review: null,
 };
 
 /** (contract, schema, x-machine): the status enums that must equal the machines' state sets. */
@@ -47,6 +60,9 @@ const STATUS_SCHEMAS: { contract: Family; schema: string; machine: string }[] = 
   { contract: 'v1', schema: 'DeliveryStatus', machine: 'webhook-delivery' },
   { contract: 'v1', schema: 'DepositStatus', machine: 'deposit' },
   { contract: 'v1', schema: 'AmlCheckStatus', machine: 'aml-check' },
+  { contract: 'v3', schema: 'WebhookEndpointStatus', machine: 'webhook-endpoint' },
+  { contract: 'v1', schema: 'StaticAddressStatus', machine: 'static-address' },
+  { contract: 'v3', schema: 'ReviewStatus', machine: 'review' },
 ];
 
 /** States the API description names (section 3), per machine. Each must be marked seed: true. */
@@ -57,6 +73,9 @@ const DESCRIPTION_STATES: Record<string, string[]> = {
   'upload-intent': ['pending'],
   order: ['paid', 'processing', 'completed'],
   verification: [],
+  'webhook-endpoint': ['active'],
+  'static-address': [],
+  review: [],
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -92,7 +111,7 @@ function transitionsWhere(machine: Machine, match: Partial<Transition>): Transit
 // ---------------------------------------------------------------------------------------------
 
 describe('contracts/machines', () => {
-  it('holds exactly the six machines', () => {
+  it('holds exactly the nine machines', () => {
     expect(machineFiles).toEqual(MACHINE_NAMES);
   });
 });
@@ -292,5 +311,33 @@ describe('the graph checks catch a broken machine', () => {
   it('reports the state with no path to a terminal state', () => {
     const { machine } = readMachine(broken, 'broken');
     expect(checkMachine(machine)).toEqual(['state stuck cannot reach any terminal state']);
+  });
+});
+
+describe('the checks catch a machine without terminal states that is not a cycle, and a bad limit', () => {
+  const broken: unknown = {
+    machine: 'broken',
+    title: 'Broken',
+    description: 'once off, never on again',
+    'x-assumption': 'test fixture',
+    initial: 'on',
+    terminal: [],
+    states: { on: { description: 'on' }, off: { description: 'off' } },
+    timers: {},
+    limits: { strikes: { count: 0 }, unused: { count: 3, 'x-assumption': 'test fixture' } },
+    guards: { struck_out: 'strikes failures in a row' },
+    transitions: [{ from: 'on', event: 'switch_off', to: 'off', actor: 'system', guard: 'struck_out', timer: null, emits: null }],
+  };
+
+  it('reports the limit without a count or x-assumption', () => {
+    expect(readMachine(broken, 'broken').problems).toEqual(['limit strikes needs a count, a whole number of at least 1', 'limit strikes has no x-assumption']);
+  });
+
+  it('reports the dead end and the limit no guard names', () => {
+    const { machine } = readMachine(broken, 'broken');
+    expect(checkMachine(machine)).toEqual([
+      'limit unused is declared but no guard a transition uses names it',
+      'state off cannot reach on (a machine without terminal states must be a cycle)',
+    ]);
   });
 });
