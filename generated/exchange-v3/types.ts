@@ -1085,7 +1085,7 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'retrying' | '
 export type WebhookDelivery = {
   id: string;
   status: DeliveryStatus;
-  /** Attempts made so far (0 before the first). */
+  /** Attempts made so far (0 before the first); the number of entries in `attempts`. */
   attempt: number;
   endpoint: {
     id: string;
@@ -1096,33 +1096,61 @@ export type WebhookDelivery = {
     type: WebhookEventType;
   };
   /** The last attempt's request; null before the first attempt. */
-  request: null | {
-    url: string;
-    headers: {
-      [key: string]: string;
-    };
-    /** The raw JSON body that was signed. */
-    body: string;
-  };
+  request: null | WebhookAttemptRequest;
   /** The last attempt's answer; null before the first attempt or when there was no answer. */
-  response: null | {
-    status: number;
-    headers: {
-      [key: string]: string;
-    };
-    body: string;
-    duration_ms: number;
-  };
+  response: null | WebhookAttemptResponse;
   /** Why the last attempt failed without an HTTP answer; null otherwise. */
-  error: null | {
-    /** For example `timeout` (no answer within 15 s), `connection_refused`, `dns_error`, `tls_error`, `egress_denied` (the sandbox's webhook egress policy refused the address the URL resolved to; nothing was sent). */
-    code: string;
-    message: string;
-  };
+  error: null | WebhookAttemptError;
+  /** Every attempt made so far, oldest first; `attempt` is their count and the last one's request, response and error are the delivery's. */
+  attempts?: WebhookDeliveryAttempt[];
   /** When the next attempt is due (retrying or queued); null otherwise. */
   next_retry_at: string | null;
   delivered_at: string | null;
   created_at: string;
+};
+
+/** The request of one attempt, as it was sent. */
+export type WebhookAttemptRequest = {
+  url: string;
+  headers: {
+    [key: string]: string;
+  };
+  /** The raw JSON body that was signed. */
+  body: string;
+};
+
+/** The receiver's answer to one attempt. */
+export type WebhookAttemptResponse = {
+  status: number;
+  headers: {
+    [key: string]: string;
+  };
+  body: string;
+  duration_ms: number;
+};
+
+/** Why one attempt got no HTTP answer. */
+export type WebhookAttemptError = {
+  /** For example `timeout` (no answer within 15 s), `connection_refused`, `dns_error`, `tls_error`, `egress_denied` (the sandbox's webhook egress policy refused the address the URL resolved to; nothing was sent). */
+  code: string;
+  message: string;
+};
+
+/** One attempt of a delivery. */
+export type WebhookDeliveryAttempt = {
+  /** Its number; 1 is the delivery's first attempt. */
+  attempt: number;
+  /** `succeeded` when the receiver answered 2xx; `failed` for any other answer or none. */
+  status: 'succeeded' | 'failed';
+  /** When the attempt was made. */
+  attempted_at: string;
+  /** How long it took, until the answer or the failure. */
+  duration_ms: number;
+  request: WebhookAttemptRequest;
+  /** The receiver's answer; null when there was none. */
+  response: null | WebhookAttemptResponse;
+  /** Why there was no answer; null when there was one. */
+  error: null | WebhookAttemptError;
 };
 
 export type WebhookDeliveryListResult = {

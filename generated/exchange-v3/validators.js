@@ -21688,7 +21688,713 @@ export const listWebhookEvents_response_200 = validate483;
 const schema215 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEventListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
 const schema216 = {"type":"object","required":["events"],"properties":{"events":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEvent"}}}};
 const schema217 = {"type":"object","required":["id","type","resource","status","request_id","correlation_id","idempotency_key","payload","deliveries_count","deliveries","created_at"],"properties":{"id":{"type":"string","format":"uuid","description":"Sent as `X-Event-Id` and as the body's `id`."},"type":{"$ref":"#/components/schemas/WebhookEventType"},"resource":{"type":"object","description":"The resource the event is about.","x-assumption":"The description types resource as an object; type and id, as in the delivered body.","required":["type","id"],"properties":{"type":{"type":"string","description":"`order`, or `webhook_endpoint` for api.test."},"id":{"type":["string","integer","null"]}}},"status":{"$ref":"#/components/schemas/WebhookEventStatus"},"request_id":{"type":["string","null"],"description":"Id of the API request that caused the event; null for events of the system."},"correlation_id":{"type":["string","null"],"maxLength":128,"description":"The X-Correlation-Id of that request."},"idempotency_key":{"type":["string","null"],"description":"The Idempotency-Key of that request."},"payload":{"type":"object","description":"The event data, delivered as the body's `data`."},"deliveries_count":{"type":"integer","minimum":0},"deliveries":{"type":"array","description":"One delivery per target endpoint; empty in lists (read the event for them).","x-assumption":"Lists leave the deliveries out to stay small; deliveries_count still counts them.","items":{"$ref":"#/components/schemas/WebhookDelivery"}},"created_at":{"type":"string","format":"date-time"}}};
-const schema218 = {"type":"object","required":["id","status","attempt","endpoint","event","request","response","error","next_retry_at","delivered_at","created_at"],"properties":{"id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"attempt":{"type":"integer","minimum":0,"description":"Attempts made so far (0 before the first)."},"endpoint":{"type":"object","x-assumption":"The description types endpoint as a free-form object; its id and the URL the delivery went to.","required":["id","url"],"properties":{"id":{"type":"string","format":"uuid"},"url":{"type":"string","format":"uri"}}},"event":{"type":"object","x-assumption":"The description types event as a free-form object; its id and type.","required":["id","type"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/WebhookEventType"}}},"request":{"description":"The last attempt's request; null before the first attempt.","x-assumption":"The description types request as a free-form object; what support needs to replay it.","oneOf":[{"type":"null"},{"type":"object","required":["url","headers","body"],"properties":{"url":{"type":"string","format":"uri"},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string","description":"The raw JSON body that was signed."}}}]},"response":{"description":"The last attempt's answer; null before the first attempt or when there was no answer.","x-assumption":"The description types response as a free-form object; the body is cut to 4096 characters to keep the log small.","oneOf":[{"type":"null"},{"type":"object","required":["status","headers","body","duration_ms"],"properties":{"status":{"type":"integer","minimum":100,"maximum":599},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string","maxLength":4096},"duration_ms":{"type":"integer","minimum":0}}}]},"error":{"description":"Why the last attempt failed without an HTTP answer; null otherwise.","x-assumption":"The description types error as a free-form object; a code and a message, like the envelope's error.","oneOf":[{"type":"null"},{"type":"object","required":["code","message"],"properties":{"code":{"type":"string","description":"For example `timeout` (no answer within 15 s), `connection_refused`, `dns_error`, `tls_error`, `egress_denied` (the sandbox's webhook egress policy refused the address the URL resolved to; nothing was sent).","x-assumption":"egress_denied is the mock's own code; a shared sandbox refuses private, link-local and metadata addresses and itself, checked on the address each attempt connects to."},"message":{"type":"string"}}}]},"next_retry_at":{"type":["string","null"],"format":"date-time","description":"When the next attempt is due (retrying or queued); null otherwise."},"delivered_at":{"type":["string","null"],"format":"date-time"},"created_at":{"type":"string","format":"date-time"}}};
+const schema218 = {"type":"object","required":["id","status","attempt","endpoint","event","request","response","error","next_retry_at","delivered_at","created_at"],"properties":{"id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"attempt":{"type":"integer","minimum":0,"description":"Attempts made so far (0 before the first); the number of entries in `attempts`."},"endpoint":{"type":"object","x-assumption":"The description types endpoint as a free-form object; its id and the URL the delivery went to.","required":["id","url"],"properties":{"id":{"type":"string","format":"uuid"},"url":{"type":"string","format":"uri"}}},"event":{"type":"object","x-assumption":"The description types event as a free-form object; its id and type.","required":["id","type"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/WebhookEventType"}}},"request":{"description":"The last attempt's request; null before the first attempt.","x-assumption":"The description types request as a free-form object; what support needs to replay it.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookAttemptRequest"}]},"response":{"description":"The last attempt's answer; null before the first attempt or when there was no answer.","x-assumption":"The description types response as a free-form object; the body is cut to 4096 characters to keep the log small.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookAttemptResponse"}]},"error":{"description":"Why the last attempt failed without an HTTP answer; null otherwise.","x-assumption":"The description types error as a free-form object; a code and a message, like the envelope's error.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookAttemptError"}]},"attempts":{"type":"array","description":"Every attempt made so far, oldest first; `attempt` is their count and the last one's request, response and error are the delivery's.","x-assumption":"The description keeps only the last attempt's request, response and error; like the delivery logs of Stripe and Svix, the mock lists every attempt, so earlier failures stay visible after a retry. Not required, as the real service may not list them.","items":{"$ref":"#/components/schemas/WebhookDeliveryAttempt"}},"next_retry_at":{"type":["string","null"],"format":"date-time","description":"When the next attempt is due (retrying or queued); null otherwise."},"delivered_at":{"type":["string","null"],"format":"date-time"},"created_at":{"type":"string","format":"date-time"}}};
+const schema219 = {"type":"object","description":"The request of one attempt, as it was sent.","required":["url","headers","body"],"properties":{"url":{"type":"string","format":"uri"},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string","description":"The raw JSON body that was signed."}}};
+
+function validate492(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate492.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.url === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.headers === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "headers"},message:"must have required property '"+"headers"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.body === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.url !== undefined){
+let data0 = data.url;
+if(typeof data0 === "string"){
+if(!(formats14(data0))){
+const err3 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.headers !== undefined){
+let data1 = data.headers;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+for(const key0 in data1){
+if(typeof data1[key0] !== "string"){
+const err5 = {instancePath:instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.body !== undefined){
+if(typeof data.body !== "string"){
+const err7 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate492.errors = vErrors;
+return errors === 0;
+}
+validate492.evaluated = {"props":{"url":true,"headers":true,"body":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema220 = {"type":"object","description":"The receiver's answer to one attempt.","required":["status","headers","body","duration_ms"],"properties":{"status":{"type":"integer","minimum":100,"maximum":599},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string","maxLength":4096},"duration_ms":{"type":"integer","minimum":0}}};
+
+function validate494(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate494.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.status === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.headers === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "headers"},message:"must have required property '"+"headers"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.body === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.duration_ms === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "duration_ms"},message:"must have required property '"+"duration_ms"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.status !== undefined){
+let data0 = data.status;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 599 || isNaN(data0)){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data0 < 100 || isNaN(data0)){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+if(data.headers !== undefined){
+let data1 = data.headers;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+for(const key0 in data1){
+if(typeof data1[key0] !== "string"){
+const err7 = {instancePath:instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.body !== undefined){
+let data3 = data.body;
+if(typeof data3 === "string"){
+if(func1(data3) > 4096){
+const err9 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.duration_ms !== undefined){
+let data4 = data.duration_ms;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err11 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 0 || isNaN(data4)){
+const err12 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate494.errors = vErrors;
+return errors === 0;
+}
+validate494.evaluated = {"props":{"status":true,"headers":true,"body":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema221 = {"type":"object","description":"Why one attempt got no HTTP answer.","required":["code","message"],"properties":{"code":{"type":"string","description":"For example `timeout` (no answer within 15 s), `connection_refused`, `dns_error`, `tls_error`, `egress_denied` (the sandbox's webhook egress policy refused the address the URL resolved to; nothing was sent).","x-assumption":"egress_denied is the mock's own code; a shared sandbox refuses private, link-local and metadata addresses and itself, checked on the address each attempt connects to."},"message":{"type":"string"}}};
+
+function validate496(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate496.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.code !== undefined){
+if(typeof data.code !== "string"){
+const err2 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err3 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate496.errors = vErrors;
+return errors === 0;
+}
+validate496.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema222 = {"type":"object","description":"One attempt of a delivery.","required":["attempt","status","attempted_at","duration_ms","request","response","error"],"properties":{"attempt":{"type":"integer","minimum":1,"description":"Its number; 1 is the delivery's first attempt."},"status":{"type":"string","enum":["succeeded","failed"],"description":"`succeeded` when the receiver answered 2xx; `failed` for any other answer or none."},"attempted_at":{"type":"string","format":"date-time","description":"When the attempt was made."},"duration_ms":{"type":"integer","minimum":0,"description":"How long it took, until the answer or the failure."},"request":{"$ref":"#/components/schemas/WebhookAttemptRequest"},"response":{"description":"The receiver's answer; null when there was none.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookAttemptResponse"}]},"error":{"description":"Why there was no answer; null when there was one.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookAttemptError"}]}}};
+
+function validate498(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate498.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.attempt === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attempt"},message:"must have required property '"+"attempt"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.status === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.attempted_at === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attempted_at"},message:"must have required property '"+"attempted_at"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.duration_ms === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "duration_ms"},message:"must have required property '"+"duration_ms"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.request === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request"},message:"must have required property '"+"request"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.response === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "response"},message:"must have required property '"+"response"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.error === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.attempt !== undefined){
+let data0 = data.attempt;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err7 = {instancePath:instancePath+"/attempt",schemaPath:"#/properties/attempt/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+const err8 = {instancePath:instancePath+"/attempt",schemaPath:"#/properties/attempt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.status !== undefined){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((data1 === "succeeded") || (data1 === "failed"))){
+const err10 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema222.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.attempted_at !== undefined){
+let data2 = data.attempted_at;
+if(typeof data2 === "string"){
+if(!(formats0.validate(data2))){
+const err11 = {instancePath:instancePath+"/attempted_at",schemaPath:"#/properties/attempted_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/attempted_at",schemaPath:"#/properties/attempted_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.duration_ms !== undefined){
+let data3 = data.duration_ms;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err13 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+const err14 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+if(data.request !== undefined){
+if(!(validate492(data.request, {instancePath:instancePath+"/request",parentData:data,parentDataProperty:"request",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+errors = vErrors.length;
+}
+}
+if(data.response !== undefined){
+let data5 = data.response;
+const _errs11 = errors;
+let valid1 = false;
+let passing0 = null;
+const _errs12 = errors;
+if(data5 !== null){
+const err15 = {instancePath:instancePath+"/response",schemaPath:"#/properties/response/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+var _valid0 = _errs12 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+}
+const _errs14 = errors;
+if(!(validate494(data5, {instancePath:instancePath+"/response",parentData:data,parentDataProperty:"response",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate494.errors : vErrors.concat(validate494.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs14 === errors;
+if(_valid0 && valid1){
+valid1 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid1 = true;
+passing0 = 1;
+var props0 = {};
+props0.status = true;
+props0.headers = true;
+props0.body = true;
+props0.duration_ms = true;
+}
+}
+if(!valid1){
+const err16 = {instancePath:instancePath+"/response",schemaPath:"#/properties/response/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+else {
+errors = _errs11;
+if(vErrors !== null){
+if(_errs11){
+vErrors.length = _errs11;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.error !== undefined){
+let data6 = data.error;
+const _errs16 = errors;
+let valid2 = false;
+let passing1 = null;
+const _errs17 = errors;
+if(data6 !== null){
+const err17 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+var _valid1 = _errs17 === errors;
+if(_valid1){
+valid2 = true;
+passing1 = 0;
+}
+const _errs19 = errors;
+if(!(validate496(data6, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate496.errors : vErrors.concat(validate496.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs19 === errors;
+if(_valid1 && valid2){
+valid2 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid2 = true;
+passing1 = 1;
+var props1 = {};
+props1.code = true;
+props1.message = true;
+}
+}
+if(!valid2){
+const err18 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+else {
+errors = _errs16;
+if(vErrors !== null){
+if(_errs16){
+vErrors.length = _errs16;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+validate498.errors = vErrors;
+return errors === 0;
+}
+validate498.evaluated = {"props":{"attempt":true,"status":true,"attempted_at":true,"duration_ms":true,"request":true,"response":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+
 
 function validate489(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -22040,111 +22746,9 @@ valid3 = true;
 passing0 = 0;
 }
 const _errs21 = errors;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.url === undefined){
-const err28 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/oneOf/1/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(data9.headers === undefined){
-const err29 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/oneOf/1/required",keyword:"required",params:{missingProperty: "headers"},message:"must have required property '"+"headers"+"'"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-if(data9.body === undefined){
-const err30 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/oneOf/1/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-if(data9.url !== undefined){
-let data10 = data9.url;
-if(typeof data10 === "string"){
-if(!(formats14(data10))){
-const err31 = {instancePath:instancePath+"/request/url",schemaPath:"#/properties/request/oneOf/1/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-}
-else {
-const err32 = {instancePath:instancePath+"/request/url",schemaPath:"#/properties/request/oneOf/1/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-if(data9.headers !== undefined){
-let data11 = data9.headers;
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-for(const key0 in data11){
-if(typeof data11[key0] !== "string"){
-const err33 = {instancePath:instancePath+"/request/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/request/oneOf/1/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-}
-else {
-const err34 = {instancePath:instancePath+"/request/headers",schemaPath:"#/properties/request/oneOf/1/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-if(data9.body !== undefined){
-if(typeof data9.body !== "string"){
-const err35 = {instancePath:instancePath+"/request/body",schemaPath:"#/properties/request/oneOf/1/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-}
-}
-else {
-const err36 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
+if(!(validate492(data9, {instancePath:instancePath+"/request",parentData:data,parentDataProperty:"request",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+errors = vErrors.length;
 }
 var _valid0 = _errs21 === errors;
 if(_valid0 && valid3){
@@ -22162,12 +22766,12 @@ props0.body = true;
 }
 }
 if(!valid3){
-const err37 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+const err28 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err37];
+vErrors = [err28];
 }
 else {
-vErrors.push(err37);
+vErrors.push(err28);
 }
 errors++;
 }
@@ -22184,199 +22788,39 @@ vErrors = null;
 }
 }
 if(data.response !== undefined){
-let data14 = data.response;
-const _errs33 = errors;
-let valid6 = false;
+let data10 = data.response;
+const _errs23 = errors;
+let valid4 = false;
 let passing1 = null;
-const _errs34 = errors;
-if(data14 !== null){
-const err38 = {instancePath:instancePath+"/response",schemaPath:"#/properties/response/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const _errs24 = errors;
+if(data10 !== null){
+const err29 = {instancePath:instancePath+"/response",schemaPath:"#/properties/response/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err38];
+vErrors = [err29];
 }
 else {
-vErrors.push(err38);
+vErrors.push(err29);
 }
 errors++;
 }
-var _valid1 = _errs34 === errors;
+var _valid1 = _errs24 === errors;
 if(_valid1){
-valid6 = true;
+valid4 = true;
 passing1 = 0;
 }
-const _errs36 = errors;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.status === undefined){
-const err39 = {instancePath:instancePath+"/response",schemaPath:"#/properties/response/oneOf/1/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err39];
+const _errs26 = errors;
+if(!(validate494(data10, {instancePath:instancePath+"/response",parentData:data,parentDataProperty:"response",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate494.errors : vErrors.concat(validate494.errors);
+errors = vErrors.length;
 }
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-if(data14.headers === undefined){
-const err40 = {instancePath:instancePath+"/response",schemaPath:"#/properties/response/oneOf/1/required",keyword:"required",params:{missingProperty: "headers"},message:"must have required property '"+"headers"+"'"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-if(data14.body === undefined){
-const err41 = {instancePath:instancePath+"/response",schemaPath:"#/properties/response/oneOf/1/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-if(data14.duration_ms === undefined){
-const err42 = {instancePath:instancePath+"/response",schemaPath:"#/properties/response/oneOf/1/required",keyword:"required",params:{missingProperty: "duration_ms"},message:"must have required property '"+"duration_ms"+"'"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-if(data14.status !== undefined){
-let data15 = data14.status;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err43 = {instancePath:instancePath+"/response/status",schemaPath:"#/properties/response/oneOf/1/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 > 599 || isNaN(data15)){
-const err44 = {instancePath:instancePath+"/response/status",schemaPath:"#/properties/response/oneOf/1/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-if(data15 < 100 || isNaN(data15)){
-const err45 = {instancePath:instancePath+"/response/status",schemaPath:"#/properties/response/oneOf/1/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-}
-}
-if(data14.headers !== undefined){
-let data16 = data14.headers;
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-for(const key1 in data16){
-if(typeof data16[key1] !== "string"){
-const err46 = {instancePath:instancePath+"/response/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/response/oneOf/1/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-}
-}
-else {
-const err47 = {instancePath:instancePath+"/response/headers",schemaPath:"#/properties/response/oneOf/1/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-}
-if(data14.body !== undefined){
-let data18 = data14.body;
-if(typeof data18 === "string"){
-if(func1(data18) > 4096){
-const err48 = {instancePath:instancePath+"/response/body",schemaPath:"#/properties/response/oneOf/1/properties/body/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-}
-else {
-const err49 = {instancePath:instancePath+"/response/body",schemaPath:"#/properties/response/oneOf/1/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-}
-if(data14.duration_ms !== undefined){
-let data19 = data14.duration_ms;
-if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
-const err50 = {instancePath:instancePath+"/response/duration_ms",schemaPath:"#/properties/response/oneOf/1/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 < 0 || isNaN(data19)){
-const err51 = {instancePath:instancePath+"/response/duration_ms",schemaPath:"#/properties/response/oneOf/1/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err52 = {instancePath:instancePath+"/response",schemaPath:"#/properties/response/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-var _valid1 = _errs36 === errors;
-if(_valid1 && valid6){
-valid6 = false;
+var _valid1 = _errs26 === errors;
+if(_valid1 && valid4){
+valid4 = false;
 passing1 = [passing1, 1];
 }
 else {
 if(_valid1){
-valid6 = true;
+valid4 = true;
 passing1 = 1;
 var props1 = {};
 props1.status = true;
@@ -22385,21 +22829,21 @@ props1.body = true;
 props1.duration_ms = true;
 }
 }
-if(!valid6){
-const err53 = {instancePath:instancePath+"/response",schemaPath:"#/properties/response/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(!valid4){
+const err30 = {instancePath:instancePath+"/response",schemaPath:"#/properties/response/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err53];
+vErrors = [err30];
 }
 else {
-vErrors.push(err53);
+vErrors.push(err30);
 }
 errors++;
 }
 else {
-errors = _errs33;
+errors = _errs23;
 if(vErrors !== null){
-if(_errs33){
-vErrors.length = _errs33;
+if(_errs23){
+vErrors.length = _errs23;
 }
 else {
 vErrors = null;
@@ -22408,112 +22852,60 @@ vErrors = null;
 }
 }
 if(data.error !== undefined){
-let data20 = data.error;
-const _errs50 = errors;
-let valid9 = false;
+let data11 = data.error;
+const _errs28 = errors;
+let valid5 = false;
 let passing2 = null;
-const _errs51 = errors;
-if(data20 !== null){
-const err54 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const _errs29 = errors;
+if(data11 !== null){
+const err31 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err54];
+vErrors = [err31];
 }
 else {
-vErrors.push(err54);
+vErrors.push(err31);
 }
 errors++;
 }
-var _valid2 = _errs51 === errors;
+var _valid2 = _errs29 === errors;
 if(_valid2){
-valid9 = true;
+valid5 = true;
 passing2 = 0;
 }
-const _errs53 = errors;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-if(data20.code === undefined){
-const err55 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf/1/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err55];
+const _errs31 = errors;
+if(!(validate496(data11, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate496.errors : vErrors.concat(validate496.errors);
+errors = vErrors.length;
 }
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-if(data20.message === undefined){
-const err56 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf/1/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-if(data20.code !== undefined){
-if(typeof data20.code !== "string"){
-const err57 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/oneOf/1/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
-}
-if(data20.message !== undefined){
-if(typeof data20.message !== "string"){
-const err58 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/oneOf/1/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-}
-}
-else {
-const err59 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-var _valid2 = _errs53 === errors;
-if(_valid2 && valid9){
-valid9 = false;
+var _valid2 = _errs31 === errors;
+if(_valid2 && valid5){
+valid5 = false;
 passing2 = [passing2, 1];
 }
 else {
 if(_valid2){
-valid9 = true;
+valid5 = true;
 passing2 = 1;
 var props2 = {};
 props2.code = true;
 props2.message = true;
 }
 }
-if(!valid9){
-const err60 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
+if(!valid5){
+const err32 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err60];
+vErrors = [err32];
 }
 else {
-vErrors.push(err60);
+vErrors.push(err32);
 }
 errors++;
 }
 else {
-errors = _errs50;
+errors = _errs28;
 if(vErrors !== null){
-if(_errs50){
-vErrors.length = _errs50;
+if(_errs28){
+vErrors.length = _errs28;
 }
 else {
 vErrors = null;
@@ -22521,96 +22913,118 @@ vErrors = null;
 }
 }
 }
-if(data.next_retry_at !== undefined){
-let data23 = data.next_retry_at;
-if((typeof data23 !== "string") && (data23 !== null)){
-const err61 = {instancePath:instancePath+"/next_retry_at",schemaPath:"#/properties/next_retry_at/type",keyword:"type",params:{type: schema218.properties.next_retry_at.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err61];
+if(data.attempts !== undefined){
+let data12 = data.attempts;
+if(Array.isArray(data12)){
+const len0 = data12.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate498(data12[i0], {instancePath:instancePath+"/attempts/" + i0,parentData:data12,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate498.errors : vErrors.concat(validate498.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-vErrors.push(err61);
+const err33 = {instancePath:instancePath+"/attempts",schemaPath:"#/properties/attempts/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
 }
 errors++;
 }
-if(typeof data23 === "string"){
-if(!(formats0.validate(data23))){
-const err62 = {instancePath:instancePath+"/next_retry_at",schemaPath:"#/properties/next_retry_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+}
+if(data.next_retry_at !== undefined){
+let data14 = data.next_retry_at;
+if((typeof data14 !== "string") && (data14 !== null)){
+const err34 = {instancePath:instancePath+"/next_retry_at",schemaPath:"#/properties/next_retry_at/type",keyword:"type",params:{type: schema218.properties.next_retry_at.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err62];
+vErrors = [err34];
 }
 else {
-vErrors.push(err62);
+vErrors.push(err34);
+}
+errors++;
+}
+if(typeof data14 === "string"){
+if(!(formats0.validate(data14))){
+const err35 = {instancePath:instancePath+"/next_retry_at",schemaPath:"#/properties/next_retry_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
 }
 errors++;
 }
 }
 }
 if(data.delivered_at !== undefined){
-let data24 = data.delivered_at;
-if((typeof data24 !== "string") && (data24 !== null)){
-const err63 = {instancePath:instancePath+"/delivered_at",schemaPath:"#/properties/delivered_at/type",keyword:"type",params:{type: schema218.properties.delivered_at.type},message:"must be string,null"};
+let data15 = data.delivered_at;
+if((typeof data15 !== "string") && (data15 !== null)){
+const err36 = {instancePath:instancePath+"/delivered_at",schemaPath:"#/properties/delivered_at/type",keyword:"type",params:{type: schema218.properties.delivered_at.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err63];
+vErrors = [err36];
 }
 else {
-vErrors.push(err63);
+vErrors.push(err36);
 }
 errors++;
 }
-if(typeof data24 === "string"){
-if(!(formats0.validate(data24))){
-const err64 = {instancePath:instancePath+"/delivered_at",schemaPath:"#/properties/delivered_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(typeof data15 === "string"){
+if(!(formats0.validate(data15))){
+const err37 = {instancePath:instancePath+"/delivered_at",schemaPath:"#/properties/delivered_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
-vErrors = [err64];
+vErrors = [err37];
 }
 else {
-vErrors.push(err64);
+vErrors.push(err37);
 }
 errors++;
 }
 }
 }
 if(data.created_at !== undefined){
-let data25 = data.created_at;
-if(typeof data25 === "string"){
-if(!(formats0.validate(data25))){
-const err65 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+let data16 = data.created_at;
+if(typeof data16 === "string"){
+if(!(formats0.validate(data16))){
+const err38 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
-vErrors = [err65];
+vErrors = [err38];
 }
 else {
-vErrors.push(err65);
+vErrors.push(err38);
 }
 errors++;
 }
 }
 else {
-const err66 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err39 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err66];
+vErrors = [err39];
 }
 else {
-vErrors.push(err66);
+vErrors.push(err39);
 }
 errors++;
 }
 }
 }
 else {
-const err67 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err67];
+vErrors = [err40];
 }
 else {
-vErrors.push(err67);
+vErrors.push(err40);
 }
 errors++;
 }
 validate489.errors = vErrors;
 return errors === 0;
 }
-validate489.evaluated = {"props":{"id":true,"status":true,"attempt":true,"endpoint":true,"event":true,"request":true,"response":true,"error":true,"next_retry_at":true,"delivered_at":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate489.evaluated = {"props":{"id":true,"status":true,"attempt":true,"endpoint":true,"event":true,"request":true,"response":true,"error":true,"attempts":true,"next_retry_at":true,"delivered_at":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate486(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -23144,14 +23558,14 @@ return errors === 0;
 }
 validate483.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookEvent_path = validate496;
-const schema219 = {"type":"object","properties":{"event":{"$ref":"#/components/parameters/WebhookEventUuid/schema"}},"required":["event"]};
-const schema220 = {"type":"string","format":"uuid"};
+export const getWebhookEvent_path = validate507;
+const schema223 = {"type":"object","properties":{"event":{"$ref":"#/components/parameters/WebhookEventUuid/schema"}},"required":["event"]};
+const schema224 = {"type":"string","format":"uuid"};
 
-function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate508(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate497.evaluated;
+const evaluated0 = validate508.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23180,16 +23594,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate497.errors = vErrors;
+validate508.errors = vErrors;
 return errors === 0;
 }
-validate497.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate508.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate496(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate507(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate496.evaluated;
+const evaluated0 = validate507.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23208,8 +23622,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.event !== undefined){
-if(!(validate497(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate497.errors : vErrors.concat(validate497.errors);
+if(!(validate508(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate508.errors : vErrors.concat(validate508.errors);
 errors = vErrors.length;
 }
 }
@@ -23224,19 +23638,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate496.errors = vErrors;
+validate507.errors = vErrors;
 return errors === 0;
 }
-validate496.evaluated = {"props":{"event":true},"dynamicProps":false,"dynamicItems":false};
+validate507.evaluated = {"props":{"event":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookEvent_response_200 = validate499;
-const schema221 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEventResult"}}}]};
-const schema222 = {"type":"object","required":["event"],"properties":{"event":{"$ref":"#/components/schemas/WebhookEvent"}}};
+export const getWebhookEvent_response_200 = validate510;
+const schema225 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEventResult"}}}]};
+const schema226 = {"type":"object","required":["event"],"properties":{"event":{"$ref":"#/components/schemas/WebhookEvent"}}};
 
-function validate501(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate512(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate501.evaluated;
+const evaluated0 = validate512.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23271,16 +23685,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate501.errors = vErrors;
+validate512.errors = vErrors;
 return errors === 0;
 }
-validate501.evaluated = {"props":{"event":true},"dynamicProps":false,"dynamicItems":false};
+validate512.evaluated = {"props":{"event":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate510(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate499.evaluated;
+const evaluated0 = validate510.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23303,8 +23717,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate501(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate501.errors : vErrors.concat(validate501.errors);
+if(!(validate512(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate512.errors : vErrors.concat(validate512.errors);
 errors = vErrors.length;
 }
 }
@@ -23319,19 +23733,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate499.errors = vErrors;
+validate510.errors = vErrors;
 return errors === 0;
 }
-validate499.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate510.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listWebhookDeliveries_query = validate504;
-const schema223 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/WebhookDeliverySort/schema"},"filter[status]":{"$ref":"#/components/parameters/WebhookDeliveryStatusFilter/schema"},"filter[event_id]":{"$ref":"#/components/parameters/WebhookDeliveryEventFilter/schema"},"filter[endpoint_id]":{"$ref":"#/components/parameters/WebhookDeliveryEndpointFilter/schema"}},"required":[]};
-const schema224 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
+export const listWebhookDeliveries_query = validate515;
+const schema227 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/WebhookDeliverySort/schema"},"filter[status]":{"$ref":"#/components/parameters/WebhookDeliveryStatusFilter/schema"},"filter[event_id]":{"$ref":"#/components/parameters/WebhookDeliveryEventFilter/schema"},"filter[endpoint_id]":{"$ref":"#/components/parameters/WebhookDeliveryEndpointFilter/schema"}},"required":[]};
+const schema228 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
 
-function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate520(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate509.evaluated;
+const evaluated0 = validate520.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23353,7 +23767,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "created_at") || (data0 === "-created_at"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema224.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema228.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -23374,17 +23788,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate509.errors = vErrors;
+validate520.errors = vErrors;
 return errors === 0;
 }
-validate509.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate520.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema225 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/DeliveryStatus"}};
+const schema229 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/DeliveryStatus"}};
 
-function validate511(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate522(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate511.evaluated;
+const evaluated0 = validate522.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23440,17 +23854,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate511.errors = vErrors;
+validate522.errors = vErrors;
 return errors === 0;
 }
-validate511.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate522.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema226 = {"type":"string","format":"uuid"};
+const schema230 = {"type":"string","format":"uuid"};
 
-function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate514.evaluated;
+const evaluated0 = validate525.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23479,17 +23893,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate514.errors = vErrors;
+validate525.errors = vErrors;
 return errors === 0;
 }
-validate514.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate525.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema227 = {"type":"string","format":"uuid"};
+const schema231 = {"type":"string","format":"uuid"};
 
-function validate516(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate516.evaluated;
+const evaluated0 = validate527.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23518,16 +23932,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate516.errors = vErrors;
+validate527.errors = vErrors;
 return errors === 0;
 }
-validate516.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate527.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate504(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate515(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate504.evaluated;
+const evaluated0 = validate515.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23560,26 +23974,26 @@ errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate509(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate509.errors : vErrors.concat(validate509.errors);
+if(!(validate520(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate520.errors : vErrors.concat(validate520.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[status]"] !== undefined){
-if(!(validate511(data["filter[status]"], {instancePath:instancePath+"/filter[status]",parentData:data,parentDataProperty:"filter[status]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate511.errors : vErrors.concat(validate511.errors);
+if(!(validate522(data["filter[status]"], {instancePath:instancePath+"/filter[status]",parentData:data,parentDataProperty:"filter[status]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate522.errors : vErrors.concat(validate522.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[event_id]"] !== undefined){
-if(!(validate514(data["filter[event_id]"], {instancePath:instancePath+"/filter[event_id]",parentData:data,parentDataProperty:"filter[event_id]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate514.errors : vErrors.concat(validate514.errors);
+if(!(validate525(data["filter[event_id]"], {instancePath:instancePath+"/filter[event_id]",parentData:data,parentDataProperty:"filter[event_id]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate525.errors : vErrors.concat(validate525.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[endpoint_id]"] !== undefined){
-if(!(validate516(data["filter[endpoint_id]"], {instancePath:instancePath+"/filter[endpoint_id]",parentData:data,parentDataProperty:"filter[endpoint_id]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate516.errors : vErrors.concat(validate516.errors);
+if(!(validate527(data["filter[endpoint_id]"], {instancePath:instancePath+"/filter[endpoint_id]",parentData:data,parentDataProperty:"filter[endpoint_id]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate527.errors : vErrors.concat(validate527.errors);
 errors = vErrors.length;
 }
 }
@@ -23594,19 +24008,19 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate504.errors = vErrors;
+validate515.errors = vErrors;
 return errors === 0;
 }
-validate504.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[event_id]":true,"filter[endpoint_id]":true},"dynamicProps":false,"dynamicItems":false};
+validate515.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[event_id]":true,"filter[endpoint_id]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listWebhookDeliveries_response_200 = validate518;
-const schema228 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookDeliveryListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema229 = {"type":"object","required":["deliveries"],"properties":{"deliveries":{"type":"array","items":{"$ref":"#/components/schemas/WebhookDelivery"}}}};
+export const listWebhookDeliveries_response_200 = validate529;
+const schema232 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookDeliveryListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
+const schema233 = {"type":"object","required":["deliveries"],"properties":{"deliveries":{"type":"array","items":{"$ref":"#/components/schemas/WebhookDelivery"}}}};
 
-function validate520(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate531(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate520.evaluated;
+const evaluated0 = validate531.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23657,16 +24071,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate520.errors = vErrors;
+validate531.errors = vErrors;
 return errors === 0;
 }
-validate520.evaluated = {"props":{"deliveries":true},"dynamicProps":false,"dynamicItems":false};
+validate531.evaluated = {"props":{"deliveries":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate518(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate518.evaluated;
+const evaluated0 = validate529.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23689,8 +24103,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate520(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate520.errors : vErrors.concat(validate520.errors);
+if(!(validate531(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
 }
@@ -23758,19 +24172,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate518.errors = vErrors;
+validate529.errors = vErrors;
 return errors === 0;
 }
-validate518.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate529.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookDelivery_path = validate524;
-const schema230 = {"type":"object","properties":{"delivery":{"$ref":"#/components/parameters/WebhookDeliveryUuid/schema"}},"required":["delivery"]};
-const schema231 = {"type":"string","format":"uuid"};
+export const getWebhookDelivery_path = validate535;
+const schema234 = {"type":"object","properties":{"delivery":{"$ref":"#/components/parameters/WebhookDeliveryUuid/schema"}},"required":["delivery"]};
+const schema235 = {"type":"string","format":"uuid"};
 
-function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate536(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate525.evaluated;
+const evaluated0 = validate536.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23799,16 +24213,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate525.errors = vErrors;
+validate536.errors = vErrors;
 return errors === 0;
 }
-validate525.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate536.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate524(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate524.evaluated;
+const evaluated0 = validate535.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23827,8 +24241,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.delivery !== undefined){
-if(!(validate525(data.delivery, {instancePath:instancePath+"/delivery",parentData:data,parentDataProperty:"delivery",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate525.errors : vErrors.concat(validate525.errors);
+if(!(validate536(data.delivery, {instancePath:instancePath+"/delivery",parentData:data,parentDataProperty:"delivery",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate536.errors : vErrors.concat(validate536.errors);
 errors = vErrors.length;
 }
 }
@@ -23843,19 +24257,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate524.errors = vErrors;
+validate535.errors = vErrors;
 return errors === 0;
 }
-validate524.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
+validate535.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookDelivery_response_200 = validate527;
-const schema232 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookDeliveryResult"}}}]};
-const schema233 = {"type":"object","required":["delivery"],"properties":{"delivery":{"$ref":"#/components/schemas/WebhookDelivery"}}};
+export const getWebhookDelivery_response_200 = validate538;
+const schema236 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookDeliveryResult"}}}]};
+const schema237 = {"type":"object","required":["delivery"],"properties":{"delivery":{"$ref":"#/components/schemas/WebhookDelivery"}}};
 
-function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate540(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate529.evaluated;
+const evaluated0 = validate540.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23890,16 +24304,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate529.errors = vErrors;
+validate540.errors = vErrors;
 return errors === 0;
 }
-validate529.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
+validate540.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate538(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate527.evaluated;
+const evaluated0 = validate538.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23922,8 +24336,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate529(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate529.errors : vErrors.concat(validate529.errors);
+if(!(validate540(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate540.errors : vErrors.concat(validate540.errors);
 errors = vErrors.length;
 }
 }
@@ -23938,19 +24352,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate527.errors = vErrors;
+validate538.errors = vErrors;
 return errors === 0;
 }
-validate527.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate538.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookEndpoint_path = validate532;
-const schema234 = {"type":"object","properties":{"webhook":{"$ref":"#/components/parameters/WebhookEndpointUuid/schema"}},"required":["webhook"]};
-const schema235 = {"type":"string","format":"uuid"};
+export const getWebhookEndpoint_path = validate543;
+const schema238 = {"type":"object","properties":{"webhook":{"$ref":"#/components/parameters/WebhookEndpointUuid/schema"}},"required":["webhook"]};
+const schema239 = {"type":"string","format":"uuid"};
 
-function validate533(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate544(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate533.evaluated;
+const evaluated0 = validate544.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23979,16 +24393,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate533.errors = vErrors;
+validate544.errors = vErrors;
 return errors === 0;
 }
-validate533.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate544.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate532(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate543(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate532.evaluated;
+const evaluated0 = validate543.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24007,8 +24421,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.webhook !== undefined){
-if(!(validate533(data.webhook, {instancePath:instancePath+"/webhook",parentData:data,parentDataProperty:"webhook",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate533.errors : vErrors.concat(validate533.errors);
+if(!(validate544(data.webhook, {instancePath:instancePath+"/webhook",parentData:data,parentDataProperty:"webhook",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate544.errors : vErrors.concat(validate544.errors);
 errors = vErrors.length;
 }
 }
@@ -24023,19 +24437,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate532.errors = vErrors;
+validate543.errors = vErrors;
 return errors === 0;
 }
-validate532.evaluated = {"props":{"webhook":true},"dynamicProps":false,"dynamicItems":false};
+validate543.evaluated = {"props":{"webhook":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookEndpoint_response_200 = validate535;
-const schema236 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"x-assumption":"The description types the result as null; the mock returns the endpoint, and null stays valid so the real service conforms.","anyOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookEndpointResult"}]}}}]};
-const schema237 = {"type":"object","required":["endpoint"],"properties":{"endpoint":{"$ref":"#/components/schemas/WebhookEndpoint"}}};
+export const getWebhookEndpoint_response_200 = validate546;
+const schema240 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"x-assumption":"The description types the result as null; the mock returns the endpoint, and null stays valid so the real service conforms.","anyOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookEndpointResult"}]}}}]};
+const schema241 = {"type":"object","required":["endpoint"],"properties":{"endpoint":{"$ref":"#/components/schemas/WebhookEndpoint"}}};
 
-function validate537(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate548(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate537.evaluated;
+const evaluated0 = validate548.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24070,16 +24484,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate537.errors = vErrors;
+validate548.errors = vErrors;
 return errors === 0;
 }
-validate537.evaluated = {"props":{"endpoint":true},"dynamicProps":false,"dynamicItems":false};
+validate548.evaluated = {"props":{"endpoint":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate546(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate535.evaluated;
+const evaluated0 = validate546.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24119,8 +24533,8 @@ errors++;
 var _valid0 = _errs5 === errors;
 valid2 = valid2 || _valid0;
 const _errs7 = errors;
-if(!(validate537(data0, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate537.errors : vErrors.concat(validate537.errors);
+if(!(validate548(data0, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate548.errors : vErrors.concat(validate548.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -24162,19 +24576,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate535.errors = vErrors;
+validate546.errors = vErrors;
 return errors === 0;
 }
-validate535.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate546.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const updateWebhookEndpoint_body = validate540;
-const schema238 = {"$ref":"#/components/schemas/UpdateWebhookEndpointRequest","$comment":"validator entry"};
-const schema239 = {"type":"object","additionalProperties":false,"minProperties":1,"description":"The fields to change; the others keep their values.","properties":{"name":{"type":"string","minLength":1,"maxLength":100},"url":{"$ref":"#/components/schemas/WebhookUrl"},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}},"status":{"$ref":"#/components/schemas/WebhookEndpointStatus"}},"example":{"events":["order.created","order.status_changed","api.test"],"status":"active"}};
+export const updateWebhookEndpoint_body = validate551;
+const schema242 = {"$ref":"#/components/schemas/UpdateWebhookEndpointRequest","$comment":"validator entry"};
+const schema243 = {"type":"object","additionalProperties":false,"minProperties":1,"description":"The fields to change; the others keep their values.","properties":{"name":{"type":"string","minLength":1,"maxLength":100},"url":{"$ref":"#/components/schemas/WebhookUrl"},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}},"status":{"$ref":"#/components/schemas/WebhookEndpointStatus"}},"example":{"events":["order.created","order.status_changed","api.test"],"status":"active"}};
 
-function validate541(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate552(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate541.evaluated;
+const evaluated0 = validate552.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24314,38 +24728,38 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate541.errors = vErrors;
+validate552.errors = vErrors;
 return errors === 0;
 }
-validate541.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate552.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate540(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate551(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate540.evaluated;
+const evaluated0 = validate551.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate541(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate541.errors : vErrors.concat(validate541.errors);
+if(!(validate552(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate552.errors : vErrors.concat(validate552.errors);
 errors = vErrors.length;
 }
-validate540.errors = vErrors;
+validate551.errors = vErrors;
 return errors === 0;
 }
-validate540.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate551.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const listOrders_query = validate546;
-const schema240 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"type":"array","items":{"type":"string","enum":["id","-id","created_at","-created_at","updated_at","-updated_at","completed_at","-completed_at","amount_in","-amount_in","amount_out","-amount_out","status","-status"]},"default":["-created_at"]},"filter[status]":{"type":"array","items":{"$ref":"#/components/schemas/OrderStatus"}},"filter[id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[public_id]":{"type":"string","pattern":"^[A-Z0-9]{10}$"},"filter[tracking_id]":{"type":"string","format":"uuid"},"filter[email]":{"type":"string","minLength":1,"maxLength":254},"filter[from_requisite]":{"type":"string","minLength":1,"maxLength":128},"filter[to_requisite]":{"type":"string","minLength":1,"maxLength":128},"filter[created_from]":{"type":"string","format":"date-time"},"filter[created_to]":{"type":"string","format":"date-time"},"filter[currency]":{"type":"string","minLength":1},"filter[amount_min]":{"$ref":"#/components/schemas/Amount"},"filter[amount_max]":{"$ref":"#/components/schemas/Amount"}},"required":[]};
+export const listOrders_query = validate557;
+const schema244 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"type":"array","items":{"type":"string","enum":["id","-id","created_at","-created_at","updated_at","-updated_at","completed_at","-completed_at","amount_in","-amount_in","amount_out","-amount_out","status","-status"]},"default":["-created_at"]},"filter[status]":{"type":"array","items":{"$ref":"#/components/schemas/OrderStatus"}},"filter[id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[public_id]":{"type":"string","pattern":"^[A-Z0-9]{10}$"},"filter[tracking_id]":{"type":"string","format":"uuid"},"filter[email]":{"type":"string","minLength":1,"maxLength":254},"filter[from_requisite]":{"type":"string","minLength":1,"maxLength":128},"filter[to_requisite]":{"type":"string","minLength":1,"maxLength":128},"filter[created_from]":{"type":"string","format":"date-time"},"filter[created_to]":{"type":"string","format":"date-time"},"filter[currency]":{"type":"string","minLength":1},"filter[amount_min]":{"$ref":"#/components/schemas/Amount"},"filter[amount_max]":{"$ref":"#/components/schemas/Amount"}},"required":[]};
 
-function validate546(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate546.evaluated;
+const evaluated0 = validate557.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24394,7 +24808,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((((((((((data5 === "id") || (data5 === "-id")) || (data5 === "created_at")) || (data5 === "-created_at")) || (data5 === "updated_at")) || (data5 === "-updated_at")) || (data5 === "completed_at")) || (data5 === "-completed_at")) || (data5 === "amount_in")) || (data5 === "-amount_in")) || (data5 === "amount_out")) || (data5 === "-amount_out")) || (data5 === "status")) || (data5 === "-status"))){
-const err1 = {instancePath:instancePath+"/sort/" + i0,schemaPath:"#/properties/sort/items/enum",keyword:"enum",params:{allowedValues: schema240.properties.sort.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/sort/" + i0,schemaPath:"#/properties/sort/items/enum",keyword:"enum",params:{allowedValues: schema244.properties.sort.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24732,19 +25146,19 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate546.errors = vErrors;
+validate557.errors = vErrors;
 return errors === 0;
 }
-validate546.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[id]":true,"filter[public_id]":true,"filter[tracking_id]":true,"filter[email]":true,"filter[from_requisite]":true,"filter[to_requisite]":true,"filter[created_from]":true,"filter[created_to]":true,"filter[currency]":true,"filter[amount_min]":true,"filter[amount_max]":true},"dynamicProps":false,"dynamicItems":false};
+validate557.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[id]":true,"filter[public_id]":true,"filter[tracking_id]":true,"filter[email]":true,"filter[from_requisite]":true,"filter[to_requisite]":true,"filter[created_from]":true,"filter[created_to]":true,"filter[currency]":true,"filter[amount_min]":true,"filter[amount_max]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listOrders_response_200 = validate554;
-const schema241 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema242 = {"type":"object","required":["orders"],"properties":{"orders":{"type":"array","items":{"$ref":"#/components/schemas/Order"}}}};
+export const listOrders_response_200 = validate565;
+const schema245 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
+const schema246 = {"type":"object","required":["orders"],"properties":{"orders":{"type":"array","items":{"$ref":"#/components/schemas/Order"}}}};
 
-function validate556(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate567(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate556.evaluated;
+const evaluated0 = validate567.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24795,16 +25209,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate556.errors = vErrors;
+validate567.errors = vErrors;
 return errors === 0;
 }
-validate556.evaluated = {"props":{"orders":true},"dynamicProps":false,"dynamicItems":false};
+validate567.evaluated = {"props":{"orders":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate554(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate565(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate554.evaluated;
+const evaluated0 = validate565.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24827,8 +25241,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate556(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate556.errors : vErrors.concat(validate556.errors);
+if(!(validate567(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate567.errors : vErrors.concat(validate567.errors);
 errors = vErrors.length;
 }
 }
@@ -24896,20 +25310,20 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate554.errors = vErrors;
+validate565.errors = vErrors;
 return errors === 0;
 }
-validate554.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate565.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const simulateOrder_body = validate560;
-const schema243 = {"$ref":"#/components/schemas/SimulateOrderRequest","$comment":"validator entry"};
-const schema244 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no sandbox payload; a route, an amount and the machine events to apply are what a simulation needs.","required":["route_id","amount"],"properties":{"route_id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"amount_side":{"$ref":"#/components/schemas/AmountSide","default":"give"},"events":{"type":"array","minItems":1,"maxItems":20,"description":"Order machine events to apply in order to the scratch order; by default the happy path.","items":{"$ref":"#/components/schemas/OrderMachineEvent"},"default":["pay","process","complete"]}},"example":{"route_id":12,"amount":"0.015","amount_side":"give","events":["pay","process","complete"]}};
-const schema245 = {"type":"string","description":"Events of the order machine (contracts/machines/order.yaml).","enum":["confirm","pay","cancel","expire","hold_for_verification","process","fail","verification_approved","verification_rejected","complete","refund"]};
+export const simulateOrder_body = validate571;
+const schema247 = {"$ref":"#/components/schemas/SimulateOrderRequest","$comment":"validator entry"};
+const schema248 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no sandbox payload; a route, an amount and the machine events to apply are what a simulation needs.","required":["route_id","amount"],"properties":{"route_id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"amount_side":{"$ref":"#/components/schemas/AmountSide","default":"give"},"events":{"type":"array","minItems":1,"maxItems":20,"description":"Order machine events to apply in order to the scratch order; by default the happy path.","items":{"$ref":"#/components/schemas/OrderMachineEvent"},"default":["pay","process","complete"]}},"example":{"route_id":12,"amount":"0.015","amount_side":"give","events":["pay","process","complete"]}};
+const schema249 = {"type":"string","description":"Events of the order machine (contracts/machines/order.yaml).","enum":["confirm","pay","cancel","expire","hold_for_verification","process","fail","verification_approved","verification_rejected","complete","refund"]};
 
-function validate564(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate575(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate564.evaluated;
+const evaluated0 = validate575.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24927,7 +25341,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((((((data === "confirm") || (data === "pay")) || (data === "cancel")) || (data === "expire")) || (data === "hold_for_verification")) || (data === "process")) || (data === "fail")) || (data === "verification_approved")) || (data === "verification_rejected")) || (data === "complete")) || (data === "refund"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema245.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema249.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24936,16 +25350,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate564.errors = vErrors;
+validate575.errors = vErrors;
 return errors === 0;
 }
-validate564.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate575.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate572(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate561.evaluated;
+const evaluated0 = validate572.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25047,8 +25461,8 @@ errors++;
 }
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate564(data3[i0], {instancePath:instancePath+"/events/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate564.errors : vErrors.concat(validate564.errors);
+if(!(validate575(data3[i0], {instancePath:instancePath+"/events/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate575.errors : vErrors.concat(validate575.errors);
 errors = vErrors.length;
 }
 }
@@ -25075,41 +25489,41 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate561.errors = vErrors;
+validate572.errors = vErrors;
 return errors === 0;
 }
-validate561.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate572.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate560(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate571(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate560.evaluated;
+const evaluated0 = validate571.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate561(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate561.errors : vErrors.concat(validate561.errors);
+if(!(validate572(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate572.errors : vErrors.concat(validate572.errors);
 errors = vErrors.length;
 }
-validate560.errors = vErrors;
+validate571.errors = vErrors;
 return errors === 0;
 }
-validate560.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate571.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const simulateOrder_response_200 = validate567;
-const schema246 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SimulationResult"}}}]};
-const schema247 = {"type":"object","required":["simulation"],"properties":{"simulation":{"$ref":"#/components/schemas/OrderSimulation"}}};
-const schema248 = {"type":"object","required":["order","transitions","events","final_status"],"properties":{"order":{"$ref":"#/components/schemas/Order"},"transitions":{"type":"array","items":{"$ref":"#/components/schemas/SimulatedTransition"}},"events":{"type":"array","description":"The webhook events a real order would emit; none is sent.","items":{"$ref":"#/components/schemas/SimulatedEvent"}},"final_status":{"$ref":"#/components/schemas/OrderStatus"}}};
-const schema249 = {"type":"object","required":["from","event","to","allowed","reason"],"properties":{"from":{"$ref":"#/components/schemas/OrderStatus"},"event":{"$ref":"#/components/schemas/OrderMachineEvent"},"to":{"description":"The status after the event; null when the event is not allowed in `from`.","oneOf":[{"$ref":"#/components/schemas/OrderStatus"},{"type":"null"}]},"allowed":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the event is not allowed (no transition, or a guard does not hold); null when it is."}}};
+export const simulateOrder_response_200 = validate578;
+const schema250 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SimulationResult"}}}]};
+const schema251 = {"type":"object","required":["simulation"],"properties":{"simulation":{"$ref":"#/components/schemas/OrderSimulation"}}};
+const schema252 = {"type":"object","required":["order","transitions","events","final_status"],"properties":{"order":{"$ref":"#/components/schemas/Order"},"transitions":{"type":"array","items":{"$ref":"#/components/schemas/SimulatedTransition"}},"events":{"type":"array","description":"The webhook events a real order would emit; none is sent.","items":{"$ref":"#/components/schemas/SimulatedEvent"}},"final_status":{"$ref":"#/components/schemas/OrderStatus"}}};
+const schema253 = {"type":"object","required":["from","event","to","allowed","reason"],"properties":{"from":{"$ref":"#/components/schemas/OrderStatus"},"event":{"$ref":"#/components/schemas/OrderMachineEvent"},"to":{"description":"The status after the event; null when the event is not allowed in `from`.","oneOf":[{"$ref":"#/components/schemas/OrderStatus"},{"type":"null"}]},"allowed":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the event is not allowed (no transition, or a guard does not hold); null when it is."}}};
 
-function validate572(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate583(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate572.evaluated;
+const evaluated0 = validate583.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25174,8 +25588,8 @@ errors = vErrors.length;
 }
 }
 if(data.event !== undefined){
-if(!(validate564(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate564.errors : vErrors.concat(validate564.errors);
+if(!(validate575(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate575.errors : vErrors.concat(validate575.errors);
 errors = vErrors.length;
 }
 }
@@ -25253,7 +25667,7 @@ errors++;
 if(data.reason !== undefined){
 let data4 = data.reason;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err8 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema249.properties.reason.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema253.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -25274,17 +25688,17 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate572.errors = vErrors;
+validate583.errors = vErrors;
 return errors === 0;
 }
-validate572.evaluated = {"props":{"from":true,"event":true,"to":true,"allowed":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+validate583.evaluated = {"props":{"from":true,"event":true,"to":true,"allowed":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema250 = {"type":"object","required":["type","payload"],"properties":{"type":{"type":"string","enum":["order.created","order.status_changed"]},"payload":{"type":"object","description":"The `data` the real order's webhook would carry (OrderCreatedWebhookData or OrderStatusChangedWebhookData).","x-assumption":"The webhook data, so a receiver's handler can be tested against simulated events."}}};
+const schema254 = {"type":"object","required":["type","payload"],"properties":{"type":{"type":"string","enum":["order.created","order.status_changed"]},"payload":{"type":"object","description":"The `data` the real order's webhook would carry (OrderCreatedWebhookData or OrderStatusChangedWebhookData).","x-assumption":"The webhook data, so a receiver's handler can be tested against simulated events."}}};
 
-function validate577(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate588(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate577.evaluated;
+const evaluated0 = validate588.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25325,7 +25739,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((data0 === "order.created") || (data0 === "order.status_changed"))){
-const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema250.properties.type.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema254.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -25359,16 +25773,16 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate577.errors = vErrors;
+validate588.errors = vErrors;
 return errors === 0;
 }
-validate577.evaluated = {"props":{"type":true,"payload":true},"dynamicProps":false,"dynamicItems":false};
+validate588.evaluated = {"props":{"type":true,"payload":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate570(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate581(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate570.evaluated;
+const evaluated0 = validate581.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25427,8 +25841,8 @@ let data1 = data.transitions;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate572(data1[i0], {instancePath:instancePath+"/transitions/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate572.errors : vErrors.concat(validate572.errors);
+if(!(validate583(data1[i0], {instancePath:instancePath+"/transitions/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate583.errors : vErrors.concat(validate583.errors);
 errors = vErrors.length;
 }
 }
@@ -25449,8 +25863,8 @@ let data3 = data.events;
 if(Array.isArray(data3)){
 const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate577(data3[i1], {instancePath:instancePath+"/events/" + i1,parentData:data3,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate588(data3[i1], {instancePath:instancePath+"/events/" + i1,parentData:data3,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate588.errors : vErrors.concat(validate588.errors);
 errors = vErrors.length;
 }
 }
@@ -25483,16 +25897,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate570.errors = vErrors;
+validate581.errors = vErrors;
 return errors === 0;
 }
-validate570.evaluated = {"props":{"order":true,"transitions":true,"events":true,"final_status":true},"dynamicProps":false,"dynamicItems":false};
+validate581.evaluated = {"props":{"order":true,"transitions":true,"events":true,"final_status":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate569(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate580(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate569.evaluated;
+const evaluated0 = validate580.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25511,8 +25925,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.simulation !== undefined){
-if(!(validate570(data.simulation, {instancePath:instancePath+"/simulation",parentData:data,parentDataProperty:"simulation",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate570.errors : vErrors.concat(validate570.errors);
+if(!(validate581(data.simulation, {instancePath:instancePath+"/simulation",parentData:data,parentDataProperty:"simulation",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate581.errors : vErrors.concat(validate581.errors);
 errors = vErrors.length;
 }
 }
@@ -25527,16 +25941,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate569.errors = vErrors;
+validate580.errors = vErrors;
 return errors === 0;
 }
-validate569.evaluated = {"props":{"simulation":true},"dynamicProps":false,"dynamicItems":false};
+validate580.evaluated = {"props":{"simulation":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate567(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate578(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate567.evaluated;
+const evaluated0 = validate578.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25559,8 +25973,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate569(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate569.errors : vErrors.concat(validate569.errors);
+if(!(validate580(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate580.errors : vErrors.concat(validate580.errors);
 errors = vErrors.length;
 }
 }
@@ -25575,22 +25989,22 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate567.errors = vErrors;
+validate578.errors = vErrors;
 return errors === 0;
 }
-validate567.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate578.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPartner_response_200 = validate582;
-const schema251 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerResult"}}}]};
-const schema252 = {"type":"object","required":["partner"],"properties":{"partner":{"$ref":"#/components/schemas/Partner"}}};
-const schema253 = {"type":"object","x-assumption":"The description shows no partner record; referral program fields as exchangers publish them.","required":["id","name","referral_code","referral_url","commission_percent","status","balance","created_at"],"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"referral_code":{"type":"string","pattern":"^[A-Za-z0-9_-]{4,32}$"},"referral_url":{"type":"string","format":"uri"},"commission_percent":{"$ref":"#/components/schemas/Amount","description":"Share of the exchanger's profit on referred exchanges, in percent."},"status":{"type":"string","enum":["active","suspended"]},"balance":{"$ref":"#/components/schemas/PartnerMoney"},"created_at":{"type":"string","format":"date-time"}}};
+export const getPartner_response_200 = validate593;
+const schema255 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerResult"}}}]};
+const schema256 = {"type":"object","required":["partner"],"properties":{"partner":{"$ref":"#/components/schemas/Partner"}}};
+const schema257 = {"type":"object","x-assumption":"The description shows no partner record; referral program fields as exchangers publish them.","required":["id","name","referral_code","referral_url","commission_percent","status","balance","created_at"],"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"referral_code":{"type":"string","pattern":"^[A-Za-z0-9_-]{4,32}$"},"referral_url":{"type":"string","format":"uri"},"commission_percent":{"$ref":"#/components/schemas/Amount","description":"Share of the exchanger's profit on referred exchanges, in percent."},"status":{"type":"string","enum":["active","suspended"]},"balance":{"$ref":"#/components/schemas/PartnerMoney"},"created_at":{"type":"string","format":"date-time"}}};
 const pattern40 = new RegExp("^[A-Za-z0-9_-]{4,32}$", "u");
-const schema254 = {"type":"object","required":["currency","amount"],"properties":{"currency":{"type":"string","description":"Currency code, for example `USDT`."},"amount":{"$ref":"#/components/schemas/Amount"}}};
+const schema258 = {"type":"object","required":["currency","amount"],"properties":{"currency":{"type":"string","description":"Currency code, for example `USDT`."},"amount":{"$ref":"#/components/schemas/Amount"}}};
 
-function validate587(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate598(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate587.evaluated;
+const evaluated0 = validate598.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25647,16 +26061,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate587.errors = vErrors;
+validate598.errors = vErrors;
 return errors === 0;
 }
-validate587.evaluated = {"props":{"currency":true,"amount":true},"dynamicProps":false,"dynamicItems":false};
+validate598.evaluated = {"props":{"currency":true,"amount":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate585(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate596(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate585.evaluated;
+const evaluated0 = validate596.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25850,7 +26264,7 @@ vErrors.push(err15);
 errors++;
 }
 if(!((data5 === "active") || (data5 === "suspended"))){
-const err16 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema253.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err16 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema257.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -25861,8 +26275,8 @@ errors++;
 }
 }
 if(data.balance !== undefined){
-if(!(validate587(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate587.errors : vErrors.concat(validate587.errors);
+if(!(validate598(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate598.errors : vErrors.concat(validate598.errors);
 errors = vErrors.length;
 }
 }
@@ -25902,16 +26316,16 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate585.errors = vErrors;
+validate596.errors = vErrors;
 return errors === 0;
 }
-validate585.evaluated = {"props":{"id":true,"name":true,"referral_code":true,"referral_url":true,"commission_percent":true,"status":true,"balance":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate596.evaluated = {"props":{"id":true,"name":true,"referral_code":true,"referral_url":true,"commission_percent":true,"status":true,"balance":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate584(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate595(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate584.evaluated;
+const evaluated0 = validate595.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25930,8 +26344,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.partner !== undefined){
-if(!(validate585(data.partner, {instancePath:instancePath+"/partner",parentData:data,parentDataProperty:"partner",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate585.errors : vErrors.concat(validate585.errors);
+if(!(validate596(data.partner, {instancePath:instancePath+"/partner",parentData:data,parentDataProperty:"partner",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate596.errors : vErrors.concat(validate596.errors);
 errors = vErrors.length;
 }
 }
@@ -25946,16 +26360,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate584.errors = vErrors;
+validate595.errors = vErrors;
 return errors === 0;
 }
-validate584.evaluated = {"props":{"partner":true},"dynamicProps":false,"dynamicItems":false};
+validate595.evaluated = {"props":{"partner":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate593(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate582.evaluated;
+const evaluated0 = validate593.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25978,8 +26392,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate584(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate584.errors : vErrors.concat(validate584.errors);
+if(!(validate595(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate595.errors : vErrors.concat(validate595.errors);
 errors = vErrors.length;
 }
 }
@@ -25994,58 +26408,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate582.errors = vErrors;
-return errors === 0;
-}
-validate582.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-export const getPartnerStatistics_query = validate592;
-const schema255 = {"type":"object","properties":{"filter[created_from]":{"$ref":"#/components/parameters/PartnerCreatedFrom/schema"},"filter[created_to]":{"$ref":"#/components/parameters/PartnerCreatedTo/schema"}},"required":[]};
-const schema256 = {"type":"string","format":"date-time"};
-
-function validate593(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate593.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!(formats0.validate(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
 validate593.errors = vErrors;
 return errors === 0;
 }
-validate593.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate593.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema257 = {"type":"string","format":"date-time"};
+export const getPartnerStatistics_query = validate603;
+const schema259 = {"type":"object","properties":{"filter[created_from]":{"$ref":"#/components/parameters/PartnerCreatedFrom/schema"},"filter[created_to]":{"$ref":"#/components/parameters/PartnerCreatedTo/schema"}},"required":[]};
+const schema260 = {"type":"string","format":"date-time"};
 
-function validate595(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate604(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate595.evaluated;
+const evaluated0 = validate604.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26074,16 +26449,55 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate595.errors = vErrors;
+validate604.errors = vErrors;
 return errors === 0;
 }
-validate595.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate604.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
+const schema261 = {"type":"string","format":"date-time"};
 
-function validate592(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate606(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate592.evaluated;
+const evaluated0 = validate606.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!(formats0.validate(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate606.errors = vErrors;
+return errors === 0;
+}
+validate606.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate603(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate603.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26092,14 +26506,14 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["filter[created_from]"] !== undefined){
-if(!(validate593(data["filter[created_from]"], {instancePath:instancePath+"/filter[created_from]",parentData:data,parentDataProperty:"filter[created_from]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate593.errors : vErrors.concat(validate593.errors);
+if(!(validate604(data["filter[created_from]"], {instancePath:instancePath+"/filter[created_from]",parentData:data,parentDataProperty:"filter[created_from]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate604.errors : vErrors.concat(validate604.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[created_to]"] !== undefined){
-if(!(validate595(data["filter[created_to]"], {instancePath:instancePath+"/filter[created_to]",parentData:data,parentDataProperty:"filter[created_to]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate595.errors : vErrors.concat(validate595.errors);
+if(!(validate606(data["filter[created_to]"], {instancePath:instancePath+"/filter[created_to]",parentData:data,parentDataProperty:"filter[created_to]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate606.errors : vErrors.concat(validate606.errors);
 errors = vErrors.length;
 }
 }
@@ -26114,20 +26528,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate592.errors = vErrors;
+validate603.errors = vErrors;
 return errors === 0;
 }
-validate592.evaluated = {"props":{"filter[created_from]":true,"filter[created_to]":true},"dynamicProps":false,"dynamicItems":false};
+validate603.evaluated = {"props":{"filter[created_from]":true,"filter[created_to]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPartnerStatistics_response_200 = validate597;
-const schema258 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerStatisticsResult"}}}]};
-const schema259 = {"type":"object","required":["statistics"],"properties":{"statistics":{"$ref":"#/components/schemas/PartnerStatistics"}}};
-const schema260 = {"type":"object","x-assumption":"The description shows no statistics payload; counts and sums over the period, in the balance currency.","required":["period","referrals_count","exchanges_count","completed_exchanges_count","turnover","earned","paid_out"],"properties":{"period":{"type":"object","required":["from","to"],"properties":{"from":{"type":["string","null"],"format":"date-time"},"to":{"type":["string","null"],"format":"date-time"}}},"referrals_count":{"type":"integer","minimum":0},"exchanges_count":{"type":"integer","minimum":0},"completed_exchanges_count":{"type":"integer","minimum":0},"turnover":{"$ref":"#/components/schemas/PartnerMoney"},"earned":{"$ref":"#/components/schemas/PartnerMoney"},"paid_out":{"$ref":"#/components/schemas/PartnerMoney"}}};
+export const getPartnerStatistics_response_200 = validate608;
+const schema262 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerStatisticsResult"}}}]};
+const schema263 = {"type":"object","required":["statistics"],"properties":{"statistics":{"$ref":"#/components/schemas/PartnerStatistics"}}};
+const schema264 = {"type":"object","x-assumption":"The description shows no statistics payload; counts and sums over the period, in the balance currency.","required":["period","referrals_count","exchanges_count","completed_exchanges_count","turnover","earned","paid_out"],"properties":{"period":{"type":"object","required":["from","to"],"properties":{"from":{"type":["string","null"],"format":"date-time"},"to":{"type":["string","null"],"format":"date-time"}}},"referrals_count":{"type":"integer","minimum":0},"exchanges_count":{"type":"integer","minimum":0},"completed_exchanges_count":{"type":"integer","minimum":0},"turnover":{"$ref":"#/components/schemas/PartnerMoney"},"earned":{"$ref":"#/components/schemas/PartnerMoney"},"paid_out":{"$ref":"#/components/schemas/PartnerMoney"}}};
 
-function validate600(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate611(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate600.evaluated;
+const evaluated0 = validate611.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26231,7 +26645,7 @@ errors++;
 if(data0.from !== undefined){
 let data1 = data0.from;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err9 = {instancePath:instancePath+"/period/from",schemaPath:"#/properties/period/properties/from/type",keyword:"type",params:{type: schema260.properties.period.properties.from.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/period/from",schemaPath:"#/properties/period/properties/from/type",keyword:"type",params:{type: schema264.properties.period.properties.from.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -26256,7 +26670,7 @@ errors++;
 if(data0.to !== undefined){
 let data2 = data0.to;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err11 = {instancePath:instancePath+"/period/to",schemaPath:"#/properties/period/properties/to/type",keyword:"type",params:{type: schema260.properties.period.properties.to.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/period/to",schemaPath:"#/properties/period/properties/to/type",keyword:"type",params:{type: schema264.properties.period.properties.to.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -26366,20 +26780,20 @@ errors++;
 }
 }
 if(data.turnover !== undefined){
-if(!(validate587(data.turnover, {instancePath:instancePath+"/turnover",parentData:data,parentDataProperty:"turnover",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate587.errors : vErrors.concat(validate587.errors);
+if(!(validate598(data.turnover, {instancePath:instancePath+"/turnover",parentData:data,parentDataProperty:"turnover",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate598.errors : vErrors.concat(validate598.errors);
 errors = vErrors.length;
 }
 }
 if(data.earned !== undefined){
-if(!(validate587(data.earned, {instancePath:instancePath+"/earned",parentData:data,parentDataProperty:"earned",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate587.errors : vErrors.concat(validate587.errors);
+if(!(validate598(data.earned, {instancePath:instancePath+"/earned",parentData:data,parentDataProperty:"earned",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate598.errors : vErrors.concat(validate598.errors);
 errors = vErrors.length;
 }
 }
 if(data.paid_out !== undefined){
-if(!(validate587(data.paid_out, {instancePath:instancePath+"/paid_out",parentData:data,parentDataProperty:"paid_out",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate587.errors : vErrors.concat(validate587.errors);
+if(!(validate598(data.paid_out, {instancePath:instancePath+"/paid_out",parentData:data,parentDataProperty:"paid_out",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate598.errors : vErrors.concat(validate598.errors);
 errors = vErrors.length;
 }
 }
@@ -26394,16 +26808,16 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate600.errors = vErrors;
+validate611.errors = vErrors;
 return errors === 0;
 }
-validate600.evaluated = {"props":{"period":true,"referrals_count":true,"exchanges_count":true,"completed_exchanges_count":true,"turnover":true,"earned":true,"paid_out":true},"dynamicProps":false,"dynamicItems":false};
+validate611.evaluated = {"props":{"period":true,"referrals_count":true,"exchanges_count":true,"completed_exchanges_count":true,"turnover":true,"earned":true,"paid_out":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate599(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate610(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate599.evaluated;
+const evaluated0 = validate610.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26422,8 +26836,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.statistics !== undefined){
-if(!(validate600(data.statistics, {instancePath:instancePath+"/statistics",parentData:data,parentDataProperty:"statistics",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate600.errors : vErrors.concat(validate600.errors);
+if(!(validate611(data.statistics, {instancePath:instancePath+"/statistics",parentData:data,parentDataProperty:"statistics",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate611.errors : vErrors.concat(validate611.errors);
 errors = vErrors.length;
 }
 }
@@ -26438,16 +26852,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate599.errors = vErrors;
+validate610.errors = vErrors;
 return errors === 0;
 }
-validate599.evaluated = {"props":{"statistics":true},"dynamicProps":false,"dynamicItems":false};
+validate610.evaluated = {"props":{"statistics":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate597(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate608(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate597.evaluated;
+const evaluated0 = validate608.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26470,8 +26884,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate599(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate599.errors : vErrors.concat(validate599.errors);
+if(!(validate610(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate610.errors : vErrors.concat(validate610.errors);
 errors = vErrors.length;
 }
 }
@@ -26486,19 +26900,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate597.errors = vErrors;
+validate608.errors = vErrors;
 return errors === 0;
 }
-validate597.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate608.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerReferrals_query = validate606;
-const schema261 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerReferralSort/schema"}},"required":[]};
-const schema262 = {"type":"array","items":{"type":"string","enum":["registered_at","-registered_at"]},"default":["-registered_at"]};
+export const listPartnerReferrals_query = validate617;
+const schema265 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerReferralSort/schema"}},"required":[]};
+const schema266 = {"type":"array","items":{"type":"string","enum":["registered_at","-registered_at"]},"default":["-registered_at"]};
 
-function validate611(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate622(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate611.evaluated;
+const evaluated0 = validate622.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26520,7 +26934,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "registered_at") || (data0 === "-registered_at"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema262.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema266.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -26541,16 +26955,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate611.errors = vErrors;
+validate622.errors = vErrors;
 return errors === 0;
 }
-validate611.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate622.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate606(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate617(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate606.evaluated;
+const evaluated0 = validate617.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26583,8 +26997,8 @@ errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate611(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate611.errors : vErrors.concat(validate611.errors);
+if(!(validate622(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate622.errors : vErrors.concat(validate622.errors);
 errors = vErrors.length;
 }
 }
@@ -26599,20 +27013,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate606.errors = vErrors;
+validate617.errors = vErrors;
 return errors === 0;
 }
-validate606.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
+validate617.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerReferrals_response_200 = validate613;
-const schema263 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerReferralListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema264 = {"type":"object","required":["referrals"],"properties":{"referrals":{"type":"array","items":{"$ref":"#/components/schemas/PartnerReferral"}}}};
-const schema265 = {"type":"object","x-assumption":"The description shows no referral record; referred users are shown without personal data.","required":["id","registered_at","exchanges_count","turnover"],"properties":{"id":{"type":"integer","minimum":1},"registered_at":{"type":"string","format":"date-time"},"exchanges_count":{"type":"integer","minimum":0},"turnover":{"$ref":"#/components/schemas/PartnerMoney"}}};
+export const listPartnerReferrals_response_200 = validate624;
+const schema267 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerReferralListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
+const schema268 = {"type":"object","required":["referrals"],"properties":{"referrals":{"type":"array","items":{"$ref":"#/components/schemas/PartnerReferral"}}}};
+const schema269 = {"type":"object","x-assumption":"The description shows no referral record; referred users are shown without personal data.","required":["id","registered_at","exchanges_count","turnover"],"properties":{"id":{"type":"integer","minimum":1},"registered_at":{"type":"string","format":"date-time"},"exchanges_count":{"type":"integer","minimum":0},"turnover":{"$ref":"#/components/schemas/PartnerMoney"}}};
 
-function validate616(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate627(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate616.evaluated;
+const evaluated0 = validate627.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26736,8 +27150,8 @@ errors++;
 }
 }
 if(data.turnover !== undefined){
-if(!(validate587(data.turnover, {instancePath:instancePath+"/turnover",parentData:data,parentDataProperty:"turnover",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate587.errors : vErrors.concat(validate587.errors);
+if(!(validate598(data.turnover, {instancePath:instancePath+"/turnover",parentData:data,parentDataProperty:"turnover",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate598.errors : vErrors.concat(validate598.errors);
 errors = vErrors.length;
 }
 }
@@ -26752,16 +27166,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate616.errors = vErrors;
+validate627.errors = vErrors;
 return errors === 0;
 }
-validate616.evaluated = {"props":{"id":true,"registered_at":true,"exchanges_count":true,"turnover":true},"dynamicProps":false,"dynamicItems":false};
+validate627.evaluated = {"props":{"id":true,"registered_at":true,"exchanges_count":true,"turnover":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate615(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate626(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate615.evaluated;
+const evaluated0 = validate626.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26784,8 +27198,8 @@ let data0 = data.referrals;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate616(data0[i0], {instancePath:instancePath+"/referrals/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate616.errors : vErrors.concat(validate616.errors);
+if(!(validate627(data0[i0], {instancePath:instancePath+"/referrals/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate627.errors : vErrors.concat(validate627.errors);
 errors = vErrors.length;
 }
 }
@@ -26812,16 +27226,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate615.errors = vErrors;
+validate626.errors = vErrors;
 return errors === 0;
 }
-validate615.evaluated = {"props":{"referrals":true},"dynamicProps":false,"dynamicItems":false};
+validate626.evaluated = {"props":{"referrals":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate613(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate624(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate613.evaluated;
+const evaluated0 = validate624.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26844,8 +27258,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate615(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate615.errors : vErrors.concat(validate615.errors);
+if(!(validate626(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate626.errors : vErrors.concat(validate626.errors);
 errors = vErrors.length;
 }
 }
@@ -26913,19 +27327,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate613.errors = vErrors;
+validate624.errors = vErrors;
 return errors === 0;
 }
-validate613.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate624.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerExchanges_query = validate621;
-const schema266 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerExchangeSort/schema"}},"required":[]};
-const schema267 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
+export const listPartnerExchanges_query = validate632;
+const schema270 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerExchangeSort/schema"}},"required":[]};
+const schema271 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
 
-function validate626(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate637(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate626.evaluated;
+const evaluated0 = validate637.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26947,7 +27361,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "created_at") || (data0 === "-created_at"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema267.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema271.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -26968,16 +27382,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate626.errors = vErrors;
+validate637.errors = vErrors;
 return errors === 0;
 }
-validate626.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate637.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate621(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate632(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate621.evaluated;
+const evaluated0 = validate632.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27010,8 +27424,8 @@ errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate626(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate626.errors : vErrors.concat(validate626.errors);
+if(!(validate637(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate637.errors : vErrors.concat(validate637.errors);
 errors = vErrors.length;
 }
 }
@@ -27026,20 +27440,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate621.errors = vErrors;
+validate632.errors = vErrors;
 return errors === 0;
 }
-validate621.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
+validate632.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerExchanges_response_200 = validate628;
-const schema268 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerExchangeListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema269 = {"type":"object","required":["exchanges"],"properties":{"exchanges":{"type":"array","items":{"$ref":"#/components/schemas/PartnerExchange"}}}};
-const schema270 = {"type":"object","x-assumption":"The description shows no partner exchange record; the referred order in brief with the partner's commission.","required":["order_id","public_id","status","amount_in","currency_in","amount_out","currency_out","commission","created_at"],"properties":{"order_id":{"type":"integer","minimum":1},"public_id":{"type":"string","pattern":"^[A-Z0-9]{10}$"},"status":{"$ref":"#/components/schemas/OrderStatus"},"amount_in":{"$ref":"#/components/schemas/Amount"},"currency_in":{"type":"string","description":"Give-side code, for example `BTC`."},"amount_out":{"$ref":"#/components/schemas/Amount"},"currency_out":{"type":"string","description":"Receive-side code, for example `USDTTRC20`."},"commission":{"$ref":"#/components/schemas/Amount","description":"The partner's commission, in the partner balance currency; earned when the order completes."},"created_at":{"type":"string","format":"date-time"}}};
+export const listPartnerExchanges_response_200 = validate639;
+const schema272 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerExchangeListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
+const schema273 = {"type":"object","required":["exchanges"],"properties":{"exchanges":{"type":"array","items":{"$ref":"#/components/schemas/PartnerExchange"}}}};
+const schema274 = {"type":"object","x-assumption":"The description shows no partner exchange record; the referred order in brief with the partner's commission.","required":["order_id","public_id","status","amount_in","currency_in","amount_out","currency_out","commission","created_at"],"properties":{"order_id":{"type":"integer","minimum":1},"public_id":{"type":"string","pattern":"^[A-Z0-9]{10}$"},"status":{"$ref":"#/components/schemas/OrderStatus"},"amount_in":{"$ref":"#/components/schemas/Amount"},"currency_in":{"type":"string","description":"Give-side code, for example `BTC`."},"amount_out":{"$ref":"#/components/schemas/Amount"},"currency_out":{"type":"string","description":"Receive-side code, for example `USDTTRC20`."},"commission":{"$ref":"#/components/schemas/Amount","description":"The partner's commission, in the partner balance currency; earned when the order completes."},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate631(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate642(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate631.evaluated;
+const evaluated0 = validate642.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27271,16 +27685,16 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate631.errors = vErrors;
+validate642.errors = vErrors;
 return errors === 0;
 }
-validate631.evaluated = {"props":{"order_id":true,"public_id":true,"status":true,"amount_in":true,"currency_in":true,"amount_out":true,"currency_out":true,"commission":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate642.evaluated = {"props":{"order_id":true,"public_id":true,"status":true,"amount_in":true,"currency_in":true,"amount_out":true,"currency_out":true,"commission":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate630(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate641(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate630.evaluated;
+const evaluated0 = validate641.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27303,8 +27717,8 @@ let data0 = data.exchanges;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate631(data0[i0], {instancePath:instancePath+"/exchanges/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+if(!(validate642(data0[i0], {instancePath:instancePath+"/exchanges/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate642.errors : vErrors.concat(validate642.errors);
 errors = vErrors.length;
 }
 }
@@ -27331,16 +27745,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate630.errors = vErrors;
+validate641.errors = vErrors;
 return errors === 0;
 }
-validate630.evaluated = {"props":{"exchanges":true},"dynamicProps":false,"dynamicItems":false};
+validate641.evaluated = {"props":{"exchanges":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate628(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate639(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate628.evaluated;
+const evaluated0 = validate639.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27363,8 +27777,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate630(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate641(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate641.errors : vErrors.concat(validate641.errors);
 errors = vErrors.length;
 }
 }
@@ -27432,19 +27846,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate628.errors = vErrors;
+validate639.errors = vErrors;
 return errors === 0;
 }
-validate628.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate639.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerPayouts_query = validate639;
-const schema271 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerPayoutSort/schema"}},"required":[]};
-const schema272 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
+export const listPartnerPayouts_query = validate650;
+const schema275 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerPayoutSort/schema"}},"required":[]};
+const schema276 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
 
-function validate644(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate655(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate644.evaluated;
+const evaluated0 = validate655.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27466,7 +27880,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "created_at") || (data0 === "-created_at"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema272.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema276.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27487,16 +27901,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate644.errors = vErrors;
+validate655.errors = vErrors;
 return errors === 0;
 }
-validate644.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate655.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate639(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate650(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate639.evaluated;
+const evaluated0 = validate650.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27529,8 +27943,8 @@ errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate644(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate644.errors : vErrors.concat(validate644.errors);
+if(!(validate655(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate655.errors : vErrors.concat(validate655.errors);
 errors = vErrors.length;
 }
 }
@@ -27545,20 +27959,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate639.errors = vErrors;
+validate650.errors = vErrors;
 return errors === 0;
 }
-validate639.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
+validate650.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerPayouts_response_200 = validate646;
-const schema273 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerPayoutListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema274 = {"type":"object","required":["payouts"],"properties":{"payouts":{"type":"array","items":{"$ref":"#/components/schemas/PartnerPayout"}}}};
-const schema275 = {"type":"object","x-assumption":"The description shows no payout record; a withdrawal of the partner balance to a requisite.","required":["id","amount","currency","status","requisite","created_at","paid_at"],"properties":{"id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"type":"string"},"status":{"type":"string","enum":["pending","paid","rejected"]},"requisite":{"type":"string","description":"Where the payout goes (a wallet address or account), as the partner gave it."},"created_at":{"type":"string","format":"date-time"},"paid_at":{"type":["string","null"],"format":"date-time"}}};
+export const listPartnerPayouts_response_200 = validate657;
+const schema277 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerPayoutListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
+const schema278 = {"type":"object","required":["payouts"],"properties":{"payouts":{"type":"array","items":{"$ref":"#/components/schemas/PartnerPayout"}}}};
+const schema279 = {"type":"object","x-assumption":"The description shows no payout record; a withdrawal of the partner balance to a requisite.","required":["id","amount","currency","status","requisite","created_at","paid_at"],"properties":{"id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"type":"string"},"status":{"type":"string","enum":["pending","paid","rejected"]},"requisite":{"type":"string","description":"Where the payout goes (a wallet address or account), as the partner gave it."},"created_at":{"type":"string","format":"date-time"},"paid_at":{"type":["string","null"],"format":"date-time"}}};
 
-function validate649(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate660(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate649.evaluated;
+const evaluated0 = validate660.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27692,7 +28106,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((data3 === "pending") || (data3 === "paid")) || (data3 === "rejected"))){
-const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema275.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema279.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -27742,7 +28156,7 @@ errors++;
 if(data.paid_at !== undefined){
 let data6 = data.paid_at;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err15 = {instancePath:instancePath+"/paid_at",schemaPath:"#/properties/paid_at/type",keyword:"type",params:{type: schema275.properties.paid_at.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/paid_at",schemaPath:"#/properties/paid_at/type",keyword:"type",params:{type: schema279.properties.paid_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -27775,16 +28189,16 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate649.errors = vErrors;
+validate660.errors = vErrors;
 return errors === 0;
 }
-validate649.evaluated = {"props":{"id":true,"amount":true,"currency":true,"status":true,"requisite":true,"created_at":true,"paid_at":true},"dynamicProps":false,"dynamicItems":false};
+validate660.evaluated = {"props":{"id":true,"amount":true,"currency":true,"status":true,"requisite":true,"created_at":true,"paid_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate648(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate659(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate648.evaluated;
+const evaluated0 = validate659.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27807,8 +28221,8 @@ let data0 = data.payouts;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate649(data0[i0], {instancePath:instancePath+"/payouts/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate649.errors : vErrors.concat(validate649.errors);
+if(!(validate660(data0[i0], {instancePath:instancePath+"/payouts/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate660.errors : vErrors.concat(validate660.errors);
 errors = vErrors.length;
 }
 }
@@ -27835,16 +28249,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate648.errors = vErrors;
+validate659.errors = vErrors;
 return errors === 0;
 }
-validate648.evaluated = {"props":{"payouts":true},"dynamicProps":false,"dynamicItems":false};
+validate659.evaluated = {"props":{"payouts":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate646(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate657(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate646.evaluated;
+const evaluated0 = validate657.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27867,8 +28281,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate648(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate648.errors : vErrors.concat(validate648.errors);
+if(!(validate659(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate659.errors : vErrors.concat(validate659.errors);
 errors = vErrors.length;
 }
 }
@@ -27936,19 +28350,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate646.errors = vErrors;
+validate657.errors = vErrors;
 return errors === 0;
 }
-validate646.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate657.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listReviews_query = validate654;
-const schema276 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/ReviewSort/schema"},"filter[status]":{"$ref":"#/components/parameters/ReviewStatusFilter/schema"},"filter[rating_min]":{"$ref":"#/components/parameters/ReviewRatingMin/schema"},"filter[rating_max]":{"$ref":"#/components/parameters/ReviewRatingMax/schema"}},"required":[]};
-const schema277 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at","rating","-rating"]},"default":["-created_at"]};
+export const listReviews_query = validate665;
+const schema280 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/ReviewSort/schema"},"filter[status]":{"$ref":"#/components/parameters/ReviewStatusFilter/schema"},"filter[rating_min]":{"$ref":"#/components/parameters/ReviewRatingMin/schema"},"filter[rating_max]":{"$ref":"#/components/parameters/ReviewRatingMax/schema"}},"required":[]};
+const schema281 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at","rating","-rating"]},"default":["-created_at"]};
 
-function validate659(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate670(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate659.evaluated;
+const evaluated0 = validate670.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27970,7 +28384,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data0 === "created_at") || (data0 === "-created_at")) || (data0 === "rating")) || (data0 === "-rating"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema277.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema281.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27991,18 +28405,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate659.errors = vErrors;
+validate670.errors = vErrors;
 return errors === 0;
 }
-validate659.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate670.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema278 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/ReviewStatus"}};
-const schema279 = {"type":"string","description":"New reviews wait for moderation, then are published or rejected (machine `review`).","x-assumption":"The description shows no review statuses; exchangers moderate reviews before publishing them.","x-machine":"review","enum":["pending_moderation","published","rejected"]};
+const schema282 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/ReviewStatus"}};
+const schema283 = {"type":"string","description":"New reviews wait for moderation, then are published or rejected (machine `review`).","x-assumption":"The description shows no review statuses; exchangers moderate reviews before publishing them.","x-machine":"review","enum":["pending_moderation","published","rejected"]};
 
-function validate662(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate673(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate662.evaluated;
+const evaluated0 = validate673.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28020,7 +28434,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "pending_moderation") || (data === "published")) || (data === "rejected"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema279.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema283.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -28029,16 +28443,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate662.errors = vErrors;
+validate673.errors = vErrors;
 return errors === 0;
 }
-validate662.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate673.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate661(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate672(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate661.evaluated;
+const evaluated0 = validate672.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28058,8 +28472,8 @@ errors++;
 }
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate662(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate662.errors : vErrors.concat(validate662.errors);
+if(!(validate673(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate673.errors : vErrors.concat(validate673.errors);
 errors = vErrors.length;
 }
 }
@@ -28094,114 +28508,114 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate661.errors = vErrors;
+validate672.errors = vErrors;
 return errors === 0;
 }
-validate661.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate672.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema280 = {"type":"integer","minimum":1,"maximum":5};
+const schema284 = {"type":"integer","minimum":1,"maximum":5};
+
+function validate676(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate676.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data == "number") && (isFinite(data))){
+if(data > 5 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 1 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+validate676.errors = vErrors;
+return errors === 0;
+}
+validate676.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema285 = {"type":"integer","minimum":1,"maximum":5};
+
+function validate678(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate678.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data == "number") && (isFinite(data))){
+if(data > 5 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 1 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+validate678.errors = vErrors;
+return errors === 0;
+}
+validate678.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
 
 function validate665(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate665.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if((typeof data == "number") && (isFinite(data))){
-if(data > 5 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data < 1 || isNaN(data)){
-const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-validate665.errors = vErrors;
-return errors === 0;
-}
-validate665.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const schema281 = {"type":"integer","minimum":1,"maximum":5};
-
-function validate667(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate667.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if((typeof data == "number") && (isFinite(data))){
-if(data > 5 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data < 1 || isNaN(data)){
-const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-validate667.errors = vErrors;
-return errors === 0;
-}
-validate667.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-
-function validate654(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate654.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28234,26 +28648,26 @@ errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate659(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate659.errors : vErrors.concat(validate659.errors);
+if(!(validate670(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate670.errors : vErrors.concat(validate670.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[status]"] !== undefined){
-if(!(validate661(data["filter[status]"], {instancePath:instancePath+"/filter[status]",parentData:data,parentDataProperty:"filter[status]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate661.errors : vErrors.concat(validate661.errors);
+if(!(validate672(data["filter[status]"], {instancePath:instancePath+"/filter[status]",parentData:data,parentDataProperty:"filter[status]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate672.errors : vErrors.concat(validate672.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[rating_min]"] !== undefined){
-if(!(validate665(data["filter[rating_min]"], {instancePath:instancePath+"/filter[rating_min]",parentData:data,parentDataProperty:"filter[rating_min]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate665.errors : vErrors.concat(validate665.errors);
+if(!(validate676(data["filter[rating_min]"], {instancePath:instancePath+"/filter[rating_min]",parentData:data,parentDataProperty:"filter[rating_min]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate676.errors : vErrors.concat(validate676.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[rating_max]"] !== undefined){
-if(!(validate667(data["filter[rating_max]"], {instancePath:instancePath+"/filter[rating_max]",parentData:data,parentDataProperty:"filter[rating_max]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate667.errors : vErrors.concat(validate667.errors);
+if(!(validate678(data["filter[rating_max]"], {instancePath:instancePath+"/filter[rating_max]",parentData:data,parentDataProperty:"filter[rating_max]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate678.errors : vErrors.concat(validate678.errors);
 errors = vErrors.length;
 }
 }
@@ -28268,20 +28682,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate654.errors = vErrors;
+validate665.errors = vErrors;
 return errors === 0;
 }
-validate654.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[rating_min]":true,"filter[rating_max]":true},"dynamicProps":false,"dynamicItems":false};
+validate665.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[rating_min]":true,"filter[rating_max]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listReviews_response_200 = validate669;
-const schema282 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema283 = {"type":"object","required":["reviews"],"properties":{"reviews":{"type":"array","items":{"$ref":"#/components/schemas/Review"}}}};
-const schema284 = {"type":"object","x-assumption":"The description shows no review record; one review per completed order, as exchanger review pages work.","required":["id","order_public_id","rating","text","author_name","status","created_at"],"properties":{"id":{"type":"integer","minimum":1},"order_public_id":{"type":["string","null"],"pattern":"^[A-Z0-9]{10}$","description":"public_id of the reviewed order; null for reviews imported without one."},"rating":{"type":"integer","minimum":1,"maximum":5},"text":{"type":"string","minLength":10,"maxLength":2000},"author_name":{"type":"string","minLength":1,"maxLength":64},"status":{"$ref":"#/components/schemas/ReviewStatus"},"created_at":{"type":"string","format":"date-time"}}};
+export const listReviews_response_200 = validate680;
+const schema286 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
+const schema287 = {"type":"object","required":["reviews"],"properties":{"reviews":{"type":"array","items":{"$ref":"#/components/schemas/Review"}}}};
+const schema288 = {"type":"object","x-assumption":"The description shows no review record; one review per completed order, as exchanger review pages work.","required":["id","order_public_id","rating","text","author_name","status","created_at"],"properties":{"id":{"type":"integer","minimum":1},"order_public_id":{"type":["string","null"],"pattern":"^[A-Z0-9]{10}$","description":"public_id of the reviewed order; null for reviews imported without one."},"rating":{"type":"integer","minimum":1,"maximum":5},"text":{"type":"string","minLength":10,"maxLength":2000},"author_name":{"type":"string","minLength":1,"maxLength":64},"status":{"$ref":"#/components/schemas/ReviewStatus"},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate672(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate683(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate672.evaluated;
+const evaluated0 = validate683.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28387,7 +28801,7 @@ errors++;
 if(data.order_public_id !== undefined){
 let data1 = data.order_public_id;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err9 = {instancePath:instancePath+"/order_public_id",schemaPath:"#/properties/order_public_id/type",keyword:"type",params:{type: schema284.properties.order_public_id.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/order_public_id",schemaPath:"#/properties/order_public_id/type",keyword:"type",params:{type: schema288.properties.order_public_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -28515,8 +28929,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate662(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate662.errors : vErrors.concat(validate662.errors);
+if(!(validate673(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate673.errors : vErrors.concat(validate673.errors);
 errors = vErrors.length;
 }
 }
@@ -28556,16 +28970,16 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate672.errors = vErrors;
+validate683.errors = vErrors;
 return errors === 0;
 }
-validate672.evaluated = {"props":{"id":true,"order_public_id":true,"rating":true,"text":true,"author_name":true,"status":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate683.evaluated = {"props":{"id":true,"order_public_id":true,"rating":true,"text":true,"author_name":true,"status":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate671(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate682(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate671.evaluated;
+const evaluated0 = validate682.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28588,8 +29002,8 @@ let data0 = data.reviews;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate672(data0[i0], {instancePath:instancePath+"/reviews/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate672.errors : vErrors.concat(validate672.errors);
+if(!(validate683(data0[i0], {instancePath:instancePath+"/reviews/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate683.errors : vErrors.concat(validate683.errors);
 errors = vErrors.length;
 }
 }
@@ -28616,16 +29030,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate671.errors = vErrors;
+validate682.errors = vErrors;
 return errors === 0;
 }
-validate671.evaluated = {"props":{"reviews":true},"dynamicProps":false,"dynamicItems":false};
+validate682.evaluated = {"props":{"reviews":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate669(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate680(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate669.evaluated;
+const evaluated0 = validate680.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28648,8 +29062,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate671(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate671.errors : vErrors.concat(validate671.errors);
+if(!(validate682(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate682.errors : vErrors.concat(validate682.errors);
 errors = vErrors.length;
 }
 }
@@ -28717,20 +29131,20 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate669.errors = vErrors;
+validate680.errors = vErrors;
 return errors === 0;
 }
-validate669.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate680.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createReview_body = validate677;
-const schema285 = {"$ref":"#/components/schemas/CreateReviewRequest","$comment":"validator entry"};
-const schema286 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; a review names its completed order, a star rating, a text and a display name.","required":["order","rating","text","author_name"],"properties":{"order":{"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$","description":"The completed order reviewed, by public_id or database id."},"rating":{"type":"integer","minimum":1,"maximum":5},"text":{"type":"string","minLength":10,"maxLength":2000},"author_name":{"type":"string","minLength":1,"maxLength":64}},"example":{"order":"W9D3F7H1J5","rating":5,"text":"Fast exchange, the USDT arrived twelve minutes after payment.","author_name":"Ivan P."}};
+export const createReview_body = validate688;
+const schema289 = {"$ref":"#/components/schemas/CreateReviewRequest","$comment":"validator entry"};
+const schema290 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; a review names its completed order, a star rating, a text and a display name.","required":["order","rating","text","author_name"],"properties":{"order":{"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$","description":"The completed order reviewed, by public_id or database id."},"rating":{"type":"integer","minimum":1,"maximum":5},"text":{"type":"string","minLength":10,"maxLength":2000},"author_name":{"type":"string","minLength":1,"maxLength":64}},"example":{"order":"W9D3F7H1J5","rating":5,"text":"Fast exchange, the USDT arrived twelve minutes after payment.","author_name":"Ivan P."}};
 const pattern43 = new RegExp("^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$", "u");
 
-function validate678(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate689(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate678.evaluated;
+const evaluated0 = validate689.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28931,39 +29345,39 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate678.errors = vErrors;
+validate689.errors = vErrors;
 return errors === 0;
 }
-validate678.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate689.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate677(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate688(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate677.evaluated;
+const evaluated0 = validate688.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate678(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate678.errors : vErrors.concat(validate678.errors);
+if(!(validate689(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate689.errors : vErrors.concat(validate689.errors);
 errors = vErrors.length;
 }
-validate677.errors = vErrors;
+validate688.errors = vErrors;
 return errors === 0;
 }
-validate677.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate688.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createReview_response_201 = validate680;
-const schema287 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewResult"}}}]};
-const schema288 = {"type":"object","required":["review"],"properties":{"review":{"$ref":"#/components/schemas/Review"}}};
+export const createReview_response_201 = validate691;
+const schema291 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewResult"}}}]};
+const schema292 = {"type":"object","required":["review"],"properties":{"review":{"$ref":"#/components/schemas/Review"}}};
 
-function validate682(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate693(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate682.evaluated;
+const evaluated0 = validate693.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28982,8 +29396,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.review !== undefined){
-if(!(validate672(data.review, {instancePath:instancePath+"/review",parentData:data,parentDataProperty:"review",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate672.errors : vErrors.concat(validate672.errors);
+if(!(validate683(data.review, {instancePath:instancePath+"/review",parentData:data,parentDataProperty:"review",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate683.errors : vErrors.concat(validate683.errors);
 errors = vErrors.length;
 }
 }
@@ -28998,16 +29412,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate682.errors = vErrors;
+validate693.errors = vErrors;
 return errors === 0;
 }
-validate682.evaluated = {"props":{"review":true},"dynamicProps":false,"dynamicItems":false};
+validate693.evaluated = {"props":{"review":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate680(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate691(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate680.evaluated;
+const evaluated0 = validate691.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29030,8 +29444,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate682(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate682.errors : vErrors.concat(validate682.errors);
+if(!(validate693(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate693.errors : vErrors.concat(validate693.errors);
 errors = vErrors.length;
 }
 }
@@ -29046,19 +29460,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate680.errors = vErrors;
+validate691.errors = vErrors;
 return errors === 0;
 }
-validate680.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate691.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const orderCreatedWebhook_headers = validate685;
-const schema289 = {"type":"object","properties":{"x-signature":{"$ref":"#/components/parameters/WebhookSignature/schema"},"x-event-id":{"$ref":"#/components/parameters/WebhookEventId/schema"},"x-event-type":{"$ref":"#/components/parameters/WebhookEventTypeHeader/schema"},"x-webhook-timestamp":{"$ref":"#/components/parameters/WebhookTimestamp/schema"},"x-delivery-id":{"$ref":"#/components/parameters/WebhookDeliveryId/schema"},"x-delivery-attempt":{"$ref":"#/components/parameters/WebhookDeliveryAttempt/schema"}},"required":["x-signature","x-event-id","x-event-type","x-webhook-timestamp","x-delivery-id","x-delivery-attempt"]};
-const schema290 = {"type":"string","pattern":"^[0-9a-f]{64}$"};
+export const orderCreatedWebhook_headers = validate696;
+const schema293 = {"type":"object","properties":{"x-signature":{"$ref":"#/components/parameters/WebhookSignature/schema"},"x-event-id":{"$ref":"#/components/parameters/WebhookEventId/schema"},"x-event-type":{"$ref":"#/components/parameters/WebhookEventTypeHeader/schema"},"x-webhook-timestamp":{"$ref":"#/components/parameters/WebhookTimestamp/schema"},"x-delivery-id":{"$ref":"#/components/parameters/WebhookDeliveryId/schema"},"x-delivery-attempt":{"$ref":"#/components/parameters/WebhookDeliveryAttempt/schema"}},"required":["x-signature","x-event-id","x-event-type","x-webhook-timestamp","x-delivery-id","x-delivery-attempt"]};
+const schema294 = {"type":"string","pattern":"^[0-9a-f]{64}$"};
 
-function validate686(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate697(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate686.evaluated;
+const evaluated0 = validate697.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29087,17 +29501,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate686.errors = vErrors;
+validate697.errors = vErrors;
 return errors === 0;
 }
-validate686.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate697.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema291 = {"type":"string","format":"uuid"};
+const schema295 = {"type":"string","format":"uuid"};
 
-function validate688(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate699(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate688.evaluated;
+const evaluated0 = validate699.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29126,16 +29540,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate688.errors = vErrors;
+validate699.errors = vErrors;
 return errors === 0;
 }
-validate688.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate699.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate690(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate701(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate690.evaluated;
+const evaluated0 = validate701.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29162,17 +29576,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate690.errors = vErrors;
+validate701.errors = vErrors;
 return errors === 0;
 }
-validate690.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate701.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema293 = {"type":"integer","minimum":0};
+const schema297 = {"type":"integer","minimum":0};
 
-function validate692(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate703(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate692.evaluated;
+const evaluated0 = validate703.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29201,17 +29615,17 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate692.errors = vErrors;
+validate703.errors = vErrors;
 return errors === 0;
 }
-validate692.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate703.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema294 = {"type":"string","format":"uuid"};
+const schema298 = {"type":"string","format":"uuid"};
 
-function validate694(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate705(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate694.evaluated;
+const evaluated0 = validate705.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29240,17 +29654,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate694.errors = vErrors;
+validate705.errors = vErrors;
 return errors === 0;
 }
-validate694.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate705.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema295 = {"type":"integer","minimum":1};
+const schema299 = {"type":"integer","minimum":1};
 
-function validate696(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate707(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate696.evaluated;
+const evaluated0 = validate707.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29279,16 +29693,16 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate696.errors = vErrors;
+validate707.errors = vErrors;
 return errors === 0;
 }
-validate696.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate707.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate685(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate696(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate685.evaluated;
+const evaluated0 = validate696.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29357,38 +29771,38 @@ vErrors.push(err5);
 errors++;
 }
 if(data["x-signature"] !== undefined){
-if(!(validate686(data["x-signature"], {instancePath:instancePath+"/x-signature",parentData:data,parentDataProperty:"x-signature",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate686.errors : vErrors.concat(validate686.errors);
+if(!(validate697(data["x-signature"], {instancePath:instancePath+"/x-signature",parentData:data,parentDataProperty:"x-signature",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate697.errors : vErrors.concat(validate697.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-event-id"] !== undefined){
-if(!(validate688(data["x-event-id"], {instancePath:instancePath+"/x-event-id",parentData:data,parentDataProperty:"x-event-id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate688.errors : vErrors.concat(validate688.errors);
+if(!(validate699(data["x-event-id"], {instancePath:instancePath+"/x-event-id",parentData:data,parentDataProperty:"x-event-id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate699.errors : vErrors.concat(validate699.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-event-type"] !== undefined){
-if(!(validate690(data["x-event-type"], {instancePath:instancePath+"/x-event-type",parentData:data,parentDataProperty:"x-event-type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate690.errors : vErrors.concat(validate690.errors);
+if(!(validate701(data["x-event-type"], {instancePath:instancePath+"/x-event-type",parentData:data,parentDataProperty:"x-event-type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate701.errors : vErrors.concat(validate701.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-webhook-timestamp"] !== undefined){
-if(!(validate692(data["x-webhook-timestamp"], {instancePath:instancePath+"/x-webhook-timestamp",parentData:data,parentDataProperty:"x-webhook-timestamp",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate692.errors : vErrors.concat(validate692.errors);
+if(!(validate703(data["x-webhook-timestamp"], {instancePath:instancePath+"/x-webhook-timestamp",parentData:data,parentDataProperty:"x-webhook-timestamp",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate703.errors : vErrors.concat(validate703.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-delivery-id"] !== undefined){
-if(!(validate694(data["x-delivery-id"], {instancePath:instancePath+"/x-delivery-id",parentData:data,parentDataProperty:"x-delivery-id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate694.errors : vErrors.concat(validate694.errors);
+if(!(validate705(data["x-delivery-id"], {instancePath:instancePath+"/x-delivery-id",parentData:data,parentDataProperty:"x-delivery-id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate705.errors : vErrors.concat(validate705.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-delivery-attempt"] !== undefined){
-if(!(validate696(data["x-delivery-attempt"], {instancePath:instancePath+"/x-delivery-attempt",parentData:data,parentDataProperty:"x-delivery-attempt",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate696.errors : vErrors.concat(validate696.errors);
+if(!(validate707(data["x-delivery-attempt"], {instancePath:instancePath+"/x-delivery-attempt",parentData:data,parentDataProperty:"x-delivery-attempt",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate707.errors : vErrors.concat(validate707.errors);
 errors = vErrors.length;
 }
 }
@@ -29403,20 +29817,20 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate685.errors = vErrors;
+validate696.errors = vErrors;
 return errors === 0;
 }
-validate685.evaluated = {"props":{"x-signature":true,"x-event-id":true,"x-event-type":true,"x-webhook-timestamp":true,"x-delivery-id":true,"x-delivery-attempt":true},"dynamicProps":false,"dynamicItems":false};
+validate696.evaluated = {"props":{"x-signature":true,"x-event-id":true,"x-event-type":true,"x-webhook-timestamp":true,"x-delivery-id":true,"x-delivery-attempt":true},"dynamicProps":false,"dynamicItems":false};
 
-export const orderCreatedWebhook_body = validate698;
-const schema296 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"order.created"},"data":{"$ref":"#/components/schemas/OrderCreatedWebhookData"}}}]};
-const schema297 = {"title":"Webhook event body","description":"The JSON body POSTed to a v3 webhook endpoint. `X-Signature` is the HMAC-SHA256 of exactly these bytes; `X-Event-Id` repeats `id`.","x-assumption":"The description shows the event record, not the delivered body; the body carries the record's id, type, resource, request and correlation ids, with the payload under `data`, as Stripe-style webhooks do.","type":"object","required":["id","type","created_at","resource","data"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"type":"string","pattern":"^[a-z_]+\\.[a-z_]+$"},"created_at":{"type":"string","format":"date-time"},"resource":{"type":"object","required":["type","id"],"properties":{"type":{"type":"string"},"id":{"type":["string","integer","null"]}}},"request_id":{"type":["string","null"]},"correlation_id":{"type":["string","null"]},"idempotency_key":{"type":["string","null"]},"data":{"type":"object"}},"examples":[{"id":"5f0c7a3e-2b1d-4c8e-9a6f-3d2e1c0b9a87","type":"api.test","created_at":"2026-11-21T12:00:00Z","resource":{"type":"webhook_endpoint","id":"0b6e2f4a-8c1d-4e3f-a5b7-9c8d7e6f5a4b"},"request_id":"req_01HZX3V9K2M8Q4T6","correlation_id":null,"idempotency_key":null,"data":{"hello":"world"}}]};
+export const orderCreatedWebhook_body = validate709;
+const schema300 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"order.created"},"data":{"$ref":"#/components/schemas/OrderCreatedWebhookData"}}}]};
+const schema301 = {"title":"Webhook event body","description":"The JSON body POSTed to a v3 webhook endpoint. `X-Signature` is the HMAC-SHA256 of exactly these bytes; `X-Event-Id` repeats `id`.","x-assumption":"The description shows the event record, not the delivered body; the body carries the record's id, type, resource, request and correlation ids, with the payload under `data`, as Stripe-style webhooks do.","type":"object","required":["id","type","created_at","resource","data"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"type":"string","pattern":"^[a-z_]+\\.[a-z_]+$"},"created_at":{"type":"string","format":"date-time"},"resource":{"type":"object","required":["type","id"],"properties":{"type":{"type":"string"},"id":{"type":["string","integer","null"]}}},"request_id":{"type":["string","null"]},"correlation_id":{"type":["string","null"]},"idempotency_key":{"type":["string","null"]},"data":{"type":"object"}},"examples":[{"id":"5f0c7a3e-2b1d-4c8e-9a6f-3d2e1c0b9a87","type":"api.test","created_at":"2026-11-21T12:00:00Z","resource":{"type":"webhook_endpoint","id":"0b6e2f4a-8c1d-4e3f-a5b7-9c8d7e6f5a4b"},"request_id":"req_01HZX3V9K2M8Q4T6","correlation_id":null,"idempotency_key":null,"data":{"hello":"world"}}]};
 const pattern45 = new RegExp("^[a-z_]+\\.[a-z_]+$", "u");
 
-function validate699(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate710(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate699.evaluated;
+const evaluated0 = validate710.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29587,7 +30001,7 @@ errors++;
 if(data3.id !== undefined){
 let data5 = data3.id;
 if(((typeof data5 !== "string") && (!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5))))) && (data5 !== null)){
-const err14 = {instancePath:instancePath+"/resource/id",schemaPath:"#/properties/resource/properties/id/type",keyword:"type",params:{type: schema297.properties.resource.properties.id.type},message:"must be string,integer,null"};
+const err14 = {instancePath:instancePath+"/resource/id",schemaPath:"#/properties/resource/properties/id/type",keyword:"type",params:{type: schema301.properties.resource.properties.id.type},message:"must be string,integer,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -29612,7 +30026,7 @@ errors++;
 if(data.request_id !== undefined){
 let data6 = data.request_id;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err16 = {instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: schema297.properties.request_id.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: schema301.properties.request_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -29625,7 +30039,7 @@ errors++;
 if(data.correlation_id !== undefined){
 let data7 = data.correlation_id;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err17 = {instancePath:instancePath+"/correlation_id",schemaPath:"#/properties/correlation_id/type",keyword:"type",params:{type: schema297.properties.correlation_id.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/correlation_id",schemaPath:"#/properties/correlation_id/type",keyword:"type",params:{type: schema301.properties.correlation_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -29638,7 +30052,7 @@ errors++;
 if(data.idempotency_key !== undefined){
 let data8 = data.idempotency_key;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err18 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: schema297.properties.idempotency_key.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: schema301.properties.idempotency_key.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -29672,17 +30086,17 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate699.errors = vErrors;
+validate710.errors = vErrors;
 return errors === 0;
 }
-validate699.evaluated = {"props":{"id":true,"type":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate710.evaluated = {"props":{"id":true,"type":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema298 = {"type":"object","description":"`data` of `order.created`: the new order.","x-assumption":"The description names the event, not its payload; the order as GET /private/exchange/orders/{order} returns it.","required":["order"],"properties":{"order":{"$ref":"#/components/schemas/Order"}}};
+const schema302 = {"type":"object","description":"`data` of `order.created`: the new order.","x-assumption":"The description names the event, not its payload; the order as GET /private/exchange/orders/{order} returns it.","required":["order"],"properties":{"order":{"$ref":"#/components/schemas/Order"}}};
 
-function validate701(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate712(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate701.evaluated;
+const evaluated0 = validate712.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29717,24 +30131,24 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate701.errors = vErrors;
+validate712.errors = vErrors;
 return errors === 0;
 }
-validate701.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
+validate712.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate698(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate709(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate698.evaluated;
+const evaluated0 = validate709.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate699(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate699.errors : vErrors.concat(validate699.errors);
+if(!(validate710(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate710.errors : vErrors.concat(validate710.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29751,8 +30165,8 @@ errors++;
 }
 }
 if(data.data !== undefined){
-if(!(validate701(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate701.errors : vErrors.concat(validate701.errors);
+if(!(validate712(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate712.errors : vErrors.concat(validate712.errors);
 errors = vErrors.length;
 }
 }
@@ -29767,19 +30181,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate698.errors = vErrors;
+validate709.errors = vErrors;
 return errors === 0;
 }
-validate698.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
+validate709.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
 
-export const orderStatusChangedWebhook_body = validate704;
-const schema299 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"order.status_changed"},"data":{"$ref":"#/components/schemas/OrderStatusChangedWebhookData"}}}]};
-const schema300 = {"type":"object","description":"`data` of `order.status_changed`: the order after the change, and the status before and after it.","x-assumption":"The description names the event, not its payload; both statuses save the receiver a lookup.","required":["order","previous_status","status"],"properties":{"order":{"$ref":"#/components/schemas/Order"},"previous_status":{"$ref":"#/components/schemas/OrderStatus"},"status":{"$ref":"#/components/schemas/OrderStatus"}}};
+export const orderStatusChangedWebhook_body = validate715;
+const schema303 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"order.status_changed"},"data":{"$ref":"#/components/schemas/OrderStatusChangedWebhookData"}}}]};
+const schema304 = {"type":"object","description":"`data` of `order.status_changed`: the order after the change, and the status before and after it.","x-assumption":"The description names the event, not its payload; both statuses save the receiver a lookup.","required":["order","previous_status","status"],"properties":{"order":{"$ref":"#/components/schemas/Order"},"previous_status":{"$ref":"#/components/schemas/OrderStatus"},"status":{"$ref":"#/components/schemas/OrderStatus"}}};
 
-function validate706(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate717(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate706.evaluated;
+const evaluated0 = validate717.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29846,24 +30260,24 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate706.errors = vErrors;
+validate717.errors = vErrors;
 return errors === 0;
 }
-validate706.evaluated = {"props":{"order":true,"previous_status":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate717.evaluated = {"props":{"order":true,"previous_status":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate704(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate715(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate704.evaluated;
+const evaluated0 = validate715.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate699(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate699.errors : vErrors.concat(validate699.errors);
+if(!(validate710(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate710.errors : vErrors.concat(validate710.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29880,8 +30294,8 @@ errors++;
 }
 }
 if(data.data !== undefined){
-if(!(validate706(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate706.errors : vErrors.concat(validate706.errors);
+if(!(validate717(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate717.errors : vErrors.concat(validate717.errors);
 errors = vErrors.length;
 }
 }
@@ -29896,19 +30310,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate704.errors = vErrors;
+validate715.errors = vErrors;
 return errors === 0;
 }
-validate704.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
+validate715.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
 
-export const apiTestWebhook_body = validate711;
-const schema301 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"api.test"},"data":{"$ref":"#/components/schemas/ApiTestWebhookData"}}}]};
-const schema302 = {"type":"object","description":"`data` of `api.test`: the `payload` given to POST /private/webhooks/test (an empty object when none was)."};
+export const apiTestWebhook_body = validate722;
+const schema305 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"api.test"},"data":{"$ref":"#/components/schemas/ApiTestWebhookData"}}}]};
+const schema306 = {"type":"object","description":"`data` of `api.test`: the `payload` given to POST /private/webhooks/test (an empty object when none was)."};
 
-function validate713(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate724(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate713.evaluated;
+const evaluated0 = validate724.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29925,24 +30339,24 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate713.errors = vErrors;
+validate724.errors = vErrors;
 return errors === 0;
 }
-validate713.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate724.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate711(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate722(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate711.evaluated;
+const evaluated0 = validate722.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate699(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate699.errors : vErrors.concat(validate699.errors);
+if(!(validate710(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate710.errors : vErrors.concat(validate710.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29959,8 +30373,8 @@ errors++;
 }
 }
 if(data.data !== undefined){
-if(!(validate713(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate713.errors : vErrors.concat(validate713.errors);
+if(!(validate724(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate724.errors : vErrors.concat(validate724.errors);
 errors = vErrors.length;
 }
 }
@@ -29975,10 +30389,10 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate711.errors = vErrors;
+validate722.errors = vErrors;
 return errors === 0;
 }
-validate711.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
+validate722.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
 
 export const getOpenApiDocument_headers = ping_headers;
 export const listPublicContracts_headers = ping_headers;

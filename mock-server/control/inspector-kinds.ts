@@ -17,6 +17,7 @@ import {
 import { signatureValidity } from '../dispatch/inbox.js';
 import { depositView } from '../domain/deposits/deposit-records.js';
 import { presentVerification } from '../domain/verifications/verification-records.js';
+import { lastAttempt } from '../domain/webhooks/records.js';
 import type { DeliveryRecord, EventRecord, EventResource } from '../store/records/webhook-records.js';
 import type { WebhookStore } from '../store/webhook-store.js';
 import { publicCheck } from '../handlers/v1-aml.js';
@@ -170,7 +171,7 @@ function presentOwnedDelivery(delivery: DeliveryRecord, resource: EventResource 
 
 /** A v1 site without a callback URL gets its deliveries recorded at an endpoint without a URL, never due. */
 function notSentReason(delivery: DeliveryRecord): string | null {
-  return delivery.endpointUrl === '' && delivery.attempt === 0 ? notSentReasons.noCallbackUrl : null;
+  return delivery.endpointUrl === '' && delivery.attempts.length === 0 ? notSentReasons.noCallbackUrl : null;
 }
 
 /**
@@ -178,9 +179,10 @@ function notSentReason(delivery: DeliveryRecord): string | null {
  * current secret (as the inbox checks what it receives); null before any attempt.
  */
 async function sentSignatureValidity(store: WebhookStore, delivery: DeliveryRecord): Promise<boolean | null> {
-  if (delivery.request === null) return null;
-  const headers = Object.fromEntries(Object.entries(delivery.request.headers).map(([name, value]) => [name.toLowerCase(), value]));
-  return signatureValidity(store, headers, Buffer.from(delivery.request.body, 'utf8'));
+  const request = lastAttempt(delivery)?.request;
+  if (request === undefined) return null;
+  const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]));
+  return signatureValidity(store, headers, Buffer.from(request.body, 'utf8'));
 }
 
 /** The values of a schema's enum in a contract (a status list no machine holds). */

@@ -1,16 +1,22 @@
 // The engine's records (camelCase, Dates) as the v3 contract's shapes: WebhookEndpoint (never
-// with its secret), WebhookEvent, WebhookDelivery and the test webhook's summary.
+// with its secret), WebhookEvent, WebhookDelivery with every attempt, and the test webhook's
+// summary.
 import { exchangeV3Info } from '../../generated/exchange-v3/contract-data.js';
 import type {
   DeliveryStatus,
   TestWebhookResult,
+  WebhookAttemptError,
+  WebhookAttemptRequest,
+  WebhookAttemptResponse,
   WebhookDelivery,
+  WebhookDeliveryAttempt,
   WebhookEndpoint,
   WebhookEventStatus,
   WebhookEvent,
   WebhookEventType,
 } from '../../generated/exchange-v3/types.js';
-import type { DeliveryRecord, EndpointRecord, EventRecord } from '../store/records/webhook-records.js';
+import { lastAttempt } from '../domain/webhooks/records.js';
+import type { AttemptRecord, DeliveryRecord, EndpointRecord, EventRecord } from '../store/records/webhook-records.js';
 
 const signingAlgorithm = exchangeV3Info['x-webhook-signature'].signing_algorithm as WebhookEndpoint['signing_algorithm'];
 
@@ -67,28 +73,50 @@ export function presentEvent(record: EventRecord, deliveries: readonly DeliveryR
 }
 
 export function presentDelivery(record: DeliveryRecord): WebhookDelivery {
+  const last = lastAttempt(record);
   return {
     id: record.id,
     status: record.status,
-    attempt: record.attempt,
+    attempt: record.attempts.length,
     endpoint: { id: record.endpointId, url: record.endpointUrl },
     event: { id: record.eventId, type: record.eventType as WebhookEventType },
-    request: record.request === null ? null : { url: record.request.url, headers: { ...record.request.headers }, body: record.request.body },
-    response:
-      record.response === null
-        ? null
-        : {
-            status: record.response.status,
-            headers: { ...record.response.headers },
-            body: record.response.body.slice(0, responseBodyMaxChars),
-            duration_ms: Math.max(0, Math.round(record.response.durationMs)),
-          },
-    error: record.error === null ? null : { code: record.error.code, message: record.error.message },
+    request: last === undefined ? null : presentAttemptRequest(last),
+    response: last === undefined ? null : presentAttemptResponse(last),
+    error: last === undefined ? null : presentAttemptError(last),
+    attempts: record.attempts.map(presentAttempt),
     next_retry_at: nextRetryStatuses.includes(record.status) ? iso(record.nextAttemptAt) : null,
     delivered_at: iso(record.deliveredAt),
     created_at: record.createdAt.toISOString(),
   };
 }
+
+function presentAttempt(attempt: AttemptRecord): WebhookDeliveryAttempt {
+  return {
+    attempt: attempt.number,
+    status: attempt.status,
+    attempted_at: attempt.at.toISOString(),
+    duration_ms: durationMs(attempt),
+    request: presentAttemptRequest(attempt),
+    response: presentAttemptResponse(attempt),
+    error: presentAttemptError(attempt),
+  };
+}
+
+function presentAttemptRequest({ request }: AttemptRecord): WebhookAttemptRequest {
+  return { url: request.url, headers: { ...request.headers }, body: request.body };
+}
+
+function presentAttemptResponse(attempt: AttemptRecord): WebhookAttemptResponse | null {
+  const { response } = attempt;
+  if (response === null) return null;
+  return { status: response.status, headers: { ...response.headers }, body: response.body.slice(0, responseBodyMaxChars), duration_ms: durationMs(attempt) };
+}
+
+function presentAttemptError({ error }: AttemptRecord): WebhookAttemptError | null {
+  return error === null ? null : { code: error.code, message: error.message };
+}
+
+const durationMs = (attempt: AttemptRecord): number => Math.max(0, Math.round(attempt.durationMs));
 
 export function presentTestWebhook(event: EventRecord, deliveries: readonly DeliveryRecord[]): TestWebhookResult {
   return {

@@ -142,7 +142,7 @@ describe('signed dispatch', () => {
     }
     const read = await s.service.getEvent('c1', event.id);
     expect(read.ok && read.event.status).toBe('delivered');
-    expect(read.ok && read.deliveries.map((d) => [d.status, d.attempt, d.response?.status, d.request?.body === event.body])).toEqual([
+    expect(read.ok && read.deliveries.map((d) => [d.status, d.attempts.length, d.attempts[0]?.response?.status, d.attempts[0]?.request.body === event.body])).toEqual([
       ['delivered', 1, 200, true],
       ['delivered', 1, 200, true],
     ]);
@@ -191,7 +191,7 @@ describe('retries on the schedule', () => {
       Array.from({ length: s.machine.maxAttempts }, (_, i) => String(i + 1)),
     );
     const failed = await s.service.getDelivery('c1', id);
-    expect(failed.ok && failed.delivery).toMatchObject({ status: 'failed', attempt: s.machine.maxAttempts, nextAttemptAt: null });
+    expect(failed.ok && failed.delivery).toMatchObject({ status: 'failed', attempts: { length: s.machine.maxAttempts }, nextAttemptAt: null });
     const ep = await s.service.getEndpoint('c1', created.endpoint.id);
     expect(ep.ok && ep.endpoint).toMatchObject({ failureCount: s.machine.maxAttempts, lastSuccessAt: null, lastFailureAt: s.clock.now() });
     await s.clock.advance(10 * 24 * 3600 * 1000);
@@ -205,7 +205,7 @@ describe('retries on the schedule', () => {
     behave = () => 204;
     expect(await s.dispatcher.runDue()).toMatchObject({ attempted: 1, delivered: 1 });
     const done = await s.service.getEvent('c1', event.id);
-    expect(done.ok && [done.event.status, done.deliveries[0]?.attempt]).toEqual(['delivered', s.machine.maxAttempts + 2]);
+    expect(done.ok && [done.event.status, done.deliveries[0]?.attempts.length]).toEqual(['delivered', s.machine.maxAttempts + 2]);
     expect(await s.service.retry('c1', id)).toMatchObject({ ok: false, code: 'invalid_state_transition' });
   });
 
@@ -235,7 +235,12 @@ describe('retries on the schedule', () => {
         const read = await s.service.getEvent('c1', event.id);
         if (!read.ok) throw new Error(read.message);
         expect(read.event.status).toBe('delivered');
-        expect(read.deliveries.map((d) => [d.status, d.attempt, d.response?.status])).toEqual([['delivered', failures.length + 1, success]]);
+        expect(read.deliveries.map((d) => d.status)).toEqual(['delivered']);
+        // Every attempt is kept, in order, with the answer it got (none for a reset or a hang).
+        const kept = read.deliveries[0]?.attempts ?? [];
+        expect(kept.map((a) => [a.number, a.status, a.response?.status ?? a.error?.code])).toEqual(
+          [...failures, success].map((b, i) => [i + 1, i < failures.length ? 'failed' : 'succeeded', typeof b === 'number' ? b : b === 'hang' ? 'timeout' : 'connection_reset']),
+        );
         const ep = await s.service.getEndpoint('c1', created.endpoint.id);
         expect(ep.ok && ep.endpoint.failureCount).toBe(0);
       }),
@@ -250,7 +255,7 @@ describe('retries on the schedule', () => {
     const { deliveries } = await emit(s);
     await s.dispatcher.runDue();
     const timedOut = await s.service.getDelivery('c1', deliveries[0]?.id ?? '');
-    expect(timedOut.ok && timedOut.delivery).toMatchObject({ status: 'retrying', response: null, error: { code: 'timeout' } });
+    expect(timedOut.ok && timedOut.delivery).toMatchObject({ status: 'retrying', attempts: [{ response: null, error: { code: 'timeout' } }] });
 
     // A port that was just free: nothing listens there any more.
     const probe = createServer();
@@ -262,6 +267,6 @@ describe('retries on the schedule', () => {
     const second = await emit(s, 'order.created');
     await s.dispatcher.runDue();
     const refused = await s.service.getDelivery('c1', second.deliveries[0]?.id ?? '');
-    expect(refused.ok && refused.delivery.error?.code).toBe('connection_refused');
+    expect(refused.ok && refused.delivery.attempts[0]?.error?.code).toBe('connection_refused');
   });
 });

@@ -8,6 +8,7 @@ import { ApiError, verifyWebhookSignature } from '../../generated/sandbox-contro
 import { Dispatcher } from '../../mock-server/dispatch/dispatcher.js';
 import { DeliveryMachine } from '../../mock-server/domain/webhooks/delivery-machine.js';
 import { WebhookService } from '../../mock-server/domain/webhooks/webhook-service.js';
+import { presentDelivery } from '../../mock-server/handlers/v3-webhooks-present.js';
 import { MemoryWebhookStore } from '../../mock-server/store/memory/memory-webhooks.js';
 import { expectContractBody } from './support/contract.js';
 import { send } from './support/http.js';
@@ -50,10 +51,11 @@ async function v3EndpointAndEvent(url: string, type = 'api.test') {
   return { secret: created.secret, event, deliveryId: delivery.id };
 }
 
+/** The delivery as the v3 contract shows it: `attempt`, and the last attempt's `response` and `error`. */
 async function deliveryRecord(id: string) {
   const delivery = await server.sandbox.webhooks.store.getDelivery(id);
   if (delivery === undefined) throw new Error(`no delivery ${id}`);
-  return delivery;
+  return presentDelivery(delivery);
 }
 
 describe('the built-in inbox', () => {

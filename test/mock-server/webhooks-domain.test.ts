@@ -89,7 +89,7 @@ describe('delivery machine (generated table)', () => {
     const third = await oneDelivery(service);
     for (let i = 0; i < 3; i += 1) expectOk(await service.recordAttempt(third.id, bad)); // … retrying → failed
     expectOk(await service.retry('c1', third.id)); // failed → queued
-    expect(expectOk(await service.recordAttempt(third.id, bad)).delivery).toMatchObject({ status: 'failed', attempt: 4 }); // queued → failed
+    expect(expectOk(await service.recordAttempt(third.id, bad)).delivery).toMatchObject({ status: 'failed', attempts: { length: 4 } }); // queued → failed
     expectOk(await service.retry('c1', third.id));
     expectOk(await service.recordAttempt(third.id, ok)); // queued → delivered
 
@@ -166,7 +166,7 @@ describe('events and deliveries', () => {
       idempotencyKey: 'idem-1',
     });
     expect(deliveries.map((d) => d.endpointId)).toEqual([subscribed.endpoint.id]);
-    expect(deliveries[0]).toMatchObject({ status: 'pending', attempt: 0, nextAttemptAt: clock.now(), eventId: event.id });
+    expect(deliveries[0]).toMatchObject({ status: 'pending', attempts: [], nextAttemptAt: clock.now(), eventId: event.id });
     expect(event).toMatchObject({ status: 'pending', requestId: 'req_1', correlationId: 'corr-1', idempotencyKey: 'idem-1', deliveryIds: [deliveries[0]?.id] });
     expect(JSON.parse(event.body)).toEqual({
       id: event.id,
@@ -195,7 +195,7 @@ describe('events and deliveries', () => {
 
     const t1 = clock.now();
     const failedOnce = expectOk(await service.recordAttempt(toA.id, bad)).delivery;
-    expect(failedOnce).toMatchObject({ status: 'retrying', attempt: 1, nextAttemptAt: new Date(t1.getTime() + 5000), response: { status: 500, durationMs: 1 } });
+    expect(failedOnce).toMatchObject({ status: 'retrying', attempts: [{ number: 1, status: 'failed', response: { status: 500 }, durationMs: 1 }], nextAttemptAt: new Date(t1.getTime() + 5000) });
     let endpointA = expectOk(await service.getEndpoint('c1', a.endpoint.id)).endpoint;
     expect(endpointA).toMatchObject({ failureCount: 1, lastDeliveryAt: t1, lastFailureAt: t1, lastSuccessAt: null });
 
@@ -204,7 +204,15 @@ describe('events and deliveries', () => {
     expectOk(await service.recordAttempt(toA.id, timeout));
     endpointA = expectOk(await service.getEndpoint('c1', a.endpoint.id)).endpoint;
     expect(endpointA).toMatchObject({ failureCount: 2, lastDeliveryAt: t2, lastFailureAt: t2, lastSuccessAt: null });
-    expect(expectOk(await service.getDelivery('c1', toA.id)).delivery).toMatchObject({ status: 'failed', nextAttemptAt: null, response: null, error: { code: 'timeout' } });
+    // Both attempts are kept, each with what it got and when.
+    expect(expectOk(await service.getDelivery('c1', toA.id)).delivery).toMatchObject({
+      status: 'failed',
+      nextAttemptAt: null,
+      attempts: [
+        { number: 1, status: 'failed', at: t1, response: { status: 500 }, error: null },
+        { number: 2, status: 'failed', at: t2, response: null, error: { code: 'timeout' } },
+      ],
+    });
     expect(expectOk(await service.getEvent('c1', event.id)).event.status).toBe('pending');
 
     expectOk(await service.recordAttempt(toB.id, ok));

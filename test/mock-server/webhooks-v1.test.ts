@@ -84,7 +84,7 @@ describe('sendSiteTestWebhook', () => {
     const site = await createSite();
     const sent = (await site.v1.sendSiteTestWebhook()).body.data;
     await runDue();
-    expect(await deliveryRecord(sent.deliveryId)).toMatchObject({ status: 'failed', attempt: 1, maxAttempts: 1, nextAttemptAt: null });
+    expect(await deliveryRecord(sent.deliveryId)).toMatchObject({ status: 'failed', attempts: [{ number: 1, status: 'failed' }], maxAttempts: 1, nextAttemptAt: null });
     // A whole retry schedule later, still the one attempt.
     const schedule = server.sandbox.webhooks.service.machine.scheduleSeconds;
     await server.control.advanceClock({ body: { seconds: schedule.reduce((a, b) => a + b, 0) + 1 } });
@@ -98,7 +98,7 @@ describe('sendSiteTestWebhook', () => {
     const summary = (await server.control.runDueWebhooks()).body.result;
     expect(summary.attempted).toBe(0);
     expect(receiver.seen).toEqual([]);
-    expect(await deliveryRecord(sent.deliveryId)).toMatchObject({ status: sent.status, attempt: 0, nextAttemptAt: null });
+    expect(await deliveryRecord(sent.deliveryId)).toMatchObject({ status: sent.status, attempts: [], nextAttemptAt: null });
   });
 });
 

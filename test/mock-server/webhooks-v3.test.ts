@@ -285,6 +285,16 @@ describe('test webhook and delivery', () => {
         return d;
       });
       expect(done.next_retry_at).toBeNull();
+      // Every attempt stays in the log with what was sent and what came back; the last is the delivery's own.
+      expect(done.attempts?.map((a) => [a.attempt, a.status, a.response?.status, a.request.headers[webhookHeaderNames.attempt]])).toEqual([
+        [1, 'failed', 500, '1'],
+        [2, 'failed', 500, '2'],
+        [3, 'succeeded', 204, '3'],
+      ]);
+      expect(done.attempts?.[2]).toMatchObject({ request: done.request, response: done.response, error: null });
+      expect(done.attempts?.map((a) => a.attempted_at)).toEqual([first.attempts?.[0]?.attempted_at, expect.any(String), done.delivered_at]);
+      const listed = await client.getWebhookEvent({ path: { event: sent.body.result.event.id } });
+      expect(listed.body.result.event.deliveries[0]?.attempts).toEqual(done.attempts);
       // Nothing more is sent for it, whatever runs next.
       await server.sandbox.webhooks.dispatcher.runDue();
       const attempts = seenAt(endpoint.path).map((s) => header(s, webhookHeaderNames.attempt.toLowerCase()));

@@ -1,9 +1,9 @@
 // The webhook part of every engine: records come back equal (Dates included) and detached from
-// the caller's copies, lists are oldest first and filtered by client, event and endpoint, the due
+// the caller's copies, a delivery keeps every attempt, lists are oldest first and filtered by client, event and endpoint, the due
 // queue is ordered by instant and then by when a delivery was queued, and everything but the
 // memory engine's survives a restart.
 import { afterAll, describe, expect, it } from 'vitest';
-import type { DeliveryRecord, EndpointRecord, EventRecord } from '../../mock-server/store/records/webhook-records.js';
+import type { AttemptRecord, DeliveryRecord, EndpointRecord, EventRecord } from '../../mock-server/store/records/webhook-records.js';
 import { engines } from './support/engines.js';
 
 const t0 = Date.parse('2026-11-21T12:00:00Z');
@@ -26,8 +26,21 @@ function event(id: string, clientId: string): EventRecord {
 function delivery(id: string, fields: Partial<DeliveryRecord> = {}): DeliveryRecord {
   return {
     id, clientId: 'c1', eventId: 'ev1', eventType: 'api.test', endpointId: 'we1', endpointUrl: 'http://127.0.0.1:9/hook', targeted: false,
-    status: 'pending', attempt: 0, maxAttempts: 5, nextAttemptAt: at(10), request: null, response: null, error: null, deliveredAt: null,
+    status: 'pending', attempts: [], maxAttempts: 5, nextAttemptAt: at(10), deliveredAt: null,
     createdAt: at(0), updatedAt: at(0), ...fields,
+  };
+}
+
+/** Attempt `number` of a delivery: failed without an answer, failed with a 503, or answered 200. */
+function attempt(number: number, outcome: 'no answer' | 'failed' | 'succeeded'): AttemptRecord {
+  return {
+    number,
+    status: outcome === 'succeeded' ? 'succeeded' : 'failed',
+    at: at(10 * number),
+    durationMs: 120 + number,
+    request: { url: 'http://127.0.0.1:9/hook', headers: { 'X-Delivery-Attempt': String(number) }, body: '{"a":1}' },
+    response: outcome === 'no answer' ? null : { status: outcome === 'failed' ? 503 : 200, headers: { 'content-type': 'text/plain' }, body: 'try later' },
+    error: outcome === 'no answer' ? { code: 'timeout', message: 'no answer within the attempt timeout' } : null,
   };
 }
 
@@ -64,6 +77,21 @@ for (const makeEngine of engines) {
       expect((await webhooks.listEvents()).map((e) => e.id)).toEqual(['ev1', 'ev2', 'ev3']);
     });
 
+    it('keep every attempt of a delivery, in order, Dates and missing answers included', async () => {
+      const { webhooks } = await engine.open();
+      await webhooks.saveDelivery(delivery('d1', { status: 'retrying', attempts: [attempt(1, 'no answer')] }));
+      const attempts = [attempt(1, 'no answer'), attempt(2, 'failed'), attempt(3, 'succeeded')];
+      await webhooks.saveDelivery(delivery('d1', { status: 'delivered', attempts, nextAttemptAt: null, deliveredAt: at(30) }));
+      const read = await webhooks.getDelivery('d1');
+      expect(read?.attempts).toEqual(attempts);
+      expect(read?.attempts[2]?.at).toBeInstanceOf(Date);
+      expect((await webhooks.listDeliveries({ eventId: 'ev1' }))[0]?.attempts.map((a) => [a.number, a.status, a.response?.status ?? a.error?.code])).toEqual([
+        [1, 'failed', 'timeout'],
+        [2, 'failed', 503],
+        [3, 'succeeded', 200],
+      ]);
+    });
+
     it('filter deliveries by every given field', async () => {
       const { webhooks } = await engine.open();
       await webhooks.saveDelivery(delivery('d1', { clientId: 'c1', eventId: 'e1', endpointId: 'p1' }));
@@ -87,7 +115,7 @@ for (const makeEngine of engines) {
       expect((await webhooks.dueDeliveries(at(30), 10)).map((d) => d.id)).toEqual(['first', 'second', 'late']);
       expect((await webhooks.dueDeliveries(at(30), 2)).map((d) => d.id)).toEqual(['first', 'second']);
       // Re-queued at the same instant: behind the one already waiting there.
-      await webhooks.saveDelivery(delivery('first', { nextAttemptAt: at(10), attempt: 1 }));
+      await webhooks.saveDelivery(delivery('first', { nextAttemptAt: at(10), attempts: [attempt(1, 'failed')] }));
       expect((await webhooks.dueDeliveries(at(10), 10)).map((d) => d.id)).toEqual(['second', 'first']);
       await webhooks.saveDelivery(delivery('second', { nextAttemptAt: null, status: 'delivered' }));
       expect((await webhooks.dueDeliveries(at(60), 10)).map((d) => d.id)).toEqual(['first', 'late']);
@@ -102,7 +130,7 @@ for (const makeEngine of engines) {
       expect((await webhooks.claimDue(at(60), 10, lease(1_000))).map((d) => d.id)).toEqual(['d4', 'd5']);
       expect(await webhooks.claimDue(at(60), 10, lease(2_000))).toEqual([]);
       // Recording an attempt ends the lease: the retry it schedules can be claimed at once.
-      await webhooks.saveDelivery(delivery('d1', { nextAttemptAt: at(20), attempt: 1 }));
+      await webhooks.saveDelivery(delivery('d1', { nextAttemptAt: at(20), attempts: [attempt(1, 'failed')] }));
       expect((await webhooks.claimDue(at(60), 10, lease(3_000))).map((d) => d.id)).toEqual(['d1']);
       // A lease that ran out (its claimant died): the delivery is claimed again.
       expect((await webhooks.claimDue(at(60), 10, lease(30_000))).map((d) => d.id)).toEqual(['d0', 'd2', 'd3']);
@@ -132,13 +160,14 @@ for (const makeEngine of engines) {
       const store = await engine.open();
       await store.webhooks.saveEndpoint(endpoint('we1', 'c1'));
       await store.webhooks.saveEvent(event('ev1', 'c1'));
-      await store.webhooks.saveDelivery(delivery('d1', { nextAttemptAt: at(10) }));
+      await store.webhooks.saveDelivery(delivery('d1', { nextAttemptAt: at(10), status: 'retrying', attempts: [attempt(1, 'failed')] }));
       await store.close();
       const restarted = await engine.reopen(store);
       if (restarted === undefined) return; // the memory engine keeps nothing past its process
       expect(await restarted.webhooks.getEndpoint('we1')).toEqual(endpoint('we1', 'c1'));
       expect(await restarted.webhooks.getEvent('ev1')).toEqual(event('ev1', 'c1'));
       expect((await restarted.webhooks.dueDeliveries(at(10), 10)).map((d) => d.id)).toEqual(['d1']);
+      expect((await restarted.webhooks.getDelivery('d1'))?.attempts).toEqual([attempt(1, 'failed')]);
     });
   });
 }

@@ -1,6 +1,6 @@
-// A new delivery record, as the webhook engine makes it (the shapes are the store's:
-// store/records/webhook-records.ts).
-import type { DeliveryRecord, EndpointRecord, EventRecord } from '../../store/records/webhook-records.js';
+// A new delivery record, as the webhook engine makes it, and its last attempt (the shapes are
+// the store's: store/records/webhook-records.ts).
+import type { AttemptRecord, DeliveryRecord, EndpointRecord, EventRecord } from '../../store/records/webhook-records.js';
 import type { DeliveryStatus } from './delivery-machine.js';
 
 /** A new delivery of an event to an endpoint, before any attempt: the machine's initial status. */
@@ -24,14 +24,16 @@ export function newDelivery(fields: {
     endpointUrl: fields.endpoint.url,
     targeted: fields.targeted,
     status: fields.initialStatus,
-    attempt: 0,
+    attempts: [],
     maxAttempts: fields.maxAttempts,
     nextAttemptAt: fields.dueAt,
-    request: null,
-    response: null,
-    error: null,
     deliveredAt: null,
     createdAt: fields.now,
     updatedAt: fields.now,
   };
+}
+
+/** The delivery's latest attempt: the contract's request, response and error; undefined before the first. */
+export function lastAttempt(delivery: Pick<DeliveryRecord, 'attempts'>): AttemptRecord | undefined {
+  return delivery.attempts[delivery.attempts.length - 1];
 }

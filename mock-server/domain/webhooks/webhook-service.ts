@@ -94,7 +94,7 @@ export interface PreparedAttempt {
   delivery: DeliveryRecord;
   endpoint: EndpointRecord;
   event: EventRecord;
-  /** The number of this attempt (delivery.attempt + 1). */
+  /** The number of this attempt (one more than the attempts made). */
   attempt: number;
 }
 
@@ -317,7 +317,7 @@ export class WebhookService {
         }
         return null;
       }
-      return { delivery, endpoint, event, attempt: delivery.attempt + 1 };
+      return { delivery, endpoint, event, attempt: delivery.attempts.length + 1 };
     });
   }
 
@@ -332,7 +332,7 @@ export class WebhookService {
     return this.lock.run(peek.clientId, async () => {
       const delivery = await this.store.getDelivery(deliveryId);
       if (delivery === undefined) return fail('not_found', 'no such webhook delivery');
-      const attempt = delivery.attempt + 1;
+      const attempt = delivery.attempts.length + 1;
       const succeeded = outcome.error === undefined && outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
       const decision = this.machine.nextStatus(
         delivery.status,
@@ -344,11 +344,19 @@ export class WebhookService {
       const now = this.clock.now();
       const delay = decision.to === 'retrying' ? this.machine.retryDelayMs(attempt + 1) : null;
       delivery.status = decision.to;
-      delivery.attempt = attempt;
       delivery.endpointUrl = outcome.request.url;
-      delivery.request = outcome.request;
-      delivery.response = outcome.response ? { ...outcome.response, durationMs: outcome.durationMs } : null;
-      delivery.error = outcome.error ?? null;
+      delivery.attempts = [
+        ...delivery.attempts,
+        {
+          number: attempt,
+          status: succeeded ? 'succeeded' : 'failed',
+          at: now,
+          durationMs: outcome.durationMs,
+          request: outcome.request,
+          response: outcome.response ? { status: outcome.response.status, headers: outcome.response.headers, body: outcome.response.body } : null,
+          error: outcome.error ?? null,
+        },
+      ];
       delivery.nextAttemptAt = delay === null ? null : new Date(now.getTime() + delay);
       if (succeeded) delivery.deliveredAt = now;
       delivery.updatedAt = now;

@@ -57,13 +57,29 @@ export interface AttemptResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
-  durationMs: number;
 }
 
 export interface AttemptError {
   /** For example `timeout`, `connection_refused`, `dns_error`, `tls_error`. */
   code: string;
   message: string;
+}
+
+/** One attempt of a delivery, as it was made: every attempt is kept, the last one last. */
+export interface AttemptRecord {
+  /** 1 for the delivery's first attempt. */
+  number: number;
+  /** succeeded: the receiver answered 2xx; failed otherwise. */
+  status: 'succeeded' | 'failed';
+  /** On the virtual clock, when the outcome was recorded. */
+  at: Date;
+  /** Real milliseconds the attempt took (the virtual clock may stand still meanwhile). */
+  durationMs: number;
+  request: AttemptRequest;
+  /** The receiver's answer; null when there was none (see `error`). */
+  response: AttemptResponse | null;
+  /** Why there was no HTTP answer; null when there was one. */
+  error: AttemptError | null;
 }
 
 export interface DeliveryRecord {
@@ -76,17 +92,13 @@ export interface DeliveryRecord {
   /** Addressed to this endpoint by name (a test webhook): sent whatever the endpoint's status. */
   targeted: boolean;
   status: DeliveryStatus;
-  /** Attempts made so far (0 before the first). */
-  attempt: number;
+  /** Every attempt made so far, oldest first (none before the first); their count is the contract's `attempt`. */
+  attempts: AttemptRecord[];
   /** Automatic attempts this delivery may make (the schedule's length; 1 for the v1 test webhook). */
   maxAttempts: number;
   /** When the next attempt is due; null when none is (the due queue is exactly these). */
   nextAttemptAt: Date | null;
-  request: AttemptRequest | null;
-  response: AttemptResponse | null;
-  error: AttemptError | null;
   deliveredAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
-
