@@ -233,7 +233,9 @@ export type ClientHealth = {
     monthly_remaining?: number;
   };
   webhooks: {
+    /** The client's webhook endpoints, active and disabled. */
     endpoints?: number;
+    /** Endpoints whose last delivery attempt failed (failure_count above 0); any makes the status degraded. */
     failing?: number;
   };
   /** Contract key to its current version. */
@@ -349,14 +351,15 @@ export type ClientProfile = {
   id: number;
   name: string;
   email: string;
-  /** Free-form in the description. */
+  /** Free-form in the description. The client's partner balance, as getPartner shows it - the commission its completed orders earned, less payouts paid or on their way. */
   balance: {
     currency?: string;
     amount?: Amount;
   };
-  /** Free-form in the description; order counters of the client. */
+  /** Free-form in the description; order counters of the client, from its orders as they stand. */
   orders: {
     total?: number;
+    /** Orders not yet in a final status of the order machine. */
     active?: number;
     completed?: number;
   };

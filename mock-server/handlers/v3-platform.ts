@@ -7,6 +7,8 @@ import { exchangeV3Routes, exchangeV3RoutesBasePath } from '../../generated/exch
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import type { ApiKey } from '../domain/accounts/api-keys.js';
 import { meterReport } from '../domain/accounts/key-meter.js';
+import { orderCounts, webhookHealth } from '../domain/exchange/client-summary.js';
+import { balance, ledgerOf } from '../domain/exchange/partner-ledger.js';
 import { scopeCatalog } from '../domain/accounts/scope-catalog.js';
 import { orderStatuses, type PlatformCatalog } from '../domain/platform/catalog.js';
 import { HttpError } from '../http/http-error.js';
@@ -64,12 +66,15 @@ export function platformHandlers(sandbox: Sandbox, catalog: PlatformCatalog, ope
     listScopes: (_request, context) => ok(context, { scopes }),
     getClient: (_request, context) => {
       const key = callerKey(context);
+      const { services } = sandbox;
+      // The client is a partner: its balance is the partner balance its completed orders earned.
+      const account = services.partners.account(key.client, key.createdAt);
       return ok(context, {
         id: key.client.id,
         name: key.client.name,
         email: key.client.email,
-        balance: { currency: 'USD', amount: '0' },
-        orders: { total: 0, active: 0, completed: 0 },
+        balance: balance(account, ledgerOf(services, account), services.partners.payoutsOf(account.clientId)),
+        orders: orderCounts(services.orders.ordersOf(String(key.client.id))),
         api_token: {
           id: key.id,
           name: key.name,
@@ -87,18 +92,20 @@ export function platformHandlers(sandbox: Sandbox, catalog: PlatformCatalog, ope
       const { day, month } = await usageOf(key, now);
       const dailyRemaining = Math.max(0, key.limits.daily - day.used);
       const monthlyRemaining = Math.max(0, key.limits.monthly - month.used);
-      // Degraded while the key still works but needs attention: quota nearly spent or expiry within a week.
+      // Degraded while the key still works but needs attention: quota nearly spent, expiry within a
+      // week, or a webhook endpoint whose deliveries fail.
       const expiresSoon = key.expiresAt !== null && key.expiresAt.getTime() - now.getTime() < 7 * 86_400_000;
       const quotaLow = dailyRemaining < key.limits.daily * 0.1 || monthlyRemaining < key.limits.monthly * 0.1;
+      const webhooks = webhookHealth(await sandbox.webhooks.service.listEndpoints(String(key.client.id)));
       return ok(context, {
         health: {
           version: 'client-health-v1',
-          status: expiresSoon || quotaLow ? 'degraded' : 'ok',
+          status: expiresSoon || quotaLow || webhooks.failing > 0 ? 'degraded' : 'ok',
           client: { id: key.client.id, name: key.client.name, active: key.client.active, api_access_enabled: key.client.apiAccessEnabled },
           token: { id: key.id, name: key.name, active: key.active, expires_at: key.expiresAt?.toISOString() ?? null, scopes_count: key.scopes.length },
           security: { hmac_required: key.hmacRequired, ip_allowlist_enabled: key.ipAllowlist.length > 0 },
           quota: { daily_remaining: dailyRemaining, monthly_remaining: monthlyRemaining },
-          webhooks: { endpoints: 0, failing: 0 },
+          webhooks,
           contracts: Object.fromEntries(catalog.contracts.map((c) => [c.key, c.version])),
           time: now.toISOString(),
         },
