@@ -63,6 +63,13 @@ const serveOptions: OptionSpec[] = [
     help: "seconds before each delivery attempt (default: the contract's)",
     parse: parsers.integerList(0, 31_536_000),
   },
+  {
+    name: 'webhook-disable-after',
+    env: 'MOCK_WEBHOOK_DISABLE_AFTER',
+    placeholder: '<n>',
+    help: "failed deliveries in a row that disable a webhook endpoint (default: the contract's; 0 = never)",
+    parse: parsers.integer(0, 1_000_000),
+  },
   { name: 'webhook-egress-ips', env: 'MOCK_WEBHOOK_EGRESS_IPS', placeholder: '<ip,ip,...>', help: 'what /v1/public/webhooks/egress-ips lists (default 127.0.0.1)', parse: parsers.list },
   {
     name: 'log-level',
@@ -114,6 +121,7 @@ export function serveStartOptions(argv: readonly string[], env: NodeJS.ProcessEn
       ...given('site-secret', 'siteSecret'),
       ...given('admin-token', 'adminToken'),
       ...given('webhook-retry-schedule', 'webhookRetrySchedule'),
+      ...given('webhook-disable-after', 'webhookFailedDeliveriesLimit'),
       ...given('webhook-egress-ips', 'webhookEgressIps'),
       ...replayOptions(values.replay as string | undefined, values['replay-only'] === true),
       ...given('webhook-allow', 'webhookAllow'),

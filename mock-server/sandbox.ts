@@ -19,7 +19,7 @@ import { isIP } from 'node:net';
 import type { Transport } from './dispatch/transport.js';
 import { createWebhookEgress, type WebhookEgress, type WebhookEgressOptions } from './dispatch/webhook-egress.js';
 import { createServices, runDueTimers, type SandboxServices } from './services.js';
-import { createWebhookEngine, type WebhookEngine } from './webhook-engine.js';
+import { createWebhookEngine, type WebhookEngine, type WebhookEngineOptions } from './webhook-engine.js';
 import { WebhookFeed } from './domain/webhooks/event-feed.js';
 
 export interface SandboxOptions extends WebhookEgressOptions {
@@ -33,6 +33,11 @@ export interface SandboxOptions extends WebhookEgressOptions {
   realNow?: (() => number) | undefined;
   /** Delays before each delivery attempt, in seconds; default the delivery machine's schedule. */
   webhookRetrySchedule?: number[] | undefined;
+  /**
+   * Deliveries in a row that must end failed (every attempt exhausted) before a v3 endpoint is
+   * disabled; default the webhook-endpoint machine's limit, 0 never disables one.
+   */
+  webhookFailedDeliveriesLimit?: number | undefined;
   /** What GET /v1/public/webhooks/egress-ips answers; default the host the mock runs on. */
   webhookEgressIps?: string[] | undefined;
   /** Where records live (mock-server/store); default a new memory store. */
@@ -87,7 +92,7 @@ export class Sandbox {
   readonly webhookEgressIps: readonly string[];
   /** Every emitted webhook event with its deliveries, for the control API's stream; survives resets. */
   readonly webhookFeed = new WebhookFeed();
-  private readonly webhookRetrySchedule: number[] | undefined;
+  private readonly webhookEngineOptions: WebhookEngineOptions;
   private dispatchIntervalMs: number | null = null;
   private timerLoop: { handle: NodeJS.Timeout; running: boolean } | null = null;
 
@@ -121,7 +126,7 @@ export class Sandbox {
     const badIps = (options.webhookEgressIps ?? []).filter((ip) => isIP(ip) === 0);
     if (badIps.length > 0) throw new RangeError(`webhook egress IPs must be IP addresses: ${badIps.join(', ')}`);
     this.webhookEgressIps = options.webhookEgressIps ?? defaultWebhookEgressIps;
-    this.webhookRetrySchedule = options.webhookRetrySchedule;
+    this.webhookEngineOptions = { retryScheduleSeconds: options.webhookRetrySchedule, failedDeliveriesLimit: options.webhookFailedDeliveriesLimit };
     this.startFrom(this.seedInUse);
     // The store keeps the clock's setting, so a durable engine resumes the virtual time it left.
     this.clock.onChange((setting) => void this.store.clock.save(setting));
@@ -197,7 +202,7 @@ export class Sandbox {
     this.sites.adopt(this.defaultSite);
     this.webhooks?.dispatcher.stop();
     const transport: Transport = (request, signal) => this.webhookTransport(request, signal);
-    this.webhooks = createWebhookEngine(this.store.webhooks, this.clock, this.random, transport, this.egress.pool, this.webhookRetrySchedule, this.webhookFeed);
+    this.webhooks = createWebhookEngine(this.store.webhooks, this.clock, this.random, transport, this.egress.pool, { ...this.webhookEngineOptions, feed: this.webhookFeed });
     this.services = createServices({
       clock: this.clock,
       seed,

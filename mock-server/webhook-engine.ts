@@ -17,16 +17,24 @@ export interface WebhookEngine {
   dispatcher: Dispatcher;
 }
 
+/** What an integrator may configure (the retry schedule, when failing endpoints are disabled), and the stream's feed. */
+export interface WebhookEngineOptions {
+  retryScheduleSeconds?: number[] | undefined;
+  /** Failed deliveries in a row that disable an endpoint (0: never); default the endpoint machine's. */
+  failedDeliveriesLimit?: number | undefined;
+  feed?: WebhookFeed | undefined;
+}
+
 export function createWebhookEngine(
   store: WebhookStore,
   clock: Clock,
   random: Random,
   transport: Transport,
   pool: DeliveryPool,
-  retryScheduleSeconds?: number[],
-  feed?: WebhookFeed,
+  options: WebhookEngineOptions = {},
 ): WebhookEngine {
-  const machine = new DeliveryMachine(retryScheduleSeconds === undefined ? {} : { scheduleSeconds: retryScheduleSeconds });
-  const service = new WebhookService({ store, clock, random, machine, ...(feed !== undefined ? { feed } : {}) });
+  const machine = new DeliveryMachine(options.retryScheduleSeconds === undefined ? {} : { scheduleSeconds: options.retryScheduleSeconds });
+  const limit = options.failedDeliveriesLimit === undefined ? {} : { failedDeliveriesLimit: options.failedDeliveriesLimit };
+  const service = new WebhookService({ store, clock, random, machine, ...limit, ...(options.feed !== undefined ? { feed: options.feed } : {}) });
   return { store, service, dispatcher: new Dispatcher({ service, store, clock, transport, pool }) };
 }

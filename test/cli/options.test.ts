@@ -39,12 +39,13 @@ describe('serve options', () => {
   });
 
   it('reads a YAML config file with the flag names, lists as arrays', () => {
-    const config = file('mock.yaml', 'port: 0\nseed: 7\nno-control: true\nwebhook-retry-schedule: [0, 5, 60]\nwebhook-egress-ips: 10.0.0.1,10.0.0.2\nlog-level: warn\n');
+    const config = file('mock.yaml', 'port: 0\nseed: 7\nno-control: true\nwebhook-retry-schedule: [0, 5, 60]\nwebhook-disable-after: 3\nwebhook-egress-ips: 10.0.0.1,10.0.0.2\nlog-level: warn\n');
     expect(startOptions(['--config', config])).toMatchObject({
       port: 0,
       seed: 7,
       control: false,
       webhookRetrySchedule: [0, 5, 60],
+      webhookFailedDeliveriesLimit: 3,
       webhookEgressIps: ['10.0.0.1', '10.0.0.2'],
       logLevel: 'warn',
     });
@@ -81,6 +82,7 @@ describe('serve options', () => {
     [['--log-level', 'loud'], {}, /^--log-level must be one of fatal, error, warn, info, debug, trace, silent/],
     [['--token', 'short'], {}, /^--token must be 16 to 128/],
     [['--webhook-retry-schedule', '0,x'], {}, /^--webhook-retry-schedule must be an integer/],
+    [[], { MOCK_WEBHOOK_DISABLE_AFTER: '-1' }, /^MOCK_WEBHOOK_DISABLE_AFTER must be an integer from 0 to 1000000/],
     [[], { MOCK_WEBHOOKS_LOOPBACK_ONLY: 'yes' }, /^MOCK_WEBHOOKS_LOOPBACK_ONLY must be true or false/],
     [['--webhook-egress', 'anywhere'], {}, /^--webhook-egress must be one of loopback, local, public/],
     [['--webhooks-loopback-only', '--webhook-egress', 'public'], {}, /--webhooks-loopback-only contradicts --webhook-egress public/],

@@ -12,7 +12,7 @@ const at = (seconds: number) => new Date(t0 + seconds * 1000);
 function endpoint(id: string, clientId: string): EndpointRecord {
   return {
     id, clientId, name: `endpoint ${id}`, url: 'http://127.0.0.1:9/hook', events: ['api.test'], status: 'active', secret: 'whsec_x',
-    secretFingerprint: 'fp', failureCount: 0, lastDeliveryAt: null, lastSuccessAt: null, lastFailureAt: at(1), createdAt: at(0), updatedAt: at(0),
+    secretFingerprint: 'fp', failureCount: 0, failedDeliveries: 0, mirrorsSite: false, lastDeliveryAt: null, lastSuccessAt: null, lastFailureAt: at(1), createdAt: at(0), updatedAt: at(0),
   };
 }
 

@@ -1,11 +1,13 @@
 // The webhook engine's rules on the virtual clock: endpoints (create, read, update, delete,
-// rotate-secret, the per-client limit), events and their deliveries (emit), and the delivery
-// machine's transitions (an attempt's outcome, a manual retry). No HTTP here: the dispatcher
-// makes the attempts and reports them through recordAttempt.
+// rotate-secret, the per-client limit, the endpoint machine: the client's switch and the
+// disabling of an endpoint whose deliveries keep failing), events and their deliveries (emit),
+// and the delivery machine's transitions (an attempt's outcome, a manual retry). No HTTP here:
+// the dispatcher makes the attempts and reports them through recordAttempt.
 import type { exchangeV3ErrorCodes } from '../../../generated/exchange-v3/contract-data.js';
 import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
 import { DeliveryMachine, type DeliveryStatus } from './delivery-machine.js';
+import { clientStatusChange, defaultFailedDeliveriesLimit, statusAfterFailures } from './endpoint-machine.js';
 import { newWebhookSecret, randomUuid, secretFingerprint } from './ids.js';
 import type { WebhookFeed } from './event-feed.js';
 import { KeyedLock } from './keyed-lock.js';
@@ -44,6 +46,11 @@ export interface WebhookServiceOptions {
   maxEndpointsPerClient?: number | undefined;
   /** Where every emitted event is announced with its deliveries (the control API's stream). */
   feed?: WebhookFeed;
+  /**
+   * Deliveries in a row that must end failed before an endpoint is disabled (the endpoint
+   * machine's failed_deliveries limit by default); 0 never disables one.
+   */
+  failedDeliveriesLimit?: number;
 }
 
 export interface CreateEndpointInput {
@@ -103,6 +110,7 @@ const unfinished = (status: DeliveryStatus, machine: DeliveryMachine): boolean =
 export class WebhookService {
   readonly machine: DeliveryMachine;
   readonly maxEndpointsPerClient: number;
+  readonly failedDeliveriesLimit: number;
   private readonly store: WebhookStore;
   private readonly clock: Clock;
   private readonly random: Random;
@@ -116,6 +124,9 @@ export class WebhookService {
     this.random = options.random;
     this.machine = options.machine ?? new DeliveryMachine();
     this.maxEndpointsPerClient = options.maxEndpointsPerClient ?? 10;
+    const limit = options.failedDeliveriesLimit ?? defaultFailedDeliveriesLimit;
+    if (!Number.isInteger(limit) || limit < 0) throw new RangeError('the failed deliveries that disable an endpoint must be a whole number, 0 for never');
+    this.failedDeliveriesLimit = limit;
   }
 
   // ---- endpoints ----
@@ -137,6 +148,8 @@ export class WebhookService {
         secret,
         secretFingerprint: secretFingerprint(secret),
         failureCount: 0,
+        failedDeliveries: 0,
+        mirrorsSite: false,
         lastDeliveryAt: null,
         lastSuccessAt: null,
         lastFailureAt: null,
@@ -159,8 +172,9 @@ export class WebhookService {
   }
 
   /**
-   * Changes the given fields. Disabling parks the endpoint's unfinished deliveries (out of the due
-   * queue, status kept); activating again queues them for now.
+   * Changes the given fields; a new status is the endpoint machine's client transition (disable,
+   * enable). Disabling parks the endpoint's unfinished deliveries (out of the due queue, status
+   * kept); enabling again queues them for now and starts both failure counts afresh.
    */
   async updateEndpoint(clientId: string, id: string, input: UpdateEndpointInput): Promise<Outcome<{ endpoint: EndpointRecord }>> {
     return this.lock.run(clientId, async () => {
@@ -171,9 +185,15 @@ export class WebhookService {
       if (input.name !== undefined) endpoint.name = input.name;
       if (input.url !== undefined) endpoint.url = input.url;
       if (input.events !== undefined) endpoint.events = [...new Set(input.events)];
-      if (input.status !== undefined) endpoint.status = input.status;
-      // Setting an endpoint active again starts its failure count afresh (the contract's PATCH).
-      if (!wasActive && endpoint.status === 'active') endpoint.failureCount = 0;
+      if (input.status !== undefined) {
+        const change = clientStatusChange(endpoint.status, input.status);
+        if (change.ok) endpoint.status = change.transition.to;
+      }
+      // Setting an endpoint active again starts its failure counts afresh (the machine's enable).
+      if (!wasActive && endpoint.status === 'active') {
+        endpoint.failureCount = 0;
+        endpoint.failedDeliveries = 0;
+      }
       endpoint.updatedAt = this.clock.now();
       await this.store.saveEndpoint(endpoint);
       const isActive = endpoint.status === 'active';
@@ -368,11 +388,14 @@ export class WebhookService {
         if (succeeded) {
           endpoint.lastSuccessAt = now;
           endpoint.failureCount = 0;
+          endpoint.failedDeliveries = 0;
         } else {
           endpoint.lastFailureAt = now;
           endpoint.failureCount += 1;
+          if (delivery.status === 'failed') endpoint.failedDeliveries += 1;
         }
         await this.store.saveEndpoint(endpoint);
+        await this.disableIfFailing(endpoint, now);
       }
       await this.refreshEventStatus(delivery.eventId);
       return { ok: true, delivery };
@@ -389,6 +412,21 @@ export class WebhookService {
     if (event === undefined) return;
     const status = rollUp(await this.store.listDeliveries({ eventId }), this.machine);
     if (status !== event.status) await this.store.saveEvent({ ...event, status });
+  }
+
+  /**
+   * The endpoint machine's failures_exceeded: an active endpoint whose last failedDeliveriesLimit
+   * deliveries all ended failed is disabled, and its unfinished deliveries wait. A site's
+   * callback mirrors the site, so it is left alone.
+   */
+  private async disableIfFailing(endpoint: EndpointRecord, now: Date): Promise<void> {
+    if (endpoint.mirrorsSite) return;
+    const next = statusAfterFailures(endpoint.status, endpoint.failedDeliveries, this.failedDeliveriesLimit);
+    if (next === null) return;
+    endpoint.status = next;
+    endpoint.updatedAt = now;
+    await this.store.saveEndpoint(endpoint);
+    await this.requeueUnfinished(endpoint.id, null);
   }
 
   private async requeueUnfinished(endpointId: string, at: Date | null): Promise<void> {

@@ -18,7 +18,12 @@ export interface EndpointRecord {
   /** Kept to sign with; shown to the client only by create and rotate-secret. */
   secret: string;
   secretFingerprint: string;
+  /** Failed attempts since the last successful one (the contract's failure_count). */
   failureCount: number;
+  /** Deliveries in a row that ended failed (every attempt exhausted); the endpoint machine's guard counts them. */
+  failedDeliveries: number;
+  /** A v1 site's callback: it mirrors the site's settings, so the endpoint machine does not disable it. */
+  mirrorsSite: boolean;
   lastDeliveryAt: Date | null;
   lastSuccessAt: Date | null;
   lastFailureAt: Date | null;
