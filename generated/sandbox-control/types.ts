@@ -440,21 +440,31 @@ export type WebhookStreamDelivery = {
 /** Risk level (Chainalysis-style), as the v1 AmlCheck's riskLevel. */
 export type AmlRiskLevel = 'low' | 'medium' | 'high' | 'severe';
 
+/** An answer (`score` and `level` required) or, with `outcome` `failed`, a provider failure (with an optional `reason`, no score or level); another combination gives 422 `validation_error`. */
 export type SetAmlAnswerRequest = {
   /** The screened address, compared exactly (case-sensitive). */
   address: string;
+  /** `completed`: the provider answers with `score` and `level`; `failed`: it cannot screen the address, and the check ends `failed` with `reason`. */
+  outcome?: 'completed' | 'failed';
   /** Risk score normalised to 0..100, as the v1 AmlCheck's riskScore. */
-  score: number;
-  level: AmlRiskLevel;
-  /** Seconds of virtual time between sending a check and the answer being ready; 0 answers at once. */
+  score?: number;
+  level?: AmlRiskLevel;
+  /** With `outcome` `failed`, the AmlCheck's `reason`; default "The provider could not screen the address." */
+  reason?: string;
+  /** Seconds of virtual time between sending a check and the answer (or the failure) being ready; 0 answers at once. */
   delay_seconds?: number;
 };
 
 /** An answer configured for an address. */
 export type AmlAnswer = {
   address: string;
-  score: number;
-  level: AmlRiskLevel;
+  outcome: 'completed' | 'failed';
+  /** Null for a failure. */
+  score: number | null;
+  /** Null for a failure. */
+  level: AmlRiskLevel | null;
+  /** Why the provider fails; null for an answer. */
+  reason: string | null;
   delay_seconds: number;
   created_at: string;
 };

@@ -1,8 +1,10 @@
 // The sandbox control API's AML room (contracts/sandbox-control.openapi.yaml, tag AML): the
-// simulated provider's answers per address, its currency allowlist and its request counter.
+// simulated provider's answers (or failures) per address, its currency allowlist and its request
+// counter.
 // The provider belongs to the sandbox's current services, so a reset restores the defaults.
 import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
-import { catalogCurrencyName, type AmlAnswerConfig } from '../domain/aml/aml-provider.js';
+import type { AmlAnswer, SetAmlAnswerRequest } from '../../generated/sandbox-control/types.js';
+import { catalogCurrencyName, defaultFailureReason, type AmlAnswerConfig, type AmlProviderAnswer } from '../domain/aml/aml-provider.js';
 import { HttpError } from '../http/http-error.js';
 import { respond } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
@@ -16,8 +18,7 @@ export function amlControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandler
       const body = request.body;
       const answer = sandbox.services.aml.provider.setAnswer({
         address: body.address,
-        score: body.score,
-        level: body.level,
+        answer: providerAnswer(body),
         delaySeconds: body.delay_seconds ?? 0,
         createdAt: clock.now(),
       });
@@ -44,6 +45,32 @@ export function amlControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandler
   };
 }
 
-function presentAnswer(a: AmlAnswerConfig) {
-  return { address: a.address, score: a.score, level: a.level, delay_seconds: a.delaySeconds, created_at: a.createdAt.toISOString() };
+/**
+ * The request's answer: a failure takes a reason and no score or level, an answer a score and a
+ * level and no reason (SetAmlAnswerRequest's description); another combination is 422.
+ */
+function providerAnswer(body: SetAmlAnswerRequest): AmlProviderAnswer {
+  const details: Record<string, string[]> = {};
+  if (body.outcome === 'failed') {
+    for (const field of ['score', 'level'] as const) if (body[field] !== undefined) details[`body.${field}`] = ['is not taken with outcome failed'];
+  } else {
+    for (const field of ['score', 'level'] as const) if (body[field] === undefined) details[`body.${field}`] = ['is required unless outcome is failed'];
+    if (body.reason !== undefined) details['body.reason'] = ['is only taken with outcome failed'];
+  }
+  if (Object.keys(details).length > 0) throw new HttpError('validation_error', 'The given data was invalid.', details);
+  if (body.outcome === 'failed') return { failed: true, reason: body.reason ?? defaultFailureReason };
+  return { failed: false, score: body.score!, level: body.level! };
+}
+
+function presentAnswer(a: AmlAnswerConfig): AmlAnswer {
+  const { answer } = a;
+  return {
+    address: a.address,
+    outcome: answer.failed ? 'failed' : 'completed',
+    score: answer.failed ? null : answer.score,
+    level: answer.failed ? null : answer.level,
+    reason: answer.failed ? answer.reason : null,
+    delay_seconds: a.delaySeconds,
+    created_at: a.createdAt.toISOString(),
+  };
 }

@@ -85,10 +85,39 @@ describe('createAmlCheck / getAmlCheck', () => {
     expect(await providerCalls()).toBe(3);
   });
 
+  it('a provider failure: pending until its delay passes, then failed with the reason; a failure at once fails at creation', async () => {
+    const answer = await server.control.setAmlAnswer({ body: { address: tronAddress, outcome: 'failed', reason: 'Upstream timeout at the provider.', delay_seconds: 30 } });
+    expect(answer.body.result).toMatchObject({ address: tronAddress, outcome: 'failed', score: null, level: null, reason: 'Upstream timeout at the provider.' });
+    const check = (await server.v1.createAmlCheck({ body: { currency: 'USDT', network: 'TRON', address: tronAddress } })).body.data;
+    expect(check.status).toBe('pending');
+    await server.control.advanceClock({ body: { seconds: 30 } });
+    const read = (await server.v1.getAmlCheck({ path: { uuid: check.uuid } })).body.data;
+    expect(read).toMatchObject({ status: 'failed', riskScore: null, riskLevel: null, reason: 'Upstream timeout at the provider.' });
+    expect(read.checkedAt).toBe(server.sandbox.clock.now().toISOString());
+    // A failed check is final: it is not sent again.
+    const calls = await providerCalls();
+    await server.v1.getAmlCheck({ path: { uuid: check.uuid } });
+    expect(await providerCalls()).toBe(calls);
+
+    const other = '0x8589427373D6D84E98730D7795D8f6f8731FDA16';
+    await server.control.setAmlAnswer({ body: { address: other, outcome: 'failed' } });
+    const atOnce = (await server.v1.createAmlCheck({ body: { currency: 'ETH', network: 'ETH', address: other } })).body.data;
+    expect(atOnce).toMatchObject({ status: 'failed', reason: 'The provider could not screen the address.' });
+  });
+
+  it('refuses an answer without score and level, and a failure with one (422)', async () => {
+    for (const body of [{ address: tronAddress, level: 'low' }, { address: tronAddress, outcome: 'failed', score: 3 }, { address: tronAddress, score: 3, level: 'low', reason: 'no' }]) {
+      const error = await failure(server.control.setAmlAnswer({ body: body as never }));
+      expect([error.status, error.code]).toEqual([422, 'validation_error']);
+    }
+    expect((await server.control.getAmlProvider()).body.result.answers).toEqual([]);
+  });
+
   it('screens a transaction, and an address without an answer gets a deterministic low score at once', async () => {
     const txHash = '540784c5100d93af392989e26ceac098821cade3383142d58b5429ae9b320372';
     const created = (await server.v1.createAmlCheck({ body: { type: 'transaction', currency: 'USDT', network: 'TRON', address: tronAddress, txHash } })).body.data;
     const expected = defaultAnswer(tronAddress);
+    if (expected.failed) throw new Error('the default answer is never a failure');
     expect(created).toMatchObject({ type: 'transaction', txHash, status: 'completed', riskScore: expected.score, riskLevel: 'low' });
     expect(expected.score).toBeGreaterThanOrEqual(0);
     expect(expected.score).toBeLessThan(25);
@@ -156,6 +185,7 @@ describe('the aml-check machine', () => {
     expect(fireAml('pending', 'currency_unsupported', { currency_not_in_allowlist: true })).toBe('skipped');
     expect(() => fireAml('pending', 'currency_unsupported')).toThrow();
     expect(fireAml('pending', 'provider_answered')).toBe('completed');
+    expect(fireAml('pending', 'provider_failed')).toBe('failed');
     expect(() => fireAml('completed', 'provider_answered')).toThrow();
   });
 });

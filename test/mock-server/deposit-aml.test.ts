@@ -103,6 +103,16 @@ describe('deposit AML: screening of the sender', () => {
     expect((await server.control.getAmlProvider()).body.result.calls).toBe(calls);
   });
 
+  it('failed with the reason when the provider cannot screen the sender', async () => {
+    await server.control.setAmlAnswer({ body: { address: sender, outcome: 'failed', reason: 'The address is not on a supported chain.' } });
+    const v1 = await siteClient();
+    const deposit = (await v1.createDeposit({ body: { order_id: 'ORD-A6', asset: 'USDT_TRON', amount: '10' } })).body.data;
+    await pay(deposit, '10');
+    const aml = (await v1.getDepositAml({ path: { uuid: deposit.uuid } })).body.data;
+    expect(aml).toMatchObject({ amlStatus: 'failed', reason: 'The address is not on a supported chain.', senderAddress: sender, riskScore: null, riskLevel: null });
+    expect((await v1.getDeposit({ path: { uuid: deposit.uuid } })).body.data.amlStatus).toBe('failed');
+  });
+
   it('completes at once for a sender without a configured answer (low risk)', async () => {
     const v1 = await siteClient();
     const deposit = (await v1.createDeposit({ body: { order_id: 'ORD-A5', asset: 'BTC' } })).body.data;

@@ -1,13 +1,13 @@
 // AML checks of the v1 family over the simulated provider, executing the generated aml-check
 // machine: a currency outside the allowlist is skipped at creation (currency_unsupported);
 // otherwise the check is sent to the provider and completes when its answer is ready
-// (provider_answered), at creation or when a read of the pending check asks the provider again
-// ("reconciled on read"). Checks are scoped to the site that created them. A sandbox reset builds
+// (provider_answered), or fails when the provider cannot screen it (provider_failed), at creation
+// or when a read of the pending check asks the provider again ("reconciled on read"). Checks are scoped to the site that created them. A sandbox reset builds
 // a new screening, so the provider (allowlist, answers, counter) and the checks start afresh.
 import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
 import { randomUuid } from '../webhooks/ids.js';
-import { CURRENCY_NOT_IN_ALLOWLIST, fireAml, initialAmlState, type AmlCheckState } from './aml-machine.js';
+import { applyProviderAnswer, CURRENCY_NOT_IN_ALLOWLIST, fireAml, initialAmlState, type AmlCheckState } from './aml-machine.js';
 import { AmlProvider, amlProviderName, type AmlProviderJob, type AmlRiskLevel } from './aml-provider.js';
 
 export interface AmlCheckInput {
@@ -66,7 +66,7 @@ export class AmlScreening {
       record.checkedAt = now;
     } else {
       record.job = this.provider.submit(input.address, now.getTime());
-      this.apply(record, this.provider.answerOf(record.job, now.getTime()), now);
+      applyProviderAnswer(record, this.provider.answerOf(record.job, now.getTime()), now);
     }
     this.remember(record);
     return record;
@@ -78,7 +78,7 @@ export class AmlScreening {
     if (record === undefined || record.siteId !== siteId) return undefined;
     if (record.status === 'pending' && record.job !== null) {
       const now = this.clock.now();
-      this.apply(record, this.provider.poll(record.job, now.getTime()), now);
+      applyProviderAnswer(record, this.provider.poll(record.job, now.getTime()), now);
     }
     return record;
   }
@@ -86,14 +86,6 @@ export class AmlScreening {
   /** Every site's checks as they stand, oldest first, without asking the provider (the inspector). */
   values(): IterableIterator<AmlCheckRecord> {
     return this.checks.values();
-  }
-
-  private apply(record: AmlCheckRecord, answer: ReturnType<AmlProvider['answerOf']>, now: Date): void {
-    if (!answer.ready) return;
-    record.status = fireAml(record.status, 'provider_answered');
-    record.riskScore = answer.score;
-    record.riskLevel = answer.level;
-    record.checkedAt = now;
   }
 
   private remember(record: AmlCheckRecord): void {

@@ -1,7 +1,8 @@
 // The simulated AML provider of a sandbox: its currency allowlist (by default the deposit
 // catalog's listed assets minus TON, which some providers do not screen), its answers per
-// address (configured through the control API; otherwise a low score derived from a hash of the
-// address, ready at once) and a counter of the requests it received, i.e. the quota consumed.
+// address (configured through the control API: a score and level, or a failure; otherwise a low
+// score derived from a hash of the address, ready at once) and a counter of the requests it
+// received, i.e. the quota consumed.
 import { createHash } from 'node:crypto';
 import { listedAssets, type AssetDefinition } from '../deposits/assets.js';
 
@@ -19,10 +20,15 @@ export interface AmlCurrencyEntry {
   name: string;
 }
 
+/** What the provider answers a screening: a score and level, or that it cannot screen it. */
+export type AmlProviderAnswer = { failed: false; score: number; level: AmlRiskLevel } | { failed: true; reason: string };
+
+/** The reason of a failure configured without one. */
+export const defaultFailureReason = 'The provider could not screen the address.';
+
 export interface AmlAnswerConfig {
   address: string;
-  score: number;
-  level: AmlRiskLevel;
+  answer: AmlProviderAnswer;
   delaySeconds: number;
   createdAt: Date;
 }
@@ -30,12 +36,11 @@ export interface AmlAnswerConfig {
 /** A request the provider received: its answer is fixed when it arrives, ready at `readyAtMs`. */
 export interface AmlProviderJob {
   address: string;
-  score: number;
-  level: AmlRiskLevel;
+  answer: AmlProviderAnswer;
   readyAtMs: number;
 }
 
-export type AmlPollResult = { ready: true; score: number; level: AmlRiskLevel } | { ready: false };
+export type AmlPollResult = ({ ready: true } & AmlProviderAnswer) | { ready: false };
 
 /** The AmlCurrency name of a catalog asset: tokens name their standard, as gateways list them. */
 export function amlCurrencyName(asset: AssetDefinition): string {
@@ -55,9 +60,9 @@ export function catalogCurrencyName(code: string, network: string): string | und
 }
 
 /** What an address without a configured answer gets: a low score (0..24.9) from its SHA-256. */
-export function defaultAnswer(address: string): { score: number; level: AmlRiskLevel } {
+export function defaultAnswer(address: string): AmlProviderAnswer {
   const digest = createHash('sha256').update(address).digest();
-  return { score: digest.readUInt32BE(0) % 250 / 10, level: 'low' };
+  return { failed: false, score: digest.readUInt32BE(0) % 250 / 10, level: 'low' };
 }
 
 export class AmlProvider {
@@ -89,7 +94,7 @@ export class AmlProvider {
   setAnswer(answer: AmlAnswerConfig): AmlAnswerConfig {
     // Re-inserted so the list shows the answers in the order they were last set.
     this.answers.delete(answer.address);
-    this.answers.set(answer.address, { ...answer });
+    this.answers.set(answer.address, { ...answer, answer: { ...answer.answer } });
     return answer;
   }
 
@@ -101,8 +106,8 @@ export class AmlProvider {
   submit(address: string, nowMs: number): AmlProviderJob {
     this.callCount += 1;
     const configured = this.answers.get(address);
-    if (configured === undefined) return { address, ...defaultAnswer(address), readyAtMs: nowMs };
-    return { address, score: configured.score, level: configured.level, readyAtMs: nowMs + configured.delaySeconds * 1000 };
+    if (configured === undefined) return { address, answer: defaultAnswer(address), readyAtMs: nowMs };
+    return { address, answer: configured.answer, readyAtMs: nowMs + configured.delaySeconds * 1000 };
   }
 
   /** Asks for the result of an earlier request: one request. */
@@ -113,6 +118,6 @@ export class AmlProvider {
 
   /** The result of a request as it stands at `nowMs`, without a new request (used right after submit). */
   answerOf(job: AmlProviderJob, nowMs: number): AmlPollResult {
-    return nowMs >= job.readyAtMs ? { ready: true, score: job.score, level: job.level } : { ready: false };
+    return nowMs >= job.readyAtMs ? { ready: true, ...job.answer } : { ready: false };
   }
 }

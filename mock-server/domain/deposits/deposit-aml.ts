@@ -2,14 +2,15 @@
 // Deposit's `amlStatus`): the sender address of the deposit's transaction (the latest credited,
 // the one the Deposit shows) is sent to the sandbox's simulated AML provider (domain/aml), once
 // per transaction; the screening is `pending` until the provider's answer is ready and is
-// reconciled on read (a poll of the provider), then `completed` with its score and level.
+// reconciled on read (a poll of the provider), then `completed` with its score and level, or
+// `failed` with the provider's reason.
 // `not_checked` (with the reason) when AML is off for the site, no transaction has been seen, or
 // the provider does not screen the deposit's currency on its network (allowlist; an empty
 // allowlist, i.e. not synced, screens everything, as for AML checks).
 import type { DepositAml } from '../../../generated/deposit-v1/types.js';
 import type { Clock } from '../../clock.js';
-import { fireAml, initialAmlState, type AmlCheckState } from '../aml/aml-machine.js';
-import type { AmlProvider, AmlProviderJob, AmlRiskLevel } from '../aml/aml-provider.js';
+import { applyProviderAnswer, initialAmlState, type ScreeningResult } from '../aml/aml-machine.js';
+import type { AmlProvider, AmlProviderJob } from '../aml/aml-provider.js';
 import { findAsset } from './assets.js';
 import type { SimulatedChain } from './chain-simulator.js';
 import type { DepositRecord } from './deposit-records.js';
@@ -20,14 +21,10 @@ export const notCheckedReasons = {
   unsupported: (ticker: string, network: string) => `The AML provider does not screen ${ticker} on network ${network}.`,
 } as const;
 
-interface DepositScreening {
+interface DepositScreening extends ScreeningResult {
   hash: string;
   senderAddress: string;
-  status: AmlCheckState;
   job: AmlProviderJob;
-  riskScore: number | null;
-  riskLevel: AmlRiskLevel | null;
-  checkedAt: Date | null;
 }
 
 /**
@@ -74,31 +71,23 @@ export class DepositAmlScreening {
 
     let current = this.screenings.get(deposit);
     if (current !== undefined && current.hash === hash) {
-      if (current.status === 'pending') settle(current, provider.poll(current.job, now.getTime()), now);
+      if (current.status === 'pending') applyProviderAnswer(current, provider.poll(current.job, now.getTime()), now);
     } else {
       const ticker = findAsset(deposit.asset)?.ticker ?? deposit.asset;
       if (provider.currencyNotInAllowlist(ticker, deposit.network)) return notChecked(notCheckedReasons.unsupported(ticker, deposit.network), sender);
       const job = provider.submit(sender, now.getTime());
-      current = { hash, senderAddress: sender, status: initialAmlState, job, riskScore: null, riskLevel: null, checkedAt: null };
-      settle(current, provider.answerOf(job, now.getTime()), now);
+      current = { hash, senderAddress: sender, status: initialAmlState, job, riskScore: null, riskLevel: null, reason: null, checkedAt: null };
+      applyProviderAnswer(current, provider.answerOf(job, now.getTime()), now);
       this.screenings.set(deposit, current);
     }
     return {
       ...base,
       amlStatus: current.status === 'pending' || current.status === 'completed' ? current.status : 'failed',
-      reason: null,
+      reason: current.reason,
       senderAddress: current.senderAddress,
       riskScore: current.riskScore,
       riskLevel: current.riskLevel,
       checkedAt: current.checkedAt?.toISOString() ?? null,
     };
   }
-}
-
-function settle(screening: DepositScreening, answer: ReturnType<AmlProvider['answerOf']>, now: Date): void {
-  if (!answer.ready) return;
-  screening.status = fireAml(screening.status, 'provider_answered');
-  screening.riskScore = answer.score;
-  screening.riskLevel = answer.level;
-  screening.checkedAt = now;
 }
