@@ -652,7 +652,8 @@ export const verificationMachine: Machine<VerificationState, VerificationEvent> 
       "via": [
         "createIdentityVerification",
         "createCardVerification",
-        "submitOrderVerifications"
+        "submitOrderVerifications",
+        "commitUploadIntent"
       ],
       "guard": "documents_attached",
       "timer": null,

@@ -557,9 +557,12 @@ export type ForcedOrderEventResult = {
 };
 
 export type ReviewVerificationRequest = {
-  decision: 'approve' | 'reject';
-  /** Why the verification is rejected; required with `reject`, shown to the client as `rejection_reason`. */
+  /** The verification machine's event of the same name. */
+  decision: 'approve' | 'reject' | 'request_more_info';
+  /** Why the verification is rejected, or what the client must send; required with `reject` and `request_more_info`, shown to the client as `rejection_reason`. */
   reason?: string;
+  /** With `request_more_info`, the kinds (the exchange v3 contract's DocumentKind) of the attached documents to send again; they are set aside, so the client uploads new ones. Without it the documents stay and the client submits them again as they are, or adds to them. */
+  documents?: string[];
 };
 
 export type RetriedDeliveryResult = {

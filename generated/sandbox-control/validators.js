@@ -13629,7 +13629,7 @@ validate263.evaluated = {"props":{"verification":true},"dynamicProps":false,"dyn
 
 export const reviewVerification_body = validate264;
 const schema126 = {"$ref":"#/components/schemas/ReviewVerificationRequest","$comment":"validator entry"};
-const schema127 = {"type":"object","additionalProperties":false,"required":["decision"],"properties":{"decision":{"type":"string","enum":["approve","reject"]},"reason":{"type":"string","minLength":1,"maxLength":500,"description":"Why the verification is rejected; required with `reject`, shown to the client as `rejection_reason`."}}};
+const schema127 = {"type":"object","additionalProperties":false,"required":["decision"],"properties":{"decision":{"type":"string","enum":["approve","reject","request_more_info"],"description":"The verification machine's event of the same name."},"reason":{"type":"string","minLength":1,"maxLength":500,"description":"Why the verification is rejected, or what the client must send; required with `reject` and `request_more_info`, shown to the client as `rejection_reason`."},"documents":{"type":"array","minItems":1,"maxItems":5,"uniqueItems":true,"description":"With `request_more_info`, the kinds (the exchange v3 contract's DocumentKind) of the attached documents to send again; they are set aside, so the client uploads new ones. Without it the documents stay and the client submits them again as they are, or adds to them.","items":{"type":"string","minLength":1,"maxLength":32}}}};
 
 function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13653,7 +13653,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!((key0 === "decision") || (key0 === "reason"))){
+if(!(((key0 === "decision") || (key0 === "reason")) || (key0 === "documents"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -13676,7 +13676,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(!((data0 === "approve") || (data0 === "reject"))){
+if(!(((data0 === "approve") || (data0 === "reject")) || (data0 === "request_more_info"))){
 const err3 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema127.properties.decision.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
@@ -13722,14 +13722,109 @@ vErrors.push(err6);
 errors++;
 }
 }
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.documents !== undefined){
+let data2 = data.documents;
+if(Array.isArray(data2)){
+if(data2.length > 5){
+const err7 = {instancePath:instancePath+"/documents",schemaPath:"#/properties/documents/maxItems",keyword:"maxItems",params:{limit: 5},message:"must NOT have more than 5 items"};
 if(vErrors === null){
 vErrors = [err7];
 }
 else {
 vErrors.push(err7);
+}
+errors++;
+}
+if(data2.length < 1){
+const err8 = {instancePath:instancePath+"/documents",schemaPath:"#/properties/documents/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+if(typeof data3 === "string"){
+if(func1(data3) > 32){
+const err9 = {instancePath:instancePath+"/documents/" + i0,schemaPath:"#/properties/documents/items/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(func1(data3) < 1){
+const err10 = {instancePath:instancePath+"/documents/" + i0,schemaPath:"#/properties/documents/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/documents/" + i0,schemaPath:"#/properties/documents/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+let i1 = data2.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data2[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err12 = {instancePath:instancePath+"/documents",schemaPath:"#/properties/documents/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/documents",schemaPath:"#/properties/documents/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
 }
 errors++;
 }

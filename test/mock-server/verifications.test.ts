@@ -166,6 +166,65 @@ describe('the review (control reviewVerification)', () => {
     expect([late.status, late.code, late.details]).toEqual([409, 'invalid_state_transition', { decision: ['approve is not allowed from rejected (rejected is final)'] }]);
   });
 
+  it("asks for more: back to pending with a new week, the named document set aside; the client's upload and submit answer it", async () => {
+    const order = await orderNeedingIdentity();
+    const verification = await identity(
+      [
+        { intent: await identityUpload('passport'), kind: 'passport' },
+        { intent: await identityUpload('selfie'), kind: 'selfie' },
+      ],
+      order.public_id,
+    );
+    expect(verification.status).toBe('in_review');
+    await server.control.advanceClock({ body: { seconds: 3600 } });
+    const asked = await server.control.reviewVerification({
+      path: { verification: verification.id },
+      body: { decision: 'request_more_info', reason: 'The selfie is too dark.', documents: ['selfie'] },
+    });
+    const now = server.sandbox.clock.nowMs();
+    expect(asked.body.result.verification).toMatchObject({
+      status: 'pending',
+      rejection_reason: 'The selfie is too dark.',
+      reviewed_at: new Date(now).toISOString(),
+      expires_at: new Date(now + (verificationMachine.timers.ttl?.seconds ?? 0) * 1000).toISOString(),
+      documents: [{ kind: 'passport' }],
+    });
+    expect((await server.v3.getOrder({ path: { order: order.public_id } })).body.result.order.verification.status).toBe('pending');
+
+    // The client's answer, through the public API: a new selfie, then the order's submit.
+    await uploaded(server.v3, { purpose: 'identity_verification', resource_type: 'verification', resource_id: verification.id, field_key: 'selfie' });
+    const submitted = await server.v3.submitOrderVerifications({ path: { order: order.public_id }, body: { verifications: [verification.id] } });
+    expect(submitted.body.result.verifications).toMatchObject([{ status: 'in_review', documents: [{ kind: 'passport' }, { kind: 'selfie' }] }]);
+    expect((await review(verification.id, 'approve')).body.result.verification).toMatchObject({ status: 'approved' });
+  });
+
+  it('a verification of no order is submitted again by the upload that completes its documents', async () => {
+    const verification = (await server.v3.createCardVerification({ body: { card_number: visa, holder_name: 'ALICE SMITH', upload_intent: (await cardUpload()).uuid } })).body.result.verification;
+    await server.control.reviewVerification({ path: { verification: verification.id }, body: { decision: 'request_more_info', reason: 'Hold the card closer.', documents: ['card_photo'] } });
+    const actions = (await server.v3.getCardVerificationActions({ path: { verification: verification.id } })).body.result.actions;
+    expect(actions.map((a) => [a.action, a.allowed])).toEqual([['upload_document', true], ['submit', false], ['resubmit', false]]);
+    await uploaded(server.v3, { purpose: 'card_verification', resource_type: 'verification', resource_id: verification.id, field_key: 'card_photo' });
+    const read = (await server.v3.getCardVerification({ path: { verification: verification.id } })).body.result.verification;
+    expect(read).toMatchObject({ status: 'in_review', rejection_reason: 'Hold the card closer.', documents: [{ kind: 'card_photo' }] });
+  });
+
+  it('refuses request_more_info without a reason, documents with another decision, and a document it has not attached (422)', async () => {
+    const verification = await identity([
+      { intent: await identityUpload('passport'), kind: 'passport' },
+      { intent: await identityUpload('selfie'), kind: 'selfie' },
+    ]);
+    for (const [body, field] of [
+      [{ decision: 'request_more_info' }, 'body.reason'],
+      [{ decision: 'approve', documents: ['selfie'] }, 'body.documents'],
+      [{ decision: 'request_more_info', reason: 'x', documents: ['id_card'] }, 'body.documents'],
+      [{ decision: 'request_more_info', reason: 'x', documents: ['card_photo'] }, 'body.documents.0'],
+    ] as const) {
+      const refused = await failure(server.control.reviewVerification({ path: { verification: verification.id }, body: body as never }));
+      expect([refused.status, refused.code, Object.keys(refused.details)]).toEqual([422, 'validation_error', [field]]);
+    }
+    expect((await server.v3.getIdentityVerification({ path: { verification: verification.id } })).body.result.verification.status).toBe('in_review');
+  });
+
   it('takes a pending verification into review first, and answers 404 to an unknown one', async () => {
     const pending = await identity([{ intent: await identityUpload('passport'), kind: 'passport' }]);
     expect(pending.status).toBe('pending');

@@ -46,7 +46,12 @@ export function missingOf(verification: VerificationRecord): string[] {
 
 /** Whether it still waits for documents: its status has a submit transition (whatever the guard says). */
 export function waitsForDocuments(verification: VerificationRecord): boolean {
-  return allowedEvents(verificationMachine, verification.status, { ignoreGuards: true }).includes('submit');
+  return waitsForDocumentsIn(verification.status);
+}
+
+/** Whether a verification in `status` waits for documents (the status has a submit transition). */
+export function waitsForDocumentsIn(status: VerificationState): boolean {
+  return allowedEvents(verificationMachine, status, { ignoreGuards: true }).includes('submit');
 }
 
 /** The guards of the verification machine as they hold for this record now. */

@@ -1,6 +1,7 @@
 // The identity and card verifications of one sandbox: created from committed upload intents
-// (which they consume), documents attached by upload, submitted for an order, reviewed by the
-// control API, expired on the virtual clock. Every status change is taken from the verification
+// (which they consume), documents attached by upload, submitted for an order (a verification of
+// no order is submitted by the upload that completes its documents), reviewed by the control API
+// (approved, rejected, or sent back for more documents), expired on the virtual clock. Every status change is taken from the verification
 // machine (generated/machines.ts, contracts/machines/verification.yaml) and reported to the
 // linked order (order-link.ts), which an approval releases from verification_hold.
 import type { DocumentKind, VerificationType } from '../../../generated/exchange-v3/types.js';
@@ -13,7 +14,7 @@ import { tryFire } from '../machines/fire.js';
 import { randomUuid } from '../webhooks/ids.js';
 import { acceptedKinds, purposeOf } from './document-requirements.js';
 import { reportToOrder, type OrdersAwaitingVerification } from './order-link.js';
-import { approvedState, cardDigest, guardsOf, missingOf, refusal, waitsForDocuments, type VerificationRecord } from './verification-records.js';
+import { approvedState, cardDigest, guardsOf, missingOf, refusal, waitsForDocuments, waitsForDocumentsIn, type VerificationRecord } from './verification-records.js';
 
 /** How long a verification waits for its documents (the machine's ttl timer). */
 const ttlSeconds: number = (() => {
@@ -158,7 +159,10 @@ export class VerificationService {
 
   /**
    * A file was committed to an intent that names a verification: it becomes one of its
-   * documents (and is consumed) while the verification still waits for documents.
+   * documents (and is consumed) while the verification still waits for documents. A verification
+   * of no order has no other way to be submitted, so the upload that completes its documents
+   * submits it (the machine's submit, through commitUploadIntent); one of an order waits for
+   * submitOrderVerifications.
    */
   attachUpload(intent: UploadIntentRecord, verificationId: string, kind: DocumentKind): void {
     const verification = this.find(verificationId);
@@ -168,6 +172,9 @@ export class VerificationService {
     this.uploads.consume(intent);
     verification.documents.push({ uploadIntent: intent.uuid, kind });
     verification.updatedAt = this.clock.now();
+    if (verification.orderId === null && tryFire(verificationMachine, verification.status, 'submit', { guards: guardsOf(verification) }).ok) {
+      this.fire(verification, 'submit', guardsOf(verification));
+    }
   }
 
   /**
@@ -203,16 +210,26 @@ export class VerificationService {
   /**
    * The reviewer's decision (control reviewVerification): a verification still pending is taken
    * into review first (the reviewer overrides the documents guard); the decision then follows the
-   * machine or is refused with its reason (409 details.decision).
+   * machine or is refused with its reason (409 details.decision). Asking for more information
+   * (request_more_info) sends it back to pending with its ttl started again; the documents of
+   * the kinds in `resubmit` are set aside, so the client must upload them again.
    */
-  review(verification: VerificationRecord, decision: VerificationEvent, reason: string | null): Refusable<VerificationRecord> {
+  review(verification: VerificationRecord, decision: VerificationEvent, reason: string | null, resubmit: readonly DocumentKind[] = []): Refusable<VerificationRecord> {
     this.settle(verification);
+    const notAttached = resubmit.filter((kind) => !verification.documents.some((d) => d.kind === kind));
+    if (notAttached.length > 0) return { ok: false, refused: 'validation', details: { 'body.documents': notAttached.map((kind) => `the verification has no ${kind} document`) } };
     const intake = tryFire(verificationMachine, verification.status, 'submit', { ignoreGuards: true });
     const decided = tryFire(verificationMachine, intake.ok ? intake.transition.to : verification.status, decision);
     if (!decided.ok) return { ok: false, refused: 'state', details: { decision: [decided.reason] } };
     if (intake.ok) this.fire(verification, 'submit', {}, true);
+    const now = this.clock.now();
     verification.rejectionReason = reason;
-    verification.reviewedAt = this.clock.now();
+    verification.reviewedAt = now;
+    if (waitsForDocumentsIn(decided.transition.to)) {
+      // The machine's x-assumption: the ttl starts again when staff ask for more.
+      verification.documents = verification.documents.filter((d) => !resubmit.includes(d.kind));
+      verification.expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
+    }
     this.fire(verification, decision);
     return { ok: true, value: verification };
   }
