@@ -25318,7 +25318,7 @@ validate565.evaluated = {"props":{"meta":true,"result":true,"state":true,"messag
 export const simulateOrder_body = validate571;
 const schema247 = {"$ref":"#/components/schemas/SimulateOrderRequest","$comment":"validator entry"};
 const schema248 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no sandbox payload; a route, an amount and the machine events to apply are what a simulation needs.","required":["route_id","amount"],"properties":{"route_id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"amount_side":{"$ref":"#/components/schemas/AmountSide","default":"give"},"events":{"type":"array","minItems":1,"maxItems":20,"description":"Order machine events to apply in order to the scratch order; by default the happy path.","items":{"$ref":"#/components/schemas/OrderMachineEvent"},"default":["pay","process","complete"]}},"example":{"route_id":12,"amount":"0.015","amount_side":"give","events":["pay","process","complete"]}};
-const schema249 = {"type":"string","description":"Events of the order machine (contracts/machines/order.yaml).","enum":["confirm","pay","cancel","expire","hold_for_verification","process","fail","verification_approved","verification_rejected","complete","refund"]};
+const schema249 = {"type":"string","x-machine-events":"order","description":"Events of the order machine (contracts/machines/order.yaml).","enum":["confirm","pay","cancel","expire","hold_for_verification","process","fail","verification_approved","verification_rejected","complete","refund"]};
 
 function validate575(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;

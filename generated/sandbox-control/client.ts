@@ -305,6 +305,26 @@ export const sandboxControlOperations = {
       }
     ],
     "headers": []
+  },
+  "forceStaticAddressEvent": {
+    "operationId": "forceStaticAddressEvent",
+    "method": "POST",
+    "path": "/static-addresses/{static_address}/events",
+    "query": [],
+    "headers": [],
+    "body": {
+      "contentType": "application/json"
+    }
+  },
+  "moderateReview": {
+    "operationId": "moderateReview",
+    "method": "POST",
+    "path": "/reviews/{review}/moderation",
+    "query": [],
+    "headers": [],
+    "body": {
+      "contentType": "application/json"
+    }
   }
 } as const satisfies Record<keyof Operations, OperationSpec>;
 
@@ -478,6 +498,20 @@ export interface GetInspectorStateInput {
   signal?: AbortSignal | undefined;
 }
 
+/** Input of forceStaticAddressEvent: POST /static-addresses/{static_address}/events. */
+export interface ForceStaticAddressEventInput {
+  path: Operations['forceStaticAddressEvent']['path'];
+  body: Operations['forceStaticAddressEvent']['body'];
+  signal?: AbortSignal | undefined;
+}
+
+/** Input of moderateReview: POST /reviews/{review}/moderation. */
+export interface ModerateReviewInput {
+  path: Operations['moderateReview']['path'];
+  body: Operations['moderateReview']['body'];
+  signal?: AbortSignal | undefined;
+}
+
 export type SandboxControlClientOptions = Omit<ClientOptions, 'errorFormat' | 'basePath'> & { basePath?: string | undefined };
 
 export class SandboxControlClient {
@@ -631,5 +665,15 @@ export class SandboxControlClient {
   /** What the mock holds now (GET /inspector/state). */
   getInspectorState(input?: GetInspectorStateInput): Promise<ApiResponse<Operations['getInspectorState']['result']>> {
     return this.runtime.request(sandboxControlOperations.getInspectorState, input);
+  }
+
+  /** Disable or enable a static address (POST /static-addresses/{static_address}/events). */
+  forceStaticAddressEvent(input: ForceStaticAddressEventInput): Promise<ApiResponse<Operations['forceStaticAddressEvent']['result']>> {
+    return this.runtime.request(sandboxControlOperations.forceStaticAddressEvent, input);
+  }
+
+  /** Publish or reject a review (POST /reviews/{review}/moderation). */
+  moderateReview(input: ModerateReviewInput): Promise<ApiResponse<Operations['moderateReview']['result']>> {
+    return this.runtime.request(sandboxControlOperations.moderateReview, input);
   }
 }

@@ -80,6 +80,10 @@ export interface SandboxControlHandlers {
   listInspectorRecords(request: HandlerRequest<'listInspectorRecords'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
   /** What the mock holds now (GET /inspector/state) */
   getInspectorState(request: HandlerRequest<'getInspectorState'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** Disable or enable a static address (POST /static-addresses/{static_address}/events) */
+  forceStaticAddressEvent(request: HandlerRequest<'forceStaticAddressEvent'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** Publish or reject a review (POST /reviews/{review}/moderation) */
+  moderateReview(request: HandlerRequest<'moderateReview'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
 }
 
 /** Path prefix under which the app mounts the router (from the contract's server URL). */
@@ -477,6 +481,34 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
       { name: 'limit', in: 'query', required: false, kind: 'integer', array: false, commaSeparated: false },
     ],
     body: undefined,
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'forceStaticAddressEvent',
+    method: 'post',
+    path: '/static-addresses/{static_address}/events',
+    tag: 'Deposits',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+      { name: 'static_address', in: 'path', required: true, kind: 'string', array: false, commaSeparated: false },
+    ],
+    body: { contentType: 'application/json', required: true },
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'moderateReview',
+    method: 'post',
+    path: '/reviews/{review}/moderation',
+    tag: 'Reviews',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+      { name: 'review', in: 'path', required: true, kind: 'integer', array: false, commaSeparated: false },
+    ],
+    body: { contentType: 'application/json', required: true },
     idempotency: undefined,
     pagination: undefined,
   },

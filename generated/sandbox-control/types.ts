@@ -614,6 +614,33 @@ export type InspectorState = {
   verifications: PresentedRecord[];
 };
 
+/** An event of the static-address machine (contracts/machines/static-address.yaml). */
+export type StaticAddressMachineEvent = 'disable' | 'enable';
+
+export type ForceStaticAddressEventRequest = {
+  event: StaticAddressMachineEvent;
+};
+
+export type ForcedStaticAddressEventResult = {
+  static_address: PresentedRecord;
+  transition: {
+    from: string;
+    event: StaticAddressMachineEvent;
+    to: string;
+  };
+};
+
+/** An event of the review machine (contracts/machines/review.yaml). */
+export type ReviewMachineEvent = 'publish' | 'reject';
+
+export type ModerateReviewRequest = {
+  decision: ReviewMachineEvent;
+};
+
+export type ModeratedReviewResult = {
+  review: PresentedRecord;
+};
+
 /** Request body (application/json) of `resetSandbox` (POST /__mock/reset). */
 export type ResetSandboxBody = ResetSandboxRequest;
 
@@ -1456,6 +1483,88 @@ export type GetInspectorStateResult = GetInspectorStateResponses['200'];
 /** Body of an error response of `getInspectorState` (GET /__mock/inspector/state). */
 export type GetInspectorStateError = GetInspectorStateResponses['400' | '401' | '422'];
 
+/** Path parameters of `forceStaticAddressEvent` (POST /__mock/static-addresses/{static_address}/events). */
+export type ForceStaticAddressEventPathParams = {
+  /** The static address's uuid. */
+  static_address: string;
+};
+
+/** Request body (application/json) of `forceStaticAddressEvent` (POST /__mock/static-addresses/{static_address}/events). */
+export type ForceStaticAddressEventBody = ForceStaticAddressEventRequest;
+
+/**
+ * Response bodies of `forceStaticAddressEvent` (POST /__mock/static-addresses/{static_address}/events) by status.
+ *
+ * Disable or enable a static address.
+ */
+export type ForceStaticAddressEventResponses = {
+  /** The static address after the transition, and the transition taken. */
+  '200': SuccessEnvelope & {
+    result: ForcedStaticAddressEventResult;
+  };
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
+  '400': ErrorEnvelope;
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+  /** `not_found`: the addressed resource does not exist. */
+  '404': ErrorEnvelope;
+  /** `invalid_state_transition`: the machine does not allow this event from the current status. */
+  '409': ErrorEnvelope;
+  /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
+  '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
+  '415': ErrorEnvelope;
+  /** `validation_error` with `error.details` per field. */
+  '422': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `forceStaticAddressEvent` (POST /__mock/static-addresses/{static_address}/events). */
+export type ForceStaticAddressEventResult = ForceStaticAddressEventResponses['200'];
+
+/** Body of an error response of `forceStaticAddressEvent` (POST /__mock/static-addresses/{static_address}/events). */
+export type ForceStaticAddressEventError = ForceStaticAddressEventResponses['400' | '401' | '404' | '409' | '413' | '415' | '422'];
+
+/** Path parameters of `moderateReview` (POST /__mock/reviews/{review}/moderation). */
+export type ModerateReviewPathParams = {
+  /** The review's id. */
+  review: number;
+};
+
+/** Request body (application/json) of `moderateReview` (POST /__mock/reviews/{review}/moderation). */
+export type ModerateReviewBody = ModerateReviewRequest;
+
+/**
+ * Response bodies of `moderateReview` (POST /__mock/reviews/{review}/moderation) by status.
+ *
+ * Publish or reject a review.
+ */
+export type ModerateReviewResponses = {
+  /** The review after the decision. */
+  '200': SuccessEnvelope & {
+    result: ModeratedReviewResult;
+  };
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
+  '400': ErrorEnvelope;
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+  /** `not_found`: the addressed resource does not exist. */
+  '404': ErrorEnvelope;
+  /** `invalid_state_transition`: the machine does not allow this event from the current status. */
+  '409': ErrorEnvelope;
+  /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
+  '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
+  '415': ErrorEnvelope;
+  /** `validation_error` with `error.details` per field. */
+  '422': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `moderateReview` (POST /__mock/reviews/{review}/moderation). */
+export type ModerateReviewResult = ModerateReviewResponses['200'];
+
+/** Body of an error response of `moderateReview` (POST /__mock/reviews/{review}/moderation). */
+export type ModerateReviewError = ModerateReviewResponses['400' | '401' | '404' | '409' | '413' | '415' | '422'];
+
 /** Every operation by operationId: its request parts and response types. */
 export interface Operations {
   resetSandbox: {
@@ -1718,6 +1827,24 @@ export interface Operations {
     responses: GetInspectorStateResponses;
     result: GetInspectorStateResult;
     error: GetInspectorStateError;
+  };
+  forceStaticAddressEvent: {
+    path: ForceStaticAddressEventPathParams;
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: ForceStaticAddressEventBody;
+    responses: ForceStaticAddressEventResponses;
+    result: ForceStaticAddressEventResult;
+    error: ForceStaticAddressEventError;
+  };
+  moderateReview: {
+    path: ModerateReviewPathParams;
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: ModerateReviewBody;
+    responses: ModerateReviewResponses;
+    result: ModerateReviewResult;
+    error: ModerateReviewError;
   };
 }
 

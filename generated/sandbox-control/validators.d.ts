@@ -170,6 +170,26 @@ export declare const getInspectorState_response_200: Validator;
 export declare const getInspectorState_response_400: Validator;
 export declare const getInspectorState_response_401: Validator;
 export declare const getInspectorState_response_422: Validator;
+export declare const forceStaticAddressEvent_path: Validator;
+export declare const forceStaticAddressEvent_body: Validator;
+export declare const forceStaticAddressEvent_response_200: Validator;
+export declare const forceStaticAddressEvent_response_400: Validator;
+export declare const forceStaticAddressEvent_response_401: Validator;
+export declare const forceStaticAddressEvent_response_404: Validator;
+export declare const forceStaticAddressEvent_response_409: Validator;
+export declare const forceStaticAddressEvent_response_413: Validator;
+export declare const forceStaticAddressEvent_response_415: Validator;
+export declare const forceStaticAddressEvent_response_422: Validator;
+export declare const moderateReview_path: Validator;
+export declare const moderateReview_body: Validator;
+export declare const moderateReview_response_200: Validator;
+export declare const moderateReview_response_400: Validator;
+export declare const moderateReview_response_401: Validator;
+export declare const moderateReview_response_404: Validator;
+export declare const moderateReview_response_409: Validator;
+export declare const moderateReview_response_413: Validator;
+export declare const moderateReview_response_415: Validator;
+export declare const moderateReview_response_422: Validator;
 
 export declare const operationValidators: {
   readonly resetSandbox: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
@@ -201,6 +221,8 @@ export declare const operationValidators: {
   readonly reviewVerification: { readonly path: Validator; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "404": Validator; readonly "409": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
   readonly listInspectorRecords: { readonly path: Validator; readonly query: Validator; readonly headers?: undefined; readonly body?: undefined; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "422": Validator; } };
   readonly getInspectorState: { readonly path?: undefined; readonly query: Validator; readonly headers?: undefined; readonly body?: undefined; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "422": Validator; } };
+  readonly forceStaticAddressEvent: { readonly path: Validator; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "404": Validator; readonly "409": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
+  readonly moderateReview: { readonly path: Validator; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "404": Validator; readonly "409": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
 };
 
 export type OperationId = keyof typeof operationValidators;

@@ -13257,7 +13257,7 @@ validate251.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicIte
 export const forceOrderEvent_body = validate252;
 const schema120 = {"$ref":"#/components/schemas/ForceOrderEventRequest","$comment":"validator entry"};
 const schema121 = {"type":"object","additionalProperties":false,"required":["event"],"properties":{"event":{"$ref":"#/components/schemas/OrderMachineEvent"}}};
-const schema122 = {"type":"string","x-machine":"order","description":"An event of the order machine (contracts/machines/order.yaml).","enum":["confirm","pay","cancel","expire","hold_for_verification","process","fail","verification_approved","verification_rejected","complete","refund"]};
+const schema122 = {"type":"string","x-machine-events":"order","description":"An event of the order machine (contracts/machines/order.yaml).","enum":["confirm","pay","cancel","expire","hold_for_verification","process","fail","verification_approved","verification_rejected","complete","refund"]};
 
 function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -15248,6 +15248,665 @@ return errors === 0;
 }
 validate283.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
+export const forceStaticAddressEvent_path = validate296;
+const schema138 = {"type":"object","properties":{"static_address":{"type":"string","format":"uuid"}},"required":["static_address"]};
+
+function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate296.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.static_address === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "static_address"},message:"must have required property '"+"static_address"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.static_address !== undefined){
+let data0 = data.static_address;
+if(typeof data0 === "string"){
+if(!(formats40.test(data0))){
+const err1 = {instancePath:instancePath+"/static_address",schemaPath:"#/properties/static_address/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/static_address",schemaPath:"#/properties/static_address/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate296.errors = vErrors;
+return errors === 0;
+}
+validate296.evaluated = {"props":{"static_address":true},"dynamicProps":false,"dynamicItems":false};
+
+export const forceStaticAddressEvent_body = validate297;
+const schema139 = {"$ref":"#/components/schemas/ForceStaticAddressEventRequest","$comment":"validator entry"};
+const schema140 = {"type":"object","additionalProperties":false,"required":["event"],"properties":{"event":{"$ref":"#/components/schemas/StaticAddressMachineEvent"}}};
+const schema141 = {"type":"string","x-machine-events":"static-address","description":"An event of the static-address machine (contracts/machines/static-address.yaml).","enum":["disable","enable"]};
+
+function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate299.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!((data === "disable") || (data === "enable"))){
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema141.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate299.errors = vErrors;
+return errors === 0;
+}
+validate299.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate298.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.event === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "event")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.event !== undefined){
+if(!(validate299(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate298.errors = vErrors;
+return errors === 0;
+}
+validate298.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate297.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate298(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate298.errors : vErrors.concat(validate298.errors);
+errors = vErrors.length;
+}
+validate297.errors = vErrors;
+return errors === 0;
+}
+validate297.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const forceStaticAddressEvent_response_200 = validate302;
+const schema142 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ForcedStaticAddressEventResult"}}}]};
+const schema143 = {"type":"object","required":["static_address","transition"],"properties":{"static_address":{"$ref":"#/components/schemas/PresentedRecord"},"transition":{"type":"object","required":["from","event","to"],"additionalProperties":false,"properties":{"from":{"type":"string"},"event":{"$ref":"#/components/schemas/StaticAddressMachineEvent"},"to":{"type":"string"}}}}};
+
+function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate304.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.static_address === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "static_address"},message:"must have required property '"+"static_address"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.transition === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "transition"},message:"must have required property '"+"transition"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.static_address !== undefined){
+if(!(validate166(data.static_address, {instancePath:instancePath+"/static_address",parentData:data,parentDataProperty:"static_address",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
+errors = vErrors.length;
+}
+}
+if(data.transition !== undefined){
+let data1 = data.transition;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.from === undefined){
+const err2 = {instancePath:instancePath+"/transition",schemaPath:"#/properties/transition/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data1.event === undefined){
+const err3 = {instancePath:instancePath+"/transition",schemaPath:"#/properties/transition/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data1.to === undefined){
+const err4 = {instancePath:instancePath+"/transition",schemaPath:"#/properties/transition/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 in data1){
+if(!(((key0 === "from") || (key0 === "event")) || (key0 === "to"))){
+const err5 = {instancePath:instancePath+"/transition",schemaPath:"#/properties/transition/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data1.from !== undefined){
+if(typeof data1.from !== "string"){
+const err6 = {instancePath:instancePath+"/transition/from",schemaPath:"#/properties/transition/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data1.event !== undefined){
+if(!(validate299(data1.event, {instancePath:instancePath+"/transition/event",parentData:data1,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
+errors = vErrors.length;
+}
+}
+if(data1.to !== undefined){
+if(typeof data1.to !== "string"){
+const err7 = {instancePath:instancePath+"/transition/to",schemaPath:"#/properties/transition/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/transition",schemaPath:"#/properties/transition/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate304.errors = vErrors;
+return errors === 0;
+}
+validate304.evaluated = {"props":{"static_address":true,"transition":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate302.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+errors = vErrors.length;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.result === undefined){
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.result !== undefined){
+if(!(validate304(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate304.errors : vErrors.concat(validate304.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate302.errors = vErrors;
+return errors === 0;
+}
+validate302.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const moderateReview_path = validate308;
+const schema144 = {"type":"object","properties":{"review":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["review"]};
+
+function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate308.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.review === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "review"},message:"must have required property '"+"review"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.review !== undefined){
+let data0 = data.review;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/review",schemaPath:"#/properties/review/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/review",schemaPath:"#/properties/review/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/review",schemaPath:"#/properties/review/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate308.errors = vErrors;
+return errors === 0;
+}
+validate308.evaluated = {"props":{"review":true},"dynamicProps":false,"dynamicItems":false};
+
+export const moderateReview_body = validate309;
+const schema145 = {"$ref":"#/components/schemas/ModerateReviewRequest","$comment":"validator entry"};
+const schema146 = {"type":"object","additionalProperties":false,"required":["decision"],"properties":{"decision":{"$ref":"#/components/schemas/ReviewMachineEvent"}}};
+const schema147 = {"type":"string","x-machine-events":"review","description":"An event of the review machine (contracts/machines/review.yaml).","enum":["publish","reject"]};
+
+function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate311.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!((data === "publish") || (data === "reject"))){
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema147.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate311.errors = vErrors;
+return errors === 0;
+}
+validate311.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate310.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.decision === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decision"},message:"must have required property '"+"decision"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "decision")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.decision !== undefined){
+if(!(validate311(data.decision, {instancePath:instancePath+"/decision",parentData:data,parentDataProperty:"decision",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate310.errors = vErrors;
+return errors === 0;
+}
+validate310.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate309.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate310(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
+errors = vErrors.length;
+}
+validate309.errors = vErrors;
+return errors === 0;
+}
+validate309.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const moderateReview_response_200 = validate314;
+const schema148 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ModeratedReviewResult"}}}]};
+const schema149 = {"type":"object","required":["review"],"properties":{"review":{"$ref":"#/components/schemas/PresentedRecord"}}};
+
+function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate316.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.review === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "review"},message:"must have required property '"+"review"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.review !== undefined){
+if(!(validate166(data.review, {instancePath:instancePath+"/review",parentData:data,parentDataProperty:"review",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate316.errors = vErrors;
+return errors === 0;
+}
+validate316.evaluated = {"props":{"review":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate314.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+errors = vErrors.length;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.result === undefined){
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.result !== undefined){
+if(!(validate316(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate316.errors : vErrors.concat(validate316.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate314.errors = vErrors;
+return errors === 0;
+}
+validate314.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
 export const advanceClock_response_400 = resetSandbox_response_400;
 export const mintToken_response_400 = resetSandbox_response_400;
 export const createSite_response_400 = resetSandbox_response_400;
@@ -15266,6 +15925,8 @@ export const forceOrderEvent_response_400 = resetSandbox_response_400;
 export const reviewVerification_response_400 = resetSandbox_response_400;
 export const listInspectorRecords_response_400 = resetSandbox_response_400;
 export const getInspectorState_response_400 = resetSandbox_response_400;
+export const forceStaticAddressEvent_response_400 = resetSandbox_response_400;
+export const moderateReview_response_400 = resetSandbox_response_400;
 export const getClock_response_401 = resetSandbox_response_401;
 export const freezeClock_response_401 = resetSandbox_response_401;
 export const resumeClock_response_401 = resetSandbox_response_401;
@@ -15294,6 +15955,8 @@ export const forceOrderEvent_response_401 = resetSandbox_response_401;
 export const reviewVerification_response_401 = resetSandbox_response_401;
 export const listInspectorRecords_response_401 = resetSandbox_response_401;
 export const getInspectorState_response_401 = resetSandbox_response_401;
+export const forceStaticAddressEvent_response_401 = resetSandbox_response_401;
+export const moderateReview_response_401 = resetSandbox_response_401;
 export const advanceClock_response_413 = resetSandbox_response_413;
 export const mintToken_response_413 = resetSandbox_response_413;
 export const createSite_response_413 = resetSandbox_response_413;
@@ -15307,6 +15970,8 @@ export const injectChainTransaction_response_413 = resetSandbox_response_413;
 export const addChainConfirmations_response_413 = resetSandbox_response_413;
 export const forceOrderEvent_response_413 = resetSandbox_response_413;
 export const reviewVerification_response_413 = resetSandbox_response_413;
+export const forceStaticAddressEvent_response_413 = resetSandbox_response_413;
+export const moderateReview_response_413 = resetSandbox_response_413;
 export const advanceClock_response_415 = resetSandbox_response_415;
 export const mintToken_response_415 = resetSandbox_response_415;
 export const createSite_response_415 = resetSandbox_response_415;
@@ -15320,6 +15985,8 @@ export const injectChainTransaction_response_415 = resetSandbox_response_415;
 export const addChainConfirmations_response_415 = resetSandbox_response_415;
 export const forceOrderEvent_response_415 = resetSandbox_response_415;
 export const reviewVerification_response_415 = resetSandbox_response_415;
+export const forceStaticAddressEvent_response_415 = resetSandbox_response_415;
+export const moderateReview_response_415 = resetSandbox_response_415;
 export const advanceClock_response_422 = resetSandbox_response_422;
 export const mintToken_response_422 = resetSandbox_response_422;
 export const createSite_response_422 = resetSandbox_response_422;
@@ -15338,6 +16005,8 @@ export const forceOrderEvent_response_422 = resetSandbox_response_422;
 export const reviewVerification_response_422 = resetSandbox_response_422;
 export const listInspectorRecords_response_422 = resetSandbox_response_422;
 export const getInspectorState_response_422 = resetSandbox_response_422;
+export const forceStaticAddressEvent_response_422 = resetSandbox_response_422;
+export const moderateReview_response_422 = resetSandbox_response_422;
 export const freezeClock_response_200 = getClock_response_200;
 export const resumeClock_response_200 = getClock_response_200;
 export const advanceClock_response_200 = getClock_response_200;
@@ -15347,8 +16016,12 @@ export const removeFault_response_200 = clearInbox_response_200;
 export const removeFault_response_404 = forceWebhookRetry_response_404;
 export const forceOrderEvent_response_404 = forceWebhookRetry_response_404;
 export const reviewVerification_response_404 = forceWebhookRetry_response_404;
+export const forceStaticAddressEvent_response_404 = forceWebhookRetry_response_404;
+export const moderateReview_response_404 = forceWebhookRetry_response_404;
 export const forceOrderEvent_response_409 = forceWebhookRetry_response_409;
 export const reviewVerification_response_409 = forceWebhookRetry_response_409;
+export const forceStaticAddressEvent_response_409 = forceWebhookRetry_response_409;
+export const moderateReview_response_409 = forceWebhookRetry_response_409;
 export const addChainConfirmations_response_200 = injectChainTransaction_response_201;
 export const operationValidators = {
   resetSandbox: {
@@ -15619,6 +16292,34 @@ export const operationValidators = {
       "400": getInspectorState_response_400,
       "401": getInspectorState_response_401,
       "422": getInspectorState_response_422,
+    },
+  },
+  forceStaticAddressEvent: {
+    path: forceStaticAddressEvent_path,
+    body: forceStaticAddressEvent_body,
+    responses: {
+      "200": forceStaticAddressEvent_response_200,
+      "400": forceStaticAddressEvent_response_400,
+      "401": forceStaticAddressEvent_response_401,
+      "404": forceStaticAddressEvent_response_404,
+      "409": forceStaticAddressEvent_response_409,
+      "413": forceStaticAddressEvent_response_413,
+      "415": forceStaticAddressEvent_response_415,
+      "422": forceStaticAddressEvent_response_422,
+    },
+  },
+  moderateReview: {
+    path: moderateReview_path,
+    body: moderateReview_body,
+    responses: {
+      "200": moderateReview_response_200,
+      "400": moderateReview_response_400,
+      "401": moderateReview_response_401,
+      "404": moderateReview_response_404,
+      "409": moderateReview_response_409,
+      "413": moderateReview_response_413,
+      "415": moderateReview_response_415,
+      "422": moderateReview_response_422,
     },
   },
 };

@@ -22,6 +22,8 @@ import { verificationControlHandlers } from './verification-controls.js';
 import { faultControlHandlers } from './fault-controls.js';
 import { signatureControlHandlers } from './signature-controls.js';
 import type { OperationFaults } from './operation-faults.js';
+import { staticAddressControlHandlers } from './static-address-controls.js';
+import { reviewControlHandlers } from './review-controls.js';
 
 const maxAdvanceMs = 31_536_000_000;
 const knownScopes = new Set(allScopes(exchangeV3Routes));
@@ -40,6 +42,8 @@ export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, optio
     ...verificationControlHandlers(sandbox),
     ...faultControlHandlers(faults, clock),
     ...signatureControlHandlers(sandbox),
+    ...staticAddressControlHandlers(sandbox),
+    ...reviewControlHandlers(sandbox),
     resetSandbox: async (request, context) => {
       await sandbox.reset(request.body?.seed);
       faults.reset();

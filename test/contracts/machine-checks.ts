@@ -418,15 +418,15 @@ export interface MachineSchema {
   enumValues: unknown[] | null;
 }
 
-/** Every components.schemas entry that carries x-machine. */
-export function machineSchemas(contract: Dict): MachineSchema[] {
+/** Every components.schemas entry that carries `marker` (x-machine: states; x-machine-events: events). */
+export function machineSchemas(contract: Dict, marker: 'x-machine' | 'x-machine-events' = 'x-machine'): MachineSchema[] {
   const components: unknown = contract['components'];
   const schemas: unknown = isDict(components) ? components['schemas'] : undefined;
   if (!isDict(schemas)) return [];
   const found: MachineSchema[] = [];
   for (const [schema, def] of Object.entries(schemas)) {
-    if (!isDict(def) || typeof def['x-machine'] !== 'string') continue;
-    found.push({ schema, machine: def['x-machine'], enumValues: Array.isArray(def['enum']) ? (def['enum'] as unknown[]) : null });
+    if (!isDict(def) || typeof def[marker] !== 'string') continue;
+    found.push({ schema, machine: def[marker] as string, enumValues: Array.isArray(def['enum']) ? (def['enum'] as unknown[]) : null });
   }
   return found;
 }

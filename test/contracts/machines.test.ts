@@ -4,7 +4,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { apiContracts, contractsDir, loadContract, readYaml, type Family } from '../support/contracts.js';
+import { apiContracts, contractsDir, loadContract, readYaml, type ContractKey, type Family } from '../support/contracts.js';
 import {
   checkDeclarations,
   checkDeterminism,
@@ -211,6 +211,27 @@ describe.each(machineFiles)('machine %s', (name: string) => {
         }
       }
     });
+  });
+});
+
+// Event enums (what a simulation or a control call may fire) are the machines' events, in every contract.
+describe('x-machine-events schemas', () => {
+  const marked: { contract: ContractKey; schema: MachineSchema }[] = (['v3', 'v1', 'control'] as ContractKey[]).flatMap((contract: ContractKey) =>
+    machineSchemas(loadContract(contract), 'x-machine-events').map((schema: MachineSchema) => ({ contract, schema })),
+  );
+
+  it('mark the order event enums of v3 and control, and the control events of static addresses and reviews', () => {
+    expect(marked.map(({ contract, schema }) => `${contract} ${schema.schema} ${schema.machine}`).sort()).toEqual([
+      'control OrderMachineEvent order',
+      'control ReviewMachineEvent review',
+      'control StaticAddressMachineEvent static-address',
+      'v3 OrderMachineEvent order',
+    ]);
+  });
+
+  it.each(marked.map(({ contract, schema }) => [`${contract} ${schema.schema}`, schema] as const))('%s equals its machine\'s events', (_name: string, schema: MachineSchema) => {
+    const events: string[] = [...new Set(machineNamed(schema.machine).transitions.map((t: Transition) => t.event))].sort();
+    expect((schema.enumValues ?? []).map(String).sort()).toEqual(events);
   });
 });
 

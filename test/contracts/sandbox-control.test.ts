@@ -50,6 +50,9 @@ const EXPECTED: Record<string, string> = {
   'POST /signatures/deposit-v1': 'signDepositRequest',
   // issue 22, `exchange-api-kit listen`
   'GET /webhooks/stream': 'streamWebhookEvents',
+  // issue 23, every state reachable
+  'POST /static-addresses/{static_address}/events': 'forceStaticAddressEvent',
+  'POST /reviews/{review}/moderation': 'moderateReview',
 };
 
 const schemaNamed = (name: string): JsonObject => {

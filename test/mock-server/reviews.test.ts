@@ -104,6 +104,26 @@ describe('createReview', () => {
     expect(again.body).toMatchObject({ error: { code: 'invalid_state_transition' } });
   });
 
+  it('is published or rejected by staff once; the status filter follows, and a second decision is 409', async () => {
+    const client = await newClient();
+    const written = [];
+    for (let i = 0; i < 2; i += 1) {
+      const publicId = await order(client);
+      written.push((await client.createReview({ body: { order: publicId, rating: 5, text, author_name: 'Alice S.' } })).body.result.review);
+    }
+    const [toPublish, toReject] = written as [Review, Review];
+    const published = await server.control.moderateReview({ path: { review: toPublish.id }, body: { decision: 'publish' } });
+    expect(published.body.result.review).toEqual({ ...toPublish, status: 'published' });
+    await server.control.moderateReview({ path: { review: toReject.id }, body: { decision: 'reject' } });
+    expect((await reviews({ 'filter[status]': ['published'] }, client)).map((r) => r.id)).toEqual([toPublish.id]);
+    expect((await reviews({ 'filter[status]': ['rejected'] }, client)).map((r) => r.id)).toEqual([toReject.id]);
+
+    const again = await failure(server.control.moderateReview({ path: { review: toPublish.id }, body: { decision: 'reject' } }));
+    expect([again.status, again.code, again.details]).toEqual([409, 'invalid_state_transition', { decision: ['reject is not allowed from published (published is final)'] }]);
+    const unknown = await failure(server.control.moderateReview({ path: { review: 999_999 }, body: { decision: 'publish' } }));
+    expect([unknown.status, unknown.code]).toEqual([404, 'not_found']);
+  });
+
   it('refuses an order that is not completed, unknown or another client’s with 422 on order', async () => {
     const client = await newClient();
     const unpaid = await order(client, []);

@@ -119,6 +119,27 @@ describe('static addresses', () => {
     expect(await failure(site.v1.createStaticAddress({ body: { orderId: 'user-8', asset: 'NOPE' } }))).toMatchObject({ status: 422 });
   });
 
+  it('disabled by the operator, it creates no deposit for a payment; enabled again, the next payment is one', async () => {
+    const site = await createSite();
+    const sa = (await site.v1.createStaticAddress({ body: { orderId: 'user-off', asset: 'USDT_TRON' } })).body.data;
+    const disabled = await server.control.forceStaticAddressEvent({ path: { static_address: sa.uuid }, body: { event: 'disable' } });
+    expect(disabled.body.result).toMatchObject({ static_address: { uuid: sa.uuid, status: 'disabled' }, transition: { from: 'active', event: 'disable', to: 'disabled' } });
+    expect((await site.v1.getStaticAddress({ path: { uuid: sa.uuid } })).body.data.status).toBe('disabled');
+    expect((await pay(sa, '15', { confirmations: 20 })).deposit_uuid).toBeNull();
+    expect((await site.v1.getStaticAddress({ path: { uuid: sa.uuid } })).body.data.paymentsCount).toBe(0);
+    expect(await inbox()).toEqual([]);
+
+    const twice = await failure(server.control.forceStaticAddressEvent({ path: { static_address: sa.uuid }, body: { event: 'disable' } }));
+    expect([twice.status, twice.code, twice.details]).toEqual([409, 'invalid_state_transition', { event: ['disable is not allowed from disabled (allowed: enable)'] }]);
+
+    await server.control.forceStaticAddressEvent({ path: { static_address: sa.uuid }, body: { event: 'enable' } });
+    const paid = await pay(sa, '16', { confirmations: 20 });
+    expect(paid.deposit_uuid).not.toBeNull();
+    expect((await site.v1.getStaticAddress({ path: { uuid: sa.uuid } })).body.data).toMatchObject({ status: 'active', paymentsCount: 1 });
+    const unknown = await failure(server.control.forceStaticAddressEvent({ path: { static_address: '00000000-0000-4000-8000-000000000000' }, body: { event: 'enable' } }));
+    expect([unknown.status, unknown.code]).toEqual([404, 'not_found']);
+  });
+
   it('keeps sites apart: another site\'s static address is 404', async () => {
     const mine = await createSite();
     const theirs = await createSite();

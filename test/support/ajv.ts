@@ -18,6 +18,7 @@ export const schemaAnnotationKeywords = [
   'externalDocs',
   'x-assumption',
   'x-machine',
+  'x-machine-events',
 ];
 
 // The fields of an OpenAPI document's root (externalDocs is already an annotation above). ajv

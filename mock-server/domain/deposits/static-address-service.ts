@@ -1,14 +1,16 @@
 // v1 static addresses of one sandbox: a reusable address per (site, orderId), idempotent by
-// orderId; on memo networks all static addresses share the network's one address and each gets a
-// permanent memo. Every transaction to one (address, plus its memo on memo networks) becomes its
+// orderId, disabled and enabled by the operator (the static-address machine); on memo networks
+// all static addresses share the network's one address and each gets a permanent memo. Every transaction to one (address, plus its memo on memo networks) becomes its
 // own deposit (DepositService.createStaticPayment, amount null = any amount) carrying
 // `staticAddress`; once that deposit is final it is swept to the network's hot wallet at once
 // (deposit.swept, sweptAt = the instant it became final).
-import type { StaticAddress, StaticAddressStatus } from '../../../generated/deposit-v1/types.js';
+import type { StaticAddress } from '../../../generated/deposit-v1/types.js';
+import { staticAddressMachine, type StaticAddressEvent, type StaticAddressState } from '../../../generated/machines.js';
 import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
 import { ListableCollection } from '../../store/list-records.js';
 import type { Site } from '../accounts/sites.js';
+import { tryFire, type FireResult } from '../machines/fire.js';
 import { randomUuid } from '../webhooks/ids.js';
 import type { AssetDefinition } from './assets.js';
 import { createChainData, type ChainData } from './chain-data.js';
@@ -25,7 +27,7 @@ export interface StaticAddressRecord {
   network: NetworkCode;
   address: string;
   memo: string | null;
-  status: StaticAddressStatus;
+  status: StaticAddressState;
   paymentsCount: number;
   createdAt: Date;
 }
@@ -75,7 +77,7 @@ export class StaticAddressService {
       network: network.code,
       address,
       memo,
-      status: 'active',
+      status: staticAddressMachine.initial,
       paymentsCount: 0,
       createdAt: this.clock.now(),
     };
@@ -83,6 +85,21 @@ export class StaticAddressService {
     this.byDestination.set(destinationKey(network.code, address, memo), record);
     this.collection.upsert(record);
     return { ok: true, address: record, created: true };
+  }
+
+  /** Any site's static address (the control API, as the inspector shows them). */
+  findAny(uuid: string): StaticAddressRecord | undefined {
+    return this.collection.get(uuid);
+  }
+
+  /**
+   * The operator disables or enables the address (contracts/machines/static-address.yaml); the
+   * machine's reason when it refuses. A disabled address's transactions create no deposits.
+   */
+  fire(record: StaticAddressRecord, event: StaticAddressEvent): FireResult<StaticAddressState, StaticAddressEvent> {
+    const fired = tryFire(staticAddressMachine, record.status, event);
+    if (fired.ok) record.status = fired.transition.to;
+    return fired;
   }
 
   get(site: Site, uuid: string): StaticAddressRecord | undefined {

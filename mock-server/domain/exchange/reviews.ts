@@ -1,11 +1,13 @@
-// Reviews: one moderated review per completed order of a client, listed with the client's other
-// reviews. The default client starts with a seeded history of imported reviews (no order, some
+// Reviews: one moderated review per completed order of a client (the review machine: staff publish
+// or reject it through the control API), listed with the client's other reviews. The default client starts with a seeded history of imported reviews (no order, some
 // published, some waiting, some rejected), so the list, its filters and sorts show something
 // before the first order completes. A reset seeds them again.
 import type { Review, ReviewStatus } from '../../../generated/exchange-v3/types.js';
+import { reviewMachine, type ReviewEvent, type ReviewState } from '../../../generated/machines.js';
 import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
 import { ListableCollection, match, type FilterMatcher } from '../../store/list-records.js';
+import { tryFire, type FireResult } from '../machines/fire.js';
 
 export interface ReviewRecord {
   id: number;
@@ -18,8 +20,8 @@ export interface ReviewRecord {
   createdAt: Date;
 }
 
-/** A new review waits for staff (the contract's ReviewStatus). */
-const newReviewStatus: ReviewStatus = 'pending_moderation';
+/** A new review waits for staff: the review machine's initial state. */
+const newReviewStatus: ReviewStatus = reviewMachine.initial;
 
 const seededCount = 12;
 const seededStatuses: ReviewStatus[] = ['published', 'published', 'published', 'pending_moderation', 'rejected'];
@@ -48,6 +50,21 @@ export class ReviewBook {
   private nextId = 1;
 
   constructor(private readonly clock: Clock) {}
+
+  /** Any client's review (the control API). */
+  find(id: number): ReviewRecord | undefined {
+    return this.collection.get(id);
+  }
+
+  /** Staff publish or reject a review (contracts/machines/review.yaml); the machine's reason when it refuses. */
+  moderate(review: ReviewRecord, event: ReviewEvent): FireResult<ReviewState, ReviewEvent> {
+    const fired = tryFire(reviewMachine, review.status, event);
+    if (fired.ok) {
+      review.status = fired.transition.to;
+      this.collection.upsert(review);
+    }
+    return fired;
+  }
 
   /** Whether the order (one client's, by public_id) already has its review. */
   hasReview(orderPublicId: string): boolean {
