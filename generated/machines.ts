@@ -249,7 +249,7 @@ export const depositMachine: Machine<DepositState, DepositEvent> = {
 
 /** Exchange order: the states of contracts/machines/order.yaml. */
 export type OrderState = "awaiting_payment" | "paid" | "verification_hold" | "processing" | "completed" | "cancelled" | "expired" | "error" | "refunded";
-export type OrderEvent = "confirm" | "pay" | "cancel" | "expire" | "hold_for_verification" | "process" | "fail" | "verification_approved" | "verification_rejected" | "complete" | "refund";
+export type OrderEvent = "confirm" | "pay" | "pay_short" | "cancel" | "expire" | "hold_for_verification" | "process" | "fail" | "verification_approved" | "verification_rejected" | "complete" | "refund";
 export const orderMachine: Machine<OrderState, OrderEvent> = {
   "name": "order",
   "title": "Exchange order",
@@ -290,7 +290,8 @@ export const orderMachine: Machine<OrderState, OrderEvent> = {
   "limits": {},
   "guards": {
     "verification_required": "The route or amount needs a verification the client has not passed.",
-    "payment_received": "The exchanger has received the client's payment in full (confirmed on its side)."
+    "payment_received": "The exchanger has received the client's payment in full (confirmed on its side).",
+    "no_payment_seen": "No transaction to the order's payment address has been seen."
   },
   "transitions": [
     {
@@ -317,6 +318,16 @@ export const orderMachine: Machine<OrderState, OrderEvent> = {
     },
     {
       "from": "awaiting_payment",
+      "event": "pay_short",
+      "to": "error",
+      "actor": "system",
+      "via": [],
+      "guard": null,
+      "timer": null,
+      "emits": "order.status_changed"
+    },
+    {
+      "from": "awaiting_payment",
       "event": "cancel",
       "to": "cancelled",
       "actor": "client",
@@ -334,7 +345,7 @@ export const orderMachine: Machine<OrderState, OrderEvent> = {
       "to": "expired",
       "actor": "system",
       "via": [],
-      "guard": null,
+      "guard": "no_payment_seen",
       "timer": "payment_window",
       "emits": "order.status_changed"
     },

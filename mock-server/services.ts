@@ -74,7 +74,22 @@ export function createServices(dependencies: ServiceDependencies): SandboxServic
   const catalog = new ExchangeCatalog(clock, streamOf('catalog'));
   const quotes = new QuoteBook(clock, streamOf('quotes'));
   const paymentDetails = new PaymentDetailsSource(streamOf('paymentDetails'));
-  const orders = new OrderService({ clock, random: streamOf('orders'), emit: dependencies.emit });
+  const aml = new AmlScreening(clock, dependencies.random);
+  const deposits: DepositService = new DepositService({
+    clock,
+    random: streamOf('deposits'),
+    webhooks: dependencies.siteWebhooks,
+    // Every Deposit view shows its AML status as it stands.
+    beforeView: (deposit) => depositAml.sync(deposit),
+    // The chain watcher also watches the orders' payment addresses.
+    otherPayments: {
+      claim: (tx): boolean => orders.receivePayment(tx) !== null,
+      confirmationsAdded: (tx): void => orders.paymentConfirmationsChanged(tx.hash),
+    },
+  });
+  const depositAml = new DepositAmlScreening(clock, aml.provider, deposits.chain);
+  const chain = { confirmedAtMs: (hash: string): number => deposits.chain.confirmedAtMs(deposits.chain.require(hash)) };
+  const orders: OrderService = new OrderService({ clock, random: streamOf('orders'), emit: dependencies.emit, chain });
   const reviews = new ReviewBook(clock);
   reviews.seed(String(defaultClient.id), streamOf('reviews'));
   const partners = new PartnerBook(clock);
@@ -82,15 +97,6 @@ export function createServices(dependencies: ServiceDependencies): SandboxServic
   const uploads = new UploadIntentService(clock, streamOf('uploads'));
   const verifications = new VerificationService(clock, streamOf('verifications'), uploads, orders);
 
-  const aml = new AmlScreening(clock, dependencies.random);
-  const deposits = new DepositService({
-    clock,
-    random: streamOf('deposits'),
-    webhooks: dependencies.siteWebhooks,
-    // Every Deposit view shows its AML status as it stands.
-    beforeView: (deposit) => depositAml.sync(deposit),
-  });
-  const depositAml = new DepositAmlScreening(clock, aml.provider, deposits.chain);
   const staticAddresses = new StaticAddressService(clock, streamOf('staticAddresses'), deposits);
 
   return { catalog, quotes, paymentDetails, orders, reviews, partners, uploads, verifications, deposits, staticAddresses, aml, depositAml };

@@ -629,7 +629,7 @@ export type PreflightResult = {
 export type OrderStatus = 'awaiting_payment' | 'paid' | 'verification_hold' | 'processing' | 'completed' | 'cancelled' | 'expired' | 'error' | 'refunded';
 
 /** Events of the order machine (contracts/machines/order.yaml). */
-export type OrderMachineEvent = 'confirm' | 'pay' | 'cancel' | 'expire' | 'hold_for_verification' | 'process' | 'fail' | 'verification_approved' | 'verification_rejected' | 'complete' | 'refund';
+export type OrderMachineEvent = 'confirm' | 'pay' | 'pay_short' | 'cancel' | 'expire' | 'hold_for_verification' | 'process' | 'fail' | 'verification_approved' | 'verification_rejected' | 'complete' | 'refund';
 
 /** An exchange order. */
 export type Order = {
@@ -658,9 +658,11 @@ export type Order = {
   /** The receiver's requisite, masked (payout address, card or account). */
   to_requisite: string | null;
   requisites: MaskedOrderRequisites;
-  /** Where and what the client pays. */
+  /** Where and what the client pays, and what has arrived there. */
   payment_details: {
-    /** Deposit address on the give side's network; null for fiat. */
+    /** The give side's network (the deposit API's network code, for example `TRON`); null for fiat. */
+    network: string | null;
+    /** Deposit address on the give side's network; null for fiat. The exchanger watches it - transactions to it (with the memo on memo networks) pay the order. */
     address: string | null;
     /** Memo or tag the payment must carry on memo networks. */
     memo: string | null;
@@ -671,6 +673,10 @@ export type Order = {
     currency: string;
     /** End of the payment window. */
     expires_at: string;
+    /** The sum of the transactions seen at the payment address; `0` before any (always `0` for fiat). */
+    amount_received: Amount;
+    /** The transactions seen at the payment address, oldest first. */
+    transactions: OrderPaymentTransaction[];
   };
   verification: {
     /** Whether the order needs a verification before the payout. */
@@ -680,11 +686,20 @@ export type Order = {
   };
   /** X-Correlation-Id of the request that created the order. */
   correlation_id: string | null;
-  /** When the unpaid order expires; null once it left awaiting_payment. */
+  /** When the unpaid order expires; null once it left awaiting_payment, or once a payment to it was seen. */
   expires_at: string | null;
   created_at: string;
   updated_at: string;
   completed_at: string | null;
+};
+
+/** A transaction the exchanger saw at an order's payment address. */
+export type OrderPaymentTransaction = {
+  hash: string;
+  amount: Amount;
+  detected_at: string;
+  /** When it reached the network's required confirmations; null until then. */
+  confirmed_at: string | null;
 };
 
 export type OrderResult = {
@@ -745,7 +760,7 @@ export type OrderStatusHistoryEntry = {
 export type OrderStatusReport = {
   status: OrderStatus;
   is_final: boolean;
-  /** When the unpaid order expires; null once it left awaiting_payment. */
+  /** When the unpaid order expires; null once it left awaiting_payment, or once a payment to it was seen. */
   expires_at: string | null;
   history: OrderStatusHistoryEntry[];
 };

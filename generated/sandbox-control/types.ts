@@ -538,10 +538,12 @@ export type ChainTransaction = {
   created_at: string;
   /** The deposit the transaction was credited to; null when none took it (no matching address and memo, a final deposit, or an expired one past its late window). */
   deposit_uuid: string | null;
+  /** The exchange order (v3, its database id) whose payment address the transaction paid; null when it paid none. */
+  order_id: number | null;
 };
 
 /** An event of the order machine (contracts/machines/order.yaml). */
-export type OrderMachineEvent = 'confirm' | 'pay' | 'cancel' | 'expire' | 'hold_for_verification' | 'process' | 'fail' | 'verification_approved' | 'verification_rejected' | 'complete' | 'refund';
+export type OrderMachineEvent = 'confirm' | 'pay' | 'pay_short' | 'cancel' | 'expire' | 'hold_for_verification' | 'process' | 'fail' | 'verification_approved' | 'verification_rejected' | 'complete' | 'refund';
 
 export type ForceOrderEventRequest = {
   event: OrderMachineEvent;

@@ -1,10 +1,12 @@
 // The control API's Chain room: put a transaction on the simulated chain (the chain watcher
-// credits it to the deposit with its address and memo) and add confirmations to one.
+// credits it to the deposit, or the exchange order, with its address and memo) and add
+// confirmations to one.
 import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
 import type { ChainTransaction } from '../domain/deposits/chain-simulator.js';
 import { compareAmounts } from '../decimal.js';
 import type { DepositService } from '../domain/deposits/deposit-service.js';
 import { findNetwork } from '../domain/deposits/networks.js';
+import { ordersChanged } from '../handlers/v3-orders.js';
 import { HttpError } from '../http/http-error.js';
 import { respond } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
@@ -27,6 +29,7 @@ export function chainControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandl
       block_height: confirmations > 0 ? tx.blockHeight : null,
       created_at: tx.createdAt.toISOString(),
       deposit_uuid: service.depositOf(tx.hash)?.uuid ?? null,
+      order_id: sandbox.services.orders.paidBy(tx.hash)?.id ?? null,
     };
   };
 
@@ -50,6 +53,7 @@ export function chainControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandl
         ...(body.confirmations !== undefined ? { confirmations: body.confirmations } : {}),
       });
       await service.flush();
+      await ordersChanged(sandbox);
       return respond(context, clock, 201, view(service, transaction));
     },
     addChainConfirmations: async (request, context) => {
@@ -58,6 +62,7 @@ export function chainControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandl
       if (tx === undefined) throw new HttpError('not_found', 'No transaction of the simulated chain has this hash.');
       service.confirm(tx, request.body.count);
       await service.flush();
+      await ordersChanged(sandbox);
       return respond(context, clock, 200, view(service, tx));
     },
   };

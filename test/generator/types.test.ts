@@ -274,7 +274,7 @@ export const order: Order = {
   client_order_id: null, email: 'client@example.com', amount_in: amount, amount_out: amount,
   currency_in: 'BTC', currency_out: 'USDT', rate: amount, fee: amount, from_requisite: null,
   to_requisite: null, requisites: {},
-  payment_details: { address: 'bc1q', memo: null, account: null, amount, currency: 'BTC', expires_at: '2026-11-21T12:00:00Z' },
+  payment_details: { network: 'BTC', address: 'bc1q', memo: null, account: null, amount, currency: 'BTC', expires_at: '2026-11-21T12:00:00Z', amount_received: '0', transactions: [] },
   verification: { required: false, status: null }, correlation_id: null, expires_at: null,
   created_at: '2026-11-21T12:00:00Z', updated_at: '2026-11-21T12:00:00Z', completed_at: null,
 };

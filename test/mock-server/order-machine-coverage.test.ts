@@ -1,6 +1,6 @@
 // Proves that the order suites' behaviour covers the whole order machine: each scenario below
-// drives orders over HTTP (client operations, the control API, the virtual clock, a decided
-// verification) and records the (from, event, to) of every transition the orders' status
+// drives orders over HTTP (client operations, the control API, the simulated chain, the virtual
+// clock, a decided verification) and records the (from, event, to) of every transition the orders' status
 // history shows; the last test compares them with every transition of
 // contracts/machines/order.yaml (generated/machines.ts) and fails on any that was not taken.
 import { describe, expect, it } from 'vitest';
@@ -67,6 +67,18 @@ describe('order machine coverage', () => {
     await decideVerification(order, 'rejected');
     await force(server, order.id, ['refund']);
     expect(await record(order)).toBe('refunded');
+  });
+
+  it('chain: a confirmed payment covering amount_in pays the order; one falling short sends it to error', async () => {
+    const paidInFull = await placeOrder(server);
+    const { network, address } = paidInFull.payment_details;
+    await server.control.injectChainTransaction({ body: { network: network!, address: address!, amount: paidInFull.amount_in, confirmations: 100 } });
+    expect(await record(paidInFull)).toBe('paid');
+
+    await server.control.resetSandbox();
+    const short = await placeOrder(server);
+    await server.control.injectChainTransaction({ body: { network: network!, address: address!, amount: '0.001', confirmations: 100 } });
+    expect(await record(short)).toBe('error');
   });
 
   it('staff: a payment that is not found fails a paid order', async () => {

@@ -17,7 +17,7 @@ export function sampleDraft(overrides: Partial<OrderDraft> = {}): OrderDraft {
     fee: '4.800038',
     currencyIn: 'BTC',
     currencyOut: 'USDTTRC20',
-    paymentDetails: { address: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh', memo: null, account: null, amount: '0.015', currency: 'BTC' },
+    paymentDetails: { network: 'BTC', address: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh', memo: null, account: null, amount: '0.015', currency: 'BTC' },
     requisites: { to_address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE' },
     fromRequisite: null,
     toRequisite: 'TQn9Y2****KcbLSE',

@@ -70,7 +70,7 @@ describe('simulateOrder', () => {
       ['refund', false, null],
       ['process', true, 'processing'],
     ]);
-    expect(skipped.transitions[0]!.reason).toBe('complete is not allowed from awaiting_payment (allowed: confirm, pay, cancel, expire)');
+    expect(skipped.transitions[0]!.reason).toBe('complete is not allowed from awaiting_payment (allowed: confirm, pay, pay_short, cancel, expire)');
     expect(skipped.final_status).toBe('processing');
 
     // Confirmed by the client only: the exchanger has not received the payment, so process's guard is closed.

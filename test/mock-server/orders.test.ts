@@ -230,7 +230,7 @@ describe('forceOrderEvent', () => {
     const order = await placeOrder(server);
     const error = await failure(server.control.forceOrderEvent({ path: { order: order.public_id }, body: { event: 'complete' } }));
     expect([error.status, error.code]).toEqual([409, 'invalid_state_transition']);
-    expect(error.details).toEqual({ event: ['complete is not allowed from awaiting_payment (allowed: confirm, pay, cancel, expire)'] });
+    expect(error.details).toEqual({ event: ['complete is not allowed from awaiting_payment (allowed: confirm, pay, pay_short, cancel, expire)'] });
     const missing = await failure(server.control.forceOrderEvent({ path: { order: 'EXNOSUCH00' }, body: { event: 'pay' } }));
     expect([missing.status, missing.code]).toEqual([404, 'not_found']);
   });

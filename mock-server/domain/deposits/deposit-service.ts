@@ -81,6 +81,16 @@ export interface StaticPaymentHooks {
   final(deposit: DepositRecord, atMs: number): void;
 }
 
+/**
+ * Payments to addresses that are not deposits' (the orders' pay-in addresses): the watcher offers
+ * them each transaction no deposit takes, and tells them when one they took gains confirmations.
+ */
+export interface OtherPayments {
+  /** Takes the transaction when it pays one of their addresses. */
+  claim(tx: ChainTransaction): boolean;
+  confirmationsAdded(tx: ChainTransaction): void;
+}
+
 export type RefreshOutcome = { ok: true; deposit: DepositRecord } | { ok: false; retryAfterSeconds: number };
 
 export interface DepositServiceOptions {
@@ -91,6 +101,8 @@ export interface DepositServiceOptions {
   webhooks: () => SiteWebhookContext;
   /** Runs before each Deposit view is built (deposit AML keeps `amlStatus` in step). */
   beforeView?: (deposit: DepositRecord) => void;
+  /** Who else receives payments on the chain (the orders). */
+  otherPayments?: OtherPayments;
 }
 
 /** The partitions deposit lists are scoped to: the site's history, a static address's payments. */
@@ -222,15 +234,18 @@ export class DepositService {
 
   /**
    * A transaction arrives on the simulated chain; the watcher credits it to the deposit with its
-   * address (and memo, on memo networks: a payment without it is not matched). Returns that
-   * deposit, or null when none takes it.
+   * address (and memo, on memo networks: a payment without it is not matched), or offers it to
+   * the other payments (an order's pay-in address). Returns the deposit, or null when none takes it.
    */
   receive(input: InjectInput): { transaction: ChainTransaction; deposit: DepositRecord | null } {
     const now = this.options.clock.now();
     const tx = this.chain.inject(input, now);
     const claim = this.staticPayments?.claim(tx) ?? null;
     const deposit = claim !== null ? this.createStaticPayment(claim, tx, now.getTime()) : this.depositFor(tx);
-    if (deposit === undefined) return { transaction: tx, deposit: null };
+    if (deposit === undefined) {
+      this.options.otherPayments?.claim(tx);
+      return { transaction: tx, deposit: null };
+    }
     this.settle(deposit);
     const matched = this.detect(deposit, tx, now.getTime());
     this.settle(deposit);
@@ -241,7 +256,10 @@ export class DepositService {
   confirm(tx: ChainTransaction, count: number): DepositRecord | null {
     this.chain.addConfirmations(tx, count, this.options.clock.now());
     const deposit = this.credited.get(tx.hash);
-    if (deposit === undefined) return null;
+    if (deposit === undefined) {
+      this.options.otherPayments?.confirmationsAdded(tx);
+      return null;
+    }
     this.timers.schedule(deposit);
     this.settle(deposit);
     return deposit;

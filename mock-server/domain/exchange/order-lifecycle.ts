@@ -9,12 +9,13 @@ import { needsVerification, type OrderDraft, type OrderRecord } from './order-re
 // Names of the machine file this code gives meaning to; checked against the generated table at load.
 const VERIFICATION_REQUIRED = 'verification_required';
 const PAYMENT_RECEIVED = 'payment_received';
+const NO_PAYMENT_SEEN = 'no_payment_seen';
 /** The event by which the exchanger sees the payment: from then on payment_received holds. */
 const PAYMENT_EVENT: OrderEvent = 'pay';
 /** The state whose entry sets completed_at. */
 const COMPLETED: OrderState = 'completed';
 
-for (const guard of [VERIFICATION_REQUIRED, PAYMENT_RECEIVED]) {
+for (const guard of [VERIFICATION_REQUIRED, PAYMENT_RECEIVED, NO_PAYMENT_SEEN]) {
   if (!(guard in orderMachine.guards)) throw new Error(`the order machine lacks the ${guard} guard`);
 }
 if (!orderMachine.transitions.some((t) => t.event === PAYMENT_EVENT)) throw new Error(`the order machine lacks the ${PAYMENT_EVENT} event`);
@@ -30,19 +31,29 @@ export interface OrderStep {
 /** Called after each transition is applied (the order already shows its new status). */
 export type StepListener = (order: OrderRecord, step: OrderStep) => void;
 
-type TimedState = Pick<OrderRecord, 'status' | 'statusSince'>;
+type TimedState = Pick<OrderRecord, 'status' | 'statusSince' | 'payments'>;
+
+/** The guards a timer's transition may have: they hold for what the order saw so far. */
+function timerGuards(order: Pick<OrderRecord, 'payments'>): Record<string, boolean> {
+  return { [NO_PAYMENT_SEEN]: order.payments.length === 0 };
+}
 
 /** The guards of the machine file, as they hold for the order now. */
 export function orderGuards(order: OrderRecord): Record<string, boolean> {
   return {
     [VERIFICATION_REQUIRED]: needsVerification(order) && order.verificationStatus !== 'approved',
     [PAYMENT_RECEIVED]: order.paymentReceived,
+    ...timerGuards(order),
   };
 }
 
-/** The timed transition pending from the order's status and the instant it falls due; null when none. */
+/**
+ * The timed transition pending from the order's status and the instant it falls due; null when
+ * none (or its guard does not hold: a payment seen in time stops the payment window).
+ */
 export function pendingTimer(order: TimedState): { transition: OrderTransition; at: Date } | null {
-  const transition = orderMachine.transitions.find((t) => t.from === order.status && t.timer !== null);
+  const guards = timerGuards(order);
+  const transition = orderMachine.transitions.find((t) => t.from === order.status && t.timer !== null && (t.guard === null || guards[t.guard] === true));
   if (transition === undefined) return null;
   const seconds = orderMachine.timers[transition.timer ?? '']?.seconds;
   if (seconds === undefined) throw new Error(`the order machine's timer ${transition.timer} has no seconds`);
@@ -61,7 +72,7 @@ export interface NewOrderFields {
 
 /** A new order in the machine's initial state, created at `now` (creation is not a transition). */
 export function newOrderRecord(fields: NewOrderFields, now: Date): OrderRecord {
-  const initial = { status: orderMachine.initial, statusSince: now };
+  const initial = { status: orderMachine.initial, statusSince: now, payments: [] };
   const paymentWindow = pendingTimer(initial);
   if (paymentWindow === null) throw new Error(`the order machine has no timer from ${orderMachine.initial} (the payment window)`);
   return {
@@ -70,6 +81,7 @@ export function newOrderRecord(fields: NewOrderFields, now: Date): OrderRecord {
     createdAt: now,
     paymentExpiresAt: paymentWindow.at,
     paymentReceived: false,
+    payments: initial.payments,
     verificationStatus: null,
     paymentReference: null,
     cancelReason: null,

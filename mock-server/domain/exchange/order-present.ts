@@ -12,6 +12,7 @@ import type {
 import { orderMachine } from '../../../generated/machines.js';
 import { isTerminal, tryFire } from '../machines/fire.js';
 import { orderGuards, pendingTimer, type OrderStep } from './order-lifecycle.js';
+import { amountReceived } from './order-payments.js';
 import { needsVerification, type OrderRecord } from './order-records.js';
 
 export function presentOrder(order: OrderRecord): Order {
@@ -34,7 +35,17 @@ export function presentOrder(order: OrderRecord): Order {
     from_requisite: draft.fromRequisite,
     to_requisite: draft.toRequisite,
     requisites: { ...draft.requisites },
-    payment_details: { ...draft.paymentDetails, expires_at: order.paymentExpiresAt.toISOString() },
+    payment_details: {
+      ...draft.paymentDetails,
+      expires_at: order.paymentExpiresAt.toISOString(),
+      amount_received: amountReceived(order),
+      transactions: order.payments.map((p) => ({
+        hash: p.hash,
+        amount: p.amount,
+        detected_at: p.seenAt.toISOString(),
+        confirmed_at: p.confirmedAt?.toISOString() ?? null,
+      })),
+    },
     verification: { required: needsVerification(order), status: order.verificationStatus },
     correlation_id: order.correlationId,
     expires_at: expiresAt(order),

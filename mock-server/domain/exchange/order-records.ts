@@ -28,6 +28,15 @@ export interface OrderHistoryEntry {
   actor: Actor;
 }
 
+/** A transaction to the order's payment address, as the exchanger's chain watcher saw it. */
+export interface OrderPayment {
+  hash: string;
+  amount: string;
+  seenAt: Date;
+  /** When it reached the network's required confirmations; null until the order saw that. */
+  confirmedAt: Date | null;
+}
+
 export interface OrderRecord {
   readonly id: number;
   /** `EX` and 8 upper-case letters or digits: never all digits, so it never reads as a database id. */
@@ -47,6 +56,8 @@ export interface OrderRecord {
   statusSince: Date;
   /** The exchanger has seen the client's payment (the machine's payment_received guard). */
   paymentReceived: boolean;
+  /** Transactions the chain watcher saw at the payment address, oldest first (order-payments.ts). */
+  payments: OrderPayment[];
   /** Status of the verification the order needs, as EX-FILES reports it; null until one is started. */
   verificationStatus: VerificationStatus | null;
   /** What the client sent with confirm and cancel (shown to staff, e.g. the inspector). */

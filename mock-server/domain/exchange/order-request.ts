@@ -10,7 +10,7 @@ import { priceAmount } from './amount-check.js';
 import type { RouteRecord } from './catalog/catalog-records.js';
 import type { ExchangeCatalog } from './catalog/catalog-service.js';
 import { snapshotHash, staleSnapshotMessage, type RouteState } from './catalog/route-state.js';
-import type { PaymentDetailsSource } from './payment-details.js';
+import type { PaymentDetails, PaymentDetailsSource } from './payment-details.js';
 import type { Priced } from './pricing.js';
 import type { QuoteBook } from './quotes.js';
 import { requisiteErrors } from './requisite-checks.js';
@@ -27,7 +27,7 @@ export interface OrderDraft {
   /** Rates-file codes. */
   currencyIn: string;
   currencyOut: string;
-  paymentDetails: { address: string | null; memo: string | null; account: string | null; amount: string; currency: string };
+  paymentDetails: PaymentDetails;
   requisites: MaskedOrderRequisites;
   fromRequisite: string | null;
   toRequisite: string | null;

@@ -1,8 +1,9 @@
 // The exchange orders of one sandbox: creation from a priced draft (order-request.ts), lookups by
-// any of the three ids, the order machine fired by clients, staff (the control API) and the
-// verification service, the payment window on the virtual clock (a queue of due orders, so a tick
-// looks only at orders whose window ended), and the order.* webhook events each change emits
-// through the sandbox's webhook engine. The machine is executed from the
+// any of the three ids, the order machine fired by clients, staff (the control API), the
+// verification service and the chain watcher (transactions to an order's payment address,
+// order-payments.ts), the payment window and payment confirmations on the virtual clock (a queue
+// of due orders, so a tick looks only at orders with something due), and the order.* webhook
+// events each change emits through the sandbox's webhook engine. The machine is executed from the
 // generated table (order-lifecycle.ts); this file keeps the records and emits.
 import type { Order, OrderRequisites, VerificationStatus } from '../../../generated/exchange-v3/types.js';
 import { orderMachine, type OrderEvent, type OrderState } from '../../../generated/machines.js';
@@ -16,6 +17,7 @@ import { tryFire, type FireResult } from '../machines/fire.js';
 import { randomUuid } from '../webhooks/ids.js';
 import type { EmitInput } from '../webhooks/webhook-service.js';
 import { fireOrderEvent, newOrderRecord, pendingTimer, settleOrder, type StepListener } from './order-lifecycle.js';
+import { paymentsDueAtMs, recordPayment, settlePayments, type PaymentChain } from './order-payments.js';
 import { createdEventData, presentOrder, statusChangedEventData } from './order-present.js';
 import { requisiteDigests, type CausingRequest, type OrderDraft, type OrderRecord } from './order-records.js';
 
@@ -41,6 +43,17 @@ export interface OrderServiceOptions {
   random: Random;
   /** Where order.* events go: the sandbox's webhook engine, read at each emission. */
   emit: (input: EmitInput) => Promise<unknown>;
+  /** When the simulated chain confirms the transactions paid to orders. */
+  chain: PaymentChain;
+}
+
+/** A transaction the chain watcher offers: it pays the order whose payment address (and memo) it names. */
+export interface ChainPayment {
+  hash: string;
+  network: string;
+  address: string;
+  memo: string | null;
+  amount: string;
 }
 
 export interface OrderFireOptions {
@@ -76,11 +89,15 @@ export class OrderService {
   });
   private readonly byPublicId = new Map<string, OrderRecord>();
   private readonly byTrackingId = new Map<string, OrderRecord>();
+  /** Payment destinations (network, address, memo) → the order paid there. */
+  private readonly byDestination = new Map<string, OrderRecord>();
+  /** Transaction hashes the watcher credited → the order they paid. */
+  private readonly byPaymentHash = new Map<string, OrderRecord>();
   private nextId = 1;
   private emitted: Promise<void> = Promise.resolve();
-  /** Orders by the end of their pending timer, the payment window (tests read its metrics). */
+  /** Orders by the end of their pending timer (the payment window) or their payments' confirmation (tests read its metrics). */
   readonly timers = new DueQueue<OrderRecord>({
-    dueAt: (o) => pendingTimer(o)?.at.getTime() ?? null,
+    dueAt: (o) => earliest(pendingTimer(o)?.at.getTime() ?? null, paymentsDueAtMs(o, this.options.chain)),
     creationOrder: (a, b) => a.id - b.id,
   });
 
@@ -107,6 +124,11 @@ export class OrderService {
     this.nextId += 1;
     this.byPublicId.set(order.publicId, order);
     this.byTrackingId.set(order.trackingId, order);
+    const { network, address, memo } = draft.paymentDetails;
+    // The first order keeps a destination (drawn addresses never repeat; hand-made drafts may).
+    if (network !== null && address !== null && !this.byDestination.has(destinationKey(network, address, memo))) {
+      this.byDestination.set(destinationKey(network, address, memo), order);
+    }
     this.collection.upsert(order);
     this.timers.schedule(order);
     if (orderMachine.createdEmits !== null) this.emit(order, orderMachine.createdEmits, createdEventData(order), cause);
@@ -150,6 +172,36 @@ export class OrderService {
     if (event !== undefined && tryFire(orderMachine, order.status, event).ok) this.fire(order, event);
   }
 
+  /**
+   * The chain watcher offers a transaction no deposit took: the order whose payment address (and
+   * memo, when the order has one) it pays records it, and is paid once it is confirmed. Returns
+   * that order, or null when it pays no order.
+   */
+  receivePayment(tx: ChainPayment): OrderRecord | null {
+    const order = this.byDestination.get(destinationKey(tx.network, tx.address, tx.memo)) ?? this.byDestination.get(destinationKey(tx.network, tx.address, null));
+    if (order === undefined || (order.draft.paymentDetails.memo !== null && order.draft.paymentDetails.memo !== tx.memo)) return null;
+    this.settle(order);
+    recordPayment(order, tx, this.options.clock.now());
+    this.byPaymentHash.set(tx.hash, order);
+    this.collection.upsert(order);
+    this.timers.schedule(order);
+    this.settle(order);
+    return order;
+  }
+
+  /** A transaction that paid an order gained confirmations: the order may be paid now. */
+  paymentConfirmationsChanged(hash: string): void {
+    const order = this.byPaymentHash.get(hash);
+    if (order === undefined) return;
+    this.timers.schedule(order);
+    this.settle(order);
+  }
+
+  /** The order a chain transaction paid, if any (the control API's view of a transaction). */
+  paidBy(hash: string): OrderRecord | undefined {
+    return this.byPaymentHash.get(hash);
+  }
+
   /** The client's orders, oldest first (partner statistics), brought up to date. */
   ordersOf(clientId: string): Iterable<OrderRecord> {
     this.tick();
@@ -170,8 +222,16 @@ export class OrderService {
     return this.emitted;
   }
 
+  /** Applies what is due by now: the payment window, then the payment once its transactions are confirmed. */
   private settle(order: OrderRecord): void {
-    settleOrder(order, this.options.clock.now(), this.recorder(undefined));
+    const now = this.options.clock.now();
+    settleOrder(order, now, this.recorder(undefined));
+    const payments = settlePayments(order, this.options.chain, now);
+    if (payments.fire !== null) fireOrderEvent(order, payments.fire.event, payments.fire.at, {}, this.recorder(undefined));
+    else if (payments.changed) {
+      this.collection.upsert(order);
+      this.timers.schedule(order);
+    }
   }
 
   /** After each transition: re-index the order and emit the transition's event with the cause's ids. */
@@ -203,4 +263,14 @@ export class OrderService {
         },
       );
   }
+}
+
+/** Where a payment lands: the network, the address and the memo of memo networks. */
+function destinationKey(network: string, address: string, memo: string | null): string {
+  return JSON.stringify([network, address, memo]);
+}
+
+function earliest(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  return b === null ? a : Math.min(a, b);
 }

@@ -8,6 +8,8 @@ import type { RouteRecord } from './catalog/catalog-records.js';
 import { passesLuhn } from './requisite-checks.js';
 
 export interface PaymentDetails {
+  /** The give side's network code (the deposit API's); null for fiat. */
+  network: string | null;
   address: string | null;
   memo: string | null;
   account: string | null;
@@ -27,9 +29,9 @@ export class PaymentDetailsSource {
   forRoute(route: RouteRecord, amount: string): PaymentDetails {
     const { spec } = route.from;
     const base = { amount, currency: spec.letter };
-    if (spec.network !== null) return { address: this.chain.address(spec.network), memo: this.chain.memo(spec.network, 'ex'), account: null, ...base };
+    if (spec.network !== null) return { network: spec.network, address: this.chain.address(spec.network), memo: this.chain.memo(spec.network, 'ex'), account: null, ...base };
     const account = spec.kind === 'card' ? this.cardOf(route.from.id) : (spec.account?.exchanger ?? null);
-    return { address: null, memo: null, account, ...base };
+    return { network: null, address: null, memo: null, account, ...base };
   }
 
   private cardOf(systemId: number): string {
