@@ -89,7 +89,7 @@ export function createServices(dependencies: ServiceDependencies): SandboxServic
   });
   const depositAml = new DepositAmlScreening(clock, aml.provider, deposits.chain);
   const chain = { confirmedAtMs: (hash: string): number => deposits.chain.confirmedAtMs(deposits.chain.require(hash)) };
-  const orders: OrderService = new OrderService({ clock, random: streamOf('orders'), emit: dependencies.emit, chain });
+  const orders: OrderService = new OrderService({ clock, random: streamOf('orders'), emit: dependencies.emit, chain, reserves: catalog });
   const reviews = new ReviewBook(clock);
   reviews.seed(String(defaultClient.id), streamOf('reviews'));
   const partners = new PartnerBook(clock);

@@ -78,7 +78,7 @@ export type PaginationMeta = {
 /** A route (direction) from a give-side payment system to a receive-side one (description 2.3). */
 export type ExchangeRoute = {
   id: number;
-  /** 1 active, 0 suspended. */
+  /** 1 active, 0 suspended (payouts suspended, or the receive side's reserve below the smallest payout). */
   status: 0 | 1;
   is_enabled: boolean;
   name: string;
@@ -187,6 +187,7 @@ export type RouteCapabilities = {
   route_id: number;
   status: {
     enabled?: boolean;
+    /** Why the route is off: its payouts are suspended, or its reserve is below its smallest payout; null while it is enabled. */
     reason?: string | null;
   };
   amount_sides?: ('give' | 'receive')[];

@@ -325,6 +325,16 @@ export const sandboxControlOperations = {
     "body": {
       "contentType": "application/json"
     }
+  },
+  "setReserve": {
+    "operationId": "setReserve",
+    "method": "PUT",
+    "path": "/reserves/{payment_system}",
+    "query": [],
+    "headers": [],
+    "body": {
+      "contentType": "application/json"
+    }
   }
 } as const satisfies Record<keyof Operations, OperationSpec>;
 
@@ -512,6 +522,13 @@ export interface ModerateReviewInput {
   signal?: AbortSignal | undefined;
 }
 
+/** Input of setReserve: PUT /reserves/{payment_system}. */
+export interface SetReserveInput {
+  path: Operations['setReserve']['path'];
+  body: Operations['setReserve']['body'];
+  signal?: AbortSignal | undefined;
+}
+
 export type SandboxControlClientOptions = Omit<ClientOptions, 'errorFormat' | 'basePath'> & { basePath?: string | undefined };
 
 export class SandboxControlClient {
@@ -675,5 +692,10 @@ export class SandboxControlClient {
   /** Publish or reject a review (POST /reviews/{review}/moderation). */
   moderateReview(input: ModerateReviewInput): Promise<ApiResponse<Operations['moderateReview']['result']>> {
     return this.runtime.request(sandboxControlOperations.moderateReview, input);
+  }
+
+  /** Set the reserve of a payment system (PUT /reserves/{payment_system}). */
+  setReserve(input: SetReserveInput): Promise<ApiResponse<Operations['setReserve']['result']>> {
+    return this.runtime.request(sandboxControlOperations.setReserve, input);
   }
 }

@@ -84,6 +84,8 @@ export interface SandboxControlHandlers {
   forceStaticAddressEvent(request: HandlerRequest<'forceStaticAddressEvent'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
   /** Publish or reject a review (POST /reviews/{review}/moderation) */
   moderateReview(request: HandlerRequest<'moderateReview'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** Set the reserve of a payment system (PUT /reserves/{payment_system}) */
+  setReserve(request: HandlerRequest<'setReserve'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
 }
 
 /** Path prefix under which the app mounts the router (from the contract's server URL). */
@@ -507,6 +509,20 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     security: [[], ['adminToken']],
     parameters: [
       { name: 'review', in: 'path', required: true, kind: 'integer', array: false, commaSeparated: false },
+    ],
+    body: { contentType: 'application/json', required: true },
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'setReserve',
+    method: 'put',
+    path: '/reserves/{payment_system}',
+    tag: 'Catalog',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+      { name: 'payment_system', in: 'path', required: true, kind: 'string', array: false, commaSeparated: false },
     ],
     body: { contentType: 'application/json', required: true },
     idempotency: undefined,

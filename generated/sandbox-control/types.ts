@@ -643,6 +643,26 @@ export type ModeratedReviewResult = {
   review: PresentedRecord;
 };
 
+export type SetReserveRequest = {
+  /** The new reserve, in the system's units (a decimal string). */
+  amount: string;
+};
+
+export type ReserveResult = {
+  payment_system: {
+    id: number;
+    code: string;
+    reserve: string;
+  };
+  /** The routes paying out in this system, by id. */
+  routes: {
+    id: number;
+    enabled: boolean;
+    /** Why the route is off (payouts suspended, reserve depleted); null when it is enabled. */
+    reason: string | null;
+  }[];
+};
+
 /** Request body (application/json) of `resetSandbox` (POST /__mock/reset). */
 export type ResetSandboxBody = ResetSandboxRequest;
 
@@ -1567,6 +1587,45 @@ export type ModerateReviewResult = ModerateReviewResponses['200'];
 /** Body of an error response of `moderateReview` (POST /__mock/reviews/{review}/moderation). */
 export type ModerateReviewError = ModerateReviewResponses['400' | '401' | '404' | '409' | '413' | '415' | '422'];
 
+/** Path parameters of `setReserve` (PUT /__mock/reserves/{payment_system}). */
+export type SetReservePathParams = {
+  /** The payment system's rates-file code (`codes.letter`, for example `USDTTRC20`), case-insensitive. */
+  payment_system: string;
+};
+
+/** Request body (application/json) of `setReserve` (PUT /__mock/reserves/{payment_system}). */
+export type SetReserveBody = SetReserveRequest;
+
+/**
+ * Response bodies of `setReserve` (PUT /__mock/reserves/{payment_system}) by status.
+ *
+ * Set the reserve of a payment system.
+ */
+export type SetReserveResponses = {
+  /** The reserve in force, and the routes paying out in the system with their state. */
+  '200': SuccessEnvelope & {
+    result: ReserveResult;
+  };
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
+  '400': ErrorEnvelope;
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+  /** `not_found`: the addressed resource does not exist. */
+  '404': ErrorEnvelope;
+  /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
+  '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
+  '415': ErrorEnvelope;
+  /** `validation_error` with `error.details` per field. */
+  '422': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `setReserve` (PUT /__mock/reserves/{payment_system}). */
+export type SetReserveResult = SetReserveResponses['200'];
+
+/** Body of an error response of `setReserve` (PUT /__mock/reserves/{payment_system}). */
+export type SetReserveError = SetReserveResponses['400' | '401' | '404' | '413' | '415' | '422'];
+
 /** Every operation by operationId: its request parts and response types. */
 export interface Operations {
   resetSandbox: {
@@ -1847,6 +1906,15 @@ export interface Operations {
     responses: ModerateReviewResponses;
     result: ModerateReviewResult;
     error: ModerateReviewError;
+  };
+  setReserve: {
+    path: SetReservePathParams;
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: SetReserveBody;
+    responses: SetReserveResponses;
+    result: SetReserveResult;
+    error: SetReserveError;
   };
 }
 

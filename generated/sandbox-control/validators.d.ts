@@ -190,6 +190,15 @@ export declare const moderateReview_response_409: Validator;
 export declare const moderateReview_response_413: Validator;
 export declare const moderateReview_response_415: Validator;
 export declare const moderateReview_response_422: Validator;
+export declare const setReserve_path: Validator;
+export declare const setReserve_body: Validator;
+export declare const setReserve_response_200: Validator;
+export declare const setReserve_response_400: Validator;
+export declare const setReserve_response_401: Validator;
+export declare const setReserve_response_404: Validator;
+export declare const setReserve_response_413: Validator;
+export declare const setReserve_response_415: Validator;
+export declare const setReserve_response_422: Validator;
 
 export declare const operationValidators: {
   readonly resetSandbox: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
@@ -223,6 +232,7 @@ export declare const operationValidators: {
   readonly getInspectorState: { readonly path?: undefined; readonly query: Validator; readonly headers?: undefined; readonly body?: undefined; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "422": Validator; } };
   readonly forceStaticAddressEvent: { readonly path: Validator; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "404": Validator; readonly "409": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
   readonly moderateReview: { readonly path: Validator; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "404": Validator; readonly "409": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
+  readonly setReserve: { readonly path: Validator; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "404": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
 };
 
 export type OperationId = keyof typeof operationValidators;

@@ -24,6 +24,7 @@ import { signatureControlHandlers } from './signature-controls.js';
 import type { OperationFaults } from './operation-faults.js';
 import { staticAddressControlHandlers } from './static-address-controls.js';
 import { reviewControlHandlers } from './review-controls.js';
+import { catalogControlHandlers } from './catalog-controls.js';
 
 const maxAdvanceMs = 31_536_000_000;
 const knownScopes = new Set(allScopes(exchangeV3Routes));
@@ -44,6 +45,7 @@ export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, optio
     ...signatureControlHandlers(sandbox),
     ...staticAddressControlHandlers(sandbox),
     ...reviewControlHandlers(sandbox),
+    ...catalogControlHandlers(sandbox),
     resetSandbox: async (request, context) => {
       await sandbox.reset(request.body?.seed);
       faults.reset();

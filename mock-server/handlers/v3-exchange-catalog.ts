@@ -23,7 +23,7 @@ export function exchangeCatalogHandlers(sandbox: Sandbox): Pick<ExchangeV3Handle
   const catalog = () => sandbox.services.catalog;
   const ok = (context: HandlerContext, result: unknown) => respond(context, clock, 200, result);
   const details = (context: HandlerContext, route: RouteRecord) => ok(context, routeDetails(catalog().state(route), clock.now()));
-  const capabilities = (context: HandlerContext, route: RouteRecord) => ok(context, { capabilities: routeCapabilities(route) });
+  const capabilities = (context: HandlerContext, route: RouteRecord) => ok(context, { capabilities: routeCapabilities(catalog().state(route)) });
 
   return {
     listPaymentSystems: (request, context) => {

@@ -22,7 +22,7 @@ export function quoteHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, 'creat
       const route = catalog.route(body.route_id);
       if (route === undefined) throw invalid('body.route_id', 'is not a route');
       const state = catalog.state(route);
-      if (!state.enabled) throw invalid('body.route_id', `names a suspended route: ${route.suspended}`);
+      if (!state.enabled) throw invalid('body.route_id', `names a suspended route: ${state.disabledReason}`);
       if (body.snapshot_hash !== undefined && body.snapshot_hash !== snapshotHash(state)) {
         throw new HttpError('quote_expired', 'The route changed since the snapshot; read the route details again.', {
           'body.snapshot_hash': [staleSnapshotMessage],

@@ -53,6 +53,7 @@ const EXPECTED: Record<string, string> = {
   // issue 23, every state reachable
   'POST /static-addresses/{static_address}/events': 'forceStaticAddressEvent',
   'POST /reviews/{review}/moderation': 'moderateReview',
+  'PUT /reserves/{payment_system}': 'setReserve',
 };
 
 const schemaNamed = (name: string): JsonObject => {

@@ -1,13 +1,10 @@
 // What /private/client and /private/health/client report of a client's own activity, computed
 // from its records as they stand: its order counters (from the order machine's terminal states),
 // and the state of its webhook endpoints.
-import { orderMachine, type OrderState } from '../../../generated/machines.js';
+import { orderMachine } from '../../../generated/machines.js';
 import type { EndpointRecord } from '../../store/records/webhook-records.js';
+import { completedState } from './order-lifecycle.js';
 import type { OrderRecord } from './order-records.js';
-
-/** The order machine's state of a finished exchange: the payout was sent. */
-const COMPLETED: OrderState = 'completed';
-if (!orderMachine.terminal.includes(COMPLETED)) throw new Error(`the order machine lacks the terminal state ${COMPLETED}`);
 
 export interface OrderCounts {
   total: number;
@@ -21,7 +18,7 @@ export function orderCounts(orders: Iterable<OrderRecord>): OrderCounts {
   for (const order of orders) {
     counts.total += 1;
     if (!orderMachine.terminal.includes(order.status)) counts.active += 1;
-    if (order.status === COMPLETED) counts.completed += 1;
+    if (order.status === completedState) counts.completed += 1;
   }
   return counts;
 }

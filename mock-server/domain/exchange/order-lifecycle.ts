@@ -12,13 +12,14 @@ const PAYMENT_RECEIVED = 'payment_received';
 const NO_PAYMENT_SEEN = 'no_payment_seen';
 /** The event by which the exchanger sees the payment: from then on payment_received holds. */
 const PAYMENT_EVENT: OrderEvent = 'pay';
-/** The state whose entry sets completed_at. */
-const COMPLETED: OrderState = 'completed';
+/** The state whose entry sets completed_at: the payout was sent. */
+export const completedState: OrderState = 'completed';
 
 for (const guard of [VERIFICATION_REQUIRED, PAYMENT_RECEIVED, NO_PAYMENT_SEEN]) {
   if (!(guard in orderMachine.guards)) throw new Error(`the order machine lacks the ${guard} guard`);
 }
 if (!orderMachine.transitions.some((t) => t.event === PAYMENT_EVENT)) throw new Error(`the order machine lacks the ${PAYMENT_EVENT} event`);
+if (!orderMachine.terminal.includes(completedState)) throw new Error(`the order machine lacks the terminal state ${completedState}`);
 
 export type OrderTransition = Transition<OrderState, OrderEvent>;
 
@@ -139,6 +140,6 @@ function apply(order: OrderRecord, transition: OrderTransition, at: Date, onStep
   order.statusSince = at;
   order.updatedAt = at;
   if (transition.event === PAYMENT_EVENT) order.paymentReceived = true;
-  if (transition.to === COMPLETED) order.completedAt = at;
+  if (transition.to === completedState) order.completedAt = at;
   onStep(order, { transition, at });
 }

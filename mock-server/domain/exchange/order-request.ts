@@ -102,7 +102,7 @@ export function inspectOrderRequest(sources: OrderRequestSources, clientId: stri
   const state: RouteState | null = route === null ? null : catalog.state(route);
   // A route that went down after the quote is the quote's problem when the body names no route.
   const routeField = body.route_id !== undefined ? 'body.route_id' : 'body.quote_id';
-  if (route !== null && route.suspended !== null) fail('route', routeField, `names a suspended route: ${route.suspended}`);
+  if (state !== null && !state.enabled) fail('route', routeField, `names a suspended route: ${state.disabledReason}`);
   if (route === null && routeId === undefined) fail('route', null, 'no route: the quote is unknown');
 
   // snapshot

@@ -16,7 +16,7 @@ import { ListableCollection } from '../../store/list-records.js';
 import { tryFire, type FireResult } from '../machines/fire.js';
 import { randomUuid } from '../webhooks/ids.js';
 import type { EmitInput } from '../webhooks/webhook-service.js';
-import { fireOrderEvent, newOrderRecord, pendingTimer, settleOrder, type StepListener } from './order-lifecycle.js';
+import { completedState, fireOrderEvent, newOrderRecord, pendingTimer, settleOrder, type StepListener } from './order-lifecycle.js';
 import { paymentsDueAtMs, recordPayment, settlePayments, type PaymentChain } from './order-payments.js';
 import { createdEventData, presentOrder, statusChangedEventData } from './order-present.js';
 import { requisiteDigests, type CausingRequest, type OrderDraft, type OrderRecord } from './order-records.js';
@@ -45,6 +45,13 @@ export interface OrderServiceOptions {
   emit: (input: EmitInput) => Promise<unknown>;
   /** When the simulated chain confirms the transactions paid to orders. */
   chain: PaymentChain;
+  /** The exchanger's reserves, which a completed order moves (the catalog). */
+  reserves: ReserveBook;
+}
+
+/** What a completed exchange changes beyond the order: the reserves of its route's two sides. */
+export interface ReserveBook {
+  payOut(routeId: number, amountIn: string, amountOut: string): void;
 }
 
 /** A transaction the chain watcher offers: it pays the order whose payment address (and memo) it names. */
@@ -239,6 +246,7 @@ export class OrderService {
     return (order, step) => {
       this.collection.upsert(order);
       this.timers.schedule(order);
+      if (step.transition.to === completedState) this.options.reserves.payOut(order.draft.routeId, order.draft.amountIn, order.draft.amountOut);
       if (step.transition.emits !== null) this.emit(order, step.transition.emits, statusChangedEventData(order, step), cause);
     };
   }

@@ -27,7 +27,7 @@ export function simulationDraft(sources: { catalog: ExchangeCatalog; verificatio
   const route = catalog.route(body.route_id);
   if (route === undefined) return { ok: false, field: 'body.route_id', message: 'is not a route' };
   const state = catalog.state(route);
-  if (!state.enabled) return { ok: false, field: 'body.route_id', message: `names a suspended route: ${route.suspended}` };
+  if (!state.enabled) return { ok: false, field: 'body.route_id', message: `names a suspended route: ${state.disabledReason}` };
   const priced = priceAmount(state, body.amount, body.amount_side);
   if (!priced.ok) return { ok: false, field: 'body.amount', message: priced.message };
   const { amountIn, amountOut, fee } = priced.priced;

@@ -1,7 +1,9 @@
 // The exchange catalog of one sandbox: payment systems and routes built from the seed, held in
 // listable collections, with each route's state read at the virtual clock's instant (floating
-// rates drift as the clock advances). A reset builds it again from the seed.
+// rates drift as the clock advances; reserves move with completed orders and staff). A reset
+// builds it again from the seed.
 import type { Clock } from '../../../clock.js';
+import { add, compare, formatDecimal, parseDecimal, roundDecimal, subtract, type Decimal } from '../../../decimal.js';
 import { createRandom, type Random } from '../../../random.js';
 import { ListableCollection } from '../../../store/list-records.js';
 import { buildPaymentSystems, buildRoutes, type PaymentSystemRecord, type RouteRecord } from './catalog-records.js';
@@ -71,6 +73,24 @@ export class ExchangeCatalog {
   sidesOf(system: PaymentSystemRecord): { canGive: boolean; canReceive: boolean } {
     const { giveTo, receiveFrom } = this.routesOf(system);
     return { canGive: giveTo.length > 0, canReceive: receiveFrom.length > 0 && system.spec.payoutsSuspended === undefined };
+  }
+
+  /**
+   * A completed exchange on the route moves the exchanger's reserves: the client's payment joins
+   * the give side's reserve and the payout leaves the receive side's (never below zero), each at
+   * its system's precision. Every route of those systems is priced again from then on.
+   */
+  payOut(routeId: number, amountIn: string, amountOut: string): void {
+    const route = this.routes.get(routeId);
+    if (route === undefined) return;
+    this.setReserve(route.from, add(parseDecimal(route.from.reserve), parseDecimal(amountIn)));
+    const left = subtract(parseDecimal(route.to.reserve), parseDecimal(amountOut));
+    this.setReserve(route.to, compare(left, parseDecimal('0')) > 0 ? left : parseDecimal('0'));
+  }
+
+  /** Staff refill or drain a payment system's reserve (the control API). */
+  setReserve(system: PaymentSystemRecord, amount: Decimal): void {
+    system.reserve = formatDecimal(roundDecimal(amount, system.spec.decimals, 'down'));
   }
 
   /** The route as it stands now on the clock. */

@@ -4,6 +4,7 @@ import { orderMachine } from '../../../../generated/machines.js';
 import { bundledDocument } from '../../../bundled-contracts.js';
 import type { AmountSide, RouteCapabilities } from '../../../../generated/exchange-v3/types.js';
 import type { RouteRecord } from './catalog-records.js';
+import type { RouteState } from './route-state.js';
 import { giveRequisites, receiveRequisites } from './requisite-fields.js';
 
 /** How long a quote (and a route snapshot) holds: the default of route-capabilities-v1's quote_ttl_seconds. */
@@ -27,11 +28,12 @@ export function routeVerifications(route: RouteRecord): { identity: boolean; car
   return { identity: route.identityAboveGive === null, card: route.from.spec.kind === 'card' };
 }
 
-export function routeCapabilities(route: RouteRecord): RouteCapabilities {
+export function routeCapabilities(state: RouteState): RouteCapabilities {
+  const { route } = state;
   return {
     version: 'route-capabilities-v1',
     route_id: route.id,
-    status: { enabled: route.suspended === null, reason: route.suspended },
+    status: { enabled: state.enabled, reason: state.disabledReason },
     amount_sides: amountSides,
     fixed_rate: route.rateType === 'fixed',
     quote_ttl_seconds: quoteTtlSeconds,

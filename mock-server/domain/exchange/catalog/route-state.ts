@@ -1,6 +1,7 @@
 // A route as it stands at one instant: its course (a floating rate drifts on the virtual clock),
-// limits on both sides, the reserve of its receive side and whether it is enabled; and the
-// snapshot of that state whose hash changes whenever any of it changes.
+// limits on both sides, the reserve of its receive side and whether it is enabled (not suspended,
+// and a reserve that covers its minimum payout); and the snapshot of that state whose hash
+// changes whenever any of it changes.
 import { createHash } from 'node:crypto';
 import type { RouteSnapshot } from '../../../../generated/exchange-v3/types.js';
 import { compare, parseDecimal } from '../../../decimal.js';
@@ -27,6 +28,8 @@ export interface RouteState {
   readonly course: string;
   readonly limits: Readonly<RouteLimits>;
   readonly enabled: boolean;
+  /** Why it is not enabled (payouts suspended, or the reserve depleted); null when it is. */
+  readonly disabledReason: string | null;
   /** When the state last changed (the current floating step began, or the catalog was built). */
   readonly updatedAt: Date;
 }
@@ -46,13 +49,21 @@ export function routeState(route: RouteRecord, builtAtMs: number, step: number, 
   const atMin = priceGive(route, course, route.minGive).amountOut;
   const atMax = priceGive(route, course, route.maxGive).amountOut;
   const maxReceive = compare(parseDecimal(atMax), parseDecimal(reserve)) > 0 ? reserve : atMax;
+  const depleted = compare(parseDecimal(reserve), parseDecimal(atMin)) < 0;
+  const disabledReason = route.suspended ?? (depleted ? depletedReason(route, reserve) : null);
   return Object.freeze({
     route,
     course,
     limits: Object.freeze({ min_give: route.minGive, max_give: route.maxGive, min_receive: atMin, max_receive: maxReceive, reserve }),
-    enabled: route.suspended === null,
+    enabled: disabledReason === null,
+    disabledReason,
     updatedAt: new Date(builtAtMs + step * floatingStepSeconds * 1000),
   });
+}
+
+/** Why a route whose reserve cannot pay its smallest payout is off, until staff refill it. */
+function depletedReason(route: RouteRecord, reserve: string): string {
+  return `The ${route.to.spec.letter} reserve (${reserve}) is below the route's minimum payout; it is refilled by staff.`;
 }
 
 /** The values the snapshot hash covers (`fingerprint`), in a fixed key order. */
