@@ -40,8 +40,8 @@ function reachable(machine: AnyMachine, from: string, actor?: string): Set<strin
 
 export type AnyTransition = AnyMachine['transitions'][number];
 
-/** The transitions leading from `from` to the terminal state farthest away (the longest of the shortest paths). */
-export function longestRunToTerminal(machine: AnyMachine, from: string): AnyTransition[] {
+/** The shortest run of transitions from `from` to every state it reaches (the file's order breaks ties). */
+export function shortestPaths(machine: AnyMachine, from: string): Map<string, AnyTransition[]> {
   const paths = new Map<string, AnyTransition[]>([[from, []]]);
   const queue = [from];
   while (queue.length > 0) {
@@ -52,6 +52,12 @@ export function longestRunToTerminal(machine: AnyMachine, from: string): AnyTran
       queue.push(transition.to);
     }
   }
+  return paths;
+}
+
+/** The transitions leading from `from` to the terminal state farthest away (the longest of the shortest paths). */
+export function longestRunToTerminal(machine: AnyMachine, from: string): AnyTransition[] {
+  const paths = shortestPaths(machine, from);
   const terminal = machine.terminal.map((state) => paths.get(state) ?? []).sort((a, b) => b.length - a.length);
   return terminal[0] ?? [];
 }

@@ -10,6 +10,7 @@
 import { createHmacSigner, DepositV1Client, depositV1SignatureScheme } from '../../generated/deposit-v1/client.js';
 import { describe, expect, it } from 'vitest';
 import { machines, type Machine } from '../../generated/machines.js';
+import { shortestPaths } from '../../conformance/judge/machine.js';
 import { useRecordingServer } from '../support/recording-server.js';
 import type { AnyTransition, MachineDriver, ReceivedWebhook, WalkContext } from './machine-walk/driver.js';
 import { drivers } from './machine-walk/drivers.js';
@@ -27,17 +28,7 @@ type AnyMachine = Machine<string, string>;
 
 /** The shortest path of transitions from the machine's initial state to `state` (file order breaks ties). */
 function pathTo(machine: AnyMachine, state: string): AnyTransition[] {
-  const paths = new Map<string, AnyTransition[]>([[machine.initial, []]]);
-  const queue = [machine.initial];
-  while (queue.length > 0) {
-    const from = queue.shift()!;
-    for (const transition of machine.transitions) {
-      if (transition.from !== from || paths.has(transition.to)) continue;
-      paths.set(transition.to, [...paths.get(from)!, transition]);
-      queue.push(transition.to);
-    }
-  }
-  const path = paths.get(state);
+  const path = shortestPaths(machine, machine.initial).get(state);
   if (path === undefined) throw new Error(`${machine.name}: ${state} is not reachable from ${machine.initial}`);
   return path;
 }
