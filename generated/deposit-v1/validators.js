@@ -1224,7 +1224,7 @@ validate80.evaluated = {"props":{"x-idempotency-key":true},"dynamicProps":false,
 
 export const createAmlCheck_body = validate83;
 const schema36 = {"$ref":"#/components/schemas/CreateAmlCheckRequest","$comment":"validator entry"};
-const schema37 = {"type":"object","description":"Input of createAmlCheck; `txHash` is required when `type` is `transaction`.","x-assumption":"Unknown fields are rejected (additionalProperties false) so typos surface in tests.","additionalProperties":false,"required":["currency","network","address"],"properties":{"type":{"type":"string","enum":["address","transaction"],"default":"address"},"currency":{"type":"string","minLength":1,"description":"Currency code as listed by listAmlCurrencies (`USDT`)."},"network":{"$ref":"#/components/schemas/NetworkCode"},"address":{"type":"string","minLength":1},"txHash":{"type":"string","minLength":1}},"if":{"required":["type"],"properties":{"type":{"type":"string","const":"transaction"}}},"then":{"required":["txHash"],"properties":{"txHash":{"type":"string","minLength":1}}}};
+const schema37 = {"type":"object","description":"Input of createAmlCheck; `txHash` is required when `type` is `transaction`.","x-assumption":"Unknown fields are rejected (additionalProperties false) so typos surface in tests.","additionalProperties":false,"required":["currency","network","address"],"properties":{"type":{"type":"string","enum":["address","transaction"],"default":"address"},"currency":{"type":"string","minLength":1,"description":"Currency code as listed by listAmlCurrencies (`USDT`)."},"network":{"$ref":"#/components/schemas/NetworkCode"},"address":{"type":"string","minLength":1},"txHash":{"type":"string","minLength":1}},"if":{"required":["type"],"properties":{"type":{"type":"string","const":"transaction"}}},"then":{"required":["txHash"],"properties":{"txHash":true},"unevaluatedProperties":true}};
 
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1300,11 +1300,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.txHash !== undefined){
-let data1 = data.txHash;
-if(typeof data1 === "string"){
-if(func1(data1) < 1){
-const err4 = {instancePath:instancePath+"/txHash",schemaPath:"#/then/properties/txHash/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+var _valid0 = _errs5 === errors;
+valid0 = _valid0;
+}
+if(!valid0){
+const err4 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1313,9 +1314,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-else {
-const err5 = {instancePath:instancePath+"/txHash",schemaPath:"#/then/properties/txHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.currency === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "currency"},message:"must have required property '"+"currency"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1324,18 +1325,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-}
-var _valid0 = _errs5 === errors;
-valid0 = _valid0;
-if(valid0){
-var props0 = {};
-props0.txHash = true;
-props0.type = true;
-}
-}
-if(!valid0){
-const err6 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+if(data.network === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "network"},message:"must have required property '"+"network"+"'"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1344,9 +1335,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.currency === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "currency"},message:"must have required property '"+"currency"+"'"};
+if(data.address === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1355,8 +1345,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data.network === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "network"},message:"must have required property '"+"network"+"'"};
+for(const key1 in data){
+if(!(((((key1 === "type") || (key1 === "currency")) || (key1 === "network")) || (key1 === "address")) || (key1 === "txHash"))){
+const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1365,8 +1356,11 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data.address === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+}
+if(data.type !== undefined){
+let data1 = data.type;
+if(typeof data1 !== "string"){
+const err9 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1375,9 +1369,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(((((key0 === "type") || (key0 === "currency")) || (key0 === "network")) || (key0 === "address")) || (key0 === "txHash"))){
-const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(!((data1 === "address") || (data1 === "transaction"))){
+const err10 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema37.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1387,10 +1380,11 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.type !== undefined){
-let data2 = data.type;
-if(typeof data2 !== "string"){
-const err11 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.currency !== undefined){
+let data2 = data.currency;
+if(typeof data2 === "string"){
+if(func1(data2) < 1){
+const err11 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1399,38 +1393,14 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(!((data2 === "address") || (data2 === "transaction"))){
-const err12 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema37.properties.type.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err12 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.currency !== undefined){
-let data3 = data.currency;
-if(typeof data3 === "string"){
-if(func1(data3) < 1){
-const err13 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
 }
 errors++;
 }
@@ -1442,10 +1412,35 @@ errors = vErrors.length;
 }
 }
 if(data.address !== undefined){
-let data5 = data.address;
+let data4 = data.address;
+if(typeof data4 === "string"){
+if(func1(data4) < 1){
+const err13 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.txHash !== undefined){
+let data5 = data.txHash;
 if(typeof data5 === "string"){
 if(func1(data5) < 1){
-const err15 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err15 = {instancePath:instancePath+"/txHash",schemaPath:"#/properties/txHash/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1456,7 +1451,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err16 = {instancePath:instancePath+"/txHash",schemaPath:"#/properties/txHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1466,39 +1461,14 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.txHash !== undefined){
-let data6 = data.txHash;
-if(typeof data6 === "string"){
-if(func1(data6) < 1){
-const err17 = {instancePath:instancePath+"/txHash",schemaPath:"#/properties/txHash/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err17];
 }
 else {
 vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/txHash",schemaPath:"#/properties/txHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
 }
 errors++;
 }

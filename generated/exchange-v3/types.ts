@@ -75,6 +75,13 @@ export type PaginationMeta = {
   has_more: boolean;
 };
 
+/** What a list adds to the success envelope, `meta.pagination`, always present. */
+export type PaginatedEnvelope = {
+  meta: EnvelopeMeta & {
+    pagination: PaginationMeta;
+  };
+};
+
 /** A route (direction) from a give-side payment system to a receive-side one (description 2.3). */
 export type ExchangeRoute = {
   id: number;
@@ -82,6 +89,7 @@ export type ExchangeRoute = {
   status: 0 | 1;
   is_enabled: boolean;
   name: string;
+  /** The give side: what the client pays. */
   from: {
     /** Payment-system (currency) id of this side. */
     id: number;
@@ -99,6 +107,7 @@ export type ExchangeRoute = {
     /** Amount precision of this side. */
     decimal: number;
   };
+  /** The receive side: what the client is paid; the same fields as `from`. */
   to: {
     /** Payment-system (currency) id of this side. */
     id: number;
@@ -1862,11 +1871,7 @@ export type ListPaymentSystemsResponses = {
   /** A page of payment systems. */
   '200': SuccessEnvelope & {
     result: PaymentSystemListResult;
-  } & {
-    meta: {
-      pagination: PaginationMeta;
-    };
-  };
+  } & PaginatedEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
   /** `client_inactive`, `api_access_disabled`, `ip_not_allowed` or `scope_denied`. */
@@ -1922,11 +1927,7 @@ export type ListRoutesResponses = {
   /** A page of routes. */
   '200': SuccessEnvelope & {
     result: RouteListResult;
-  } & {
-    meta: {
-      pagination: PaginationMeta;
-    };
-  };
+  } & PaginatedEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
   /** `client_inactive`, `api_access_disabled`, `ip_not_allowed` or `scope_denied`. */
@@ -3276,11 +3277,7 @@ export type ListWebhookEventsResponses = {
   /** A page of events. */
   '200': SuccessEnvelope & {
     result: WebhookEventListResult;
-  } & {
-    meta: {
-      pagination: PaginationMeta;
-    };
-  };
+  } & PaginatedEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
   /** `client_inactive`, `api_access_disabled`, `ip_not_allowed` or `scope_denied`. */
@@ -3372,11 +3369,7 @@ export type ListWebhookDeliveriesResponses = {
   /** A page of deliveries. */
   '200': SuccessEnvelope & {
     result: WebhookDeliveryListResult;
-  } & {
-    meta: {
-      pagination: PaginationMeta;
-    };
-  };
+  } & PaginatedEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
   /** `client_inactive`, `api_access_disabled`, `ip_not_allowed` or `scope_denied`. */
@@ -3743,11 +3736,7 @@ export type ListOrdersResponses = {
   /** A page of orders. */
   '200': SuccessEnvelope & {
     result: OrderListResult;
-  } & {
-    meta: {
-      pagination: PaginationMeta;
-    };
-  };
+  } & PaginatedEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
   /** `client_inactive`, `api_access_disabled`, `ip_not_allowed` or `scope_denied`. */
@@ -3954,11 +3943,7 @@ export type ListPartnerReferralsResponses = {
   /** A page of referrals. */
   '200': SuccessEnvelope & {
     result: PartnerReferralListResult;
-  } & {
-    meta: {
-      pagination: PaginationMeta;
-    };
-  };
+  } & PaginatedEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
   /** `client_inactive`, `api_access_disabled`, `ip_not_allowed` or `scope_denied`. */
@@ -4006,11 +3991,7 @@ export type ListPartnerExchangesResponses = {
   /** A page of exchanges. */
   '200': SuccessEnvelope & {
     result: PartnerExchangeListResult;
-  } & {
-    meta: {
-      pagination: PaginationMeta;
-    };
-  };
+  } & PaginatedEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
   /** `client_inactive`, `api_access_disabled`, `ip_not_allowed` or `scope_denied`. */
@@ -4058,11 +4039,7 @@ export type ListPartnerPayoutsResponses = {
   /** A page of payouts. */
   '200': SuccessEnvelope & {
     result: PartnerPayoutListResult;
-  } & {
-    meta: {
-      pagination: PaginationMeta;
-    };
-  };
+  } & PaginatedEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
   /** `client_inactive`, `api_access_disabled`, `ip_not_allowed` or `scope_denied`. */
@@ -4116,11 +4093,7 @@ export type ListReviewsResponses = {
   /** A page of reviews. */
   '200': SuccessEnvelope & {
     result: ReviewListResult;
-  } & {
-    meta: {
-      pagination: PaginationMeta;
-    };
-  };
+  } & PaginatedEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
   /** `client_inactive`, `api_access_disabled`, `ip_not_allowed` or `scope_denied`. */

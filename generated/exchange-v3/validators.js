@@ -99,442 +99,7 @@ const schema22 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"typ
 const schema23 = {"title":"Success envelope","description":"Every successful v3 JSON response (description 2.1). Each operation narrows `result` to its own payload.","type":"object","required":["state","message","result","meta"],"properties":{"state":{"type":"integer","const":0,"description":"0 means success."},"message":{"type":"string"},"result":{"description":"The operation's payload: an object, an array or null.","type":["object","array","null"]},"meta":{"$ref":"#/components/schemas/EnvelopeMeta"}},"examples":[{"state":0,"message":"OK","result":null,"meta":{"request_id":"req_01HZX3V9K2M8Q4T6","correlation_id":null,"timestamp":"2026-11-21T12:00:00Z"}}]};
 const schema24 = {"title":"Envelope meta","description":"The `meta` object of every v3 envelope (description 2.1).","type":"object","required":["request_id","timestamp"],"properties":{"request_id":{"type":"string","minLength":1,"description":"Also returned in the X-Request-Id header; give it to support."},"correlation_id":{"type":["string","null"],"maxLength":128,"description":"Echo of the client-defined X-Correlation-Id header; null when none was sent."},"timestamp":{"type":"string","format":"date-time"},"pagination":{"$ref":"#/components/schemas/PaginationMeta"}},"examples":[{"request_id":"req_01HZX3V9K2M8Q4T6","correlation_id":"checkout-7f3a","timestamp":"2026-11-21T12:00:00Z"}]};
 const formats0 = imported_ajv_formats_dist_formats.fullFormats["date-time"];
-const schema25 = {"title":"Pagination meta","description":"`meta.pagination` of v3 list responses: the page-mode shape or the cursor-mode shape, told apart by `mode`.","oneOf":[{"$ref":"#/components/schemas/PaginationMeta/%24defs/pageMode"},{"$ref":"#/components/schemas/PaginationMeta/%24defs/cursorMode"}],"$defs":{"pageMode":{"type":"object","required":["mode","current_page","per_page","total","last_page","from","to"],"properties":{"mode":{"const":"page"},"current_page":{"type":"integer","minimum":1},"per_page":{"type":"integer","minimum":1,"maximum":100},"total":{"type":"integer","minimum":0},"last_page":{"type":"integer","minimum":1,"description":"1 when the list is empty."},"from":{"type":["integer","null"],"minimum":1,"description":"1-based position of the first item of the page; null on an empty page."},"to":{"type":["integer","null"],"minimum":1,"description":"1-based position of the last item of the page; null on an empty page."}}},"cursorMode":{"type":"object","required":["mode","per_page","cursor","next_cursor","has_more"],"properties":{"mode":{"const":"cursor"},"per_page":{"type":"integer","minimum":1,"maximum":100},"cursor":{"type":["string","null"],"description":"The cursor this page was read with; null on the first cursor page."},"next_cursor":{"type":["string","null"],"description":"Opaque cursor of the following page; null when there is none."},"has_more":{"type":"boolean"}}}},"examples":[{"mode":"page","current_page":1,"per_page":25,"total":2,"last_page":1,"from":1,"to":2},{"mode":"cursor","per_page":25,"cursor":null,"next_cursor":"eyJpZCI6MjV9","has_more":true}]};
-const schema26 = {"type":"object","required":["mode","current_page","per_page","total","last_page","from","to"],"properties":{"mode":{"const":"page"},"current_page":{"type":"integer","minimum":1},"per_page":{"type":"integer","minimum":1,"maximum":100},"total":{"type":"integer","minimum":0},"last_page":{"type":"integer","minimum":1,"description":"1 when the list is empty."},"from":{"type":["integer","null"],"minimum":1,"description":"1-based position of the first item of the page; null on an empty page."},"to":{"type":["integer","null"],"minimum":1,"description":"1-based position of the last item of the page; null on an empty page."}}};
-
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate60.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.mode === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.current_page === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "current_page"},message:"must have required property '"+"current_page"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.per_page === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.total === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.last_page === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "last_page"},message:"must have required property '"+"last_page"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.from === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.to === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.mode !== undefined){
-if("page" !== data.mode){
-const err7 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "page"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.current_page !== undefined){
-let data1 = data.current_page;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err8 = {instancePath:instancePath+"/current_page",schemaPath:"#/properties/current_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 1 || isNaN(data1)){
-const err9 = {instancePath:instancePath+"/current_page",schemaPath:"#/properties/current_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-if(data.per_page !== undefined){
-let data2 = data.per_page;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err10 = {instancePath:instancePath+"/per_page",schemaPath:"#/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-const err11 = {instancePath:instancePath+"/per_page",schemaPath:"#/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data2 < 1 || isNaN(data2)){
-const err12 = {instancePath:instancePath+"/per_page",schemaPath:"#/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-if(data.total !== undefined){
-let data3 = data.total;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err13 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 < 0 || isNaN(data3)){
-const err14 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-if(data.last_page !== undefined){
-let data4 = data.last_page;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err15 = {instancePath:instancePath+"/last_page",schemaPath:"#/properties/last_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 1 || isNaN(data4)){
-const err16 = {instancePath:instancePath+"/last_page",schemaPath:"#/properties/last_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-if(data.from !== undefined){
-let data5 = data.from;
-if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-const err17 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: schema26.properties.from.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 < 1 || isNaN(data5)){
-const err18 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-if(data.to !== undefined){
-let data6 = data.to;
-if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: schema26.properties.to.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 1 || isNaN(data6)){
-const err20 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-validate60.errors = vErrors;
-return errors === 0;
-}
-validate60.evaluated = {"props":{"mode":true,"current_page":true,"per_page":true,"total":true,"last_page":true,"from":true,"to":true},"dynamicProps":false,"dynamicItems":false};
-
-const schema27 = {"type":"object","required":["mode","per_page","cursor","next_cursor","has_more"],"properties":{"mode":{"const":"cursor"},"per_page":{"type":"integer","minimum":1,"maximum":100},"cursor":{"type":["string","null"],"description":"The cursor this page was read with; null on the first cursor page."},"next_cursor":{"type":["string","null"],"description":"Opaque cursor of the following page; null when there is none."},"has_more":{"type":"boolean"}}};
-
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate62.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.mode === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.per_page === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.cursor === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cursor"},message:"must have required property '"+"cursor"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.next_cursor === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.has_more === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.mode !== undefined){
-if("cursor" !== data.mode){
-const err5 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "cursor"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.per_page !== undefined){
-let data1 = data.per_page;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err6 = {instancePath:instancePath+"/per_page",schemaPath:"#/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/per_page",schemaPath:"#/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/per_page",schemaPath:"#/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-if(data.cursor !== undefined){
-let data2 = data.cursor;
-if((typeof data2 !== "string") && (data2 !== null)){
-const err9 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: schema27.properties.cursor.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.next_cursor !== undefined){
-let data3 = data.next_cursor;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err10 = {instancePath:instancePath+"/next_cursor",schemaPath:"#/properties/next_cursor/type",keyword:"type",params:{type: schema27.properties.next_cursor.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.has_more !== undefined){
-if(typeof data.has_more !== "boolean"){
-const err11 = {instancePath:instancePath+"/has_more",schemaPath:"#/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-validate62.errors = vErrors;
-return errors === 0;
-}
-validate62.evaluated = {"props":{"mode":true,"per_page":true,"cursor":true,"next_cursor":true,"has_more":true},"dynamicProps":false,"dynamicItems":false};
-
+const schema25 = {"title":"Pagination meta","description":"`meta.pagination` of v3 list responses: the page-mode shape or the cursor-mode shape, told apart by `mode`.","oneOf":[{"type":"object","required":["mode","current_page","per_page","total","last_page","from","to"],"properties":{"mode":{"const":"page"},"current_page":{"type":"integer","minimum":1},"per_page":{"type":"integer","minimum":1,"maximum":100},"total":{"type":"integer","minimum":0},"last_page":{"type":"integer","minimum":1,"description":"1 when the list is empty."},"from":{"type":["integer","null"],"minimum":1,"description":"1-based position of the first item of the page; null on an empty page."},"to":{"type":["integer","null"],"minimum":1,"description":"1-based position of the last item of the page; null on an empty page."}}},{"type":"object","required":["mode","per_page","cursor","next_cursor","has_more"],"properties":{"mode":{"const":"cursor"},"per_page":{"type":"integer","minimum":1,"maximum":100},"cursor":{"type":["string","null"],"description":"The cursor this page was read with; null on the first cursor page."},"next_cursor":{"type":["string","null"],"description":"Opaque cursor of the following page; null when there is none."},"has_more":{"type":"boolean"}}}],"examples":[{"mode":"page","current_page":1,"per_page":25,"total":2,"last_page":1,"from":1,"to":2},{"mode":"cursor","per_page":25,"cursor":null,"next_cursor":"eyJpZCI6MjV9","has_more":true}]};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -550,9 +115,259 @@ const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
-errors = vErrors.length;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mode === undefined){
+const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.current_page === undefined){
+const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "current_page"},message:"must have required property '"+"current_page"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.per_page === undefined){
+const err2 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.total === undefined){
+const err3 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.last_page === undefined){
+const err4 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "last_page"},message:"must have required property '"+"last_page"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.from === undefined){
+const err5 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.to === undefined){
+const err6 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.mode !== undefined){
+if("page" !== data.mode){
+const err7 = {instancePath:instancePath+"/mode",schemaPath:"#/oneOf/0/properties/mode/const",keyword:"const",params:{allowedValue: "page"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.current_page !== undefined){
+let data1 = data.current_page;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err8 = {instancePath:instancePath+"/current_page",schemaPath:"#/oneOf/0/properties/current_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+const err9 = {instancePath:instancePath+"/current_page",schemaPath:"#/oneOf/0/properties/current_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+if(data.per_page !== undefined){
+let data2 = data.per_page;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err10 = {instancePath:instancePath+"/per_page",schemaPath:"#/oneOf/0/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100 || isNaN(data2)){
+const err11 = {instancePath:instancePath+"/per_page",schemaPath:"#/oneOf/0/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data2 < 1 || isNaN(data2)){
+const err12 = {instancePath:instancePath+"/per_page",schemaPath:"#/oneOf/0/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+if(data.total !== undefined){
+let data3 = data.total;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err13 = {instancePath:instancePath+"/total",schemaPath:"#/oneOf/0/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+const err14 = {instancePath:instancePath+"/total",schemaPath:"#/oneOf/0/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+if(data.last_page !== undefined){
+let data4 = data.last_page;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err15 = {instancePath:instancePath+"/last_page",schemaPath:"#/oneOf/0/properties/last_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 1 || isNaN(data4)){
+const err16 = {instancePath:instancePath+"/last_page",schemaPath:"#/oneOf/0/properties/last_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+if(data.from !== undefined){
+let data5 = data.from;
+if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
+const err17 = {instancePath:instancePath+"/from",schemaPath:"#/oneOf/0/properties/from/type",keyword:"type",params:{type: schema25.oneOf[0].properties.from.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 1 || isNaN(data5)){
+const err18 = {instancePath:instancePath+"/from",schemaPath:"#/oneOf/0/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data.to !== undefined){
+let data6 = data.to;
+if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
+const err19 = {instancePath:instancePath+"/to",schemaPath:"#/oneOf/0/properties/to/type",keyword:"type",params:{type: schema25.oneOf[0].properties.to.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 1 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/to",schemaPath:"#/oneOf/0/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
 }
 var _valid0 = _errs1 === errors;
 if(_valid0){
@@ -567,12 +382,155 @@ props0.last_page = true;
 props0.from = true;
 props0.to = true;
 }
-const _errs2 = errors;
-if(!(validate62(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
-errors = vErrors.length;
+const _errs16 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mode === undefined){
+const err22 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(vErrors === null){
+vErrors = [err22];
 }
-var _valid0 = _errs2 === errors;
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data.per_page === undefined){
+const err23 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data.cursor === undefined){
+const err24 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "cursor"},message:"must have required property '"+"cursor"+"'"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data.next_cursor === undefined){
+const err25 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data.has_more === undefined){
+const err26 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data.mode !== undefined){
+if("cursor" !== data.mode){
+const err27 = {instancePath:instancePath+"/mode",schemaPath:"#/oneOf/1/properties/mode/const",keyword:"const",params:{allowedValue: "cursor"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.per_page !== undefined){
+let data8 = data.per_page;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err28 = {instancePath:instancePath+"/per_page",schemaPath:"#/oneOf/1/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 100 || isNaN(data8)){
+const err29 = {instancePath:instancePath+"/per_page",schemaPath:"#/oneOf/1/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data8 < 1 || isNaN(data8)){
+const err30 = {instancePath:instancePath+"/per_page",schemaPath:"#/oneOf/1/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+if(data.cursor !== undefined){
+let data9 = data.cursor;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err31 = {instancePath:instancePath+"/cursor",schemaPath:"#/oneOf/1/properties/cursor/type",keyword:"type",params:{type: schema25.oneOf[1].properties.cursor.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.next_cursor !== undefined){
+let data10 = data.next_cursor;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err32 = {instancePath:instancePath+"/next_cursor",schemaPath:"#/oneOf/1/properties/next_cursor/type",keyword:"type",params:{type: schema25.oneOf[1].properties.next_cursor.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.has_more !== undefined){
+if(typeof data.has_more !== "boolean"){
+const err33 = {instancePath:instancePath+"/has_more",schemaPath:"#/oneOf/1/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+var _valid0 = _errs16 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 1];
@@ -592,12 +550,12 @@ props0.has_more = true;
 }
 }
 if(!valid0){
-const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+const err35 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err0];
+vErrors = [err35];
 }
 else {
-vErrors.push(err0);
+vErrors.push(err35);
 }
 errors++;
 }
@@ -912,15 +870,15 @@ return errors === 0;
 }
 validate56.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ping_response_422 = validate67;
-const schema28 = {"$ref":"#/components/responses/ValidationFailed/content/application~1json/schema","$comment":"validator entry"};
-const schema29 = {"title":"Error envelope","description":"Every v3 error response (description 2.1 and 7): `result` is null and `error.code` names the failure.","type":"object","required":["state","message","result","error","meta"],"properties":{"state":{"type":"integer","not":{"const":0},"description":"Non-zero on errors; the description's example uses 1."},"message":{"type":"string"},"result":{"type":"null"},"error":{"type":"object","required":["code"],"properties":{"code":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"Machine-readable code, for example `validation_error`."},"details":{"type":"object","description":"Field name (dot path for nested fields) to the list of messages about it.","additionalProperties":{"type":"array","items":{"type":"string"}}}}},"meta":{"$ref":"#/components/schemas/EnvelopeMeta"}},"examples":[{"state":1,"message":"The given data was invalid.","result":null,"error":{"code":"validation_error","details":{"per_page":["must be <= 100"]}},"meta":{"request_id":"req_01HZX3V9K2M8Q4T7","correlation_id":null,"timestamp":"2026-11-21T12:00:00Z"}}]};
+export const ping_response_422 = validate63;
+const schema26 = {"$ref":"#/components/responses/ValidationFailed/content/application~1json/schema","$comment":"validator entry"};
+const schema27 = {"title":"Error envelope","description":"Every v3 error response (description 2.1 and 7): `result` is null and `error.code` names the failure.","type":"object","required":["state","message","result","error","meta"],"properties":{"state":{"type":"integer","not":{"const":0},"description":"Non-zero on errors; the description's example uses 1."},"message":{"type":"string"},"result":{"type":"null"},"error":{"type":"object","required":["code"],"properties":{"code":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"Machine-readable code, for example `validation_error`."},"details":{"type":"object","description":"Field name (dot path for nested fields) to the list of messages about it.","additionalProperties":{"type":"array","items":{"type":"string"}}}}},"meta":{"$ref":"#/components/schemas/EnvelopeMeta"}},"examples":[{"state":1,"message":"The given data was invalid.","result":null,"error":{"code":"validation_error","details":{"per_page":["must be <= 100"]}},"meta":{"request_id":"req_01HZX3V9K2M8Q4T7","correlation_id":null,"timestamp":"2026-11-21T12:00:00Z"}}]};
 const pattern3 = new RegExp("^[a-z][a-z0-9_]*$", "u");
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
+const evaluated0 = validate64.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1159,42 +1117,42 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate68.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate64.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate67.evaluated;
+const evaluated0 = validate63.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
 errors = vErrors.length;
 }
-validate67.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
-validate67.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate63.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPublicContracts_response_200 = validate71;
-const schema30 = {"$ref":"#/components/responses/PublicContractList/content/application~1json/schema","$comment":"validator entry"};
-const schema31 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ContractListResult"}}}]};
-const schema32 = {"type":"object","required":["contracts"],"properties":{"contracts":{"type":"array","items":{"$ref":"#/components/schemas/Contract"}}}};
-const schema33 = {"type":"object","required":["key","version","title","status","stability","description","headers","schemas"],"properties":{"key":{"type":"string","pattern":"^[a-z][a-z0-9-]*$"},"version":{"type":"string","description":"Versioned identifier, for example `operation-contract-v1`."},"title":{"type":"string"},"status":{"type":"string","enum":["current"],"description":"The description names only `current`; GET /public/contracts lists current versions."},"stability":{"type":"string","enum":["stable"]},"description":{"type":"string"},"headers":{"type":"array","items":{"type":"string"}},"schemas":{"type":"array","description":"Keys of the catalog schemas the contract uses.","items":{"type":"string"}}}};
+export const listPublicContracts_response_200 = validate67;
+const schema28 = {"$ref":"#/components/responses/PublicContractList/content/application~1json/schema","$comment":"validator entry"};
+const schema29 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ContractListResult"}}}]};
+const schema30 = {"type":"object","required":["contracts"],"properties":{"contracts":{"type":"array","items":{"$ref":"#/components/schemas/Contract"}}}};
+const schema31 = {"type":"object","required":["key","version","title","status","stability","description","headers","schemas"],"properties":{"key":{"type":"string","pattern":"^[a-z][a-z0-9-]*$"},"version":{"type":"string","description":"Versioned identifier, for example `operation-contract-v1`."},"title":{"type":"string"},"status":{"type":"string","enum":["current"],"description":"The description names only `current`; GET /public/contracts lists current versions."},"stability":{"type":"string","enum":["stable"]},"description":{"type":"string"},"headers":{"type":"array","items":{"type":"string"}},"schemas":{"type":"array","description":"Keys of the catalog schemas the contract uses.","items":{"type":"string"}}}};
 const pattern4 = new RegExp("^[a-z][a-z0-9-]*$", "u");
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate75.evaluated;
+const evaluated0 = validate71.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1344,7 +1302,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!(data3 === "current")){
-const err13 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema33.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema31.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1367,7 +1325,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!(data4 === "stable")){
-const err15 = {instancePath:instancePath+"/stability",schemaPath:"#/properties/stability/enum",keyword:"enum",params:{allowedValues: schema33.properties.stability.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/stability",schemaPath:"#/properties/stability/enum",keyword:"enum",params:{allowedValues: schema31.properties.stability.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1456,16 +1414,16 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate75.errors = vErrors;
+validate71.errors = vErrors;
 return errors === 0;
 }
-validate75.evaluated = {"props":{"key":true,"version":true,"title":true,"status":true,"stability":true,"description":true,"headers":true,"schemas":true},"dynamicProps":false,"dynamicItems":false};
+validate71.evaluated = {"props":{"key":true,"version":true,"title":true,"status":true,"stability":true,"description":true,"headers":true,"schemas":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74.evaluated;
+const evaluated0 = validate70.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1488,8 +1446,8 @@ let data0 = data.contracts;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate75(data0[i0], {instancePath:instancePath+"/contracts/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+if(!(validate71(data0[i0], {instancePath:instancePath+"/contracts/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
 errors = vErrors.length;
 }
 }
@@ -1516,16 +1474,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate74.errors = vErrors;
+validate70.errors = vErrors;
 return errors === 0;
 }
-validate74.evaluated = {"props":{"contracts":true},"dynamicProps":false,"dynamicItems":false};
+validate70.evaluated = {"props":{"contracts":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate72.evaluated;
+const evaluated0 = validate68.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1548,8 +1506,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate74(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
+if(!(validate70(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
 errors = vErrors.length;
 }
 }
@@ -1564,39 +1522,39 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate72.errors = vErrors;
+validate68.errors = vErrors;
 return errors === 0;
 }
-validate72.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate68.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate71.evaluated;
+const evaluated0 = validate67.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate72(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
 errors = vErrors.length;
 }
-validate71.errors = vErrors;
+validate67.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate67.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPublicContract_path = validate79;
-const schema34 = {"type":"object","properties":{"contract":{"$ref":"#/components/parameters/ContractKey/schema"}},"required":["contract"]};
-const schema35 = {"type":"string","pattern":"^[a-z][a-z0-9-]*$","maxLength":64};
+export const getPublicContract_path = validate75;
+const schema32 = {"type":"object","properties":{"contract":{"$ref":"#/components/parameters/ContractKey/schema"}},"required":["contract"]};
+const schema33 = {"type":"string","pattern":"^[a-z][a-z0-9-]*$","maxLength":64};
 
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate80.evaluated;
+const evaluated0 = validate76.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1635,108 +1593,108 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate80.errors = vErrors;
+validate76.errors = vErrors;
 return errors === 0;
 }
-validate80.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate76.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate75.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.contract === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contract"},message:"must have required property '"+"contract"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.contract !== undefined){
+if(!(validate76(data.contract, {instancePath:instancePath+"/contract",parentData:data,parentDataProperty:"contract",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate75.errors = vErrors;
+return errors === 0;
+}
+validate75.evaluated = {"props":{"contract":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getPublicContract_response_200 = validate78;
+const schema34 = {"$ref":"#/components/responses/PublicContract/content/application~1json/schema","$comment":"validator entry"};
+const schema35 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ContractResult"}}}]};
+const schema36 = {"type":"object","required":["contract"],"properties":{"contract":{"$ref":"#/components/schemas/Contract"}}};
+
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate81.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.contract === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contract"},message:"must have required property '"+"contract"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.contract !== undefined){
+if(!(validate71(data.contract, {instancePath:instancePath+"/contract",parentData:data,parentDataProperty:"contract",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate81.errors = vErrors;
+return errors === 0;
+}
+validate81.evaluated = {"props":{"contract":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate79.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.contract === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contract"},message:"must have required property '"+"contract"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.contract !== undefined){
-if(!(validate80(data.contract, {instancePath:instancePath+"/contract",parentData:data,parentDataProperty:"contract",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate79.errors = vErrors;
-return errors === 0;
-}
-validate79.evaluated = {"props":{"contract":true},"dynamicProps":false,"dynamicItems":false};
-
-export const getPublicContract_response_200 = validate82;
-const schema36 = {"$ref":"#/components/responses/PublicContract/content/application~1json/schema","$comment":"validator entry"};
-const schema37 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ContractResult"}}}]};
-const schema38 = {"type":"object","required":["contract"],"properties":{"contract":{"$ref":"#/components/schemas/Contract"}}};
-
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate85.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.contract === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contract"},message:"must have required property '"+"contract"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.contract !== undefined){
-if(!(validate75(data.contract, {instancePath:instancePath+"/contract",parentData:data,parentDataProperty:"contract",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate85.errors = vErrors;
-return errors === 0;
-}
-validate85.evaluated = {"props":{"contract":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate83.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1759,8 +1717,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate85(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+if(!(validate81(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
 }
@@ -1775,38 +1733,38 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate83.errors = vErrors;
+validate79.errors = vErrors;
 return errors === 0;
 }
-validate83.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate79.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate82.evaluated;
+const evaluated0 = validate78.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate83(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
 errors = vErrors.length;
 }
-validate82.errors = vErrors;
+validate78.errors = vErrors;
 return errors === 0;
 }
-validate82.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate78.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPublicContract_response_404 = validate89;
-const schema39 = {"$ref":"#/components/responses/NotFound/content/application~1json/schema","$comment":"validator entry"};
+export const getPublicContract_response_404 = validate85;
+const schema37 = {"$ref":"#/components/responses/NotFound/content/application~1json/schema","$comment":"validator entry"};
 
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate90.evaluated;
+const evaluated0 = validate86.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2045,41 +2003,41 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate90.errors = vErrors;
+validate86.errors = vErrors;
 return errors === 0;
 }
-validate90.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate86.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate89.evaluated;
+const evaluated0 = validate85.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+if(!(validate86(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
 errors = vErrors.length;
 }
-validate89.errors = vErrors;
+validate85.errors = vErrors;
 return errors === 0;
 }
-validate89.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate85.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPublicSchemas_response_200 = validate93;
-const schema41 = {"$ref":"#/components/responses/PublicSchemaList/content/application~1json/schema","$comment":"validator entry"};
-const schema42 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SchemaListResult"}}}]};
-const schema43 = {"type":"object","required":["schemas"],"properties":{"schemas":{"type":"array","items":{"$ref":"#/components/schemas/SchemaCatalogItem"}}}};
-const schema44 = {"type":"object","required":["key","title","version","contract","content_type","endpoint"],"properties":{"key":{"type":"string","description":"Schema key, for example `success-envelope.v1`."},"title":{"type":"string"},"version":{"type":"string","description":"The version part of the key, for example `v1`.","x-assumption":"The description lists `version` beside a versioned key; it repeats the key's suffix."},"contract":{"type":"string","description":"Key of the contract the schema belongs to."},"content_type":{"type":"string","const":"application/schema+json"},"endpoint":{"type":"string","description":"Path that serves the schema, for example `/api/v3/public/schemas/success-envelope.v1`."}}};
+export const listPublicSchemas_response_200 = validate89;
+const schema39 = {"$ref":"#/components/responses/PublicSchemaList/content/application~1json/schema","$comment":"validator entry"};
+const schema40 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SchemaListResult"}}}]};
+const schema41 = {"type":"object","required":["schemas"],"properties":{"schemas":{"type":"array","items":{"$ref":"#/components/schemas/SchemaCatalogItem"}}}};
+const schema42 = {"type":"object","required":["key","title","version","contract","content_type","endpoint"],"properties":{"key":{"type":"string","description":"Schema key, for example `success-envelope.v1`."},"title":{"type":"string"},"version":{"type":"string","description":"The version part of the key, for example `v1`.","x-assumption":"The description lists `version` beside a versioned key; it repeats the key's suffix."},"contract":{"type":"string","description":"Key of the contract the schema belongs to."},"content_type":{"type":"string","const":"application/schema+json"},"endpoint":{"type":"string","description":"Path that serves the schema, for example `/api/v3/public/schemas/success-envelope.v1`."}}};
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate97.evaluated;
+const evaluated0 = validate93.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2241,16 +2199,16 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate97.errors = vErrors;
+validate93.errors = vErrors;
 return errors === 0;
 }
-validate97.evaluated = {"props":{"key":true,"title":true,"version":true,"contract":true,"content_type":true,"endpoint":true},"dynamicProps":false,"dynamicItems":false};
+validate93.evaluated = {"props":{"key":true,"title":true,"version":true,"contract":true,"content_type":true,"endpoint":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate96.evaluated;
+const evaluated0 = validate92.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2273,8 +2231,8 @@ let data0 = data.schemas;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate97(data0[i0], {instancePath:instancePath+"/schemas/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
+if(!(validate93(data0[i0], {instancePath:instancePath+"/schemas/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
 errors = vErrors.length;
 }
 }
@@ -2301,16 +2259,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate96.errors = vErrors;
+validate92.errors = vErrors;
 return errors === 0;
 }
-validate96.evaluated = {"props":{"schemas":true},"dynamicProps":false,"dynamicItems":false};
+validate92.evaluated = {"props":{"schemas":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate94.evaluated;
+const evaluated0 = validate90.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2333,8 +2291,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate96(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+if(!(validate92(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
 }
@@ -2349,40 +2307,40 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate94.errors = vErrors;
+validate90.errors = vErrors;
 return errors === 0;
 }
-validate94.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate90.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate93.evaluated;
+const evaluated0 = validate89.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate94(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
+if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
-validate93.errors = vErrors;
+validate89.errors = vErrors;
 return errors === 0;
 }
-validate93.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate89.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPublicSchema_path = validate101;
-const schema45 = {"type":"object","properties":{"schema":{"$ref":"#/components/parameters/SchemaKey/schema"}},"required":["schema"]};
-const schema46 = {"type":"string","pattern":"^[a-z][a-z0-9-]*\\.v[0-9]+$","maxLength":64};
+export const getPublicSchema_path = validate97;
+const schema43 = {"type":"object","properties":{"schema":{"$ref":"#/components/parameters/SchemaKey/schema"}},"required":["schema"]};
+const schema44 = {"type":"string","pattern":"^[a-z][a-z0-9-]*\\.v[0-9]+$","maxLength":64};
 const pattern7 = new RegExp("^[a-z][a-z0-9-]*\\.v[0-9]+$", "u");
 
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate102.evaluated;
+const evaluated0 = validate98.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2421,16 +2379,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate102.errors = vErrors;
+validate98.errors = vErrors;
 return errors === 0;
 }
-validate102.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate98.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate101.evaluated;
+const evaluated0 = validate97.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2449,8 +2407,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.schema !== undefined){
-if(!(validate102(data.schema, {instancePath:instancePath+"/schema",parentData:data,parentDataProperty:"schema",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+if(!(validate98(data.schema, {instancePath:instancePath+"/schema",parentData:data,parentDataProperty:"schema",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
 errors = vErrors.length;
 }
 }
@@ -2465,20 +2423,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate101.errors = vErrors;
+validate97.errors = vErrors;
 return errors === 0;
 }
-validate101.evaluated = {"props":{"schema":true},"dynamicProps":false,"dynamicItems":false};
+validate97.evaluated = {"props":{"schema":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPublicSchema_response_200 = validate104;
-const schema47 = {"$ref":"#/components/responses/PublicSchema/content/application~1json/schema","$comment":"validator entry"};
-const schema48 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SchemaResult"}}}]};
-const schema49 = {"type":"object","required":["schema"],"properties":{"schema":{"type":"object","description":"A JSON Schema (2020-12) document."}}};
+export const getPublicSchema_response_200 = validate100;
+const schema45 = {"$ref":"#/components/responses/PublicSchema/content/application~1json/schema","$comment":"validator entry"};
+const schema46 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SchemaResult"}}}]};
+const schema47 = {"type":"object","required":["schema"],"properties":{"schema":{"type":"object","description":"A JSON Schema (2020-12) document."}}};
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate107.evaluated;
+const evaluated0 = validate103.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2520,16 +2478,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate107.errors = vErrors;
+validate103.errors = vErrors;
 return errors === 0;
 }
-validate107.evaluated = {"props":{"schema":true},"dynamicProps":false,"dynamicItems":false};
+validate103.evaluated = {"props":{"schema":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate105.evaluated;
+const evaluated0 = validate101.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2552,8 +2510,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate107(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+if(!(validate103(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
 }
@@ -2568,41 +2526,41 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate105.errors = vErrors;
+validate101.errors = vErrors;
 return errors === 0;
 }
-validate105.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate101.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate104.evaluated;
+const evaluated0 = validate100.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate105(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+if(!(validate101(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
 errors = vErrors.length;
 }
-validate104.errors = vErrors;
+validate100.errors = vErrors;
 return errors === 0;
 }
-validate104.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate100.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPublicOrderStatuses_response_200 = validate110;
-const schema50 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderStatusListResult"}}}]};
-const schema51 = {"type":"object","required":["statuses"],"x-assumption":"The description names the dictionary without its fields; the server derives code, title, description and is_final from the order machine.","properties":{"statuses":{"type":"array","items":{"$ref":"#/components/schemas/OrderStatusDictionaryItem"}}}};
-const schema52 = {"type":"object","required":["code","title","description","is_final"],"properties":{"code":{"$ref":"#/components/schemas/OrderStatus"},"title":{"type":"string"},"description":{"type":"string"},"is_final":{"type":"boolean","description":"True for the terminal states of the order machine."}}};
-const schema53 = {"type":"string","x-machine":"order","description":"Status of an exchange order; the transitions are in contracts/machines/order.yaml.","x-assumption":"The description names paid, processing and completed; the full list follows the lifecycle of common exchanger software (the order machine).","enum":["awaiting_payment","paid","verification_hold","processing","completed","cancelled","expired","error","refunded"]};
+export const listPublicOrderStatuses_response_200 = validate106;
+const schema48 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderStatusListResult"}}}]};
+const schema49 = {"type":"object","required":["statuses"],"x-assumption":"The description names the dictionary without its fields; the server derives code, title, description and is_final from the order machine.","properties":{"statuses":{"type":"array","items":{"$ref":"#/components/schemas/OrderStatusDictionaryItem"}}}};
+const schema50 = {"type":"object","required":["code","title","description","is_final"],"properties":{"code":{"$ref":"#/components/schemas/OrderStatus"},"title":{"type":"string"},"description":{"type":"string"},"is_final":{"type":"boolean","description":"True for the terminal states of the order machine."}}};
+const schema51 = {"type":"string","x-machine":"order","description":"Status of an exchange order; the transitions are in contracts/machines/order.yaml.","x-assumption":"The description names paid, processing and completed; the full list follows the lifecycle of common exchanger software (the order machine).","enum":["awaiting_payment","paid","verification_hold","processing","completed","cancelled","expired","error","refunded"]};
 
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate114.evaluated;
+const evaluated0 = validate110.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2620,7 +2578,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((((data === "awaiting_payment") || (data === "paid")) || (data === "verification_hold")) || (data === "processing")) || (data === "completed")) || (data === "cancelled")) || (data === "expired")) || (data === "error")) || (data === "refunded"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema53.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema51.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2629,16 +2587,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate114.errors = vErrors;
+validate110.errors = vErrors;
 return errors === 0;
 }
-validate114.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate110.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate113.evaluated;
+const evaluated0 = validate109.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2687,8 +2645,8 @@ vErrors.push(err3);
 errors++;
 }
 if(data.code !== undefined){
-if(!(validate114(data.code, {instancePath:instancePath+"/code",parentData:data,parentDataProperty:"code",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate110(data.code, {instancePath:instancePath+"/code",parentData:data,parentDataProperty:"code",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
@@ -2739,16 +2697,16 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate113.errors = vErrors;
+validate109.errors = vErrors;
 return errors === 0;
 }
-validate113.evaluated = {"props":{"code":true,"title":true,"description":true,"is_final":true},"dynamicProps":false,"dynamicItems":false};
+validate109.evaluated = {"props":{"code":true,"title":true,"description":true,"is_final":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate112.evaluated;
+const evaluated0 = validate108.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2771,8 +2729,8 @@ let data0 = data.statuses;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate113(data0[i0], {instancePath:instancePath+"/statuses/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+if(!(validate109(data0[i0], {instancePath:instancePath+"/statuses/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
 errors = vErrors.length;
 }
 }
@@ -2799,16 +2757,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate112.errors = vErrors;
+validate108.errors = vErrors;
 return errors === 0;
 }
-validate112.evaluated = {"props":{"statuses":true},"dynamicProps":false,"dynamicItems":false};
+validate108.evaluated = {"props":{"statuses":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate110.evaluated;
+const evaluated0 = validate106.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2831,8 +2789,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate112(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+if(!(validate108(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
 errors = vErrors.length;
 }
 }
@@ -2847,13 +2805,283 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate110.errors = vErrors;
+validate106.errors = vErrors;
 return errors === 0;
 }
-validate110.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate106.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const privatePing_response_401 = validate118;
-const schema54 = {"$ref":"#/components/responses/Unauthorized/content/application~1json/schema","$comment":"validator entry"};
+export const privatePing_response_401 = validate114;
+const schema52 = {"$ref":"#/components/responses/Unauthorized/content/application~1json/schema","$comment":"validator entry"};
+
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate115.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.state === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.result === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.error === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.meta === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.state !== undefined){
+let data0 = data.state;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err5 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const _errs3 = errors;
+const _errs4 = errors;
+if(0 !== data0){
+const err6 = {};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/not",keyword:"not",params:{},message:"must NOT be valid"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err8 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.result !== undefined){
+if(data.result !== null){
+const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+let data3 = data.error;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.code === undefined){
+const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data3.code !== undefined){
+let data4 = data3.code;
+if(typeof data4 === "string"){
+if(!pattern3.test(data4)){
+const err11 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data3.details !== undefined){
+let data5 = data3.details;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key0 in data5){
+let data6 = data5[key0];
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data6[i0] !== "string"){
+const err13 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/error/properties/details/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/details/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.meta !== undefined){
+if(!(validate58(data.meta, {instancePath:instancePath+"/meta",parentData:data,parentDataProperty:"meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+validate115.errors = vErrors;
+return errors === 0;
+}
+validate115.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate114.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate115(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
+errors = vErrors.length;
+}
+validate114.errors = vErrors;
+return errors === 0;
+}
+validate114.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const privatePing_response_403 = validate118;
+const schema54 = {"$ref":"#/components/responses/Forbidden/content/application~1json/schema","$comment":"validator entry"};
 
 function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3122,8 +3350,8 @@ return errors === 0;
 }
 validate118.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const privatePing_response_403 = validate122;
-const schema56 = {"$ref":"#/components/responses/Forbidden/content/application~1json/schema","$comment":"validator entry"};
+export const privatePing_response_429 = validate122;
+const schema56 = {"$ref":"#/components/responses/TooManyRequests/content/application~1json/schema","$comment":"validator entry"};
 
 function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3392,285 +3620,15 @@ return errors === 0;
 }
 validate122.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const privatePing_response_429 = validate126;
-const schema58 = {"$ref":"#/components/responses/TooManyRequests/content/application~1json/schema","$comment":"validator entry"};
+export const getClientHealth_response_200 = validate126;
+const schema58 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ClientHealthResult"}}}]};
+const schema59 = {"type":"object","required":["health"],"properties":{"health":{"$ref":"#/components/schemas/ClientHealth"}}};
+const schema60 = {"title":"Client health","description":"`result.health` of GET /private/health/client (description 2.7).","type":"object","required":["version","status","client","token","security","quota","webhooks","contracts","time"],"properties":{"version":{"const":"client-health-v1"},"status":{"type":"string","enum":["ok","degraded"],"x-assumption":"The description names `ok`; `degraded` flags a problem the integrator should fix (quota nearly spent, key near expiry, failing webhooks) while the key still works."},"client":{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"},"active":{"type":"boolean"},"api_access_enabled":{"type":"boolean"}}},"token":{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"},"active":{"type":"boolean"},"expires_at":{"type":["string","null"],"format":"date-time"},"scopes_count":{"type":"integer","minimum":0}}},"security":{"type":"object","properties":{"hmac_required":{"type":"boolean"},"ip_allowlist_enabled":{"type":"boolean"}}},"quota":{"type":"object","properties":{"daily_remaining":{"type":"integer","minimum":0},"monthly_remaining":{"type":"integer","minimum":0}}},"webhooks":{"type":"object","properties":{"endpoints":{"type":"integer","minimum":0},"failing":{"type":"integer","minimum":0}}},"contracts":{"type":"object","description":"Contract key to its current version.","additionalProperties":{"type":"string"}},"time":{"type":"string","format":"date-time"}},"examples":[{"version":"client-health-v1","status":"ok","client":{"id":1,"name":"Acme Pay","active":true,"api_access_enabled":true},"token":{"id":1,"name":"default","active":true,"expires_at":null,"scopes_count":41},"security":{"hmac_required":false,"ip_allowlist_enabled":false},"quota":{"daily_remaining":99999,"monthly_remaining":1999999},"webhooks":{"endpoints":1,"failing":0},"contracts":{"operation-contract":"operation-contract-v1"},"time":"2026-11-21T12:00:00Z"}]};
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate127.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.state === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.result === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.error === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.meta === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.state !== undefined){
-let data0 = data.state;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err5 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-const _errs3 = errors;
-const _errs4 = errors;
-if(0 !== data0){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-var valid1 = _errs4 === errors;
-if(valid1){
-const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/not",keyword:"not",params:{},message:"must NOT be valid"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-else {
-errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err8 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.result !== undefined){
-if(data.result !== null){
-const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.error !== undefined){
-let data3 = data.error;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.code === undefined){
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data3.code !== undefined){
-let data4 = data3.code;
-if(typeof data4 === "string"){
-if(!pattern3.test(data4)){
-const err11 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data3.details !== undefined){
-let data5 = data3.details;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const key0 in data5){
-let data6 = data5[key0];
-if(Array.isArray(data6)){
-const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data6[i0] !== "string"){
-const err13 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/error/properties/details/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/details/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.meta !== undefined){
-if(!(validate58(data.meta, {instancePath:instancePath+"/meta",parentData:data,parentDataProperty:"meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-validate127.errors = vErrors;
-return errors === 0;
-}
-validate127.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate126.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate127(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
-errors = vErrors.length;
-}
-validate126.errors = vErrors;
-return errors === 0;
-}
-validate126.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-export const getClientHealth_response_200 = validate130;
-const schema60 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ClientHealthResult"}}}]};
-const schema61 = {"type":"object","required":["health"],"properties":{"health":{"$ref":"#/components/schemas/ClientHealth"}}};
-const schema62 = {"title":"Client health","description":"`result.health` of GET /private/health/client (description 2.7).","type":"object","required":["version","status","client","token","security","quota","webhooks","contracts","time"],"properties":{"version":{"const":"client-health-v1"},"status":{"type":"string","enum":["ok","degraded"],"x-assumption":"The description names `ok`; `degraded` flags a problem the integrator should fix (quota nearly spent, key near expiry, failing webhooks) while the key still works."},"client":{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"},"active":{"type":"boolean"},"api_access_enabled":{"type":"boolean"}}},"token":{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"},"active":{"type":"boolean"},"expires_at":{"type":["string","null"],"format":"date-time"},"scopes_count":{"type":"integer","minimum":0}}},"security":{"type":"object","properties":{"hmac_required":{"type":"boolean"},"ip_allowlist_enabled":{"type":"boolean"}}},"quota":{"type":"object","properties":{"daily_remaining":{"type":"integer","minimum":0},"monthly_remaining":{"type":"integer","minimum":0}}},"webhooks":{"type":"object","properties":{"endpoints":{"type":"integer","minimum":0},"failing":{"type":"integer","minimum":0}}},"contracts":{"type":"object","description":"Contract key to its current version.","additionalProperties":{"type":"string"}},"time":{"type":"string","format":"date-time"}},"examples":[{"version":"client-health-v1","status":"ok","client":{"id":1,"name":"Acme Pay","active":true,"api_access_enabled":true},"token":{"id":1,"name":"default","active":true,"expires_at":null,"scopes_count":41},"security":{"hmac_required":false,"ip_allowlist_enabled":false},"quota":{"daily_remaining":99999,"monthly_remaining":1999999},"webhooks":{"endpoints":1,"failing":0},"contracts":{"operation-contract":"operation-contract-v1"},"time":"2026-11-21T12:00:00Z"}]};
-
-function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate133.evaluated;
+const evaluated0 = validate129.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3793,7 +3751,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((data1 === "ok") || (data1 === "degraded"))){
-const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema62.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema60.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3910,7 +3868,7 @@ errors++;
 if(data7.expires_at !== undefined){
 let data11 = data7.expires_at;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err20 = {instancePath:instancePath+"/token/expires_at",schemaPath:"#/properties/token/properties/expires_at/type",keyword:"type",params:{type: schema62.properties.token.properties.expires_at.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/token/expires_at",schemaPath:"#/properties/token/properties/expires_at/type",keyword:"type",params:{type: schema60.properties.token.properties.expires_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4201,16 +4159,16 @@ vErrors.push(err42);
 }
 errors++;
 }
-validate133.errors = vErrors;
+validate129.errors = vErrors;
 return errors === 0;
 }
-validate133.evaluated = {"props":{"version":true,"status":true,"client":true,"token":true,"security":true,"quota":true,"webhooks":true,"contracts":true,"time":true},"dynamicProps":false,"dynamicItems":false};
+validate129.evaluated = {"props":{"version":true,"status":true,"client":true,"token":true,"security":true,"quota":true,"webhooks":true,"contracts":true,"time":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate132.evaluated;
+const evaluated0 = validate128.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4229,8 +4187,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.health !== undefined){
-if(!(validate133(data.health, {instancePath:instancePath+"/health",parentData:data,parentDataProperty:"health",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+if(!(validate129(data.health, {instancePath:instancePath+"/health",parentData:data,parentDataProperty:"health",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
 errors = vErrors.length;
 }
 }
@@ -4245,16 +4203,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate132.errors = vErrors;
+validate128.errors = vErrors;
 return errors === 0;
 }
-validate132.evaluated = {"props":{"health":true},"dynamicProps":false,"dynamicItems":false};
+validate128.evaluated = {"props":{"health":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate130.evaluated;
+const evaluated0 = validate126.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4277,8 +4235,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate132(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
+if(!(validate128(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
 errors = vErrors.length;
 }
 }
@@ -4293,22 +4251,22 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate130.errors = vErrors;
+validate126.errors = vErrors;
 return errors === 0;
 }
-validate130.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate126.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getClient_response_200 = validate136;
-const schema63 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ClientProfile"}}}]};
-const schema64 = {"type":"object","required":["id","name","email","balance","orders","api_token"],"properties":{"id":{"type":"integer"},"name":{"type":"string"},"email":{"type":"string","format":"email"},"balance":{"type":"object","description":"Free-form in the description.","properties":{"currency":{"type":"string"},"amount":{"$ref":"#/components/schemas/Amount"}}},"orders":{"type":"object","description":"Free-form in the description; order counters of the client.","properties":{"total":{"type":"integer","minimum":0},"active":{"type":"integer","minimum":0},"completed":{"type":"integer","minimum":0}}},"api_token":{"$ref":"#/components/schemas/ApiToken"}}};
+export const getClient_response_200 = validate132;
+const schema61 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ClientProfile"}}}]};
+const schema62 = {"type":"object","required":["id","name","email","balance","orders","api_token"],"properties":{"id":{"type":"integer"},"name":{"type":"string"},"email":{"type":"string","format":"email"},"balance":{"type":"object","description":"Free-form in the description.","properties":{"currency":{"type":"string"},"amount":{"$ref":"#/components/schemas/Amount"}}},"orders":{"type":"object","description":"Free-form in the description; order counters of the client.","properties":{"total":{"type":"integer","minimum":0},"active":{"type":"integer","minimum":0},"completed":{"type":"integer","minimum":0}}},"api_token":{"$ref":"#/components/schemas/ApiToken"}}};
 const formats6 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-const schema65 = {"type":"string","pattern":"^\\d+(\\.\\d+)?$","description":"A non-negative decimal amount as a string, so no precision is lost.","example":"0.015"};
+const schema63 = {"type":"string","pattern":"^\\d+(\\.\\d+)?$","description":"A non-negative decimal amount as a string, so no precision is lost.","example":"0.015"};
 const pattern11 = new RegExp("^\\d+(\\.\\d+)?$", "u");
 
-function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate139.evaluated;
+const evaluated0 = validate135.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4337,19 +4295,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate139.errors = vErrors;
+validate135.errors = vErrors;
 return errors === 0;
 }
-validate139.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate135.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema66 = {"type":"object","required":["id","name","scopes","scope_details","security","last_used_at","expires_at"],"properties":{"id":{"type":"integer"},"name":{"type":"string"},"scopes":{"type":"array","items":{"type":"string"}},"scope_details":{"type":"array","items":{"$ref":"#/components/schemas/Scope"}},"security":{"type":"object","required":["hmac_required","hmac_verified","signature_algorithm"],"properties":{"hmac_required":{"type":"boolean"},"hmac_verified":{"type":"boolean","description":"Whether this request carried a valid signature."},"signature_algorithm":{"type":"string","enum":["hmac-sha256"]}}},"last_used_at":{"type":["string","null"],"format":"date-time"},"expires_at":{"type":["string","null"],"format":"date-time","description":"Null when the key never expires."}}};
-const schema67 = {"type":"object","required":["scope","group","title","description","risk","grantable","endpoints"],"properties":{"scope":{"type":"string","pattern":"^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$","description":"`<group>:<resource>:<action>`; some scopes have two or four parts (`sandbox:run`, `exchange:orders:actions:read`)."},"group":{"type":"string"},"title":{"type":"string"},"description":{"type":"string"},"risk":{"type":"string","enum":["low","medium","high"],"x-assumption":"The description shows `low`; medium and high complete the usual three-level scale (reads low, writes medium, money-moving high)."},"grantable":{"type":"boolean"},"endpoints":{"type":"array","description":"The operations the scope opens, as `METHOD /path`.","items":{"type":"string"}}}};
+const schema64 = {"type":"object","required":["id","name","scopes","scope_details","security","last_used_at","expires_at"],"properties":{"id":{"type":"integer"},"name":{"type":"string"},"scopes":{"type":"array","items":{"type":"string"}},"scope_details":{"type":"array","items":{"$ref":"#/components/schemas/Scope"}},"security":{"type":"object","required":["hmac_required","hmac_verified","signature_algorithm"],"properties":{"hmac_required":{"type":"boolean"},"hmac_verified":{"type":"boolean","description":"Whether this request carried a valid signature."},"signature_algorithm":{"type":"string","enum":["hmac-sha256"]}}},"last_used_at":{"type":["string","null"],"format":"date-time"},"expires_at":{"type":["string","null"],"format":"date-time","description":"Null when the key never expires."}}};
+const schema65 = {"type":"object","required":["scope","group","title","description","risk","grantable","endpoints"],"properties":{"scope":{"type":"string","pattern":"^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$","description":"`<group>:<resource>:<action>`; some scopes have two or four parts (`sandbox:run`, `exchange:orders:actions:read`)."},"group":{"type":"string"},"title":{"type":"string"},"description":{"type":"string"},"risk":{"type":"string","enum":["low","medium","high"],"x-assumption":"The description shows `low`; medium and high complete the usual three-level scale (reads low, writes medium, money-moving high)."},"grantable":{"type":"boolean"},"endpoints":{"type":"array","description":"The operations the scope opens, as `METHOD /path`.","items":{"type":"string"}}}};
 const pattern12 = new RegExp("^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$", "u");
 
-function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate142.evaluated;
+const evaluated0 = validate138.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4501,7 +4459,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!(((data4 === "low") || (data4 === "medium")) || (data4 === "high"))){
-const err13 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/enum",keyword:"enum",params:{allowedValues: schema67.properties.risk.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/enum",keyword:"enum",params:{allowedValues: schema65.properties.risk.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4562,16 +4520,16 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate142.errors = vErrors;
+validate138.errors = vErrors;
 return errors === 0;
 }
-validate142.evaluated = {"props":{"scope":true,"group":true,"title":true,"description":true,"risk":true,"grantable":true,"endpoints":true},"dynamicProps":false,"dynamicItems":false};
+validate138.evaluated = {"props":{"scope":true,"group":true,"title":true,"description":true,"risk":true,"grantable":true,"endpoints":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate141.evaluated;
+const evaluated0 = validate137.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4707,8 +4665,8 @@ let data4 = data.scope_details;
 if(Array.isArray(data4)){
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate142(data4[i1], {instancePath:instancePath+"/scope_details/" + i1,parentData:data4,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
+if(!(validate138(data4[i1], {instancePath:instancePath+"/scope_details/" + i1,parentData:data4,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
 errors = vErrors.length;
 }
 }
@@ -4794,7 +4752,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!(data9 === "hmac-sha256")){
-const err18 = {instancePath:instancePath+"/security/signature_algorithm",schemaPath:"#/properties/security/properties/signature_algorithm/enum",keyword:"enum",params:{allowedValues: schema66.properties.security.properties.signature_algorithm.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/security/signature_algorithm",schemaPath:"#/properties/security/properties/signature_algorithm/enum",keyword:"enum",params:{allowedValues: schema64.properties.security.properties.signature_algorithm.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -4819,7 +4777,7 @@ errors++;
 if(data.last_used_at !== undefined){
 let data10 = data.last_used_at;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err20 = {instancePath:instancePath+"/last_used_at",schemaPath:"#/properties/last_used_at/type",keyword:"type",params:{type: schema66.properties.last_used_at.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/last_used_at",schemaPath:"#/properties/last_used_at/type",keyword:"type",params:{type: schema64.properties.last_used_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4844,7 +4802,7 @@ errors++;
 if(data.expires_at !== undefined){
 let data11 = data.expires_at;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err22 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema66.properties.expires_at.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema64.properties.expires_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -4877,16 +4835,16 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate141.errors = vErrors;
+validate137.errors = vErrors;
 return errors === 0;
 }
-validate141.evaluated = {"props":{"id":true,"name":true,"scopes":true,"scope_details":true,"security":true,"last_used_at":true,"expires_at":true},"dynamicProps":false,"dynamicItems":false};
+validate137.evaluated = {"props":{"id":true,"name":true,"scopes":true,"scope_details":true,"security":true,"last_used_at":true,"expires_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate138.evaluated;
+const evaluated0 = validate134.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5020,8 +4978,8 @@ errors++;
 }
 }
 if(data3.amount !== undefined){
-if(!(validate139(data3.amount, {instancePath:instancePath+"/balance/amount",parentData:data3,parentDataProperty:"amount",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data3.amount, {instancePath:instancePath+"/balance/amount",parentData:data3,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -5128,8 +5086,8 @@ errors++;
 }
 }
 if(data.api_token !== undefined){
-if(!(validate141(data.api_token, {instancePath:instancePath+"/api_token",parentData:data,parentDataProperty:"api_token",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
+if(!(validate137(data.api_token, {instancePath:instancePath+"/api_token",parentData:data,parentDataProperty:"api_token",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
 errors = vErrors.length;
 }
 }
@@ -5144,16 +5102,16 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate138.errors = vErrors;
+validate134.errors = vErrors;
 return errors === 0;
 }
-validate138.evaluated = {"props":{"id":true,"name":true,"email":true,"balance":true,"orders":true,"api_token":true},"dynamicProps":false,"dynamicItems":false};
+validate134.evaluated = {"props":{"id":true,"name":true,"email":true,"balance":true,"orders":true,"api_token":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate136.evaluated;
+const evaluated0 = validate132.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5176,8 +5134,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate138(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
+if(!(validate134(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
 errors = vErrors.length;
 }
 }
@@ -5192,20 +5150,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate136.errors = vErrors;
+validate132.errors = vErrors;
 return errors === 0;
 }
-validate136.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate132.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getUsage_response_200 = validate146;
-const schema68 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/Usage"}}}]};
-const schema69 = {"type":"object","required":["api_token","quota","billing","usage"],"properties":{"api_token":{"type":"object","required":["id","name","status","plan","billable"],"properties":{"id":{"type":"string"},"name":{"type":"string"},"status":{"type":"string","enum":["active","inactive","expired"],"x-assumption":"The description types status as a string; these are the key states the auth pipeline distinguishes."},"plan":{"type":"string"},"billable":{"type":"boolean"}}},"quota":{"type":"object","required":["day","month"],"properties":{"day":{"$ref":"#/components/schemas/QuotaWindow"},"month":{"$ref":"#/components/schemas/QuotaWindow"}}},"billing":{"type":"object","required":["currency","unit_price","estimated_amount","billable_units"],"properties":{"currency":{"type":"string"},"unit_price":{"$ref":"#/components/schemas/Amount"},"estimated_amount":{"$ref":"#/components/schemas/Amount"},"billable_units":{"type":"integer","minimum":0}}},"usage":{"type":"object","description":"Counters keyed by operationId.","x-assumption":"The description shows a map without naming its keys; operationIds are stable and match the contract.","additionalProperties":{"$ref":"#/components/schemas/UsageCounter"}}}};
-const schema70 = {"type":"object","required":["limit","used","remaining","resets_at"],"properties":{"limit":{"type":"integer","minimum":0},"used":{"type":"integer","minimum":0},"remaining":{"type":"integer","minimum":0},"resets_at":{"type":"string","format":"date-time"}}};
+export const getUsage_response_200 = validate142;
+const schema66 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/Usage"}}}]};
+const schema67 = {"type":"object","required":["api_token","quota","billing","usage"],"properties":{"api_token":{"type":"object","required":["id","name","status","plan","billable"],"properties":{"id":{"type":"string"},"name":{"type":"string"},"status":{"type":"string","enum":["active","inactive","expired"],"x-assumption":"The description types status as a string; these are the key states the auth pipeline distinguishes."},"plan":{"type":"string"},"billable":{"type":"boolean"}}},"quota":{"type":"object","required":["day","month"],"properties":{"day":{"$ref":"#/components/schemas/QuotaWindow"},"month":{"$ref":"#/components/schemas/QuotaWindow"}}},"billing":{"type":"object","required":["currency","unit_price","estimated_amount","billable_units"],"properties":{"currency":{"type":"string"},"unit_price":{"$ref":"#/components/schemas/Amount"},"estimated_amount":{"$ref":"#/components/schemas/Amount"},"billable_units":{"type":"integer","minimum":0}}},"usage":{"type":"object","description":"Counters keyed by operationId.","x-assumption":"The description shows a map without naming its keys; operationIds are stable and match the contract.","additionalProperties":{"$ref":"#/components/schemas/UsageCounter"}}}};
+const schema68 = {"type":"object","required":["limit","used","remaining","resets_at"],"properties":{"limit":{"type":"integer","minimum":0},"used":{"type":"integer","minimum":0},"remaining":{"type":"integer","minimum":0},"resets_at":{"type":"string","format":"date-time"}}};
 
-function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate149.evaluated;
+const evaluated0 = validate145.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5364,17 +5322,17 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate149.errors = vErrors;
+validate145.errors = vErrors;
 return errors === 0;
 }
-validate149.evaluated = {"props":{"limit":true,"used":true,"remaining":true,"resets_at":true},"dynamicProps":false,"dynamicItems":false};
+validate145.evaluated = {"props":{"limit":true,"used":true,"remaining":true,"resets_at":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema71 = {"type":"object","required":["requests","errors","billable_units","total_duration_ms"],"properties":{"requests":{"type":"integer","minimum":0},"errors":{"type":"integer","minimum":0},"billable_units":{"type":"integer","minimum":0},"total_duration_ms":{"type":"integer","minimum":0}}};
+const schema69 = {"type":"object","required":["requests","errors","billable_units","total_duration_ms"],"properties":{"requests":{"type":"integer","minimum":0},"errors":{"type":"integer","minimum":0},"billable_units":{"type":"integer","minimum":0},"total_duration_ms":{"type":"integer","minimum":0}}};
 
-function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate154.evaluated;
+const evaluated0 = validate150.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5533,16 +5491,16 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate154.errors = vErrors;
+validate150.errors = vErrors;
 return errors === 0;
 }
-validate154.evaluated = {"props":{"requests":true,"errors":true,"billable_units":true,"total_duration_ms":true},"dynamicProps":false,"dynamicItems":false};
+validate150.evaluated = {"props":{"requests":true,"errors":true,"billable_units":true,"total_duration_ms":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate148.evaluated;
+const evaluated0 = validate144.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5680,7 +5638,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!(((data3 === "active") || (data3 === "inactive")) || (data3 === "expired"))){
-const err12 = {instancePath:instancePath+"/api_token/status",schemaPath:"#/properties/api_token/properties/status/enum",keyword:"enum",params:{allowedValues: schema69.properties.api_token.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/api_token/status",schemaPath:"#/properties/api_token/properties/status/enum",keyword:"enum",params:{allowedValues: schema67.properties.api_token.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5750,14 +5708,14 @@ vErrors.push(err17);
 errors++;
 }
 if(data6.day !== undefined){
-if(!(validate149(data6.day, {instancePath:instancePath+"/quota/day",parentData:data6,parentDataProperty:"day",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+if(!(validate145(data6.day, {instancePath:instancePath+"/quota/day",parentData:data6,parentDataProperty:"day",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
 errors = vErrors.length;
 }
 }
 if(data6.month !== undefined){
-if(!(validate149(data6.month, {instancePath:instancePath+"/quota/month",parentData:data6,parentDataProperty:"month",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+if(!(validate145(data6.month, {instancePath:instancePath+"/quota/month",parentData:data6,parentDataProperty:"month",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
 errors = vErrors.length;
 }
 }
@@ -5829,14 +5787,14 @@ errors++;
 }
 }
 if(data9.unit_price !== undefined){
-if(!(validate139(data9.unit_price, {instancePath:instancePath+"/billing/unit_price",parentData:data9,parentDataProperty:"unit_price",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data9.unit_price, {instancePath:instancePath+"/billing/unit_price",parentData:data9,parentDataProperty:"unit_price",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
 if(data9.estimated_amount !== undefined){
-if(!(validate139(data9.estimated_amount, {instancePath:instancePath+"/billing/estimated_amount",parentData:data9,parentDataProperty:"estimated_amount",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data9.estimated_amount, {instancePath:instancePath+"/billing/estimated_amount",parentData:data9,parentDataProperty:"estimated_amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -5881,8 +5839,8 @@ if(data.usage !== undefined){
 let data14 = data.usage;
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 for(const key0 in data14){
-if(!(validate154(data14[key0], {instancePath:instancePath+"/usage/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data14,parentDataProperty:key0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+if(!(validate150(data14[key0], {instancePath:instancePath+"/usage/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data14,parentDataProperty:key0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
 errors = vErrors.length;
 }
 }
@@ -5909,16 +5867,16 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate148.errors = vErrors;
+validate144.errors = vErrors;
 return errors === 0;
 }
-validate148.evaluated = {"props":{"api_token":true,"quota":true,"billing":true,"usage":true},"dynamicProps":false,"dynamicItems":false};
+validate144.evaluated = {"props":{"api_token":true,"quota":true,"billing":true,"usage":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate146.evaluated;
+const evaluated0 = validate142.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5941,8 +5899,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate148(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
+if(!(validate144(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
 errors = vErrors.length;
 }
 }
@@ -5957,19 +5915,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate146.errors = vErrors;
+validate142.errors = vErrors;
 return errors === 0;
 }
-validate146.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate142.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listScopes_response_200 = validate157;
-const schema72 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ScopeListResult"}}}]};
-const schema73 = {"type":"object","required":["scopes"],"properties":{"scopes":{"type":"array","items":{"$ref":"#/components/schemas/Scope"}}}};
+export const listScopes_response_200 = validate153;
+const schema70 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ScopeListResult"}}}]};
+const schema71 = {"type":"object","required":["scopes"],"properties":{"scopes":{"type":"array","items":{"$ref":"#/components/schemas/Scope"}}}};
 
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate159.evaluated;
+const evaluated0 = validate155.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5992,8 +5950,8 @@ let data0 = data.scopes;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate142(data0[i0], {instancePath:instancePath+"/scopes/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
+if(!(validate138(data0[i0], {instancePath:instancePath+"/scopes/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
 errors = vErrors.length;
 }
 }
@@ -6020,16 +5978,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate159.errors = vErrors;
+validate155.errors = vErrors;
 return errors === 0;
 }
-validate159.evaluated = {"props":{"scopes":true},"dynamicProps":false,"dynamicItems":false};
+validate155.evaluated = {"props":{"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate157.evaluated;
+const evaluated0 = validate153.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6052,8 +6010,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate159(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
+if(!(validate155(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
 errors = vErrors.length;
 }
 }
@@ -6068,13 +6026,131 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate157.errors = vErrors;
+validate153.errors = vErrors;
 return errors === 0;
 }
-validate157.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate153.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listContracts_response_200 = validate162;
-const schema74 = {"$ref":"#/components/responses/PrivateContractList/content/application~1json/schema","$comment":"validator entry"};
+export const listContracts_response_200 = validate158;
+const schema72 = {"$ref":"#/components/responses/PrivateContractList/content/application~1json/schema","$comment":"validator entry"};
+
+function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate159.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate57(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.result === undefined){
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.result !== undefined){
+if(!(validate70(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate159.errors = vErrors;
+return errors === 0;
+}
+validate159.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate158.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate159(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
+errors = vErrors.length;
+}
+validate158.errors = vErrors;
+return errors === 0;
+}
+validate158.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getContract_response_200 = validate163;
+const schema74 = {"$ref":"#/components/responses/PrivateContract/content/application~1json/schema","$comment":"validator entry"};
+
+function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate164.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate57(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.result === undefined){
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.result !== undefined){
+if(!(validate81(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate164.errors = vErrors;
+return errors === 0;
+}
+validate164.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
 
 function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6086,6 +6162,28 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate164(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
+errors = vErrors.length;
+}
+validate163.errors = vErrors;
+return errors === 0;
+}
+validate163.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const listSchemas_response_200 = validate168;
+const schema76 = {"$ref":"#/components/responses/PrivateSchemaList/content/application~1json/schema","$comment":"validator entry"};
+
+function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate169.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(!(validate57(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
 errors = vErrors.length;
@@ -6102,8 +6200,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate74(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
+if(!(validate92(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
 }
@@ -6118,33 +6216,11 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate163.errors = vErrors;
+validate169.errors = vErrors;
 return errors === 0;
 }
-validate163.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate169.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-
-function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate162.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate163(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
-errors = vErrors.length;
-}
-validate162.errors = vErrors;
-return errors === 0;
-}
-validate162.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-export const getContract_response_200 = validate167;
-const schema76 = {"$ref":"#/components/responses/PrivateContract/content/application~1json/schema","$comment":"validator entry"};
 
 function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6156,6 +6232,28 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate169(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
+errors = vErrors.length;
+}
+validate168.errors = vErrors;
+return errors === 0;
+}
+validate168.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getSchema_response_200 = validate173;
+const schema78 = {"$ref":"#/components/responses/PrivateSchema/content/application~1json/schema","$comment":"validator entry"};
+
+function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate174.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(!(validate57(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
 errors = vErrors.length;
@@ -6172,8 +6270,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate85(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+if(!(validate103(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
 }
@@ -6188,33 +6286,11 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate168.errors = vErrors;
+validate174.errors = vErrors;
 return errors === 0;
 }
-validate168.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate174.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate167.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate168(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
-errors = vErrors.length;
-}
-validate167.errors = vErrors;
-return errors === 0;
-}
-validate167.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-export const listSchemas_response_200 = validate172;
-const schema78 = {"$ref":"#/components/responses/PrivateSchemaList/content/application~1json/schema","$comment":"validator entry"};
 
 function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6226,141 +6302,23 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate57(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+if(!(validate174(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
 errors = vErrors.length;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.result === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.result !== undefined){
-if(!(validate96(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
 }
 validate173.errors = vErrors;
 return errors === 0;
 }
 validate173.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
+export const listPaymentSystems_query = validate178;
+const schema80 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"type":"array","items":{"type":"string","enum":["sorting","-sorting","id","-id","name","-name"]},"default":["sorting","id"]},"filter[id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[payment_id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[code_currency_id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[side]":{"$ref":"#/components/schemas/AmountSide"},"filter[from_currency_id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[to_currency_id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[currency_code]":{"type":"string","minLength":1},"filter[letter_code]":{"type":"string","minLength":1},"filter[short_code]":{"type":"string","minLength":1},"filter[network]":{"type":"string","minLength":1}},"required":[]};
+const schema81 = {"type":"integer","minimum":1,"default":1};
 
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate172.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate173(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
-errors = vErrors.length;
-}
-validate172.errors = vErrors;
-return errors === 0;
-}
-validate172.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-export const getSchema_response_200 = validate177;
-const schema80 = {"$ref":"#/components/responses/PrivateSchema/content/application~1json/schema","$comment":"validator entry"};
-
-function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate178.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate57(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-errors = vErrors.length;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.result === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.result !== undefined){
-if(!(validate107(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate178.errors = vErrors;
-return errors === 0;
-}
-validate178.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate177.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate178(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
-errors = vErrors.length;
-}
-validate177.errors = vErrors;
-return errors === 0;
-}
-validate177.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-export const listPaymentSystems_query = validate182;
-const schema82 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"type":"array","items":{"type":"string","enum":["sorting","-sorting","id","-id","name","-name"]},"default":["sorting","id"]},"filter[id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[payment_id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[code_currency_id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[side]":{"$ref":"#/components/schemas/AmountSide"},"filter[from_currency_id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[to_currency_id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[currency_code]":{"type":"string","minLength":1},"filter[letter_code]":{"type":"string","minLength":1},"filter[short_code]":{"type":"string","minLength":1},"filter[network]":{"type":"string","minLength":1}},"required":[]};
-const schema83 = {"type":"integer","minimum":1,"default":1};
-
-function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate183.evaluated;
+const evaluated0 = validate179.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6389,17 +6347,17 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate183.errors = vErrors;
+validate179.errors = vErrors;
 return errors === 0;
 }
-validate183.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate179.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema84 = {"type":"integer","minimum":1,"maximum":100,"default":25};
+const schema82 = {"type":"integer","minimum":1,"maximum":100,"default":25};
 
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate185.evaluated;
+const evaluated0 = validate181.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6438,17 +6396,17 @@ vErrors.push(err2);
 errors++;
 }
 }
-validate185.errors = vErrors;
+validate181.errors = vErrors;
 return errors === 0;
 }
-validate185.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate181.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema85 = {"type":"string","enum":["page","cursor"],"default":"page"};
+const schema83 = {"type":"string","enum":["page","cursor"],"default":"page"};
 
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate187.evaluated;
+const evaluated0 = validate183.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6466,7 +6424,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "page") || (data === "cursor"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema85.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema83.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6475,17 +6433,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate187.errors = vErrors;
+validate183.errors = vErrors;
 return errors === 0;
 }
-validate187.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate183.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema86 = {"type":"string","minLength":1,"maxLength":512,"x-assumption":"Cursors are opaque keyset tokens; 512 characters bounds what a server must parse."};
+const schema84 = {"type":"string","minLength":1,"maxLength":512,"x-assumption":"Cursors are opaque keyset tokens; 512 characters bounds what a server must parse."};
 
-function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate189.evaluated;
+const evaluated0 = validate185.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6524,17 +6482,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate189.errors = vErrors;
+validate185.errors = vErrors;
 return errors === 0;
 }
-validate189.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate185.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema87 = {"type":"string","enum":["give","receive"],"description":"Which side of the exchange `amount` is given for; `give` is what the client pays, `receive` what it gets."};
+const schema85 = {"type":"string","enum":["give","receive"],"description":"Which side of the exchange `amount` is given for; `give` is what the client pays, `receive` what it gets."};
 
-function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate191.evaluated;
+const evaluated0 = validate187.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6552,7 +6510,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "give") || (data === "receive"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema87.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema85.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6561,16 +6519,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate191.errors = vErrors;
+validate187.errors = vErrors;
 return errors === 0;
 }
-validate191.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate187.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate182.evaluated;
+const evaluated0 = validate178.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6579,26 +6537,26 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.page !== undefined){
-if(!(validate183(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+if(!(validate179(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 }
 if(data.per_page !== undefined){
-if(!(validate185(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate181(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
 }
 if(data.pagination !== undefined){
-if(!(validate187(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate183(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
 errors = vErrors.length;
 }
 }
 if(data.cursor !== undefined){
-if(!(validate189(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+if(!(validate185(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
 errors = vErrors.length;
 }
 }
@@ -6619,7 +6577,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((data5 === "sorting") || (data5 === "-sorting")) || (data5 === "id")) || (data5 === "-id")) || (data5 === "name")) || (data5 === "-name"))){
-const err1 = {instancePath:instancePath+"/sort/" + i0,schemaPath:"#/properties/sort/items/enum",keyword:"enum",params:{allowedValues: schema82.properties.sort.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/sort/" + i0,schemaPath:"#/properties/sort/items/enum",keyword:"enum",params:{allowedValues: schema80.properties.sort.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6765,8 +6723,8 @@ errors++;
 }
 }
 if(data["filter[side]"] !== undefined){
-if(!(validate191(data["filter[side]"], {instancePath:instancePath+"/filter[side]",parentData:data,parentDataProperty:"filter[side]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
+if(!(validate187(data["filter[side]"], {instancePath:instancePath+"/filter[side]",parentData:data,parentDataProperty:"filter[side]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
 }
@@ -6963,22 +6921,22 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate182.errors = vErrors;
+validate178.errors = vErrors;
 return errors === 0;
 }
-validate182.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[id]":true,"filter[payment_id]":true,"filter[code_currency_id]":true,"filter[side]":true,"filter[from_currency_id]":true,"filter[to_currency_id]":true,"filter[currency_code]":true,"filter[letter_code]":true,"filter[short_code]":true,"filter[network]":true},"dynamicProps":false,"dynamicItems":false};
+validate178.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[id]":true,"filter[payment_id]":true,"filter[code_currency_id]":true,"filter[side]":true,"filter[from_currency_id]":true,"filter[to_currency_id]":true,"filter[currency_code]":true,"filter[letter_code]":true,"filter[short_code]":true,"filter[network]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPaymentSystems_response_200 = validate193;
-const schema88 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PaymentSystemListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema89 = {"type":"object","required":["payment_systems"],"properties":{"payment_systems":{"type":"array","items":{"$ref":"#/components/schemas/PaymentSystem"}}}};
-const schema90 = {"type":"object","description":"An item of the payment-systems list (description 2.2).","required":["id","type","name","payment","currency","codes","precision","capabilities","routes","form","notices","network","filters","sorting"],"properties":{"id":{"type":"integer","minimum":1},"type":{"type":"string","const":"payment_system"},"name":{"type":"string"},"payment":{"type":"object","required":["id","name","logo","logo_url"],"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"logo":{"type":"string","description":"Logo file name."},"logo_url":{"type":"string","format":"uri"}}},"currency":{"type":"object","required":["id","code","sign"],"properties":{"id":{"type":"integer","minimum":1},"code":{"type":"string","description":"Currency code, for example `BTC` or `USDT`."},"sign":{"type":"string"}}},"codes":{"type":"object","required":["letter","short","network_in","network_out"],"properties":{"letter":{"type":"string","description":"Rates-file code, for example `USDTTRC20`."},"short":{"type":"string"},"network_in":{"type":"string","description":"Network of deposits; empty for fiat."},"network_out":{"type":"string","description":"Network of payouts; empty for fiat."}}},"precision":{"type":"object","required":["amount_decimal"],"properties":{"amount_decimal":{"type":"integer","minimum":0,"maximum":18}}},"capabilities":{"type":"object","required":["can_give","can_receive","income_enabled","outcome_enabled"],"properties":{"can_give":{"type":"boolean"},"can_receive":{"type":"boolean"},"income_enabled":{"type":"integer","enum":[0,1],"x-assumption":"The description types it as an integer only; 1/0 flags as exchanger software stores them."},"outcome_enabled":{"type":"integer","enum":[0,1],"x-assumption":"The description types it as an integer only; 1/0 flags as exchanger software stores them."}}},"routes":{"type":"object","required":["give_to","receive_from"],"properties":{"give_to":{"type":"array","description":"Routes on which this system is the give side; `currency_id` is the receive side.","items":{"$ref":"#/components/schemas/PaymentSystemRouteLink"}},"receive_from":{"type":"array","description":"Routes on which this system is the receive side; `currency_id` is the give side.","items":{"$ref":"#/components/schemas/PaymentSystemRouteLink"}}}},"form":{"type":"object","description":"Free-form."},"notices":{"type":"object","description":"Free-form."},"network":{"type":"object","description":"Free-form."},"filters":{"type":"object","required":["ids"],"properties":{"ids":{"type":"array","items":{"type":"integer"}}}},"sorting":{"type":"object","additionalProperties":{"type":"integer"}}}};
+export const listPaymentSystems_response_200 = validate189;
+const schema86 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PaymentSystemListResult"}}},{"$ref":"#/components/schemas/PaginatedEnvelope"}]};
+const schema87 = {"type":"object","required":["payment_systems"],"properties":{"payment_systems":{"type":"array","items":{"$ref":"#/components/schemas/PaymentSystem"}}}};
+const schema88 = {"type":"object","description":"An item of the payment-systems list (description 2.2).","required":["id","type","name","payment","currency","codes","precision","capabilities","routes","form","notices","network","filters","sorting"],"properties":{"id":{"type":"integer","minimum":1},"type":{"type":"string","const":"payment_system"},"name":{"type":"string"},"payment":{"type":"object","required":["id","name","logo","logo_url"],"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"logo":{"type":"string","description":"Logo file name."},"logo_url":{"type":"string","format":"uri"}}},"currency":{"type":"object","required":["id","code","sign"],"properties":{"id":{"type":"integer","minimum":1},"code":{"type":"string","description":"Currency code, for example `BTC` or `USDT`."},"sign":{"type":"string"}}},"codes":{"type":"object","required":["letter","short","network_in","network_out"],"properties":{"letter":{"type":"string","description":"Rates-file code, for example `USDTTRC20`."},"short":{"type":"string"},"network_in":{"type":"string","description":"Network of deposits; empty for fiat."},"network_out":{"type":"string","description":"Network of payouts; empty for fiat."}}},"precision":{"type":"object","required":["amount_decimal"],"properties":{"amount_decimal":{"type":"integer","minimum":0,"maximum":18}}},"capabilities":{"type":"object","required":["can_give","can_receive","income_enabled","outcome_enabled"],"properties":{"can_give":{"type":"boolean"},"can_receive":{"type":"boolean"},"income_enabled":{"type":"integer","enum":[0,1],"x-assumption":"The description types it as an integer only; 1/0 flags as exchanger software stores them."},"outcome_enabled":{"type":"integer","enum":[0,1],"x-assumption":"The description types it as an integer only; 1/0 flags as exchanger software stores them."}}},"routes":{"type":"object","required":["give_to","receive_from"],"properties":{"give_to":{"type":"array","description":"Routes on which this system is the give side; `currency_id` is the receive side.","items":{"$ref":"#/components/schemas/PaymentSystemRouteLink"}},"receive_from":{"type":"array","description":"Routes on which this system is the receive side; `currency_id` is the give side.","items":{"$ref":"#/components/schemas/PaymentSystemRouteLink"}}}},"form":{"type":"object","description":"Free-form."},"notices":{"type":"object","description":"Free-form."},"network":{"type":"object","description":"Free-form."},"filters":{"type":"object","required":["ids"],"properties":{"ids":{"type":"array","items":{"type":"integer"}}}},"sorting":{"type":"object","additionalProperties":{"type":"integer"}}}};
 const formats14 = imported_ajv_formats_dist_formats.fullFormats.uri;
-const schema91 = {"type":"object","required":["route_id","currency_id"],"properties":{"route_id":{"type":"integer","minimum":1},"currency_id":{"type":"integer","minimum":1}}};
+const schema89 = {"type":"object","required":["route_id","currency_id"],"properties":{"route_id":{"type":"integer","minimum":1},"currency_id":{"type":"integer","minimum":1}}};
 
-function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate197.evaluated;
+const evaluated0 = validate193.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7067,16 +7025,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate197.errors = vErrors;
+validate193.errors = vErrors;
 return errors === 0;
 }
-validate197.evaluated = {"props":{"route_id":true,"currency_id":true},"dynamicProps":false,"dynamicItems":false};
+validate193.evaluated = {"props":{"route_id":true,"currency_id":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate196.evaluated;
+const evaluated0 = validate192.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7750,7 +7708,7 @@ vErrors.push(err58);
 errors++;
 }
 if(!((data22 === 0) || (data22 === 1))){
-const err59 = {instancePath:instancePath+"/capabilities/income_enabled",schemaPath:"#/properties/capabilities/properties/income_enabled/enum",keyword:"enum",params:{allowedValues: schema90.properties.capabilities.properties.income_enabled.enum},message:"must be equal to one of the allowed values"};
+const err59 = {instancePath:instancePath+"/capabilities/income_enabled",schemaPath:"#/properties/capabilities/properties/income_enabled/enum",keyword:"enum",params:{allowedValues: schema88.properties.capabilities.properties.income_enabled.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -7773,7 +7731,7 @@ vErrors.push(err60);
 errors++;
 }
 if(!((data23 === 0) || (data23 === 1))){
-const err61 = {instancePath:instancePath+"/capabilities/outcome_enabled",schemaPath:"#/properties/capabilities/properties/outcome_enabled/enum",keyword:"enum",params:{allowedValues: schema90.properties.capabilities.properties.outcome_enabled.enum},message:"must be equal to one of the allowed values"};
+const err61 = {instancePath:instancePath+"/capabilities/outcome_enabled",schemaPath:"#/properties/capabilities/properties/outcome_enabled/enum",keyword:"enum",params:{allowedValues: schema88.properties.capabilities.properties.outcome_enabled.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -7823,8 +7781,8 @@ let data25 = data24.give_to;
 if(Array.isArray(data25)){
 const len0 = data25.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate197(data25[i0], {instancePath:instancePath+"/routes/give_to/" + i0,parentData:data25,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
+if(!(validate193(data25[i0], {instancePath:instancePath+"/routes/give_to/" + i0,parentData:data25,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
 errors = vErrors.length;
 }
 }
@@ -7845,8 +7803,8 @@ let data27 = data24.receive_from;
 if(Array.isArray(data27)){
 const len1 = data27.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate197(data27[i1], {instancePath:instancePath+"/routes/receive_from/" + i1,parentData:data27,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
+if(!(validate193(data27[i1], {instancePath:instancePath+"/routes/receive_from/" + i1,parentData:data27,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
 errors = vErrors.length;
 }
 }
@@ -8006,16 +7964,16 @@ vErrors.push(err77);
 }
 errors++;
 }
-validate196.errors = vErrors;
+validate192.errors = vErrors;
 return errors === 0;
 }
-validate196.evaluated = {"props":{"id":true,"type":true,"name":true,"payment":true,"currency":true,"codes":true,"precision":true,"capabilities":true,"routes":true,"form":true,"notices":true,"network":true,"filters":true,"sorting":true},"dynamicProps":false,"dynamicItems":false};
+validate192.evaluated = {"props":{"id":true,"type":true,"name":true,"payment":true,"currency":true,"codes":true,"precision":true,"capabilities":true,"routes":true,"form":true,"notices":true,"network":true,"filters":true,"sorting":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate195.evaluated;
+const evaluated0 = validate191.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8038,8 +7996,8 @@ let data0 = data.payment_systems;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate196(data0[i0], {instancePath:instancePath+"/payment_systems/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
+if(!(validate192(data0[i0], {instancePath:instancePath+"/payment_systems/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
 errors = vErrors.length;
 }
 }
@@ -8066,16 +8024,90 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate195.errors = vErrors;
+validate191.errors = vErrors;
 return errors === 0;
 }
-validate195.evaluated = {"props":{"payment_systems":true},"dynamicProps":false,"dynamicItems":false};
+validate191.evaluated = {"props":{"payment_systems":true},"dynamicProps":false,"dynamicItems":false};
 
+const schema90 = {"type":"object","description":"What a list adds to the success envelope, `meta.pagination`, always present.","required":["meta"],"properties":{"meta":{"allOf":[{"$ref":"#/components/schemas/EnvelopeMeta"},{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}]}}};
 
-function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate193.evaluated;
+const evaluated0 = validate198.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.meta === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.meta !== undefined){
+let data0 = data.meta;
+if(!(validate58(data0, {instancePath:instancePath+"/meta",parentData:data,parentDataProperty:"meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+errors = vErrors.length;
+}
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.pagination === undefined){
+const err1 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/allOf/1/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0.pagination !== undefined){
+if(!(validate59(data0.pagination, {instancePath:instancePath+"/meta/pagination",parentData:data0,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate198.errors = vErrors;
+return errors === 0;
+}
+validate198.evaluated = {"props":{"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate189.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8098,8 +8130,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate195(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+if(!(validate191(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
 errors = vErrors.length;
 }
 }
@@ -8114,71 +8146,22 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.meta === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/2/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.meta !== undefined){
-let data1 = data.meta;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.pagination === undefined){
-const err3 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data1.pagination !== undefined){
-if(!(validate59(data1.pagination, {instancePath:instancePath+"/meta/pagination",parentData:data1,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/allOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate193.errors = vErrors;
+validate189.errors = vErrors;
 return errors === 0;
 }
-validate193.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate189.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listRoutes_query = validate203;
-const schema92 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"type":"array","items":{"type":"string","enum":["sorting","-sorting","id","-id","name","-name"]},"default":["sorting","id"]},"filter[id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[from_currency_id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[to_currency_id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[from]":{"type":"string","minLength":1},"filter[to]":{"type":"string","minLength":1}},"required":[]};
+export const listRoutes_query = validate202;
+const schema91 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"type":"array","items":{"type":"string","enum":["sorting","-sorting","id","-id","name","-name"]},"default":["sorting","id"]},"filter[id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[from_currency_id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[to_currency_id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[from]":{"type":"string","minLength":1},"filter[to]":{"type":"string","minLength":1}},"required":[]};
 
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate203.evaluated;
+const evaluated0 = validate202.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8187,26 +8170,26 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.page !== undefined){
-if(!(validate183(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+if(!(validate179(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 }
 if(data.per_page !== undefined){
-if(!(validate185(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate181(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
 }
 if(data.pagination !== undefined){
-if(!(validate187(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate183(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
 errors = vErrors.length;
 }
 }
 if(data.cursor !== undefined){
-if(!(validate189(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+if(!(validate185(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
 errors = vErrors.length;
 }
 }
@@ -8227,7 +8210,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((data5 === "sorting") || (data5 === "-sorting")) || (data5 === "id")) || (data5 === "-id")) || (data5 === "name")) || (data5 === "-name"))){
-const err1 = {instancePath:instancePath+"/sort/" + i0,schemaPath:"#/properties/sort/items/enum",keyword:"enum",params:{allowedValues: schema92.properties.sort.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/sort/" + i0,schemaPath:"#/properties/sort/items/enum",keyword:"enum",params:{allowedValues: schema91.properties.sort.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8433,288 +8416,20 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate203.errors = vErrors;
+validate202.errors = vErrors;
 return errors === 0;
 }
-validate203.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[id]":true,"filter[from_currency_id]":true,"filter[to_currency_id]":true,"filter[from]":true,"filter[to]":true},"dynamicProps":false,"dynamicItems":false};
+validate202.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[id]":true,"filter[from_currency_id]":true,"filter[to_currency_id]":true,"filter[from]":true,"filter[to]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listRoutes_response_200 = validate208;
-const schema93 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RouteListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema94 = {"type":"object","required":["routes"],"properties":{"routes":{"type":"array","items":{"$ref":"#/components/schemas/ExchangeRoute"}}}};
-const schema95 = {"title":"Exchange route","description":"A route (direction) from a give-side payment system to a receive-side one (description 2.3).","type":"object","required":["id","status","is_enabled","name","from","to","limits","rate"],"$defs":{"side":{"type":"object","required":["id","payment","code","designation","small_code","network","network_out","decimal"],"properties":{"id":{"type":"integer","description":"Payment-system (currency) id of this side."},"payment":{"type":"string","description":"Payment system name, for example `Tether`."},"code":{"type":"string","description":"Rates-file code, for example `USDTTRC20`."},"designation":{"type":"string","description":"Currency designation, for example `USDT`."},"small_code":{"type":"string"},"network":{"type":"string","description":"Network of deposits on this side; empty for fiat."},"network_out":{"type":"string","description":"Network of payouts on this side; empty for fiat."},"decimal":{"type":"integer","minimum":0,"maximum":18,"description":"Amount precision of this side."}}},"amount":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"}},"properties":{"id":{"type":"integer","minimum":1},"status":{"type":"integer","enum":[0,1],"description":"1 active, 0 suspended.","x-assumption":"The description types status as an integer only; 1/0 mirrors is_enabled as exchanger software stores it."},"is_enabled":{"type":"boolean"},"name":{"type":"string"},"from":{"$ref":"#/components/schemas/ExchangeRoute/%24defs/side"},"to":{"$ref":"#/components/schemas/ExchangeRoute/%24defs/side"},"limits":{"type":"object","required":["min_give","max_give","min_receive","max_receive"],"properties":{"min_give":{"$ref":"#/components/schemas/ExchangeRoute/%24defs/amount"},"max_give":{"$ref":"#/components/schemas/ExchangeRoute/%24defs/amount"},"min_receive":{"$ref":"#/components/schemas/ExchangeRoute/%24defs/amount"},"max_receive":{"$ref":"#/components/schemas/ExchangeRoute/%24defs/amount"},"reserve":{"$ref":"#/components/schemas/ExchangeRoute/%24defs/amount","x-assumption":"Exchangers publish the reserve of the receive side (the rates file's <amount>); it caps max_receive."}}},"rate":{"type":"object","required":["type","course"],"properties":{"type":{"type":"string","enum":["fixed","floating"],"x-assumption":"The description names `fixed`; `floating` is the usual other mode (rate re-read at payment time)."},"course":{"$ref":"#/components/schemas/ExchangeRoute/%24defs/amount","description":"Units of the receive side per one unit of the give side."},"is_type_rate":{"type":"boolean"},"default_type_rate":{"type":"integer"},"modes":{"type":"object"}}},"features":{"type":"object","description":"Free-form route features.","properties":{"fee_percent":{"$ref":"#/components/schemas/ExchangeRoute/%24defs/amount","x-assumption":"The exchanger's fee as a percentage of the give amount, already reflected in quotes."}}},"timestamps":{"type":"object"},"sorting":{"type":"object","additionalProperties":{"type":"integer"}}},"examples":[{"id":12,"status":1,"is_enabled":true,"name":"Bitcoin BTC → Tether USDT TRC20","from":{"id":1,"payment":"Bitcoin","code":"BTC","designation":"BTC","small_code":"btc","network":"BTC","network_out":"BTC","decimal":8},"to":{"id":7,"payment":"Tether","code":"USDTTRC20","designation":"USDT","small_code":"usdt","network":"TRON","network_out":"TRON","decimal":6},"limits":{"min_give":"0.001","max_give":"2","min_receive":"64","max_receive":"128000","reserve":"250000"},"rate":{"type":"fixed","course":"64000.5","is_type_rate":true,"default_type_rate":1,"modes":{}},"features":{"fee_percent":"0.5"},"timestamps":{"updated_at":"2026-11-21T11:59:00Z"},"sorting":{"position":10}}]};
-const schema96 = {"type":"object","required":["id","payment","code","designation","small_code","network","network_out","decimal"],"properties":{"id":{"type":"integer","description":"Payment-system (currency) id of this side."},"payment":{"type":"string","description":"Payment system name, for example `Tether`."},"code":{"type":"string","description":"Rates-file code, for example `USDTTRC20`."},"designation":{"type":"string","description":"Currency designation, for example `USDT`."},"small_code":{"type":"string"},"network":{"type":"string","description":"Network of deposits on this side; empty for fiat."},"network_out":{"type":"string","description":"Network of payouts on this side; empty for fiat."},"decimal":{"type":"integer","minimum":0,"maximum":18,"description":"Amount precision of this side."}}};
+export const listRoutes_response_200 = validate207;
+const schema92 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RouteListResult"}}},{"$ref":"#/components/schemas/PaginatedEnvelope"}]};
+const schema93 = {"type":"object","required":["routes"],"properties":{"routes":{"type":"array","items":{"$ref":"#/components/schemas/ExchangeRoute"}}}};
+const schema94 = {"title":"Exchange route","description":"A route (direction) from a give-side payment system to a receive-side one (description 2.3).","type":"object","required":["id","status","is_enabled","name","from","to","limits","rate"],"properties":{"id":{"type":"integer","minimum":1},"status":{"type":"integer","enum":[0,1],"description":"1 active, 0 suspended.","x-assumption":"The description types status as an integer only; 1/0 mirrors is_enabled as exchanger software stores it."},"is_enabled":{"type":"boolean"},"name":{"type":"string"},"from":{"type":"object","description":"The give side: what the client pays.","required":["id","payment","code","designation","small_code","network","network_out","decimal"],"properties":{"id":{"type":"integer","description":"Payment-system (currency) id of this side."},"payment":{"type":"string","description":"Payment system name, for example `Tether`."},"code":{"type":"string","description":"Rates-file code, for example `USDTTRC20`."},"designation":{"type":"string","description":"Currency designation, for example `USDT`."},"small_code":{"type":"string"},"network":{"type":"string","description":"Network of deposits on this side; empty for fiat."},"network_out":{"type":"string","description":"Network of payouts on this side; empty for fiat."},"decimal":{"type":"integer","minimum":0,"maximum":18,"description":"Amount precision of this side."}}},"to":{"type":"object","description":"The receive side: what the client is paid; the same fields as `from`.","required":["id","payment","code","designation","small_code","network","network_out","decimal"],"properties":{"id":{"type":"integer","description":"Payment-system (currency) id of this side."},"payment":{"type":"string","description":"Payment system name, for example `Tether`."},"code":{"type":"string","description":"Rates-file code, for example `USDTTRC20`."},"designation":{"type":"string","description":"Currency designation, for example `USDT`."},"small_code":{"type":"string"},"network":{"type":"string","description":"Network of deposits on this side; empty for fiat."},"network_out":{"type":"string","description":"Network of payouts on this side; empty for fiat."},"decimal":{"type":"integer","minimum":0,"maximum":18,"description":"Amount precision of this side."}}},"limits":{"type":"object","required":["min_give","max_give","min_receive","max_receive"],"properties":{"min_give":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"},"max_give":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"},"min_receive":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"},"max_receive":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"},"reserve":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","x-assumption":"Exchangers publish the reserve of the receive side (the rates file's <amount>); it caps max_receive."}}},"rate":{"type":"object","required":["type","course"],"properties":{"type":{"type":"string","enum":["fixed","floating"],"x-assumption":"The description names `fixed`; `floating` is the usual other mode (rate re-read at payment time)."},"course":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","description":"Units of the receive side per one unit of the give side."},"is_type_rate":{"type":"boolean"},"default_type_rate":{"type":"integer"},"modes":{"type":"object"}}},"features":{"type":"object","description":"Free-form route features.","properties":{"fee_percent":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","x-assumption":"The exchanger's fee as a percentage of the give amount, already reflected in quotes."}}},"timestamps":{"type":"object"},"sorting":{"type":"object","additionalProperties":{"type":"integer"}}},"examples":[{"id":12,"status":1,"is_enabled":true,"name":"Bitcoin BTC → Tether USDT TRC20","from":{"id":1,"payment":"Bitcoin","code":"BTC","designation":"BTC","small_code":"btc","network":"BTC","network_out":"BTC","decimal":8},"to":{"id":7,"payment":"Tether","code":"USDTTRC20","designation":"USDT","small_code":"usdt","network":"TRON","network_out":"TRON","decimal":6},"limits":{"min_give":"0.001","max_give":"2","min_receive":"64","max_receive":"128000","reserve":"250000"},"rate":{"type":"fixed","course":"64000.5","is_type_rate":true,"default_type_rate":1,"modes":{}},"features":{"fee_percent":"0.5"},"timestamps":{"updated_at":"2026-11-21T11:59:00Z"},"sorting":{"position":10}}]};
 
-function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate212.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.payment === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "payment"},message:"must have required property '"+"payment"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.code === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.designation === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "designation"},message:"must have required property '"+"designation"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.small_code === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "small_code"},message:"must have required property '"+"small_code"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.network === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "network"},message:"must have required property '"+"network"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.network_out === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "network_out"},message:"must have required property '"+"network_out"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.decimal === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decimal"},message:"must have required property '"+"decimal"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.id !== undefined){
-let data0 = data.id;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.payment !== undefined){
-if(typeof data.payment !== "string"){
-const err9 = {instancePath:instancePath+"/payment",schemaPath:"#/properties/payment/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.code !== undefined){
-if(typeof data.code !== "string"){
-const err10 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.designation !== undefined){
-if(typeof data.designation !== "string"){
-const err11 = {instancePath:instancePath+"/designation",schemaPath:"#/properties/designation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.small_code !== undefined){
-if(typeof data.small_code !== "string"){
-const err12 = {instancePath:instancePath+"/small_code",schemaPath:"#/properties/small_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.network !== undefined){
-if(typeof data.network !== "string"){
-const err13 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.network_out !== undefined){
-if(typeof data.network_out !== "string"){
-const err14 = {instancePath:instancePath+"/network_out",schemaPath:"#/properties/network_out/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.decimal !== undefined){
-let data7 = data.decimal;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err15 = {instancePath:instancePath+"/decimal",schemaPath:"#/properties/decimal/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 18 || isNaN(data7)){
-const err16 = {instancePath:instancePath+"/decimal",schemaPath:"#/properties/decimal/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18},message:"must be <= 18"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data7 < 0 || isNaN(data7)){
-const err17 = {instancePath:instancePath+"/decimal",schemaPath:"#/properties/decimal/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-validate212.errors = vErrors;
-return errors === 0;
-}
-validate212.evaluated = {"props":{"id":true,"payment":true,"code":true,"designation":true,"small_code":true,"network":true,"network_out":true,"decimal":true},"dynamicProps":false,"dynamicItems":false};
-
-const schema97 = {"type":"string","pattern":"^\\d+(\\.\\d+)?$"};
-
-function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate215.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!pattern11.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate215.errors = vErrors;
-return errors === 0;
-}
-validate215.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-
-function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate211.evaluated;
+const evaluated0 = validate210.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8840,7 +8555,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((data1 === 0) || (data1 === 1))){
-const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema95.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema94.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8875,22 +8590,10 @@ errors++;
 }
 }
 if(data.from !== undefined){
-if(!(validate212(data.from, {instancePath:instancePath+"/from",parentData:data,parentDataProperty:"from",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
-errors = vErrors.length;
-}
-}
-if(data.to !== undefined){
-if(!(validate212(data.to, {instancePath:instancePath+"/to",parentData:data,parentDataProperty:"to",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
-errors = vErrors.length;
-}
-}
-if(data.limits !== undefined){
-let data6 = data.limits;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.min_give === undefined){
-const err14 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/required",keyword:"required",params:{missingProperty: "min_give"},message:"must have required property '"+"min_give"+"'"};
+let data4 = data.from;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.id === undefined){
+const err14 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -8899,8 +8602,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data6.max_give === undefined){
-const err15 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/required",keyword:"required",params:{missingProperty: "max_give"},message:"must have required property '"+"max_give"+"'"};
+if(data4.payment === undefined){
+const err15 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/required",keyword:"required",params:{missingProperty: "payment"},message:"must have required property '"+"payment"+"'"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -8909,8 +8612,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data6.min_receive === undefined){
-const err16 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/required",keyword:"required",params:{missingProperty: "min_receive"},message:"must have required property '"+"min_receive"+"'"};
+if(data4.code === undefined){
+const err16 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -8919,8 +8622,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data6.max_receive === undefined){
-const err17 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/required",keyword:"required",params:{missingProperty: "max_receive"},message:"must have required property '"+"max_receive"+"'"};
+if(data4.designation === undefined){
+const err17 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/required",keyword:"required",params:{missingProperty: "designation"},message:"must have required property '"+"designation"+"'"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -8929,39 +8632,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data6.min_give !== undefined){
-if(!(validate215(data6.min_give, {instancePath:instancePath+"/limits/min_give",parentData:data6,parentDataProperty:"min_give",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
-errors = vErrors.length;
-}
-}
-if(data6.max_give !== undefined){
-if(!(validate215(data6.max_give, {instancePath:instancePath+"/limits/max_give",parentData:data6,parentDataProperty:"max_give",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
-errors = vErrors.length;
-}
-}
-if(data6.min_receive !== undefined){
-if(!(validate215(data6.min_receive, {instancePath:instancePath+"/limits/min_receive",parentData:data6,parentDataProperty:"min_receive",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
-errors = vErrors.length;
-}
-}
-if(data6.max_receive !== undefined){
-if(!(validate215(data6.max_receive, {instancePath:instancePath+"/limits/max_receive",parentData:data6,parentDataProperty:"max_receive",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
-errors = vErrors.length;
-}
-}
-if(data6.reserve !== undefined){
-if(!(validate215(data6.reserve, {instancePath:instancePath+"/limits/reserve",parentData:data6,parentDataProperty:"reserve",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data4.small_code === undefined){
+const err18 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/required",keyword:"required",params:{missingProperty: "small_code"},message:"must have required property '"+"small_code"+"'"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -8970,12 +8642,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-if(data.rate !== undefined){
-let data12 = data.rate;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.type === undefined){
-const err19 = {instancePath:instancePath+"/rate",schemaPath:"#/properties/rate/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(data4.network === undefined){
+const err19 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/required",keyword:"required",params:{missingProperty: "network"},message:"must have required property '"+"network"+"'"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -8984,8 +8652,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data12.course === undefined){
-const err20 = {instancePath:instancePath+"/rate",schemaPath:"#/properties/rate/required",keyword:"required",params:{missingProperty: "course"},message:"must have required property '"+"course"+"'"};
+if(data4.network_out === undefined){
+const err20 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/required",keyword:"required",params:{missingProperty: "network_out"},message:"must have required property '"+"network_out"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -8994,10 +8662,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data12.type !== undefined){
-let data13 = data12.type;
-if(typeof data13 !== "string"){
-const err21 = {instancePath:instancePath+"/rate/type",schemaPath:"#/properties/rate/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data4.decimal === undefined){
+const err21 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/required",keyword:"required",params:{missingProperty: "decimal"},message:"must have required property '"+"decimal"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -9006,8 +8672,10 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(!((data13 === "fixed") || (data13 === "floating"))){
-const err22 = {instancePath:instancePath+"/rate/type",schemaPath:"#/properties/rate/properties/type/enum",keyword:"enum",params:{allowedValues: schema95.properties.rate.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(data4.id !== undefined){
+let data5 = data4.id;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err22 = {instancePath:instancePath+"/from/id",schemaPath:"#/properties/from/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -9017,15 +8685,9 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data12.course !== undefined){
-if(!(validate215(data12.course, {instancePath:instancePath+"/rate/course",parentData:data12,parentDataProperty:"course",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
-errors = vErrors.length;
-}
-}
-if(data12.is_type_rate !== undefined){
-if(typeof data12.is_type_rate !== "boolean"){
-const err23 = {instancePath:instancePath+"/rate/is_type_rate",schemaPath:"#/properties/rate/properties/is_type_rate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data4.payment !== undefined){
+if(typeof data4.payment !== "string"){
+const err23 = {instancePath:instancePath+"/from/payment",schemaPath:"#/properties/from/properties/payment/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -9035,10 +8697,9 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data12.default_type_rate !== undefined){
-let data16 = data12.default_type_rate;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err24 = {instancePath:instancePath+"/rate/default_type_rate",schemaPath:"#/properties/rate/properties/default_type_rate/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data4.code !== undefined){
+if(typeof data4.code !== "string"){
+const err24 = {instancePath:instancePath+"/from/code",schemaPath:"#/properties/from/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -9048,10 +8709,9 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data12.modes !== undefined){
-let data17 = data12.modes;
-if(!(data17 && typeof data17 == "object" && !Array.isArray(data17))){
-const err25 = {instancePath:instancePath+"/rate/modes",schemaPath:"#/properties/rate/properties/modes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data4.designation !== undefined){
+if(typeof data4.designation !== "string"){
+const err25 = {instancePath:instancePath+"/from/designation",schemaPath:"#/properties/from/properties/designation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -9061,9 +8721,9 @@ vErrors.push(err25);
 errors++;
 }
 }
-}
-else {
-const err26 = {instancePath:instancePath+"/rate",schemaPath:"#/properties/rate/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data4.small_code !== undefined){
+if(typeof data4.small_code !== "string"){
+const err26 = {instancePath:instancePath+"/from/small_code",schemaPath:"#/properties/from/properties/small_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -9073,18 +8733,9 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.features !== undefined){
-let data18 = data.features;
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-if(data18.fee_percent !== undefined){
-if(!(validate215(data18.fee_percent, {instancePath:instancePath+"/features/fee_percent",parentData:data18,parentDataProperty:"fee_percent",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/features",schemaPath:"#/properties/features/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data4.network !== undefined){
+if(typeof data4.network !== "string"){
+const err27 = {instancePath:instancePath+"/from/network",schemaPath:"#/properties/from/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -9094,10 +8745,9 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data.timestamps !== undefined){
-let data20 = data.timestamps;
-if(!(data20 && typeof data20 == "object" && !Array.isArray(data20))){
-const err28 = {instancePath:instancePath+"/timestamps",schemaPath:"#/properties/timestamps/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data4.network_out !== undefined){
+if(typeof data4.network_out !== "string"){
+const err28 = {instancePath:instancePath+"/from/network_out",schemaPath:"#/properties/from/properties/network_out/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -9107,13 +8757,10 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.sorting !== undefined){
-let data21 = data.sorting;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-for(const key0 in data21){
-let data22 = data21[key0];
-if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
-const err29 = {instancePath:instancePath+"/sorting/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/sorting/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data4.decimal !== undefined){
+let data12 = data4.decimal;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err29 = {instancePath:instancePath+"/from/decimal",schemaPath:"#/properties/from/properties/decimal/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -9122,10 +8769,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/sorting",schemaPath:"#/properties/sorting/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 > 18 || isNaN(data12)){
+const err30 = {instancePath:instancePath+"/from/decimal",schemaPath:"#/properties/from/properties/decimal/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18},message:"must be <= 18"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -9134,10 +8780,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-}
-else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data12 < 0 || isNaN(data12)){
+const err31 = {instancePath:instancePath+"/from/decimal",schemaPath:"#/properties/from/properties/decimal/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -9146,16 +8790,638 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate211.errors = vErrors;
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.to !== undefined){
+let data13 = data.to;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.id === undefined){
+const err33 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(data13.payment === undefined){
+const err34 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/required",keyword:"required",params:{missingProperty: "payment"},message:"must have required property '"+"payment"+"'"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data13.code === undefined){
+const err35 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data13.designation === undefined){
+const err36 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/required",keyword:"required",params:{missingProperty: "designation"},message:"must have required property '"+"designation"+"'"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(data13.small_code === undefined){
+const err37 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/required",keyword:"required",params:{missingProperty: "small_code"},message:"must have required property '"+"small_code"+"'"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(data13.network === undefined){
+const err38 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/required",keyword:"required",params:{missingProperty: "network"},message:"must have required property '"+"network"+"'"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(data13.network_out === undefined){
+const err39 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/required",keyword:"required",params:{missingProperty: "network_out"},message:"must have required property '"+"network_out"+"'"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(data13.decimal === undefined){
+const err40 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/required",keyword:"required",params:{missingProperty: "decimal"},message:"must have required property '"+"decimal"+"'"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(data13.id !== undefined){
+let data14 = data13.id;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err41 = {instancePath:instancePath+"/to/id",schemaPath:"#/properties/to/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data13.payment !== undefined){
+if(typeof data13.payment !== "string"){
+const err42 = {instancePath:instancePath+"/to/payment",schemaPath:"#/properties/to/properties/payment/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data13.code !== undefined){
+if(typeof data13.code !== "string"){
+const err43 = {instancePath:instancePath+"/to/code",schemaPath:"#/properties/to/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data13.designation !== undefined){
+if(typeof data13.designation !== "string"){
+const err44 = {instancePath:instancePath+"/to/designation",schemaPath:"#/properties/to/properties/designation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data13.small_code !== undefined){
+if(typeof data13.small_code !== "string"){
+const err45 = {instancePath:instancePath+"/to/small_code",schemaPath:"#/properties/to/properties/small_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data13.network !== undefined){
+if(typeof data13.network !== "string"){
+const err46 = {instancePath:instancePath+"/to/network",schemaPath:"#/properties/to/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data13.network_out !== undefined){
+if(typeof data13.network_out !== "string"){
+const err47 = {instancePath:instancePath+"/to/network_out",schemaPath:"#/properties/to/properties/network_out/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data13.decimal !== undefined){
+let data21 = data13.decimal;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+const err48 = {instancePath:instancePath+"/to/decimal",schemaPath:"#/properties/to/properties/decimal/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 > 18 || isNaN(data21)){
+const err49 = {instancePath:instancePath+"/to/decimal",schemaPath:"#/properties/to/properties/decimal/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18},message:"must be <= 18"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if(data21 < 0 || isNaN(data21)){
+const err50 = {instancePath:instancePath+"/to/decimal",schemaPath:"#/properties/to/properties/decimal/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data.limits !== undefined){
+let data22 = data.limits;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.min_give === undefined){
+const err52 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/required",keyword:"required",params:{missingProperty: "min_give"},message:"must have required property '"+"min_give"+"'"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+if(data22.max_give === undefined){
+const err53 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/required",keyword:"required",params:{missingProperty: "max_give"},message:"must have required property '"+"max_give"+"'"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+if(data22.min_receive === undefined){
+const err54 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/required",keyword:"required",params:{missingProperty: "min_receive"},message:"must have required property '"+"min_receive"+"'"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(data22.max_receive === undefined){
+const err55 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/required",keyword:"required",params:{missingProperty: "max_receive"},message:"must have required property '"+"max_receive"+"'"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if(data22.min_give !== undefined){
+let data23 = data22.min_give;
+if(typeof data23 === "string"){
+if(!pattern11.test(data23)){
+const err56 = {instancePath:instancePath+"/limits/min_give",schemaPath:"#/properties/limits/properties/min_give/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/limits/min_give",schemaPath:"#/properties/limits/properties/min_give/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data22.max_give !== undefined){
+let data24 = data22.max_give;
+if(typeof data24 === "string"){
+if(!pattern11.test(data24)){
+const err58 = {instancePath:instancePath+"/limits/max_give",schemaPath:"#/properties/limits/properties/max_give/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/limits/max_give",schemaPath:"#/properties/limits/properties/max_give/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data22.min_receive !== undefined){
+let data25 = data22.min_receive;
+if(typeof data25 === "string"){
+if(!pattern11.test(data25)){
+const err60 = {instancePath:instancePath+"/limits/min_receive",schemaPath:"#/properties/limits/properties/min_receive/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/limits/min_receive",schemaPath:"#/properties/limits/properties/min_receive/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data22.max_receive !== undefined){
+let data26 = data22.max_receive;
+if(typeof data26 === "string"){
+if(!pattern11.test(data26)){
+const err62 = {instancePath:instancePath+"/limits/max_receive",schemaPath:"#/properties/limits/properties/max_receive/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/limits/max_receive",schemaPath:"#/properties/limits/properties/max_receive/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data22.reserve !== undefined){
+let data27 = data22.reserve;
+if(typeof data27 === "string"){
+if(!pattern11.test(data27)){
+const err64 = {instancePath:instancePath+"/limits/reserve",schemaPath:"#/properties/limits/properties/reserve/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/limits/reserve",schemaPath:"#/properties/limits/properties/reserve/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+}
+else {
+const err66 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+if(data.rate !== undefined){
+let data28 = data.rate;
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if(data28.type === undefined){
+const err67 = {instancePath:instancePath+"/rate",schemaPath:"#/properties/rate/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+if(data28.course === undefined){
+const err68 = {instancePath:instancePath+"/rate",schemaPath:"#/properties/rate/required",keyword:"required",params:{missingProperty: "course"},message:"must have required property '"+"course"+"'"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if(data28.type !== undefined){
+let data29 = data28.type;
+if(typeof data29 !== "string"){
+const err69 = {instancePath:instancePath+"/rate/type",schemaPath:"#/properties/rate/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+if(!((data29 === "fixed") || (data29 === "floating"))){
+const err70 = {instancePath:instancePath+"/rate/type",schemaPath:"#/properties/rate/properties/type/enum",keyword:"enum",params:{allowedValues: schema94.properties.rate.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+if(data28.course !== undefined){
+let data30 = data28.course;
+if(typeof data30 === "string"){
+if(!pattern11.test(data30)){
+const err71 = {instancePath:instancePath+"/rate/course",schemaPath:"#/properties/rate/properties/course/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/rate/course",schemaPath:"#/properties/rate/properties/course/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data28.is_type_rate !== undefined){
+if(typeof data28.is_type_rate !== "boolean"){
+const err73 = {instancePath:instancePath+"/rate/is_type_rate",schemaPath:"#/properties/rate/properties/is_type_rate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+if(data28.default_type_rate !== undefined){
+let data32 = data28.default_type_rate;
+if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
+const err74 = {instancePath:instancePath+"/rate/default_type_rate",schemaPath:"#/properties/rate/properties/default_type_rate/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+if(data28.modes !== undefined){
+let data33 = data28.modes;
+if(!(data33 && typeof data33 == "object" && !Array.isArray(data33))){
+const err75 = {instancePath:instancePath+"/rate/modes",schemaPath:"#/properties/rate/properties/modes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/rate",schemaPath:"#/properties/rate/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+if(data.features !== undefined){
+let data34 = data.features;
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+if(data34.fee_percent !== undefined){
+let data35 = data34.fee_percent;
+if(typeof data35 === "string"){
+if(!pattern11.test(data35)){
+const err77 = {instancePath:instancePath+"/features/fee_percent",schemaPath:"#/properties/features/properties/fee_percent/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+else {
+const err78 = {instancePath:instancePath+"/features/fee_percent",schemaPath:"#/properties/features/properties/fee_percent/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/features",schemaPath:"#/properties/features/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+if(data.timestamps !== undefined){
+let data36 = data.timestamps;
+if(!(data36 && typeof data36 == "object" && !Array.isArray(data36))){
+const err80 = {instancePath:instancePath+"/timestamps",schemaPath:"#/properties/timestamps/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+if(data.sorting !== undefined){
+let data37 = data.sorting;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+for(const key0 in data37){
+let data38 = data37[key0];
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+const err81 = {instancePath:instancePath+"/sorting/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/sorting/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/sorting",schemaPath:"#/properties/sorting/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+else {
+const err83 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+validate210.errors = vErrors;
 return errors === 0;
 }
-validate211.evaluated = {"props":{"id":true,"status":true,"is_enabled":true,"name":true,"from":true,"to":true,"limits":true,"rate":true,"features":true,"timestamps":true,"sorting":true},"dynamicProps":false,"dynamicItems":false};
+validate210.evaluated = {"props":{"id":true,"status":true,"is_enabled":true,"name":true,"from":true,"to":true,"limits":true,"rate":true,"features":true,"timestamps":true,"sorting":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate210.evaluated;
+const evaluated0 = validate209.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9178,8 +9444,8 @@ let data0 = data.routes;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate211(data0[i0], {instancePath:instancePath+"/routes/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
+if(!(validate210(data0[i0], {instancePath:instancePath+"/routes/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
 }
@@ -9206,16 +9472,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate210.errors = vErrors;
+validate209.errors = vErrors;
 return errors === 0;
 }
-validate210.evaluated = {"props":{"routes":true},"dynamicProps":false,"dynamicItems":false};
+validate209.evaluated = {"props":{"routes":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate208.evaluated;
+const evaluated0 = validate207.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9238,8 +9504,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate210(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
+if(!(validate209(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate209.errors : vErrors.concat(validate209.errors);
 errors = vErrors.length;
 }
 }
@@ -9254,71 +9520,22 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.meta === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/2/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.meta !== undefined){
-let data1 = data.meta;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.pagination === undefined){
-const err3 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data1.pagination !== undefined){
-if(!(validate59(data1.pagination, {instancePath:instancePath+"/meta/pagination",parentData:data1,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/allOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate208.errors = vErrors;
+validate207.errors = vErrors;
 return errors === 0;
 }
-validate208.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate207.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getRouteDetailsByQuery_query = validate226;
-const schema98 = {"type":"object","properties":{"route_id":{"type":"integer","minimum":1},"direction_id":{"type":"integer","minimum":1},"from_currency_id":{"type":"integer","minimum":1},"to_currency_id":{"type":"integer","minimum":1},"from":{"type":"string","minLength":1},"to":{"type":"string","minLength":1}},"required":[]};
+export const getRouteDetailsByQuery_query = validate214;
+const schema95 = {"type":"object","properties":{"route_id":{"type":"integer","minimum":1},"direction_id":{"type":"integer","minimum":1},"from_currency_id":{"type":"integer","minimum":1},"to_currency_id":{"type":"integer","minimum":1},"from":{"type":"string","minLength":1},"to":{"type":"string","minLength":1}},"required":[]};
 
-function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate226.evaluated;
+const evaluated0 = validate214.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9487,21 +9704,21 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate226.errors = vErrors;
+validate214.errors = vErrors;
 return errors === 0;
 }
-validate226.evaluated = {"props":{"route_id":true,"direction_id":true,"from_currency_id":true,"to_currency_id":true,"from":true,"to":true},"dynamicProps":false,"dynamicItems":false};
+validate214.evaluated = {"props":{"route_id":true,"direction_id":true,"from_currency_id":true,"to_currency_id":true,"from":true,"to":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getRouteDetailsByQuery_response_200 = validate227;
-const schema99 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RouteDetailsResult"}}}]};
-const schema100 = {"type":"object","description":"Route details (description 2.4), the same for the id, pair and query forms.","required":["route","operation","snapshot","operation_contract","contract"],"properties":{"route":{"$ref":"#/components/schemas/ExchangeRoute"},"operation":{"type":"object","description":"Free-form description of the exchange operation."},"snapshot":{"$ref":"#/components/schemas/RouteSnapshot"},"operation_contract":{"$ref":"#/components/schemas/OperationContract"},"contract":{"$ref":"#/components/schemas/RouteContractEndpoints"}}};
-const schema101 = {"title":"Route snapshot","description":"A point-in-time view of a route (description 2.4): quotes and orders may cite it, and a changed route gets a new hash.","type":"object","required":["version","route_id","hash","generated_at","expires_at","fingerprint"],"properties":{"version":{"const":"route-snapshot-v1"},"route_id":{"type":"integer","minimum":1},"hash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-assumption":"SHA-256 hex of the route's rate, limits and status, so any change of those changes the hash."},"generated_at":{"type":"string","format":"date-time"},"expires_at":{"type":"string","format":"date-time"},"fingerprint":{"type":"object","description":"The values the hash covers.","properties":{"course":{"type":"string"},"limits":{"type":"object"},"status":{"type":"integer"}}}},"examples":[{"version":"route-snapshot-v1","route_id":12,"hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a","generated_at":"2026-11-21T12:00:00Z","expires_at":"2026-11-21T12:01:00Z","fingerprint":{"course":"64000.5","limits":{"min_give":"0.001","max_give":"2"},"status":1}}]};
-const pattern14 = new RegExp("^[0-9a-f]{64}$", "u");
+export const getRouteDetailsByQuery_response_200 = validate215;
+const schema96 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RouteDetailsResult"}}}]};
+const schema97 = {"type":"object","description":"Route details (description 2.4), the same for the id, pair and query forms.","required":["route","operation","snapshot","operation_contract","contract"],"properties":{"route":{"$ref":"#/components/schemas/ExchangeRoute"},"operation":{"type":"object","description":"Free-form description of the exchange operation."},"snapshot":{"$ref":"#/components/schemas/RouteSnapshot"},"operation_contract":{"$ref":"#/components/schemas/OperationContract"},"contract":{"$ref":"#/components/schemas/RouteContractEndpoints"}}};
+const schema98 = {"title":"Route snapshot","description":"A point-in-time view of a route (description 2.4): quotes and orders may cite it, and a changed route gets a new hash.","type":"object","required":["version","route_id","hash","generated_at","expires_at","fingerprint"],"properties":{"version":{"const":"route-snapshot-v1"},"route_id":{"type":"integer","minimum":1},"hash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-assumption":"SHA-256 hex of the route's rate, limits and status, so any change of those changes the hash."},"generated_at":{"type":"string","format":"date-time"},"expires_at":{"type":"string","format":"date-time"},"fingerprint":{"type":"object","description":"The values the hash covers.","properties":{"course":{"type":"string"},"limits":{"type":"object"},"status":{"type":"integer"}}}},"examples":[{"version":"route-snapshot-v1","route_id":12,"hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a","generated_at":"2026-11-21T12:00:00Z","expires_at":"2026-11-21T12:01:00Z","fingerprint":{"course":"64000.5","limits":{"min_give":"0.001","max_give":"2"},"status":1}}]};
+const pattern20 = new RegExp("^[0-9a-f]{64}$", "u");
 
-function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate231.evaluated;
+const evaluated0 = validate219.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9609,7 +9826,7 @@ errors++;
 if(data.hash !== undefined){
 let data2 = data.hash;
 if(typeof data2 === "string"){
-if(!pattern14.test(data2)){
+if(!pattern20.test(data2)){
 const err9 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -9745,17 +9962,17 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate231.errors = vErrors;
+validate219.errors = vErrors;
 return errors === 0;
 }
-validate231.evaluated = {"props":{"version":true,"route_id":true,"hash":true,"generated_at":true,"expires_at":true,"fingerprint":true},"dynamicProps":false,"dynamicItems":false};
+validate219.evaluated = {"props":{"version":true,"route_id":true,"hash":true,"generated_at":true,"expires_at":true,"fingerprint":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema102 = {"title":"Operation contract","description":"What an integrator needs to run the quote → preflight → order chain on one route (description 2.4).","type":"object","required":["version","route","operation","snapshot","contract"],"properties":{"version":{"const":"operation-contract-v1"},"route":{"$ref":"#/components/schemas/ExchangeRoute"},"operation":{"type":"object","description":"Free-form description of the exchange operation."},"snapshot":{"$ref":"#/components/schemas/RouteSnapshot"},"contract":{"type":"object","description":"Free-form; the mock fills it like the route-details `contract` block.","properties":{"quote_endpoint":{"type":"string"},"preflight_endpoint":{"type":"string"},"order_endpoint":{"type":"string"},"amount_side":{"type":"string","enum":["give","receive"]},"currency_fields":{"type":"array","items":{"type":"string"}}}}}};
+const schema99 = {"title":"Operation contract","description":"What an integrator needs to run the quote → preflight → order chain on one route (description 2.4).","type":"object","required":["version","route","operation","snapshot","contract"],"properties":{"version":{"const":"operation-contract-v1"},"route":{"$ref":"#/components/schemas/ExchangeRoute"},"operation":{"type":"object","description":"Free-form description of the exchange operation."},"snapshot":{"$ref":"#/components/schemas/RouteSnapshot"},"contract":{"type":"object","description":"Free-form; the mock fills it like the route-details `contract` block.","properties":{"quote_endpoint":{"type":"string"},"preflight_endpoint":{"type":"string"},"order_endpoint":{"type":"string"},"amount_side":{"type":"string","enum":["give","receive"]},"currency_fields":{"type":"array","items":{"type":"string"}}}}}};
 
-function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate233.evaluated;
+const evaluated0 = validate221.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9826,8 +10043,8 @@ errors++;
 }
 }
 if(data.route !== undefined){
-if(!(validate211(data.route, {instancePath:instancePath+"/route",parentData:data,parentDataProperty:"route",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
+if(!(validate210(data.route, {instancePath:instancePath+"/route",parentData:data,parentDataProperty:"route",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
 }
@@ -9845,8 +10062,8 @@ errors++;
 }
 }
 if(data.snapshot !== undefined){
-if(!(validate231(data.snapshot, {instancePath:instancePath+"/snapshot",parentData:data,parentDataProperty:"snapshot",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
+if(!(validate219(data.snapshot, {instancePath:instancePath+"/snapshot",parentData:data,parentDataProperty:"snapshot",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate219.errors : vErrors.concat(validate219.errors);
 errors = vErrors.length;
 }
 }
@@ -9902,7 +10119,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((data8 === "give") || (data8 === "receive"))){
-const err11 = {instancePath:instancePath+"/contract/amount_side",schemaPath:"#/properties/contract/properties/amount_side/enum",keyword:"enum",params:{allowedValues: schema102.properties.contract.properties.amount_side.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/contract/amount_side",schemaPath:"#/properties/contract/properties/amount_side/enum",keyword:"enum",params:{allowedValues: schema99.properties.contract.properties.amount_side.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9963,17 +10180,17 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate233.errors = vErrors;
+validate221.errors = vErrors;
 return errors === 0;
 }
-validate233.evaluated = {"props":{"version":true,"route":true,"operation":true,"snapshot":true,"contract":true},"dynamicProps":false,"dynamicItems":false};
+validate221.evaluated = {"props":{"version":true,"route":true,"operation":true,"snapshot":true,"contract":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema103 = {"type":"object","description":"The `contract` block of route details (description 2.4).","required":["quote_endpoint","preflight_endpoint","order_endpoint","amount_side","currency_fields"],"properties":{"quote_endpoint":{"type":"string","description":"Path of the quote operation, for example `/api/v3/private/exchange/quotes`."},"preflight_endpoint":{"type":"string"},"order_endpoint":{"type":"string"},"amount_side":{"$ref":"#/components/schemas/AmountSide"},"currency_fields":{"type":"array","description":"Fields of quotes and orders that carry the route's currency codes.","x-assumption":"The description types it as an array of strings; it names the fields (currency_in, currency_out) whose values are the route's rates-file codes.","items":{"type":"string"}}}};
+const schema100 = {"type":"object","description":"The `contract` block of route details (description 2.4).","required":["quote_endpoint","preflight_endpoint","order_endpoint","amount_side","currency_fields"],"properties":{"quote_endpoint":{"type":"string","description":"Path of the quote operation, for example `/api/v3/private/exchange/quotes`."},"preflight_endpoint":{"type":"string"},"order_endpoint":{"type":"string"},"amount_side":{"$ref":"#/components/schemas/AmountSide"},"currency_fields":{"type":"array","description":"Fields of quotes and orders that carry the route's currency codes.","x-assumption":"The description types it as an array of strings; it names the fields (currency_in, currency_out) whose values are the route's rates-file codes.","items":{"type":"string"}}}};
 
-function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate237.evaluated;
+const evaluated0 = validate225.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10068,8 +10285,8 @@ errors++;
 }
 }
 if(data.amount_side !== undefined){
-if(!(validate191(data.amount_side, {instancePath:instancePath+"/amount_side",parentData:data,parentDataProperty:"amount_side",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
+if(!(validate187(data.amount_side, {instancePath:instancePath+"/amount_side",parentData:data,parentDataProperty:"amount_side",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
 }
@@ -10112,16 +10329,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate237.errors = vErrors;
+validate225.errors = vErrors;
 return errors === 0;
 }
-validate237.evaluated = {"props":{"quote_endpoint":true,"preflight_endpoint":true,"order_endpoint":true,"amount_side":true,"currency_fields":true},"dynamicProps":false,"dynamicItems":false};
+validate225.evaluated = {"props":{"quote_endpoint":true,"preflight_endpoint":true,"order_endpoint":true,"amount_side":true,"currency_fields":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate229.evaluated;
+const evaluated0 = validate217.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10180,8 +10397,8 @@ vErrors.push(err4);
 errors++;
 }
 if(data.route !== undefined){
-if(!(validate211(data.route, {instancePath:instancePath+"/route",parentData:data,parentDataProperty:"route",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
+if(!(validate210(data.route, {instancePath:instancePath+"/route",parentData:data,parentDataProperty:"route",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
 }
@@ -10199,20 +10416,20 @@ errors++;
 }
 }
 if(data.snapshot !== undefined){
-if(!(validate231(data.snapshot, {instancePath:instancePath+"/snapshot",parentData:data,parentDataProperty:"snapshot",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
+if(!(validate219(data.snapshot, {instancePath:instancePath+"/snapshot",parentData:data,parentDataProperty:"snapshot",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate219.errors : vErrors.concat(validate219.errors);
 errors = vErrors.length;
 }
 }
 if(data.operation_contract !== undefined){
-if(!(validate233(data.operation_contract, {instancePath:instancePath+"/operation_contract",parentData:data,parentDataProperty:"operation_contract",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate233.errors : vErrors.concat(validate233.errors);
+if(!(validate221(data.operation_contract, {instancePath:instancePath+"/operation_contract",parentData:data,parentDataProperty:"operation_contract",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate221.errors : vErrors.concat(validate221.errors);
 errors = vErrors.length;
 }
 }
 if(data.contract !== undefined){
-if(!(validate237(data.contract, {instancePath:instancePath+"/contract",parentData:data,parentDataProperty:"contract",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate237.errors : vErrors.concat(validate237.errors);
+if(!(validate225(data.contract, {instancePath:instancePath+"/contract",parentData:data,parentDataProperty:"contract",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
 errors = vErrors.length;
 }
 }
@@ -10227,16 +10444,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate229.errors = vErrors;
+validate217.errors = vErrors;
 return errors === 0;
 }
-validate229.evaluated = {"props":{"route":true,"operation":true,"snapshot":true,"operation_contract":true,"contract":true},"dynamicProps":false,"dynamicItems":false};
+validate217.evaluated = {"props":{"route":true,"operation":true,"snapshot":true,"operation_contract":true,"contract":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate227.evaluated;
+const evaluated0 = validate215.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10259,8 +10476,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate229(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
+if(!(validate217(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate217.errors : vErrors.concat(validate217.errors);
 errors = vErrors.length;
 }
 }
@@ -10275,19 +10492,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate227.errors = vErrors;
+validate215.errors = vErrors;
 return errors === 0;
 }
-validate227.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate215.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getRouteDetailsByPair_path = validate241;
-const schema104 = {"type":"object","properties":{"from":{"$ref":"#/components/parameters/RouteFromId/schema"},"to":{"$ref":"#/components/parameters/RouteToId/schema"}},"required":["from","to"]};
-const schema105 = {"type":"integer","minimum":1};
+export const getRouteDetailsByPair_path = validate229;
+const schema101 = {"type":"object","properties":{"from":{"$ref":"#/components/parameters/RouteFromId/schema"},"to":{"$ref":"#/components/parameters/RouteToId/schema"}},"required":["from","to"]};
+const schema102 = {"type":"integer","minimum":1};
 
-function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate242.evaluated;
+const evaluated0 = validate230.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10316,17 +10533,17 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate242.errors = vErrors;
+validate230.errors = vErrors;
 return errors === 0;
 }
-validate242.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate230.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema106 = {"type":"integer","minimum":1};
+const schema103 = {"type":"integer","minimum":1};
 
-function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate244.evaluated;
+const evaluated0 = validate232.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10355,16 +10572,16 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate244.errors = vErrors;
+validate232.errors = vErrors;
 return errors === 0;
 }
-validate244.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate232.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate241.evaluated;
+const evaluated0 = validate229.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10393,14 +10610,14 @@ vErrors.push(err1);
 errors++;
 }
 if(data.from !== undefined){
-if(!(validate242(data.from, {instancePath:instancePath+"/from",parentData:data,parentDataProperty:"from",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
+if(!(validate230(data.from, {instancePath:instancePath+"/from",parentData:data,parentDataProperty:"from",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
 errors = vErrors.length;
 }
 }
 if(data.to !== undefined){
-if(!(validate244(data.to, {instancePath:instancePath+"/to",parentData:data,parentDataProperty:"to",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
+if(!(validate232(data.to, {instancePath:instancePath+"/to",parentData:data,parentDataProperty:"to",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
 errors = vErrors.length;
 }
 }
@@ -10415,20 +10632,20 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate241.errors = vErrors;
+validate229.errors = vErrors;
 return errors === 0;
 }
-validate241.evaluated = {"props":{"from":true,"to":true},"dynamicProps":false,"dynamicItems":false};
+validate229.evaluated = {"props":{"from":true,"to":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getRouteCapabilitiesByPair_response_200 = validate246;
-const schema107 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RouteCapabilitiesResult"}}}]};
-const schema108 = {"type":"object","required":["capabilities"],"properties":{"capabilities":{"$ref":"#/components/schemas/RouteCapabilities"}}};
-const schema109 = {"title":"Route capabilities","description":"What a route supports (description 2.5). Fields past version, route_id and status are not shown in the description.","x-assumption":"The capability matrix (amount sides, fixed rate, requisites, email and verification needs, quote TTL) is what preflight checks, so an integrator can build the order form from it.","type":"object","required":["version","route_id","status"],"properties":{"version":{"const":"route-capabilities-v1"},"route_id":{"type":"integer","minimum":1},"status":{"type":"object","properties":{"enabled":{"type":"boolean"},"reason":{"type":["string","null"]}}},"amount_sides":{"type":"array","items":{"type":"string","enum":["give","receive"]},"uniqueItems":true},"fixed_rate":{"type":"boolean"},"quote_ttl_seconds":{"type":"integer","minimum":1,"default":60,"description":"How long a quote on the route (and its route snapshot) holds; the default is what a route that says nothing else gives."},"requires_email":{"type":"boolean"},"requires_verification":{"type":"object","properties":{"identity":{"type":"boolean"},"card":{"type":"boolean"}}},"requisites":{"type":"object","description":"Fields of the order's `requisites` each side needs, for example `to_address` and `to_memo` for a memo network.","properties":{"from":{"type":"array","items":{"type":"string"}},"to":{"type":"array","items":{"type":"string"}}}},"cancellable_statuses":{"type":"array","items":{"type":"string"},"description":"Order statuses in which the client may cancel (read from the order machine)."}},"examples":[{"version":"route-capabilities-v1","route_id":12,"status":{"enabled":true,"reason":null},"amount_sides":["give","receive"],"fixed_rate":true,"quote_ttl_seconds":60,"requires_email":true,"requires_verification":{"identity":false,"card":false},"requisites":{"from":[],"to":["to_address"]},"cancellable_statuses":["awaiting_payment"]}]};
+export const getRouteCapabilitiesByPair_response_200 = validate234;
+const schema104 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RouteCapabilitiesResult"}}}]};
+const schema105 = {"type":"object","required":["capabilities"],"properties":{"capabilities":{"$ref":"#/components/schemas/RouteCapabilities"}}};
+const schema106 = {"title":"Route capabilities","description":"What a route supports (description 2.5). Fields past version, route_id and status are not shown in the description.","x-assumption":"The capability matrix (amount sides, fixed rate, requisites, email and verification needs, quote TTL) is what preflight checks, so an integrator can build the order form from it.","type":"object","required":["version","route_id","status"],"properties":{"version":{"const":"route-capabilities-v1"},"route_id":{"type":"integer","minimum":1},"status":{"type":"object","properties":{"enabled":{"type":"boolean"},"reason":{"type":["string","null"]}}},"amount_sides":{"type":"array","items":{"type":"string","enum":["give","receive"]},"uniqueItems":true},"fixed_rate":{"type":"boolean"},"quote_ttl_seconds":{"type":"integer","minimum":1,"default":60,"description":"How long a quote on the route (and its route snapshot) holds; the default is what a route that says nothing else gives."},"requires_email":{"type":"boolean"},"requires_verification":{"type":"object","properties":{"identity":{"type":"boolean"},"card":{"type":"boolean"}}},"requisites":{"type":"object","description":"Fields of the order's `requisites` each side needs, for example `to_address` and `to_memo` for a memo network.","properties":{"from":{"type":"array","items":{"type":"string"}},"to":{"type":"array","items":{"type":"string"}}}},"cancellable_statuses":{"type":"array","items":{"type":"string"},"description":"Order statuses in which the client may cancel (read from the order machine)."}},"examples":[{"version":"route-capabilities-v1","route_id":12,"status":{"enabled":true,"reason":null},"amount_sides":["give","receive"],"fixed_rate":true,"quote_ttl_seconds":60,"requires_email":true,"requires_verification":{"identity":false,"card":false},"requisites":{"from":[],"to":["to_address"]},"cancellable_statuses":["awaiting_payment"]}]};
 
-function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate249.evaluated;
+const evaluated0 = validate237.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10521,7 +10738,7 @@ errors++;
 if(data2.reason !== undefined){
 let data4 = data2.reason;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err7 = {instancePath:instancePath+"/status/reason",schemaPath:"#/properties/status/properties/reason/type",keyword:"type",params:{type: schema109.properties.status.properties.reason.type},message:"must be string,null"};
+const err7 = {instancePath:instancePath+"/status/reason",schemaPath:"#/properties/status/properties/reason/type",keyword:"type",params:{type: schema106.properties.status.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10560,7 +10777,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((data6 === "give") || (data6 === "receive"))){
-const err10 = {instancePath:instancePath+"/amount_sides/" + i0,schemaPath:"#/properties/amount_sides/items/enum",keyword:"enum",params:{allowedValues: schema109.properties.amount_sides.items.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/amount_sides/" + i0,schemaPath:"#/properties/amount_sides/items/enum",keyword:"enum",params:{allowedValues: schema106.properties.amount_sides.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -10804,16 +11021,16 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate249.errors = vErrors;
+validate237.errors = vErrors;
 return errors === 0;
 }
-validate249.evaluated = {"props":{"version":true,"route_id":true,"status":true,"amount_sides":true,"fixed_rate":true,"quote_ttl_seconds":true,"requires_email":true,"requires_verification":true,"requisites":true,"cancellable_statuses":true},"dynamicProps":false,"dynamicItems":false};
+validate237.evaluated = {"props":{"version":true,"route_id":true,"status":true,"amount_sides":true,"fixed_rate":true,"quote_ttl_seconds":true,"requires_email":true,"requires_verification":true,"requisites":true,"cancellable_statuses":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate248.evaluated;
+const evaluated0 = validate236.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10832,8 +11049,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.capabilities !== undefined){
-if(!(validate249(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
+if(!(validate237(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate237.errors : vErrors.concat(validate237.errors);
 errors = vErrors.length;
 }
 }
@@ -10848,16 +11065,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate248.errors = vErrors;
+validate236.errors = vErrors;
 return errors === 0;
 }
-validate248.evaluated = {"props":{"capabilities":true},"dynamicProps":false,"dynamicItems":false};
+validate236.evaluated = {"props":{"capabilities":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate246.evaluated;
+const evaluated0 = validate234.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10880,8 +11097,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate248(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
+if(!(validate236(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
 errors = vErrors.length;
 }
 }
@@ -10896,19 +11113,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate246.errors = vErrors;
+validate234.errors = vErrors;
 return errors === 0;
 }
-validate246.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate234.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getRoute_path = validate252;
-const schema110 = {"type":"object","properties":{"route":{"$ref":"#/components/parameters/RouteId/schema"}},"required":["route"]};
-const schema111 = {"type":"integer","minimum":1};
+export const getRoute_path = validate240;
+const schema107 = {"type":"object","properties":{"route":{"$ref":"#/components/parameters/RouteId/schema"}},"required":["route"]};
+const schema108 = {"type":"integer","minimum":1};
 
-function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate253.evaluated;
+const evaluated0 = validate241.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10937,16 +11154,16 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate253.errors = vErrors;
+validate241.errors = vErrors;
 return errors === 0;
 }
-validate253.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate241.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate252.evaluated;
+const evaluated0 = validate240.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10965,8 +11182,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.route !== undefined){
-if(!(validate253(data.route, {instancePath:instancePath+"/route",parentData:data,parentDataProperty:"route",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
+if(!(validate241(data.route, {instancePath:instancePath+"/route",parentData:data,parentDataProperty:"route",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate241.errors : vErrors.concat(validate241.errors);
 errors = vErrors.length;
 }
 }
@@ -10981,19 +11198,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate252.errors = vErrors;
+validate240.errors = vErrors;
 return errors === 0;
 }
-validate252.evaluated = {"props":{"route":true},"dynamicProps":false,"dynamicItems":false};
+validate240.evaluated = {"props":{"route":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getRoute_response_200 = validate255;
-const schema112 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RouteResult"}}}]};
-const schema113 = {"type":"object","required":["route"],"properties":{"route":{"$ref":"#/components/schemas/ExchangeRoute"}}};
+export const getRoute_response_200 = validate243;
+const schema109 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RouteResult"}}}]};
+const schema110 = {"type":"object","required":["route"],"properties":{"route":{"$ref":"#/components/schemas/ExchangeRoute"}}};
 
-function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate257.evaluated;
+const evaluated0 = validate245.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11012,8 +11229,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.route !== undefined){
-if(!(validate211(data.route, {instancePath:instancePath+"/route",parentData:data,parentDataProperty:"route",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
+if(!(validate210(data.route, {instancePath:instancePath+"/route",parentData:data,parentDataProperty:"route",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
 }
@@ -11028,16 +11245,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate257.errors = vErrors;
+validate245.errors = vErrors;
 return errors === 0;
 }
-validate257.evaluated = {"props":{"route":true},"dynamicProps":false,"dynamicItems":false};
+validate245.evaluated = {"props":{"route":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate255.evaluated;
+const evaluated0 = validate243.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11060,8 +11277,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate257(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
+if(!(validate245(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
 errors = vErrors.length;
 }
 }
@@ -11076,19 +11293,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate255.errors = vErrors;
+validate243.errors = vErrors;
 return errors === 0;
 }
-validate255.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate243.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createQuote_headers = validate260;
-const schema114 = {"type":"object","properties":{"idempotency-key":{"$ref":"#/components/parameters/IdempotencyKey/schema"},"x-correlation-id":{"$ref":"#/components/parameters/CorrelationId/schema"}},"required":[]};
-const schema115 = {"type":"string","minLength":8,"maxLength":191};
+export const createQuote_headers = validate248;
+const schema111 = {"type":"object","properties":{"idempotency-key":{"$ref":"#/components/parameters/IdempotencyKey/schema"},"x-correlation-id":{"$ref":"#/components/parameters/CorrelationId/schema"}},"required":[]};
+const schema112 = {"type":"string","minLength":8,"maxLength":191};
 
-function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate261.evaluated;
+const evaluated0 = validate249.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11127,16 +11344,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate261.errors = vErrors;
+validate249.errors = vErrors;
 return errors === 0;
 }
-validate261.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate249.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate260.evaluated;
+const evaluated0 = validate248.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11145,8 +11362,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["idempotency-key"] !== undefined){
-if(!(validate261(data["idempotency-key"], {instancePath:instancePath+"/idempotency-key",parentData:data,parentDataProperty:"idempotency-key",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
+if(!(validate249(data["idempotency-key"], {instancePath:instancePath+"/idempotency-key",parentData:data,parentDataProperty:"idempotency-key",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
 errors = vErrors.length;
 }
 }
@@ -11167,19 +11384,19 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate260.errors = vErrors;
+validate248.errors = vErrors;
 return errors === 0;
 }
-validate260.evaluated = {"props":{"idempotency-key":true,"x-correlation-id":true},"dynamicProps":false,"dynamicItems":false};
+validate248.evaluated = {"props":{"idempotency-key":true,"x-correlation-id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createQuote_body = validate264;
-const schema116 = {"$ref":"#/components/schemas/CreateQuoteRequest","$comment":"validator entry"};
-const schema117 = {"type":"object","additionalProperties":false,"required":["route_id","amount"],"properties":{"route_id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"amount_side":{"$ref":"#/components/schemas/AmountSide","default":"give"},"snapshot_hash":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"Hash of the route snapshot the client priced with (route details); a changed route gives 422 `quote_expired`."}},"example":{"route_id":12,"amount":"0.015","amount_side":"give","snapshot_hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a"}};
+export const createQuote_body = validate252;
+const schema113 = {"$ref":"#/components/schemas/CreateQuoteRequest","$comment":"validator entry"};
+const schema114 = {"type":"object","additionalProperties":false,"required":["route_id","amount"],"properties":{"route_id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"amount_side":{"$ref":"#/components/schemas/AmountSide","default":"give"},"snapshot_hash":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"Hash of the route snapshot the client priced with (route details); a changed route gives 422 `quote_expired`."}},"example":{"route_id":12,"amount":"0.015","amount_side":"give","snapshot_hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a"}};
 
-function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate265.evaluated;
+const evaluated0 = validate253.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11245,21 +11462,21 @@ errors++;
 }
 }
 if(data.amount !== undefined){
-if(!(validate139(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
 if(data.amount_side !== undefined){
-if(!(validate191(data.amount_side, {instancePath:instancePath+"/amount_side",parentData:data,parentDataProperty:"amount_side",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
+if(!(validate187(data.amount_side, {instancePath:instancePath+"/amount_side",parentData:data,parentDataProperty:"amount_side",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
 }
 if(data.snapshot_hash !== undefined){
 let data3 = data.snapshot_hash;
 if(typeof data3 === "string"){
-if(!pattern14.test(data3)){
+if(!pattern20.test(data3)){
 const err5 = {instancePath:instancePath+"/snapshot_hash",schemaPath:"#/properties/snapshot_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -11292,42 +11509,42 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate265.errors = vErrors;
+validate253.errors = vErrors;
 return errors === 0;
 }
-validate265.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate253.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate264.evaluated;
+const evaluated0 = validate252.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate265(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
+if(!(validate253(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
 errors = vErrors.length;
 }
-validate264.errors = vErrors;
+validate252.errors = vErrors;
 return errors === 0;
 }
-validate264.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate252.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createQuote_response_200 = validate269;
-const schema118 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/QuoteResult"}}}]};
-const schema119 = {"type":"object","required":["quote"],"properties":{"quote":{"$ref":"#/components/schemas/Quote"}}};
-const schema120 = {"type":"object","description":"A priced offer for one amount on one route. An order may cite it by `quote_id` until `expires_at`.","required":["id","route_id","amount_side","amount_in","amount_out","rate","fee","currency_in","currency_out","rate_type","snapshot","expires_at","created_at"],"properties":{"id":{"type":"string","format":"uuid"},"route_id":{"type":"integer","minimum":1},"amount_side":{"$ref":"#/components/schemas/AmountSide"},"amount_in":{"$ref":"#/components/schemas/Amount"},"amount_out":{"$ref":"#/components/schemas/Amount"},"rate":{"$ref":"#/components/schemas/Amount"},"fee":{"$ref":"#/components/schemas/QuoteFee"},"currency_in":{"type":"string","description":"Rates-file code of the give side, for example `BTC`."},"currency_out":{"type":"string","description":"Rates-file code of the receive side, for example `USDTTRC20`."},"rate_type":{"type":"string","enum":["fixed","floating"]},"snapshot":{"$ref":"#/components/schemas/RouteSnapshot"},"expires_at":{"type":"string","format":"date-time","x-assumption":"A quote lives 60 seconds (the route capabilities' quote_ttl_seconds), as fixed-rate exchanger offers do."},"created_at":{"type":"string","format":"date-time"}}};
+export const createQuote_response_200 = validate257;
+const schema115 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/QuoteResult"}}}]};
+const schema116 = {"type":"object","required":["quote"],"properties":{"quote":{"$ref":"#/components/schemas/Quote"}}};
+const schema117 = {"type":"object","description":"A priced offer for one amount on one route. An order may cite it by `quote_id` until `expires_at`.","required":["id","route_id","amount_side","amount_in","amount_out","rate","fee","currency_in","currency_out","rate_type","snapshot","expires_at","created_at"],"properties":{"id":{"type":"string","format":"uuid"},"route_id":{"type":"integer","minimum":1},"amount_side":{"$ref":"#/components/schemas/AmountSide"},"amount_in":{"$ref":"#/components/schemas/Amount"},"amount_out":{"$ref":"#/components/schemas/Amount"},"rate":{"$ref":"#/components/schemas/Amount"},"fee":{"$ref":"#/components/schemas/QuoteFee"},"currency_in":{"type":"string","description":"Rates-file code of the give side, for example `BTC`."},"currency_out":{"type":"string","description":"Rates-file code of the receive side, for example `USDTTRC20`."},"rate_type":{"type":"string","enum":["fixed","floating"]},"snapshot":{"$ref":"#/components/schemas/RouteSnapshot"},"expires_at":{"type":"string","format":"date-time","x-assumption":"A quote lives 60 seconds (the route capabilities' quote_ttl_seconds), as fixed-rate exchanger offers do."},"created_at":{"type":"string","format":"date-time"}}};
 const formats20 = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
-const schema121 = {"type":"object","required":["amount","currency","percent"],"properties":{"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"type":"string","description":"Rates-file code of the fee's currency."},"percent":{"$ref":"#/components/schemas/Amount"}}};
+const schema118 = {"type":"object","required":["amount","currency","percent"],"properties":{"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"type":"string","description":"Rates-file code of the fee's currency."},"percent":{"$ref":"#/components/schemas/Amount"}}};
 
-function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate277.evaluated;
+const evaluated0 = validate265.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11366,8 +11583,8 @@ vErrors.push(err2);
 errors++;
 }
 if(data.amount !== undefined){
-if(!(validate139(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -11384,8 +11601,8 @@ errors++;
 }
 }
 if(data.percent !== undefined){
-if(!(validate139(data.percent, {instancePath:instancePath+"/percent",parentData:data,parentDataProperty:"percent",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.percent, {instancePath:instancePath+"/percent",parentData:data,parentDataProperty:"percent",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -11400,16 +11617,16 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate277.errors = vErrors;
+validate265.errors = vErrors;
 return errors === 0;
 }
-validate277.evaluated = {"props":{"amount":true,"currency":true,"percent":true},"dynamicProps":false,"dynamicItems":false};
+validate265.evaluated = {"props":{"amount":true,"currency":true,"percent":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate272.evaluated;
+const evaluated0 = validate260.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11598,32 +11815,32 @@ errors++;
 }
 }
 if(data.amount_side !== undefined){
-if(!(validate191(data.amount_side, {instancePath:instancePath+"/amount_side",parentData:data,parentDataProperty:"amount_side",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
+if(!(validate187(data.amount_side, {instancePath:instancePath+"/amount_side",parentData:data,parentDataProperty:"amount_side",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
 }
 if(data.amount_in !== undefined){
-if(!(validate139(data.amount_in, {instancePath:instancePath+"/amount_in",parentData:data,parentDataProperty:"amount_in",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount_in, {instancePath:instancePath+"/amount_in",parentData:data,parentDataProperty:"amount_in",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
 if(data.amount_out !== undefined){
-if(!(validate139(data.amount_out, {instancePath:instancePath+"/amount_out",parentData:data,parentDataProperty:"amount_out",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount_out, {instancePath:instancePath+"/amount_out",parentData:data,parentDataProperty:"amount_out",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
 if(data.rate !== undefined){
-if(!(validate139(data.rate, {instancePath:instancePath+"/rate",parentData:data,parentDataProperty:"rate",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.rate, {instancePath:instancePath+"/rate",parentData:data,parentDataProperty:"rate",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
 if(data.fee !== undefined){
-if(!(validate277(data.fee, {instancePath:instancePath+"/fee",parentData:data,parentDataProperty:"fee",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
+if(!(validate265(data.fee, {instancePath:instancePath+"/fee",parentData:data,parentDataProperty:"fee",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
 errors = vErrors.length;
 }
 }
@@ -11664,7 +11881,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!((data9 === "fixed") || (data9 === "floating"))){
-const err20 = {instancePath:instancePath+"/rate_type",schemaPath:"#/properties/rate_type/enum",keyword:"enum",params:{allowedValues: schema120.properties.rate_type.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/rate_type",schemaPath:"#/properties/rate_type/enum",keyword:"enum",params:{allowedValues: schema117.properties.rate_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -11675,8 +11892,8 @@ errors++;
 }
 }
 if(data.snapshot !== undefined){
-if(!(validate231(data.snapshot, {instancePath:instancePath+"/snapshot",parentData:data,parentDataProperty:"snapshot",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
+if(!(validate219(data.snapshot, {instancePath:instancePath+"/snapshot",parentData:data,parentDataProperty:"snapshot",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate219.errors : vErrors.concat(validate219.errors);
 errors = vErrors.length;
 }
 }
@@ -11741,16 +11958,16 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate272.errors = vErrors;
+validate260.errors = vErrors;
 return errors === 0;
 }
-validate272.evaluated = {"props":{"id":true,"route_id":true,"amount_side":true,"amount_in":true,"amount_out":true,"rate":true,"fee":true,"currency_in":true,"currency_out":true,"rate_type":true,"snapshot":true,"expires_at":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate260.evaluated = {"props":{"id":true,"route_id":true,"amount_side":true,"amount_in":true,"amount_out":true,"rate":true,"fee":true,"currency_in":true,"currency_out":true,"rate_type":true,"snapshot":true,"expires_at":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate271.evaluated;
+const evaluated0 = validate259.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11769,8 +11986,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.quote !== undefined){
-if(!(validate272(data.quote, {instancePath:instancePath+"/quote",parentData:data,parentDataProperty:"quote",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
+if(!(validate260(data.quote, {instancePath:instancePath+"/quote",parentData:data,parentDataProperty:"quote",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
 errors = vErrors.length;
 }
 }
@@ -11785,16 +12002,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate271.errors = vErrors;
+validate259.errors = vErrors;
 return errors === 0;
 }
-validate271.evaluated = {"props":{"quote":true},"dynamicProps":false,"dynamicItems":false};
+validate259.evaluated = {"props":{"quote":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate269.evaluated;
+const evaluated0 = validate257.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11817,8 +12034,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate271(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
+if(!(validate259(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
 errors = vErrors.length;
 }
 }
@@ -11833,13 +12050,823 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate269.errors = vErrors;
+validate257.errors = vErrors;
 return errors === 0;
 }
-validate269.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate257.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createQuote_response_400 = validate284;
-const schema122 = {"$ref":"#/components/responses/BadRequest/content/application~1json/schema","$comment":"validator entry"};
+export const createQuote_response_400 = validate272;
+const schema119 = {"$ref":"#/components/responses/BadRequest/content/application~1json/schema","$comment":"validator entry"};
+
+function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate273.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.state === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.result === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.error === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.meta === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.state !== undefined){
+let data0 = data.state;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err5 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const _errs3 = errors;
+const _errs4 = errors;
+if(0 !== data0){
+const err6 = {};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/not",keyword:"not",params:{},message:"must NOT be valid"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err8 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.result !== undefined){
+if(data.result !== null){
+const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+let data3 = data.error;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.code === undefined){
+const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data3.code !== undefined){
+let data4 = data3.code;
+if(typeof data4 === "string"){
+if(!pattern3.test(data4)){
+const err11 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data3.details !== undefined){
+let data5 = data3.details;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key0 in data5){
+let data6 = data5[key0];
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data6[i0] !== "string"){
+const err13 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/error/properties/details/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/details/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.meta !== undefined){
+if(!(validate58(data.meta, {instancePath:instancePath+"/meta",parentData:data,parentDataProperty:"meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+validate273.errors = vErrors;
+return errors === 0;
+}
+validate273.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate272.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate273(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+errors = vErrors.length;
+}
+validate272.errors = vErrors;
+return errors === 0;
+}
+validate272.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const createQuote_response_409 = validate276;
+const schema121 = {"$ref":"#/components/responses/Conflict/content/application~1json/schema","$comment":"validator entry"};
+
+function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate277.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.state === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.result === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.error === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.meta === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.state !== undefined){
+let data0 = data.state;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err5 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const _errs3 = errors;
+const _errs4 = errors;
+if(0 !== data0){
+const err6 = {};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/not",keyword:"not",params:{},message:"must NOT be valid"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err8 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.result !== undefined){
+if(data.result !== null){
+const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+let data3 = data.error;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.code === undefined){
+const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data3.code !== undefined){
+let data4 = data3.code;
+if(typeof data4 === "string"){
+if(!pattern3.test(data4)){
+const err11 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data3.details !== undefined){
+let data5 = data3.details;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key0 in data5){
+let data6 = data5[key0];
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data6[i0] !== "string"){
+const err13 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/error/properties/details/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/details/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.meta !== undefined){
+if(!(validate58(data.meta, {instancePath:instancePath+"/meta",parentData:data,parentDataProperty:"meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+validate277.errors = vErrors;
+return errors === 0;
+}
+validate277.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate276.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate277(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
+errors = vErrors.length;
+}
+validate276.errors = vErrors;
+return errors === 0;
+}
+validate276.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const createQuote_response_413 = validate280;
+const schema123 = {"$ref":"#/components/responses/PayloadTooLarge/content/application~1json/schema","$comment":"validator entry"};
+
+function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate281.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.state === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.result === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.error === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.meta === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.state !== undefined){
+let data0 = data.state;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err5 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const _errs3 = errors;
+const _errs4 = errors;
+if(0 !== data0){
+const err6 = {};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/not",keyword:"not",params:{},message:"must NOT be valid"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err8 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.result !== undefined){
+if(data.result !== null){
+const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+let data3 = data.error;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.code === undefined){
+const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data3.code !== undefined){
+let data4 = data3.code;
+if(typeof data4 === "string"){
+if(!pattern3.test(data4)){
+const err11 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data3.details !== undefined){
+let data5 = data3.details;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key0 in data5){
+let data6 = data5[key0];
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data6[i0] !== "string"){
+const err13 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/error/properties/details/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/details/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.meta !== undefined){
+if(!(validate58(data.meta, {instancePath:instancePath+"/meta",parentData:data,parentDataProperty:"meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+validate281.errors = vErrors;
+return errors === 0;
+}
+validate281.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate280.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate281(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
+errors = vErrors.length;
+}
+validate280.errors = vErrors;
+return errors === 0;
+}
+validate280.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const createQuote_response_415 = validate284;
+const schema125 = {"$ref":"#/components/responses/UnsupportedMediaType/content/application~1json/schema","$comment":"validator entry"};
 
 function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12108,827 +13135,17 @@ return errors === 0;
 }
 validate284.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createQuote_response_409 = validate288;
-const schema124 = {"$ref":"#/components/responses/Conflict/content/application~1json/schema","$comment":"validator entry"};
-
-function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate289.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.state === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.result === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.error === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.meta === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.state !== undefined){
-let data0 = data.state;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err5 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-const _errs3 = errors;
-const _errs4 = errors;
-if(0 !== data0){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-var valid1 = _errs4 === errors;
-if(valid1){
-const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/not",keyword:"not",params:{},message:"must NOT be valid"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-else {
-errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err8 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.result !== undefined){
-if(data.result !== null){
-const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.error !== undefined){
-let data3 = data.error;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.code === undefined){
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data3.code !== undefined){
-let data4 = data3.code;
-if(typeof data4 === "string"){
-if(!pattern3.test(data4)){
-const err11 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data3.details !== undefined){
-let data5 = data3.details;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const key0 in data5){
-let data6 = data5[key0];
-if(Array.isArray(data6)){
-const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data6[i0] !== "string"){
-const err13 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/error/properties/details/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/details/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.meta !== undefined){
-if(!(validate58(data.meta, {instancePath:instancePath+"/meta",parentData:data,parentDataProperty:"meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-validate289.errors = vErrors;
-return errors === 0;
-}
-validate289.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate288.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate289(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate289.errors : vErrors.concat(validate289.errors);
-errors = vErrors.length;
-}
-validate288.errors = vErrors;
-return errors === 0;
-}
-validate288.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-export const createQuote_response_413 = validate292;
-const schema126 = {"$ref":"#/components/responses/PayloadTooLarge/content/application~1json/schema","$comment":"validator entry"};
+export const preflightOrder_body = validate288;
+const schema127 = {"$ref":"#/components/schemas/PreflightOrderRequest","$comment":"validator entry"};
+const schema128 = {"description":"The same body as POST /private/exchange/orders; nothing is created.","allOf":[{"$ref":"#/components/schemas/CreateOrderRequest"}],"example":{"quote_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7","email":"alice@example.com","requisites":{"to_address":"TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE"},"snapshot_hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a","client_order_id":"inv-2026-0042"}};
+const schema129 = {"type":"object","additionalProperties":false,"description":"Cite a quote by `quote_id`, or give `route_id` and `amount` (and `amount_side`) to be priced at the current rate, not both. A `route_id` or `amount_side` sent beside `quote_id` must match the quote, else 422.","x-assumption":"The description shows no body; these are the inputs the quote → preflight → order chain needs, with the quote or the route-and-amount form exclusive.","required":["email","requisites"],"properties":{"quote_id":{"type":"string","format":"uuid"},"route_id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"amount_side":{"$ref":"#/components/schemas/AmountSide","default":"give"},"email":{"type":"string","format":"email","maxLength":254},"requisites":{"$ref":"#/components/schemas/OrderRequisites"},"snapshot_hash":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"Hash of the route snapshot the client saw; a changed route gives 422 `quote_expired`."},"client_order_id":{"type":"string","minLength":1,"maxLength":64,"description":"The integrator's own reference, returned on the order."}},"oneOf":[{"title":"By quote","required":["quote_id"]},{"title":"By route and amount","required":["route_id","amount"]}],"example":{"quote_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7","email":"alice@example.com","requisites":{"to_address":"TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE"},"snapshot_hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a","client_order_id":"inv-2026-0042"}};
+const schema130 = {"type":"object","additionalProperties":false,"description":"Payout and payment requisites. Which fields a route needs is in its capabilities (`requisites.from`, `requisites.to`).","x-assumption":"The description shows no order payload; these are the requisites exchangers ask for (address and memo of a crypto payout, card or account of a fiat side, card holder), with bounds that fit every network of docs/domain-notes.md.","properties":{"to_address":{"type":"string","minLength":1,"maxLength":128,"description":"Payout address on the receive side's network."},"to_memo":{"type":["string","null"],"maxLength":128,"description":"Memo, tag or comment of memo networks (XRP, XLM, TON, EOS, ATOM)."},"to_card_number":{"type":"string","pattern":"^[0-9]{12,19}$"},"to_account":{"type":"string","minLength":1,"maxLength":64},"from_card_number":{"type":"string","pattern":"^[0-9]{12,19}$"},"from_account":{"type":"string","minLength":1,"maxLength":64},"holder_name":{"type":"string","minLength":1,"maxLength":128}}};
+const pattern26 = new RegExp("^[0-9]{12,19}$", "u");
 
 function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate293.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.state === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.result === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.error === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.meta === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.state !== undefined){
-let data0 = data.state;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err5 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-const _errs3 = errors;
-const _errs4 = errors;
-if(0 !== data0){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-var valid1 = _errs4 === errors;
-if(valid1){
-const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/not",keyword:"not",params:{},message:"must NOT be valid"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-else {
-errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err8 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.result !== undefined){
-if(data.result !== null){
-const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.error !== undefined){
-let data3 = data.error;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.code === undefined){
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data3.code !== undefined){
-let data4 = data3.code;
-if(typeof data4 === "string"){
-if(!pattern3.test(data4)){
-const err11 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data3.details !== undefined){
-let data5 = data3.details;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const key0 in data5){
-let data6 = data5[key0];
-if(Array.isArray(data6)){
-const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data6[i0] !== "string"){
-const err13 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/error/properties/details/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/details/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.meta !== undefined){
-if(!(validate58(data.meta, {instancePath:instancePath+"/meta",parentData:data,parentDataProperty:"meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-validate293.errors = vErrors;
-return errors === 0;
-}
-validate293.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate292.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate293(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
-errors = vErrors.length;
-}
-validate292.errors = vErrors;
-return errors === 0;
-}
-validate292.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-export const createQuote_response_415 = validate296;
-const schema128 = {"$ref":"#/components/responses/UnsupportedMediaType/content/application~1json/schema","$comment":"validator entry"};
-
-function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate297.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.state === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.result === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.error === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.meta === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.state !== undefined){
-let data0 = data.state;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err5 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-const _errs3 = errors;
-const _errs4 = errors;
-if(0 !== data0){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-var valid1 = _errs4 === errors;
-if(valid1){
-const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/not",keyword:"not",params:{},message:"must NOT be valid"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-else {
-errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err8 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.result !== undefined){
-if(data.result !== null){
-const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.error !== undefined){
-let data3 = data.error;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.code === undefined){
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data3.code !== undefined){
-let data4 = data3.code;
-if(typeof data4 === "string"){
-if(!pattern3.test(data4)){
-const err11 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data3.details !== undefined){
-let data5 = data3.details;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const key0 in data5){
-let data6 = data5[key0];
-if(Array.isArray(data6)){
-const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data6[i0] !== "string"){
-const err13 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/error/properties/details/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/details/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.meta !== undefined){
-if(!(validate58(data.meta, {instancePath:instancePath+"/meta",parentData:data,parentDataProperty:"meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-validate297.errors = vErrors;
-return errors === 0;
-}
-validate297.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate296.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate297(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate297.errors : vErrors.concat(validate297.errors);
-errors = vErrors.length;
-}
-validate296.errors = vErrors;
-return errors === 0;
-}
-validate296.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-export const preflightOrder_body = validate300;
-const schema130 = {"$ref":"#/components/schemas/PreflightOrderRequest","$comment":"validator entry"};
-const schema131 = {"description":"The same body as POST /private/exchange/orders; nothing is created.","allOf":[{"$ref":"#/components/schemas/CreateOrderRequest"}],"example":{"quote_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7","email":"alice@example.com","requisites":{"to_address":"TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE"},"snapshot_hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a","client_order_id":"inv-2026-0042"}};
-const schema132 = {"type":"object","additionalProperties":false,"description":"Cite a quote by `quote_id`, or give `route_id` and `amount` (and `amount_side`) to be priced at the current rate, not both. A `route_id` or `amount_side` sent beside `quote_id` must match the quote, else 422.","x-assumption":"The description shows no body; these are the inputs the quote → preflight → order chain needs, with the quote or the route-and-amount form exclusive.","required":["email","requisites"],"properties":{"quote_id":{"type":"string","format":"uuid"},"route_id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"amount_side":{"$ref":"#/components/schemas/AmountSide","default":"give"},"email":{"type":"string","format":"email","maxLength":254},"requisites":{"$ref":"#/components/schemas/OrderRequisites"},"snapshot_hash":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"Hash of the route snapshot the client saw; a changed route gives 422 `quote_expired`."},"client_order_id":{"type":"string","minLength":1,"maxLength":64,"description":"The integrator's own reference, returned on the order."}},"oneOf":[{"title":"By quote","required":["quote_id"]},{"title":"By route and amount","required":["route_id","amount"]}],"example":{"quote_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7","email":"alice@example.com","requisites":{"to_address":"TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE"},"snapshot_hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a","client_order_id":"inv-2026-0042"}};
-const schema133 = {"type":"object","additionalProperties":false,"description":"Payout and payment requisites. Which fields a route needs is in its capabilities (`requisites.from`, `requisites.to`).","x-assumption":"The description shows no order payload; these are the requisites exchangers ask for (address and memo of a crypto payout, card or account of a fiat side, card holder), with bounds that fit every network of docs/domain-notes.md.","properties":{"to_address":{"type":"string","minLength":1,"maxLength":128,"description":"Payout address on the receive side's network."},"to_memo":{"type":["string","null"],"maxLength":128,"description":"Memo, tag or comment of memo networks (XRP, XLM, TON, EOS, ATOM)."},"to_card_number":{"type":"string","pattern":"^[0-9]{12,19}$"},"to_account":{"type":"string","minLength":1,"maxLength":64},"from_card_number":{"type":"string","pattern":"^[0-9]{12,19}$"},"from_account":{"type":"string","minLength":1,"maxLength":64},"holder_name":{"type":"string","minLength":1,"maxLength":128}}};
-const pattern20 = new RegExp("^[0-9]{12,19}$", "u");
-
-function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate305.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12986,7 +13203,7 @@ errors++;
 if(data.to_memo !== undefined){
 let data1 = data.to_memo;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err4 = {instancePath:instancePath+"/to_memo",schemaPath:"#/properties/to_memo/type",keyword:"type",params:{type: schema133.properties.to_memo.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/to_memo",schemaPath:"#/properties/to_memo/type",keyword:"type",params:{type: schema130.properties.to_memo.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13011,7 +13228,7 @@ errors++;
 if(data.to_card_number !== undefined){
 let data2 = data.to_card_number;
 if(typeof data2 === "string"){
-if(!pattern20.test(data2)){
+if(!pattern26.test(data2)){
 const err6 = {instancePath:instancePath+"/to_card_number",schemaPath:"#/properties/to_card_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{12,19}$"},message:"must match pattern \""+"^[0-9]{12,19}$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -13071,7 +13288,7 @@ errors++;
 if(data.from_card_number !== undefined){
 let data4 = data.from_card_number;
 if(typeof data4 === "string"){
-if(!pattern20.test(data4)){
+if(!pattern26.test(data4)){
 const err11 = {instancePath:instancePath+"/from_card_number",schemaPath:"#/properties/from_card_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{12,19}$"},message:"must match pattern \""+"^[0-9]{12,19}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -13174,16 +13391,16 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate305.errors = vErrors;
+validate293.errors = vErrors;
 return errors === 0;
 }
-validate305.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate293.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate302.evaluated;
+const evaluated0 = validate290.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13350,14 +13567,14 @@ errors++;
 }
 }
 if(data.amount !== undefined){
-if(!(validate139(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
 if(data.amount_side !== undefined){
-if(!(validate191(data.amount_side, {instancePath:instancePath+"/amount_side",parentData:data,parentDataProperty:"amount_side",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
+if(!(validate187(data.amount_side, {instancePath:instancePath+"/amount_side",parentData:data,parentDataProperty:"amount_side",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
 }
@@ -13397,15 +13614,15 @@ errors++;
 }
 }
 if(data.requisites !== undefined){
-if(!(validate305(data.requisites, {instancePath:instancePath+"/requisites",parentData:data,parentDataProperty:"requisites",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
+if(!(validate293(data.requisites, {instancePath:instancePath+"/requisites",parentData:data,parentDataProperty:"requisites",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
 errors = vErrors.length;
 }
 }
 if(data.snapshot_hash !== undefined){
 let data6 = data.snapshot_hash;
 if(typeof data6 === "string"){
-if(!pattern14.test(data6)){
+if(!pattern20.test(data6)){
 const err14 = {instancePath:instancePath+"/snapshot_hash",schemaPath:"#/properties/snapshot_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -13473,61 +13690,61 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate302.errors = vErrors;
+validate290.errors = vErrors;
 return errors === 0;
 }
-validate302.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate290.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+
+function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate289.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate290(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
+errors = vErrors.length;
+}
+validate289.errors = vErrors;
+return errors === 0;
+}
+validate289.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate288.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate289(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate289.errors : vErrors.concat(validate289.errors);
+errors = vErrors.length;
+}
+validate288.errors = vErrors;
+return errors === 0;
+}
+validate288.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const preflightOrder_response_200 = validate297;
+const schema131 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PreflightResult"}}}]};
+const schema132 = {"type":"object","required":["preflight"],"properties":{"preflight":{"$ref":"#/components/schemas/OrderPreflight"}}};
+const schema133 = {"type":"object","required":["ok","checks","errors","quote","verification_required"],"x-assumption":"The description shows no preflight payload; the checks mirror what order creation validates, so a client can show every problem before creating the order.","properties":{"ok":{"type":"boolean","description":"True when every check passed, so creating the order with the same body would succeed now."},"checks":{"type":"array","items":{"$ref":"#/components/schemas/PreflightCheck"}},"errors":{"type":"object","description":"Field name (dot path) to its messages, in the form of `error.details`; empty when ok.","additionalProperties":{"type":"array","items":{"type":"string"}}},"quote":{"description":"The quote the body cites; null when the body gives route_id and amount instead, or the quote is unknown.","oneOf":[{"$ref":"#/components/schemas/Quote"},{"type":"null"}]},"verification_required":{"type":"object","required":["identity","card"],"description":"Verifications the client must pass before this order is paid out.","properties":{"identity":{"type":"boolean"},"card":{"type":"boolean"}}}}};
+const schema134 = {"type":"object","required":["name","passed","message"],"properties":{"name":{"type":"string","enum":["amount","limits","requisites","email","quote","snapshot","verification","route"]},"passed":{"type":"boolean"},"message":{"type":["string","null"],"description":"Why the check failed; null when it passed."}}};
 
 function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate301.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate302(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
-errors = vErrors.length;
-}
-validate301.errors = vErrors;
-return errors === 0;
-}
-validate301.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-
-function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate300.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate301(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
-errors = vErrors.length;
-}
-validate300.errors = vErrors;
-return errors === 0;
-}
-validate300.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const preflightOrder_response_200 = validate309;
-const schema134 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PreflightResult"}}}]};
-const schema135 = {"type":"object","required":["preflight"],"properties":{"preflight":{"$ref":"#/components/schemas/OrderPreflight"}}};
-const schema136 = {"type":"object","required":["ok","checks","errors","quote","verification_required"],"x-assumption":"The description shows no preflight payload; the checks mirror what order creation validates, so a client can show every problem before creating the order.","properties":{"ok":{"type":"boolean","description":"True when every check passed, so creating the order with the same body would succeed now."},"checks":{"type":"array","items":{"$ref":"#/components/schemas/PreflightCheck"}},"errors":{"type":"object","description":"Field name (dot path) to its messages, in the form of `error.details`; empty when ok.","additionalProperties":{"type":"array","items":{"type":"string"}}},"quote":{"description":"The quote the body cites; null when the body gives route_id and amount instead, or the quote is unknown.","oneOf":[{"$ref":"#/components/schemas/Quote"},{"type":"null"}]},"verification_required":{"type":"object","required":["identity","card"],"description":"Verifications the client must pass before this order is paid out.","properties":{"identity":{"type":"boolean"},"card":{"type":"boolean"}}}}};
-const schema137 = {"type":"object","required":["name","passed","message"],"properties":{"name":{"type":"string","enum":["amount","limits","requisites","email","quote","snapshot","verification","route"]},"passed":{"type":"boolean"},"message":{"type":["string","null"],"description":"Why the check failed; null when it passed."}}};
-
-function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate313.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13578,7 +13795,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!((((((((data0 === "amount") || (data0 === "limits")) || (data0 === "requisites")) || (data0 === "email")) || (data0 === "quote")) || (data0 === "snapshot")) || (data0 === "verification")) || (data0 === "route"))){
-const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/enum",keyword:"enum",params:{allowedValues: schema137.properties.name.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/enum",keyword:"enum",params:{allowedValues: schema134.properties.name.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13603,7 +13820,7 @@ errors++;
 if(data.message !== undefined){
 let data2 = data.message;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: schema137.properties.message.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: schema134.properties.message.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -13624,16 +13841,16 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate313.errors = vErrors;
+validate301.errors = vErrors;
 return errors === 0;
 }
-validate313.evaluated = {"props":{"name":true,"passed":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate301.evaluated = {"props":{"name":true,"passed":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate312.evaluated;
+const evaluated0 = validate300.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13708,8 +13925,8 @@ let data1 = data.checks;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate313(data1[i0], {instancePath:instancePath+"/checks/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate313.errors : vErrors.concat(validate313.errors);
+if(!(validate301(data1[i0], {instancePath:instancePath+"/checks/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
 errors = vErrors.length;
 }
 }
@@ -13774,8 +13991,8 @@ const _errs14 = errors;
 let valid6 = false;
 let passing0 = null;
 const _errs15 = errors;
-if(!(validate272(data6, {instancePath:instancePath+"/quote",parentData:data,parentDataProperty:"quote",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
+if(!(validate260(data6, {instancePath:instancePath+"/quote",parentData:data,parentDataProperty:"quote",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
@@ -13911,16 +14128,16 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate312.errors = vErrors;
+validate300.errors = vErrors;
 return errors === 0;
 }
-validate312.evaluated = {"props":{"ok":true,"checks":true,"errors":true,"quote":true,"verification_required":true},"dynamicProps":false,"dynamicItems":false};
+validate300.evaluated = {"props":{"ok":true,"checks":true,"errors":true,"quote":true,"verification_required":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate311.evaluated;
+const evaluated0 = validate299.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13939,8 +14156,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.preflight !== undefined){
-if(!(validate312(data.preflight, {instancePath:instancePath+"/preflight",parentData:data,parentDataProperty:"preflight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate312.errors : vErrors.concat(validate312.errors);
+if(!(validate300(data.preflight, {instancePath:instancePath+"/preflight",parentData:data,parentDataProperty:"preflight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
 errors = vErrors.length;
 }
 }
@@ -13955,16 +14172,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate311.errors = vErrors;
+validate299.errors = vErrors;
 return errors === 0;
 }
-validate311.evaluated = {"props":{"preflight":true},"dynamicProps":false,"dynamicItems":false};
+validate299.evaluated = {"props":{"preflight":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate309.evaluated;
+const evaluated0 = validate297.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13987,8 +14204,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate311(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
+if(!(validate299(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
 errors = vErrors.length;
 }
 }
@@ -14003,45 +14220,45 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate309.errors = vErrors;
+validate297.errors = vErrors;
 return errors === 0;
 }
-validate309.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate297.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createOrder_body = validate318;
-const schema138 = {"$ref":"#/components/schemas/CreateOrderRequest","$comment":"validator entry"};
+export const createOrder_body = validate306;
+const schema135 = {"$ref":"#/components/schemas/CreateOrderRequest","$comment":"validator entry"};
 
-function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate318.evaluated;
+const evaluated0 = validate306.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate302(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
+if(!(validate290(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
 errors = vErrors.length;
 }
-validate318.errors = vErrors;
+validate306.errors = vErrors;
 return errors === 0;
 }
-validate318.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate306.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createOrder_response_201 = validate320;
-const schema139 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderResult"}}}]};
-const schema140 = {"type":"object","required":["order"],"properties":{"order":{"$ref":"#/components/schemas/Order"}}};
-const schema141 = {"type":"object","description":"An exchange order.","x-assumption":"The description types the order record as any-or-null with no fields; these are the fields its filters, sort fields and the quote → order chain imply.","required":["id","public_id","tracking_id","status","route_id","quote_id","client_order_id","email","amount_in","amount_out","currency_in","currency_out","rate","fee","from_requisite","to_requisite","requisites","payment_details","verification","correlation_id","expires_at","created_at","updated_at","completed_at"],"properties":{"id":{"type":"integer","minimum":1,"description":"Database id."},"public_id":{"type":"string","pattern":"^[A-Z0-9]{10}$","description":"Short id shown to the end customer."},"tracking_id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/OrderStatus"},"route_id":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"],"format":"uuid","description":"The quote the order was created from; null when it was priced from route_id and amount."},"client_order_id":{"type":["string","null"],"maxLength":64},"email":{"type":"string","format":"email"},"amount_in":{"$ref":"#/components/schemas/Amount"},"amount_out":{"$ref":"#/components/schemas/Amount"},"currency_in":{"type":"string","description":"Rates-file code of the give side, for example `BTC`."},"currency_out":{"type":"string","description":"Rates-file code of the receive side, for example `USDTTRC20`."},"rate":{"$ref":"#/components/schemas/Amount"},"fee":{"$ref":"#/components/schemas/Amount","description":"The exchanger's fee, in currency_out, already deducted from amount_out.","x-assumption":"Exchangers deduct their fee from the payout; the quote's fee object gives its currency and percent."},"from_requisite":{"type":["string","null"],"description":"The sender's requisite, masked (card or account of a fiat give side); null when the give side has none."},"to_requisite":{"type":["string","null"],"description":"The receiver's requisite, masked (payout address, card or account)."},"requisites":{"$ref":"#/components/schemas/MaskedOrderRequisites"},"payment_details":{"type":"object","description":"Where and what the client pays.","required":["address","memo","account","amount","currency","expires_at"],"properties":{"address":{"type":["string","null"],"description":"Deposit address on the give side's network; null for fiat."},"memo":{"type":["string","null"],"description":"Memo or tag the payment must carry on memo networks."},"account":{"type":["string","null"],"description":"Card or account to pay to on a fiat give side."},"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"type":"string","description":"Rates-file code of the currency to pay."},"expires_at":{"type":"string","format":"date-time","description":"End of the payment window."}}},"verification":{"type":"object","required":["required","status"],"properties":{"required":{"type":"boolean","description":"Whether the order needs a verification before the payout."},"status":{"description":"Status of that verification; null when none is required or none was started.","oneOf":[{"$ref":"#/components/schemas/VerificationStatus"},{"type":"null"}]}}},"correlation_id":{"type":["string","null"],"maxLength":128,"description":"X-Correlation-Id of the request that created the order."},"expires_at":{"type":["string","null"],"format":"date-time","description":"When the unpaid order expires; null once it left awaiting_payment.","x-assumption":"Unpaid orders expire 1800 seconds after creation (the order machine's payment_window)."},"created_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"},"completed_at":{"type":["string","null"],"format":"date-time"}}};
-const pattern23 = new RegExp("^[A-Z0-9]{10}$", "u");
-const schema142 = {"type":"object","additionalProperties":false,"description":"The requisites as sent, with card numbers masked (first six and last four digits kept).","x-assumption":"Card numbers are never returned whole (PCI DSS masking); addresses and accounts are returned as sent.","properties":{"to_address":{"type":"string"},"to_memo":{"type":["string","null"]},"to_card_number":{"type":"string","pattern":"^[0-9]{6}\\*{2,9}[0-9]{4}$"},"to_account":{"type":"string"},"from_card_number":{"type":"string","pattern":"^[0-9]{6}\\*{2,9}[0-9]{4}$"},"from_account":{"type":"string"},"holder_name":{"type":"string"}}};
-const pattern24 = new RegExp("^[0-9]{6}\\*{2,9}[0-9]{4}$", "u");
+export const createOrder_response_201 = validate308;
+const schema136 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderResult"}}}]};
+const schema137 = {"type":"object","required":["order"],"properties":{"order":{"$ref":"#/components/schemas/Order"}}};
+const schema138 = {"type":"object","description":"An exchange order.","x-assumption":"The description types the order record as any-or-null with no fields; these are the fields its filters, sort fields and the quote → order chain imply.","required":["id","public_id","tracking_id","status","route_id","quote_id","client_order_id","email","amount_in","amount_out","currency_in","currency_out","rate","fee","from_requisite","to_requisite","requisites","payment_details","verification","correlation_id","expires_at","created_at","updated_at","completed_at"],"properties":{"id":{"type":"integer","minimum":1,"description":"Database id."},"public_id":{"type":"string","pattern":"^[A-Z0-9]{10}$","description":"Short id shown to the end customer."},"tracking_id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/OrderStatus"},"route_id":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"],"format":"uuid","description":"The quote the order was created from; null when it was priced from route_id and amount."},"client_order_id":{"type":["string","null"],"maxLength":64},"email":{"type":"string","format":"email"},"amount_in":{"$ref":"#/components/schemas/Amount"},"amount_out":{"$ref":"#/components/schemas/Amount"},"currency_in":{"type":"string","description":"Rates-file code of the give side, for example `BTC`."},"currency_out":{"type":"string","description":"Rates-file code of the receive side, for example `USDTTRC20`."},"rate":{"$ref":"#/components/schemas/Amount"},"fee":{"$ref":"#/components/schemas/Amount","description":"The exchanger's fee, in currency_out, already deducted from amount_out.","x-assumption":"Exchangers deduct their fee from the payout; the quote's fee object gives its currency and percent."},"from_requisite":{"type":["string","null"],"description":"The sender's requisite, masked (card or account of a fiat give side); null when the give side has none."},"to_requisite":{"type":["string","null"],"description":"The receiver's requisite, masked (payout address, card or account)."},"requisites":{"$ref":"#/components/schemas/MaskedOrderRequisites"},"payment_details":{"type":"object","description":"Where and what the client pays.","required":["address","memo","account","amount","currency","expires_at"],"properties":{"address":{"type":["string","null"],"description":"Deposit address on the give side's network; null for fiat."},"memo":{"type":["string","null"],"description":"Memo or tag the payment must carry on memo networks."},"account":{"type":["string","null"],"description":"Card or account to pay to on a fiat give side."},"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"type":"string","description":"Rates-file code of the currency to pay."},"expires_at":{"type":"string","format":"date-time","description":"End of the payment window."}}},"verification":{"type":"object","required":["required","status"],"properties":{"required":{"type":"boolean","description":"Whether the order needs a verification before the payout."},"status":{"description":"Status of that verification; null when none is required or none was started.","oneOf":[{"$ref":"#/components/schemas/VerificationStatus"},{"type":"null"}]}}},"correlation_id":{"type":["string","null"],"maxLength":128,"description":"X-Correlation-Id of the request that created the order."},"expires_at":{"type":["string","null"],"format":"date-time","description":"When the unpaid order expires; null once it left awaiting_payment.","x-assumption":"Unpaid orders expire 1800 seconds after creation (the order machine's payment_window)."},"created_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"},"completed_at":{"type":["string","null"],"format":"date-time"}}};
+const pattern29 = new RegExp("^[A-Z0-9]{10}$", "u");
+const schema139 = {"type":"object","additionalProperties":false,"description":"The requisites as sent, with card numbers masked (first six and last four digits kept).","x-assumption":"Card numbers are never returned whole (PCI DSS masking); addresses and accounts are returned as sent.","properties":{"to_address":{"type":"string"},"to_memo":{"type":["string","null"]},"to_card_number":{"type":"string","pattern":"^[0-9]{6}\\*{2,9}[0-9]{4}$"},"to_account":{"type":"string"},"from_card_number":{"type":"string","pattern":"^[0-9]{6}\\*{2,9}[0-9]{4}$"},"from_account":{"type":"string"},"holder_name":{"type":"string"}}};
+const pattern30 = new RegExp("^[0-9]{6}\\*{2,9}[0-9]{4}$", "u");
 
-function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate329.evaluated;
+const evaluated0 = validate317.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14076,7 +14293,7 @@ errors++;
 if(data.to_memo !== undefined){
 let data1 = data.to_memo;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/to_memo",schemaPath:"#/properties/to_memo/type",keyword:"type",params:{type: schema142.properties.to_memo.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/to_memo",schemaPath:"#/properties/to_memo/type",keyword:"type",params:{type: schema139.properties.to_memo.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -14089,7 +14306,7 @@ errors++;
 if(data.to_card_number !== undefined){
 let data2 = data.to_card_number;
 if(typeof data2 === "string"){
-if(!pattern24.test(data2)){
+if(!pattern30.test(data2)){
 const err3 = {instancePath:instancePath+"/to_card_number",schemaPath:"#/properties/to_card_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{6}\\*{2,9}[0-9]{4}$"},message:"must match pattern \""+"^[0-9]{6}\\*{2,9}[0-9]{4}$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -14126,7 +14343,7 @@ errors++;
 if(data.from_card_number !== undefined){
 let data4 = data.from_card_number;
 if(typeof data4 === "string"){
-if(!pattern24.test(data4)){
+if(!pattern30.test(data4)){
 const err6 = {instancePath:instancePath+"/from_card_number",schemaPath:"#/properties/from_card_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{6}\\*{2,9}[0-9]{4}$"},message:"must match pattern \""+"^[0-9]{6}\\*{2,9}[0-9]{4}$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -14183,17 +14400,17 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate329.errors = vErrors;
+validate317.errors = vErrors;
 return errors === 0;
 }
-validate329.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate317.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema143 = {"type":"string","description":"State of a verification (machine `verification`).","x-machine":"verification","x-assumption":"The description shows no verification statuses; these are the states of the verification machine.","enum":["pending","in_review","approved","rejected","expired"]};
+const schema140 = {"type":"string","description":"State of a verification (machine `verification`).","x-machine":"verification","x-assumption":"The description shows no verification statuses; these are the states of the verification machine.","enum":["pending","in_review","approved","rejected","expired"]};
 
-function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate332.evaluated;
+const evaluated0 = validate320.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14211,7 +14428,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "pending") || (data === "in_review")) || (data === "approved")) || (data === "rejected")) || (data === "expired"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema143.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema140.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -14220,16 +14437,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate332.errors = vErrors;
+validate320.errors = vErrors;
 return errors === 0;
 }
-validate332.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate320.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate323.evaluated;
+const evaluated0 = validate311.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14505,7 +14722,7 @@ errors++;
 if(data.public_id !== undefined){
 let data1 = data.public_id;
 if(typeof data1 === "string"){
-if(!pattern23.test(data1)){
+if(!pattern29.test(data1)){
 const err26 = {instancePath:instancePath+"/public_id",schemaPath:"#/properties/public_id/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{10}$"},message:"must match pattern \""+"^[A-Z0-9]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
@@ -14553,8 +14770,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate114(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate110(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
@@ -14586,7 +14803,7 @@ errors++;
 if(data.quote_id !== undefined){
 let data5 = data.quote_id;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err32 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema141.properties.quote_id.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema138.properties.quote_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -14611,7 +14828,7 @@ errors++;
 if(data.client_order_id !== undefined){
 let data6 = data.client_order_id;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err34 = {instancePath:instancePath+"/client_order_id",schemaPath:"#/properties/client_order_id/type",keyword:"type",params:{type: schema141.properties.client_order_id.type},message:"must be string,null"};
+const err34 = {instancePath:instancePath+"/client_order_id",schemaPath:"#/properties/client_order_id/type",keyword:"type",params:{type: schema138.properties.client_order_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -14659,14 +14876,14 @@ errors++;
 }
 }
 if(data.amount_in !== undefined){
-if(!(validate139(data.amount_in, {instancePath:instancePath+"/amount_in",parentData:data,parentDataProperty:"amount_in",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount_in, {instancePath:instancePath+"/amount_in",parentData:data,parentDataProperty:"amount_in",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
 if(data.amount_out !== undefined){
-if(!(validate139(data.amount_out, {instancePath:instancePath+"/amount_out",parentData:data,parentDataProperty:"amount_out",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount_out, {instancePath:instancePath+"/amount_out",parentData:data,parentDataProperty:"amount_out",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -14695,21 +14912,21 @@ errors++;
 }
 }
 if(data.rate !== undefined){
-if(!(validate139(data.rate, {instancePath:instancePath+"/rate",parentData:data,parentDataProperty:"rate",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.rate, {instancePath:instancePath+"/rate",parentData:data,parentDataProperty:"rate",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
 if(data.fee !== undefined){
-if(!(validate139(data.fee, {instancePath:instancePath+"/fee",parentData:data,parentDataProperty:"fee",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.fee, {instancePath:instancePath+"/fee",parentData:data,parentDataProperty:"fee",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
 if(data.from_requisite !== undefined){
 let data14 = data.from_requisite;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err40 = {instancePath:instancePath+"/from_requisite",schemaPath:"#/properties/from_requisite/type",keyword:"type",params:{type: schema141.properties.from_requisite.type},message:"must be string,null"};
+const err40 = {instancePath:instancePath+"/from_requisite",schemaPath:"#/properties/from_requisite/type",keyword:"type",params:{type: schema138.properties.from_requisite.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -14722,7 +14939,7 @@ errors++;
 if(data.to_requisite !== undefined){
 let data15 = data.to_requisite;
 if((typeof data15 !== "string") && (data15 !== null)){
-const err41 = {instancePath:instancePath+"/to_requisite",schemaPath:"#/properties/to_requisite/type",keyword:"type",params:{type: schema141.properties.to_requisite.type},message:"must be string,null"};
+const err41 = {instancePath:instancePath+"/to_requisite",schemaPath:"#/properties/to_requisite/type",keyword:"type",params:{type: schema138.properties.to_requisite.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -14733,8 +14950,8 @@ errors++;
 }
 }
 if(data.requisites !== undefined){
-if(!(validate329(data.requisites, {instancePath:instancePath+"/requisites",parentData:data,parentDataProperty:"requisites",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
+if(!(validate317(data.requisites, {instancePath:instancePath+"/requisites",parentData:data,parentDataProperty:"requisites",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
 errors = vErrors.length;
 }
 }
@@ -14804,7 +15021,7 @@ errors++;
 if(data17.address !== undefined){
 let data18 = data17.address;
 if((typeof data18 !== "string") && (data18 !== null)){
-const err48 = {instancePath:instancePath+"/payment_details/address",schemaPath:"#/properties/payment_details/properties/address/type",keyword:"type",params:{type: schema141.properties.payment_details.properties.address.type},message:"must be string,null"};
+const err48 = {instancePath:instancePath+"/payment_details/address",schemaPath:"#/properties/payment_details/properties/address/type",keyword:"type",params:{type: schema138.properties.payment_details.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -14817,7 +15034,7 @@ errors++;
 if(data17.memo !== undefined){
 let data19 = data17.memo;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err49 = {instancePath:instancePath+"/payment_details/memo",schemaPath:"#/properties/payment_details/properties/memo/type",keyword:"type",params:{type: schema141.properties.payment_details.properties.memo.type},message:"must be string,null"};
+const err49 = {instancePath:instancePath+"/payment_details/memo",schemaPath:"#/properties/payment_details/properties/memo/type",keyword:"type",params:{type: schema138.properties.payment_details.properties.memo.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -14830,7 +15047,7 @@ errors++;
 if(data17.account !== undefined){
 let data20 = data17.account;
 if((typeof data20 !== "string") && (data20 !== null)){
-const err50 = {instancePath:instancePath+"/payment_details/account",schemaPath:"#/properties/payment_details/properties/account/type",keyword:"type",params:{type: schema141.properties.payment_details.properties.account.type},message:"must be string,null"};
+const err50 = {instancePath:instancePath+"/payment_details/account",schemaPath:"#/properties/payment_details/properties/account/type",keyword:"type",params:{type: schema138.properties.payment_details.properties.account.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -14841,8 +15058,8 @@ errors++;
 }
 }
 if(data17.amount !== undefined){
-if(!(validate139(data17.amount, {instancePath:instancePath+"/payment_details/amount",parentData:data17,parentDataProperty:"amount",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data17.amount, {instancePath:instancePath+"/payment_details/amount",parentData:data17,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -14936,8 +15153,8 @@ const _errs47 = errors;
 let valid3 = false;
 let passing0 = null;
 const _errs48 = errors;
-if(!(validate332(data26, {instancePath:instancePath+"/verification/status",parentData:data24,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate332.errors : vErrors.concat(validate332.errors);
+if(!(validate320(data26, {instancePath:instancePath+"/verification/status",parentData:data24,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate320.errors : vErrors.concat(validate320.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs48 === errors;
@@ -15004,7 +15221,7 @@ errors++;
 if(data.correlation_id !== undefined){
 let data27 = data.correlation_id;
 if((typeof data27 !== "string") && (data27 !== null)){
-const err61 = {instancePath:instancePath+"/correlation_id",schemaPath:"#/properties/correlation_id/type",keyword:"type",params:{type: schema141.properties.correlation_id.type},message:"must be string,null"};
+const err61 = {instancePath:instancePath+"/correlation_id",schemaPath:"#/properties/correlation_id/type",keyword:"type",params:{type: schema138.properties.correlation_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -15029,7 +15246,7 @@ errors++;
 if(data.expires_at !== undefined){
 let data28 = data.expires_at;
 if((typeof data28 !== "string") && (data28 !== null)){
-const err63 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema141.properties.expires_at.type},message:"must be string,null"};
+const err63 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema138.properties.expires_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -15104,7 +15321,7 @@ errors++;
 if(data.completed_at !== undefined){
 let data31 = data.completed_at;
 if((typeof data31 !== "string") && (data31 !== null)){
-const err69 = {instancePath:instancePath+"/completed_at",schemaPath:"#/properties/completed_at/type",keyword:"type",params:{type: schema141.properties.completed_at.type},message:"must be string,null"};
+const err69 = {instancePath:instancePath+"/completed_at",schemaPath:"#/properties/completed_at/type",keyword:"type",params:{type: schema138.properties.completed_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -15137,16 +15354,16 @@ vErrors.push(err71);
 }
 errors++;
 }
-validate323.errors = vErrors;
+validate311.errors = vErrors;
 return errors === 0;
 }
-validate323.evaluated = {"props":{"id":true,"public_id":true,"tracking_id":true,"status":true,"route_id":true,"quote_id":true,"client_order_id":true,"email":true,"amount_in":true,"amount_out":true,"currency_in":true,"currency_out":true,"rate":true,"fee":true,"from_requisite":true,"to_requisite":true,"requisites":true,"payment_details":true,"verification":true,"correlation_id":true,"expires_at":true,"created_at":true,"updated_at":true,"completed_at":true},"dynamicProps":false,"dynamicItems":false};
+validate311.evaluated = {"props":{"id":true,"public_id":true,"tracking_id":true,"status":true,"route_id":true,"quote_id":true,"client_order_id":true,"email":true,"amount_in":true,"amount_out":true,"currency_in":true,"currency_out":true,"rate":true,"fee":true,"from_requisite":true,"to_requisite":true,"requisites":true,"payment_details":true,"verification":true,"correlation_id":true,"expires_at":true,"created_at":true,"updated_at":true,"completed_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate322.evaluated;
+const evaluated0 = validate310.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15165,8 +15382,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.order !== undefined){
-if(!(validate323(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
+if(!(validate311(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
 errors = vErrors.length;
 }
 }
@@ -15181,16 +15398,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate322.errors = vErrors;
+validate310.errors = vErrors;
 return errors === 0;
 }
-validate322.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
+validate310.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate320.evaluated;
+const evaluated0 = validate308.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15213,8 +15430,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate322(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
+if(!(validate310(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
 errors = vErrors.length;
 }
 }
@@ -15229,20 +15446,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate320.errors = vErrors;
+validate308.errors = vErrors;
 return errors === 0;
 }
-validate320.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate308.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getExchangeOrder_path = validate336;
-const schema144 = {"type":"object","properties":{"order":{"$ref":"#/components/parameters/OrderRef/schema"}},"required":["order"]};
-const schema145 = {"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$","maxLength":36};
-const pattern26 = new RegExp("^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$", "u");
+export const getExchangeOrder_path = validate324;
+const schema141 = {"type":"object","properties":{"order":{"$ref":"#/components/parameters/OrderRef/schema"}},"required":["order"]};
+const schema142 = {"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$","maxLength":36};
+const pattern32 = new RegExp("^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$", "u");
 
-function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate337.evaluated;
+const evaluated0 = validate325.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15260,7 +15477,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!pattern26.test(data)){
+if(!pattern32.test(data)){
 const err1 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"},message:"must match pattern \""+"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
@@ -15281,16 +15498,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate337.errors = vErrors;
+validate325.errors = vErrors;
 return errors === 0;
 }
-validate337.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate325.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate336.evaluated;
+const evaluated0 = validate324.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15309,8 +15526,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.order !== undefined){
-if(!(validate337(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate337.errors : vErrors.concat(validate337.errors);
+if(!(validate325(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate325.errors : vErrors.concat(validate325.errors);
 errors = vErrors.length;
 }
 }
@@ -15325,20 +15542,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate336.errors = vErrors;
+validate324.errors = vErrors;
 return errors === 0;
 }
-validate336.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
+validate324.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getOrderActions_response_200 = validate339;
-const schema146 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderActionListResult"}}}]};
-const schema147 = {"type":"object","required":["actions"],"x-assumption":"The description shows no payload; one entry per operation that fires a client event of the order machine, so a client can enable its buttons.","properties":{"actions":{"type":"array","items":{"$ref":"#/components/schemas/OrderAction"}}}};
-const schema148 = {"type":"object","required":["action","method","endpoint","allowed","reason"],"properties":{"action":{"type":"string","enum":["confirm","cancel"],"description":"A client event of the order machine."},"method":{"type":"string","enum":["POST","DELETE"]},"endpoint":{"type":"string","description":"Path of the operation that fires the action."},"allowed":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the action is not allowed now; null when it is."}}};
+export const getOrderActions_response_200 = validate327;
+const schema143 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderActionListResult"}}}]};
+const schema144 = {"type":"object","required":["actions"],"x-assumption":"The description shows no payload; one entry per operation that fires a client event of the order machine, so a client can enable its buttons.","properties":{"actions":{"type":"array","items":{"$ref":"#/components/schemas/OrderAction"}}}};
+const schema145 = {"type":"object","required":["action","method","endpoint","allowed","reason"],"properties":{"action":{"type":"string","enum":["confirm","cancel"],"description":"A client event of the order machine."},"method":{"type":"string","enum":["POST","DELETE"]},"endpoint":{"type":"string","description":"Path of the operation that fires the action."},"allowed":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the action is not allowed now; null when it is."}}};
 
-function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate342.evaluated;
+const evaluated0 = validate330.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15409,7 +15626,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!((data0 === "confirm") || (data0 === "cancel"))){
-const err6 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema148.properties.action.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema145.properties.action.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -15432,7 +15649,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!((data1 === "POST") || (data1 === "DELETE"))){
-const err8 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/enum",keyword:"enum",params:{allowedValues: schema148.properties.method.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/enum",keyword:"enum",params:{allowedValues: schema145.properties.method.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -15469,7 +15686,7 @@ errors++;
 if(data.reason !== undefined){
 let data4 = data.reason;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err11 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema148.properties.reason.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema145.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15490,16 +15707,16 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate342.errors = vErrors;
+validate330.errors = vErrors;
 return errors === 0;
 }
-validate342.evaluated = {"props":{"action":true,"method":true,"endpoint":true,"allowed":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+validate330.evaluated = {"props":{"action":true,"method":true,"endpoint":true,"allowed":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate341.evaluated;
+const evaluated0 = validate329.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15522,8 +15739,8 @@ let data0 = data.actions;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate342(data0[i0], {instancePath:instancePath+"/actions/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate342.errors : vErrors.concat(validate342.errors);
+if(!(validate330(data0[i0], {instancePath:instancePath+"/actions/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate330.errors : vErrors.concat(validate330.errors);
 errors = vErrors.length;
 }
 }
@@ -15550,16 +15767,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate341.errors = vErrors;
+validate329.errors = vErrors;
 return errors === 0;
 }
-validate341.evaluated = {"props":{"actions":true},"dynamicProps":false,"dynamicItems":false};
+validate329.evaluated = {"props":{"actions":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate339.evaluated;
+const evaluated0 = validate327.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15582,8 +15799,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate341(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate341.errors : vErrors.concat(validate341.errors);
+if(!(validate329(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
 errors = vErrors.length;
 }
 }
@@ -15598,21 +15815,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate339.errors = vErrors;
+validate327.errors = vErrors;
 return errors === 0;
 }
-validate339.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate327.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getOrderStatus_response_200 = validate345;
-const schema149 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderStatusResult"}}}]};
-const schema150 = {"type":"object","required":["status"],"properties":{"status":{"$ref":"#/components/schemas/OrderStatusReport"}}};
-const schema151 = {"type":"object","required":["status","is_final","expires_at","history"],"x-assumption":"The description shows no payload; the history is the order machine's transitions as they happened.","properties":{"status":{"$ref":"#/components/schemas/OrderStatus"},"is_final":{"type":"boolean"},"expires_at":{"type":["string","null"],"format":"date-time","description":"When the unpaid order expires; null once it left awaiting_payment."},"history":{"type":"array","items":{"$ref":"#/components/schemas/OrderStatusHistoryEntry"}}}};
-const schema152 = {"type":"object","required":["from","to","event","at","actor"],"properties":{"from":{"description":"The status before; null for the creation of the order.","oneOf":[{"$ref":"#/components/schemas/OrderStatus"},{"type":"null"}]},"to":{"$ref":"#/components/schemas/OrderStatus"},"event":{"type":"string","description":"The order machine's event, or `create` for the creation."},"at":{"type":"string","format":"date-time"},"actor":{"type":"string","enum":["client","system","operator"]}}};
+export const getOrderStatus_response_200 = validate333;
+const schema146 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderStatusResult"}}}]};
+const schema147 = {"type":"object","required":["status"],"properties":{"status":{"$ref":"#/components/schemas/OrderStatusReport"}}};
+const schema148 = {"type":"object","required":["status","is_final","expires_at","history"],"x-assumption":"The description shows no payload; the history is the order machine's transitions as they happened.","properties":{"status":{"$ref":"#/components/schemas/OrderStatus"},"is_final":{"type":"boolean"},"expires_at":{"type":["string","null"],"format":"date-time","description":"When the unpaid order expires; null once it left awaiting_payment."},"history":{"type":"array","items":{"$ref":"#/components/schemas/OrderStatusHistoryEntry"}}}};
+const schema149 = {"type":"object","required":["from","to","event","at","actor"],"properties":{"from":{"description":"The status before; null for the creation of the order.","oneOf":[{"$ref":"#/components/schemas/OrderStatus"},{"type":"null"}]},"to":{"$ref":"#/components/schemas/OrderStatus"},"event":{"type":"string","description":"The order machine's event, or `create` for the creation."},"at":{"type":"string","format":"date-time"},"actor":{"type":"string","enum":["client","system","operator"]}}};
 
-function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate350.evaluated;
+const evaluated0 = validate338.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15676,8 +15893,8 @@ const _errs2 = errors;
 let valid1 = false;
 let passing0 = null;
 const _errs3 = errors;
-if(!(validate114(data0, {instancePath:instancePath+"/from",parentData:data,parentDataProperty:"from",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate110(data0, {instancePath:instancePath+"/from",parentData:data,parentDataProperty:"from",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -15730,8 +15947,8 @@ vErrors = null;
 }
 }
 if(data.to !== undefined){
-if(!(validate114(data.to, {instancePath:instancePath+"/to",parentData:data,parentDataProperty:"to",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate110(data.to, {instancePath:instancePath+"/to",parentData:data,parentDataProperty:"to",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
@@ -15785,7 +16002,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((data4 === "client") || (data4 === "system")) || (data4 === "operator"))){
-const err11 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema152.properties.actor.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema149.properties.actor.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15806,16 +16023,16 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate350.errors = vErrors;
+validate338.errors = vErrors;
 return errors === 0;
 }
-validate350.evaluated = {"props":{"from":true,"to":true,"event":true,"at":true,"actor":true},"dynamicProps":false,"dynamicItems":false};
+validate338.evaluated = {"props":{"from":true,"to":true,"event":true,"at":true,"actor":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate348.evaluated;
+const evaluated0 = validate336.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15864,8 +16081,8 @@ vErrors.push(err3);
 errors++;
 }
 if(data.status !== undefined){
-if(!(validate114(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate110(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
@@ -15884,7 +16101,7 @@ errors++;
 if(data.expires_at !== undefined){
 let data2 = data.expires_at;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err5 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema151.properties.expires_at.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema148.properties.expires_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -15911,8 +16128,8 @@ let data3 = data.history;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate350(data3[i0], {instancePath:instancePath+"/history/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate350.errors : vErrors.concat(validate350.errors);
+if(!(validate338(data3[i0], {instancePath:instancePath+"/history/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate338.errors : vErrors.concat(validate338.errors);
 errors = vErrors.length;
 }
 }
@@ -15939,16 +16156,16 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate348.errors = vErrors;
+validate336.errors = vErrors;
 return errors === 0;
 }
-validate348.evaluated = {"props":{"status":true,"is_final":true,"expires_at":true,"history":true},"dynamicProps":false,"dynamicItems":false};
+validate336.evaluated = {"props":{"status":true,"is_final":true,"expires_at":true,"history":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate347.evaluated;
+const evaluated0 = validate335.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15967,8 +16184,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.status !== undefined){
-if(!(validate348(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate348.errors : vErrors.concat(validate348.errors);
+if(!(validate336(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate336.errors : vErrors.concat(validate336.errors);
 errors = vErrors.length;
 }
 }
@@ -15983,16 +16200,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate347.errors = vErrors;
+validate335.errors = vErrors;
 return errors === 0;
 }
-validate347.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};
+validate335.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate345.evaluated;
+const evaluated0 = validate333.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16015,8 +16232,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate347(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate347.errors : vErrors.concat(validate347.errors);
+if(!(validate335(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
 errors = vErrors.length;
 }
 }
@@ -16031,19 +16248,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate345.errors = vErrors;
+validate333.errors = vErrors;
 return errors === 0;
 }
-validate345.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate333.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const confirmOrder_body = validate356;
-const schema153 = {"$ref":"#/components/schemas/ConfirmOrderRequest","$comment":"validator entry"};
-const schema154 = {"type":"object","additionalProperties":false,"description":"Optional; the client says it has paid.","x-assumption":"The description shows no body; a payment reference (for example the transaction hash) helps staff find the payment.","properties":{"payment_reference":{"type":"string","minLength":1,"maxLength":128}},"example":{"payment_reference":"4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b"}};
+export const confirmOrder_body = validate344;
+const schema150 = {"$ref":"#/components/schemas/ConfirmOrderRequest","$comment":"validator entry"};
+const schema151 = {"type":"object","additionalProperties":false,"description":"Optional; the client says it has paid.","x-assumption":"The description shows no body; a payment reference (for example the transaction hash) helps staff find the payment.","properties":{"payment_reference":{"type":"string","minLength":1,"maxLength":128}},"example":{"payment_reference":"4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b"}};
 
-function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate357.evaluated;
+const evaluated0 = validate345.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16109,39 +16326,39 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate357.errors = vErrors;
+validate345.errors = vErrors;
 return errors === 0;
 }
-validate357.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate345.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate344(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate356.evaluated;
+const evaluated0 = validate344.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate357(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate357.errors : vErrors.concat(validate357.errors);
+if(!(validate345(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate345.errors : vErrors.concat(validate345.errors);
 errors = vErrors.length;
 }
-validate356.errors = vErrors;
+validate344.errors = vErrors;
 return errors === 0;
 }
-validate356.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate344.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const cancelOrder_body = validate359;
-const schema155 = {"$ref":"#/components/schemas/CancelOrderRequest","$comment":"validator entry"};
-const schema156 = {"type":"object","additionalProperties":false,"description":"Optional; the client's reason for cancelling.","x-assumption":"The description shows no body; a free-text reason is what exchangers keep for cancelled orders.","properties":{"reason":{"type":"string","minLength":1,"maxLength":255}},"example":{"reason":"Changed my mind."}};
+export const cancelOrder_body = validate347;
+const schema152 = {"$ref":"#/components/schemas/CancelOrderRequest","$comment":"validator entry"};
+const schema153 = {"type":"object","additionalProperties":false,"description":"Optional; the client's reason for cancelling.","x-assumption":"The description shows no body; a free-text reason is what exchangers keep for cancelled orders.","properties":{"reason":{"type":"string","minLength":1,"maxLength":255}},"example":{"reason":"Changed my mind."}};
 
-function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate360.evaluated;
+const evaluated0 = validate348.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16207,40 +16424,40 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate360.errors = vErrors;
+validate348.errors = vErrors;
 return errors === 0;
 }
-validate360.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate348.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate359.evaluated;
+const evaluated0 = validate347.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate360(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate360.errors : vErrors.concat(validate360.errors);
+if(!(validate348(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate348.errors : vErrors.concat(validate348.errors);
 errors = vErrors.length;
 }
-validate359.errors = vErrors;
+validate347.errors = vErrors;
 return errors === 0;
 }
-validate359.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate347.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createUploadIntent_body = validate362;
-const schema157 = {"$ref":"#/components/schemas/CreateUploadIntentRequest","$comment":"validator entry"};
-const schema158 = {"type":"object","additionalProperties":false,"required":["purpose"],"properties":{"purpose":{"$ref":"#/components/schemas/UploadPurpose"},"resource_type":{"type":["string","null"],"maxLength":64,"description":"Kind of resource the file will be attached to (`order`, `verification`)."},"resource_id":{"type":["string","null"],"maxLength":64,"description":"Id of that resource."},"field_key":{"type":["string","null"],"maxLength":64,"description":"Which field of the resource the file fills, for example a document kind."},"allowed_extensions":{"type":["array","null"],"description":"Lower-case extensions to accept; null for the default (jpg, jpeg, png, pdf).","default":["jpg","jpeg","png","pdf"],"minItems":1,"maxItems":20,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z0-9]{1,10}$"}},"max_bytes":{"type":["integer","null"],"minimum":1,"maximum":20971520,"default":10485760,"description":"Largest accepted file in bytes; null for the default (10 MiB)."}},"example":{"purpose":"identity_verification","resource_type":"order","resource_id":"1043","field_key":"passport","allowed_extensions":["jpg","jpeg","png","pdf"],"max_bytes":10485760}};
-const schema159 = {"type":"string","description":"What the uploaded file is for.","x-assumption":"The description names only `identity_verification`; `card_verification` covers the card photo of a card verification.","enum":["identity_verification","card_verification"]};
+export const createUploadIntent_body = validate350;
+const schema154 = {"$ref":"#/components/schemas/CreateUploadIntentRequest","$comment":"validator entry"};
+const schema155 = {"type":"object","additionalProperties":false,"required":["purpose"],"properties":{"purpose":{"$ref":"#/components/schemas/UploadPurpose"},"resource_type":{"type":["string","null"],"maxLength":64,"description":"Kind of resource the file will be attached to (`order`, `verification`)."},"resource_id":{"type":["string","null"],"maxLength":64,"description":"Id of that resource."},"field_key":{"type":["string","null"],"maxLength":64,"description":"Which field of the resource the file fills, for example a document kind."},"allowed_extensions":{"type":["array","null"],"description":"Lower-case extensions to accept; null for the default (jpg, jpeg, png, pdf).","default":["jpg","jpeg","png","pdf"],"minItems":1,"maxItems":20,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z0-9]{1,10}$"}},"max_bytes":{"type":["integer","null"],"minimum":1,"maximum":20971520,"default":10485760,"description":"Largest accepted file in bytes; null for the default (10 MiB)."}},"example":{"purpose":"identity_verification","resource_type":"order","resource_id":"1043","field_key":"passport","allowed_extensions":["jpg","jpeg","png","pdf"],"max_bytes":10485760}};
+const schema156 = {"type":"string","description":"What the uploaded file is for.","x-assumption":"The description names only `identity_verification`; `card_verification` covers the card photo of a card verification.","enum":["identity_verification","card_verification"]};
 
-function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate364.evaluated;
+const evaluated0 = validate352.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16258,7 +16475,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "identity_verification") || (data === "card_verification"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema159.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema156.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16267,17 +16484,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate364.errors = vErrors;
+validate352.errors = vErrors;
 return errors === 0;
 }
-validate364.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate352.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const pattern27 = new RegExp("^[a-z0-9]{1,10}$", "u");
+const pattern33 = new RegExp("^[a-z0-9]{1,10}$", "u");
 
-function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate363.evaluated;
+const evaluated0 = validate351.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16308,15 +16525,15 @@ errors++;
 }
 }
 if(data.purpose !== undefined){
-if(!(validate364(data.purpose, {instancePath:instancePath+"/purpose",parentData:data,parentDataProperty:"purpose",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate364.errors : vErrors.concat(validate364.errors);
+if(!(validate352(data.purpose, {instancePath:instancePath+"/purpose",parentData:data,parentDataProperty:"purpose",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate352.errors : vErrors.concat(validate352.errors);
 errors = vErrors.length;
 }
 }
 if(data.resource_type !== undefined){
 let data1 = data.resource_type;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/resource_type",schemaPath:"#/properties/resource_type/type",keyword:"type",params:{type: schema158.properties.resource_type.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/resource_type",schemaPath:"#/properties/resource_type/type",keyword:"type",params:{type: schema155.properties.resource_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -16341,7 +16558,7 @@ errors++;
 if(data.resource_id !== undefined){
 let data2 = data.resource_id;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err4 = {instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: schema158.properties.resource_id.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: schema155.properties.resource_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -16366,7 +16583,7 @@ errors++;
 if(data.field_key !== undefined){
 let data3 = data.field_key;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err6 = {instancePath:instancePath+"/field_key",schemaPath:"#/properties/field_key/type",keyword:"type",params:{type: schema158.properties.field_key.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/field_key",schemaPath:"#/properties/field_key/type",keyword:"type",params:{type: schema155.properties.field_key.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -16391,7 +16608,7 @@ errors++;
 if(data.allowed_extensions !== undefined){
 let data4 = data.allowed_extensions;
 if((!(Array.isArray(data4))) && (data4 !== null)){
-const err8 = {instancePath:instancePath+"/allowed_extensions",schemaPath:"#/properties/allowed_extensions/type",keyword:"type",params:{type: schema158.properties.allowed_extensions.type},message:"must be array,null"};
+const err8 = {instancePath:instancePath+"/allowed_extensions",schemaPath:"#/properties/allowed_extensions/type",keyword:"type",params:{type: schema155.properties.allowed_extensions.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -16425,7 +16642,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(typeof data5 === "string"){
-if(!pattern27.test(data5)){
+if(!pattern33.test(data5)){
 const err11 = {instancePath:instancePath+"/allowed_extensions/" + i0,schemaPath:"#/properties/allowed_extensions/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]{1,10}$"},message:"must match pattern \""+"^[a-z0-9]{1,10}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -16476,7 +16693,7 @@ indices0[item0] = i1;
 if(data.max_bytes !== undefined){
 let data6 = data.max_bytes;
 if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-const err14 = {instancePath:instancePath+"/max_bytes",schemaPath:"#/properties/max_bytes/type",keyword:"type",params:{type: schema158.properties.max_bytes.type},message:"must be integer,null"};
+const err14 = {instancePath:instancePath+"/max_bytes",schemaPath:"#/properties/max_bytes/type",keyword:"type",params:{type: schema155.properties.max_bytes.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -16519,41 +16736,41 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate363.errors = vErrors;
+validate351.errors = vErrors;
 return errors === 0;
 }
-validate363.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate351.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate362.evaluated;
+const evaluated0 = validate350.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate363(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate363.errors : vErrors.concat(validate363.errors);
+if(!(validate351(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate351.errors : vErrors.concat(validate351.errors);
 errors = vErrors.length;
 }
-validate362.errors = vErrors;
+validate350.errors = vErrors;
 return errors === 0;
 }
-validate362.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate350.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createUploadIntent_response_201 = validate367;
-const schema160 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/UploadIntentResult"}}}]};
-const schema161 = {"type":"object","required":["upload_intent"],"properties":{"upload_intent":{"$ref":"#/components/schemas/UploadIntent"}}};
-const schema162 = {"type":"object","required":["id","uuid","purpose","resource_type","resource_id","field_key","status","allowed_extensions","max_bytes","file","expires_at","committed_at","consumed_at"],"properties":{"id":{"type":"integer","minimum":1},"uuid":{"type":"string","format":"uuid","description":"Addresses the intent in `/private/files/upload-intents/{intent}`."},"purpose":{"$ref":"#/components/schemas/UploadPurpose"},"resource_type":{"type":["string","null"],"maxLength":64,"description":"Kind of resource the file will be attached to, for example `order` or `verification`."},"resource_id":{"type":["string","null"],"maxLength":64,"description":"Id of that resource (an order id or a verification uuid)."},"field_key":{"type":["string","null"],"maxLength":64,"description":"Which field of the resource the file fills, for example a document kind (`passport`)."},"status":{"$ref":"#/components/schemas/UploadIntentStatus"},"allowed_extensions":{"type":"array","description":"Lower-case file extensions the commit accepts.","x-assumption":"When the request leaves it null the service applies its default (jpg, jpeg, png, pdf), so the record always lists what is accepted.","items":{"type":"string","pattern":"^[a-z0-9]{1,10}$"}},"max_bytes":{"type":"integer","minimum":1,"maximum":20971520,"description":"Largest file the commit accepts, in bytes.","x-assumption":"When the request leaves it null the service applies 10 MiB; 20 MiB is the ceiling (a document photo or scan fits well within it)."},"file":{"description":"The committed file; null until the commit.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/UploadedFile"}]},"expires_at":{"type":"string","format":"date-time","description":"One hour after creation; an intent not consumed by then expires.","x-assumption":"The upload-intent machine's ttl (3600 s), counted from creation."},"committed_at":{"type":["string","null"],"format":"date-time"},"consumed_at":{"type":["string","null"],"format":"date-time"}}};
-const schema163 = {"type":"string","description":"State of an upload intent (machine `upload-intent`).","x-machine":"upload-intent","x-assumption":"The description names only `pending` and the committed_at and consumed_at timestamps; the other states follow those timestamps and expires_at.","enum":["pending","committed","consumed","expired"]};
+export const createUploadIntent_response_201 = validate355;
+const schema157 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/UploadIntentResult"}}}]};
+const schema158 = {"type":"object","required":["upload_intent"],"properties":{"upload_intent":{"$ref":"#/components/schemas/UploadIntent"}}};
+const schema159 = {"type":"object","required":["id","uuid","purpose","resource_type","resource_id","field_key","status","allowed_extensions","max_bytes","file","expires_at","committed_at","consumed_at"],"properties":{"id":{"type":"integer","minimum":1},"uuid":{"type":"string","format":"uuid","description":"Addresses the intent in `/private/files/upload-intents/{intent}`."},"purpose":{"$ref":"#/components/schemas/UploadPurpose"},"resource_type":{"type":["string","null"],"maxLength":64,"description":"Kind of resource the file will be attached to, for example `order` or `verification`."},"resource_id":{"type":["string","null"],"maxLength":64,"description":"Id of that resource (an order id or a verification uuid)."},"field_key":{"type":["string","null"],"maxLength":64,"description":"Which field of the resource the file fills, for example a document kind (`passport`)."},"status":{"$ref":"#/components/schemas/UploadIntentStatus"},"allowed_extensions":{"type":"array","description":"Lower-case file extensions the commit accepts.","x-assumption":"When the request leaves it null the service applies its default (jpg, jpeg, png, pdf), so the record always lists what is accepted.","items":{"type":"string","pattern":"^[a-z0-9]{1,10}$"}},"max_bytes":{"type":"integer","minimum":1,"maximum":20971520,"description":"Largest file the commit accepts, in bytes.","x-assumption":"When the request leaves it null the service applies 10 MiB; 20 MiB is the ceiling (a document photo or scan fits well within it)."},"file":{"description":"The committed file; null until the commit.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/UploadedFile"}]},"expires_at":{"type":"string","format":"date-time","description":"One hour after creation; an intent not consumed by then expires.","x-assumption":"The upload-intent machine's ttl (3600 s), counted from creation."},"committed_at":{"type":["string","null"],"format":"date-time"},"consumed_at":{"type":["string","null"],"format":"date-time"}}};
+const schema160 = {"type":"string","description":"State of an upload intent (machine `upload-intent`).","x-machine":"upload-intent","x-assumption":"The description names only `pending` and the committed_at and consumed_at timestamps; the other states follow those timestamps and expires_at.","enum":["pending","committed","consumed","expired"]};
 
-function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate372.evaluated;
+const evaluated0 = validate360.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16571,7 +16788,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data === "pending") || (data === "committed")) || (data === "consumed")) || (data === "expired"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema163.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema160.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16580,17 +16797,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate372.errors = vErrors;
+validate360.errors = vErrors;
 return errors === 0;
 }
-validate372.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate360.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema164 = {"type":"object","description":"The file committed to an upload intent.","x-assumption":"The description types `file` as a free-form object; name, size, content type and checksum are what a client needs to confirm the upload.","required":["name","size","content_type","sha256"],"properties":{"name":{"type":"string","minLength":1,"maxLength":255,"description":"Original file name, as sent in the multipart part."},"size":{"type":"integer","minimum":1,"maximum":20971520,"description":"Size in bytes."},"content_type":{"type":"string","description":"Media type detected from the content, for example `image/jpeg`."},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"Lower-case hex SHA-256 of the content."}}};
+const schema161 = {"type":"object","description":"The file committed to an upload intent.","x-assumption":"The description types `file` as a free-form object; name, size, content type and checksum are what a client needs to confirm the upload.","required":["name","size","content_type","sha256"],"properties":{"name":{"type":"string","minLength":1,"maxLength":255,"description":"Original file name, as sent in the multipart part."},"size":{"type":"integer","minimum":1,"maximum":20971520,"description":"Size in bytes."},"content_type":{"type":"string","description":"Media type detected from the content, for example `image/jpeg`."},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"Lower-case hex SHA-256 of the content."}}};
 
-function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate374.evaluated;
+const evaluated0 = validate362.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16723,7 +16940,7 @@ errors++;
 if(data.sha256 !== undefined){
 let data3 = data.sha256;
 if(typeof data3 === "string"){
-if(!pattern14.test(data3)){
+if(!pattern20.test(data3)){
 const err11 = {instancePath:instancePath+"/sha256",schemaPath:"#/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -16756,16 +16973,16 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate374.errors = vErrors;
+validate362.errors = vErrors;
 return errors === 0;
 }
-validate374.evaluated = {"props":{"name":true,"size":true,"content_type":true,"sha256":true},"dynamicProps":false,"dynamicItems":false};
+validate362.evaluated = {"props":{"name":true,"size":true,"content_type":true,"sha256":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate370.evaluated;
+const evaluated0 = validate358.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16954,15 +17171,15 @@ errors++;
 }
 }
 if(data.purpose !== undefined){
-if(!(validate364(data.purpose, {instancePath:instancePath+"/purpose",parentData:data,parentDataProperty:"purpose",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate364.errors : vErrors.concat(validate364.errors);
+if(!(validate352(data.purpose, {instancePath:instancePath+"/purpose",parentData:data,parentDataProperty:"purpose",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate352.errors : vErrors.concat(validate352.errors);
 errors = vErrors.length;
 }
 }
 if(data.resource_type !== undefined){
 let data3 = data.resource_type;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err17 = {instancePath:instancePath+"/resource_type",schemaPath:"#/properties/resource_type/type",keyword:"type",params:{type: schema162.properties.resource_type.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/resource_type",schemaPath:"#/properties/resource_type/type",keyword:"type",params:{type: schema159.properties.resource_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -16987,7 +17204,7 @@ errors++;
 if(data.resource_id !== undefined){
 let data4 = data.resource_id;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err19 = {instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: schema162.properties.resource_id.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: schema159.properties.resource_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -17012,7 +17229,7 @@ errors++;
 if(data.field_key !== undefined){
 let data5 = data.field_key;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err21 = {instancePath:instancePath+"/field_key",schemaPath:"#/properties/field_key/type",keyword:"type",params:{type: schema162.properties.field_key.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/field_key",schemaPath:"#/properties/field_key/type",keyword:"type",params:{type: schema159.properties.field_key.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -17035,8 +17252,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate372(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate372.errors : vErrors.concat(validate372.errors);
+if(!(validate360(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate360.errors : vErrors.concat(validate360.errors);
 errors = vErrors.length;
 }
 }
@@ -17047,7 +17264,7 @@ const len0 = data7.length;
 for(let i0=0; i0<len0; i0++){
 let data8 = data7[i0];
 if(typeof data8 === "string"){
-if(!pattern27.test(data8)){
+if(!pattern33.test(data8)){
 const err23 = {instancePath:instancePath+"/allowed_extensions/" + i0,schemaPath:"#/properties/allowed_extensions/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]{1,10}$"},message:"must match pattern \""+"^[a-z0-9]{1,10}$"+"\""};
 if(vErrors === null){
 vErrors = [err23];
@@ -17138,8 +17355,8 @@ valid3 = true;
 passing0 = 0;
 }
 const _errs23 = errors;
-if(!(validate374(data10, {instancePath:instancePath+"/file",parentData:data,parentDataProperty:"file",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate374.errors : vErrors.concat(validate374.errors);
+if(!(validate362(data10, {instancePath:instancePath+"/file",parentData:data,parentDataProperty:"file",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate362.errors : vErrors.concat(validate362.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs23 === errors;
@@ -17208,7 +17425,7 @@ errors++;
 if(data.committed_at !== undefined){
 let data12 = data.committed_at;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err33 = {instancePath:instancePath+"/committed_at",schemaPath:"#/properties/committed_at/type",keyword:"type",params:{type: schema162.properties.committed_at.type},message:"must be string,null"};
+const err33 = {instancePath:instancePath+"/committed_at",schemaPath:"#/properties/committed_at/type",keyword:"type",params:{type: schema159.properties.committed_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -17233,7 +17450,7 @@ errors++;
 if(data.consumed_at !== undefined){
 let data13 = data.consumed_at;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err35 = {instancePath:instancePath+"/consumed_at",schemaPath:"#/properties/consumed_at/type",keyword:"type",params:{type: schema162.properties.consumed_at.type},message:"must be string,null"};
+const err35 = {instancePath:instancePath+"/consumed_at",schemaPath:"#/properties/consumed_at/type",keyword:"type",params:{type: schema159.properties.consumed_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -17266,16 +17483,16 @@ vErrors.push(err37);
 }
 errors++;
 }
-validate370.errors = vErrors;
+validate358.errors = vErrors;
 return errors === 0;
 }
-validate370.evaluated = {"props":{"id":true,"uuid":true,"purpose":true,"resource_type":true,"resource_id":true,"field_key":true,"status":true,"allowed_extensions":true,"max_bytes":true,"file":true,"expires_at":true,"committed_at":true,"consumed_at":true},"dynamicProps":false,"dynamicItems":false};
+validate358.evaluated = {"props":{"id":true,"uuid":true,"purpose":true,"resource_type":true,"resource_id":true,"field_key":true,"status":true,"allowed_extensions":true,"max_bytes":true,"file":true,"expires_at":true,"committed_at":true,"consumed_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate369.evaluated;
+const evaluated0 = validate357.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17294,8 +17511,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.upload_intent !== undefined){
-if(!(validate370(data.upload_intent, {instancePath:instancePath+"/upload_intent",parentData:data,parentDataProperty:"upload_intent",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate370.errors : vErrors.concat(validate370.errors);
+if(!(validate358(data.upload_intent, {instancePath:instancePath+"/upload_intent",parentData:data,parentDataProperty:"upload_intent",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate358.errors : vErrors.concat(validate358.errors);
 errors = vErrors.length;
 }
 }
@@ -17310,16 +17527,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate369.errors = vErrors;
+validate357.errors = vErrors;
 return errors === 0;
 }
-validate369.evaluated = {"props":{"upload_intent":true},"dynamicProps":false,"dynamicItems":false};
+validate357.evaluated = {"props":{"upload_intent":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate367.evaluated;
+const evaluated0 = validate355.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17342,8 +17559,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate369(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate369.errors : vErrors.concat(validate369.errors);
+if(!(validate357(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate357.errors : vErrors.concat(validate357.errors);
 errors = vErrors.length;
 }
 }
@@ -17358,19 +17575,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate367.errors = vErrors;
+validate355.errors = vErrors;
 return errors === 0;
 }
-validate367.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate355.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getUploadIntent_path = validate378;
-const schema165 = {"type":"object","properties":{"intent":{"$ref":"#/components/parameters/UploadIntentUuid/schema"}},"required":["intent"]};
-const schema166 = {"type":"string","format":"uuid"};
+export const getUploadIntent_path = validate366;
+const schema162 = {"type":"object","properties":{"intent":{"$ref":"#/components/parameters/UploadIntentUuid/schema"}},"required":["intent"]};
+const schema163 = {"type":"string","format":"uuid"};
 
-function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate379.evaluated;
+const evaluated0 = validate367.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17399,16 +17616,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate379.errors = vErrors;
+validate367.errors = vErrors;
 return errors === 0;
 }
-validate379.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate367.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate378.evaluated;
+const evaluated0 = validate366.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17427,8 +17644,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.intent !== undefined){
-if(!(validate379(data.intent, {instancePath:instancePath+"/intent",parentData:data,parentDataProperty:"intent",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate379.errors : vErrors.concat(validate379.errors);
+if(!(validate367(data.intent, {instancePath:instancePath+"/intent",parentData:data,parentDataProperty:"intent",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
 errors = vErrors.length;
 }
 }
@@ -17443,21 +17660,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate378.errors = vErrors;
+validate366.errors = vErrors;
 return errors === 0;
 }
-validate378.evaluated = {"props":{"intent":true},"dynamicProps":false,"dynamicItems":false};
+validate366.evaluated = {"props":{"intent":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listOrderVerifications_response_200 = validate381;
-const schema167 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/VerificationListResult"}}}]};
-const schema168 = {"type":"object","required":["verifications"],"properties":{"verifications":{"type":"array","items":{"$ref":"#/components/schemas/Verification"}}}};
-const schema169 = {"type":"object","x-assumption":"The description shows no verification record; this one follows card and identity checks at exchangers (documents reviewed by staff, approved or rejected with a reason).","required":["id","type","status","order_id","documents","card","rejection_reason","expires_at","created_at","updated_at","reviewed_at"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/VerificationType"},"status":{"$ref":"#/components/schemas/VerificationStatus"},"order_id":{"type":["integer","null"],"minimum":1,"description":"Database id of the order the verification was started for; null when it is not tied to an order."},"documents":{"type":"array","description":"The attached documents; their upload intents are consumed.","items":{"$ref":"#/components/schemas/VerificationDocument"}},"card":{"description":"The card, for a card verification; null for an identity verification.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/VerificationCard"}]},"rejection_reason":{"type":["string","null"],"description":"Why staff rejected the documents or asked for more; null otherwise."},"expires_at":{"type":"string","format":"date-time","description":"When a verification still pending expires (a week after creation or after staff asked for more)."},"created_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"},"reviewed_at":{"type":["string","null"],"format":"date-time","description":"When staff last decided on it."}}};
-const schema170 = {"type":"string","description":"Identity (documents of the person) or card (the bank card the client pays with).","enum":["identity","card"]};
+export const listOrderVerifications_response_200 = validate369;
+const schema164 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/VerificationListResult"}}}]};
+const schema165 = {"type":"object","required":["verifications"],"properties":{"verifications":{"type":"array","items":{"$ref":"#/components/schemas/Verification"}}}};
+const schema166 = {"type":"object","x-assumption":"The description shows no verification record; this one follows card and identity checks at exchangers (documents reviewed by staff, approved or rejected with a reason).","required":["id","type","status","order_id","documents","card","rejection_reason","expires_at","created_at","updated_at","reviewed_at"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/VerificationType"},"status":{"$ref":"#/components/schemas/VerificationStatus"},"order_id":{"type":["integer","null"],"minimum":1,"description":"Database id of the order the verification was started for; null when it is not tied to an order."},"documents":{"type":"array","description":"The attached documents; their upload intents are consumed.","items":{"$ref":"#/components/schemas/VerificationDocument"}},"card":{"description":"The card, for a card verification; null for an identity verification.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/VerificationCard"}]},"rejection_reason":{"type":["string","null"],"description":"Why staff rejected the documents or asked for more; null otherwise."},"expires_at":{"type":"string","format":"date-time","description":"When a verification still pending expires (a week after creation or after staff asked for more)."},"created_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"},"reviewed_at":{"type":["string","null"],"format":"date-time","description":"When staff last decided on it."}}};
+const schema167 = {"type":"string","description":"Identity (documents of the person) or card (the bank card the client pays with).","enum":["identity","card"]};
 
-function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate385.evaluated;
+const evaluated0 = validate373.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17475,7 +17692,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "identity") || (data === "card"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema170.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema167.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17484,18 +17701,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate385.errors = vErrors;
+validate373.errors = vErrors;
 return errors === 0;
 }
-validate385.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate373.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema171 = {"type":"object","required":["upload_intent","kind"],"properties":{"upload_intent":{"type":"string","format":"uuid","description":"Uuid of the committed upload intent that holds the file."},"kind":{"$ref":"#/components/schemas/DocumentKind"}}};
-const schema172 = {"type":"string","description":"Kind of a verification document.","x-assumption":"The document kinds exchangers ask for (an identity document and a selfie with it; a photo of the card).","enum":["passport","id_card","driver_license","selfie","card_photo"]};
+const schema168 = {"type":"object","required":["upload_intent","kind"],"properties":{"upload_intent":{"type":"string","format":"uuid","description":"Uuid of the committed upload intent that holds the file."},"kind":{"$ref":"#/components/schemas/DocumentKind"}}};
+const schema169 = {"type":"string","description":"Kind of a verification document.","x-assumption":"The document kinds exchangers ask for (an identity document and a selfie with it; a photo of the card).","enum":["passport","id_card","driver_license","selfie","card_photo"]};
 
-function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate389.evaluated;
+const evaluated0 = validate377.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17513,7 +17730,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "passport") || (data === "id_card")) || (data === "driver_license")) || (data === "selfie")) || (data === "card_photo"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema172.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema169.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17522,16 +17739,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate389.errors = vErrors;
+validate377.errors = vErrors;
 return errors === 0;
 }
-validate389.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate377.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate388.evaluated;
+const evaluated0 = validate376.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17585,8 +17802,8 @@ errors++;
 }
 }
 if(data.kind !== undefined){
-if(!(validate389(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate389.errors : vErrors.concat(validate389.errors);
+if(!(validate377(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
 errors = vErrors.length;
 }
 }
@@ -17601,19 +17818,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate388.errors = vErrors;
+validate376.errors = vErrors;
 return errors === 0;
 }
-validate388.evaluated = {"props":{"upload_intent":true,"kind":true},"dynamicProps":false,"dynamicItems":false};
+validate376.evaluated = {"props":{"upload_intent":true,"kind":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema173 = {"type":"object","description":"The card of a card verification, masked.","required":["first6","last4","holder_name"],"properties":{"first6":{"type":"string","pattern":"^[0-9]{6}$","description":"First six digits (the BIN)."},"last4":{"type":"string","pattern":"^[0-9]{4}$"},"holder_name":{"type":"string","minLength":1,"maxLength":128}}};
-const pattern30 = new RegExp("^[0-9]{6}$", "u");
-const pattern31 = new RegExp("^[0-9]{4}$", "u");
+const schema170 = {"type":"object","description":"The card of a card verification, masked.","required":["first6","last4","holder_name"],"properties":{"first6":{"type":"string","pattern":"^[0-9]{6}$","description":"First six digits (the BIN)."},"last4":{"type":"string","pattern":"^[0-9]{4}$"},"holder_name":{"type":"string","minLength":1,"maxLength":128}}};
+const pattern36 = new RegExp("^[0-9]{6}$", "u");
+const pattern37 = new RegExp("^[0-9]{4}$", "u");
 
-function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate392.evaluated;
+const evaluated0 = validate380.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17654,7 +17871,7 @@ errors++;
 if(data.first6 !== undefined){
 let data0 = data.first6;
 if(typeof data0 === "string"){
-if(!pattern30.test(data0)){
+if(!pattern36.test(data0)){
 const err3 = {instancePath:instancePath+"/first6",schemaPath:"#/properties/first6/pattern",keyword:"pattern",params:{pattern: "^[0-9]{6}$"},message:"must match pattern \""+"^[0-9]{6}$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -17679,7 +17896,7 @@ errors++;
 if(data.last4 !== undefined){
 let data1 = data.last4;
 if(typeof data1 === "string"){
-if(!pattern31.test(data1)){
+if(!pattern37.test(data1)){
 const err5 = {instancePath:instancePath+"/last4",schemaPath:"#/properties/last4/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}$"},message:"must match pattern \""+"^[0-9]{4}$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -17747,16 +17964,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate392.errors = vErrors;
+validate380.errors = vErrors;
 return errors === 0;
 }
-validate392.evaluated = {"props":{"first6":true,"last4":true,"holder_name":true},"dynamicProps":false,"dynamicItems":false};
+validate380.evaluated = {"props":{"first6":true,"last4":true,"holder_name":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate384.evaluated;
+const evaluated0 = validate372.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17900,21 +18117,21 @@ errors++;
 }
 }
 if(data.type !== undefined){
-if(!(validate385(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate385.errors : vErrors.concat(validate385.errors);
+if(!(validate373(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate373.errors : vErrors.concat(validate373.errors);
 errors = vErrors.length;
 }
 }
 if(data.status !== undefined){
-if(!(validate332(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate332.errors : vErrors.concat(validate332.errors);
+if(!(validate320(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate320.errors : vErrors.concat(validate320.errors);
 errors = vErrors.length;
 }
 }
 if(data.order_id !== undefined){
 let data3 = data.order_id;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err13 = {instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/type",keyword:"type",params:{type: schema169.properties.order_id.type},message:"must be integer,null"};
+const err13 = {instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/type",keyword:"type",params:{type: schema166.properties.order_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -17941,8 +18158,8 @@ let data4 = data.documents;
 if(Array.isArray(data4)){
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate388(data4[i0], {instancePath:instancePath+"/documents/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate388.errors : vErrors.concat(validate388.errors);
+if(!(validate376(data4[i0], {instancePath:instancePath+"/documents/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate376.errors : vErrors.concat(validate376.errors);
 errors = vErrors.length;
 }
 }
@@ -17980,8 +18197,8 @@ valid3 = true;
 passing0 = 0;
 }
 const _errs14 = errors;
-if(!(validate392(data6, {instancePath:instancePath+"/card",parentData:data,parentDataProperty:"card",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate392.errors : vErrors.concat(validate392.errors);
+if(!(validate380(data6, {instancePath:instancePath+"/card",parentData:data,parentDataProperty:"card",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate380.errors : vErrors.concat(validate380.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs14 === errors;
@@ -18024,7 +18241,7 @@ vErrors = null;
 if(data.rejection_reason !== undefined){
 let data7 = data.rejection_reason;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err18 = {instancePath:instancePath+"/rejection_reason",schemaPath:"#/properties/rejection_reason/type",keyword:"type",params:{type: schema169.properties.rejection_reason.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/rejection_reason",schemaPath:"#/properties/rejection_reason/type",keyword:"type",params:{type: schema166.properties.rejection_reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -18112,7 +18329,7 @@ errors++;
 if(data.reviewed_at !== undefined){
 let data11 = data.reviewed_at;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err25 = {instancePath:instancePath+"/reviewed_at",schemaPath:"#/properties/reviewed_at/type",keyword:"type",params:{type: schema169.properties.reviewed_at.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/reviewed_at",schemaPath:"#/properties/reviewed_at/type",keyword:"type",params:{type: schema166.properties.reviewed_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -18145,16 +18362,16 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate384.errors = vErrors;
+validate372.errors = vErrors;
 return errors === 0;
 }
-validate384.evaluated = {"props":{"id":true,"type":true,"status":true,"order_id":true,"documents":true,"card":true,"rejection_reason":true,"expires_at":true,"created_at":true,"updated_at":true,"reviewed_at":true},"dynamicProps":false,"dynamicItems":false};
+validate372.evaluated = {"props":{"id":true,"type":true,"status":true,"order_id":true,"documents":true,"card":true,"rejection_reason":true,"expires_at":true,"created_at":true,"updated_at":true,"reviewed_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate383.evaluated;
+const evaluated0 = validate371.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18177,8 +18394,8 @@ let data0 = data.verifications;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate384(data0[i0], {instancePath:instancePath+"/verifications/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate384.errors : vErrors.concat(validate384.errors);
+if(!(validate372(data0[i0], {instancePath:instancePath+"/verifications/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate372.errors : vErrors.concat(validate372.errors);
 errors = vErrors.length;
 }
 }
@@ -18205,16 +18422,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate383.errors = vErrors;
+validate371.errors = vErrors;
 return errors === 0;
 }
-validate383.evaluated = {"props":{"verifications":true},"dynamicProps":false,"dynamicItems":false};
+validate371.evaluated = {"props":{"verifications":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate381.evaluated;
+const evaluated0 = validate369.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18237,8 +18454,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate383(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate383.errors : vErrors.concat(validate383.errors);
+if(!(validate371(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate371.errors : vErrors.concat(validate371.errors);
 errors = vErrors.length;
 }
 }
@@ -18253,19 +18470,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate381.errors = vErrors;
+validate369.errors = vErrors;
 return errors === 0;
 }
-validate381.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate369.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const submitOrderVerifications_body = validate396;
-const schema174 = {"$ref":"#/components/schemas/SubmitOrderVerificationsRequest","$comment":"validator entry"};
-const schema175 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; the client names the pending verifications of the order it sends for review.","required":["verifications"],"properties":{"verifications":{"type":"array","minItems":1,"maxItems":5,"uniqueItems":true,"items":{"type":"string","format":"uuid"}}},"example":{"verifications":["b2c4d6e8-1a3c-4e5f-8a7b-9c0d1e2f3a4b"]}};
+export const submitOrderVerifications_body = validate384;
+const schema171 = {"$ref":"#/components/schemas/SubmitOrderVerificationsRequest","$comment":"validator entry"};
+const schema172 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; the client names the pending verifications of the order it sends for review.","required":["verifications"],"properties":{"verifications":{"type":"array","minItems":1,"maxItems":5,"uniqueItems":true,"items":{"type":"string","format":"uuid"}}},"example":{"verifications":["b2c4d6e8-1a3c-4e5f-8a7b-9c0d1e2f3a4b"]}};
 
-function validate397(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate397.evaluated;
+const evaluated0 = validate385.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18391,39 +18608,39 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate397.errors = vErrors;
+validate385.errors = vErrors;
 return errors === 0;
 }
-validate397.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate385.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate396.evaluated;
+const evaluated0 = validate384.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate397(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate397.errors : vErrors.concat(validate397.errors);
+if(!(validate385(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate385.errors : vErrors.concat(validate385.errors);
 errors = vErrors.length;
 }
-validate396.errors = vErrors;
+validate384.errors = vErrors;
 return errors === 0;
 }
-validate396.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate384.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const getVerificationRequirements_query = validate399;
-const schema176 = {"type":"object","properties":{"route_id":{"$ref":"#/components/parameters/VerificationRouteId/schema"},"amount":{"$ref":"#/components/parameters/VerificationAmount/schema"}},"required":[]};
-const schema177 = {"type":"integer","minimum":1};
+export const getVerificationRequirements_query = validate387;
+const schema173 = {"type":"object","properties":{"route_id":{"$ref":"#/components/parameters/VerificationRouteId/schema"},"amount":{"$ref":"#/components/parameters/VerificationAmount/schema"}},"required":[]};
+const schema174 = {"type":"integer","minimum":1};
 
-function validate400(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate400.evaluated;
+const evaluated0 = validate388.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18452,16 +18669,16 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate400.errors = vErrors;
+validate388.errors = vErrors;
 return errors === 0;
 }
-validate400.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate388.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate402.evaluated;
+const evaluated0 = validate390.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18490,16 +18707,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate402.errors = vErrors;
+validate390.errors = vErrors;
 return errors === 0;
 }
-validate402.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate390.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate399(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate399.evaluated;
+const evaluated0 = validate387.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18508,14 +18725,14 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.route_id !== undefined){
-if(!(validate400(data.route_id, {instancePath:instancePath+"/route_id",parentData:data,parentDataProperty:"route_id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate400.errors : vErrors.concat(validate400.errors);
+if(!(validate388(data.route_id, {instancePath:instancePath+"/route_id",parentData:data,parentDataProperty:"route_id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate388.errors : vErrors.concat(validate388.errors);
 errors = vErrors.length;
 }
 }
 if(data.amount !== undefined){
-if(!(validate402(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate402.errors : vErrors.concat(validate402.errors);
+if(!(validate390(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate390.errors : vErrors.concat(validate390.errors);
 errors = vErrors.length;
 }
 }
@@ -18530,20 +18747,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate399.errors = vErrors;
+validate387.errors = vErrors;
 return errors === 0;
 }
-validate399.evaluated = {"props":{"route_id":true,"amount":true},"dynamicProps":false,"dynamicItems":false};
+validate387.evaluated = {"props":{"route_id":true,"amount":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getVerificationRequirements_response_200 = validate404;
-const schema179 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/VerificationRequirementsResult"}}}]};
-const schema180 = {"type":"object","required":["requirements"],"properties":{"requirements":{"$ref":"#/components/schemas/VerificationRequirements"}}};
-const schema181 = {"type":"object","x-assumption":"The description shows no requirements payload; it says, per verification type, whether one is needed and what to attach.","required":["identity","card"],"properties":{"identity":{"type":"object","required":["required","documents"],"properties":{"required":{"type":"boolean","description":"True when an approved identity verification is needed and the client has none."},"documents":{"type":"array","description":"The document kinds an identity verification must attach.","items":{"$ref":"#/components/schemas/DocumentKind"}}}},"card":{"type":"object","required":["required","reason"],"properties":{"required":{"type":"boolean","description":"True when the route pays in from a bank card not yet verified."},"reason":{"type":["string","null"],"description":"Why a card verification is needed; null when it is not."}}}}};
+export const getVerificationRequirements_response_200 = validate392;
+const schema176 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/VerificationRequirementsResult"}}}]};
+const schema177 = {"type":"object","required":["requirements"],"properties":{"requirements":{"$ref":"#/components/schemas/VerificationRequirements"}}};
+const schema178 = {"type":"object","x-assumption":"The description shows no requirements payload; it says, per verification type, whether one is needed and what to attach.","required":["identity","card"],"properties":{"identity":{"type":"object","required":["required","documents"],"properties":{"required":{"type":"boolean","description":"True when an approved identity verification is needed and the client has none."},"documents":{"type":"array","description":"The document kinds an identity verification must attach.","items":{"$ref":"#/components/schemas/DocumentKind"}}}},"card":{"type":"object","required":["required","reason"],"properties":{"required":{"type":"boolean","description":"True when the route pays in from a bank card not yet verified."},"reason":{"type":["string","null"],"description":"Why a card verification is needed; null when it is not."}}}}};
 
-function validate407(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate407.evaluated;
+const evaluated0 = validate395.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18611,8 +18828,8 @@ let data2 = data0.documents;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate389(data2[i0], {instancePath:instancePath+"/identity/documents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate389.errors : vErrors.concat(validate389.errors);
+if(!(validate377(data2[i0], {instancePath:instancePath+"/identity/documents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
 errors = vErrors.length;
 }
 }
@@ -18678,7 +18895,7 @@ errors++;
 if(data4.reason !== undefined){
 let data6 = data4.reason;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err10 = {instancePath:instancePath+"/card/reason",schemaPath:"#/properties/card/properties/reason/type",keyword:"type",params:{type: schema181.properties.card.properties.reason.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/card/reason",schemaPath:"#/properties/card/properties/reason/type",keyword:"type",params:{type: schema178.properties.card.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -18711,16 +18928,16 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate407.errors = vErrors;
+validate395.errors = vErrors;
 return errors === 0;
 }
-validate407.evaluated = {"props":{"identity":true,"card":true},"dynamicProps":false,"dynamicItems":false};
+validate395.evaluated = {"props":{"identity":true,"card":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate406.evaluated;
+const evaluated0 = validate394.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18739,8 +18956,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.requirements !== undefined){
-if(!(validate407(data.requirements, {instancePath:instancePath+"/requirements",parentData:data,parentDataProperty:"requirements",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate407.errors : vErrors.concat(validate407.errors);
+if(!(validate395(data.requirements, {instancePath:instancePath+"/requirements",parentData:data,parentDataProperty:"requirements",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate395.errors : vErrors.concat(validate395.errors);
 errors = vErrors.length;
 }
 }
@@ -18755,16 +18972,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate406.errors = vErrors;
+validate394.errors = vErrors;
 return errors === 0;
 }
-validate406.evaluated = {"props":{"requirements":true},"dynamicProps":false,"dynamicItems":false};
+validate394.evaluated = {"props":{"requirements":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate404.evaluated;
+const evaluated0 = validate392.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18787,8 +19004,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate406(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate406.errors : vErrors.concat(validate406.errors);
+if(!(validate394(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate394.errors : vErrors.concat(validate394.errors);
 errors = vErrors.length;
 }
 }
@@ -18803,19 +19020,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate404.errors = vErrors;
+validate392.errors = vErrors;
 return errors === 0;
 }
-validate404.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate392.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createIdentityVerification_body = validate411;
-const schema182 = {"$ref":"#/components/schemas/CreateIdentityVerificationRequest","$comment":"validator entry"};
-const schema183 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; documents are committed upload intents, optionally tied to an order.","required":["documents"],"properties":{"documents":{"type":"array","minItems":1,"maxItems":5,"items":{"type":"object","additionalProperties":false,"required":["upload_intent","kind"],"properties":{"upload_intent":{"type":"string","format":"uuid","description":"Uuid of a committed upload intent of purpose `identity_verification`."},"kind":{"$ref":"#/components/schemas/DocumentKind"}}}},"order":{"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$","maxLength":36,"description":"The order the verification is for (database id, public_id or tracking_id), when an order is held for it."}},"example":{"documents":[{"upload_intent":"3f9a2c1e-7b4d-4e8a-9c6f-1a2b3c4d5e6f","kind":"passport"}],"order":"K7Q2M9X4TB"}};
+export const createIdentityVerification_body = validate399;
+const schema179 = {"$ref":"#/components/schemas/CreateIdentityVerificationRequest","$comment":"validator entry"};
+const schema180 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; documents are committed upload intents, optionally tied to an order.","required":["documents"],"properties":{"documents":{"type":"array","minItems":1,"maxItems":5,"items":{"type":"object","additionalProperties":false,"required":["upload_intent","kind"],"properties":{"upload_intent":{"type":"string","format":"uuid","description":"Uuid of a committed upload intent of purpose `identity_verification`."},"kind":{"$ref":"#/components/schemas/DocumentKind"}}}},"order":{"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$","maxLength":36,"description":"The order the verification is for (database id, public_id or tracking_id), when an order is held for it."}},"example":{"documents":[{"upload_intent":"3f9a2c1e-7b4d-4e8a-9c6f-1a2b3c4d5e6f","kind":"passport"}],"order":"K7Q2M9X4TB"}};
 
-function validate412(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate400(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate412.evaluated;
+const evaluated0 = validate400.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18930,8 +19147,8 @@ errors++;
 }
 }
 if(data1.kind !== undefined){
-if(!(validate389(data1.kind, {instancePath:instancePath+"/documents/" + i0+"/kind",parentData:data1,parentDataProperty:"kind",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate389.errors : vErrors.concat(validate389.errors);
+if(!(validate377(data1.kind, {instancePath:instancePath+"/documents/" + i0+"/kind",parentData:data1,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
 errors = vErrors.length;
 }
 }
@@ -18972,7 +19189,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(!pattern26.test(data4)){
+if(!pattern32.test(data4)){
 const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"},message:"must match pattern \""+"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -19005,39 +19222,39 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate412.errors = vErrors;
+validate400.errors = vErrors;
 return errors === 0;
 }
-validate412.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate400.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate411(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate399(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate411.evaluated;
+const evaluated0 = validate399.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate412(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate412.errors : vErrors.concat(validate412.errors);
+if(!(validate400(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate400.errors : vErrors.concat(validate400.errors);
 errors = vErrors.length;
 }
-validate411.errors = vErrors;
+validate399.errors = vErrors;
 return errors === 0;
 }
-validate411.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate399.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createIdentityVerification_response_201 = validate415;
-const schema184 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/VerificationResult"}}}]};
-const schema185 = {"type":"object","required":["verification"],"properties":{"verification":{"$ref":"#/components/schemas/Verification"}}};
+export const createIdentityVerification_response_201 = validate403;
+const schema181 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/VerificationResult"}}}]};
+const schema182 = {"type":"object","required":["verification"],"properties":{"verification":{"$ref":"#/components/schemas/Verification"}}};
 
-function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate405(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate417.evaluated;
+const evaluated0 = validate405.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19056,8 +19273,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.verification !== undefined){
-if(!(validate384(data.verification, {instancePath:instancePath+"/verification",parentData:data,parentDataProperty:"verification",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate384.errors : vErrors.concat(validate384.errors);
+if(!(validate372(data.verification, {instancePath:instancePath+"/verification",parentData:data,parentDataProperty:"verification",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate372.errors : vErrors.concat(validate372.errors);
 errors = vErrors.length;
 }
 }
@@ -19072,16 +19289,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate417.errors = vErrors;
+validate405.errors = vErrors;
 return errors === 0;
 }
-validate417.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
+validate405.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate415(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate415.evaluated;
+const evaluated0 = validate403.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19104,8 +19321,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate417(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate417.errors : vErrors.concat(validate417.errors);
+if(!(validate405(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate405.errors : vErrors.concat(validate405.errors);
 errors = vErrors.length;
 }
 }
@@ -19120,19 +19337,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate415.errors = vErrors;
+validate403.errors = vErrors;
 return errors === 0;
 }
-validate415.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate403.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getIdentityVerification_path = validate420;
-const schema186 = {"type":"object","properties":{"verification":{"$ref":"#/components/parameters/VerificationUuid/schema"}},"required":["verification"]};
-const schema187 = {"type":"string","format":"uuid"};
+export const getIdentityVerification_path = validate408;
+const schema183 = {"type":"object","properties":{"verification":{"$ref":"#/components/parameters/VerificationUuid/schema"}},"required":["verification"]};
+const schema184 = {"type":"string","format":"uuid"};
 
-function validate421(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate409(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate421.evaluated;
+const evaluated0 = validate409.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19161,16 +19378,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate421.errors = vErrors;
+validate409.errors = vErrors;
 return errors === 0;
 }
-validate421.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate409.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate420(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate408(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate420.evaluated;
+const evaluated0 = validate408.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19189,8 +19406,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.verification !== undefined){
-if(!(validate421(data.verification, {instancePath:instancePath+"/verification",parentData:data,parentDataProperty:"verification",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate421.errors : vErrors.concat(validate421.errors);
+if(!(validate409(data.verification, {instancePath:instancePath+"/verification",parentData:data,parentDataProperty:"verification",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate409.errors : vErrors.concat(validate409.errors);
 errors = vErrors.length;
 }
 }
@@ -19205,20 +19422,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate420.errors = vErrors;
+validate408.errors = vErrors;
 return errors === 0;
 }
-validate420.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
+validate408.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getIdentityVerificationActions_response_200 = validate423;
-const schema188 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/VerificationActionsResult"}}}]};
-const schema189 = {"type":"object","required":["actions"],"properties":{"actions":{"type":"array","items":{"$ref":"#/components/schemas/VerificationAction"}}}};
-const schema190 = {"type":"object","required":["action","allowed","reason"],"properties":{"action":{"type":"string","description":"`upload_document`: attach a document (an upload intent with resource_type `verification`); `submit`: send a pending verification for review; `resubmit`: start a new verification after a rejection or expiry.","enum":["upload_document","submit","resubmit"]},"allowed":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the action is not allowed now; null when it is."}}};
+export const getIdentityVerificationActions_response_200 = validate411;
+const schema185 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/VerificationActionsResult"}}}]};
+const schema186 = {"type":"object","required":["actions"],"properties":{"actions":{"type":"array","items":{"$ref":"#/components/schemas/VerificationAction"}}}};
+const schema187 = {"type":"object","required":["action","allowed","reason"],"properties":{"action":{"type":"string","description":"`upload_document`: attach a document (an upload intent with resource_type `verification`); `submit`: send a pending verification for review; `resubmit`: start a new verification after a rejection or expiry.","enum":["upload_document","submit","resubmit"]},"allowed":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the action is not allowed now; null when it is."}}};
 
-function validate426(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate426.evaluated;
+const evaluated0 = validate414.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19269,7 +19486,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(((data0 === "upload_document") || (data0 === "submit")) || (data0 === "resubmit"))){
-const err4 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema190.properties.action.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema187.properties.action.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -19294,7 +19511,7 @@ errors++;
 if(data.reason !== undefined){
 let data2 = data.reason;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema190.properties.reason.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema187.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -19315,16 +19532,16 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate426.errors = vErrors;
+validate414.errors = vErrors;
 return errors === 0;
 }
-validate426.evaluated = {"props":{"action":true,"allowed":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+validate414.evaluated = {"props":{"action":true,"allowed":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate425(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate425.evaluated;
+const evaluated0 = validate413.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19347,8 +19564,8 @@ let data0 = data.actions;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate426(data0[i0], {instancePath:instancePath+"/actions/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate426.errors : vErrors.concat(validate426.errors);
+if(!(validate414(data0[i0], {instancePath:instancePath+"/actions/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate414.errors : vErrors.concat(validate414.errors);
 errors = vErrors.length;
 }
 }
@@ -19375,16 +19592,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate425.errors = vErrors;
+validate413.errors = vErrors;
 return errors === 0;
 }
-validate425.evaluated = {"props":{"actions":true},"dynamicProps":false,"dynamicItems":false};
+validate413.evaluated = {"props":{"actions":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate411(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate423.evaluated;
+const evaluated0 = validate411.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19407,8 +19624,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate425(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate425.errors : vErrors.concat(validate425.errors);
+if(!(validate413(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate413.errors : vErrors.concat(validate413.errors);
 errors = vErrors.length;
 }
 }
@@ -19423,19 +19640,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate423.errors = vErrors;
+validate411.errors = vErrors;
 return errors === 0;
 }
-validate423.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate411.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createCardVerification_body = validate429;
-const schema191 = {"$ref":"#/components/schemas/CreateCardVerificationRequest","$comment":"validator entry"};
-const schema192 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; exchangers verify a card by a photo with the first and last four digits and the holder's name readable, next to the order number (docs/domain-notes.md).","required":["card_number","holder_name","upload_intent"],"properties":{"card_number":{"type":"string","pattern":"^[0-9]{12,19}$","description":"The full card number; only the first six and last four digits are stored."},"holder_name":{"type":"string","minLength":1,"maxLength":128,"description":"Name as printed on the card."},"upload_intent":{"type":"string","format":"uuid","description":"Uuid of a committed upload intent of purpose `card_verification` holding the card photo."},"order":{"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$","maxLength":36,"description":"The order the card pays for (database id, public_id or tracking_id); its number should be visible in the photo."}},"example":{"card_number":"4276380012345678","holder_name":"IVAN PETROV","upload_intent":"9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b","order":"K7Q2M9X4TB"}};
+export const createCardVerification_body = validate417;
+const schema188 = {"$ref":"#/components/schemas/CreateCardVerificationRequest","$comment":"validator entry"};
+const schema189 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; exchangers verify a card by a photo with the first and last four digits and the holder's name readable, next to the order number (docs/domain-notes.md).","required":["card_number","holder_name","upload_intent"],"properties":{"card_number":{"type":"string","pattern":"^[0-9]{12,19}$","description":"The full card number; only the first six and last four digits are stored."},"holder_name":{"type":"string","minLength":1,"maxLength":128,"description":"Name as printed on the card."},"upload_intent":{"type":"string","format":"uuid","description":"Uuid of a committed upload intent of purpose `card_verification` holding the card photo."},"order":{"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$","maxLength":36,"description":"The order the card pays for (database id, public_id or tracking_id); its number should be visible in the photo."}},"example":{"card_number":"4276380012345678","holder_name":"IVAN PETROV","upload_intent":"9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b","order":"K7Q2M9X4TB"}};
 
-function validate430(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate418(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate430.evaluated;
+const evaluated0 = validate418.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19488,7 +19705,7 @@ errors++;
 if(data.card_number !== undefined){
 let data0 = data.card_number;
 if(typeof data0 === "string"){
-if(!pattern20.test(data0)){
+if(!pattern26.test(data0)){
 const err4 = {instancePath:instancePath+"/card_number",schemaPath:"#/properties/card_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{12,19}$"},message:"must match pattern \""+"^[0-9]{12,19}$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -19583,7 +19800,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(!pattern26.test(data3)){
+if(!pattern32.test(data3)){
 const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"},message:"must match pattern \""+"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -19616,42 +19833,42 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate430.errors = vErrors;
+validate418.errors = vErrors;
 return errors === 0;
 }
-validate430.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate418.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate429(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate429.evaluated;
+const evaluated0 = validate417.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate430(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate430.errors : vErrors.concat(validate430.errors);
+if(!(validate418(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate418.errors : vErrors.concat(validate418.errors);
 errors = vErrors.length;
 }
-validate429.errors = vErrors;
+validate417.errors = vErrors;
 return errors === 0;
 }
-validate429.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate417.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const listWebhookEndpoints_response_200 = validate432;
-const schema193 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEndpointListResult"}}}]};
-const schema194 = {"type":"object","required":["endpoints","events","limits"],"properties":{"endpoints":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEndpoint"}},"events":{"type":"array","description":"The event types an endpoint can subscribe to.","items":{"$ref":"#/components/schemas/WebhookEventCatalogItem"}},"limits":{"$ref":"#/components/schemas/WebhookLimits"}}};
-const schema195 = {"type":"object","required":["id","name","url","events","status","signing_algorithm","secret_fingerprint","failure_count","last_delivery_at","last_success_at","last_failure_at","created_at","updated_at"],"properties":{"id":{"type":"string","format":"uuid"},"name":{"type":"string","minLength":1,"maxLength":100},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}},"status":{"$ref":"#/components/schemas/WebhookEndpointStatus"},"signing_algorithm":{"type":"string","const":"hmac-sha256-v1"},"secret_fingerprint":{"type":"string","pattern":"^sha256:[0-9a-f]{16}$","description":"Identifies the current secret without revealing it.","x-assumption":"The description names the field only; `sha256:` and the first 16 hex characters of the SHA-256 of the secret tell secrets apart after a rotation."},"failure_count":{"type":"integer","minimum":0,"description":"Failed delivery attempts since the last successful one."},"last_delivery_at":{"type":["string","null"],"format":"date-time"},"last_success_at":{"type":["string","null"],"format":"date-time"},"last_failure_at":{"type":["string","null"],"format":"date-time"},"created_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"}}};
+export const listWebhookEndpoints_response_200 = validate420;
+const schema190 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEndpointListResult"}}}]};
+const schema191 = {"type":"object","required":["endpoints","events","limits"],"properties":{"endpoints":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEndpoint"}},"events":{"type":"array","description":"The event types an endpoint can subscribe to.","items":{"$ref":"#/components/schemas/WebhookEventCatalogItem"}},"limits":{"$ref":"#/components/schemas/WebhookLimits"}}};
+const schema192 = {"type":"object","required":["id","name","url","events","status","signing_algorithm","secret_fingerprint","failure_count","last_delivery_at","last_success_at","last_failure_at","created_at","updated_at"],"properties":{"id":{"type":"string","format":"uuid"},"name":{"type":"string","minLength":1,"maxLength":100},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}},"status":{"$ref":"#/components/schemas/WebhookEndpointStatus"},"signing_algorithm":{"type":"string","const":"hmac-sha256-v1"},"secret_fingerprint":{"type":"string","pattern":"^sha256:[0-9a-f]{16}$","description":"Identifies the current secret without revealing it.","x-assumption":"The description names the field only; `sha256:` and the first 16 hex characters of the SHA-256 of the secret tell secrets apart after a rotation."},"failure_count":{"type":"integer","minimum":0,"description":"Failed delivery attempts since the last successful one."},"last_delivery_at":{"type":["string","null"],"format":"date-time"},"last_success_at":{"type":["string","null"],"format":"date-time"},"last_failure_at":{"type":["string","null"],"format":"date-time"},"created_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"}}};
 const func0 = imported_ajv_dist_runtime_equal.default;
-const schema196 = {"type":"string","description":"A v3 webhook event type; equal to the keys of this contract's `webhooks`.","enum":["order.created","order.status_changed","api.test"]};
+const schema193 = {"type":"string","description":"A v3 webhook event type; equal to the keys of this contract's `webhooks`.","enum":["order.created","order.status_changed","api.test"]};
 
-function validate436(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate424(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate436.evaluated;
+const evaluated0 = validate424.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19669,7 +19886,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "order.created") || (data === "order.status_changed")) || (data === "api.test"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema196.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema193.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19678,17 +19895,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate436.errors = vErrors;
+validate424.errors = vErrors;
 return errors === 0;
 }
-validate436.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate424.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema197 = {"type":"string","description":"`active` endpoints receive deliveries; `disabled` ones receive none until set active again.","x-assumption":"The description names `active` and says PATCH can set status; `disabled` is the one other value a switch needs.","enum":["active","disabled"]};
+const schema194 = {"type":"string","description":"`active` endpoints receive deliveries; `disabled` ones receive none until set active again.","x-assumption":"The description names `active` and says PATCH can set status; `disabled` is the one other value a switch needs.","enum":["active","disabled"]};
 
-function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate426(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate438.evaluated;
+const evaluated0 = validate426.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19706,7 +19923,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "active") || (data === "disabled"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema197.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema194.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19715,17 +19932,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate438.errors = vErrors;
+validate426.errors = vErrors;
 return errors === 0;
 }
-validate438.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate426.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const pattern36 = new RegExp("^sha256:[0-9a-f]{16}$", "u");
+const pattern42 = new RegExp("^sha256:[0-9a-f]{16}$", "u");
 
-function validate435(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate435.evaluated;
+const evaluated0 = validate423.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19973,8 +20190,8 @@ errors++;
 }
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate436(data3[i0], {instancePath:instancePath+"/events/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
+if(!(validate424(data3[i0], {instancePath:instancePath+"/events/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate424.errors : vErrors.concat(validate424.errors);
 errors = vErrors.length;
 }
 }
@@ -20011,8 +20228,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate438(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate438.errors : vErrors.concat(validate438.errors);
+if(!(validate426(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate426.errors : vErrors.concat(validate426.errors);
 errors = vErrors.length;
 }
 }
@@ -20042,7 +20259,7 @@ errors++;
 if(data.secret_fingerprint !== undefined){
 let data7 = data.secret_fingerprint;
 if(typeof data7 === "string"){
-if(!pattern36.test(data7)){
+if(!pattern42.test(data7)){
 const err26 = {instancePath:instancePath+"/secret_fingerprint",schemaPath:"#/properties/secret_fingerprint/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{16}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{16}$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
@@ -20092,7 +20309,7 @@ errors++;
 if(data.last_delivery_at !== undefined){
 let data9 = data.last_delivery_at;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err30 = {instancePath:instancePath+"/last_delivery_at",schemaPath:"#/properties/last_delivery_at/type",keyword:"type",params:{type: schema195.properties.last_delivery_at.type},message:"must be string,null"};
+const err30 = {instancePath:instancePath+"/last_delivery_at",schemaPath:"#/properties/last_delivery_at/type",keyword:"type",params:{type: schema192.properties.last_delivery_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -20117,7 +20334,7 @@ errors++;
 if(data.last_success_at !== undefined){
 let data10 = data.last_success_at;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err32 = {instancePath:instancePath+"/last_success_at",schemaPath:"#/properties/last_success_at/type",keyword:"type",params:{type: schema195.properties.last_success_at.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/last_success_at",schemaPath:"#/properties/last_success_at/type",keyword:"type",params:{type: schema192.properties.last_success_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -20142,7 +20359,7 @@ errors++;
 if(data.last_failure_at !== undefined){
 let data11 = data.last_failure_at;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err34 = {instancePath:instancePath+"/last_failure_at",schemaPath:"#/properties/last_failure_at/type",keyword:"type",params:{type: schema195.properties.last_failure_at.type},message:"must be string,null"};
+const err34 = {instancePath:instancePath+"/last_failure_at",schemaPath:"#/properties/last_failure_at/type",keyword:"type",params:{type: schema192.properties.last_failure_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -20225,17 +20442,17 @@ vErrors.push(err40);
 }
 errors++;
 }
-validate435.errors = vErrors;
+validate423.errors = vErrors;
 return errors === 0;
 }
-validate435.evaluated = {"props":{"id":true,"name":true,"url":true,"events":true,"status":true,"signing_algorithm":true,"secret_fingerprint":true,"failure_count":true,"last_delivery_at":true,"last_success_at":true,"last_failure_at":true,"created_at":true,"updated_at":true},"dynamicProps":false,"dynamicItems":false};
+validate423.evaluated = {"props":{"id":true,"name":true,"url":true,"events":true,"status":true,"signing_algorithm":true,"secret_fingerprint":true,"failure_count":true,"last_delivery_at":true,"last_success_at":true,"last_failure_at":true,"created_at":true,"updated_at":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema198 = {"type":"object","required":["event","title"],"properties":{"event":{"$ref":"#/components/schemas/WebhookEventType"},"title":{"type":"string"}}};
+const schema195 = {"type":"object","required":["event","title"],"properties":{"event":{"$ref":"#/components/schemas/WebhookEventType"},"title":{"type":"string"}}};
 
-function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate429(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate441.evaluated;
+const evaluated0 = validate429.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20264,8 +20481,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data.event !== undefined){
-if(!(validate436(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
+if(!(validate424(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate424.errors : vErrors.concat(validate424.errors);
 errors = vErrors.length;
 }
 }
@@ -20292,17 +20509,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate441.errors = vErrors;
+validate429.errors = vErrors;
 return errors === 0;
 }
-validate441.evaluated = {"props":{"event":true,"title":true},"dynamicProps":false,"dynamicItems":false};
+validate429.evaluated = {"props":{"event":true,"title":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema199 = {"type":"object","x-assumption":"The description says `limits` is an object; these two bound what create and update accept.","required":["max_endpoints","max_events_per_endpoint"],"properties":{"max_endpoints":{"type":"integer","minimum":1,"description":"Endpoints a client may have (10); one more gives `webhook_endpoint_limit_reached`.","x-assumption":"Ten endpoints cover separate environments and services of one integrator."},"max_events_per_endpoint":{"type":"integer","minimum":1,"description":"Event types one endpoint may subscribe to (every type of the catalog)."}}};
+const schema196 = {"type":"object","x-assumption":"The description says `limits` is an object; these two bound what create and update accept.","required":["max_endpoints","max_events_per_endpoint"],"properties":{"max_endpoints":{"type":"integer","minimum":1,"description":"Endpoints a client may have (10); one more gives `webhook_endpoint_limit_reached`.","x-assumption":"Ten endpoints cover separate environments and services of one integrator."},"max_events_per_endpoint":{"type":"integer","minimum":1,"description":"Event types one endpoint may subscribe to (every type of the catalog)."}}};
 
-function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate444.evaluated;
+const evaluated0 = validate432.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20391,16 +20608,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate444.errors = vErrors;
+validate432.errors = vErrors;
 return errors === 0;
 }
-validate444.evaluated = {"props":{"max_endpoints":true,"max_events_per_endpoint":true},"dynamicProps":false,"dynamicItems":false};
+validate432.evaluated = {"props":{"max_endpoints":true,"max_events_per_endpoint":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate422(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate434.evaluated;
+const evaluated0 = validate422.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20443,8 +20660,8 @@ let data0 = data.endpoints;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate435(data0[i0], {instancePath:instancePath+"/endpoints/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate435.errors : vErrors.concat(validate435.errors);
+if(!(validate423(data0[i0], {instancePath:instancePath+"/endpoints/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate423.errors : vErrors.concat(validate423.errors);
 errors = vErrors.length;
 }
 }
@@ -20465,8 +20682,8 @@ let data2 = data.events;
 if(Array.isArray(data2)){
 const len1 = data2.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate441(data2[i1], {instancePath:instancePath+"/events/" + i1,parentData:data2,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate441.errors : vErrors.concat(validate441.errors);
+if(!(validate429(data2[i1], {instancePath:instancePath+"/events/" + i1,parentData:data2,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate429.errors : vErrors.concat(validate429.errors);
 errors = vErrors.length;
 }
 }
@@ -20483,8 +20700,8 @@ errors++;
 }
 }
 if(data.limits !== undefined){
-if(!(validate444(data.limits, {instancePath:instancePath+"/limits",parentData:data,parentDataProperty:"limits",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate444.errors : vErrors.concat(validate444.errors);
+if(!(validate432(data.limits, {instancePath:instancePath+"/limits",parentData:data,parentDataProperty:"limits",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate432.errors : vErrors.concat(validate432.errors);
 errors = vErrors.length;
 }
 }
@@ -20499,16 +20716,16 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate434.errors = vErrors;
+validate422.errors = vErrors;
 return errors === 0;
 }
-validate434.evaluated = {"props":{"endpoints":true,"events":true,"limits":true},"dynamicProps":false,"dynamicItems":false};
+validate422.evaluated = {"props":{"endpoints":true,"events":true,"limits":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate420(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate432.evaluated;
+const evaluated0 = validate420.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20531,8 +20748,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate434(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate434.errors : vErrors.concat(validate434.errors);
+if(!(validate422(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate422.errors : vErrors.concat(validate422.errors);
 errors = vErrors.length;
 }
 }
@@ -20547,21 +20764,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate432.errors = vErrors;
+validate420.errors = vErrors;
 return errors === 0;
 }
-validate432.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate420.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createWebhookEndpoint_body = validate447;
-const schema200 = {"$ref":"#/components/schemas/CreateWebhookEndpointRequest","$comment":"validator entry"};
-const schema201 = {"type":"object","additionalProperties":false,"required":["name","url","events"],"properties":{"name":{"type":"string","minLength":1,"maxLength":100},"url":{"$ref":"#/components/schemas/WebhookUrl"},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}}},"example":{"name":"Order updates","url":"https://hooks.acme.test/exchange","events":["order.created","order.status_changed"]}};
-const schema202 = {"type":"string","format":"uri","maxLength":2048,"pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$","description":"Where events are POSTed; https in production. An http or https URL without credentials\nin it (no `user:password@`). A sandbox may refuse more: the mock checks every delivery\nagainst its webhook egress policy (never link-local or cloud metadata addresses, never\nthe mock itself; in a shared sandbox only public addresses), here when the host is an IP\naddress and again on the address each delivery connects to.\n","x-assumption":"The description does not restrict webhook URLs; http(s) without credentials is what webhook senders such as Stripe and GitHub accept, and lets a shared sandbox hold deliveries to an egress policy.","example":"https://hooks.acme.test/exchange"};
-const pattern37 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$", "u");
+export const createWebhookEndpoint_body = validate435;
+const schema197 = {"$ref":"#/components/schemas/CreateWebhookEndpointRequest","$comment":"validator entry"};
+const schema198 = {"type":"object","additionalProperties":false,"required":["name","url","events"],"properties":{"name":{"type":"string","minLength":1,"maxLength":100},"url":{"$ref":"#/components/schemas/WebhookUrl"},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}}},"example":{"name":"Order updates","url":"https://hooks.acme.test/exchange","events":["order.created","order.status_changed"]}};
+const schema199 = {"type":"string","format":"uri","maxLength":2048,"pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$","description":"Where events are POSTed; https in production. An http or https URL without credentials\nin it (no `user:password@`). A sandbox may refuse more: the mock checks every delivery\nagainst its webhook egress policy (never link-local or cloud metadata addresses, never\nthe mock itself; in a shared sandbox only public addresses), here when the host is an IP\naddress and again on the address each delivery connects to.\n","x-assumption":"The description does not restrict webhook URLs; http(s) without credentials is what webhook senders such as Stripe and GitHub accept, and lets a shared sandbox hold deliveries to an egress policy.","example":"https://hooks.acme.test/exchange"};
+const pattern43 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$", "u");
 
-function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate437(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate449.evaluated;
+const evaluated0 = validate437.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20579,7 +20796,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!pattern37.test(data)){
+if(!pattern43.test(data)){
 const err1 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
@@ -20610,16 +20827,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate449.errors = vErrors;
+validate437.errors = vErrors;
 return errors === 0;
 }
-validate449.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate437.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate448(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate436(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate448.evaluated;
+const evaluated0 = validate436.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20705,8 +20922,8 @@ errors++;
 }
 }
 if(data.url !== undefined){
-if(!(validate449(data.url, {instancePath:instancePath+"/url",parentData:data,parentDataProperty:"url",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate449.errors : vErrors.concat(validate449.errors);
+if(!(validate437(data.url, {instancePath:instancePath+"/url",parentData:data,parentDataProperty:"url",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate437.errors : vErrors.concat(validate437.errors);
 errors = vErrors.length;
 }
 }
@@ -20725,8 +20942,8 @@ errors++;
 }
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate436(data2[i0], {instancePath:instancePath+"/events/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
+if(!(validate424(data2[i0], {instancePath:instancePath+"/events/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate424.errors : vErrors.concat(validate424.errors);
 errors = vErrors.length;
 }
 }
@@ -20773,49 +20990,49 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate448.errors = vErrors;
+validate436.errors = vErrors;
 return errors === 0;
 }
-validate448.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate436.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate447(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate435(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate447.evaluated;
+const evaluated0 = validate435.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate448(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate448.errors : vErrors.concat(validate448.errors);
+if(!(validate436(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
 errors = vErrors.length;
 }
-validate447.errors = vErrors;
+validate435.errors = vErrors;
 return errors === 0;
 }
-validate447.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate435.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createWebhookEndpoint_response_201 = validate453;
-const schema203 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEndpointWithSecretResult"}}}]};
-const schema204 = {"type":"object","required":["endpoint"],"properties":{"endpoint":{"$ref":"#/components/schemas/WebhookEndpointWithSecret"}}};
-const schema205 = {"description":"An endpoint with its signing secret, returned only by create and rotate-secret.","allOf":[{"$ref":"#/components/schemas/WebhookEndpoint"},{"type":"object","required":["secret"],"properties":{"secret":{"type":"string","pattern":"^whsec_[A-Za-z0-9]{32}$","description":"The signing secret; shown once, store it now.","x-assumption":"The description calls it a one-time value; `whsec_` and 32 alphanumerics (about 190 bits) is the Svix / Standard Webhooks shape."}}}]};
-const pattern38 = new RegExp("^whsec_[A-Za-z0-9]{32}$", "u");
+export const createWebhookEndpoint_response_201 = validate441;
+const schema200 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEndpointWithSecretResult"}}}]};
+const schema201 = {"type":"object","required":["endpoint"],"properties":{"endpoint":{"$ref":"#/components/schemas/WebhookEndpointWithSecret"}}};
+const schema202 = {"description":"An endpoint with its signing secret, returned only by create and rotate-secret.","allOf":[{"$ref":"#/components/schemas/WebhookEndpoint"},{"type":"object","required":["secret"],"properties":{"secret":{"type":"string","pattern":"^whsec_[A-Za-z0-9]{32}$","description":"The signing secret; shown once, store it now.","x-assumption":"The description calls it a one-time value; `whsec_` and 32 alphanumerics (about 190 bits) is the Svix / Standard Webhooks shape."}}}]};
+const pattern44 = new RegExp("^whsec_[A-Za-z0-9]{32}$", "u");
 
-function validate456(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate456.evaluated;
+const evaluated0 = validate444.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate435(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate435.errors : vErrors.concat(validate435.errors);
+if(!(validate423(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate423.errors : vErrors.concat(validate423.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -20832,7 +21049,7 @@ errors++;
 if(data.secret !== undefined){
 let data0 = data.secret;
 if(typeof data0 === "string"){
-if(!pattern38.test(data0)){
+if(!pattern44.test(data0)){
 const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/allOf/1/properties/secret/pattern",keyword:"pattern",params:{pattern: "^whsec_[A-Za-z0-9]{32}$"},message:"must match pattern \""+"^whsec_[A-Za-z0-9]{32}$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
@@ -20865,16 +21082,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate456.errors = vErrors;
+validate444.errors = vErrors;
 return errors === 0;
 }
-validate456.evaluated = {"props":{"secret":true,"id":true,"name":true,"url":true,"events":true,"status":true,"signing_algorithm":true,"secret_fingerprint":true,"failure_count":true,"last_delivery_at":true,"last_success_at":true,"last_failure_at":true,"created_at":true,"updated_at":true},"dynamicProps":false,"dynamicItems":false};
+validate444.evaluated = {"props":{"secret":true,"id":true,"name":true,"url":true,"events":true,"status":true,"signing_algorithm":true,"secret_fingerprint":true,"failure_count":true,"last_delivery_at":true,"last_success_at":true,"last_failure_at":true,"created_at":true,"updated_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate443(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate455.evaluated;
+const evaluated0 = validate443.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20893,8 +21110,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.endpoint !== undefined){
-if(!(validate456(data.endpoint, {instancePath:instancePath+"/endpoint",parentData:data,parentDataProperty:"endpoint",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate456.errors : vErrors.concat(validate456.errors);
+if(!(validate444(data.endpoint, {instancePath:instancePath+"/endpoint",parentData:data,parentDataProperty:"endpoint",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate444.errors : vErrors.concat(validate444.errors);
 errors = vErrors.length;
 }
 }
@@ -20909,16 +21126,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate455.errors = vErrors;
+validate443.errors = vErrors;
 return errors === 0;
 }
-validate455.evaluated = {"props":{"endpoint":true},"dynamicProps":false,"dynamicItems":false};
+validate443.evaluated = {"props":{"endpoint":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate453.evaluated;
+const evaluated0 = validate441.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20941,8 +21158,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate455(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate455.errors : vErrors.concat(validate455.errors);
+if(!(validate443(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate443.errors : vErrors.concat(validate443.errors);
 errors = vErrors.length;
 }
 }
@@ -20957,19 +21174,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate453.errors = vErrors;
+validate441.errors = vErrors;
 return errors === 0;
 }
-validate453.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate441.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const sendTestWebhook_body = validate460;
-const schema206 = {"$ref":"#/components/schemas/SendTestWebhookRequest","$comment":"validator entry"};
-const schema207 = {"type":"object","additionalProperties":false,"properties":{"endpoint_id":{"type":"string","format":"uuid","description":"The endpoint to send to; when omitted, every active endpoint subscribed to the event type.","x-assumption":"The description shows endpoint_id without saying whether it is required; omitting it tests all subscribed endpoints at once."},"event_type":{"$ref":"#/components/schemas/WebhookEventType","default":"api.test"},"payload":{"type":"object","description":"Sent as the body's `data`."}},"example":{"endpoint_id":"0b6e2f4a-8c1d-4e3f-a5b7-9c8d7e6f5a4b","event_type":"api.test","payload":{"hello":"world"}}};
+export const sendTestWebhook_body = validate448;
+const schema203 = {"$ref":"#/components/schemas/SendTestWebhookRequest","$comment":"validator entry"};
+const schema204 = {"type":"object","additionalProperties":false,"properties":{"endpoint_id":{"type":"string","format":"uuid","description":"The endpoint to send to; when omitted, every active endpoint subscribed to the event type.","x-assumption":"The description shows endpoint_id without saying whether it is required; omitting it tests all subscribed endpoints at once."},"event_type":{"$ref":"#/components/schemas/WebhookEventType","default":"api.test"},"payload":{"type":"object","description":"Sent as the body's `data`."}},"example":{"endpoint_id":"0b6e2f4a-8c1d-4e3f-a5b7-9c8d7e6f5a4b","event_type":"api.test","payload":{"hello":"world"}}};
 
-function validate461(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate461.evaluated;
+const evaluated0 = validate449.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21015,8 +21232,8 @@ errors++;
 }
 }
 if(data.event_type !== undefined){
-if(!(validate436(data.event_type, {instancePath:instancePath+"/event_type",parentData:data,parentDataProperty:"event_type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
+if(!(validate424(data.event_type, {instancePath:instancePath+"/event_type",parentData:data,parentDataProperty:"event_type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate424.errors : vErrors.concat(validate424.errors);
 errors = vErrors.length;
 }
 }
@@ -21044,40 +21261,40 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate461.errors = vErrors;
+validate449.errors = vErrors;
 return errors === 0;
 }
-validate461.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate449.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate460(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate448(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate460.evaluated;
+const evaluated0 = validate448.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate461(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate461.errors : vErrors.concat(validate461.errors);
+if(!(validate449(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate449.errors : vErrors.concat(validate449.errors);
 errors = vErrors.length;
 }
-validate460.errors = vErrors;
+validate448.errors = vErrors;
 return errors === 0;
 }
-validate460.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate448.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const sendTestWebhook_response_201 = validate464;
-const schema208 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/TestWebhookResult"}}}]};
-const schema209 = {"type":"object","required":["event","deliveries"],"properties":{"event":{"type":"object","required":["id","type","status","request_id","correlation_id"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/WebhookEventType"},"status":{"$ref":"#/components/schemas/WebhookEventStatus"},"request_id":{"type":["string","null"]},"correlation_id":{"type":["string","null"],"maxLength":128}}},"deliveries":{"type":"array","items":{"type":"object","required":["id","status","endpoint_id"],"properties":{"id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"endpoint_id":{"type":"string","format":"uuid"}}}}}};
-const schema210 = {"type":"string","description":"Roll-up of the event's deliveries.","x-assumption":"The description types status as a string; rolled up from the deliveries: pending while any is unfinished, delivered or failed when all ended alike, partially_delivered when they ended differently.","enum":["pending","delivered","failed","partially_delivered"]};
+export const sendTestWebhook_response_201 = validate452;
+const schema205 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/TestWebhookResult"}}}]};
+const schema206 = {"type":"object","required":["event","deliveries"],"properties":{"event":{"type":"object","required":["id","type","status","request_id","correlation_id"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/WebhookEventType"},"status":{"$ref":"#/components/schemas/WebhookEventStatus"},"request_id":{"type":["string","null"]},"correlation_id":{"type":["string","null"],"maxLength":128}}},"deliveries":{"type":"array","items":{"type":"object","required":["id","status","endpoint_id"],"properties":{"id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"endpoint_id":{"type":"string","format":"uuid"}}}}}};
+const schema207 = {"type":"string","description":"Roll-up of the event's deliveries.","x-assumption":"The description types status as a string; rolled up from the deliveries: pending while any is unfinished, delivered or failed when all ended alike, partially_delivered when they ended differently.","enum":["pending","delivered","failed","partially_delivered"]};
 
-function validate468(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate456(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate468.evaluated;
+const evaluated0 = validate456.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21095,7 +21312,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data === "pending") || (data === "delivered")) || (data === "failed")) || (data === "partially_delivered"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema210.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema207.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21104,17 +21321,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate468.errors = vErrors;
+validate456.errors = vErrors;
 return errors === 0;
 }
-validate468.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate456.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema211 = {"type":"string","description":"State of a webhook delivery (machine `webhook-delivery`).","x-machine":"webhook-delivery","enum":["pending","delivered","failed","retrying","queued"]};
+const schema208 = {"type":"string","description":"State of a webhook delivery (machine `webhook-delivery`).","x-machine":"webhook-delivery","enum":["pending","delivered","failed","retrying","queued"]};
 
-function validate470(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate458(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate470.evaluated;
+const evaluated0 = validate458.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21132,7 +21349,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "pending") || (data === "delivered")) || (data === "failed")) || (data === "retrying")) || (data === "queued"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema211.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema208.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21141,16 +21358,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate470.errors = vErrors;
+validate458.errors = vErrors;
 return errors === 0;
 }
-validate470.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate458.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate466(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate454(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate466.evaluated;
+const evaluated0 = validate454.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21257,21 +21474,21 @@ errors++;
 }
 }
 if(data0.type !== undefined){
-if(!(validate436(data0.type, {instancePath:instancePath+"/event/type",parentData:data0,parentDataProperty:"type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
+if(!(validate424(data0.type, {instancePath:instancePath+"/event/type",parentData:data0,parentDataProperty:"type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate424.errors : vErrors.concat(validate424.errors);
 errors = vErrors.length;
 }
 }
 if(data0.status !== undefined){
-if(!(validate468(data0.status, {instancePath:instancePath+"/event/status",parentData:data0,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate468.errors : vErrors.concat(validate468.errors);
+if(!(validate456(data0.status, {instancePath:instancePath+"/event/status",parentData:data0,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate456.errors : vErrors.concat(validate456.errors);
 errors = vErrors.length;
 }
 }
 if(data0.request_id !== undefined){
 let data4 = data0.request_id;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err9 = {instancePath:instancePath+"/event/request_id",schemaPath:"#/properties/event/properties/request_id/type",keyword:"type",params:{type: schema209.properties.event.properties.request_id.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/event/request_id",schemaPath:"#/properties/event/properties/request_id/type",keyword:"type",params:{type: schema206.properties.event.properties.request_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -21284,7 +21501,7 @@ errors++;
 if(data0.correlation_id !== undefined){
 let data5 = data0.correlation_id;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err10 = {instancePath:instancePath+"/event/correlation_id",schemaPath:"#/properties/event/properties/correlation_id/type",keyword:"type",params:{type: schema209.properties.event.properties.correlation_id.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/event/correlation_id",schemaPath:"#/properties/event/properties/correlation_id/type",keyword:"type",params:{type: schema206.properties.event.properties.correlation_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -21381,8 +21598,8 @@ errors++;
 }
 }
 if(data7.status !== undefined){
-if(!(validate470(data7.status, {instancePath:instancePath+"/deliveries/" + i0+"/status",parentData:data7,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate470.errors : vErrors.concat(validate470.errors);
+if(!(validate458(data7.status, {instancePath:instancePath+"/deliveries/" + i0+"/status",parentData:data7,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate458.errors : vErrors.concat(validate458.errors);
 errors = vErrors.length;
 }
 }
@@ -21446,16 +21663,16 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate466.errors = vErrors;
+validate454.errors = vErrors;
 return errors === 0;
 }
-validate466.evaluated = {"props":{"event":true,"deliveries":true},"dynamicProps":false,"dynamicItems":false};
+validate454.evaluated = {"props":{"event":true,"deliveries":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate464(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate452(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate464.evaluated;
+const evaluated0 = validate452.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21478,8 +21695,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate466(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate466.errors : vErrors.concat(validate466.errors);
+if(!(validate454(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate454.errors : vErrors.concat(validate454.errors);
 errors = vErrors.length;
 }
 }
@@ -21494,19 +21711,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate464.errors = vErrors;
+validate452.errors = vErrors;
 return errors === 0;
 }
-validate464.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate452.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listWebhookEvents_query = validate473;
-const schema212 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/WebhookEventSort/schema"},"filter[type]":{"$ref":"#/components/parameters/WebhookEventTypeFilter/schema"}},"required":[]};
-const schema213 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
+export const listWebhookEvents_query = validate461;
+const schema209 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/WebhookEventSort/schema"},"filter[type]":{"$ref":"#/components/parameters/WebhookEventTypeFilter/schema"}},"required":[]};
+const schema210 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
 
-function validate478(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate466(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate478.evaluated;
+const evaluated0 = validate466.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21528,7 +21745,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "created_at") || (data0 === "-created_at"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema213.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema210.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21549,17 +21766,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate478.errors = vErrors;
+validate466.errors = vErrors;
 return errors === 0;
 }
-validate478.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate466.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema214 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}};
+const schema211 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}};
 
-function validate480(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate468(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate480.evaluated;
+const evaluated0 = validate468.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21579,8 +21796,8 @@ errors++;
 }
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate436(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
+if(!(validate424(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate424.errors : vErrors.concat(validate424.errors);
 errors = vErrors.length;
 }
 }
@@ -21615,16 +21832,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate480.errors = vErrors;
+validate468.errors = vErrors;
 return errors === 0;
 }
-validate480.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate468.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate473(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate461(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate473.evaluated;
+const evaluated0 = validate461.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21633,38 +21850,38 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.page !== undefined){
-if(!(validate183(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+if(!(validate179(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 }
 if(data.per_page !== undefined){
-if(!(validate185(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate181(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
 }
 if(data.pagination !== undefined){
-if(!(validate187(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate183(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
 errors = vErrors.length;
 }
 }
 if(data.cursor !== undefined){
-if(!(validate189(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+if(!(validate185(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
 errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate478(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate478.errors : vErrors.concat(validate478.errors);
+if(!(validate466(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate466.errors : vErrors.concat(validate466.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[type]"] !== undefined){
-if(!(validate480(data["filter[type]"], {instancePath:instancePath+"/filter[type]",parentData:data,parentDataProperty:"filter[type]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate480.errors : vErrors.concat(validate480.errors);
+if(!(validate468(data["filter[type]"], {instancePath:instancePath+"/filter[type]",parentData:data,parentDataProperty:"filter[type]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate468.errors : vErrors.concat(validate468.errors);
 errors = vErrors.length;
 }
 }
@@ -21679,21 +21896,21 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate473.errors = vErrors;
+validate461.errors = vErrors;
 return errors === 0;
 }
-validate473.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[type]":true},"dynamicProps":false,"dynamicItems":false};
+validate461.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[type]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listWebhookEvents_response_200 = validate483;
-const schema215 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEventListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema216 = {"type":"object","required":["events"],"properties":{"events":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEvent"}}}};
-const schema217 = {"type":"object","required":["id","type","resource","status","request_id","correlation_id","idempotency_key","payload","deliveries_count","deliveries","created_at"],"properties":{"id":{"type":"string","format":"uuid","description":"Sent as `X-Event-Id` and as the body's `id`."},"type":{"$ref":"#/components/schemas/WebhookEventType"},"resource":{"type":"object","description":"The resource the event is about.","x-assumption":"The description types resource as an object; type and id, as in the delivered body.","required":["type","id"],"properties":{"type":{"type":"string","description":"`order`, or `webhook_endpoint` for api.test."},"id":{"type":["string","integer","null"]}}},"status":{"$ref":"#/components/schemas/WebhookEventStatus"},"request_id":{"type":["string","null"],"description":"Id of the API request that caused the event; null for events of the system."},"correlation_id":{"type":["string","null"],"maxLength":128,"description":"The X-Correlation-Id of that request."},"idempotency_key":{"type":["string","null"],"description":"The Idempotency-Key of that request."},"payload":{"type":"object","description":"The event data, delivered as the body's `data`."},"deliveries_count":{"type":"integer","minimum":0},"deliveries":{"type":"array","description":"One delivery per target endpoint; empty in lists (read the event for them).","x-assumption":"Lists leave the deliveries out to stay small; deliveries_count still counts them.","items":{"$ref":"#/components/schemas/WebhookDelivery"}},"created_at":{"type":"string","format":"date-time"}}};
-const schema218 = {"type":"object","required":["id","status","attempt","endpoint","event","request","response","error","next_retry_at","delivered_at","created_at"],"properties":{"id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"attempt":{"type":"integer","minimum":0,"description":"Attempts made so far (0 before the first)."},"endpoint":{"type":"object","x-assumption":"The description types endpoint as a free-form object; its id and the URL the delivery went to.","required":["id","url"],"properties":{"id":{"type":"string","format":"uuid"},"url":{"type":"string","format":"uri"}}},"event":{"type":"object","x-assumption":"The description types event as a free-form object; its id and type.","required":["id","type"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/WebhookEventType"}}},"request":{"description":"The last attempt's request; null before the first attempt.","x-assumption":"The description types request as a free-form object; what support needs to replay it.","oneOf":[{"type":"null"},{"type":"object","required":["url","headers","body"],"properties":{"url":{"type":"string","format":"uri"},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string","description":"The raw JSON body that was signed."}}}]},"response":{"description":"The last attempt's answer; null before the first attempt or when there was no answer.","x-assumption":"The description types response as a free-form object; the body is cut to 4096 characters to keep the log small.","oneOf":[{"type":"null"},{"type":"object","required":["status","headers","body","duration_ms"],"properties":{"status":{"type":"integer","minimum":100,"maximum":599},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string","maxLength":4096},"duration_ms":{"type":"integer","minimum":0}}}]},"error":{"description":"Why the last attempt failed without an HTTP answer; null otherwise.","x-assumption":"The description types error as a free-form object; a code and a message, like the envelope's error.","oneOf":[{"type":"null"},{"type":"object","required":["code","message"],"properties":{"code":{"type":"string","description":"For example `timeout` (no answer within 15 s), `connection_refused`, `dns_error`, `tls_error`, `egress_denied` (the sandbox's webhook egress policy refused the address the URL resolved to; nothing was sent).","x-assumption":"egress_denied is the mock's own code; a shared sandbox refuses private, link-local and metadata addresses and itself, checked on the address each attempt connects to."},"message":{"type":"string"}}}]},"next_retry_at":{"type":["string","null"],"format":"date-time","description":"When the next attempt is due (retrying or queued); null otherwise."},"delivered_at":{"type":["string","null"],"format":"date-time"},"created_at":{"type":"string","format":"date-time"}}};
+export const listWebhookEvents_response_200 = validate471;
+const schema212 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEventListResult"}}},{"$ref":"#/components/schemas/PaginatedEnvelope"}]};
+const schema213 = {"type":"object","required":["events"],"properties":{"events":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEvent"}}}};
+const schema214 = {"type":"object","required":["id","type","resource","status","request_id","correlation_id","idempotency_key","payload","deliveries_count","deliveries","created_at"],"properties":{"id":{"type":"string","format":"uuid","description":"Sent as `X-Event-Id` and as the body's `id`."},"type":{"$ref":"#/components/schemas/WebhookEventType"},"resource":{"type":"object","description":"The resource the event is about.","x-assumption":"The description types resource as an object; type and id, as in the delivered body.","required":["type","id"],"properties":{"type":{"type":"string","description":"`order`, or `webhook_endpoint` for api.test."},"id":{"type":["string","integer","null"]}}},"status":{"$ref":"#/components/schemas/WebhookEventStatus"},"request_id":{"type":["string","null"],"description":"Id of the API request that caused the event; null for events of the system."},"correlation_id":{"type":["string","null"],"maxLength":128,"description":"The X-Correlation-Id of that request."},"idempotency_key":{"type":["string","null"],"description":"The Idempotency-Key of that request."},"payload":{"type":"object","description":"The event data, delivered as the body's `data`."},"deliveries_count":{"type":"integer","minimum":0},"deliveries":{"type":"array","description":"One delivery per target endpoint; empty in lists (read the event for them).","x-assumption":"Lists leave the deliveries out to stay small; deliveries_count still counts them.","items":{"$ref":"#/components/schemas/WebhookDelivery"}},"created_at":{"type":"string","format":"date-time"}}};
+const schema215 = {"type":"object","required":["id","status","attempt","endpoint","event","request","response","error","next_retry_at","delivered_at","created_at"],"properties":{"id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"attempt":{"type":"integer","minimum":0,"description":"Attempts made so far (0 before the first)."},"endpoint":{"type":"object","x-assumption":"The description types endpoint as a free-form object; its id and the URL the delivery went to.","required":["id","url"],"properties":{"id":{"type":"string","format":"uuid"},"url":{"type":"string","format":"uri"}}},"event":{"type":"object","x-assumption":"The description types event as a free-form object; its id and type.","required":["id","type"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/WebhookEventType"}}},"request":{"description":"The last attempt's request; null before the first attempt.","x-assumption":"The description types request as a free-form object; what support needs to replay it.","oneOf":[{"type":"null"},{"type":"object","required":["url","headers","body"],"properties":{"url":{"type":"string","format":"uri"},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string","description":"The raw JSON body that was signed."}}}]},"response":{"description":"The last attempt's answer; null before the first attempt or when there was no answer.","x-assumption":"The description types response as a free-form object; the body is cut to 4096 characters to keep the log small.","oneOf":[{"type":"null"},{"type":"object","required":["status","headers","body","duration_ms"],"properties":{"status":{"type":"integer","minimum":100,"maximum":599},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string","maxLength":4096},"duration_ms":{"type":"integer","minimum":0}}}]},"error":{"description":"Why the last attempt failed without an HTTP answer; null otherwise.","x-assumption":"The description types error as a free-form object; a code and a message, like the envelope's error.","oneOf":[{"type":"null"},{"type":"object","required":["code","message"],"properties":{"code":{"type":"string","description":"For example `timeout` (no answer within 15 s), `connection_refused`, `dns_error`, `tls_error`, `egress_denied` (the sandbox's webhook egress policy refused the address the URL resolved to; nothing was sent).","x-assumption":"egress_denied is the mock's own code; a shared sandbox refuses private, link-local and metadata addresses and itself, checked on the address each attempt connects to."},"message":{"type":"string"}}}]},"next_retry_at":{"type":["string","null"],"format":"date-time","description":"When the next attempt is due (retrying or queued); null otherwise."},"delivered_at":{"type":["string","null"],"format":"date-time"},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate489(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate477(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate489.evaluated;
+const evaluated0 = validate477.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21837,8 +22054,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate470(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate470.errors : vErrors.concat(validate470.errors);
+if(!(validate458(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate458.errors : vErrors.concat(validate458.errors);
 errors = vErrors.length;
 }
 }
@@ -22001,8 +22218,8 @@ errors++;
 }
 }
 if(data6.type !== undefined){
-if(!(validate436(data6.type, {instancePath:instancePath+"/event/type",parentData:data6,parentDataProperty:"type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
+if(!(validate424(data6.type, {instancePath:instancePath+"/event/type",parentData:data6,parentDataProperty:"type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate424.errors : vErrors.concat(validate424.errors);
 errors = vErrors.length;
 }
 }
@@ -22524,7 +22741,7 @@ vErrors = null;
 if(data.next_retry_at !== undefined){
 let data23 = data.next_retry_at;
 if((typeof data23 !== "string") && (data23 !== null)){
-const err61 = {instancePath:instancePath+"/next_retry_at",schemaPath:"#/properties/next_retry_at/type",keyword:"type",params:{type: schema218.properties.next_retry_at.type},message:"must be string,null"};
+const err61 = {instancePath:instancePath+"/next_retry_at",schemaPath:"#/properties/next_retry_at/type",keyword:"type",params:{type: schema215.properties.next_retry_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -22549,7 +22766,7 @@ errors++;
 if(data.delivered_at !== undefined){
 let data24 = data.delivered_at;
 if((typeof data24 !== "string") && (data24 !== null)){
-const err63 = {instancePath:instancePath+"/delivered_at",schemaPath:"#/properties/delivered_at/type",keyword:"type",params:{type: schema218.properties.delivered_at.type},message:"must be string,null"};
+const err63 = {instancePath:instancePath+"/delivered_at",schemaPath:"#/properties/delivered_at/type",keyword:"type",params:{type: schema215.properties.delivered_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -22607,16 +22824,16 @@ vErrors.push(err67);
 }
 errors++;
 }
-validate489.errors = vErrors;
+validate477.errors = vErrors;
 return errors === 0;
 }
-validate489.evaluated = {"props":{"id":true,"status":true,"attempt":true,"endpoint":true,"event":true,"request":true,"response":true,"error":true,"next_retry_at":true,"delivered_at":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate477.evaluated = {"props":{"id":true,"status":true,"attempt":true,"endpoint":true,"event":true,"request":true,"response":true,"error":true,"next_retry_at":true,"delivered_at":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate486(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate486.evaluated;
+const evaluated0 = validate474.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22760,8 +22977,8 @@ errors++;
 }
 }
 if(data.type !== undefined){
-if(!(validate436(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
+if(!(validate424(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate424.errors : vErrors.concat(validate424.errors);
 errors = vErrors.length;
 }
 }
@@ -22803,7 +23020,7 @@ errors++;
 if(data2.id !== undefined){
 let data4 = data2.id;
 if(((typeof data4 !== "string") && (!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4))))) && (data4 !== null)){
-const err16 = {instancePath:instancePath+"/resource/id",schemaPath:"#/properties/resource/properties/id/type",keyword:"type",params:{type: schema217.properties.resource.properties.id.type},message:"must be string,integer,null"};
+const err16 = {instancePath:instancePath+"/resource/id",schemaPath:"#/properties/resource/properties/id/type",keyword:"type",params:{type: schema214.properties.resource.properties.id.type},message:"must be string,integer,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -22826,15 +23043,15 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate468(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate468.errors : vErrors.concat(validate468.errors);
+if(!(validate456(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate456.errors : vErrors.concat(validate456.errors);
 errors = vErrors.length;
 }
 }
 if(data.request_id !== undefined){
 let data6 = data.request_id;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err18 = {instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: schema217.properties.request_id.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: schema214.properties.request_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -22847,7 +23064,7 @@ errors++;
 if(data.correlation_id !== undefined){
 let data7 = data.correlation_id;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err19 = {instancePath:instancePath+"/correlation_id",schemaPath:"#/properties/correlation_id/type",keyword:"type",params:{type: schema217.properties.correlation_id.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/correlation_id",schemaPath:"#/properties/correlation_id/type",keyword:"type",params:{type: schema214.properties.correlation_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -22872,7 +23089,7 @@ errors++;
 if(data.idempotency_key !== undefined){
 let data8 = data.idempotency_key;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err21 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: schema217.properties.idempotency_key.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: schema214.properties.idempotency_key.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -22925,8 +23142,8 @@ let data11 = data.deliveries;
 if(Array.isArray(data11)){
 const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate489(data11[i0], {instancePath:instancePath+"/deliveries/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate489.errors : vErrors.concat(validate489.errors);
+if(!(validate477(data11[i0], {instancePath:instancePath+"/deliveries/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate477.errors : vErrors.concat(validate477.errors);
 errors = vErrors.length;
 }
 }
@@ -22978,16 +23195,16 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate486.errors = vErrors;
+validate474.errors = vErrors;
 return errors === 0;
 }
-validate486.evaluated = {"props":{"id":true,"type":true,"resource":true,"status":true,"request_id":true,"correlation_id":true,"idempotency_key":true,"payload":true,"deliveries_count":true,"deliveries":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate474.evaluated = {"props":{"id":true,"type":true,"resource":true,"status":true,"request_id":true,"correlation_id":true,"idempotency_key":true,"payload":true,"deliveries_count":true,"deliveries":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate485(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate473(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate485.evaluated;
+const evaluated0 = validate473.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23010,8 +23227,8 @@ let data0 = data.events;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate486(data0[i0], {instancePath:instancePath+"/events/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate486.errors : vErrors.concat(validate486.errors);
+if(!(validate474(data0[i0], {instancePath:instancePath+"/events/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate474.errors : vErrors.concat(validate474.errors);
 errors = vErrors.length;
 }
 }
@@ -23038,16 +23255,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate485.errors = vErrors;
+validate473.errors = vErrors;
 return errors === 0;
 }
-validate485.evaluated = {"props":{"events":true},"dynamicProps":false,"dynamicItems":false};
+validate473.evaluated = {"props":{"events":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate483(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate471(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate483.evaluated;
+const evaluated0 = validate471.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23070,8 +23287,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate485(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate485.errors : vErrors.concat(validate485.errors);
+if(!(validate473(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate473.errors : vErrors.concat(validate473.errors);
 errors = vErrors.length;
 }
 }
@@ -23086,72 +23303,23 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.meta === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/2/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.meta !== undefined){
-let data1 = data.meta;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.pagination === undefined){
-const err3 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data1.pagination !== undefined){
-if(!(validate59(data1.pagination, {instancePath:instancePath+"/meta/pagination",parentData:data1,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/allOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate483.errors = vErrors;
+validate471.errors = vErrors;
 return errors === 0;
 }
-validate483.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate471.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookEvent_path = validate496;
-const schema219 = {"type":"object","properties":{"event":{"$ref":"#/components/parameters/WebhookEventUuid/schema"}},"required":["event"]};
-const schema220 = {"type":"string","format":"uuid"};
+export const getWebhookEvent_path = validate484;
+const schema216 = {"type":"object","properties":{"event":{"$ref":"#/components/parameters/WebhookEventUuid/schema"}},"required":["event"]};
+const schema217 = {"type":"string","format":"uuid"};
 
-function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate485(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate497.evaluated;
+const evaluated0 = validate485.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23180,16 +23348,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate497.errors = vErrors;
+validate485.errors = vErrors;
 return errors === 0;
 }
-validate497.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate485.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate496(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate484(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate496.evaluated;
+const evaluated0 = validate484.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23208,8 +23376,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.event !== undefined){
-if(!(validate497(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate497.errors : vErrors.concat(validate497.errors);
+if(!(validate485(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate485.errors : vErrors.concat(validate485.errors);
 errors = vErrors.length;
 }
 }
@@ -23224,19 +23392,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate496.errors = vErrors;
+validate484.errors = vErrors;
 return errors === 0;
 }
-validate496.evaluated = {"props":{"event":true},"dynamicProps":false,"dynamicItems":false};
+validate484.evaluated = {"props":{"event":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookEvent_response_200 = validate499;
-const schema221 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEventResult"}}}]};
-const schema222 = {"type":"object","required":["event"],"properties":{"event":{"$ref":"#/components/schemas/WebhookEvent"}}};
+export const getWebhookEvent_response_200 = validate487;
+const schema218 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEventResult"}}}]};
+const schema219 = {"type":"object","required":["event"],"properties":{"event":{"$ref":"#/components/schemas/WebhookEvent"}}};
 
-function validate501(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate489(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate501.evaluated;
+const evaluated0 = validate489.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23255,8 +23423,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.event !== undefined){
-if(!(validate486(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate486.errors : vErrors.concat(validate486.errors);
+if(!(validate474(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate474.errors : vErrors.concat(validate474.errors);
 errors = vErrors.length;
 }
 }
@@ -23271,16 +23439,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate501.errors = vErrors;
+validate489.errors = vErrors;
 return errors === 0;
 }
-validate501.evaluated = {"props":{"event":true},"dynamicProps":false,"dynamicItems":false};
+validate489.evaluated = {"props":{"event":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate487(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate499.evaluated;
+const evaluated0 = validate487.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23303,8 +23471,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate501(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate501.errors : vErrors.concat(validate501.errors);
+if(!(validate489(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate489.errors : vErrors.concat(validate489.errors);
 errors = vErrors.length;
 }
 }
@@ -23319,19 +23487,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate499.errors = vErrors;
+validate487.errors = vErrors;
 return errors === 0;
 }
-validate499.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate487.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listWebhookDeliveries_query = validate504;
-const schema223 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/WebhookDeliverySort/schema"},"filter[status]":{"$ref":"#/components/parameters/WebhookDeliveryStatusFilter/schema"},"filter[event_id]":{"$ref":"#/components/parameters/WebhookDeliveryEventFilter/schema"},"filter[endpoint_id]":{"$ref":"#/components/parameters/WebhookDeliveryEndpointFilter/schema"}},"required":[]};
-const schema224 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
+export const listWebhookDeliveries_query = validate492;
+const schema220 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/WebhookDeliverySort/schema"},"filter[status]":{"$ref":"#/components/parameters/WebhookDeliveryStatusFilter/schema"},"filter[event_id]":{"$ref":"#/components/parameters/WebhookDeliveryEventFilter/schema"},"filter[endpoint_id]":{"$ref":"#/components/parameters/WebhookDeliveryEndpointFilter/schema"}},"required":[]};
+const schema221 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
 
-function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate509.evaluated;
+const evaluated0 = validate497.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23353,7 +23521,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "created_at") || (data0 === "-created_at"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema224.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema221.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -23374,17 +23542,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate509.errors = vErrors;
+validate497.errors = vErrors;
 return errors === 0;
 }
-validate509.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate497.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema225 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/DeliveryStatus"}};
+const schema222 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/DeliveryStatus"}};
 
-function validate511(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate511.evaluated;
+const evaluated0 = validate499.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23404,8 +23572,8 @@ errors++;
 }
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate470(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate470.errors : vErrors.concat(validate470.errors);
+if(!(validate458(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate458.errors : vErrors.concat(validate458.errors);
 errors = vErrors.length;
 }
 }
@@ -23440,17 +23608,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate511.errors = vErrors;
+validate499.errors = vErrors;
 return errors === 0;
 }
-validate511.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate499.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema226 = {"type":"string","format":"uuid"};
+const schema223 = {"type":"string","format":"uuid"};
 
-function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate514.evaluated;
+const evaluated0 = validate502.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23479,50 +23647,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate514.errors = vErrors;
+validate502.errors = vErrors;
 return errors === 0;
 }
-validate514.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate502.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema227 = {"type":"string","format":"uuid"};
-
-function validate516(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate516.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!(formats20.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate516.errors = vErrors;
-return errors === 0;
-}
-validate516.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
+const schema224 = {"type":"string","format":"uuid"};
 
 function validate504(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -23534,52 +23664,90 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(typeof data === "string"){
+if(!(formats20.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate504.errors = vErrors;
+return errors === 0;
+}
+validate504.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate492(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate492.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.page !== undefined){
-if(!(validate183(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+if(!(validate179(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 }
 if(data.per_page !== undefined){
-if(!(validate185(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate181(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
 }
 if(data.pagination !== undefined){
-if(!(validate187(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate183(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
 errors = vErrors.length;
 }
 }
 if(data.cursor !== undefined){
-if(!(validate189(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+if(!(validate185(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
 errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate509(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate509.errors : vErrors.concat(validate509.errors);
+if(!(validate497(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate497.errors : vErrors.concat(validate497.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[status]"] !== undefined){
-if(!(validate511(data["filter[status]"], {instancePath:instancePath+"/filter[status]",parentData:data,parentDataProperty:"filter[status]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate511.errors : vErrors.concat(validate511.errors);
+if(!(validate499(data["filter[status]"], {instancePath:instancePath+"/filter[status]",parentData:data,parentDataProperty:"filter[status]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate499.errors : vErrors.concat(validate499.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[event_id]"] !== undefined){
-if(!(validate514(data["filter[event_id]"], {instancePath:instancePath+"/filter[event_id]",parentData:data,parentDataProperty:"filter[event_id]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate514.errors : vErrors.concat(validate514.errors);
+if(!(validate502(data["filter[event_id]"], {instancePath:instancePath+"/filter[event_id]",parentData:data,parentDataProperty:"filter[event_id]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate502.errors : vErrors.concat(validate502.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[endpoint_id]"] !== undefined){
-if(!(validate516(data["filter[endpoint_id]"], {instancePath:instancePath+"/filter[endpoint_id]",parentData:data,parentDataProperty:"filter[endpoint_id]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate516.errors : vErrors.concat(validate516.errors);
+if(!(validate504(data["filter[endpoint_id]"], {instancePath:instancePath+"/filter[endpoint_id]",parentData:data,parentDataProperty:"filter[endpoint_id]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate504.errors : vErrors.concat(validate504.errors);
 errors = vErrors.length;
 }
 }
@@ -23594,19 +23762,19 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate504.errors = vErrors;
+validate492.errors = vErrors;
 return errors === 0;
 }
-validate504.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[event_id]":true,"filter[endpoint_id]":true},"dynamicProps":false,"dynamicItems":false};
+validate492.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[event_id]":true,"filter[endpoint_id]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listWebhookDeliveries_response_200 = validate518;
-const schema228 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookDeliveryListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema229 = {"type":"object","required":["deliveries"],"properties":{"deliveries":{"type":"array","items":{"$ref":"#/components/schemas/WebhookDelivery"}}}};
+export const listWebhookDeliveries_response_200 = validate506;
+const schema225 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookDeliveryListResult"}}},{"$ref":"#/components/schemas/PaginatedEnvelope"}]};
+const schema226 = {"type":"object","required":["deliveries"],"properties":{"deliveries":{"type":"array","items":{"$ref":"#/components/schemas/WebhookDelivery"}}}};
 
-function validate520(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate508(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate520.evaluated;
+const evaluated0 = validate508.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23629,8 +23797,8 @@ let data0 = data.deliveries;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate489(data0[i0], {instancePath:instancePath+"/deliveries/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate489.errors : vErrors.concat(validate489.errors);
+if(!(validate477(data0[i0], {instancePath:instancePath+"/deliveries/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate477.errors : vErrors.concat(validate477.errors);
 errors = vErrors.length;
 }
 }
@@ -23657,16 +23825,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate520.errors = vErrors;
+validate508.errors = vErrors;
 return errors === 0;
 }
-validate520.evaluated = {"props":{"deliveries":true},"dynamicProps":false,"dynamicItems":false};
+validate508.evaluated = {"props":{"deliveries":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate518(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate506(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate518.evaluated;
+const evaluated0 = validate506.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23689,8 +23857,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate520(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate520.errors : vErrors.concat(validate520.errors);
+if(!(validate508(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate508.errors : vErrors.concat(validate508.errors);
 errors = vErrors.length;
 }
 }
@@ -23705,72 +23873,23 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.meta === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/2/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.meta !== undefined){
-let data1 = data.meta;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.pagination === undefined){
-const err3 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data1.pagination !== undefined){
-if(!(validate59(data1.pagination, {instancePath:instancePath+"/meta/pagination",parentData:data1,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/allOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate518.errors = vErrors;
+validate506.errors = vErrors;
 return errors === 0;
 }
-validate518.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate506.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookDelivery_path = validate524;
-const schema230 = {"type":"object","properties":{"delivery":{"$ref":"#/components/parameters/WebhookDeliveryUuid/schema"}},"required":["delivery"]};
-const schema231 = {"type":"string","format":"uuid"};
+export const getWebhookDelivery_path = validate512;
+const schema227 = {"type":"object","properties":{"delivery":{"$ref":"#/components/parameters/WebhookDeliveryUuid/schema"}},"required":["delivery"]};
+const schema228 = {"type":"string","format":"uuid"};
 
-function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate513(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate525.evaluated;
+const evaluated0 = validate513.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23799,16 +23918,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate525.errors = vErrors;
+validate513.errors = vErrors;
 return errors === 0;
 }
-validate525.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate513.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate524(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate512(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate524.evaluated;
+const evaluated0 = validate512.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23827,8 +23946,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.delivery !== undefined){
-if(!(validate525(data.delivery, {instancePath:instancePath+"/delivery",parentData:data,parentDataProperty:"delivery",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate525.errors : vErrors.concat(validate525.errors);
+if(!(validate513(data.delivery, {instancePath:instancePath+"/delivery",parentData:data,parentDataProperty:"delivery",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate513.errors : vErrors.concat(validate513.errors);
 errors = vErrors.length;
 }
 }
@@ -23843,19 +23962,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate524.errors = vErrors;
+validate512.errors = vErrors;
 return errors === 0;
 }
-validate524.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
+validate512.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookDelivery_response_200 = validate527;
-const schema232 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookDeliveryResult"}}}]};
-const schema233 = {"type":"object","required":["delivery"],"properties":{"delivery":{"$ref":"#/components/schemas/WebhookDelivery"}}};
+export const getWebhookDelivery_response_200 = validate515;
+const schema229 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookDeliveryResult"}}}]};
+const schema230 = {"type":"object","required":["delivery"],"properties":{"delivery":{"$ref":"#/components/schemas/WebhookDelivery"}}};
 
-function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate517(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate529.evaluated;
+const evaluated0 = validate517.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23874,8 +23993,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.delivery !== undefined){
-if(!(validate489(data.delivery, {instancePath:instancePath+"/delivery",parentData:data,parentDataProperty:"delivery",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate489.errors : vErrors.concat(validate489.errors);
+if(!(validate477(data.delivery, {instancePath:instancePath+"/delivery",parentData:data,parentDataProperty:"delivery",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate477.errors : vErrors.concat(validate477.errors);
 errors = vErrors.length;
 }
 }
@@ -23890,16 +24009,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate529.errors = vErrors;
+validate517.errors = vErrors;
 return errors === 0;
 }
-validate529.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
+validate517.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate515(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate527.evaluated;
+const evaluated0 = validate515.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23922,8 +24041,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate529(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate529.errors : vErrors.concat(validate529.errors);
+if(!(validate517(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate517.errors : vErrors.concat(validate517.errors);
 errors = vErrors.length;
 }
 }
@@ -23938,19 +24057,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate527.errors = vErrors;
+validate515.errors = vErrors;
 return errors === 0;
 }
-validate527.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate515.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookEndpoint_path = validate532;
-const schema234 = {"type":"object","properties":{"webhook":{"$ref":"#/components/parameters/WebhookEndpointUuid/schema"}},"required":["webhook"]};
-const schema235 = {"type":"string","format":"uuid"};
+export const getWebhookEndpoint_path = validate520;
+const schema231 = {"type":"object","properties":{"webhook":{"$ref":"#/components/parameters/WebhookEndpointUuid/schema"}},"required":["webhook"]};
+const schema232 = {"type":"string","format":"uuid"};
 
-function validate533(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate521(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate533.evaluated;
+const evaluated0 = validate521.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23979,16 +24098,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate533.errors = vErrors;
+validate521.errors = vErrors;
 return errors === 0;
 }
-validate533.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate521.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate532(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate520(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate532.evaluated;
+const evaluated0 = validate520.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24007,8 +24126,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.webhook !== undefined){
-if(!(validate533(data.webhook, {instancePath:instancePath+"/webhook",parentData:data,parentDataProperty:"webhook",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate533.errors : vErrors.concat(validate533.errors);
+if(!(validate521(data.webhook, {instancePath:instancePath+"/webhook",parentData:data,parentDataProperty:"webhook",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate521.errors : vErrors.concat(validate521.errors);
 errors = vErrors.length;
 }
 }
@@ -24023,19 +24142,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate532.errors = vErrors;
+validate520.errors = vErrors;
 return errors === 0;
 }
-validate532.evaluated = {"props":{"webhook":true},"dynamicProps":false,"dynamicItems":false};
+validate520.evaluated = {"props":{"webhook":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookEndpoint_response_200 = validate535;
-const schema236 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"x-assumption":"The description types the result as null; the mock returns the endpoint, and null stays valid so the real service conforms.","anyOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookEndpointResult"}]}}}]};
-const schema237 = {"type":"object","required":["endpoint"],"properties":{"endpoint":{"$ref":"#/components/schemas/WebhookEndpoint"}}};
+export const getWebhookEndpoint_response_200 = validate523;
+const schema233 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"x-assumption":"The description types the result as null; the mock returns the endpoint, and null stays valid so the real service conforms.","anyOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookEndpointResult"}]}}}]};
+const schema234 = {"type":"object","required":["endpoint"],"properties":{"endpoint":{"$ref":"#/components/schemas/WebhookEndpoint"}}};
 
-function validate537(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate537.evaluated;
+const evaluated0 = validate525.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24054,8 +24173,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.endpoint !== undefined){
-if(!(validate435(data.endpoint, {instancePath:instancePath+"/endpoint",parentData:data,parentDataProperty:"endpoint",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate435.errors : vErrors.concat(validate435.errors);
+if(!(validate423(data.endpoint, {instancePath:instancePath+"/endpoint",parentData:data,parentDataProperty:"endpoint",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate423.errors : vErrors.concat(validate423.errors);
 errors = vErrors.length;
 }
 }
@@ -24070,16 +24189,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate537.errors = vErrors;
+validate525.errors = vErrors;
 return errors === 0;
 }
-validate537.evaluated = {"props":{"endpoint":true},"dynamicProps":false,"dynamicItems":false};
+validate525.evaluated = {"props":{"endpoint":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate523(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate535.evaluated;
+const evaluated0 = validate523.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24119,8 +24238,8 @@ errors++;
 var _valid0 = _errs5 === errors;
 valid2 = valid2 || _valid0;
 const _errs7 = errors;
-if(!(validate537(data0, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate537.errors : vErrors.concat(validate537.errors);
+if(!(validate525(data0, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate525.errors : vErrors.concat(validate525.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -24162,19 +24281,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate535.errors = vErrors;
+validate523.errors = vErrors;
 return errors === 0;
 }
-validate535.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate523.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const updateWebhookEndpoint_body = validate540;
-const schema238 = {"$ref":"#/components/schemas/UpdateWebhookEndpointRequest","$comment":"validator entry"};
-const schema239 = {"type":"object","additionalProperties":false,"minProperties":1,"description":"The fields to change; the others keep their values.","properties":{"name":{"type":"string","minLength":1,"maxLength":100},"url":{"$ref":"#/components/schemas/WebhookUrl"},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}},"status":{"$ref":"#/components/schemas/WebhookEndpointStatus"}},"example":{"events":["order.created","order.status_changed","api.test"],"status":"active"}};
+export const updateWebhookEndpoint_body = validate528;
+const schema235 = {"$ref":"#/components/schemas/UpdateWebhookEndpointRequest","$comment":"validator entry"};
+const schema236 = {"type":"object","additionalProperties":false,"minProperties":1,"description":"The fields to change; the others keep their values.","properties":{"name":{"type":"string","minLength":1,"maxLength":100},"url":{"$ref":"#/components/schemas/WebhookUrl"},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}},"status":{"$ref":"#/components/schemas/WebhookEndpointStatus"}},"example":{"events":["order.created","order.status_changed","api.test"],"status":"active"}};
 
-function validate541(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate541.evaluated;
+const evaluated0 = validate529.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24240,8 +24359,8 @@ errors++;
 }
 }
 if(data.url !== undefined){
-if(!(validate449(data.url, {instancePath:instancePath+"/url",parentData:data,parentDataProperty:"url",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate449.errors : vErrors.concat(validate449.errors);
+if(!(validate437(data.url, {instancePath:instancePath+"/url",parentData:data,parentDataProperty:"url",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate437.errors : vErrors.concat(validate437.errors);
 errors = vErrors.length;
 }
 }
@@ -24260,8 +24379,8 @@ errors++;
 }
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate436(data2[i0], {instancePath:instancePath+"/events/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
+if(!(validate424(data2[i0], {instancePath:instancePath+"/events/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate424.errors : vErrors.concat(validate424.errors);
 errors = vErrors.length;
 }
 }
@@ -24298,8 +24417,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate438(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate438.errors : vErrors.concat(validate438.errors);
+if(!(validate426(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate426.errors : vErrors.concat(validate426.errors);
 errors = vErrors.length;
 }
 }
@@ -24314,38 +24433,38 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate541.errors = vErrors;
+validate529.errors = vErrors;
 return errors === 0;
 }
-validate541.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate529.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate540(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate540.evaluated;
+const evaluated0 = validate528.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate541(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate541.errors : vErrors.concat(validate541.errors);
+if(!(validate529(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate529.errors : vErrors.concat(validate529.errors);
 errors = vErrors.length;
 }
-validate540.errors = vErrors;
+validate528.errors = vErrors;
 return errors === 0;
 }
-validate540.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate528.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const listOrders_query = validate546;
-const schema240 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"type":"array","items":{"type":"string","enum":["id","-id","created_at","-created_at","updated_at","-updated_at","completed_at","-completed_at","amount_in","-amount_in","amount_out","-amount_out","status","-status"]},"default":["-created_at"]},"filter[status]":{"type":"array","items":{"$ref":"#/components/schemas/OrderStatus"}},"filter[id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[public_id]":{"type":"string","pattern":"^[A-Z0-9]{10}$"},"filter[tracking_id]":{"type":"string","format":"uuid"},"filter[email]":{"type":"string","minLength":1,"maxLength":254},"filter[from_requisite]":{"type":"string","minLength":1,"maxLength":128},"filter[to_requisite]":{"type":"string","minLength":1,"maxLength":128},"filter[created_from]":{"type":"string","format":"date-time"},"filter[created_to]":{"type":"string","format":"date-time"},"filter[currency]":{"type":"string","minLength":1},"filter[amount_min]":{"$ref":"#/components/schemas/Amount"},"filter[amount_max]":{"$ref":"#/components/schemas/Amount"}},"required":[]};
+export const listOrders_query = validate534;
+const schema237 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"type":"array","items":{"type":"string","enum":["id","-id","created_at","-created_at","updated_at","-updated_at","completed_at","-completed_at","amount_in","-amount_in","amount_out","-amount_out","status","-status"]},"default":["-created_at"]},"filter[status]":{"type":"array","items":{"$ref":"#/components/schemas/OrderStatus"}},"filter[id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[public_id]":{"type":"string","pattern":"^[A-Z0-9]{10}$"},"filter[tracking_id]":{"type":"string","format":"uuid"},"filter[email]":{"type":"string","minLength":1,"maxLength":254},"filter[from_requisite]":{"type":"string","minLength":1,"maxLength":128},"filter[to_requisite]":{"type":"string","minLength":1,"maxLength":128},"filter[created_from]":{"type":"string","format":"date-time"},"filter[created_to]":{"type":"string","format":"date-time"},"filter[currency]":{"type":"string","minLength":1},"filter[amount_min]":{"$ref":"#/components/schemas/Amount"},"filter[amount_max]":{"$ref":"#/components/schemas/Amount"}},"required":[]};
 
-function validate546(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate534(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate546.evaluated;
+const evaluated0 = validate534.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24354,26 +24473,26 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.page !== undefined){
-if(!(validate183(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+if(!(validate179(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 }
 if(data.per_page !== undefined){
-if(!(validate185(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate181(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
 }
 if(data.pagination !== undefined){
-if(!(validate187(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate183(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
 errors = vErrors.length;
 }
 }
 if(data.cursor !== undefined){
-if(!(validate189(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+if(!(validate185(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
 errors = vErrors.length;
 }
 }
@@ -24394,7 +24513,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((((((((((data5 === "id") || (data5 === "-id")) || (data5 === "created_at")) || (data5 === "-created_at")) || (data5 === "updated_at")) || (data5 === "-updated_at")) || (data5 === "completed_at")) || (data5 === "-completed_at")) || (data5 === "amount_in")) || (data5 === "-amount_in")) || (data5 === "amount_out")) || (data5 === "-amount_out")) || (data5 === "status")) || (data5 === "-status"))){
-const err1 = {instancePath:instancePath+"/sort/" + i0,schemaPath:"#/properties/sort/items/enum",keyword:"enum",params:{allowedValues: schema240.properties.sort.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/sort/" + i0,schemaPath:"#/properties/sort/items/enum",keyword:"enum",params:{allowedValues: schema237.properties.sort.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24421,8 +24540,8 @@ let data6 = data["filter[status]"];
 if(Array.isArray(data6)){
 const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate114(data6[i1], {instancePath:instancePath+"/filter[status]/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate110(data6[i1], {instancePath:instancePath+"/filter[status]/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
@@ -24482,7 +24601,7 @@ errors++;
 if(data["filter[public_id]"] !== undefined){
 let data10 = data["filter[public_id]"];
 if(typeof data10 === "string"){
-if(!pattern23.test(data10)){
+if(!pattern29.test(data10)){
 const err7 = {instancePath:instancePath+"/filter[public_id]",schemaPath:"#/properties/filter%5Bpublic_id%5D/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{10}$"},message:"must match pattern \""+"^[A-Z0-9]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -24710,14 +24829,14 @@ errors++;
 }
 }
 if(data["filter[amount_min]"] !== undefined){
-if(!(validate139(data["filter[amount_min]"], {instancePath:instancePath+"/filter[amount_min]",parentData:data,parentDataProperty:"filter[amount_min]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data["filter[amount_min]"], {instancePath:instancePath+"/filter[amount_min]",parentData:data,parentDataProperty:"filter[amount_min]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[amount_max]"] !== undefined){
-if(!(validate139(data["filter[amount_max]"], {instancePath:instancePath+"/filter[amount_max]",parentData:data,parentDataProperty:"filter[amount_max]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data["filter[amount_max]"], {instancePath:instancePath+"/filter[amount_max]",parentData:data,parentDataProperty:"filter[amount_max]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -24732,19 +24851,19 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate546.errors = vErrors;
+validate534.errors = vErrors;
 return errors === 0;
 }
-validate546.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[id]":true,"filter[public_id]":true,"filter[tracking_id]":true,"filter[email]":true,"filter[from_requisite]":true,"filter[to_requisite]":true,"filter[created_from]":true,"filter[created_to]":true,"filter[currency]":true,"filter[amount_min]":true,"filter[amount_max]":true},"dynamicProps":false,"dynamicItems":false};
+validate534.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[id]":true,"filter[public_id]":true,"filter[tracking_id]":true,"filter[email]":true,"filter[from_requisite]":true,"filter[to_requisite]":true,"filter[created_from]":true,"filter[created_to]":true,"filter[currency]":true,"filter[amount_min]":true,"filter[amount_max]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listOrders_response_200 = validate554;
-const schema241 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema242 = {"type":"object","required":["orders"],"properties":{"orders":{"type":"array","items":{"$ref":"#/components/schemas/Order"}}}};
+export const listOrders_response_200 = validate542;
+const schema238 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderListResult"}}},{"$ref":"#/components/schemas/PaginatedEnvelope"}]};
+const schema239 = {"type":"object","required":["orders"],"properties":{"orders":{"type":"array","items":{"$ref":"#/components/schemas/Order"}}}};
 
-function validate556(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate544(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate556.evaluated;
+const evaluated0 = validate544.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24767,8 +24886,8 @@ let data0 = data.orders;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate323(data0[i0], {instancePath:instancePath+"/orders/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
+if(!(validate311(data0[i0], {instancePath:instancePath+"/orders/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
 errors = vErrors.length;
 }
 }
@@ -24795,16 +24914,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate556.errors = vErrors;
+validate544.errors = vErrors;
 return errors === 0;
 }
-validate556.evaluated = {"props":{"orders":true},"dynamicProps":false,"dynamicItems":false};
+validate544.evaluated = {"props":{"orders":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate554(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate542(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate554.evaluated;
+const evaluated0 = validate542.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24827,8 +24946,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate556(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate556.errors : vErrors.concat(validate556.errors);
+if(!(validate544(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate544.errors : vErrors.concat(validate544.errors);
 errors = vErrors.length;
 }
 }
@@ -24843,73 +24962,24 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.meta === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/2/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.meta !== undefined){
-let data1 = data.meta;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.pagination === undefined){
-const err3 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data1.pagination !== undefined){
-if(!(validate59(data1.pagination, {instancePath:instancePath+"/meta/pagination",parentData:data1,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/allOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate554.errors = vErrors;
+validate542.errors = vErrors;
 return errors === 0;
 }
-validate554.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate542.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const simulateOrder_body = validate560;
-const schema243 = {"$ref":"#/components/schemas/SimulateOrderRequest","$comment":"validator entry"};
-const schema244 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no sandbox payload; a route, an amount and the machine events to apply are what a simulation needs.","required":["route_id","amount"],"properties":{"route_id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"amount_side":{"$ref":"#/components/schemas/AmountSide","default":"give"},"events":{"type":"array","minItems":1,"maxItems":20,"description":"Order machine events to apply in order to the scratch order; by default the happy path.","items":{"$ref":"#/components/schemas/OrderMachineEvent"},"default":["pay","process","complete"]}},"example":{"route_id":12,"amount":"0.015","amount_side":"give","events":["pay","process","complete"]}};
-const schema245 = {"type":"string","description":"Events of the order machine (contracts/machines/order.yaml).","enum":["confirm","pay","cancel","expire","hold_for_verification","process","fail","verification_approved","verification_rejected","complete","refund"]};
+export const simulateOrder_body = validate548;
+const schema240 = {"$ref":"#/components/schemas/SimulateOrderRequest","$comment":"validator entry"};
+const schema241 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no sandbox payload; a route, an amount and the machine events to apply are what a simulation needs.","required":["route_id","amount"],"properties":{"route_id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"amount_side":{"$ref":"#/components/schemas/AmountSide","default":"give"},"events":{"type":"array","minItems":1,"maxItems":20,"description":"Order machine events to apply in order to the scratch order; by default the happy path.","items":{"$ref":"#/components/schemas/OrderMachineEvent"},"default":["pay","process","complete"]}},"example":{"route_id":12,"amount":"0.015","amount_side":"give","events":["pay","process","complete"]}};
+const schema242 = {"type":"string","description":"Events of the order machine (contracts/machines/order.yaml).","enum":["confirm","pay","cancel","expire","hold_for_verification","process","fail","verification_approved","verification_rejected","complete","refund"]};
 
-function validate564(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate552(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate564.evaluated;
+const evaluated0 = validate552.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24927,7 +24997,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((((((data === "confirm") || (data === "pay")) || (data === "cancel")) || (data === "expire")) || (data === "hold_for_verification")) || (data === "process")) || (data === "fail")) || (data === "verification_approved")) || (data === "verification_rejected")) || (data === "complete")) || (data === "refund"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema245.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema242.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24936,16 +25006,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate564.errors = vErrors;
+validate552.errors = vErrors;
 return errors === 0;
 }
-validate564.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate552.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate549(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate561.evaluated;
+const evaluated0 = validate549.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25011,14 +25081,14 @@ errors++;
 }
 }
 if(data.amount !== undefined){
-if(!(validate139(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
 if(data.amount_side !== undefined){
-if(!(validate191(data.amount_side, {instancePath:instancePath+"/amount_side",parentData:data,parentDataProperty:"amount_side",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
+if(!(validate187(data.amount_side, {instancePath:instancePath+"/amount_side",parentData:data,parentDataProperty:"amount_side",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
 }
@@ -25047,8 +25117,8 @@ errors++;
 }
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate564(data3[i0], {instancePath:instancePath+"/events/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate564.errors : vErrors.concat(validate564.errors);
+if(!(validate552(data3[i0], {instancePath:instancePath+"/events/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate552.errors : vErrors.concat(validate552.errors);
 errors = vErrors.length;
 }
 }
@@ -25075,41 +25145,41 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate561.errors = vErrors;
+validate549.errors = vErrors;
 return errors === 0;
 }
-validate561.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate549.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate560(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate548(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate560.evaluated;
+const evaluated0 = validate548.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate561(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate561.errors : vErrors.concat(validate561.errors);
+if(!(validate549(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate549.errors : vErrors.concat(validate549.errors);
 errors = vErrors.length;
 }
-validate560.errors = vErrors;
+validate548.errors = vErrors;
 return errors === 0;
 }
-validate560.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate548.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const simulateOrder_response_200 = validate567;
-const schema246 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SimulationResult"}}}]};
-const schema247 = {"type":"object","required":["simulation"],"properties":{"simulation":{"$ref":"#/components/schemas/OrderSimulation"}}};
-const schema248 = {"type":"object","required":["order","transitions","events","final_status"],"properties":{"order":{"$ref":"#/components/schemas/Order"},"transitions":{"type":"array","items":{"$ref":"#/components/schemas/SimulatedTransition"}},"events":{"type":"array","description":"The webhook events a real order would emit; none is sent.","items":{"$ref":"#/components/schemas/SimulatedEvent"}},"final_status":{"$ref":"#/components/schemas/OrderStatus"}}};
-const schema249 = {"type":"object","required":["from","event","to","allowed","reason"],"properties":{"from":{"$ref":"#/components/schemas/OrderStatus"},"event":{"$ref":"#/components/schemas/OrderMachineEvent"},"to":{"description":"The status after the event; null when the event is not allowed in `from`.","oneOf":[{"$ref":"#/components/schemas/OrderStatus"},{"type":"null"}]},"allowed":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the event is not allowed (no transition, or a guard does not hold); null when it is."}}};
+export const simulateOrder_response_200 = validate555;
+const schema243 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SimulationResult"}}}]};
+const schema244 = {"type":"object","required":["simulation"],"properties":{"simulation":{"$ref":"#/components/schemas/OrderSimulation"}}};
+const schema245 = {"type":"object","required":["order","transitions","events","final_status"],"properties":{"order":{"$ref":"#/components/schemas/Order"},"transitions":{"type":"array","items":{"$ref":"#/components/schemas/SimulatedTransition"}},"events":{"type":"array","description":"The webhook events a real order would emit; none is sent.","items":{"$ref":"#/components/schemas/SimulatedEvent"}},"final_status":{"$ref":"#/components/schemas/OrderStatus"}}};
+const schema246 = {"type":"object","required":["from","event","to","allowed","reason"],"properties":{"from":{"$ref":"#/components/schemas/OrderStatus"},"event":{"$ref":"#/components/schemas/OrderMachineEvent"},"to":{"description":"The status after the event; null when the event is not allowed in `from`.","oneOf":[{"$ref":"#/components/schemas/OrderStatus"},{"type":"null"}]},"allowed":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the event is not allowed (no transition, or a guard does not hold); null when it is."}}};
 
-function validate572(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate560(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate572.evaluated;
+const evaluated0 = validate560.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25168,14 +25238,14 @@ vErrors.push(err4);
 errors++;
 }
 if(data.from !== undefined){
-if(!(validate114(data.from, {instancePath:instancePath+"/from",parentData:data,parentDataProperty:"from",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate110(data.from, {instancePath:instancePath+"/from",parentData:data,parentDataProperty:"from",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
 if(data.event !== undefined){
-if(!(validate564(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate564.errors : vErrors.concat(validate564.errors);
+if(!(validate552(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate552.errors : vErrors.concat(validate552.errors);
 errors = vErrors.length;
 }
 }
@@ -25185,8 +25255,8 @@ const _errs4 = errors;
 let valid1 = false;
 let passing0 = null;
 const _errs5 = errors;
-if(!(validate114(data2, {instancePath:instancePath+"/to",parentData:data,parentDataProperty:"to",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate110(data2, {instancePath:instancePath+"/to",parentData:data,parentDataProperty:"to",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
@@ -25253,7 +25323,7 @@ errors++;
 if(data.reason !== undefined){
 let data4 = data.reason;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err8 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema249.properties.reason.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema246.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -25274,17 +25344,17 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate572.errors = vErrors;
+validate560.errors = vErrors;
 return errors === 0;
 }
-validate572.evaluated = {"props":{"from":true,"event":true,"to":true,"allowed":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+validate560.evaluated = {"props":{"from":true,"event":true,"to":true,"allowed":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema250 = {"type":"object","required":["type","payload"],"properties":{"type":{"type":"string","enum":["order.created","order.status_changed"]},"payload":{"type":"object","description":"The `data` the real order's webhook would carry (OrderCreatedWebhookData or OrderStatusChangedWebhookData).","x-assumption":"The webhook data, so a receiver's handler can be tested against simulated events."}}};
+const schema247 = {"type":"object","required":["type","payload"],"properties":{"type":{"type":"string","enum":["order.created","order.status_changed"]},"payload":{"type":"object","description":"The `data` the real order's webhook would carry (OrderCreatedWebhookData or OrderStatusChangedWebhookData).","x-assumption":"The webhook data, so a receiver's handler can be tested against simulated events."}}};
 
-function validate577(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate565(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate577.evaluated;
+const evaluated0 = validate565.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25325,7 +25395,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((data0 === "order.created") || (data0 === "order.status_changed"))){
-const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema250.properties.type.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema247.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -25359,16 +25429,16 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate577.errors = vErrors;
+validate565.errors = vErrors;
 return errors === 0;
 }
-validate577.evaluated = {"props":{"type":true,"payload":true},"dynamicProps":false,"dynamicItems":false};
+validate565.evaluated = {"props":{"type":true,"payload":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate570(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate558(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate570.evaluated;
+const evaluated0 = validate558.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25417,8 +25487,8 @@ vErrors.push(err3);
 errors++;
 }
 if(data.order !== undefined){
-if(!(validate323(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
+if(!(validate311(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
 errors = vErrors.length;
 }
 }
@@ -25427,8 +25497,8 @@ let data1 = data.transitions;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate572(data1[i0], {instancePath:instancePath+"/transitions/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate572.errors : vErrors.concat(validate572.errors);
+if(!(validate560(data1[i0], {instancePath:instancePath+"/transitions/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate560.errors : vErrors.concat(validate560.errors);
 errors = vErrors.length;
 }
 }
@@ -25449,8 +25519,8 @@ let data3 = data.events;
 if(Array.isArray(data3)){
 const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate577(data3[i1], {instancePath:instancePath+"/events/" + i1,parentData:data3,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate565(data3[i1], {instancePath:instancePath+"/events/" + i1,parentData:data3,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate565.errors : vErrors.concat(validate565.errors);
 errors = vErrors.length;
 }
 }
@@ -25467,8 +25537,8 @@ errors++;
 }
 }
 if(data.final_status !== undefined){
-if(!(validate114(data.final_status, {instancePath:instancePath+"/final_status",parentData:data,parentDataProperty:"final_status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate110(data.final_status, {instancePath:instancePath+"/final_status",parentData:data,parentDataProperty:"final_status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
@@ -25483,16 +25553,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate570.errors = vErrors;
+validate558.errors = vErrors;
 return errors === 0;
 }
-validate570.evaluated = {"props":{"order":true,"transitions":true,"events":true,"final_status":true},"dynamicProps":false,"dynamicItems":false};
+validate558.evaluated = {"props":{"order":true,"transitions":true,"events":true,"final_status":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate569(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate569.evaluated;
+const evaluated0 = validate557.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25511,8 +25581,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.simulation !== undefined){
-if(!(validate570(data.simulation, {instancePath:instancePath+"/simulation",parentData:data,parentDataProperty:"simulation",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate570.errors : vErrors.concat(validate570.errors);
+if(!(validate558(data.simulation, {instancePath:instancePath+"/simulation",parentData:data,parentDataProperty:"simulation",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate558.errors : vErrors.concat(validate558.errors);
 errors = vErrors.length;
 }
 }
@@ -25527,16 +25597,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate569.errors = vErrors;
+validate557.errors = vErrors;
 return errors === 0;
 }
-validate569.evaluated = {"props":{"simulation":true},"dynamicProps":false,"dynamicItems":false};
+validate557.evaluated = {"props":{"simulation":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate567(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate567.evaluated;
+const evaluated0 = validate555.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25559,8 +25629,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate569(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate569.errors : vErrors.concat(validate569.errors);
+if(!(validate557(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate557.errors : vErrors.concat(validate557.errors);
 errors = vErrors.length;
 }
 }
@@ -25575,22 +25645,22 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate567.errors = vErrors;
+validate555.errors = vErrors;
 return errors === 0;
 }
-validate567.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate555.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPartner_response_200 = validate582;
-const schema251 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerResult"}}}]};
-const schema252 = {"type":"object","required":["partner"],"properties":{"partner":{"$ref":"#/components/schemas/Partner"}}};
-const schema253 = {"type":"object","x-assumption":"The description shows no partner record; referral program fields as exchangers publish them.","required":["id","name","referral_code","referral_url","commission_percent","status","balance","created_at"],"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"referral_code":{"type":"string","pattern":"^[A-Za-z0-9_-]{4,32}$"},"referral_url":{"type":"string","format":"uri"},"commission_percent":{"$ref":"#/components/schemas/Amount","description":"Share of the exchanger's profit on referred exchanges, in percent."},"status":{"type":"string","enum":["active","suspended"]},"balance":{"$ref":"#/components/schemas/PartnerMoney"},"created_at":{"type":"string","format":"date-time"}}};
-const pattern40 = new RegExp("^[A-Za-z0-9_-]{4,32}$", "u");
-const schema254 = {"type":"object","required":["currency","amount"],"properties":{"currency":{"type":"string","description":"Currency code, for example `USDT`."},"amount":{"$ref":"#/components/schemas/Amount"}}};
+export const getPartner_response_200 = validate570;
+const schema248 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerResult"}}}]};
+const schema249 = {"type":"object","required":["partner"],"properties":{"partner":{"$ref":"#/components/schemas/Partner"}}};
+const schema250 = {"type":"object","x-assumption":"The description shows no partner record; referral program fields as exchangers publish them.","required":["id","name","referral_code","referral_url","commission_percent","status","balance","created_at"],"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"referral_code":{"type":"string","pattern":"^[A-Za-z0-9_-]{4,32}$"},"referral_url":{"type":"string","format":"uri"},"commission_percent":{"$ref":"#/components/schemas/Amount","description":"Share of the exchanger's profit on referred exchanges, in percent."},"status":{"type":"string","enum":["active","suspended"]},"balance":{"$ref":"#/components/schemas/PartnerMoney"},"created_at":{"type":"string","format":"date-time"}}};
+const pattern46 = new RegExp("^[A-Za-z0-9_-]{4,32}$", "u");
+const schema251 = {"type":"object","required":["currency","amount"],"properties":{"currency":{"type":"string","description":"Currency code, for example `USDT`."},"amount":{"$ref":"#/components/schemas/Amount"}}};
 
-function validate587(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate575(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate587.evaluated;
+const evaluated0 = validate575.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25631,8 +25701,8 @@ errors++;
 }
 }
 if(data.amount !== undefined){
-if(!(validate139(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -25647,16 +25717,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate587.errors = vErrors;
+validate575.errors = vErrors;
 return errors === 0;
 }
-validate587.evaluated = {"props":{"currency":true,"amount":true},"dynamicProps":false,"dynamicItems":false};
+validate575.evaluated = {"props":{"currency":true,"amount":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate585(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate573(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate585.evaluated;
+const evaluated0 = validate573.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25784,7 +25854,7 @@ errors++;
 if(data.referral_code !== undefined){
 let data2 = data.referral_code;
 if(typeof data2 === "string"){
-if(!pattern40.test(data2)){
+if(!pattern46.test(data2)){
 const err11 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{4,32}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{4,32}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -25832,8 +25902,8 @@ errors++;
 }
 }
 if(data.commission_percent !== undefined){
-if(!(validate139(data.commission_percent, {instancePath:instancePath+"/commission_percent",parentData:data,parentDataProperty:"commission_percent",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.commission_percent, {instancePath:instancePath+"/commission_percent",parentData:data,parentDataProperty:"commission_percent",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -25850,7 +25920,7 @@ vErrors.push(err15);
 errors++;
 }
 if(!((data5 === "active") || (data5 === "suspended"))){
-const err16 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema253.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err16 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema250.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -25861,8 +25931,8 @@ errors++;
 }
 }
 if(data.balance !== undefined){
-if(!(validate587(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate587.errors : vErrors.concat(validate587.errors);
+if(!(validate575(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate575.errors : vErrors.concat(validate575.errors);
 errors = vErrors.length;
 }
 }
@@ -25902,16 +25972,16 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate585.errors = vErrors;
+validate573.errors = vErrors;
 return errors === 0;
 }
-validate585.evaluated = {"props":{"id":true,"name":true,"referral_code":true,"referral_url":true,"commission_percent":true,"status":true,"balance":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate573.evaluated = {"props":{"id":true,"name":true,"referral_code":true,"referral_url":true,"commission_percent":true,"status":true,"balance":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate584(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate572(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate584.evaluated;
+const evaluated0 = validate572.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25930,8 +26000,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.partner !== undefined){
-if(!(validate585(data.partner, {instancePath:instancePath+"/partner",parentData:data,parentDataProperty:"partner",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate585.errors : vErrors.concat(validate585.errors);
+if(!(validate573(data.partner, {instancePath:instancePath+"/partner",parentData:data,parentDataProperty:"partner",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate573.errors : vErrors.concat(validate573.errors);
 errors = vErrors.length;
 }
 }
@@ -25946,16 +26016,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate584.errors = vErrors;
+validate572.errors = vErrors;
 return errors === 0;
 }
-validate584.evaluated = {"props":{"partner":true},"dynamicProps":false,"dynamicItems":false};
+validate572.evaluated = {"props":{"partner":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate570(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate582.evaluated;
+const evaluated0 = validate570.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25978,8 +26048,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate584(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate584.errors : vErrors.concat(validate584.errors);
+if(!(validate572(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate572.errors : vErrors.concat(validate572.errors);
 errors = vErrors.length;
 }
 }
@@ -25994,19 +26064,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate582.errors = vErrors;
+validate570.errors = vErrors;
 return errors === 0;
 }
-validate582.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate570.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPartnerStatistics_query = validate592;
-const schema255 = {"type":"object","properties":{"filter[created_from]":{"$ref":"#/components/parameters/PartnerCreatedFrom/schema"},"filter[created_to]":{"$ref":"#/components/parameters/PartnerCreatedTo/schema"}},"required":[]};
-const schema256 = {"type":"string","format":"date-time"};
+export const getPartnerStatistics_query = validate580;
+const schema252 = {"type":"object","properties":{"filter[created_from]":{"$ref":"#/components/parameters/PartnerCreatedFrom/schema"},"filter[created_to]":{"$ref":"#/components/parameters/PartnerCreatedTo/schema"}},"required":[]};
+const schema253 = {"type":"string","format":"date-time"};
 
-function validate593(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate581(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate593.evaluated;
+const evaluated0 = validate581.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26035,17 +26105,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate593.errors = vErrors;
+validate581.errors = vErrors;
 return errors === 0;
 }
-validate593.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate581.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema257 = {"type":"string","format":"date-time"};
+const schema254 = {"type":"string","format":"date-time"};
 
-function validate595(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate583(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate595.evaluated;
+const evaluated0 = validate583.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26074,16 +26144,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate595.errors = vErrors;
+validate583.errors = vErrors;
 return errors === 0;
 }
-validate595.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate583.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate592(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate580(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate592.evaluated;
+const evaluated0 = validate580.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26092,14 +26162,14 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["filter[created_from]"] !== undefined){
-if(!(validate593(data["filter[created_from]"], {instancePath:instancePath+"/filter[created_from]",parentData:data,parentDataProperty:"filter[created_from]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate593.errors : vErrors.concat(validate593.errors);
+if(!(validate581(data["filter[created_from]"], {instancePath:instancePath+"/filter[created_from]",parentData:data,parentDataProperty:"filter[created_from]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate581.errors : vErrors.concat(validate581.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[created_to]"] !== undefined){
-if(!(validate595(data["filter[created_to]"], {instancePath:instancePath+"/filter[created_to]",parentData:data,parentDataProperty:"filter[created_to]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate595.errors : vErrors.concat(validate595.errors);
+if(!(validate583(data["filter[created_to]"], {instancePath:instancePath+"/filter[created_to]",parentData:data,parentDataProperty:"filter[created_to]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate583.errors : vErrors.concat(validate583.errors);
 errors = vErrors.length;
 }
 }
@@ -26114,20 +26184,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate592.errors = vErrors;
+validate580.errors = vErrors;
 return errors === 0;
 }
-validate592.evaluated = {"props":{"filter[created_from]":true,"filter[created_to]":true},"dynamicProps":false,"dynamicItems":false};
+validate580.evaluated = {"props":{"filter[created_from]":true,"filter[created_to]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPartnerStatistics_response_200 = validate597;
-const schema258 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerStatisticsResult"}}}]};
-const schema259 = {"type":"object","required":["statistics"],"properties":{"statistics":{"$ref":"#/components/schemas/PartnerStatistics"}}};
-const schema260 = {"type":"object","x-assumption":"The description shows no statistics payload; counts and sums over the period, in the balance currency.","required":["period","referrals_count","exchanges_count","completed_exchanges_count","turnover","earned","paid_out"],"properties":{"period":{"type":"object","required":["from","to"],"properties":{"from":{"type":["string","null"],"format":"date-time"},"to":{"type":["string","null"],"format":"date-time"}}},"referrals_count":{"type":"integer","minimum":0},"exchanges_count":{"type":"integer","minimum":0},"completed_exchanges_count":{"type":"integer","minimum":0},"turnover":{"$ref":"#/components/schemas/PartnerMoney"},"earned":{"$ref":"#/components/schemas/PartnerMoney"},"paid_out":{"$ref":"#/components/schemas/PartnerMoney"}}};
+export const getPartnerStatistics_response_200 = validate585;
+const schema255 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerStatisticsResult"}}}]};
+const schema256 = {"type":"object","required":["statistics"],"properties":{"statistics":{"$ref":"#/components/schemas/PartnerStatistics"}}};
+const schema257 = {"type":"object","x-assumption":"The description shows no statistics payload; counts and sums over the period, in the balance currency.","required":["period","referrals_count","exchanges_count","completed_exchanges_count","turnover","earned","paid_out"],"properties":{"period":{"type":"object","required":["from","to"],"properties":{"from":{"type":["string","null"],"format":"date-time"},"to":{"type":["string","null"],"format":"date-time"}}},"referrals_count":{"type":"integer","minimum":0},"exchanges_count":{"type":"integer","minimum":0},"completed_exchanges_count":{"type":"integer","minimum":0},"turnover":{"$ref":"#/components/schemas/PartnerMoney"},"earned":{"$ref":"#/components/schemas/PartnerMoney"},"paid_out":{"$ref":"#/components/schemas/PartnerMoney"}}};
 
-function validate600(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate588(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate600.evaluated;
+const evaluated0 = validate588.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26231,7 +26301,7 @@ errors++;
 if(data0.from !== undefined){
 let data1 = data0.from;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err9 = {instancePath:instancePath+"/period/from",schemaPath:"#/properties/period/properties/from/type",keyword:"type",params:{type: schema260.properties.period.properties.from.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/period/from",schemaPath:"#/properties/period/properties/from/type",keyword:"type",params:{type: schema257.properties.period.properties.from.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -26256,7 +26326,7 @@ errors++;
 if(data0.to !== undefined){
 let data2 = data0.to;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err11 = {instancePath:instancePath+"/period/to",schemaPath:"#/properties/period/properties/to/type",keyword:"type",params:{type: schema260.properties.period.properties.to.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/period/to",schemaPath:"#/properties/period/properties/to/type",keyword:"type",params:{type: schema257.properties.period.properties.to.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -26366,20 +26436,20 @@ errors++;
 }
 }
 if(data.turnover !== undefined){
-if(!(validate587(data.turnover, {instancePath:instancePath+"/turnover",parentData:data,parentDataProperty:"turnover",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate587.errors : vErrors.concat(validate587.errors);
+if(!(validate575(data.turnover, {instancePath:instancePath+"/turnover",parentData:data,parentDataProperty:"turnover",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate575.errors : vErrors.concat(validate575.errors);
 errors = vErrors.length;
 }
 }
 if(data.earned !== undefined){
-if(!(validate587(data.earned, {instancePath:instancePath+"/earned",parentData:data,parentDataProperty:"earned",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate587.errors : vErrors.concat(validate587.errors);
+if(!(validate575(data.earned, {instancePath:instancePath+"/earned",parentData:data,parentDataProperty:"earned",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate575.errors : vErrors.concat(validate575.errors);
 errors = vErrors.length;
 }
 }
 if(data.paid_out !== undefined){
-if(!(validate587(data.paid_out, {instancePath:instancePath+"/paid_out",parentData:data,parentDataProperty:"paid_out",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate587.errors : vErrors.concat(validate587.errors);
+if(!(validate575(data.paid_out, {instancePath:instancePath+"/paid_out",parentData:data,parentDataProperty:"paid_out",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate575.errors : vErrors.concat(validate575.errors);
 errors = vErrors.length;
 }
 }
@@ -26394,16 +26464,16 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate600.errors = vErrors;
+validate588.errors = vErrors;
 return errors === 0;
 }
-validate600.evaluated = {"props":{"period":true,"referrals_count":true,"exchanges_count":true,"completed_exchanges_count":true,"turnover":true,"earned":true,"paid_out":true},"dynamicProps":false,"dynamicItems":false};
+validate588.evaluated = {"props":{"period":true,"referrals_count":true,"exchanges_count":true,"completed_exchanges_count":true,"turnover":true,"earned":true,"paid_out":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate599(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate587(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate599.evaluated;
+const evaluated0 = validate587.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26422,8 +26492,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.statistics !== undefined){
-if(!(validate600(data.statistics, {instancePath:instancePath+"/statistics",parentData:data,parentDataProperty:"statistics",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate600.errors : vErrors.concat(validate600.errors);
+if(!(validate588(data.statistics, {instancePath:instancePath+"/statistics",parentData:data,parentDataProperty:"statistics",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate588.errors : vErrors.concat(validate588.errors);
 errors = vErrors.length;
 }
 }
@@ -26438,16 +26508,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate599.errors = vErrors;
+validate587.errors = vErrors;
 return errors === 0;
 }
-validate599.evaluated = {"props":{"statistics":true},"dynamicProps":false,"dynamicItems":false};
+validate587.evaluated = {"props":{"statistics":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate597(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate585(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate597.evaluated;
+const evaluated0 = validate585.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26470,8 +26540,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate599(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate599.errors : vErrors.concat(validate599.errors);
+if(!(validate587(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate587.errors : vErrors.concat(validate587.errors);
 errors = vErrors.length;
 }
 }
@@ -26486,19 +26556,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate597.errors = vErrors;
+validate585.errors = vErrors;
 return errors === 0;
 }
-validate597.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate585.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerReferrals_query = validate606;
-const schema261 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerReferralSort/schema"}},"required":[]};
-const schema262 = {"type":"array","items":{"type":"string","enum":["registered_at","-registered_at"]},"default":["-registered_at"]};
+export const listPartnerReferrals_query = validate594;
+const schema258 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerReferralSort/schema"}},"required":[]};
+const schema259 = {"type":"array","items":{"type":"string","enum":["registered_at","-registered_at"]},"default":["-registered_at"]};
 
-function validate611(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate599(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate611.evaluated;
+const evaluated0 = validate599.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26520,7 +26590,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "registered_at") || (data0 === "-registered_at"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema262.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema259.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -26541,16 +26611,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate611.errors = vErrors;
+validate599.errors = vErrors;
 return errors === 0;
 }
-validate611.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate599.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate606(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate594(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate606.evaluated;
+const evaluated0 = validate594.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26559,32 +26629,32 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.page !== undefined){
-if(!(validate183(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+if(!(validate179(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 }
 if(data.per_page !== undefined){
-if(!(validate185(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate181(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
 }
 if(data.pagination !== undefined){
-if(!(validate187(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate183(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
 errors = vErrors.length;
 }
 }
 if(data.cursor !== undefined){
-if(!(validate189(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+if(!(validate185(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
 errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate611(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate611.errors : vErrors.concat(validate611.errors);
+if(!(validate599(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate599.errors : vErrors.concat(validate599.errors);
 errors = vErrors.length;
 }
 }
@@ -26599,20 +26669,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate606.errors = vErrors;
+validate594.errors = vErrors;
 return errors === 0;
 }
-validate606.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
+validate594.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerReferrals_response_200 = validate613;
-const schema263 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerReferralListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema264 = {"type":"object","required":["referrals"],"properties":{"referrals":{"type":"array","items":{"$ref":"#/components/schemas/PartnerReferral"}}}};
-const schema265 = {"type":"object","x-assumption":"The description shows no referral record; referred users are shown without personal data.","required":["id","registered_at","exchanges_count","turnover"],"properties":{"id":{"type":"integer","minimum":1},"registered_at":{"type":"string","format":"date-time"},"exchanges_count":{"type":"integer","minimum":0},"turnover":{"$ref":"#/components/schemas/PartnerMoney"}}};
+export const listPartnerReferrals_response_200 = validate601;
+const schema260 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerReferralListResult"}}},{"$ref":"#/components/schemas/PaginatedEnvelope"}]};
+const schema261 = {"type":"object","required":["referrals"],"properties":{"referrals":{"type":"array","items":{"$ref":"#/components/schemas/PartnerReferral"}}}};
+const schema262 = {"type":"object","x-assumption":"The description shows no referral record; referred users are shown without personal data.","required":["id","registered_at","exchanges_count","turnover"],"properties":{"id":{"type":"integer","minimum":1},"registered_at":{"type":"string","format":"date-time"},"exchanges_count":{"type":"integer","minimum":0},"turnover":{"$ref":"#/components/schemas/PartnerMoney"}}};
 
-function validate616(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate604(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate616.evaluated;
+const evaluated0 = validate604.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26736,8 +26806,8 @@ errors++;
 }
 }
 if(data.turnover !== undefined){
-if(!(validate587(data.turnover, {instancePath:instancePath+"/turnover",parentData:data,parentDataProperty:"turnover",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate587.errors : vErrors.concat(validate587.errors);
+if(!(validate575(data.turnover, {instancePath:instancePath+"/turnover",parentData:data,parentDataProperty:"turnover",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate575.errors : vErrors.concat(validate575.errors);
 errors = vErrors.length;
 }
 }
@@ -26752,16 +26822,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate616.errors = vErrors;
+validate604.errors = vErrors;
 return errors === 0;
 }
-validate616.evaluated = {"props":{"id":true,"registered_at":true,"exchanges_count":true,"turnover":true},"dynamicProps":false,"dynamicItems":false};
+validate604.evaluated = {"props":{"id":true,"registered_at":true,"exchanges_count":true,"turnover":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate615(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate603(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate615.evaluated;
+const evaluated0 = validate603.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26784,8 +26854,8 @@ let data0 = data.referrals;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate616(data0[i0], {instancePath:instancePath+"/referrals/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate616.errors : vErrors.concat(validate616.errors);
+if(!(validate604(data0[i0], {instancePath:instancePath+"/referrals/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate604.errors : vErrors.concat(validate604.errors);
 errors = vErrors.length;
 }
 }
@@ -26812,16 +26882,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate615.errors = vErrors;
+validate603.errors = vErrors;
 return errors === 0;
 }
-validate615.evaluated = {"props":{"referrals":true},"dynamicProps":false,"dynamicItems":false};
+validate603.evaluated = {"props":{"referrals":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate613(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate601(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate613.evaluated;
+const evaluated0 = validate601.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26844,8 +26914,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate615(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate615.errors : vErrors.concat(validate615.errors);
+if(!(validate603(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate603.errors : vErrors.concat(validate603.errors);
 errors = vErrors.length;
 }
 }
@@ -26860,72 +26930,23 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.meta === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/2/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.meta !== undefined){
-let data1 = data.meta;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.pagination === undefined){
-const err3 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data1.pagination !== undefined){
-if(!(validate59(data1.pagination, {instancePath:instancePath+"/meta/pagination",parentData:data1,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/allOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate613.errors = vErrors;
+validate601.errors = vErrors;
 return errors === 0;
 }
-validate613.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate601.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerExchanges_query = validate621;
-const schema266 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerExchangeSort/schema"}},"required":[]};
-const schema267 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
+export const listPartnerExchanges_query = validate609;
+const schema263 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerExchangeSort/schema"}},"required":[]};
+const schema264 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
 
-function validate626(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate614(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate626.evaluated;
+const evaluated0 = validate614.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26947,7 +26968,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "created_at") || (data0 === "-created_at"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema267.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema264.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -26968,16 +26989,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate626.errors = vErrors;
+validate614.errors = vErrors;
 return errors === 0;
 }
-validate626.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate614.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate621(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate609(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate621.evaluated;
+const evaluated0 = validate609.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26986,32 +27007,32 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.page !== undefined){
-if(!(validate183(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+if(!(validate179(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 }
 if(data.per_page !== undefined){
-if(!(validate185(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate181(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
 }
 if(data.pagination !== undefined){
-if(!(validate187(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate183(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
 errors = vErrors.length;
 }
 }
 if(data.cursor !== undefined){
-if(!(validate189(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+if(!(validate185(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
 errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate626(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate626.errors : vErrors.concat(validate626.errors);
+if(!(validate614(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate614.errors : vErrors.concat(validate614.errors);
 errors = vErrors.length;
 }
 }
@@ -27026,20 +27047,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate621.errors = vErrors;
+validate609.errors = vErrors;
 return errors === 0;
 }
-validate621.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
+validate609.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerExchanges_response_200 = validate628;
-const schema268 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerExchangeListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema269 = {"type":"object","required":["exchanges"],"properties":{"exchanges":{"type":"array","items":{"$ref":"#/components/schemas/PartnerExchange"}}}};
-const schema270 = {"type":"object","x-assumption":"The description shows no partner exchange record; the referred order in brief with the partner's commission.","required":["order_id","public_id","status","amount_in","currency_in","amount_out","currency_out","commission","created_at"],"properties":{"order_id":{"type":"integer","minimum":1},"public_id":{"type":"string","pattern":"^[A-Z0-9]{10}$"},"status":{"$ref":"#/components/schemas/OrderStatus"},"amount_in":{"$ref":"#/components/schemas/Amount"},"currency_in":{"type":"string","description":"Give-side code, for example `BTC`."},"amount_out":{"$ref":"#/components/schemas/Amount"},"currency_out":{"type":"string","description":"Receive-side code, for example `USDTTRC20`."},"commission":{"$ref":"#/components/schemas/Amount","description":"The partner's commission, in the partner balance currency; earned when the order completes."},"created_at":{"type":"string","format":"date-time"}}};
+export const listPartnerExchanges_response_200 = validate616;
+const schema265 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerExchangeListResult"}}},{"$ref":"#/components/schemas/PaginatedEnvelope"}]};
+const schema266 = {"type":"object","required":["exchanges"],"properties":{"exchanges":{"type":"array","items":{"$ref":"#/components/schemas/PartnerExchange"}}}};
+const schema267 = {"type":"object","x-assumption":"The description shows no partner exchange record; the referred order in brief with the partner's commission.","required":["order_id","public_id","status","amount_in","currency_in","amount_out","currency_out","commission","created_at"],"properties":{"order_id":{"type":"integer","minimum":1},"public_id":{"type":"string","pattern":"^[A-Z0-9]{10}$"},"status":{"$ref":"#/components/schemas/OrderStatus"},"amount_in":{"$ref":"#/components/schemas/Amount"},"currency_in":{"type":"string","description":"Give-side code, for example `BTC`."},"amount_out":{"$ref":"#/components/schemas/Amount"},"currency_out":{"type":"string","description":"Receive-side code, for example `USDTTRC20`."},"commission":{"$ref":"#/components/schemas/Amount","description":"The partner's commission, in the partner balance currency; earned when the order completes."},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate631(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate619(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate631.evaluated;
+const evaluated0 = validate619.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27165,7 +27186,7 @@ errors++;
 if(data.public_id !== undefined){
 let data1 = data.public_id;
 if(typeof data1 === "string"){
-if(!pattern23.test(data1)){
+if(!pattern29.test(data1)){
 const err11 = {instancePath:instancePath+"/public_id",schemaPath:"#/properties/public_id/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{10}$"},message:"must match pattern \""+"^[A-Z0-9]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -27188,14 +27209,14 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate114(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate110(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
 if(data.amount_in !== undefined){
-if(!(validate139(data.amount_in, {instancePath:instancePath+"/amount_in",parentData:data,parentDataProperty:"amount_in",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount_in, {instancePath:instancePath+"/amount_in",parentData:data,parentDataProperty:"amount_in",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -27212,8 +27233,8 @@ errors++;
 }
 }
 if(data.amount_out !== undefined){
-if(!(validate139(data.amount_out, {instancePath:instancePath+"/amount_out",parentData:data,parentDataProperty:"amount_out",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount_out, {instancePath:instancePath+"/amount_out",parentData:data,parentDataProperty:"amount_out",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -27230,8 +27251,8 @@ errors++;
 }
 }
 if(data.commission !== undefined){
-if(!(validate139(data.commission, {instancePath:instancePath+"/commission",parentData:data,parentDataProperty:"commission",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.commission, {instancePath:instancePath+"/commission",parentData:data,parentDataProperty:"commission",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -27271,16 +27292,16 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate631.errors = vErrors;
+validate619.errors = vErrors;
 return errors === 0;
 }
-validate631.evaluated = {"props":{"order_id":true,"public_id":true,"status":true,"amount_in":true,"currency_in":true,"amount_out":true,"currency_out":true,"commission":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate619.evaluated = {"props":{"order_id":true,"public_id":true,"status":true,"amount_in":true,"currency_in":true,"amount_out":true,"currency_out":true,"commission":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate630(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate618(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate630.evaluated;
+const evaluated0 = validate618.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27303,8 +27324,8 @@ let data0 = data.exchanges;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate631(data0[i0], {instancePath:instancePath+"/exchanges/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+if(!(validate619(data0[i0], {instancePath:instancePath+"/exchanges/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 }
@@ -27331,16 +27352,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate630.errors = vErrors;
+validate618.errors = vErrors;
 return errors === 0;
 }
-validate630.evaluated = {"props":{"exchanges":true},"dynamicProps":false,"dynamicItems":false};
+validate618.evaluated = {"props":{"exchanges":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate628(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate616(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate628.evaluated;
+const evaluated0 = validate616.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27363,8 +27384,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate630(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate618(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate618.errors : vErrors.concat(validate618.errors);
 errors = vErrors.length;
 }
 }
@@ -27379,72 +27400,23 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.meta === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/2/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.meta !== undefined){
-let data1 = data.meta;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.pagination === undefined){
-const err3 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data1.pagination !== undefined){
-if(!(validate59(data1.pagination, {instancePath:instancePath+"/meta/pagination",parentData:data1,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/allOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate628.errors = vErrors;
+validate616.errors = vErrors;
 return errors === 0;
 }
-validate628.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate616.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerPayouts_query = validate639;
-const schema271 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerPayoutSort/schema"}},"required":[]};
-const schema272 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
+export const listPartnerPayouts_query = validate627;
+const schema268 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerPayoutSort/schema"}},"required":[]};
+const schema269 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
 
-function validate644(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate632(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate644.evaluated;
+const evaluated0 = validate632.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27466,7 +27438,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "created_at") || (data0 === "-created_at"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema272.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema269.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27487,16 +27459,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate644.errors = vErrors;
+validate632.errors = vErrors;
 return errors === 0;
 }
-validate644.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate632.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate639(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate627(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate639.evaluated;
+const evaluated0 = validate627.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27505,32 +27477,32 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.page !== undefined){
-if(!(validate183(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+if(!(validate179(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 }
 if(data.per_page !== undefined){
-if(!(validate185(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate181(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
 }
 if(data.pagination !== undefined){
-if(!(validate187(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate183(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
 errors = vErrors.length;
 }
 }
 if(data.cursor !== undefined){
-if(!(validate189(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+if(!(validate185(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
 errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate644(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate644.errors : vErrors.concat(validate644.errors);
+if(!(validate632(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate632.errors : vErrors.concat(validate632.errors);
 errors = vErrors.length;
 }
 }
@@ -27545,20 +27517,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate639.errors = vErrors;
+validate627.errors = vErrors;
 return errors === 0;
 }
-validate639.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
+validate627.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerPayouts_response_200 = validate646;
-const schema273 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerPayoutListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema274 = {"type":"object","required":["payouts"],"properties":{"payouts":{"type":"array","items":{"$ref":"#/components/schemas/PartnerPayout"}}}};
-const schema275 = {"type":"object","x-assumption":"The description shows no payout record; a withdrawal of the partner balance to a requisite.","required":["id","amount","currency","status","requisite","created_at","paid_at"],"properties":{"id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"type":"string"},"status":{"type":"string","enum":["pending","paid","rejected"]},"requisite":{"type":"string","description":"Where the payout goes (a wallet address or account), as the partner gave it."},"created_at":{"type":"string","format":"date-time"},"paid_at":{"type":["string","null"],"format":"date-time"}}};
+export const listPartnerPayouts_response_200 = validate634;
+const schema270 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerPayoutListResult"}}},{"$ref":"#/components/schemas/PaginatedEnvelope"}]};
+const schema271 = {"type":"object","required":["payouts"],"properties":{"payouts":{"type":"array","items":{"$ref":"#/components/schemas/PartnerPayout"}}}};
+const schema272 = {"type":"object","x-assumption":"The description shows no payout record; a withdrawal of the partner balance to a requisite.","required":["id","amount","currency","status","requisite","created_at","paid_at"],"properties":{"id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"type":"string"},"status":{"type":"string","enum":["pending","paid","rejected"]},"requisite":{"type":"string","description":"Where the payout goes (a wallet address or account), as the partner gave it."},"created_at":{"type":"string","format":"date-time"},"paid_at":{"type":["string","null"],"format":"date-time"}}};
 
-function validate649(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate637(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate649.evaluated;
+const evaluated0 = validate637.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27662,8 +27634,8 @@ errors++;
 }
 }
 if(data.amount !== undefined){
-if(!(validate139(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -27692,7 +27664,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((data3 === "pending") || (data3 === "paid")) || (data3 === "rejected"))){
-const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema275.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema272.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -27742,7 +27714,7 @@ errors++;
 if(data.paid_at !== undefined){
 let data6 = data.paid_at;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err15 = {instancePath:instancePath+"/paid_at",schemaPath:"#/properties/paid_at/type",keyword:"type",params:{type: schema275.properties.paid_at.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/paid_at",schemaPath:"#/properties/paid_at/type",keyword:"type",params:{type: schema272.properties.paid_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -27775,16 +27747,16 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate649.errors = vErrors;
+validate637.errors = vErrors;
 return errors === 0;
 }
-validate649.evaluated = {"props":{"id":true,"amount":true,"currency":true,"status":true,"requisite":true,"created_at":true,"paid_at":true},"dynamicProps":false,"dynamicItems":false};
+validate637.evaluated = {"props":{"id":true,"amount":true,"currency":true,"status":true,"requisite":true,"created_at":true,"paid_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate648(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate636(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate648.evaluated;
+const evaluated0 = validate636.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27807,8 +27779,8 @@ let data0 = data.payouts;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate649(data0[i0], {instancePath:instancePath+"/payouts/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate649.errors : vErrors.concat(validate649.errors);
+if(!(validate637(data0[i0], {instancePath:instancePath+"/payouts/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate637.errors : vErrors.concat(validate637.errors);
 errors = vErrors.length;
 }
 }
@@ -27835,16 +27807,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate648.errors = vErrors;
+validate636.errors = vErrors;
 return errors === 0;
 }
-validate648.evaluated = {"props":{"payouts":true},"dynamicProps":false,"dynamicItems":false};
+validate636.evaluated = {"props":{"payouts":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate646(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate634(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate646.evaluated;
+const evaluated0 = validate634.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27867,8 +27839,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate648(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate648.errors : vErrors.concat(validate648.errors);
+if(!(validate636(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate636.errors : vErrors.concat(validate636.errors);
 errors = vErrors.length;
 }
 }
@@ -27883,72 +27855,23 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.meta === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/2/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.meta !== undefined){
-let data1 = data.meta;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.pagination === undefined){
-const err3 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data1.pagination !== undefined){
-if(!(validate59(data1.pagination, {instancePath:instancePath+"/meta/pagination",parentData:data1,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/allOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate646.errors = vErrors;
+validate634.errors = vErrors;
 return errors === 0;
 }
-validate646.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate634.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listReviews_query = validate654;
-const schema276 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/ReviewSort/schema"},"filter[status]":{"$ref":"#/components/parameters/ReviewStatusFilter/schema"},"filter[rating_min]":{"$ref":"#/components/parameters/ReviewRatingMin/schema"},"filter[rating_max]":{"$ref":"#/components/parameters/ReviewRatingMax/schema"}},"required":[]};
-const schema277 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at","rating","-rating"]},"default":["-created_at"]};
+export const listReviews_query = validate642;
+const schema273 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/ReviewSort/schema"},"filter[status]":{"$ref":"#/components/parameters/ReviewStatusFilter/schema"},"filter[rating_min]":{"$ref":"#/components/parameters/ReviewRatingMin/schema"},"filter[rating_max]":{"$ref":"#/components/parameters/ReviewRatingMax/schema"}},"required":[]};
+const schema274 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at","rating","-rating"]},"default":["-created_at"]};
 
-function validate659(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate647(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate659.evaluated;
+const evaluated0 = validate647.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27970,7 +27893,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data0 === "created_at") || (data0 === "-created_at")) || (data0 === "rating")) || (data0 === "-rating"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema277.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema274.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27991,18 +27914,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate659.errors = vErrors;
+validate647.errors = vErrors;
 return errors === 0;
 }
-validate659.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate647.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema278 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/ReviewStatus"}};
-const schema279 = {"type":"string","description":"New reviews wait for moderation, then are published or rejected.","x-assumption":"The description shows no review statuses; exchangers moderate reviews before publishing them.","enum":["pending_moderation","published","rejected"]};
+const schema275 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/ReviewStatus"}};
+const schema276 = {"type":"string","description":"New reviews wait for moderation, then are published or rejected.","x-assumption":"The description shows no review statuses; exchangers moderate reviews before publishing them.","enum":["pending_moderation","published","rejected"]};
 
-function validate662(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate650(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate662.evaluated;
+const evaluated0 = validate650.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28020,7 +27943,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "pending_moderation") || (data === "published")) || (data === "rejected"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema279.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema276.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -28029,16 +27952,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate662.errors = vErrors;
+validate650.errors = vErrors;
 return errors === 0;
 }
-validate662.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate650.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate661(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate649(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate661.evaluated;
+const evaluated0 = validate649.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28058,8 +27981,8 @@ errors++;
 }
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate662(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate662.errors : vErrors.concat(validate662.errors);
+if(!(validate650(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate650.errors : vErrors.concat(validate650.errors);
 errors = vErrors.length;
 }
 }
@@ -28094,17 +28017,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate661.errors = vErrors;
+validate649.errors = vErrors;
 return errors === 0;
 }
-validate661.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate649.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema280 = {"type":"integer","minimum":1,"maximum":5};
+const schema277 = {"type":"integer","minimum":1,"maximum":5};
 
-function validate665(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate653(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate665.evaluated;
+const evaluated0 = validate653.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28143,17 +28066,17 @@ vErrors.push(err2);
 errors++;
 }
 }
-validate665.errors = vErrors;
+validate653.errors = vErrors;
 return errors === 0;
 }
-validate665.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate653.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema281 = {"type":"integer","minimum":1,"maximum":5};
+const schema278 = {"type":"integer","minimum":1,"maximum":5};
 
-function validate667(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate655(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate667.evaluated;
+const evaluated0 = validate655.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28192,16 +28115,16 @@ vErrors.push(err2);
 errors++;
 }
 }
-validate667.errors = vErrors;
+validate655.errors = vErrors;
 return errors === 0;
 }
-validate667.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate655.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate654(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate642(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate654.evaluated;
+const evaluated0 = validate642.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28210,50 +28133,50 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.page !== undefined){
-if(!(validate183(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+if(!(validate179(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 }
 if(data.per_page !== undefined){
-if(!(validate185(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate181(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
 }
 if(data.pagination !== undefined){
-if(!(validate187(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate183(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
 errors = vErrors.length;
 }
 }
 if(data.cursor !== undefined){
-if(!(validate189(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+if(!(validate185(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
 errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate659(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate659.errors : vErrors.concat(validate659.errors);
+if(!(validate647(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate647.errors : vErrors.concat(validate647.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[status]"] !== undefined){
-if(!(validate661(data["filter[status]"], {instancePath:instancePath+"/filter[status]",parentData:data,parentDataProperty:"filter[status]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate661.errors : vErrors.concat(validate661.errors);
+if(!(validate649(data["filter[status]"], {instancePath:instancePath+"/filter[status]",parentData:data,parentDataProperty:"filter[status]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate649.errors : vErrors.concat(validate649.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[rating_min]"] !== undefined){
-if(!(validate665(data["filter[rating_min]"], {instancePath:instancePath+"/filter[rating_min]",parentData:data,parentDataProperty:"filter[rating_min]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate665.errors : vErrors.concat(validate665.errors);
+if(!(validate653(data["filter[rating_min]"], {instancePath:instancePath+"/filter[rating_min]",parentData:data,parentDataProperty:"filter[rating_min]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate653.errors : vErrors.concat(validate653.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[rating_max]"] !== undefined){
-if(!(validate667(data["filter[rating_max]"], {instancePath:instancePath+"/filter[rating_max]",parentData:data,parentDataProperty:"filter[rating_max]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate667.errors : vErrors.concat(validate667.errors);
+if(!(validate655(data["filter[rating_max]"], {instancePath:instancePath+"/filter[rating_max]",parentData:data,parentDataProperty:"filter[rating_max]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate655.errors : vErrors.concat(validate655.errors);
 errors = vErrors.length;
 }
 }
@@ -28268,20 +28191,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate654.errors = vErrors;
+validate642.errors = vErrors;
 return errors === 0;
 }
-validate654.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[rating_min]":true,"filter[rating_max]":true},"dynamicProps":false,"dynamicItems":false};
+validate642.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[rating_min]":true,"filter[rating_max]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listReviews_response_200 = validate669;
-const schema282 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema283 = {"type":"object","required":["reviews"],"properties":{"reviews":{"type":"array","items":{"$ref":"#/components/schemas/Review"}}}};
-const schema284 = {"type":"object","x-assumption":"The description shows no review record; one review per completed order, as exchanger review pages work.","required":["id","order_public_id","rating","text","author_name","status","created_at"],"properties":{"id":{"type":"integer","minimum":1},"order_public_id":{"type":["string","null"],"pattern":"^[A-Z0-9]{10}$","description":"public_id of the reviewed order; null for reviews imported without one."},"rating":{"type":"integer","minimum":1,"maximum":5},"text":{"type":"string","minLength":10,"maxLength":2000},"author_name":{"type":"string","minLength":1,"maxLength":64},"status":{"$ref":"#/components/schemas/ReviewStatus"},"created_at":{"type":"string","format":"date-time"}}};
+export const listReviews_response_200 = validate657;
+const schema279 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewListResult"}}},{"$ref":"#/components/schemas/PaginatedEnvelope"}]};
+const schema280 = {"type":"object","required":["reviews"],"properties":{"reviews":{"type":"array","items":{"$ref":"#/components/schemas/Review"}}}};
+const schema281 = {"type":"object","x-assumption":"The description shows no review record; one review per completed order, as exchanger review pages work.","required":["id","order_public_id","rating","text","author_name","status","created_at"],"properties":{"id":{"type":"integer","minimum":1},"order_public_id":{"type":["string","null"],"pattern":"^[A-Z0-9]{10}$","description":"public_id of the reviewed order; null for reviews imported without one."},"rating":{"type":"integer","minimum":1,"maximum":5},"text":{"type":"string","minLength":10,"maxLength":2000},"author_name":{"type":"string","minLength":1,"maxLength":64},"status":{"$ref":"#/components/schemas/ReviewStatus"},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate672(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate660(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate672.evaluated;
+const evaluated0 = validate660.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28387,7 +28310,7 @@ errors++;
 if(data.order_public_id !== undefined){
 let data1 = data.order_public_id;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err9 = {instancePath:instancePath+"/order_public_id",schemaPath:"#/properties/order_public_id/type",keyword:"type",params:{type: schema284.properties.order_public_id.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/order_public_id",schemaPath:"#/properties/order_public_id/type",keyword:"type",params:{type: schema281.properties.order_public_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -28397,7 +28320,7 @@ vErrors.push(err9);
 errors++;
 }
 if(typeof data1 === "string"){
-if(!pattern23.test(data1)){
+if(!pattern29.test(data1)){
 const err10 = {instancePath:instancePath+"/order_public_id",schemaPath:"#/properties/order_public_id/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{10}$"},message:"must match pattern \""+"^[A-Z0-9]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -28515,8 +28438,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate662(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate662.errors : vErrors.concat(validate662.errors);
+if(!(validate650(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate650.errors : vErrors.concat(validate650.errors);
 errors = vErrors.length;
 }
 }
@@ -28556,16 +28479,16 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate672.errors = vErrors;
+validate660.errors = vErrors;
 return errors === 0;
 }
-validate672.evaluated = {"props":{"id":true,"order_public_id":true,"rating":true,"text":true,"author_name":true,"status":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate660.evaluated = {"props":{"id":true,"order_public_id":true,"rating":true,"text":true,"author_name":true,"status":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate671(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate659(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate671.evaluated;
+const evaluated0 = validate659.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28588,8 +28511,8 @@ let data0 = data.reviews;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate672(data0[i0], {instancePath:instancePath+"/reviews/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate672.errors : vErrors.concat(validate672.errors);
+if(!(validate660(data0[i0], {instancePath:instancePath+"/reviews/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate660.errors : vErrors.concat(validate660.errors);
 errors = vErrors.length;
 }
 }
@@ -28616,16 +28539,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate671.errors = vErrors;
+validate659.errors = vErrors;
 return errors === 0;
 }
-validate671.evaluated = {"props":{"reviews":true},"dynamicProps":false,"dynamicItems":false};
+validate659.evaluated = {"props":{"reviews":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate669(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate657(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate669.evaluated;
+const evaluated0 = validate657.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28648,8 +28571,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate671(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate671.errors : vErrors.concat(validate671.errors);
+if(!(validate659(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate659.errors : vErrors.concat(validate659.errors);
 errors = vErrors.length;
 }
 }
@@ -28664,73 +28587,24 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.meta === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/2/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.meta !== undefined){
-let data1 = data.meta;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.pagination === undefined){
-const err3 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data1.pagination !== undefined){
-if(!(validate59(data1.pagination, {instancePath:instancePath+"/meta/pagination",parentData:data1,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/allOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate669.errors = vErrors;
+validate657.errors = vErrors;
 return errors === 0;
 }
-validate669.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate657.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createReview_body = validate677;
-const schema285 = {"$ref":"#/components/schemas/CreateReviewRequest","$comment":"validator entry"};
-const schema286 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; a review names its completed order, a star rating, a text and a display name.","required":["order","rating","text","author_name"],"properties":{"order":{"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$","description":"The completed order reviewed, by public_id or database id."},"rating":{"type":"integer","minimum":1,"maximum":5},"text":{"type":"string","minLength":10,"maxLength":2000},"author_name":{"type":"string","minLength":1,"maxLength":64}},"example":{"order":"W9D3F7H1J5","rating":5,"text":"Fast exchange, the USDT arrived twelve minutes after payment.","author_name":"Ivan P."}};
-const pattern43 = new RegExp("^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$", "u");
+export const createReview_body = validate665;
+const schema282 = {"$ref":"#/components/schemas/CreateReviewRequest","$comment":"validator entry"};
+const schema283 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; a review names its completed order, a star rating, a text and a display name.","required":["order","rating","text","author_name"],"properties":{"order":{"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$","description":"The completed order reviewed, by public_id or database id."},"rating":{"type":"integer","minimum":1,"maximum":5},"text":{"type":"string","minLength":10,"maxLength":2000},"author_name":{"type":"string","minLength":1,"maxLength":64}},"example":{"order":"W9D3F7H1J5","rating":5,"text":"Fast exchange, the USDT arrived twelve minutes after payment.","author_name":"Ivan P."}};
+const pattern49 = new RegExp("^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$", "u");
 
-function validate678(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate666(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate678.evaluated;
+const evaluated0 = validate666.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28793,7 +28667,7 @@ errors++;
 if(data.order !== undefined){
 let data0 = data.order;
 if(typeof data0 === "string"){
-if(!pattern43.test(data0)){
+if(!pattern49.test(data0)){
 const err5 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$"},message:"must match pattern \""+"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -28931,39 +28805,39 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate678.errors = vErrors;
+validate666.errors = vErrors;
 return errors === 0;
 }
-validate678.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate666.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate677(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate665(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate677.evaluated;
+const evaluated0 = validate665.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate678(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate678.errors : vErrors.concat(validate678.errors);
+if(!(validate666(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate666.errors : vErrors.concat(validate666.errors);
 errors = vErrors.length;
 }
-validate677.errors = vErrors;
+validate665.errors = vErrors;
 return errors === 0;
 }
-validate677.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate665.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createReview_response_201 = validate680;
-const schema287 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewResult"}}}]};
-const schema288 = {"type":"object","required":["review"],"properties":{"review":{"$ref":"#/components/schemas/Review"}}};
+export const createReview_response_201 = validate668;
+const schema284 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewResult"}}}]};
+const schema285 = {"type":"object","required":["review"],"properties":{"review":{"$ref":"#/components/schemas/Review"}}};
 
-function validate682(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate670(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate682.evaluated;
+const evaluated0 = validate670.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28982,8 +28856,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.review !== undefined){
-if(!(validate672(data.review, {instancePath:instancePath+"/review",parentData:data,parentDataProperty:"review",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate672.errors : vErrors.concat(validate672.errors);
+if(!(validate660(data.review, {instancePath:instancePath+"/review",parentData:data,parentDataProperty:"review",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate660.errors : vErrors.concat(validate660.errors);
 errors = vErrors.length;
 }
 }
@@ -28998,16 +28872,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate682.errors = vErrors;
+validate670.errors = vErrors;
 return errors === 0;
 }
-validate682.evaluated = {"props":{"review":true},"dynamicProps":false,"dynamicItems":false};
+validate670.evaluated = {"props":{"review":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate680(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate668(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate680.evaluated;
+const evaluated0 = validate668.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29030,8 +28904,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate682(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate682.errors : vErrors.concat(validate682.errors);
+if(!(validate670(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate670.errors : vErrors.concat(validate670.errors);
 errors = vErrors.length;
 }
 }
@@ -29046,19 +28920,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate680.errors = vErrors;
+validate668.errors = vErrors;
 return errors === 0;
 }
-validate680.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate668.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const orderCreatedWebhook_headers = validate685;
-const schema289 = {"type":"object","properties":{"x-signature":{"$ref":"#/components/parameters/WebhookSignature/schema"},"x-event-id":{"$ref":"#/components/parameters/WebhookEventId/schema"},"x-event-type":{"$ref":"#/components/parameters/WebhookEventTypeHeader/schema"},"x-webhook-timestamp":{"$ref":"#/components/parameters/WebhookTimestamp/schema"},"x-delivery-id":{"$ref":"#/components/parameters/WebhookDeliveryId/schema"},"x-delivery-attempt":{"$ref":"#/components/parameters/WebhookDeliveryAttempt/schema"}},"required":["x-signature","x-event-id","x-event-type","x-webhook-timestamp","x-delivery-id","x-delivery-attempt"]};
-const schema290 = {"type":"string","pattern":"^[0-9a-f]{64}$"};
+export const orderCreatedWebhook_headers = validate673;
+const schema286 = {"type":"object","properties":{"x-signature":{"$ref":"#/components/parameters/WebhookSignature/schema"},"x-event-id":{"$ref":"#/components/parameters/WebhookEventId/schema"},"x-event-type":{"$ref":"#/components/parameters/WebhookEventTypeHeader/schema"},"x-webhook-timestamp":{"$ref":"#/components/parameters/WebhookTimestamp/schema"},"x-delivery-id":{"$ref":"#/components/parameters/WebhookDeliveryId/schema"},"x-delivery-attempt":{"$ref":"#/components/parameters/WebhookDeliveryAttempt/schema"}},"required":["x-signature","x-event-id","x-event-type","x-webhook-timestamp","x-delivery-id","x-delivery-attempt"]};
+const schema287 = {"type":"string","pattern":"^[0-9a-f]{64}$"};
 
-function validate686(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate674(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate686.evaluated;
+const evaluated0 = validate674.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29066,7 +28940,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!pattern14.test(data)){
+if(!pattern20.test(data)){
 const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -29087,17 +28961,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate686.errors = vErrors;
+validate674.errors = vErrors;
 return errors === 0;
 }
-validate686.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate674.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema291 = {"type":"string","format":"uuid"};
+const schema288 = {"type":"string","format":"uuid"};
 
-function validate688(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate676(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate688.evaluated;
+const evaluated0 = validate676.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29126,16 +29000,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate688.errors = vErrors;
+validate676.errors = vErrors;
 return errors === 0;
 }
-validate688.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate676.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate690(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate678(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate690.evaluated;
+const evaluated0 = validate678.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29153,7 +29027,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "order.created") || (data === "order.status_changed")) || (data === "api.test"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema196.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema193.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -29162,17 +29036,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate690.errors = vErrors;
+validate678.errors = vErrors;
 return errors === 0;
 }
-validate690.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate678.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema293 = {"type":"integer","minimum":0};
+const schema290 = {"type":"integer","minimum":0};
 
-function validate692(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate680(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate692.evaluated;
+const evaluated0 = validate680.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29201,17 +29075,17 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate692.errors = vErrors;
+validate680.errors = vErrors;
 return errors === 0;
 }
-validate692.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate680.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema294 = {"type":"string","format":"uuid"};
+const schema291 = {"type":"string","format":"uuid"};
 
-function validate694(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate682(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate694.evaluated;
+const evaluated0 = validate682.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29240,17 +29114,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate694.errors = vErrors;
+validate682.errors = vErrors;
 return errors === 0;
 }
-validate694.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate682.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema295 = {"type":"integer","minimum":1};
+const schema292 = {"type":"integer","minimum":1};
 
-function validate696(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate684(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate696.evaluated;
+const evaluated0 = validate684.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29279,16 +29153,16 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate696.errors = vErrors;
+validate684.errors = vErrors;
 return errors === 0;
 }
-validate696.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate684.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate685(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate673(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate685.evaluated;
+const evaluated0 = validate673.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29357,38 +29231,38 @@ vErrors.push(err5);
 errors++;
 }
 if(data["x-signature"] !== undefined){
-if(!(validate686(data["x-signature"], {instancePath:instancePath+"/x-signature",parentData:data,parentDataProperty:"x-signature",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate686.errors : vErrors.concat(validate686.errors);
+if(!(validate674(data["x-signature"], {instancePath:instancePath+"/x-signature",parentData:data,parentDataProperty:"x-signature",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate674.errors : vErrors.concat(validate674.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-event-id"] !== undefined){
-if(!(validate688(data["x-event-id"], {instancePath:instancePath+"/x-event-id",parentData:data,parentDataProperty:"x-event-id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate688.errors : vErrors.concat(validate688.errors);
+if(!(validate676(data["x-event-id"], {instancePath:instancePath+"/x-event-id",parentData:data,parentDataProperty:"x-event-id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate676.errors : vErrors.concat(validate676.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-event-type"] !== undefined){
-if(!(validate690(data["x-event-type"], {instancePath:instancePath+"/x-event-type",parentData:data,parentDataProperty:"x-event-type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate690.errors : vErrors.concat(validate690.errors);
+if(!(validate678(data["x-event-type"], {instancePath:instancePath+"/x-event-type",parentData:data,parentDataProperty:"x-event-type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate678.errors : vErrors.concat(validate678.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-webhook-timestamp"] !== undefined){
-if(!(validate692(data["x-webhook-timestamp"], {instancePath:instancePath+"/x-webhook-timestamp",parentData:data,parentDataProperty:"x-webhook-timestamp",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate692.errors : vErrors.concat(validate692.errors);
+if(!(validate680(data["x-webhook-timestamp"], {instancePath:instancePath+"/x-webhook-timestamp",parentData:data,parentDataProperty:"x-webhook-timestamp",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate680.errors : vErrors.concat(validate680.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-delivery-id"] !== undefined){
-if(!(validate694(data["x-delivery-id"], {instancePath:instancePath+"/x-delivery-id",parentData:data,parentDataProperty:"x-delivery-id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate694.errors : vErrors.concat(validate694.errors);
+if(!(validate682(data["x-delivery-id"], {instancePath:instancePath+"/x-delivery-id",parentData:data,parentDataProperty:"x-delivery-id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate682.errors : vErrors.concat(validate682.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-delivery-attempt"] !== undefined){
-if(!(validate696(data["x-delivery-attempt"], {instancePath:instancePath+"/x-delivery-attempt",parentData:data,parentDataProperty:"x-delivery-attempt",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate696.errors : vErrors.concat(validate696.errors);
+if(!(validate684(data["x-delivery-attempt"], {instancePath:instancePath+"/x-delivery-attempt",parentData:data,parentDataProperty:"x-delivery-attempt",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate684.errors : vErrors.concat(validate684.errors);
 errors = vErrors.length;
 }
 }
@@ -29403,20 +29277,20 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate685.errors = vErrors;
+validate673.errors = vErrors;
 return errors === 0;
 }
-validate685.evaluated = {"props":{"x-signature":true,"x-event-id":true,"x-event-type":true,"x-webhook-timestamp":true,"x-delivery-id":true,"x-delivery-attempt":true},"dynamicProps":false,"dynamicItems":false};
+validate673.evaluated = {"props":{"x-signature":true,"x-event-id":true,"x-event-type":true,"x-webhook-timestamp":true,"x-delivery-id":true,"x-delivery-attempt":true},"dynamicProps":false,"dynamicItems":false};
 
-export const orderCreatedWebhook_body = validate698;
-const schema296 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"order.created"},"data":{"$ref":"#/components/schemas/OrderCreatedWebhookData"}}}]};
-const schema297 = {"title":"Webhook event body","description":"The JSON body POSTed to a v3 webhook endpoint. `X-Signature` is the HMAC-SHA256 of exactly these bytes; `X-Event-Id` repeats `id`.","x-assumption":"The description shows the event record, not the delivered body; the body carries the record's id, type, resource, request and correlation ids, with the payload under `data`, as Stripe-style webhooks do.","type":"object","required":["id","type","created_at","resource","data"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"type":"string","pattern":"^[a-z_]+\\.[a-z_]+$"},"created_at":{"type":"string","format":"date-time"},"resource":{"type":"object","required":["type","id"],"properties":{"type":{"type":"string"},"id":{"type":["string","integer","null"]}}},"request_id":{"type":["string","null"]},"correlation_id":{"type":["string","null"]},"idempotency_key":{"type":["string","null"]},"data":{"type":"object"}},"examples":[{"id":"5f0c7a3e-2b1d-4c8e-9a6f-3d2e1c0b9a87","type":"api.test","created_at":"2026-11-21T12:00:00Z","resource":{"type":"webhook_endpoint","id":"0b6e2f4a-8c1d-4e3f-a5b7-9c8d7e6f5a4b"},"request_id":"req_01HZX3V9K2M8Q4T6","correlation_id":null,"idempotency_key":null,"data":{"hello":"world"}}]};
-const pattern45 = new RegExp("^[a-z_]+\\.[a-z_]+$", "u");
+export const orderCreatedWebhook_body = validate686;
+const schema293 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"order.created"},"data":{"$ref":"#/components/schemas/OrderCreatedWebhookData"}}}]};
+const schema294 = {"title":"Webhook event body","description":"The JSON body POSTed to a v3 webhook endpoint. `X-Signature` is the HMAC-SHA256 of exactly these bytes; `X-Event-Id` repeats `id`.","x-assumption":"The description shows the event record, not the delivered body; the body carries the record's id, type, resource, request and correlation ids, with the payload under `data`, as Stripe-style webhooks do.","type":"object","required":["id","type","created_at","resource","data"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"type":"string","pattern":"^[a-z_]+\\.[a-z_]+$"},"created_at":{"type":"string","format":"date-time"},"resource":{"type":"object","required":["type","id"],"properties":{"type":{"type":"string"},"id":{"type":["string","integer","null"]}}},"request_id":{"type":["string","null"]},"correlation_id":{"type":["string","null"]},"idempotency_key":{"type":["string","null"]},"data":{"type":"object"}},"examples":[{"id":"5f0c7a3e-2b1d-4c8e-9a6f-3d2e1c0b9a87","type":"api.test","created_at":"2026-11-21T12:00:00Z","resource":{"type":"webhook_endpoint","id":"0b6e2f4a-8c1d-4e3f-a5b7-9c8d7e6f5a4b"},"request_id":"req_01HZX3V9K2M8Q4T6","correlation_id":null,"idempotency_key":null,"data":{"hello":"world"}}]};
+const pattern51 = new RegExp("^[a-z_]+\\.[a-z_]+$", "u");
 
-function validate699(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate687(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate699.evaluated;
+const evaluated0 = validate687.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29502,7 +29376,7 @@ errors++;
 if(data.type !== undefined){
 let data1 = data.type;
 if(typeof data1 === "string"){
-if(!pattern45.test(data1)){
+if(!pattern51.test(data1)){
 const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/pattern",keyword:"pattern",params:{pattern: "^[a-z_]+\\.[a-z_]+$"},message:"must match pattern \""+"^[a-z_]+\\.[a-z_]+$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -29587,7 +29461,7 @@ errors++;
 if(data3.id !== undefined){
 let data5 = data3.id;
 if(((typeof data5 !== "string") && (!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5))))) && (data5 !== null)){
-const err14 = {instancePath:instancePath+"/resource/id",schemaPath:"#/properties/resource/properties/id/type",keyword:"type",params:{type: schema297.properties.resource.properties.id.type},message:"must be string,integer,null"};
+const err14 = {instancePath:instancePath+"/resource/id",schemaPath:"#/properties/resource/properties/id/type",keyword:"type",params:{type: schema294.properties.resource.properties.id.type},message:"must be string,integer,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -29612,7 +29486,7 @@ errors++;
 if(data.request_id !== undefined){
 let data6 = data.request_id;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err16 = {instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: schema297.properties.request_id.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: schema294.properties.request_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -29625,7 +29499,7 @@ errors++;
 if(data.correlation_id !== undefined){
 let data7 = data.correlation_id;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err17 = {instancePath:instancePath+"/correlation_id",schemaPath:"#/properties/correlation_id/type",keyword:"type",params:{type: schema297.properties.correlation_id.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/correlation_id",schemaPath:"#/properties/correlation_id/type",keyword:"type",params:{type: schema294.properties.correlation_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -29638,7 +29512,7 @@ errors++;
 if(data.idempotency_key !== undefined){
 let data8 = data.idempotency_key;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err18 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: schema297.properties.idempotency_key.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: schema294.properties.idempotency_key.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -29672,17 +29546,17 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate699.errors = vErrors;
+validate687.errors = vErrors;
 return errors === 0;
 }
-validate699.evaluated = {"props":{"id":true,"type":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate687.evaluated = {"props":{"id":true,"type":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema298 = {"type":"object","description":"`data` of `order.created`: the new order.","x-assumption":"The description names the event, not its payload; the order as GET /private/exchange/orders/{order} returns it.","required":["order"],"properties":{"order":{"$ref":"#/components/schemas/Order"}}};
+const schema295 = {"type":"object","description":"`data` of `order.created`: the new order.","x-assumption":"The description names the event, not its payload; the order as GET /private/exchange/orders/{order} returns it.","required":["order"],"properties":{"order":{"$ref":"#/components/schemas/Order"}}};
 
-function validate701(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate689(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate701.evaluated;
+const evaluated0 = validate689.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29701,8 +29575,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.order !== undefined){
-if(!(validate323(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
+if(!(validate311(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
 errors = vErrors.length;
 }
 }
@@ -29717,24 +29591,24 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate701.errors = vErrors;
+validate689.errors = vErrors;
 return errors === 0;
 }
-validate701.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
+validate689.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate698(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate686(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate698.evaluated;
+const evaluated0 = validate686.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate699(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate699.errors : vErrors.concat(validate699.errors);
+if(!(validate687(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate687.errors : vErrors.concat(validate687.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29751,8 +29625,8 @@ errors++;
 }
 }
 if(data.data !== undefined){
-if(!(validate701(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate701.errors : vErrors.concat(validate701.errors);
+if(!(validate689(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate689.errors : vErrors.concat(validate689.errors);
 errors = vErrors.length;
 }
 }
@@ -29767,19 +29641,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate698.errors = vErrors;
+validate686.errors = vErrors;
 return errors === 0;
 }
-validate698.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
+validate686.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
 
-export const orderStatusChangedWebhook_body = validate704;
-const schema299 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"order.status_changed"},"data":{"$ref":"#/components/schemas/OrderStatusChangedWebhookData"}}}]};
-const schema300 = {"type":"object","description":"`data` of `order.status_changed`: the order after the change, and the status before and after it.","x-assumption":"The description names the event, not its payload; both statuses save the receiver a lookup.","required":["order","previous_status","status"],"properties":{"order":{"$ref":"#/components/schemas/Order"},"previous_status":{"$ref":"#/components/schemas/OrderStatus"},"status":{"$ref":"#/components/schemas/OrderStatus"}}};
+export const orderStatusChangedWebhook_body = validate692;
+const schema296 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"order.status_changed"},"data":{"$ref":"#/components/schemas/OrderStatusChangedWebhookData"}}}]};
+const schema297 = {"type":"object","description":"`data` of `order.status_changed`: the order after the change, and the status before and after it.","x-assumption":"The description names the event, not its payload; both statuses save the receiver a lookup.","required":["order","previous_status","status"],"properties":{"order":{"$ref":"#/components/schemas/Order"},"previous_status":{"$ref":"#/components/schemas/OrderStatus"},"status":{"$ref":"#/components/schemas/OrderStatus"}}};
 
-function validate706(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate694(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate706.evaluated;
+const evaluated0 = validate694.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29818,20 +29692,20 @@ vErrors.push(err2);
 errors++;
 }
 if(data.order !== undefined){
-if(!(validate323(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
+if(!(validate311(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
 errors = vErrors.length;
 }
 }
 if(data.previous_status !== undefined){
-if(!(validate114(data.previous_status, {instancePath:instancePath+"/previous_status",parentData:data,parentDataProperty:"previous_status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate110(data.previous_status, {instancePath:instancePath+"/previous_status",parentData:data,parentDataProperty:"previous_status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
 if(data.status !== undefined){
-if(!(validate114(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate110(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
@@ -29846,24 +29720,24 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate706.errors = vErrors;
+validate694.errors = vErrors;
 return errors === 0;
 }
-validate706.evaluated = {"props":{"order":true,"previous_status":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate694.evaluated = {"props":{"order":true,"previous_status":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate704(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate692(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate704.evaluated;
+const evaluated0 = validate692.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate699(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate699.errors : vErrors.concat(validate699.errors);
+if(!(validate687(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate687.errors : vErrors.concat(validate687.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29880,8 +29754,8 @@ errors++;
 }
 }
 if(data.data !== undefined){
-if(!(validate706(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate706.errors : vErrors.concat(validate706.errors);
+if(!(validate694(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate694.errors : vErrors.concat(validate694.errors);
 errors = vErrors.length;
 }
 }
@@ -29896,19 +29770,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate704.errors = vErrors;
+validate692.errors = vErrors;
 return errors === 0;
 }
-validate704.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
+validate692.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
 
-export const apiTestWebhook_body = validate711;
-const schema301 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"api.test"},"data":{"$ref":"#/components/schemas/ApiTestWebhookData"}}}]};
-const schema302 = {"type":"object","description":"`data` of `api.test`: the `payload` given to POST /private/webhooks/test (an empty object when none was)."};
+export const apiTestWebhook_body = validate699;
+const schema298 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"api.test"},"data":{"$ref":"#/components/schemas/ApiTestWebhookData"}}}]};
+const schema299 = {"type":"object","description":"`data` of `api.test`: the `payload` given to POST /private/webhooks/test (an empty object when none was)."};
 
-function validate713(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate701(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate713.evaluated;
+const evaluated0 = validate701.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29925,24 +29799,24 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate713.errors = vErrors;
+validate701.errors = vErrors;
 return errors === 0;
 }
-validate713.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate701.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate711(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate699(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate711.evaluated;
+const evaluated0 = validate699.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate699(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate699.errors : vErrors.concat(validate699.errors);
+if(!(validate687(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate687.errors : vErrors.concat(validate687.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29959,8 +29833,8 @@ errors++;
 }
 }
 if(data.data !== undefined){
-if(!(validate713(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate713.errors : vErrors.concat(validate713.errors);
+if(!(validate701(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate701.errors : vErrors.concat(validate701.errors);
 errors = vErrors.length;
 }
 }
@@ -29975,10 +29849,10 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate711.errors = vErrors;
+validate699.errors = vErrors;
 return errors === 0;
 }
-validate711.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
+validate699.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
 
 export const getOpenApiDocument_headers = ping_headers;
 export const listPublicContracts_headers = ping_headers;
