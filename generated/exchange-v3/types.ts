@@ -161,13 +161,15 @@ export type RouteSnapshot = {
   hash: string;
   generated_at: string;
   expires_at: string;
-  /** The values the hash covers. */
+  /** The values the hash covers (free-form: a server may cover more). */
   fingerprint: {
     course?: string;
     limits?: {
       [key: string]: unknown;
     };
     status?: number;
+    rate_type?: 'fixed' | 'floating';
+    fee_percent?: string;
   };
 };
 

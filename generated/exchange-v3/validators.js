@@ -96,7 +96,7 @@ validate53.evaluated = {"props":{"x-correlation-id":true},"dynamicProps":false,"
 
 export const ping_response_200 = validate56;
 const schema22 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","properties":{"result":{"type":"null"}}}]};
-const schema23 = {"title":"Success envelope","description":"Every successful v3 JSON response (description 2.1). Each operation narrows `result` to its own payload.","type":"object","required":["state","message","result","meta"],"properties":{"state":{"type":"integer","const":0,"description":"0 means success."},"message":{"type":"string"},"result":{"description":"The operation's payload: an object, an array or null.","type":["object","array","null"]},"meta":{"$ref":"#/components/schemas/EnvelopeMeta"}},"examples":[{"state":0,"message":"OK","result":null,"meta":{"request_id":"req_01HZX3V9K2M8Q4T6","correlation_id":null,"timestamp":"2026-11-21T12:00:00Z"}}]};
+const schema23 = {"title":"Success envelope","description":"Every successful v3 JSON response (description 2.1). Each operation narrows `result` to its own payload.","type":"object","required":["state","message","result","meta"],"properties":{"state":{"type":"integer","const":0,"description":"0 means success."},"message":{"type":"string"},"result":{"description":"The operation's payload: an object, an array or null.","$comment":"additionalProperties says what the default says, for code generators that read an object without properties as an empty one.","type":["object","array","null"],"additionalProperties":true},"meta":{"$ref":"#/components/schemas/EnvelopeMeta"}},"examples":[{"state":0,"message":"OK","result":null,"meta":{"request_id":"req_01HZX3V9K2M8Q4T6","correlation_id":null,"timestamp":"2026-11-21T12:00:00Z"}}]};
 const schema24 = {"title":"Envelope meta","description":"The `meta` object of every v3 envelope (description 2.1).","type":"object","required":["request_id","timestamp"],"properties":{"request_id":{"type":"string","minLength":1,"description":"Also returned in the X-Request-Id header; give it to support."},"correlation_id":{"type":["string","null"],"maxLength":128,"description":"Echo of the client-defined X-Correlation-Id header; null when none was sent."},"timestamp":{"type":"string","format":"date-time"},"pagination":{"$ref":"#/components/schemas/PaginationMeta"}},"examples":[{"request_id":"req_01HZX3V9K2M8Q4T6","correlation_id":"checkout-7f3a","timestamp":"2026-11-21T12:00:00Z"}]};
 const formats0 = imported_ajv_formats_dist_formats.fullFormats["date-time"];
 const schema25 = {"title":"Pagination meta","description":"`meta.pagination` of v3 list responses: the page-mode shape or the cursor-mode shape, told apart by `mode`.","oneOf":[{"type":"object","required":["mode","current_page","per_page","total","last_page","from","to"],"properties":{"mode":{"const":"page"},"current_page":{"type":"integer","minimum":1},"per_page":{"type":"integer","minimum":1,"maximum":100},"total":{"type":"integer","minimum":0},"last_page":{"type":"integer","minimum":1,"description":"1 when the list is empty."},"from":{"type":["integer","null"],"minimum":1,"description":"1-based position of the first item of the page; null on an empty page."},"to":{"type":["integer","null"],"minimum":1,"description":"1-based position of the last item of the page; null on an empty page."}}},{"type":"object","required":["mode","per_page","cursor","next_cursor","has_more"],"properties":{"mode":{"const":"cursor"},"per_page":{"type":"integer","minimum":1,"maximum":100},"cursor":{"type":["string","null"],"description":"The cursor this page was read with; null on the first cursor page."},"next_cursor":{"type":["string","null"],"description":"Opaque cursor of the following page; null when there is none."},"has_more":{"type":"boolean"}}}],"examples":[{"mode":"page","current_page":1,"per_page":25,"total":2,"last_page":1,"from":1,"to":2},{"mode":"cursor","per_page":25,"cursor":null,"next_cursor":"eyJpZCI6MjV9","has_more":true}]};
@@ -2431,7 +2431,7 @@ validate97.evaluated = {"props":{"schema":true},"dynamicProps":false,"dynamicIte
 export const getPublicSchema_response_200 = validate100;
 const schema45 = {"$ref":"#/components/responses/PublicSchema/content/application~1json/schema","$comment":"validator entry"};
 const schema46 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SchemaResult"}}}]};
-const schema47 = {"type":"object","required":["schema"],"properties":{"schema":{"type":"object","description":"A JSON Schema (2020-12) document."}}};
+const schema47 = {"type":"object","required":["schema"],"properties":{"schema":{"type":"object","additionalProperties":true,"description":"A JSON Schema (2020-12) document."}}};
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2456,7 +2456,9 @@ errors++;
 }
 if(data.schema !== undefined){
 let data0 = data.schema;
-if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
 const err1 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err1];
@@ -6929,7 +6931,7 @@ validate178.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,
 export const listPaymentSystems_response_200 = validate189;
 const schema86 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PaymentSystemListResult"}}},{"$ref":"#/components/schemas/PaginatedEnvelope"}]};
 const schema87 = {"type":"object","required":["payment_systems"],"properties":{"payment_systems":{"type":"array","items":{"$ref":"#/components/schemas/PaymentSystem"}}}};
-const schema88 = {"type":"object","description":"An item of the payment-systems list (description 2.2).","required":["id","type","name","payment","currency","codes","precision","capabilities","routes","form","notices","network","filters","sorting"],"properties":{"id":{"type":"integer","minimum":1},"type":{"type":"string","const":"payment_system"},"name":{"type":"string"},"payment":{"type":"object","required":["id","name","logo","logo_url"],"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"logo":{"type":"string","description":"Logo file name."},"logo_url":{"type":"string","format":"uri"}}},"currency":{"type":"object","required":["id","code","sign"],"properties":{"id":{"type":"integer","minimum":1},"code":{"type":"string","description":"Currency code, for example `BTC` or `USDT`."},"sign":{"type":"string"}}},"codes":{"type":"object","required":["letter","short","network_in","network_out"],"properties":{"letter":{"type":"string","description":"Rates-file code, for example `USDTTRC20`."},"short":{"type":"string"},"network_in":{"type":"string","description":"Network of deposits; empty for fiat."},"network_out":{"type":"string","description":"Network of payouts; empty for fiat."}}},"precision":{"type":"object","required":["amount_decimal"],"properties":{"amount_decimal":{"type":"integer","minimum":0,"maximum":18}}},"capabilities":{"type":"object","required":["can_give","can_receive","income_enabled","outcome_enabled"],"properties":{"can_give":{"type":"boolean"},"can_receive":{"type":"boolean"},"income_enabled":{"type":"integer","enum":[0,1],"x-assumption":"The description types it as an integer only; 1/0 flags as exchanger software stores them."},"outcome_enabled":{"type":"integer","enum":[0,1],"x-assumption":"The description types it as an integer only; 1/0 flags as exchanger software stores them."}}},"routes":{"type":"object","required":["give_to","receive_from"],"properties":{"give_to":{"type":"array","description":"Routes on which this system is the give side; `currency_id` is the receive side.","items":{"$ref":"#/components/schemas/PaymentSystemRouteLink"}},"receive_from":{"type":"array","description":"Routes on which this system is the receive side; `currency_id` is the give side.","items":{"$ref":"#/components/schemas/PaymentSystemRouteLink"}}}},"form":{"type":"object","description":"Free-form."},"notices":{"type":"object","description":"Free-form."},"network":{"type":"object","description":"Free-form."},"filters":{"type":"object","required":["ids"],"properties":{"ids":{"type":"array","items":{"type":"integer"}}}},"sorting":{"type":"object","additionalProperties":{"type":"integer"}}}};
+const schema88 = {"type":"object","description":"An item of the payment-systems list (description 2.2).","required":["id","type","name","payment","currency","codes","precision","capabilities","routes","form","notices","network","filters","sorting"],"properties":{"id":{"type":"integer","minimum":1},"type":{"type":"string","const":"payment_system"},"name":{"type":"string"},"payment":{"type":"object","required":["id","name","logo","logo_url"],"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"logo":{"type":"string","description":"Logo file name."},"logo_url":{"type":"string","format":"uri"}}},"currency":{"type":"object","required":["id","code","sign"],"properties":{"id":{"type":"integer","minimum":1},"code":{"type":"string","description":"Currency code, for example `BTC` or `USDT`."},"sign":{"type":"string"}}},"codes":{"type":"object","required":["letter","short","network_in","network_out"],"properties":{"letter":{"type":"string","description":"Rates-file code, for example `USDTTRC20`."},"short":{"type":"string"},"network_in":{"type":"string","description":"Network of deposits; empty for fiat."},"network_out":{"type":"string","description":"Network of payouts; empty for fiat."}}},"precision":{"type":"object","required":["amount_decimal"],"properties":{"amount_decimal":{"type":"integer","minimum":0,"maximum":18}}},"capabilities":{"type":"object","required":["can_give","can_receive","income_enabled","outcome_enabled"],"properties":{"can_give":{"type":"boolean"},"can_receive":{"type":"boolean"},"income_enabled":{"type":"integer","enum":[0,1],"x-assumption":"The description types it as an integer only; 1/0 flags as exchanger software stores them."},"outcome_enabled":{"type":"integer","enum":[0,1],"x-assumption":"The description types it as an integer only; 1/0 flags as exchanger software stores them."}}},"routes":{"type":"object","required":["give_to","receive_from"],"properties":{"give_to":{"type":"array","description":"Routes on which this system is the give side; `currency_id` is the receive side.","items":{"$ref":"#/components/schemas/PaymentSystemRouteLink"}},"receive_from":{"type":"array","description":"Routes on which this system is the receive side; `currency_id` is the give side.","items":{"$ref":"#/components/schemas/PaymentSystemRouteLink"}}}},"form":{"type":"object","additionalProperties":true,"description":"Free-form."},"notices":{"type":"object","additionalProperties":true,"description":"Free-form."},"network":{"type":"object","additionalProperties":true,"description":"Free-form."},"filters":{"type":"object","required":["ids"],"properties":{"ids":{"type":"array","items":{"type":"integer"}}}},"sorting":{"type":"object","additionalProperties":{"type":"integer"}}}};
 const formats14 = imported_ajv_formats_dist_formats.fullFormats.uri;
 const schema89 = {"type":"object","required":["route_id","currency_id"],"properties":{"route_id":{"type":"integer","minimum":1},"currency_id":{"type":"integer","minimum":1}}};
 
@@ -7834,7 +7836,9 @@ errors++;
 }
 if(data.form !== undefined){
 let data29 = data.form;
-if(!(data29 && typeof data29 == "object" && !Array.isArray(data29))){
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+}
+else {
 const err68 = {instancePath:instancePath+"/form",schemaPath:"#/properties/form/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err68];
@@ -7847,7 +7851,9 @@ errors++;
 }
 if(data.notices !== undefined){
 let data30 = data.notices;
-if(!(data30 && typeof data30 == "object" && !Array.isArray(data30))){
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+}
+else {
 const err69 = {instancePath:instancePath+"/notices",schemaPath:"#/properties/notices/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err69];
@@ -7860,7 +7866,9 @@ errors++;
 }
 if(data.network !== undefined){
 let data31 = data.network;
-if(!(data31 && typeof data31 == "object" && !Array.isArray(data31))){
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+}
+else {
 const err70 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err70];
@@ -8424,7 +8432,7 @@ validate202.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,
 export const listRoutes_response_200 = validate207;
 const schema92 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RouteListResult"}}},{"$ref":"#/components/schemas/PaginatedEnvelope"}]};
 const schema93 = {"type":"object","required":["routes"],"properties":{"routes":{"type":"array","items":{"$ref":"#/components/schemas/ExchangeRoute"}}}};
-const schema94 = {"title":"Exchange route","description":"A route (direction) from a give-side payment system to a receive-side one (description 2.3).","type":"object","required":["id","status","is_enabled","name","from","to","limits","rate"],"properties":{"id":{"type":"integer","minimum":1},"status":{"type":"integer","enum":[0,1],"description":"1 active, 0 suspended.","x-assumption":"The description types status as an integer only; 1/0 mirrors is_enabled as exchanger software stores it."},"is_enabled":{"type":"boolean"},"name":{"type":"string"},"from":{"type":"object","description":"The give side: what the client pays.","required":["id","payment","code","designation","small_code","network","network_out","decimal"],"properties":{"id":{"type":"integer","description":"Payment-system (currency) id of this side."},"payment":{"type":"string","description":"Payment system name, for example `Tether`."},"code":{"type":"string","description":"Rates-file code, for example `USDTTRC20`."},"designation":{"type":"string","description":"Currency designation, for example `USDT`."},"small_code":{"type":"string"},"network":{"type":"string","description":"Network of deposits on this side; empty for fiat."},"network_out":{"type":"string","description":"Network of payouts on this side; empty for fiat."},"decimal":{"type":"integer","minimum":0,"maximum":18,"description":"Amount precision of this side."}}},"to":{"type":"object","description":"The receive side: what the client is paid; the same fields as `from`.","required":["id","payment","code","designation","small_code","network","network_out","decimal"],"properties":{"id":{"type":"integer","description":"Payment-system (currency) id of this side."},"payment":{"type":"string","description":"Payment system name, for example `Tether`."},"code":{"type":"string","description":"Rates-file code, for example `USDTTRC20`."},"designation":{"type":"string","description":"Currency designation, for example `USDT`."},"small_code":{"type":"string"},"network":{"type":"string","description":"Network of deposits on this side; empty for fiat."},"network_out":{"type":"string","description":"Network of payouts on this side; empty for fiat."},"decimal":{"type":"integer","minimum":0,"maximum":18,"description":"Amount precision of this side."}}},"limits":{"type":"object","required":["min_give","max_give","min_receive","max_receive"],"properties":{"min_give":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"},"max_give":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"},"min_receive":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"},"max_receive":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"},"reserve":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","x-assumption":"Exchangers publish the reserve of the receive side (the rates file's <amount>); it caps max_receive."}}},"rate":{"type":"object","required":["type","course"],"properties":{"type":{"type":"string","enum":["fixed","floating"],"x-assumption":"The description names `fixed`; `floating` is the usual other mode (rate re-read at payment time)."},"course":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","description":"Units of the receive side per one unit of the give side."},"is_type_rate":{"type":"boolean"},"default_type_rate":{"type":"integer"},"modes":{"type":"object"}}},"features":{"type":"object","description":"Free-form route features.","properties":{"fee_percent":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","x-assumption":"The exchanger's fee as a percentage of the give amount, already reflected in quotes."}}},"timestamps":{"type":"object"},"sorting":{"type":"object","additionalProperties":{"type":"integer"}}},"examples":[{"id":12,"status":1,"is_enabled":true,"name":"Bitcoin BTC → Tether USDT TRC20","from":{"id":1,"payment":"Bitcoin","code":"BTC","designation":"BTC","small_code":"btc","network":"BTC","network_out":"BTC","decimal":8},"to":{"id":7,"payment":"Tether","code":"USDTTRC20","designation":"USDT","small_code":"usdt","network":"TRON","network_out":"TRON","decimal":6},"limits":{"min_give":"0.001","max_give":"2","min_receive":"64","max_receive":"128000","reserve":"250000"},"rate":{"type":"fixed","course":"64000.5","is_type_rate":true,"default_type_rate":1,"modes":{}},"features":{"fee_percent":"0.5"},"timestamps":{"updated_at":"2026-11-21T11:59:00Z"},"sorting":{"position":10}}]};
+const schema94 = {"title":"Exchange route","description":"A route (direction) from a give-side payment system to a receive-side one (description 2.3).","type":"object","required":["id","status","is_enabled","name","from","to","limits","rate"],"properties":{"id":{"type":"integer","minimum":1},"status":{"type":"integer","enum":[0,1],"description":"1 active, 0 suspended.","x-assumption":"The description types status as an integer only; 1/0 mirrors is_enabled as exchanger software stores it."},"is_enabled":{"type":"boolean"},"name":{"type":"string"},"from":{"type":"object","description":"The give side: what the client pays.","required":["id","payment","code","designation","small_code","network","network_out","decimal"],"properties":{"id":{"type":"integer","description":"Payment-system (currency) id of this side."},"payment":{"type":"string","description":"Payment system name, for example `Tether`."},"code":{"type":"string","description":"Rates-file code, for example `USDTTRC20`."},"designation":{"type":"string","description":"Currency designation, for example `USDT`."},"small_code":{"type":"string"},"network":{"type":"string","description":"Network of deposits on this side; empty for fiat."},"network_out":{"type":"string","description":"Network of payouts on this side; empty for fiat."},"decimal":{"type":"integer","minimum":0,"maximum":18,"description":"Amount precision of this side."}}},"to":{"type":"object","description":"The receive side: what the client is paid; the same fields as `from`.","required":["id","payment","code","designation","small_code","network","network_out","decimal"],"properties":{"id":{"type":"integer","description":"Payment-system (currency) id of this side."},"payment":{"type":"string","description":"Payment system name, for example `Tether`."},"code":{"type":"string","description":"Rates-file code, for example `USDTTRC20`."},"designation":{"type":"string","description":"Currency designation, for example `USDT`."},"small_code":{"type":"string"},"network":{"type":"string","description":"Network of deposits on this side; empty for fiat."},"network_out":{"type":"string","description":"Network of payouts on this side; empty for fiat."},"decimal":{"type":"integer","minimum":0,"maximum":18,"description":"Amount precision of this side."}}},"limits":{"type":"object","required":["min_give","max_give","min_receive","max_receive"],"properties":{"min_give":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"},"max_give":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"},"min_receive":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"},"max_receive":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"},"reserve":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","x-assumption":"Exchangers publish the reserve of the receive side (the rates file's <amount>); it caps max_receive."}}},"rate":{"type":"object","required":["type","course"],"properties":{"type":{"type":"string","enum":["fixed","floating"],"x-assumption":"The description names `fixed`; `floating` is the usual other mode (rate re-read at payment time)."},"course":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","description":"Units of the receive side per one unit of the give side."},"is_type_rate":{"type":"boolean"},"default_type_rate":{"type":"integer"},"modes":{"type":"object","additionalProperties":true}}},"features":{"type":"object","description":"Free-form route features.","properties":{"fee_percent":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","x-assumption":"The exchanger's fee as a percentage of the give amount, already reflected in quotes."}}},"timestamps":{"type":"object","additionalProperties":true},"sorting":{"type":"object","additionalProperties":{"type":"integer"}}},"examples":[{"id":12,"status":1,"is_enabled":true,"name":"Bitcoin BTC → Tether USDT TRC20","from":{"id":1,"payment":"Bitcoin","code":"BTC","designation":"BTC","small_code":"btc","network":"BTC","network_out":"BTC","decimal":8},"to":{"id":7,"payment":"Tether","code":"USDTTRC20","designation":"USDT","small_code":"usdt","network":"TRON","network_out":"TRON","decimal":6},"limits":{"min_give":"0.001","max_give":"2","min_receive":"64","max_receive":"128000","reserve":"250000"},"rate":{"type":"fixed","course":"64000.5","is_type_rate":true,"default_type_rate":1,"modes":{}},"features":{"fee_percent":"0.5"},"timestamps":{"updated_at":"2026-11-21T11:59:00Z"},"sorting":{"position":10}}]};
 
 function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9297,7 +9305,9 @@ errors++;
 }
 if(data28.modes !== undefined){
 let data33 = data28.modes;
-if(!(data33 && typeof data33 == "object" && !Array.isArray(data33))){
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+}
+else {
 const err75 = {instancePath:instancePath+"/rate/modes",schemaPath:"#/properties/rate/properties/modes/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err75];
@@ -9362,7 +9372,9 @@ errors++;
 }
 if(data.timestamps !== undefined){
 let data36 = data.timestamps;
-if(!(data36 && typeof data36 == "object" && !Array.isArray(data36))){
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+}
+else {
 const err80 = {instancePath:instancePath+"/timestamps",schemaPath:"#/properties/timestamps/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err80];
@@ -9711,8 +9723,8 @@ validate214.evaluated = {"props":{"route_id":true,"direction_id":true,"from_curr
 
 export const getRouteDetailsByQuery_response_200 = validate215;
 const schema96 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RouteDetailsResult"}}}]};
-const schema97 = {"type":"object","description":"Route details (description 2.4), the same for the id, pair and query forms.","required":["route","operation","snapshot","operation_contract","contract"],"properties":{"route":{"$ref":"#/components/schemas/ExchangeRoute"},"operation":{"type":"object","description":"Free-form description of the exchange operation."},"snapshot":{"$ref":"#/components/schemas/RouteSnapshot"},"operation_contract":{"$ref":"#/components/schemas/OperationContract"},"contract":{"$ref":"#/components/schemas/RouteContractEndpoints"}}};
-const schema98 = {"title":"Route snapshot","description":"A point-in-time view of a route (description 2.4): quotes and orders may cite it, and a changed route gets a new hash.","type":"object","required":["version","route_id","hash","generated_at","expires_at","fingerprint"],"properties":{"version":{"const":"route-snapshot-v1"},"route_id":{"type":"integer","minimum":1},"hash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-assumption":"SHA-256 hex of the route's rate, limits and status, so any change of those changes the hash."},"generated_at":{"type":"string","format":"date-time"},"expires_at":{"type":"string","format":"date-time"},"fingerprint":{"type":"object","description":"The values the hash covers.","properties":{"course":{"type":"string"},"limits":{"type":"object"},"status":{"type":"integer"}}}},"examples":[{"version":"route-snapshot-v1","route_id":12,"hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a","generated_at":"2026-11-21T12:00:00Z","expires_at":"2026-11-21T12:01:00Z","fingerprint":{"course":"64000.5","limits":{"min_give":"0.001","max_give":"2"},"status":1}}]};
+const schema97 = {"type":"object","description":"Route details (description 2.4), the same for the id, pair and query forms.","required":["route","operation","snapshot","operation_contract","contract"],"properties":{"route":{"$ref":"#/components/schemas/ExchangeRoute"},"operation":{"type":"object","additionalProperties":true,"description":"Free-form description of the exchange operation."},"snapshot":{"$ref":"#/components/schemas/RouteSnapshot"},"operation_contract":{"$ref":"#/components/schemas/OperationContract"},"contract":{"$ref":"#/components/schemas/RouteContractEndpoints"}}};
+const schema98 = {"title":"Route snapshot","description":"A point-in-time view of a route (description 2.4): quotes and orders may cite it, and a changed route gets a new hash.","type":"object","required":["version","route_id","hash","generated_at","expires_at","fingerprint"],"properties":{"version":{"const":"route-snapshot-v1"},"route_id":{"type":"integer","minimum":1},"hash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-assumption":"SHA-256 hex of the route's rate, limits and status, so any change of those changes the hash."},"generated_at":{"type":"string","format":"date-time"},"expires_at":{"type":"string","format":"date-time"},"fingerprint":{"type":"object","description":"The values the hash covers (free-form: a server may cover more).","additionalProperties":true,"properties":{"course":{"type":"string"},"limits":{"type":"object","additionalProperties":true},"status":{"type":"integer"},"rate_type":{"type":"string","enum":["fixed","floating"]},"fee_percent":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"}}}},"examples":[{"version":"route-snapshot-v1","route_id":12,"hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a","generated_at":"2026-11-21T12:00:00Z","expires_at":"2026-11-21T12:01:00Z","fingerprint":{"course":"64000.5","limits":{"min_give":"0.001","max_give":"2"},"status":1,"rate_type":"fixed","fee_percent":"0.5"}}]};
 const pattern20 = new RegExp("^[0-9a-f]{64}$", "u");
 
 function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -9915,7 +9927,9 @@ errors++;
 }
 if(data5.limits !== undefined){
 let data7 = data5.limits;
-if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+}
+else {
 const err16 = {instancePath:instancePath+"/fingerprint/limits",schemaPath:"#/properties/fingerprint/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err16];
@@ -9939,9 +9953,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-}
-else {
-const err18 = {instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data5.rate_type !== undefined){
+let data9 = data5.rate_type;
+if(typeof data9 !== "string"){
+const err18 = {instancePath:instancePath+"/fingerprint/rate_type",schemaPath:"#/properties/fingerprint/properties/rate_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -9950,10 +9965,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-}
-else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!((data9 === "fixed") || (data9 === "floating"))){
+const err19 = {instancePath:instancePath+"/fingerprint/rate_type",schemaPath:"#/properties/fingerprint/properties/rate_type/enum",keyword:"enum",params:{allowedValues: schema98.properties.fingerprint.properties.rate_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -9962,12 +9975,61 @@ vErrors.push(err19);
 }
 errors++;
 }
+}
+if(data5.fee_percent !== undefined){
+let data10 = data5.fee_percent;
+if(typeof data10 === "string"){
+if(!pattern11.test(data10)){
+const err20 = {instancePath:instancePath+"/fingerprint/fee_percent",schemaPath:"#/properties/fingerprint/properties/fee_percent/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/fingerprint/fee_percent",schemaPath:"#/properties/fingerprint/properties/fee_percent/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
 validate219.errors = vErrors;
 return errors === 0;
 }
 validate219.evaluated = {"props":{"version":true,"route_id":true,"hash":true,"generated_at":true,"expires_at":true,"fingerprint":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema99 = {"title":"Operation contract","description":"What an integrator needs to run the quote → preflight → order chain on one route (description 2.4).","type":"object","required":["version","route","operation","snapshot","contract"],"properties":{"version":{"const":"operation-contract-v1"},"route":{"$ref":"#/components/schemas/ExchangeRoute"},"operation":{"type":"object","description":"Free-form description of the exchange operation."},"snapshot":{"$ref":"#/components/schemas/RouteSnapshot"},"contract":{"type":"object","description":"Free-form; the mock fills it like the route-details `contract` block.","properties":{"quote_endpoint":{"type":"string"},"preflight_endpoint":{"type":"string"},"order_endpoint":{"type":"string"},"amount_side":{"type":"string","enum":["give","receive"]},"currency_fields":{"type":"array","items":{"type":"string"}}}}}};
+const schema99 = {"title":"Operation contract","description":"What an integrator needs to run the quote → preflight → order chain on one route (description 2.4).","type":"object","required":["version","route","operation","snapshot","contract"],"properties":{"version":{"const":"operation-contract-v1"},"route":{"$ref":"#/components/schemas/ExchangeRoute"},"operation":{"type":"object","additionalProperties":true,"description":"Free-form description of the exchange operation."},"snapshot":{"$ref":"#/components/schemas/RouteSnapshot"},"contract":{"type":"object","description":"Free-form; the mock fills it like the route-details `contract` block.","properties":{"quote_endpoint":{"type":"string"},"preflight_endpoint":{"type":"string"},"order_endpoint":{"type":"string"},"amount_side":{"type":"string","enum":["give","receive"]},"currency_fields":{"type":"array","items":{"type":"string"}}}}}};
 
 function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10050,7 +10112,9 @@ errors = vErrors.length;
 }
 if(data.operation !== undefined){
 let data2 = data.operation;
-if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
 const err6 = {instancePath:instancePath+"/operation",schemaPath:"#/properties/operation/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err6];
@@ -10404,7 +10468,9 @@ errors = vErrors.length;
 }
 if(data.operation !== undefined){
 let data1 = data.operation;
-if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+}
+else {
 const err5 = {instancePath:instancePath+"/operation",schemaPath:"#/properties/operation/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err5];
@@ -13140,7 +13206,7 @@ const schema127 = {"$ref":"#/components/schemas/PreflightOrderRequest","$comment
 const schema128 = {"description":"The same body as POST /private/exchange/orders; nothing is created.","allOf":[{"$ref":"#/components/schemas/CreateOrderRequest"}],"example":{"quote_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7","email":"alice@example.com","requisites":{"to_address":"TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE"},"snapshot_hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a","client_order_id":"inv-2026-0042"}};
 const schema129 = {"type":"object","additionalProperties":false,"description":"Cite a quote by `quote_id`, or give `route_id` and `amount` (and `amount_side`) to be priced at the current rate, not both. A `route_id` or `amount_side` sent beside `quote_id` must match the quote, else 422.","x-assumption":"The description shows no body; these are the inputs the quote → preflight → order chain needs, with the quote or the route-and-amount form exclusive.","required":["email","requisites"],"properties":{"quote_id":{"type":"string","format":"uuid"},"route_id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"amount_side":{"$ref":"#/components/schemas/AmountSide","default":"give"},"email":{"type":"string","format":"email","maxLength":254},"requisites":{"$ref":"#/components/schemas/OrderRequisites"},"snapshot_hash":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"Hash of the route snapshot the client saw; a changed route gives 422 `quote_expired`."},"client_order_id":{"type":"string","minLength":1,"maxLength":64,"description":"The integrator's own reference, returned on the order."}},"oneOf":[{"title":"By quote","required":["quote_id"]},{"title":"By route and amount","required":["route_id","amount"]}],"example":{"quote_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7","email":"alice@example.com","requisites":{"to_address":"TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE"},"snapshot_hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a","client_order_id":"inv-2026-0042"}};
 const schema130 = {"type":"object","additionalProperties":false,"description":"Payout and payment requisites. Which fields a route needs is in its capabilities (`requisites.from`, `requisites.to`).","x-assumption":"The description shows no order payload; these are the requisites exchangers ask for (address and memo of a crypto payout, card or account of a fiat side, card holder), with bounds that fit every network of docs/domain-notes.md.","properties":{"to_address":{"type":"string","minLength":1,"maxLength":128,"description":"Payout address on the receive side's network."},"to_memo":{"type":["string","null"],"maxLength":128,"description":"Memo, tag or comment of memo networks (XRP, XLM, TON, EOS, ATOM)."},"to_card_number":{"type":"string","pattern":"^[0-9]{12,19}$"},"to_account":{"type":"string","minLength":1,"maxLength":64},"from_card_number":{"type":"string","pattern":"^[0-9]{12,19}$"},"from_account":{"type":"string","minLength":1,"maxLength":64},"holder_name":{"type":"string","minLength":1,"maxLength":128}}};
-const pattern26 = new RegExp("^[0-9]{12,19}$", "u");
+const pattern27 = new RegExp("^[0-9]{12,19}$", "u");
 
 function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13228,7 +13294,7 @@ errors++;
 if(data.to_card_number !== undefined){
 let data2 = data.to_card_number;
 if(typeof data2 === "string"){
-if(!pattern26.test(data2)){
+if(!pattern27.test(data2)){
 const err6 = {instancePath:instancePath+"/to_card_number",schemaPath:"#/properties/to_card_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{12,19}$"},message:"must match pattern \""+"^[0-9]{12,19}$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -13288,7 +13354,7 @@ errors++;
 if(data.from_card_number !== undefined){
 let data4 = data.from_card_number;
 if(typeof data4 === "string"){
-if(!pattern26.test(data4)){
+if(!pattern27.test(data4)){
 const err11 = {instancePath:instancePath+"/from_card_number",schemaPath:"#/properties/from_card_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{12,19}$"},message:"must match pattern \""+"^[0-9]{12,19}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -14251,9 +14317,9 @@ export const createOrder_response_201 = validate308;
 const schema136 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderResult"}}}]};
 const schema137 = {"type":"object","required":["order"],"properties":{"order":{"$ref":"#/components/schemas/Order"}}};
 const schema138 = {"type":"object","description":"An exchange order.","x-assumption":"The description types the order record as any-or-null with no fields; these are the fields its filters, sort fields and the quote → order chain imply.","required":["id","public_id","tracking_id","status","route_id","quote_id","client_order_id","email","amount_in","amount_out","currency_in","currency_out","rate","fee","from_requisite","to_requisite","requisites","payment_details","verification","correlation_id","expires_at","created_at","updated_at","completed_at"],"properties":{"id":{"type":"integer","minimum":1,"description":"Database id."},"public_id":{"type":"string","pattern":"^[A-Z0-9]{10}$","description":"Short id shown to the end customer."},"tracking_id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/OrderStatus"},"route_id":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"],"format":"uuid","description":"The quote the order was created from; null when it was priced from route_id and amount."},"client_order_id":{"type":["string","null"],"maxLength":64},"email":{"type":"string","format":"email"},"amount_in":{"$ref":"#/components/schemas/Amount"},"amount_out":{"$ref":"#/components/schemas/Amount"},"currency_in":{"type":"string","description":"Rates-file code of the give side, for example `BTC`."},"currency_out":{"type":"string","description":"Rates-file code of the receive side, for example `USDTTRC20`."},"rate":{"$ref":"#/components/schemas/Amount"},"fee":{"$ref":"#/components/schemas/Amount","description":"The exchanger's fee, in currency_out, already deducted from amount_out.","x-assumption":"Exchangers deduct their fee from the payout; the quote's fee object gives its currency and percent."},"from_requisite":{"type":["string","null"],"description":"The sender's requisite, masked (card or account of a fiat give side); null when the give side has none."},"to_requisite":{"type":["string","null"],"description":"The receiver's requisite, masked (payout address, card or account)."},"requisites":{"$ref":"#/components/schemas/MaskedOrderRequisites"},"payment_details":{"type":"object","description":"Where and what the client pays.","required":["address","memo","account","amount","currency","expires_at"],"properties":{"address":{"type":["string","null"],"description":"Deposit address on the give side's network; null for fiat."},"memo":{"type":["string","null"],"description":"Memo or tag the payment must carry on memo networks."},"account":{"type":["string","null"],"description":"Card or account to pay to on a fiat give side."},"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"type":"string","description":"Rates-file code of the currency to pay."},"expires_at":{"type":"string","format":"date-time","description":"End of the payment window."}}},"verification":{"type":"object","required":["required","status"],"properties":{"required":{"type":"boolean","description":"Whether the order needs a verification before the payout."},"status":{"description":"Status of that verification; null when none is required or none was started.","oneOf":[{"$ref":"#/components/schemas/VerificationStatus"},{"type":"null"}]}}},"correlation_id":{"type":["string","null"],"maxLength":128,"description":"X-Correlation-Id of the request that created the order."},"expires_at":{"type":["string","null"],"format":"date-time","description":"When the unpaid order expires; null once it left awaiting_payment.","x-assumption":"Unpaid orders expire 1800 seconds after creation (the order machine's payment_window)."},"created_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"},"completed_at":{"type":["string","null"],"format":"date-time"}}};
-const pattern29 = new RegExp("^[A-Z0-9]{10}$", "u");
+const pattern30 = new RegExp("^[A-Z0-9]{10}$", "u");
 const schema139 = {"type":"object","additionalProperties":false,"description":"The requisites as sent, with card numbers masked (first six and last four digits kept).","x-assumption":"Card numbers are never returned whole (PCI DSS masking); addresses and accounts are returned as sent.","properties":{"to_address":{"type":"string"},"to_memo":{"type":["string","null"]},"to_card_number":{"type":"string","pattern":"^[0-9]{6}\\*{2,9}[0-9]{4}$"},"to_account":{"type":"string"},"from_card_number":{"type":"string","pattern":"^[0-9]{6}\\*{2,9}[0-9]{4}$"},"from_account":{"type":"string"},"holder_name":{"type":"string"}}};
-const pattern30 = new RegExp("^[0-9]{6}\\*{2,9}[0-9]{4}$", "u");
+const pattern31 = new RegExp("^[0-9]{6}\\*{2,9}[0-9]{4}$", "u");
 
 function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14306,7 +14372,7 @@ errors++;
 if(data.to_card_number !== undefined){
 let data2 = data.to_card_number;
 if(typeof data2 === "string"){
-if(!pattern30.test(data2)){
+if(!pattern31.test(data2)){
 const err3 = {instancePath:instancePath+"/to_card_number",schemaPath:"#/properties/to_card_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{6}\\*{2,9}[0-9]{4}$"},message:"must match pattern \""+"^[0-9]{6}\\*{2,9}[0-9]{4}$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -14343,7 +14409,7 @@ errors++;
 if(data.from_card_number !== undefined){
 let data4 = data.from_card_number;
 if(typeof data4 === "string"){
-if(!pattern30.test(data4)){
+if(!pattern31.test(data4)){
 const err6 = {instancePath:instancePath+"/from_card_number",schemaPath:"#/properties/from_card_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{6}\\*{2,9}[0-9]{4}$"},message:"must match pattern \""+"^[0-9]{6}\\*{2,9}[0-9]{4}$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -14722,7 +14788,7 @@ errors++;
 if(data.public_id !== undefined){
 let data1 = data.public_id;
 if(typeof data1 === "string"){
-if(!pattern29.test(data1)){
+if(!pattern30.test(data1)){
 const err26 = {instancePath:instancePath+"/public_id",schemaPath:"#/properties/public_id/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{10}$"},message:"must match pattern \""+"^[A-Z0-9]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
@@ -15454,7 +15520,7 @@ validate308.evaluated = {"props":{"result":true,"state":true,"message":true,"met
 export const getExchangeOrder_path = validate324;
 const schema141 = {"type":"object","properties":{"order":{"$ref":"#/components/parameters/OrderRef/schema"}},"required":["order"]};
 const schema142 = {"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$","maxLength":36};
-const pattern32 = new RegExp("^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$", "u");
+const pattern33 = new RegExp("^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$", "u");
 
 function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -15477,7 +15543,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!pattern32.test(data)){
+if(!pattern33.test(data)){
 const err1 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"},message:"must match pattern \""+"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
@@ -16489,7 +16555,7 @@ return errors === 0;
 }
 validate352.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const pattern33 = new RegExp("^[a-z0-9]{1,10}$", "u");
+const pattern34 = new RegExp("^[a-z0-9]{1,10}$", "u");
 
 function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16642,7 +16708,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(typeof data5 === "string"){
-if(!pattern33.test(data5)){
+if(!pattern34.test(data5)){
 const err11 = {instancePath:instancePath+"/allowed_extensions/" + i0,schemaPath:"#/properties/allowed_extensions/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]{1,10}$"},message:"must match pattern \""+"^[a-z0-9]{1,10}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -17264,7 +17330,7 @@ const len0 = data7.length;
 for(let i0=0; i0<len0; i0++){
 let data8 = data7[i0];
 if(typeof data8 === "string"){
-if(!pattern33.test(data8)){
+if(!pattern34.test(data8)){
 const err23 = {instancePath:instancePath+"/allowed_extensions/" + i0,schemaPath:"#/properties/allowed_extensions/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]{1,10}$"},message:"must match pattern \""+"^[a-z0-9]{1,10}$"+"\""};
 if(vErrors === null){
 vErrors = [err23];
@@ -17824,8 +17890,8 @@ return errors === 0;
 validate376.evaluated = {"props":{"upload_intent":true,"kind":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema170 = {"type":"object","description":"The card of a card verification, masked.","required":["first6","last4","holder_name"],"properties":{"first6":{"type":"string","pattern":"^[0-9]{6}$","description":"First six digits (the BIN)."},"last4":{"type":"string","pattern":"^[0-9]{4}$"},"holder_name":{"type":"string","minLength":1,"maxLength":128}}};
-const pattern36 = new RegExp("^[0-9]{6}$", "u");
-const pattern37 = new RegExp("^[0-9]{4}$", "u");
+const pattern37 = new RegExp("^[0-9]{6}$", "u");
+const pattern38 = new RegExp("^[0-9]{4}$", "u");
 
 function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -17871,7 +17937,7 @@ errors++;
 if(data.first6 !== undefined){
 let data0 = data.first6;
 if(typeof data0 === "string"){
-if(!pattern36.test(data0)){
+if(!pattern37.test(data0)){
 const err3 = {instancePath:instancePath+"/first6",schemaPath:"#/properties/first6/pattern",keyword:"pattern",params:{pattern: "^[0-9]{6}$"},message:"must match pattern \""+"^[0-9]{6}$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -17896,7 +17962,7 @@ errors++;
 if(data.last4 !== undefined){
 let data1 = data.last4;
 if(typeof data1 === "string"){
-if(!pattern37.test(data1)){
+if(!pattern38.test(data1)){
 const err5 = {instancePath:instancePath+"/last4",schemaPath:"#/properties/last4/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}$"},message:"must match pattern \""+"^[0-9]{4}$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -19189,7 +19255,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(!pattern32.test(data4)){
+if(!pattern33.test(data4)){
 const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"},message:"must match pattern \""+"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -19705,7 +19771,7 @@ errors++;
 if(data.card_number !== undefined){
 let data0 = data.card_number;
 if(typeof data0 === "string"){
-if(!pattern26.test(data0)){
+if(!pattern27.test(data0)){
 const err4 = {instancePath:instancePath+"/card_number",schemaPath:"#/properties/card_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{12,19}$"},message:"must match pattern \""+"^[0-9]{12,19}$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -19800,7 +19866,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(!pattern32.test(data3)){
+if(!pattern33.test(data3)){
 const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"},message:"must match pattern \""+"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -19937,7 +20003,7 @@ return errors === 0;
 }
 validate426.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const pattern42 = new RegExp("^sha256:[0-9a-f]{16}$", "u");
+const pattern43 = new RegExp("^sha256:[0-9a-f]{16}$", "u");
 
 function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -20259,7 +20325,7 @@ errors++;
 if(data.secret_fingerprint !== undefined){
 let data7 = data.secret_fingerprint;
 if(typeof data7 === "string"){
-if(!pattern42.test(data7)){
+if(!pattern43.test(data7)){
 const err26 = {instancePath:instancePath+"/secret_fingerprint",schemaPath:"#/properties/secret_fingerprint/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{16}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{16}$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
@@ -20773,7 +20839,7 @@ export const createWebhookEndpoint_body = validate435;
 const schema197 = {"$ref":"#/components/schemas/CreateWebhookEndpointRequest","$comment":"validator entry"};
 const schema198 = {"type":"object","additionalProperties":false,"required":["name","url","events"],"properties":{"name":{"type":"string","minLength":1,"maxLength":100},"url":{"$ref":"#/components/schemas/WebhookUrl"},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}}},"example":{"name":"Order updates","url":"https://hooks.acme.test/exchange","events":["order.created","order.status_changed"]}};
 const schema199 = {"type":"string","format":"uri","maxLength":2048,"pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$","description":"Where events are POSTed; https in production. An http or https URL without credentials\nin it (no `user:password@`). A sandbox may refuse more: the mock checks every delivery\nagainst its webhook egress policy (never link-local or cloud metadata addresses, never\nthe mock itself; in a shared sandbox only public addresses), here when the host is an IP\naddress and again on the address each delivery connects to.\n","x-assumption":"The description does not restrict webhook URLs; http(s) without credentials is what webhook senders such as Stripe and GitHub accept, and lets a shared sandbox hold deliveries to an egress policy.","example":"https://hooks.acme.test/exchange"};
-const pattern43 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$", "u");
+const pattern44 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$", "u");
 
 function validate437(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -20796,7 +20862,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!pattern43.test(data)){
+if(!pattern44.test(data)){
 const err1 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
@@ -21019,7 +21085,7 @@ export const createWebhookEndpoint_response_201 = validate441;
 const schema200 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEndpointWithSecretResult"}}}]};
 const schema201 = {"type":"object","required":["endpoint"],"properties":{"endpoint":{"$ref":"#/components/schemas/WebhookEndpointWithSecret"}}};
 const schema202 = {"description":"An endpoint with its signing secret, returned only by create and rotate-secret.","allOf":[{"$ref":"#/components/schemas/WebhookEndpoint"},{"type":"object","required":["secret"],"properties":{"secret":{"type":"string","pattern":"^whsec_[A-Za-z0-9]{32}$","description":"The signing secret; shown once, store it now.","x-assumption":"The description calls it a one-time value; `whsec_` and 32 alphanumerics (about 190 bits) is the Svix / Standard Webhooks shape."}}}]};
-const pattern44 = new RegExp("^whsec_[A-Za-z0-9]{32}$", "u");
+const pattern45 = new RegExp("^whsec_[A-Za-z0-9]{32}$", "u");
 
 function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -21049,7 +21115,7 @@ errors++;
 if(data.secret !== undefined){
 let data0 = data.secret;
 if(typeof data0 === "string"){
-if(!pattern44.test(data0)){
+if(!pattern45.test(data0)){
 const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/allOf/1/properties/secret/pattern",keyword:"pattern",params:{pattern: "^whsec_[A-Za-z0-9]{32}$"},message:"must match pattern \""+"^whsec_[A-Za-z0-9]{32}$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
@@ -21181,7 +21247,7 @@ validate441.evaluated = {"props":{"result":true,"state":true,"message":true,"met
 
 export const sendTestWebhook_body = validate448;
 const schema203 = {"$ref":"#/components/schemas/SendTestWebhookRequest","$comment":"validator entry"};
-const schema204 = {"type":"object","additionalProperties":false,"properties":{"endpoint_id":{"type":"string","format":"uuid","description":"The endpoint to send to; when omitted, every active endpoint subscribed to the event type.","x-assumption":"The description shows endpoint_id without saying whether it is required; omitting it tests all subscribed endpoints at once."},"event_type":{"$ref":"#/components/schemas/WebhookEventType","default":"api.test"},"payload":{"type":"object","description":"Sent as the body's `data`."}},"example":{"endpoint_id":"0b6e2f4a-8c1d-4e3f-a5b7-9c8d7e6f5a4b","event_type":"api.test","payload":{"hello":"world"}}};
+const schema204 = {"type":"object","additionalProperties":false,"properties":{"endpoint_id":{"type":"string","format":"uuid","description":"The endpoint to send to; when omitted, every active endpoint subscribed to the event type.","x-assumption":"The description shows endpoint_id without saying whether it is required; omitting it tests all subscribed endpoints at once."},"event_type":{"$ref":"#/components/schemas/WebhookEventType","default":"api.test"},"payload":{"type":"object","additionalProperties":true,"description":"Sent as the body's `data`."}},"example":{"endpoint_id":"0b6e2f4a-8c1d-4e3f-a5b7-9c8d7e6f5a4b","event_type":"api.test","payload":{"hello":"world"}}};
 
 function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -21239,7 +21305,9 @@ errors = vErrors.length;
 }
 if(data.payload !== undefined){
 let data2 = data.payload;
-if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
 const err3 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err3];
@@ -21904,7 +21972,7 @@ validate461.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,
 export const listWebhookEvents_response_200 = validate471;
 const schema212 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEventListResult"}}},{"$ref":"#/components/schemas/PaginatedEnvelope"}]};
 const schema213 = {"type":"object","required":["events"],"properties":{"events":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEvent"}}}};
-const schema214 = {"type":"object","required":["id","type","resource","status","request_id","correlation_id","idempotency_key","payload","deliveries_count","deliveries","created_at"],"properties":{"id":{"type":"string","format":"uuid","description":"Sent as `X-Event-Id` and as the body's `id`."},"type":{"$ref":"#/components/schemas/WebhookEventType"},"resource":{"type":"object","description":"The resource the event is about.","x-assumption":"The description types resource as an object; type and id, as in the delivered body.","required":["type","id"],"properties":{"type":{"type":"string","description":"`order`, or `webhook_endpoint` for api.test."},"id":{"type":["string","integer","null"]}}},"status":{"$ref":"#/components/schemas/WebhookEventStatus"},"request_id":{"type":["string","null"],"description":"Id of the API request that caused the event; null for events of the system."},"correlation_id":{"type":["string","null"],"maxLength":128,"description":"The X-Correlation-Id of that request."},"idempotency_key":{"type":["string","null"],"description":"The Idempotency-Key of that request."},"payload":{"type":"object","description":"The event data, delivered as the body's `data`."},"deliveries_count":{"type":"integer","minimum":0},"deliveries":{"type":"array","description":"One delivery per target endpoint; empty in lists (read the event for them).","x-assumption":"Lists leave the deliveries out to stay small; deliveries_count still counts them.","items":{"$ref":"#/components/schemas/WebhookDelivery"}},"created_at":{"type":"string","format":"date-time"}}};
+const schema214 = {"type":"object","required":["id","type","resource","status","request_id","correlation_id","idempotency_key","payload","deliveries_count","deliveries","created_at"],"properties":{"id":{"type":"string","format":"uuid","description":"Sent as `X-Event-Id` and as the body's `id`."},"type":{"$ref":"#/components/schemas/WebhookEventType"},"resource":{"type":"object","description":"The resource the event is about.","x-assumption":"The description types resource as an object; type and id, as in the delivered body.","required":["type","id"],"properties":{"type":{"type":"string","description":"`order`, or `webhook_endpoint` for api.test."},"id":{"type":["string","integer","null"]}}},"status":{"$ref":"#/components/schemas/WebhookEventStatus"},"request_id":{"type":["string","null"],"description":"Id of the API request that caused the event; null for events of the system."},"correlation_id":{"type":["string","null"],"maxLength":128,"description":"The X-Correlation-Id of that request."},"idempotency_key":{"type":["string","null"],"description":"The Idempotency-Key of that request."},"payload":{"type":"object","additionalProperties":true,"description":"The event data, delivered as the body's `data`."},"deliveries_count":{"type":"integer","minimum":0},"deliveries":{"type":"array","description":"One delivery per target endpoint; empty in lists (read the event for them).","x-assumption":"Lists leave the deliveries out to stay small; deliveries_count still counts them.","items":{"$ref":"#/components/schemas/WebhookDelivery"}},"created_at":{"type":"string","format":"date-time"}}};
 const schema215 = {"type":"object","required":["id","status","attempt","endpoint","event","request","response","error","next_retry_at","delivered_at","created_at"],"properties":{"id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"attempt":{"type":"integer","minimum":0,"description":"Attempts made so far (0 before the first)."},"endpoint":{"type":"object","x-assumption":"The description types endpoint as a free-form object; its id and the URL the delivery went to.","required":["id","url"],"properties":{"id":{"type":"string","format":"uuid"},"url":{"type":"string","format":"uri"}}},"event":{"type":"object","x-assumption":"The description types event as a free-form object; its id and type.","required":["id","type"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/WebhookEventType"}}},"request":{"description":"The last attempt's request; null before the first attempt.","x-assumption":"The description types request as a free-form object; what support needs to replay it.","oneOf":[{"type":"null"},{"type":"object","required":["url","headers","body"],"properties":{"url":{"type":"string","format":"uri"},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string","description":"The raw JSON body that was signed."}}}]},"response":{"description":"The last attempt's answer; null before the first attempt or when there was no answer.","x-assumption":"The description types response as a free-form object; the body is cut to 4096 characters to keep the log small.","oneOf":[{"type":"null"},{"type":"object","required":["status","headers","body","duration_ms"],"properties":{"status":{"type":"integer","minimum":100,"maximum":599},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string","maxLength":4096},"duration_ms":{"type":"integer","minimum":0}}}]},"error":{"description":"Why the last attempt failed without an HTTP answer; null otherwise.","x-assumption":"The description types error as a free-form object; a code and a message, like the envelope's error.","oneOf":[{"type":"null"},{"type":"object","required":["code","message"],"properties":{"code":{"type":"string","description":"For example `timeout` (no answer within 15 s), `connection_refused`, `dns_error`, `tls_error`, `egress_denied` (the sandbox's webhook egress policy refused the address the URL resolved to; nothing was sent).","x-assumption":"egress_denied is the mock's own code; a shared sandbox refuses private, link-local and metadata addresses and itself, checked on the address each attempt connects to."},"message":{"type":"string"}}}]},"next_retry_at":{"type":["string","null"],"format":"date-time","description":"When the next attempt is due (retrying or queued); null otherwise."},"delivered_at":{"type":["string","null"],"format":"date-time"},"created_at":{"type":"string","format":"date-time"}}};
 
 function validate477(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -23101,7 +23169,9 @@ errors++;
 }
 if(data.payload !== undefined){
 let data9 = data.payload;
-if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+}
+else {
 const err22 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err22];
@@ -24601,7 +24671,7 @@ errors++;
 if(data["filter[public_id]"] !== undefined){
 let data10 = data["filter[public_id]"];
 if(typeof data10 === "string"){
-if(!pattern29.test(data10)){
+if(!pattern30.test(data10)){
 const err7 = {instancePath:instancePath+"/filter[public_id]",schemaPath:"#/properties/filter%5Bpublic_id%5D/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{10}$"},message:"must match pattern \""+"^[A-Z0-9]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -25349,7 +25419,7 @@ return errors === 0;
 }
 validate560.evaluated = {"props":{"from":true,"event":true,"to":true,"allowed":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema247 = {"type":"object","required":["type","payload"],"properties":{"type":{"type":"string","enum":["order.created","order.status_changed"]},"payload":{"type":"object","description":"The `data` the real order's webhook would carry (OrderCreatedWebhookData or OrderStatusChangedWebhookData).","x-assumption":"The webhook data, so a receiver's handler can be tested against simulated events."}}};
+const schema247 = {"type":"object","required":["type","payload"],"properties":{"type":{"type":"string","enum":["order.created","order.status_changed"]},"payload":{"type":"object","additionalProperties":true,"description":"The `data` the real order's webhook would carry (OrderCreatedWebhookData or OrderStatusChangedWebhookData).","x-assumption":"The webhook data, so a receiver's handler can be tested against simulated events."}}};
 
 function validate565(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -25407,7 +25477,9 @@ errors++;
 }
 if(data.payload !== undefined){
 let data1 = data.payload;
-if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+}
+else {
 const err4 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err4];
@@ -25654,7 +25726,7 @@ export const getPartner_response_200 = validate570;
 const schema248 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerResult"}}}]};
 const schema249 = {"type":"object","required":["partner"],"properties":{"partner":{"$ref":"#/components/schemas/Partner"}}};
 const schema250 = {"type":"object","x-assumption":"The description shows no partner record; referral program fields as exchangers publish them.","required":["id","name","referral_code","referral_url","commission_percent","status","balance","created_at"],"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"referral_code":{"type":"string","pattern":"^[A-Za-z0-9_-]{4,32}$"},"referral_url":{"type":"string","format":"uri"},"commission_percent":{"$ref":"#/components/schemas/Amount","description":"Share of the exchanger's profit on referred exchanges, in percent."},"status":{"type":"string","enum":["active","suspended"]},"balance":{"$ref":"#/components/schemas/PartnerMoney"},"created_at":{"type":"string","format":"date-time"}}};
-const pattern46 = new RegExp("^[A-Za-z0-9_-]{4,32}$", "u");
+const pattern47 = new RegExp("^[A-Za-z0-9_-]{4,32}$", "u");
 const schema251 = {"type":"object","required":["currency","amount"],"properties":{"currency":{"type":"string","description":"Currency code, for example `USDT`."},"amount":{"$ref":"#/components/schemas/Amount"}}};
 
 function validate575(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -25854,7 +25926,7 @@ errors++;
 if(data.referral_code !== undefined){
 let data2 = data.referral_code;
 if(typeof data2 === "string"){
-if(!pattern46.test(data2)){
+if(!pattern47.test(data2)){
 const err11 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{4,32}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{4,32}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -27186,7 +27258,7 @@ errors++;
 if(data.public_id !== undefined){
 let data1 = data.public_id;
 if(typeof data1 === "string"){
-if(!pattern29.test(data1)){
+if(!pattern30.test(data1)){
 const err11 = {instancePath:instancePath+"/public_id",schemaPath:"#/properties/public_id/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{10}$"},message:"must match pattern \""+"^[A-Z0-9]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -28320,7 +28392,7 @@ vErrors.push(err9);
 errors++;
 }
 if(typeof data1 === "string"){
-if(!pattern29.test(data1)){
+if(!pattern30.test(data1)){
 const err10 = {instancePath:instancePath+"/order_public_id",schemaPath:"#/properties/order_public_id/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{10}$"},message:"must match pattern \""+"^[A-Z0-9]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -28599,7 +28671,7 @@ validate657.evaluated = {"props":{"meta":true,"result":true,"state":true,"messag
 export const createReview_body = validate665;
 const schema282 = {"$ref":"#/components/schemas/CreateReviewRequest","$comment":"validator entry"};
 const schema283 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; a review names its completed order, a star rating, a text and a display name.","required":["order","rating","text","author_name"],"properties":{"order":{"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$","description":"The completed order reviewed, by public_id or database id."},"rating":{"type":"integer","minimum":1,"maximum":5},"text":{"type":"string","minLength":10,"maxLength":2000},"author_name":{"type":"string","minLength":1,"maxLength":64}},"example":{"order":"W9D3F7H1J5","rating":5,"text":"Fast exchange, the USDT arrived twelve minutes after payment.","author_name":"Ivan P."}};
-const pattern49 = new RegExp("^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$", "u");
+const pattern50 = new RegExp("^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$", "u");
 
 function validate666(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -28667,7 +28739,7 @@ errors++;
 if(data.order !== undefined){
 let data0 = data.order;
 if(typeof data0 === "string"){
-if(!pattern49.test(data0)){
+if(!pattern50.test(data0)){
 const err5 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$"},message:"must match pattern \""+"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -29284,8 +29356,8 @@ validate673.evaluated = {"props":{"x-signature":true,"x-event-id":true,"x-event-
 
 export const orderCreatedWebhook_body = validate686;
 const schema293 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"order.created"},"data":{"$ref":"#/components/schemas/OrderCreatedWebhookData"}}}]};
-const schema294 = {"title":"Webhook event body","description":"The JSON body POSTed to a v3 webhook endpoint. `X-Signature` is the HMAC-SHA256 of exactly these bytes; `X-Event-Id` repeats `id`.","x-assumption":"The description shows the event record, not the delivered body; the body carries the record's id, type, resource, request and correlation ids, with the payload under `data`, as Stripe-style webhooks do.","type":"object","required":["id","type","created_at","resource","data"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"type":"string","pattern":"^[a-z_]+\\.[a-z_]+$"},"created_at":{"type":"string","format":"date-time"},"resource":{"type":"object","required":["type","id"],"properties":{"type":{"type":"string"},"id":{"type":["string","integer","null"]}}},"request_id":{"type":["string","null"]},"correlation_id":{"type":["string","null"]},"idempotency_key":{"type":["string","null"]},"data":{"type":"object"}},"examples":[{"id":"5f0c7a3e-2b1d-4c8e-9a6f-3d2e1c0b9a87","type":"api.test","created_at":"2026-11-21T12:00:00Z","resource":{"type":"webhook_endpoint","id":"0b6e2f4a-8c1d-4e3f-a5b7-9c8d7e6f5a4b"},"request_id":"req_01HZX3V9K2M8Q4T6","correlation_id":null,"idempotency_key":null,"data":{"hello":"world"}}]};
-const pattern51 = new RegExp("^[a-z_]+\\.[a-z_]+$", "u");
+const schema294 = {"title":"Webhook event body","description":"The JSON body POSTed to a v3 webhook endpoint. `X-Signature` is the HMAC-SHA256 of exactly these bytes; `X-Event-Id` repeats `id`.","x-assumption":"The description shows the event record, not the delivered body; the body carries the record's id, type, resource, request and correlation ids, with the payload under `data`, as Stripe-style webhooks do.","type":"object","required":["id","type","created_at","resource","data"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"type":"string","pattern":"^[a-z_]+\\.[a-z_]+$"},"created_at":{"type":"string","format":"date-time"},"resource":{"type":"object","required":["type","id"],"properties":{"type":{"type":"string"},"id":{"type":["string","integer","null"]}}},"request_id":{"type":["string","null"]},"correlation_id":{"type":["string","null"]},"idempotency_key":{"type":["string","null"]},"data":{"type":"object","additionalProperties":true}},"examples":[{"id":"5f0c7a3e-2b1d-4c8e-9a6f-3d2e1c0b9a87","type":"api.test","created_at":"2026-11-21T12:00:00Z","resource":{"type":"webhook_endpoint","id":"0b6e2f4a-8c1d-4e3f-a5b7-9c8d7e6f5a4b"},"request_id":"req_01HZX3V9K2M8Q4T6","correlation_id":null,"idempotency_key":null,"data":{"hello":"world"}}]};
+const pattern52 = new RegExp("^[a-z_]+\\.[a-z_]+$", "u");
 
 function validate687(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -29376,7 +29448,7 @@ errors++;
 if(data.type !== undefined){
 let data1 = data.type;
 if(typeof data1 === "string"){
-if(!pattern51.test(data1)){
+if(!pattern52.test(data1)){
 const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/pattern",keyword:"pattern",params:{pattern: "^[a-z_]+\\.[a-z_]+$"},message:"must match pattern \""+"^[a-z_]+\\.[a-z_]+$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -29524,7 +29596,9 @@ errors++;
 }
 if(data.data !== undefined){
 let data9 = data.data;
-if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+}
+else {
 const err19 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err19];
@@ -29777,7 +29851,7 @@ validate692.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at"
 
 export const apiTestWebhook_body = validate699;
 const schema298 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"api.test"},"data":{"$ref":"#/components/schemas/ApiTestWebhookData"}}}]};
-const schema299 = {"type":"object","description":"`data` of `api.test`: the `payload` given to POST /private/webhooks/test (an empty object when none was)."};
+const schema299 = {"type":"object","additionalProperties":true,"description":"`data` of `api.test`: the `payload` given to POST /private/webhooks/test (an empty object when none was)."};
 
 function validate701(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -29789,7 +29863,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -29802,7 +29878,7 @@ errors++;
 validate701.errors = vErrors;
 return errors === 0;
 }
-validate701.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate701.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate699(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){

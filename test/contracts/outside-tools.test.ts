@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningMockServer } from '../../mock-server/server.js';
 import { freePort, stopProcess } from '../bench/lib/processes.js';
-import { apiContracts, contractsDir, repoRoot } from '../support/contracts.js';
+import { apiContracts, contractsDir, isObject, loadCatalogSchemas, loadContract, repoRoot, type ContractKey, type Json } from '../support/contracts.js';
 
 const run = promisify(execFile);
 const bin = (name: string) => join(repoRoot, 'node_modules', '.bin', name);
@@ -62,6 +62,30 @@ describe.each(contractFiles)('%s', (file) => {
     expect(errors.map((p) => `${p.code} at ${p.path.join('.')}: ${p.message}`)).toEqual([]);
   }, 60_000);
 });
+
+describe('free-form objects', () => {
+  // openapi-typescript reads `type: object` with nothing else as an object with no properties at
+  // all (Record<string, never>); a free-form object says `additionalProperties: true`.
+  const documents: [string, Json][] = [
+    ...Object.keys(apiContracts).map((key): [string, Json] => [apiContracts[key as ContractKey], loadContract(key as ContractKey)]),
+    ...loadCatalogSchemas().map(({ file, schema }): [string, Json] => [`schemas/${file}`, schema]),
+  ];
+  it.each(documents)('%s: every object schema says which properties it takes', (_file, document) => {
+    expect(bareObjects(document, '')).toEqual([]);
+  });
+});
+
+const shapeKeywords = ['properties', 'additionalProperties', 'patternProperties', 'unevaluatedProperties', 'allOf', 'oneOf', 'anyOf', '$ref'];
+
+/** Pointers of object schemas that name no property, no additionalProperties and no composition. */
+function bareObjects(node: Json, pointer: string): string[] {
+  if (Array.isArray(node)) return node.flatMap((item, index) => bareObjects(item, `${pointer}/${index}`));
+  if (!isObject(node)) return [];
+  const type = node.type;
+  const object = type === 'object' || (Array.isArray(type) && type.includes('object'));
+  const here = object && !shapeKeywords.some((keyword) => keyword in node) ? [pointer] : [];
+  return [...here, ...Object.entries(node).filter(([key]) => key !== 'example' && key !== 'examples').flatMap(([key, value]) => bareObjects(value, `${pointer}/${key}`))];
+}
 
 describe("Prism's validating proxy in front of the mock", () => {
   let mock: RunningMockServer;
