@@ -453,7 +453,7 @@ validate53.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems
 
 export const listAssets_response_401 = validate65;
 const schema26 = {"$ref":"#/components/responses/Unauthorized/content/application~1json/schema","$comment":"validator entry"};
-const schema27 = {"type":"object","description":"Error body of the v1 family.","x-assumption":"The description shows only the code RATE_LIMITED; the body shape and the other UPPER_SNAKE codes are ours.","required":["error","requestId"],"properties":{"error":{"type":"object","required":["code","message"],"properties":{"code":{"type":"string","enum":["BAD_REQUEST","UNAUTHORIZED","INVALID_API_KEY","INVALID_SIGNATURE","TIMESTAMP_OUT_OF_WINDOW","NOT_FOUND","IDEMPOTENCY_CONFLICT","PAYLOAD_TOO_LARGE","METHOD_NOT_ALLOWED","UNSUPPORTED_MEDIA_TYPE","VALIDATION_ERROR","RATE_LIMITED","INTERNAL_ERROR"]},"message":{"type":"string"},"details":{"type":"object","description":"Field name to its messages (validation errors only).","additionalProperties":{"type":"array","items":{"type":"string"}}}}},"requestId":{"type":"string","description":"Same value as the `X-Request-Id` header."}}};
+const schema27 = {"type":"object","description":"Error body of the v1 family.","x-assumption":"The description shows only the code RATE_LIMITED; the body shape and the other UPPER_SNAKE codes are ours.","required":["error","requestId"],"properties":{"error":{"type":"object","required":["code","message"],"properties":{"code":{"type":"string","enum":["BAD_REQUEST","UNAUTHORIZED","INVALID_API_KEY","INVALID_SIGNATURE","TIMESTAMP_OUT_OF_WINDOW","NOT_FOUND","IDEMPOTENCY_CONFLICT","PAYLOAD_TOO_LARGE","METHOD_NOT_ALLOWED","UNSUPPORTED_MEDIA_TYPE","VALIDATION_ERROR","RATE_LIMITED","INTERNAL_ERROR"]},"message":{"type":"string"},"details":{"type":"object","description":"Field name (a dot path inside the body, `amount` or `address.network`) to its messages (validation errors only).","additionalProperties":{"type":"array","items":{"type":"string"}}},"locations":{"type":"object","description":"Where each field of `details` was sent (`perPage` → `query`); fields of the request only.","x-assumption":"The description keys details by field name alone; a parameter and a body field may share a name, so the location is kept beside it.","additionalProperties":{"type":"string","enum":["path","query","header","body"]}}}},"requestId":{"type":"string","description":"Same value as the `X-Request-Id` header."}}};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -587,9 +587,13 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data0.locations !== undefined){
+let data6 = data0.locations;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key1 in data6){
+let data7 = data6[key1];
+if(typeof data7 !== "string"){
+const err10 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -598,10 +602,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.requestId !== undefined){
-if(typeof data.requestId !== "string"){
-const err11 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data7 === "path") || (data7 === "query")) || (data7 === "header")) || (data7 === "body"))){
+const err11 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -613,12 +615,48 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err12 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.requestId !== undefined){
+if(typeof data.requestId !== "string"){
+const err14 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
 }
 errors++;
 }
@@ -2167,9 +2205,13 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data0.locations !== undefined){
+let data6 = data0.locations;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key1 in data6){
+let data7 = data6[key1];
+if(typeof data7 !== "string"){
+const err10 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2178,10 +2220,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.requestId !== undefined){
-if(typeof data.requestId !== "string"){
-const err11 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data7 === "path") || (data7 === "query")) || (data7 === "header")) || (data7 === "body"))){
+const err11 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2193,12 +2233,48 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err12 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.requestId !== undefined){
+if(typeof data.requestId !== "string"){
+const err14 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
 }
 errors++;
 }
@@ -2362,9 +2438,13 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data0.locations !== undefined){
+let data6 = data0.locations;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key1 in data6){
+let data7 = data6[key1];
+if(typeof data7 !== "string"){
+const err10 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2373,10 +2453,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.requestId !== undefined){
-if(typeof data.requestId !== "string"){
-const err11 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data7 === "path") || (data7 === "query")) || (data7 === "header")) || (data7 === "body"))){
+const err11 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2388,12 +2466,48 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err12 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.requestId !== undefined){
+if(typeof data.requestId !== "string"){
+const err14 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
 }
 errors++;
 }
@@ -2557,9 +2671,13 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data0.locations !== undefined){
+let data6 = data0.locations;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key1 in data6){
+let data7 = data6[key1];
+if(typeof data7 !== "string"){
+const err10 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2568,10 +2686,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.requestId !== undefined){
-if(typeof data.requestId !== "string"){
-const err11 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data7 === "path") || (data7 === "query")) || (data7 === "header")) || (data7 === "body"))){
+const err11 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2583,12 +2699,48 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err12 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.requestId !== undefined){
+if(typeof data.requestId !== "string"){
+const err14 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
 }
 errors++;
 }
@@ -2752,9 +2904,13 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data0.locations !== undefined){
+let data6 = data0.locations;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key1 in data6){
+let data7 = data6[key1];
+if(typeof data7 !== "string"){
+const err10 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2763,10 +2919,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.requestId !== undefined){
-if(typeof data.requestId !== "string"){
-const err11 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data7 === "path") || (data7 === "query")) || (data7 === "header")) || (data7 === "body"))){
+const err11 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2778,12 +2932,48 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err12 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.requestId !== undefined){
+if(typeof data.requestId !== "string"){
+const err14 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
 }
 errors++;
 }
@@ -2947,9 +3137,13 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data0.locations !== undefined){
+let data6 = data0.locations;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key1 in data6){
+let data7 = data6[key1];
+if(typeof data7 !== "string"){
+const err10 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2958,10 +3152,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.requestId !== undefined){
-if(typeof data.requestId !== "string"){
-const err11 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data7 === "path") || (data7 === "query")) || (data7 === "header")) || (data7 === "body"))){
+const err11 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2973,12 +3165,48 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err12 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.requestId !== undefined){
+if(typeof data.requestId !== "string"){
+const err14 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
 }
 errors++;
 }
@@ -3227,9 +3455,13 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data0.locations !== undefined){
+let data6 = data0.locations;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key1 in data6){
+let data7 = data6[key1];
+if(typeof data7 !== "string"){
+const err10 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3238,10 +3470,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.requestId !== undefined){
-if(typeof data.requestId !== "string"){
-const err11 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data7 === "path") || (data7 === "query")) || (data7 === "header")) || (data7 === "body"))){
+const err11 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3253,12 +3483,48 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err12 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.requestId !== undefined){
+if(typeof data.requestId !== "string"){
+const err14 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
 }
 errors++;
 }
@@ -6403,9 +6669,13 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data0.locations !== undefined){
+let data6 = data0.locations;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key1 in data6){
+let data7 = data6[key1];
+if(typeof data7 !== "string"){
+const err10 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -6414,10 +6684,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.requestId !== undefined){
-if(typeof data.requestId !== "string"){
-const err11 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data7 === "path") || (data7 === "query")) || (data7 === "header")) || (data7 === "body"))){
+const err11 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6429,12 +6697,48 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err12 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.requestId !== undefined){
+if(typeof data.requestId !== "string"){
+const err14 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
 }
 errors++;
 }

@@ -872,7 +872,7 @@ validate56.evaluated = {"props":{"result":true,"state":true,"message":true,"meta
 
 export const ping_response_422 = validate63;
 const schema26 = {"$ref":"#/components/responses/ValidationFailed/content/application~1json/schema","$comment":"validator entry"};
-const schema27 = {"title":"Error envelope","description":"Every v3 error response (description 2.1 and 7): `result` is null and `error.code` names the failure.","type":"object","required":["state","message","result","error","meta"],"properties":{"state":{"type":"integer","not":{"const":0},"description":"Non-zero on errors; the description's example uses 1."},"message":{"type":"string"},"result":{"type":"null"},"error":{"type":"object","required":["code"],"properties":{"code":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"Machine-readable code, for example `validation_error`."},"details":{"type":"object","description":"Field name (dot path for nested fields) to the list of messages about it.","additionalProperties":{"type":"array","items":{"type":"string"}}}}},"meta":{"$ref":"#/components/schemas/EnvelopeMeta"}},"examples":[{"state":1,"message":"The given data was invalid.","result":null,"error":{"code":"validation_error","details":{"per_page":["must be <= 100"]}},"meta":{"request_id":"req_01HZX3V9K2M8Q4T7","correlation_id":null,"timestamp":"2026-11-21T12:00:00Z"}}]};
+const schema27 = {"title":"Error envelope","description":"Every v3 error response (description 2.1 and 7): `result` is null and `error.code` names the failure.","type":"object","required":["state","message","result","error","meta"],"properties":{"state":{"type":"integer","not":{"const":0},"description":"Non-zero on errors; the description's example uses 1."},"message":{"type":"string"},"result":{"type":"null"},"error":{"type":"object","required":["code"],"properties":{"code":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"Machine-readable code, for example `validation_error`."},"details":{"type":"object","description":"Field name (a dot path inside the body, for example `requisites.to_address`) to the list of messages about it.","additionalProperties":{"type":"array","items":{"type":"string"}}},"locations":{"type":"object","description":"Where each field of `details` was sent: `path`, `query`, `header` or `body`; fields of the request only.","x-assumption":"The description keys details by field name alone; a parameter and a body field may share a name, so the location is kept beside it.","additionalProperties":{"type":"string","enum":["path","query","header","body"]}}}},"meta":{"$ref":"#/components/schemas/EnvelopeMeta"}},"examples":[{"state":1,"message":"The given data was invalid.","result":null,"error":{"code":"validation_error","details":{"per_page":["must be <= 100"]},"locations":{"per_page":"query"}},"meta":{"request_id":"req_01HZX3V9K2M8Q4T7","correlation_id":null,"timestamp":"2026-11-21T12:00:00Z"}}]};
 const pattern3 = new RegExp("^[a-z][a-z0-9_]*$", "u");
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1088,14 +1088,52 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
 }
 errors++;
 }
@@ -1108,12 +1146,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err20];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err20);
 }
 errors++;
 }
@@ -1974,14 +2012,52 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
 }
 errors++;
 }
@@ -1994,12 +2070,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err20];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err20);
 }
 errors++;
 }
@@ -3028,14 +3104,52 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
 }
 errors++;
 }
@@ -3048,12 +3162,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err20];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err20);
 }
 errors++;
 }
@@ -3298,14 +3412,52 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
 }
 errors++;
 }
@@ -3318,12 +3470,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err20];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err20);
 }
 errors++;
 }
@@ -3568,14 +3720,52 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
 }
 errors++;
 }
@@ -3588,12 +3778,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err20];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err20);
 }
 errors++;
 }
@@ -12337,14 +12527,52 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
 }
 errors++;
 }
@@ -12357,12 +12585,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err20];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err20);
 }
 errors++;
 }
@@ -12607,14 +12835,52 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
 }
 errors++;
 }
@@ -12627,12 +12893,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err20];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err20);
 }
 errors++;
 }
@@ -12877,14 +13143,52 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
 }
 errors++;
 }
@@ -12897,12 +13201,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err20];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err20);
 }
 errors++;
 }
@@ -13147,14 +13451,52 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
 }
 errors++;
 }
@@ -13167,12 +13509,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err20];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err20);
 }
 errors++;
 }

@@ -980,7 +980,7 @@ validate58.evaluated = {"props":{"result":true,"state":true,"message":true,"meta
 
 export const resetSandbox_response_400 = validate66;
 const schema27 = {"$ref":"#/components/responses/BadRequest/content/application~1json/schema","$comment":"validator entry"};
-const schema28 = {"title":"Error envelope","description":"Every v3 error response (description 2.1 and 7): `result` is null and `error.code` names the failure.","type":"object","required":["state","message","result","error","meta"],"properties":{"state":{"type":"integer","not":{"const":0},"description":"Non-zero on errors; the description's example uses 1."},"message":{"type":"string"},"result":{"type":"null"},"error":{"type":"object","required":["code"],"properties":{"code":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"Machine-readable code, for example `validation_error`."},"details":{"type":"object","description":"Field name (dot path for nested fields) to the list of messages about it.","additionalProperties":{"type":"array","items":{"type":"string"}}}}},"meta":{"title":"Envelope meta","description":"The `meta` object of every v3 envelope (description 2.1).","type":"object","required":["request_id","timestamp"],"properties":{"request_id":{"type":"string","minLength":1,"description":"Also returned in the X-Request-Id header; give it to support."},"correlation_id":{"type":["string","null"],"maxLength":128,"description":"Echo of the client-defined X-Correlation-Id header; null when none was sent."},"timestamp":{"type":"string","format":"date-time"},"pagination":{"title":"Pagination meta","description":"`meta.pagination` of v3 list responses: the page-mode shape or the cursor-mode shape, told apart by `mode`.","oneOf":[{"type":"object","required":["mode","current_page","per_page","total","last_page","from","to"],"properties":{"mode":{"const":"page"},"current_page":{"type":"integer","minimum":1},"per_page":{"type":"integer","minimum":1,"maximum":100},"total":{"type":"integer","minimum":0},"last_page":{"type":"integer","minimum":1,"description":"1 when the list is empty."},"from":{"type":["integer","null"],"minimum":1,"description":"1-based position of the first item of the page; null on an empty page."},"to":{"type":["integer","null"],"minimum":1,"description":"1-based position of the last item of the page; null on an empty page."}}},{"type":"object","required":["mode","per_page","cursor","next_cursor","has_more"],"properties":{"mode":{"const":"cursor"},"per_page":{"type":"integer","minimum":1,"maximum":100},"cursor":{"type":["string","null"],"description":"The cursor this page was read with; null on the first cursor page."},"next_cursor":{"type":["string","null"],"description":"Opaque cursor of the following page; null when there is none."},"has_more":{"type":"boolean"}}}],"examples":[{"mode":"page","current_page":1,"per_page":25,"total":2,"last_page":1,"from":1,"to":2},{"mode":"cursor","per_page":25,"cursor":null,"next_cursor":"eyJpZCI6MjV9","has_more":true}]}},"examples":[{"request_id":"req_01HZX3V9K2M8Q4T6","correlation_id":"checkout-7f3a","timestamp":"2026-11-21T12:00:00Z"}]}},"examples":[{"state":1,"message":"The given data was invalid.","result":null,"error":{"code":"validation_error","details":{"per_page":["must be <= 100"]}},"meta":{"request_id":"req_01HZX3V9K2M8Q4T7","correlation_id":null,"timestamp":"2026-11-21T12:00:00Z"}}]};
+const schema28 = {"title":"Error envelope","description":"Every v3 error response (description 2.1 and 7): `result` is null and `error.code` names the failure.","type":"object","required":["state","message","result","error","meta"],"properties":{"state":{"type":"integer","not":{"const":0},"description":"Non-zero on errors; the description's example uses 1."},"message":{"type":"string"},"result":{"type":"null"},"error":{"type":"object","required":["code"],"properties":{"code":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"Machine-readable code, for example `validation_error`."},"details":{"type":"object","description":"Field name (a dot path inside the body, for example `requisites.to_address`) to the list of messages about it.","additionalProperties":{"type":"array","items":{"type":"string"}}},"locations":{"type":"object","description":"Where each field of `details` was sent: `path`, `query`, `header` or `body`; fields of the request only.","x-assumption":"The description keys details by field name alone; a parameter and a body field may share a name, so the location is kept beside it.","additionalProperties":{"type":"string","enum":["path","query","header","body"]}}}},"meta":{"title":"Envelope meta","description":"The `meta` object of every v3 envelope (description 2.1).","type":"object","required":["request_id","timestamp"],"properties":{"request_id":{"type":"string","minLength":1,"description":"Also returned in the X-Request-Id header; give it to support."},"correlation_id":{"type":["string","null"],"maxLength":128,"description":"Echo of the client-defined X-Correlation-Id header; null when none was sent."},"timestamp":{"type":"string","format":"date-time"},"pagination":{"title":"Pagination meta","description":"`meta.pagination` of v3 list responses: the page-mode shape or the cursor-mode shape, told apart by `mode`.","oneOf":[{"type":"object","required":["mode","current_page","per_page","total","last_page","from","to"],"properties":{"mode":{"const":"page"},"current_page":{"type":"integer","minimum":1},"per_page":{"type":"integer","minimum":1,"maximum":100},"total":{"type":"integer","minimum":0},"last_page":{"type":"integer","minimum":1,"description":"1 when the list is empty."},"from":{"type":["integer","null"],"minimum":1,"description":"1-based position of the first item of the page; null on an empty page."},"to":{"type":["integer","null"],"minimum":1,"description":"1-based position of the last item of the page; null on an empty page."}}},{"type":"object","required":["mode","per_page","cursor","next_cursor","has_more"],"properties":{"mode":{"const":"cursor"},"per_page":{"type":"integer","minimum":1,"maximum":100},"cursor":{"type":["string","null"],"description":"The cursor this page was read with; null on the first cursor page."},"next_cursor":{"type":["string","null"],"description":"Opaque cursor of the following page; null when there is none."},"has_more":{"type":"boolean"}}}],"examples":[{"mode":"page","current_page":1,"per_page":25,"total":2,"last_page":1,"from":1,"to":2},{"mode":"cursor","per_page":25,"cursor":null,"next_cursor":"eyJpZCI6MjV9","has_more":true}]}},"examples":[{"request_id":"req_01HZX3V9K2M8Q4T6","correlation_id":"checkout-7f3a","timestamp":"2026-11-21T12:00:00Z"}]}},"examples":[{"state":1,"message":"The given data was invalid.","result":null,"error":{"code":"validation_error","details":{"per_page":["must be <= 100"]},"locations":{"per_page":"query"}},"meta":{"request_id":"req_01HZX3V9K2M8Q4T7","correlation_id":null,"timestamp":"2026-11-21T12:00:00Z"}}]};
 const pattern3 = new RegExp("^[a-z][a-z0-9_]*$", "u");
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1196,9 +1196,13 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1207,12 +1211,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data.meta !== undefined){
-let data8 = data.meta;
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.request_id === undefined){
-const err17 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema28.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1221,8 +1221,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data8.timestamp === undefined){
-const err18 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1231,11 +1233,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data8.request_id !== undefined){
-let data9 = data8.request_id;
-if(typeof data9 === "string"){
-if(func1(data9) < 1){
-const err19 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1245,8 +1246,11 @@ vErrors.push(err19);
 errors++;
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.meta !== undefined){
+let data10 = data.meta;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.request_id === undefined){
+const err20 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1255,11 +1259,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data8.correlation_id !== undefined){
-let data10 = data8.correlation_id;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err21 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/type",keyword:"type",params:{type: schema28.properties.meta.properties.correlation_id.type},message:"must be string,null"};
+if(data10.timestamp === undefined){
+const err21 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1268,9 +1269,11 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(typeof data10 === "string"){
-if(func1(data10) > 128){
-const err22 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(data10.request_id !== undefined){
+let data11 = data10.request_id;
+if(typeof data11 === "string"){
+if(func1(data11) < 1){
+const err22 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1280,12 +1283,8 @@ vErrors.push(err22);
 errors++;
 }
 }
-}
-if(data8.timestamp !== undefined){
-let data11 = data8.timestamp;
-if(typeof data11 === "string"){
-if(!(formats0.validate(data11))){
-const err23 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+else {
+const err23 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1295,8 +1294,10 @@ vErrors.push(err23);
 errors++;
 }
 }
-else {
-const err24 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data10.correlation_id !== undefined){
+let data12 = data10.correlation_id;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err24 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/type",keyword:"type",params:{type: schema28.properties.meta.properties.correlation_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1305,16 +1306,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data8.pagination !== undefined){
-let data12 = data8.pagination;
-const _errs29 = errors;
-let valid7 = false;
-let passing0 = null;
-const _errs30 = errors;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.mode === undefined){
-const err25 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(typeof data12 === "string"){
+if(func1(data12) > 128){
+const err25 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1323,8 +1317,13 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data12.current_page === undefined){
-const err26 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "current_page"},message:"must have required property '"+"current_page"+"'"};
+}
+}
+if(data10.timestamp !== undefined){
+let data13 = data10.timestamp;
+if(typeof data13 === "string"){
+if(!(formats0.validate(data13))){
+const err26 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1333,8 +1332,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(data12.per_page === undefined){
-const err27 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
+}
+else {
+const err27 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1343,8 +1343,16 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data12.total === undefined){
-const err28 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
+}
+if(data10.pagination !== undefined){
+let data14 = data10.pagination;
+const _errs34 = errors;
+let valid8 = false;
+let passing0 = null;
+const _errs35 = errors;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.mode === undefined){
+const err28 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1353,8 +1361,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(data12.last_page === undefined){
-const err29 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "last_page"},message:"must have required property '"+"last_page"+"'"};
+if(data14.current_page === undefined){
+const err29 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "current_page"},message:"must have required property '"+"current_page"+"'"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1363,8 +1371,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data12.from === undefined){
-const err30 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
+if(data14.per_page === undefined){
+const err30 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1373,8 +1381,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data12.to === undefined){
-const err31 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+if(data14.total === undefined){
+const err31 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1383,9 +1391,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data12.mode !== undefined){
-if("page" !== data12.mode){
-const err32 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/mode/const",keyword:"const",params:{allowedValue: "page"},message:"must be equal to constant"};
+if(data14.last_page === undefined){
+const err32 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "last_page"},message:"must have required property '"+"last_page"+"'"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1394,11 +1401,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data12.current_page !== undefined){
-let data14 = data12.current_page;
-if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err33 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.from === undefined){
+const err33 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1407,9 +1411,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 < 1 || isNaN(data14)){
-const err34 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data14.to === undefined){
+const err34 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1418,12 +1421,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-}
-if(data12.per_page !== undefined){
-let data15 = data12.per_page;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err35 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.mode !== undefined){
+if("page" !== data14.mode){
+const err35 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/mode/const",keyword:"const",params:{allowedValue: "page"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1432,9 +1432,11 @@ vErrors.push(err35);
 }
 errors++;
 }
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 > 100 || isNaN(data15)){
-const err36 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data14.current_page !== undefined){
+let data16 = data14.current_page;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err36 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1443,8 +1445,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(data15 < 1 || isNaN(data15)){
-const err37 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 1 || isNaN(data16)){
+const err37 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1455,10 +1458,10 @@ errors++;
 }
 }
 }
-if(data12.total !== undefined){
-let data16 = data12.total;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err38 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.per_page !== undefined){
+let data17 = data14.per_page;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err38 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1467,9 +1470,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 0 || isNaN(data16)){
-const err39 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 > 100 || isNaN(data17)){
+const err39 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1478,12 +1481,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-}
-if(data12.last_page !== undefined){
-let data17 = data12.last_page;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err40 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data17 < 1 || isNaN(data17)){
+const err40 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1492,9 +1491,12 @@ vErrors.push(err40);
 }
 errors++;
 }
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 < 1 || isNaN(data17)){
-const err41 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data14.total !== undefined){
+let data18 = data14.total;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err41 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1503,12 +1505,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-}
-if(data12.from !== undefined){
-let data18 = data12.from;
-if((!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))) && (data18 !== null)){
-const err42 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.from.type},message:"must be integer,null"};
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 0 || isNaN(data18)){
+const err42 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1517,9 +1516,12 @@ vErrors.push(err42);
 }
 errors++;
 }
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 < 1 || isNaN(data18)){
-const err43 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data14.last_page !== undefined){
+let data19 = data14.last_page;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err43 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1528,12 +1530,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-}
-if(data12.to !== undefined){
-let data19 = data12.to;
-if((!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))) && (data19 !== null)){
-const err44 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.to.type},message:"must be integer,null"};
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 1 || isNaN(data19)){
+const err44 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -1542,9 +1541,12 @@ vErrors.push(err44);
 }
 errors++;
 }
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 < 1 || isNaN(data19)){
-const err45 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data14.from !== undefined){
+let data20 = data14.from;
+if((!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))) && (data20 !== null)){
+const err45 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.from.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -1553,11 +1555,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err46 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 1 || isNaN(data20)){
+const err46 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -1566,9 +1566,47 @@ vErrors.push(err46);
 }
 errors++;
 }
-var _valid0 = _errs30 === errors;
+}
+}
+if(data14.to !== undefined){
+let data21 = data14.to;
+if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
+const err47 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.to.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 1 || isNaN(data21)){
+const err48 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+var _valid0 = _errs35 === errors;
 if(_valid0){
-valid7 = true;
+valid8 = true;
 passing0 = 0;
 var props0 = {};
 props0.mode = true;
@@ -1579,40 +1617,10 @@ props0.last_page = true;
 props0.from = true;
 props0.to = true;
 }
-const _errs45 = errors;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.mode === undefined){
-const err47 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-if(data12.per_page === undefined){
-const err48 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-if(data12.cursor === undefined){
-const err49 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "cursor"},message:"must have required property '"+"cursor"+"'"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-if(data12.next_cursor === undefined){
-const err50 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
+const _errs50 = errors;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.mode === undefined){
+const err50 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -1621,8 +1629,8 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data12.has_more === undefined){
-const err51 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
+if(data14.per_page === undefined){
+const err51 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -1631,9 +1639,8 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(data12.mode !== undefined){
-if("cursor" !== data12.mode){
-const err52 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/mode/const",keyword:"const",params:{allowedValue: "cursor"},message:"must be equal to constant"};
+if(data14.cursor === undefined){
+const err52 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "cursor"},message:"must have required property '"+"cursor"+"'"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -1642,11 +1649,8 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-if(data12.per_page !== undefined){
-let data21 = data12.per_page;
-if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err53 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.next_cursor === undefined){
+const err53 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -1655,9 +1659,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 > 100 || isNaN(data21)){
-const err54 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(data14.has_more === undefined){
+const err54 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -1666,8 +1669,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(data21 < 1 || isNaN(data21)){
-const err55 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data14.mode !== undefined){
+if("cursor" !== data14.mode){
+const err55 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/mode/const",keyword:"const",params:{allowedValue: "cursor"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -1677,11 +1681,10 @@ vErrors.push(err55);
 errors++;
 }
 }
-}
-if(data12.cursor !== undefined){
-let data22 = data12.cursor;
-if((typeof data22 !== "string") && (data22 !== null)){
-const err56 = {instancePath:instancePath+"/meta/pagination/cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.cursor.type},message:"must be string,null"};
+if(data14.per_page !== undefined){
+let data23 = data14.per_page;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err56 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -1690,11 +1693,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-if(data12.next_cursor !== undefined){
-let data23 = data12.next_cursor;
-if((typeof data23 !== "string") && (data23 !== null)){
-const err57 = {instancePath:instancePath+"/meta/pagination/next_cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/next_cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.next_cursor.type},message:"must be string,null"};
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 > 100 || isNaN(data23)){
+const err57 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -1703,10 +1704,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-if(data12.has_more !== undefined){
-if(typeof data12.has_more !== "boolean"){
-const err58 = {instancePath:instancePath+"/meta/pagination/has_more",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data23 < 1 || isNaN(data23)){
+const err58 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -1717,8 +1716,10 @@ errors++;
 }
 }
 }
-else {
-const err59 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.cursor !== undefined){
+let data24 = data14.cursor;
+if((typeof data24 !== "string") && (data24 !== null)){
+const err59 = {instancePath:instancePath+"/meta/pagination/cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -1727,27 +1728,11 @@ vErrors.push(err59);
 }
 errors++;
 }
-var _valid0 = _errs45 === errors;
-if(_valid0 && valid7){
-valid7 = false;
-passing0 = [passing0, 1];
 }
-else {
-if(_valid0){
-valid7 = true;
-passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.mode = true;
-props0.per_page = true;
-props0.cursor = true;
-props0.next_cursor = true;
-props0.has_more = true;
-}
-}
-}
-if(!valid7){
-const err60 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(data14.next_cursor !== undefined){
+let data25 = data14.next_cursor;
+if((typeof data25 !== "string") && (data25 !== null)){
+const err60 = {instancePath:instancePath+"/meta/pagination/next_cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/next_cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.next_cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -1756,21 +1741,10 @@ vErrors.push(err60);
 }
 errors++;
 }
-else {
-errors = _errs29;
-if(vErrors !== null){
-if(_errs29){
-vErrors.length = _errs29;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err61 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.has_more !== undefined){
+if(typeof data14.has_more !== "boolean"){
+const err61 = {instancePath:instancePath+"/meta/pagination/has_more",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -1782,12 +1756,76 @@ errors++;
 }
 }
 else {
-const err62 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err62 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err62];
 }
 else {
 vErrors.push(err62);
+}
+errors++;
+}
+var _valid0 = _errs50 === errors;
+if(_valid0 && valid8){
+valid8 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid8 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.mode = true;
+props0.per_page = true;
+props0.cursor = true;
+props0.next_cursor = true;
+props0.has_more = true;
+}
+}
+}
+if(!valid8){
+const err63 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+else {
+errors = _errs34;
+if(vErrors !== null){
+if(_errs34){
+vErrors.length = _errs34;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+else {
+const err65 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
 }
 errors++;
 }
@@ -2032,9 +2070,13 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2043,12 +2085,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data.meta !== undefined){
-let data8 = data.meta;
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.request_id === undefined){
-const err17 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema28.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2057,8 +2095,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data8.timestamp === undefined){
-const err18 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2067,11 +2107,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data8.request_id !== undefined){
-let data9 = data8.request_id;
-if(typeof data9 === "string"){
-if(func1(data9) < 1){
-const err19 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2081,8 +2120,11 @@ vErrors.push(err19);
 errors++;
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.meta !== undefined){
+let data10 = data.meta;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.request_id === undefined){
+const err20 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2091,11 +2133,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data8.correlation_id !== undefined){
-let data10 = data8.correlation_id;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err21 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/type",keyword:"type",params:{type: schema28.properties.meta.properties.correlation_id.type},message:"must be string,null"};
+if(data10.timestamp === undefined){
+const err21 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2104,9 +2143,11 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(typeof data10 === "string"){
-if(func1(data10) > 128){
-const err22 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(data10.request_id !== undefined){
+let data11 = data10.request_id;
+if(typeof data11 === "string"){
+if(func1(data11) < 1){
+const err22 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2116,12 +2157,8 @@ vErrors.push(err22);
 errors++;
 }
 }
-}
-if(data8.timestamp !== undefined){
-let data11 = data8.timestamp;
-if(typeof data11 === "string"){
-if(!(formats0.validate(data11))){
-const err23 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+else {
+const err23 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2131,8 +2168,10 @@ vErrors.push(err23);
 errors++;
 }
 }
-else {
-const err24 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data10.correlation_id !== undefined){
+let data12 = data10.correlation_id;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err24 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/type",keyword:"type",params:{type: schema28.properties.meta.properties.correlation_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2141,16 +2180,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data8.pagination !== undefined){
-let data12 = data8.pagination;
-const _errs29 = errors;
-let valid7 = false;
-let passing0 = null;
-const _errs30 = errors;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.mode === undefined){
-const err25 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(typeof data12 === "string"){
+if(func1(data12) > 128){
+const err25 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2159,8 +2191,13 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data12.current_page === undefined){
-const err26 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "current_page"},message:"must have required property '"+"current_page"+"'"};
+}
+}
+if(data10.timestamp !== undefined){
+let data13 = data10.timestamp;
+if(typeof data13 === "string"){
+if(!(formats0.validate(data13))){
+const err26 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2169,8 +2206,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(data12.per_page === undefined){
-const err27 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
+}
+else {
+const err27 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2179,8 +2217,16 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data12.total === undefined){
-const err28 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
+}
+if(data10.pagination !== undefined){
+let data14 = data10.pagination;
+const _errs34 = errors;
+let valid8 = false;
+let passing0 = null;
+const _errs35 = errors;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.mode === undefined){
+const err28 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2189,8 +2235,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(data12.last_page === undefined){
-const err29 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "last_page"},message:"must have required property '"+"last_page"+"'"};
+if(data14.current_page === undefined){
+const err29 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "current_page"},message:"must have required property '"+"current_page"+"'"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2199,8 +2245,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data12.from === undefined){
-const err30 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
+if(data14.per_page === undefined){
+const err30 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2209,8 +2255,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data12.to === undefined){
-const err31 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+if(data14.total === undefined){
+const err31 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2219,9 +2265,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data12.mode !== undefined){
-if("page" !== data12.mode){
-const err32 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/mode/const",keyword:"const",params:{allowedValue: "page"},message:"must be equal to constant"};
+if(data14.last_page === undefined){
+const err32 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "last_page"},message:"must have required property '"+"last_page"+"'"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2230,11 +2275,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data12.current_page !== undefined){
-let data14 = data12.current_page;
-if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err33 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.from === undefined){
+const err33 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2243,9 +2285,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 < 1 || isNaN(data14)){
-const err34 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data14.to === undefined){
+const err34 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2254,12 +2295,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-}
-if(data12.per_page !== undefined){
-let data15 = data12.per_page;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err35 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.mode !== undefined){
+if("page" !== data14.mode){
+const err35 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/mode/const",keyword:"const",params:{allowedValue: "page"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2268,9 +2306,11 @@ vErrors.push(err35);
 }
 errors++;
 }
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 > 100 || isNaN(data15)){
-const err36 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data14.current_page !== undefined){
+let data16 = data14.current_page;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err36 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2279,8 +2319,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(data15 < 1 || isNaN(data15)){
-const err37 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 1 || isNaN(data16)){
+const err37 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2291,10 +2332,10 @@ errors++;
 }
 }
 }
-if(data12.total !== undefined){
-let data16 = data12.total;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err38 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.per_page !== undefined){
+let data17 = data14.per_page;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err38 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2303,9 +2344,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 0 || isNaN(data16)){
-const err39 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 > 100 || isNaN(data17)){
+const err39 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2314,12 +2355,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-}
-if(data12.last_page !== undefined){
-let data17 = data12.last_page;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err40 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data17 < 1 || isNaN(data17)){
+const err40 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2328,9 +2365,12 @@ vErrors.push(err40);
 }
 errors++;
 }
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 < 1 || isNaN(data17)){
-const err41 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data14.total !== undefined){
+let data18 = data14.total;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err41 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2339,12 +2379,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-}
-if(data12.from !== undefined){
-let data18 = data12.from;
-if((!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))) && (data18 !== null)){
-const err42 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.from.type},message:"must be integer,null"};
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 0 || isNaN(data18)){
+const err42 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2353,9 +2390,12 @@ vErrors.push(err42);
 }
 errors++;
 }
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 < 1 || isNaN(data18)){
-const err43 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data14.last_page !== undefined){
+let data19 = data14.last_page;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err43 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2364,12 +2404,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-}
-if(data12.to !== undefined){
-let data19 = data12.to;
-if((!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))) && (data19 !== null)){
-const err44 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.to.type},message:"must be integer,null"};
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 1 || isNaN(data19)){
+const err44 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2378,9 +2415,12 @@ vErrors.push(err44);
 }
 errors++;
 }
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 < 1 || isNaN(data19)){
-const err45 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data14.from !== undefined){
+let data20 = data14.from;
+if((!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))) && (data20 !== null)){
+const err45 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.from.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2389,11 +2429,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err46 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 1 || isNaN(data20)){
+const err46 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2402,9 +2440,47 @@ vErrors.push(err46);
 }
 errors++;
 }
-var _valid0 = _errs30 === errors;
+}
+}
+if(data14.to !== undefined){
+let data21 = data14.to;
+if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
+const err47 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.to.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 1 || isNaN(data21)){
+const err48 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+var _valid0 = _errs35 === errors;
 if(_valid0){
-valid7 = true;
+valid8 = true;
 passing0 = 0;
 var props0 = {};
 props0.mode = true;
@@ -2415,40 +2491,10 @@ props0.last_page = true;
 props0.from = true;
 props0.to = true;
 }
-const _errs45 = errors;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.mode === undefined){
-const err47 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-if(data12.per_page === undefined){
-const err48 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-if(data12.cursor === undefined){
-const err49 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "cursor"},message:"must have required property '"+"cursor"+"'"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-if(data12.next_cursor === undefined){
-const err50 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
+const _errs50 = errors;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.mode === undefined){
+const err50 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2457,8 +2503,8 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data12.has_more === undefined){
-const err51 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
+if(data14.per_page === undefined){
+const err51 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -2467,9 +2513,8 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(data12.mode !== undefined){
-if("cursor" !== data12.mode){
-const err52 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/mode/const",keyword:"const",params:{allowedValue: "cursor"},message:"must be equal to constant"};
+if(data14.cursor === undefined){
+const err52 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "cursor"},message:"must have required property '"+"cursor"+"'"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -2478,11 +2523,8 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-if(data12.per_page !== undefined){
-let data21 = data12.per_page;
-if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err53 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.next_cursor === undefined){
+const err53 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2491,9 +2533,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 > 100 || isNaN(data21)){
-const err54 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(data14.has_more === undefined){
+const err54 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2502,8 +2543,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(data21 < 1 || isNaN(data21)){
-const err55 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data14.mode !== undefined){
+if("cursor" !== data14.mode){
+const err55 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/mode/const",keyword:"const",params:{allowedValue: "cursor"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2513,11 +2555,10 @@ vErrors.push(err55);
 errors++;
 }
 }
-}
-if(data12.cursor !== undefined){
-let data22 = data12.cursor;
-if((typeof data22 !== "string") && (data22 !== null)){
-const err56 = {instancePath:instancePath+"/meta/pagination/cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.cursor.type},message:"must be string,null"};
+if(data14.per_page !== undefined){
+let data23 = data14.per_page;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err56 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2526,11 +2567,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-if(data12.next_cursor !== undefined){
-let data23 = data12.next_cursor;
-if((typeof data23 !== "string") && (data23 !== null)){
-const err57 = {instancePath:instancePath+"/meta/pagination/next_cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/next_cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.next_cursor.type},message:"must be string,null"};
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 > 100 || isNaN(data23)){
+const err57 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2539,10 +2578,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-if(data12.has_more !== undefined){
-if(typeof data12.has_more !== "boolean"){
-const err58 = {instancePath:instancePath+"/meta/pagination/has_more",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data23 < 1 || isNaN(data23)){
+const err58 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2553,8 +2590,10 @@ errors++;
 }
 }
 }
-else {
-const err59 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.cursor !== undefined){
+let data24 = data14.cursor;
+if((typeof data24 !== "string") && (data24 !== null)){
+const err59 = {instancePath:instancePath+"/meta/pagination/cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -2563,27 +2602,11 @@ vErrors.push(err59);
 }
 errors++;
 }
-var _valid0 = _errs45 === errors;
-if(_valid0 && valid7){
-valid7 = false;
-passing0 = [passing0, 1];
 }
-else {
-if(_valid0){
-valid7 = true;
-passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.mode = true;
-props0.per_page = true;
-props0.cursor = true;
-props0.next_cursor = true;
-props0.has_more = true;
-}
-}
-}
-if(!valid7){
-const err60 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(data14.next_cursor !== undefined){
+let data25 = data14.next_cursor;
+if((typeof data25 !== "string") && (data25 !== null)){
+const err60 = {instancePath:instancePath+"/meta/pagination/next_cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/next_cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.next_cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -2592,21 +2615,10 @@ vErrors.push(err60);
 }
 errors++;
 }
-else {
-errors = _errs29;
-if(vErrors !== null){
-if(_errs29){
-vErrors.length = _errs29;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err61 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.has_more !== undefined){
+if(typeof data14.has_more !== "boolean"){
+const err61 = {instancePath:instancePath+"/meta/pagination/has_more",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -2618,12 +2630,76 @@ errors++;
 }
 }
 else {
-const err62 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err62 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err62];
 }
 else {
 vErrors.push(err62);
+}
+errors++;
+}
+var _valid0 = _errs50 === errors;
+if(_valid0 && valid8){
+valid8 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid8 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.mode = true;
+props0.per_page = true;
+props0.cursor = true;
+props0.next_cursor = true;
+props0.has_more = true;
+}
+}
+}
+if(!valid8){
+const err63 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+else {
+errors = _errs34;
+if(vErrors !== null){
+if(_errs34){
+vErrors.length = _errs34;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+else {
+const err65 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
 }
 errors++;
 }
@@ -2868,9 +2944,13 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2879,12 +2959,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data.meta !== undefined){
-let data8 = data.meta;
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.request_id === undefined){
-const err17 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema28.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2893,8 +2969,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data8.timestamp === undefined){
-const err18 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2903,11 +2981,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data8.request_id !== undefined){
-let data9 = data8.request_id;
-if(typeof data9 === "string"){
-if(func1(data9) < 1){
-const err19 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2917,8 +2994,11 @@ vErrors.push(err19);
 errors++;
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.meta !== undefined){
+let data10 = data.meta;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.request_id === undefined){
+const err20 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2927,11 +3007,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data8.correlation_id !== undefined){
-let data10 = data8.correlation_id;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err21 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/type",keyword:"type",params:{type: schema28.properties.meta.properties.correlation_id.type},message:"must be string,null"};
+if(data10.timestamp === undefined){
+const err21 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2940,9 +3017,11 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(typeof data10 === "string"){
-if(func1(data10) > 128){
-const err22 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(data10.request_id !== undefined){
+let data11 = data10.request_id;
+if(typeof data11 === "string"){
+if(func1(data11) < 1){
+const err22 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2952,12 +3031,8 @@ vErrors.push(err22);
 errors++;
 }
 }
-}
-if(data8.timestamp !== undefined){
-let data11 = data8.timestamp;
-if(typeof data11 === "string"){
-if(!(formats0.validate(data11))){
-const err23 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+else {
+const err23 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2967,8 +3042,10 @@ vErrors.push(err23);
 errors++;
 }
 }
-else {
-const err24 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data10.correlation_id !== undefined){
+let data12 = data10.correlation_id;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err24 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/type",keyword:"type",params:{type: schema28.properties.meta.properties.correlation_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2977,16 +3054,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data8.pagination !== undefined){
-let data12 = data8.pagination;
-const _errs29 = errors;
-let valid7 = false;
-let passing0 = null;
-const _errs30 = errors;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.mode === undefined){
-const err25 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(typeof data12 === "string"){
+if(func1(data12) > 128){
+const err25 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2995,8 +3065,13 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data12.current_page === undefined){
-const err26 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "current_page"},message:"must have required property '"+"current_page"+"'"};
+}
+}
+if(data10.timestamp !== undefined){
+let data13 = data10.timestamp;
+if(typeof data13 === "string"){
+if(!(formats0.validate(data13))){
+const err26 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -3005,8 +3080,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(data12.per_page === undefined){
-const err27 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
+}
+else {
+const err27 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -3015,8 +3091,16 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data12.total === undefined){
-const err28 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
+}
+if(data10.pagination !== undefined){
+let data14 = data10.pagination;
+const _errs34 = errors;
+let valid8 = false;
+let passing0 = null;
+const _errs35 = errors;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.mode === undefined){
+const err28 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -3025,8 +3109,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(data12.last_page === undefined){
-const err29 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "last_page"},message:"must have required property '"+"last_page"+"'"};
+if(data14.current_page === undefined){
+const err29 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "current_page"},message:"must have required property '"+"current_page"+"'"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -3035,8 +3119,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data12.from === undefined){
-const err30 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
+if(data14.per_page === undefined){
+const err30 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3045,8 +3129,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data12.to === undefined){
-const err31 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+if(data14.total === undefined){
+const err31 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -3055,9 +3139,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data12.mode !== undefined){
-if("page" !== data12.mode){
-const err32 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/mode/const",keyword:"const",params:{allowedValue: "page"},message:"must be equal to constant"};
+if(data14.last_page === undefined){
+const err32 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "last_page"},message:"must have required property '"+"last_page"+"'"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -3066,11 +3149,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data12.current_page !== undefined){
-let data14 = data12.current_page;
-if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err33 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.from === undefined){
+const err33 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -3079,9 +3159,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 < 1 || isNaN(data14)){
-const err34 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data14.to === undefined){
+const err34 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -3090,12 +3169,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-}
-if(data12.per_page !== undefined){
-let data15 = data12.per_page;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err35 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.mode !== undefined){
+if("page" !== data14.mode){
+const err35 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/mode/const",keyword:"const",params:{allowedValue: "page"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -3104,9 +3180,11 @@ vErrors.push(err35);
 }
 errors++;
 }
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 > 100 || isNaN(data15)){
-const err36 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data14.current_page !== undefined){
+let data16 = data14.current_page;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err36 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -3115,8 +3193,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(data15 < 1 || isNaN(data15)){
-const err37 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 1 || isNaN(data16)){
+const err37 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -3127,10 +3206,10 @@ errors++;
 }
 }
 }
-if(data12.total !== undefined){
-let data16 = data12.total;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err38 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.per_page !== undefined){
+let data17 = data14.per_page;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err38 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -3139,9 +3218,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 0 || isNaN(data16)){
-const err39 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 > 100 || isNaN(data17)){
+const err39 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -3150,12 +3229,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-}
-if(data12.last_page !== undefined){
-let data17 = data12.last_page;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err40 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data17 < 1 || isNaN(data17)){
+const err40 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -3164,9 +3239,12 @@ vErrors.push(err40);
 }
 errors++;
 }
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 < 1 || isNaN(data17)){
-const err41 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data14.total !== undefined){
+let data18 = data14.total;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err41 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -3175,12 +3253,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-}
-if(data12.from !== undefined){
-let data18 = data12.from;
-if((!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))) && (data18 !== null)){
-const err42 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.from.type},message:"must be integer,null"};
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 0 || isNaN(data18)){
+const err42 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -3189,9 +3264,12 @@ vErrors.push(err42);
 }
 errors++;
 }
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 < 1 || isNaN(data18)){
-const err43 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data14.last_page !== undefined){
+let data19 = data14.last_page;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err43 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -3200,12 +3278,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-}
-if(data12.to !== undefined){
-let data19 = data12.to;
-if((!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))) && (data19 !== null)){
-const err44 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.to.type},message:"must be integer,null"};
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 1 || isNaN(data19)){
+const err44 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -3214,9 +3289,12 @@ vErrors.push(err44);
 }
 errors++;
 }
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 < 1 || isNaN(data19)){
-const err45 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data14.from !== undefined){
+let data20 = data14.from;
+if((!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))) && (data20 !== null)){
+const err45 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.from.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -3225,11 +3303,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err46 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 1 || isNaN(data20)){
+const err46 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -3238,9 +3314,47 @@ vErrors.push(err46);
 }
 errors++;
 }
-var _valid0 = _errs30 === errors;
+}
+}
+if(data14.to !== undefined){
+let data21 = data14.to;
+if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
+const err47 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.to.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 1 || isNaN(data21)){
+const err48 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+var _valid0 = _errs35 === errors;
 if(_valid0){
-valid7 = true;
+valid8 = true;
 passing0 = 0;
 var props0 = {};
 props0.mode = true;
@@ -3251,40 +3365,10 @@ props0.last_page = true;
 props0.from = true;
 props0.to = true;
 }
-const _errs45 = errors;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.mode === undefined){
-const err47 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-if(data12.per_page === undefined){
-const err48 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-if(data12.cursor === undefined){
-const err49 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "cursor"},message:"must have required property '"+"cursor"+"'"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-if(data12.next_cursor === undefined){
-const err50 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
+const _errs50 = errors;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.mode === undefined){
+const err50 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -3293,8 +3377,8 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data12.has_more === undefined){
-const err51 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
+if(data14.per_page === undefined){
+const err51 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -3303,9 +3387,8 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(data12.mode !== undefined){
-if("cursor" !== data12.mode){
-const err52 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/mode/const",keyword:"const",params:{allowedValue: "cursor"},message:"must be equal to constant"};
+if(data14.cursor === undefined){
+const err52 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "cursor"},message:"must have required property '"+"cursor"+"'"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -3314,11 +3397,8 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-if(data12.per_page !== undefined){
-let data21 = data12.per_page;
-if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err53 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.next_cursor === undefined){
+const err53 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -3327,9 +3407,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 > 100 || isNaN(data21)){
-const err54 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(data14.has_more === undefined){
+const err54 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -3338,8 +3417,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(data21 < 1 || isNaN(data21)){
-const err55 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data14.mode !== undefined){
+if("cursor" !== data14.mode){
+const err55 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/mode/const",keyword:"const",params:{allowedValue: "cursor"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -3349,11 +3429,10 @@ vErrors.push(err55);
 errors++;
 }
 }
-}
-if(data12.cursor !== undefined){
-let data22 = data12.cursor;
-if((typeof data22 !== "string") && (data22 !== null)){
-const err56 = {instancePath:instancePath+"/meta/pagination/cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.cursor.type},message:"must be string,null"};
+if(data14.per_page !== undefined){
+let data23 = data14.per_page;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err56 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -3362,11 +3441,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-if(data12.next_cursor !== undefined){
-let data23 = data12.next_cursor;
-if((typeof data23 !== "string") && (data23 !== null)){
-const err57 = {instancePath:instancePath+"/meta/pagination/next_cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/next_cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.next_cursor.type},message:"must be string,null"};
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 > 100 || isNaN(data23)){
+const err57 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -3375,10 +3452,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-if(data12.has_more !== undefined){
-if(typeof data12.has_more !== "boolean"){
-const err58 = {instancePath:instancePath+"/meta/pagination/has_more",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data23 < 1 || isNaN(data23)){
+const err58 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -3389,8 +3464,10 @@ errors++;
 }
 }
 }
-else {
-const err59 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.cursor !== undefined){
+let data24 = data14.cursor;
+if((typeof data24 !== "string") && (data24 !== null)){
+const err59 = {instancePath:instancePath+"/meta/pagination/cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -3399,27 +3476,11 @@ vErrors.push(err59);
 }
 errors++;
 }
-var _valid0 = _errs45 === errors;
-if(_valid0 && valid7){
-valid7 = false;
-passing0 = [passing0, 1];
 }
-else {
-if(_valid0){
-valid7 = true;
-passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.mode = true;
-props0.per_page = true;
-props0.cursor = true;
-props0.next_cursor = true;
-props0.has_more = true;
-}
-}
-}
-if(!valid7){
-const err60 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(data14.next_cursor !== undefined){
+let data25 = data14.next_cursor;
+if((typeof data25 !== "string") && (data25 !== null)){
+const err60 = {instancePath:instancePath+"/meta/pagination/next_cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/next_cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.next_cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -3428,21 +3489,10 @@ vErrors.push(err60);
 }
 errors++;
 }
-else {
-errors = _errs29;
-if(vErrors !== null){
-if(_errs29){
-vErrors.length = _errs29;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err61 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.has_more !== undefined){
+if(typeof data14.has_more !== "boolean"){
+const err61 = {instancePath:instancePath+"/meta/pagination/has_more",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -3454,12 +3504,76 @@ errors++;
 }
 }
 else {
-const err62 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err62 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err62];
 }
 else {
 vErrors.push(err62);
+}
+errors++;
+}
+var _valid0 = _errs50 === errors;
+if(_valid0 && valid8){
+valid8 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid8 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.mode = true;
+props0.per_page = true;
+props0.cursor = true;
+props0.next_cursor = true;
+props0.has_more = true;
+}
+}
+}
+if(!valid8){
+const err63 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+else {
+errors = _errs34;
+if(vErrors !== null){
+if(_errs34){
+vErrors.length = _errs34;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+else {
+const err65 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
 }
 errors++;
 }
@@ -3704,9 +3818,13 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3715,12 +3833,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data.meta !== undefined){
-let data8 = data.meta;
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.request_id === undefined){
-const err17 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema28.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3729,8 +3843,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data8.timestamp === undefined){
-const err18 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3739,11 +3855,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data8.request_id !== undefined){
-let data9 = data8.request_id;
-if(typeof data9 === "string"){
-if(func1(data9) < 1){
-const err19 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3753,8 +3868,11 @@ vErrors.push(err19);
 errors++;
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.meta !== undefined){
+let data10 = data.meta;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.request_id === undefined){
+const err20 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3763,11 +3881,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data8.correlation_id !== undefined){
-let data10 = data8.correlation_id;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err21 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/type",keyword:"type",params:{type: schema28.properties.meta.properties.correlation_id.type},message:"must be string,null"};
+if(data10.timestamp === undefined){
+const err21 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -3776,9 +3891,11 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(typeof data10 === "string"){
-if(func1(data10) > 128){
-const err22 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(data10.request_id !== undefined){
+let data11 = data10.request_id;
+if(typeof data11 === "string"){
+if(func1(data11) < 1){
+const err22 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -3788,12 +3905,8 @@ vErrors.push(err22);
 errors++;
 }
 }
-}
-if(data8.timestamp !== undefined){
-let data11 = data8.timestamp;
-if(typeof data11 === "string"){
-if(!(formats0.validate(data11))){
-const err23 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+else {
+const err23 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -3803,8 +3916,10 @@ vErrors.push(err23);
 errors++;
 }
 }
-else {
-const err24 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data10.correlation_id !== undefined){
+let data12 = data10.correlation_id;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err24 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/type",keyword:"type",params:{type: schema28.properties.meta.properties.correlation_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -3813,16 +3928,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data8.pagination !== undefined){
-let data12 = data8.pagination;
-const _errs29 = errors;
-let valid7 = false;
-let passing0 = null;
-const _errs30 = errors;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.mode === undefined){
-const err25 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(typeof data12 === "string"){
+if(func1(data12) > 128){
+const err25 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -3831,8 +3939,13 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data12.current_page === undefined){
-const err26 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "current_page"},message:"must have required property '"+"current_page"+"'"};
+}
+}
+if(data10.timestamp !== undefined){
+let data13 = data10.timestamp;
+if(typeof data13 === "string"){
+if(!(formats0.validate(data13))){
+const err26 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -3841,8 +3954,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(data12.per_page === undefined){
-const err27 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
+}
+else {
+const err27 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -3851,8 +3965,16 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data12.total === undefined){
-const err28 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
+}
+if(data10.pagination !== undefined){
+let data14 = data10.pagination;
+const _errs34 = errors;
+let valid8 = false;
+let passing0 = null;
+const _errs35 = errors;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.mode === undefined){
+const err28 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -3861,8 +3983,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(data12.last_page === undefined){
-const err29 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "last_page"},message:"must have required property '"+"last_page"+"'"};
+if(data14.current_page === undefined){
+const err29 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "current_page"},message:"must have required property '"+"current_page"+"'"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -3871,8 +3993,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data12.from === undefined){
-const err30 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
+if(data14.per_page === undefined){
+const err30 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3881,8 +4003,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data12.to === undefined){
-const err31 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+if(data14.total === undefined){
+const err31 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -3891,9 +4013,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data12.mode !== undefined){
-if("page" !== data12.mode){
-const err32 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/mode/const",keyword:"const",params:{allowedValue: "page"},message:"must be equal to constant"};
+if(data14.last_page === undefined){
+const err32 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "last_page"},message:"must have required property '"+"last_page"+"'"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -3902,11 +4023,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data12.current_page !== undefined){
-let data14 = data12.current_page;
-if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err33 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.from === undefined){
+const err33 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -3915,9 +4033,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 < 1 || isNaN(data14)){
-const err34 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data14.to === undefined){
+const err34 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -3926,12 +4043,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-}
-if(data12.per_page !== undefined){
-let data15 = data12.per_page;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err35 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.mode !== undefined){
+if("page" !== data14.mode){
+const err35 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/mode/const",keyword:"const",params:{allowedValue: "page"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -3940,9 +4054,11 @@ vErrors.push(err35);
 }
 errors++;
 }
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 > 100 || isNaN(data15)){
-const err36 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data14.current_page !== undefined){
+let data16 = data14.current_page;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err36 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -3951,8 +4067,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(data15 < 1 || isNaN(data15)){
-const err37 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 1 || isNaN(data16)){
+const err37 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -3963,10 +4080,10 @@ errors++;
 }
 }
 }
-if(data12.total !== undefined){
-let data16 = data12.total;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err38 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.per_page !== undefined){
+let data17 = data14.per_page;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err38 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -3975,9 +4092,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 0 || isNaN(data16)){
-const err39 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 > 100 || isNaN(data17)){
+const err39 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -3986,12 +4103,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-}
-if(data12.last_page !== undefined){
-let data17 = data12.last_page;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err40 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data17 < 1 || isNaN(data17)){
+const err40 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -4000,9 +4113,12 @@ vErrors.push(err40);
 }
 errors++;
 }
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 < 1 || isNaN(data17)){
-const err41 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data14.total !== undefined){
+let data18 = data14.total;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err41 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -4011,12 +4127,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-}
-if(data12.from !== undefined){
-let data18 = data12.from;
-if((!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))) && (data18 !== null)){
-const err42 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.from.type},message:"must be integer,null"};
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 0 || isNaN(data18)){
+const err42 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -4025,9 +4138,12 @@ vErrors.push(err42);
 }
 errors++;
 }
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 < 1 || isNaN(data18)){
-const err43 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data14.last_page !== undefined){
+let data19 = data14.last_page;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err43 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -4036,12 +4152,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-}
-if(data12.to !== undefined){
-let data19 = data12.to;
-if((!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))) && (data19 !== null)){
-const err44 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.to.type},message:"must be integer,null"};
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 1 || isNaN(data19)){
+const err44 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -4050,9 +4163,12 @@ vErrors.push(err44);
 }
 errors++;
 }
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 < 1 || isNaN(data19)){
-const err45 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data14.from !== undefined){
+let data20 = data14.from;
+if((!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))) && (data20 !== null)){
+const err45 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.from.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -4061,11 +4177,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err46 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 1 || isNaN(data20)){
+const err46 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -4074,9 +4188,47 @@ vErrors.push(err46);
 }
 errors++;
 }
-var _valid0 = _errs30 === errors;
+}
+}
+if(data14.to !== undefined){
+let data21 = data14.to;
+if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
+const err47 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.to.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 1 || isNaN(data21)){
+const err48 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+var _valid0 = _errs35 === errors;
 if(_valid0){
-valid7 = true;
+valid8 = true;
 passing0 = 0;
 var props0 = {};
 props0.mode = true;
@@ -4087,40 +4239,10 @@ props0.last_page = true;
 props0.from = true;
 props0.to = true;
 }
-const _errs45 = errors;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.mode === undefined){
-const err47 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-if(data12.per_page === undefined){
-const err48 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-if(data12.cursor === undefined){
-const err49 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "cursor"},message:"must have required property '"+"cursor"+"'"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-if(data12.next_cursor === undefined){
-const err50 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
+const _errs50 = errors;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.mode === undefined){
+const err50 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -4129,8 +4251,8 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data12.has_more === undefined){
-const err51 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
+if(data14.per_page === undefined){
+const err51 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -4139,9 +4261,8 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(data12.mode !== undefined){
-if("cursor" !== data12.mode){
-const err52 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/mode/const",keyword:"const",params:{allowedValue: "cursor"},message:"must be equal to constant"};
+if(data14.cursor === undefined){
+const err52 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "cursor"},message:"must have required property '"+"cursor"+"'"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -4150,11 +4271,8 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-if(data12.per_page !== undefined){
-let data21 = data12.per_page;
-if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err53 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.next_cursor === undefined){
+const err53 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -4163,9 +4281,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 > 100 || isNaN(data21)){
-const err54 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(data14.has_more === undefined){
+const err54 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -4174,8 +4291,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(data21 < 1 || isNaN(data21)){
-const err55 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data14.mode !== undefined){
+if("cursor" !== data14.mode){
+const err55 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/mode/const",keyword:"const",params:{allowedValue: "cursor"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -4185,11 +4303,10 @@ vErrors.push(err55);
 errors++;
 }
 }
-}
-if(data12.cursor !== undefined){
-let data22 = data12.cursor;
-if((typeof data22 !== "string") && (data22 !== null)){
-const err56 = {instancePath:instancePath+"/meta/pagination/cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.cursor.type},message:"must be string,null"};
+if(data14.per_page !== undefined){
+let data23 = data14.per_page;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err56 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -4198,11 +4315,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-if(data12.next_cursor !== undefined){
-let data23 = data12.next_cursor;
-if((typeof data23 !== "string") && (data23 !== null)){
-const err57 = {instancePath:instancePath+"/meta/pagination/next_cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/next_cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.next_cursor.type},message:"must be string,null"};
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 > 100 || isNaN(data23)){
+const err57 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -4211,10 +4326,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-if(data12.has_more !== undefined){
-if(typeof data12.has_more !== "boolean"){
-const err58 = {instancePath:instancePath+"/meta/pagination/has_more",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data23 < 1 || isNaN(data23)){
+const err58 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -4225,8 +4338,10 @@ errors++;
 }
 }
 }
-else {
-const err59 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.cursor !== undefined){
+let data24 = data14.cursor;
+if((typeof data24 !== "string") && (data24 !== null)){
+const err59 = {instancePath:instancePath+"/meta/pagination/cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -4235,27 +4350,11 @@ vErrors.push(err59);
 }
 errors++;
 }
-var _valid0 = _errs45 === errors;
-if(_valid0 && valid7){
-valid7 = false;
-passing0 = [passing0, 1];
 }
-else {
-if(_valid0){
-valid7 = true;
-passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.mode = true;
-props0.per_page = true;
-props0.cursor = true;
-props0.next_cursor = true;
-props0.has_more = true;
-}
-}
-}
-if(!valid7){
-const err60 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(data14.next_cursor !== undefined){
+let data25 = data14.next_cursor;
+if((typeof data25 !== "string") && (data25 !== null)){
+const err60 = {instancePath:instancePath+"/meta/pagination/next_cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/next_cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.next_cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -4264,21 +4363,10 @@ vErrors.push(err60);
 }
 errors++;
 }
-else {
-errors = _errs29;
-if(vErrors !== null){
-if(_errs29){
-vErrors.length = _errs29;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err61 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.has_more !== undefined){
+if(typeof data14.has_more !== "boolean"){
+const err61 = {instancePath:instancePath+"/meta/pagination/has_more",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -4290,12 +4378,76 @@ errors++;
 }
 }
 else {
-const err62 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err62 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err62];
 }
 else {
 vErrors.push(err62);
+}
+errors++;
+}
+var _valid0 = _errs50 === errors;
+if(_valid0 && valid8){
+valid8 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid8 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.mode = true;
+props0.per_page = true;
+props0.cursor = true;
+props0.next_cursor = true;
+props0.has_more = true;
+}
+}
+}
+if(!valid8){
+const err63 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+else {
+errors = _errs34;
+if(vErrors !== null){
+if(_errs34){
+vErrors.length = _errs34;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+else {
+const err65 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
 }
 errors++;
 }
@@ -4540,9 +4692,13 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4551,12 +4707,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data.meta !== undefined){
-let data8 = data.meta;
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.request_id === undefined){
-const err17 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema28.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -4565,8 +4717,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data8.timestamp === undefined){
-const err18 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -4575,11 +4729,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data8.request_id !== undefined){
-let data9 = data8.request_id;
-if(typeof data9 === "string"){
-if(func1(data9) < 1){
-const err19 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -4589,8 +4742,11 @@ vErrors.push(err19);
 errors++;
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.meta !== undefined){
+let data10 = data.meta;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.request_id === undefined){
+const err20 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4599,11 +4755,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data8.correlation_id !== undefined){
-let data10 = data8.correlation_id;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err21 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/type",keyword:"type",params:{type: schema28.properties.meta.properties.correlation_id.type},message:"must be string,null"};
+if(data10.timestamp === undefined){
+const err21 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -4612,9 +4765,11 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(typeof data10 === "string"){
-if(func1(data10) > 128){
-const err22 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(data10.request_id !== undefined){
+let data11 = data10.request_id;
+if(typeof data11 === "string"){
+if(func1(data11) < 1){
+const err22 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -4624,12 +4779,8 @@ vErrors.push(err22);
 errors++;
 }
 }
-}
-if(data8.timestamp !== undefined){
-let data11 = data8.timestamp;
-if(typeof data11 === "string"){
-if(!(formats0.validate(data11))){
-const err23 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+else {
+const err23 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -4639,8 +4790,10 @@ vErrors.push(err23);
 errors++;
 }
 }
-else {
-const err24 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data10.correlation_id !== undefined){
+let data12 = data10.correlation_id;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err24 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/type",keyword:"type",params:{type: schema28.properties.meta.properties.correlation_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -4649,16 +4802,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data8.pagination !== undefined){
-let data12 = data8.pagination;
-const _errs29 = errors;
-let valid7 = false;
-let passing0 = null;
-const _errs30 = errors;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.mode === undefined){
-const err25 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(typeof data12 === "string"){
+if(func1(data12) > 128){
+const err25 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -4667,8 +4813,13 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data12.current_page === undefined){
-const err26 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "current_page"},message:"must have required property '"+"current_page"+"'"};
+}
+}
+if(data10.timestamp !== undefined){
+let data13 = data10.timestamp;
+if(typeof data13 === "string"){
+if(!(formats0.validate(data13))){
+const err26 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -4677,8 +4828,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(data12.per_page === undefined){
-const err27 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
+}
+else {
+const err27 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -4687,8 +4839,16 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data12.total === undefined){
-const err28 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
+}
+if(data10.pagination !== undefined){
+let data14 = data10.pagination;
+const _errs34 = errors;
+let valid8 = false;
+let passing0 = null;
+const _errs35 = errors;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.mode === undefined){
+const err28 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -4697,8 +4857,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(data12.last_page === undefined){
-const err29 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "last_page"},message:"must have required property '"+"last_page"+"'"};
+if(data14.current_page === undefined){
+const err29 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "current_page"},message:"must have required property '"+"current_page"+"'"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -4707,8 +4867,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data12.from === undefined){
-const err30 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
+if(data14.per_page === undefined){
+const err30 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -4717,8 +4877,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data12.to === undefined){
-const err31 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+if(data14.total === undefined){
+const err31 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -4727,9 +4887,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data12.mode !== undefined){
-if("page" !== data12.mode){
-const err32 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/mode/const",keyword:"const",params:{allowedValue: "page"},message:"must be equal to constant"};
+if(data14.last_page === undefined){
+const err32 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "last_page"},message:"must have required property '"+"last_page"+"'"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -4738,11 +4897,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data12.current_page !== undefined){
-let data14 = data12.current_page;
-if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err33 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.from === undefined){
+const err33 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -4751,9 +4907,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 < 1 || isNaN(data14)){
-const err34 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data14.to === undefined){
+const err34 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -4762,12 +4917,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-}
-if(data12.per_page !== undefined){
-let data15 = data12.per_page;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err35 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.mode !== undefined){
+if("page" !== data14.mode){
+const err35 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/mode/const",keyword:"const",params:{allowedValue: "page"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -4776,9 +4928,11 @@ vErrors.push(err35);
 }
 errors++;
 }
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 > 100 || isNaN(data15)){
-const err36 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data14.current_page !== undefined){
+let data16 = data14.current_page;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err36 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -4787,8 +4941,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(data15 < 1 || isNaN(data15)){
-const err37 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 1 || isNaN(data16)){
+const err37 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -4799,10 +4954,10 @@ errors++;
 }
 }
 }
-if(data12.total !== undefined){
-let data16 = data12.total;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err38 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.per_page !== undefined){
+let data17 = data14.per_page;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err38 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -4811,9 +4966,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 0 || isNaN(data16)){
-const err39 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 > 100 || isNaN(data17)){
+const err39 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -4822,12 +4977,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-}
-if(data12.last_page !== undefined){
-let data17 = data12.last_page;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err40 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data17 < 1 || isNaN(data17)){
+const err40 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -4836,9 +4987,12 @@ vErrors.push(err40);
 }
 errors++;
 }
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 < 1 || isNaN(data17)){
-const err41 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data14.total !== undefined){
+let data18 = data14.total;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err41 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -4847,12 +5001,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-}
-if(data12.from !== undefined){
-let data18 = data12.from;
-if((!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))) && (data18 !== null)){
-const err42 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.from.type},message:"must be integer,null"};
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 0 || isNaN(data18)){
+const err42 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -4861,9 +5012,12 @@ vErrors.push(err42);
 }
 errors++;
 }
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 < 1 || isNaN(data18)){
-const err43 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data14.last_page !== undefined){
+let data19 = data14.last_page;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err43 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -4872,12 +5026,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-}
-if(data12.to !== undefined){
-let data19 = data12.to;
-if((!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))) && (data19 !== null)){
-const err44 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.to.type},message:"must be integer,null"};
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 1 || isNaN(data19)){
+const err44 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -4886,9 +5037,12 @@ vErrors.push(err44);
 }
 errors++;
 }
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 < 1 || isNaN(data19)){
-const err45 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data14.from !== undefined){
+let data20 = data14.from;
+if((!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))) && (data20 !== null)){
+const err45 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.from.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -4897,11 +5051,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err46 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 1 || isNaN(data20)){
+const err46 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -4910,9 +5062,47 @@ vErrors.push(err46);
 }
 errors++;
 }
-var _valid0 = _errs30 === errors;
+}
+}
+if(data14.to !== undefined){
+let data21 = data14.to;
+if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
+const err47 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.to.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 1 || isNaN(data21)){
+const err48 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+var _valid0 = _errs35 === errors;
 if(_valid0){
-valid7 = true;
+valid8 = true;
 passing0 = 0;
 var props0 = {};
 props0.mode = true;
@@ -4923,40 +5113,10 @@ props0.last_page = true;
 props0.from = true;
 props0.to = true;
 }
-const _errs45 = errors;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.mode === undefined){
-const err47 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-if(data12.per_page === undefined){
-const err48 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-if(data12.cursor === undefined){
-const err49 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "cursor"},message:"must have required property '"+"cursor"+"'"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-if(data12.next_cursor === undefined){
-const err50 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
+const _errs50 = errors;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.mode === undefined){
+const err50 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -4965,8 +5125,8 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data12.has_more === undefined){
-const err51 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
+if(data14.per_page === undefined){
+const err51 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -4975,9 +5135,8 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(data12.mode !== undefined){
-if("cursor" !== data12.mode){
-const err52 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/mode/const",keyword:"const",params:{allowedValue: "cursor"},message:"must be equal to constant"};
+if(data14.cursor === undefined){
+const err52 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "cursor"},message:"must have required property '"+"cursor"+"'"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -4986,11 +5145,8 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-if(data12.per_page !== undefined){
-let data21 = data12.per_page;
-if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err53 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.next_cursor === undefined){
+const err53 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -4999,9 +5155,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 > 100 || isNaN(data21)){
-const err54 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(data14.has_more === undefined){
+const err54 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -5010,8 +5165,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(data21 < 1 || isNaN(data21)){
-const err55 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data14.mode !== undefined){
+if("cursor" !== data14.mode){
+const err55 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/mode/const",keyword:"const",params:{allowedValue: "cursor"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -5021,11 +5177,10 @@ vErrors.push(err55);
 errors++;
 }
 }
-}
-if(data12.cursor !== undefined){
-let data22 = data12.cursor;
-if((typeof data22 !== "string") && (data22 !== null)){
-const err56 = {instancePath:instancePath+"/meta/pagination/cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.cursor.type},message:"must be string,null"};
+if(data14.per_page !== undefined){
+let data23 = data14.per_page;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err56 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -5034,11 +5189,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-if(data12.next_cursor !== undefined){
-let data23 = data12.next_cursor;
-if((typeof data23 !== "string") && (data23 !== null)){
-const err57 = {instancePath:instancePath+"/meta/pagination/next_cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/next_cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.next_cursor.type},message:"must be string,null"};
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 > 100 || isNaN(data23)){
+const err57 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -5047,10 +5200,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-if(data12.has_more !== undefined){
-if(typeof data12.has_more !== "boolean"){
-const err58 = {instancePath:instancePath+"/meta/pagination/has_more",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data23 < 1 || isNaN(data23)){
+const err58 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -5061,8 +5212,10 @@ errors++;
 }
 }
 }
-else {
-const err59 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.cursor !== undefined){
+let data24 = data14.cursor;
+if((typeof data24 !== "string") && (data24 !== null)){
+const err59 = {instancePath:instancePath+"/meta/pagination/cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -5071,27 +5224,11 @@ vErrors.push(err59);
 }
 errors++;
 }
-var _valid0 = _errs45 === errors;
-if(_valid0 && valid7){
-valid7 = false;
-passing0 = [passing0, 1];
 }
-else {
-if(_valid0){
-valid7 = true;
-passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.mode = true;
-props0.per_page = true;
-props0.cursor = true;
-props0.next_cursor = true;
-props0.has_more = true;
-}
-}
-}
-if(!valid7){
-const err60 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(data14.next_cursor !== undefined){
+let data25 = data14.next_cursor;
+if((typeof data25 !== "string") && (data25 !== null)){
+const err60 = {instancePath:instancePath+"/meta/pagination/next_cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/next_cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.next_cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -5100,21 +5237,10 @@ vErrors.push(err60);
 }
 errors++;
 }
-else {
-errors = _errs29;
-if(vErrors !== null){
-if(_errs29){
-vErrors.length = _errs29;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err61 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.has_more !== undefined){
+if(typeof data14.has_more !== "boolean"){
+const err61 = {instancePath:instancePath+"/meta/pagination/has_more",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -5126,12 +5252,76 @@ errors++;
 }
 }
 else {
-const err62 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err62 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err62];
 }
 else {
 vErrors.push(err62);
+}
+errors++;
+}
+var _valid0 = _errs50 === errors;
+if(_valid0 && valid8){
+valid8 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid8 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.mode = true;
+props0.per_page = true;
+props0.cursor = true;
+props0.next_cursor = true;
+props0.has_more = true;
+}
+}
+}
+if(!valid8){
+const err63 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+else {
+errors = _errs34;
+if(vErrors !== null){
+if(_errs34){
+vErrors.length = _errs34;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+else {
+const err65 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
 }
 errors++;
 }
@@ -9585,9 +9775,13 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -9596,12 +9790,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data.meta !== undefined){
-let data8 = data.meta;
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.request_id === undefined){
-const err17 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema28.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -9610,8 +9800,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data8.timestamp === undefined){
-const err18 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -9620,11 +9812,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data8.request_id !== undefined){
-let data9 = data8.request_id;
-if(typeof data9 === "string"){
-if(func1(data9) < 1){
-const err19 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -9634,8 +9825,11 @@ vErrors.push(err19);
 errors++;
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.meta !== undefined){
+let data10 = data.meta;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.request_id === undefined){
+const err20 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -9644,11 +9838,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data8.correlation_id !== undefined){
-let data10 = data8.correlation_id;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err21 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/type",keyword:"type",params:{type: schema28.properties.meta.properties.correlation_id.type},message:"must be string,null"};
+if(data10.timestamp === undefined){
+const err21 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -9657,9 +9848,11 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(typeof data10 === "string"){
-if(func1(data10) > 128){
-const err22 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(data10.request_id !== undefined){
+let data11 = data10.request_id;
+if(typeof data11 === "string"){
+if(func1(data11) < 1){
+const err22 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -9669,12 +9862,8 @@ vErrors.push(err22);
 errors++;
 }
 }
-}
-if(data8.timestamp !== undefined){
-let data11 = data8.timestamp;
-if(typeof data11 === "string"){
-if(!(formats0.validate(data11))){
-const err23 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+else {
+const err23 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -9684,8 +9873,10 @@ vErrors.push(err23);
 errors++;
 }
 }
-else {
-const err24 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data10.correlation_id !== undefined){
+let data12 = data10.correlation_id;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err24 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/type",keyword:"type",params:{type: schema28.properties.meta.properties.correlation_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -9694,16 +9885,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data8.pagination !== undefined){
-let data12 = data8.pagination;
-const _errs29 = errors;
-let valid7 = false;
-let passing0 = null;
-const _errs30 = errors;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.mode === undefined){
-const err25 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(typeof data12 === "string"){
+if(func1(data12) > 128){
+const err25 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -9712,8 +9896,13 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data12.current_page === undefined){
-const err26 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "current_page"},message:"must have required property '"+"current_page"+"'"};
+}
+}
+if(data10.timestamp !== undefined){
+let data13 = data10.timestamp;
+if(typeof data13 === "string"){
+if(!(formats0.validate(data13))){
+const err26 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -9722,8 +9911,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(data12.per_page === undefined){
-const err27 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
+}
+else {
+const err27 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -9732,8 +9922,16 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data12.total === undefined){
-const err28 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
+}
+if(data10.pagination !== undefined){
+let data14 = data10.pagination;
+const _errs34 = errors;
+let valid8 = false;
+let passing0 = null;
+const _errs35 = errors;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.mode === undefined){
+const err28 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -9742,8 +9940,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(data12.last_page === undefined){
-const err29 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "last_page"},message:"must have required property '"+"last_page"+"'"};
+if(data14.current_page === undefined){
+const err29 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "current_page"},message:"must have required property '"+"current_page"+"'"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -9752,8 +9950,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data12.from === undefined){
-const err30 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
+if(data14.per_page === undefined){
+const err30 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -9762,8 +9960,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data12.to === undefined){
-const err31 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+if(data14.total === undefined){
+const err31 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -9772,9 +9970,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data12.mode !== undefined){
-if("page" !== data12.mode){
-const err32 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/mode/const",keyword:"const",params:{allowedValue: "page"},message:"must be equal to constant"};
+if(data14.last_page === undefined){
+const err32 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "last_page"},message:"must have required property '"+"last_page"+"'"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -9783,11 +9980,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data12.current_page !== undefined){
-let data14 = data12.current_page;
-if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err33 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.from === undefined){
+const err33 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -9796,9 +9990,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 < 1 || isNaN(data14)){
-const err34 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data14.to === undefined){
+const err34 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -9807,12 +10000,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-}
-if(data12.per_page !== undefined){
-let data15 = data12.per_page;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err35 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.mode !== undefined){
+if("page" !== data14.mode){
+const err35 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/mode/const",keyword:"const",params:{allowedValue: "page"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -9821,9 +10011,11 @@ vErrors.push(err35);
 }
 errors++;
 }
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 > 100 || isNaN(data15)){
-const err36 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data14.current_page !== undefined){
+let data16 = data14.current_page;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err36 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -9832,8 +10024,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(data15 < 1 || isNaN(data15)){
-const err37 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 1 || isNaN(data16)){
+const err37 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -9844,10 +10037,10 @@ errors++;
 }
 }
 }
-if(data12.total !== undefined){
-let data16 = data12.total;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err38 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.per_page !== undefined){
+let data17 = data14.per_page;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err38 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -9856,9 +10049,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 0 || isNaN(data16)){
-const err39 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 > 100 || isNaN(data17)){
+const err39 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -9867,12 +10060,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-}
-if(data12.last_page !== undefined){
-let data17 = data12.last_page;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err40 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data17 < 1 || isNaN(data17)){
+const err40 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -9881,9 +10070,12 @@ vErrors.push(err40);
 }
 errors++;
 }
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 < 1 || isNaN(data17)){
-const err41 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data14.total !== undefined){
+let data18 = data14.total;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err41 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -9892,12 +10084,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-}
-if(data12.from !== undefined){
-let data18 = data12.from;
-if((!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))) && (data18 !== null)){
-const err42 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.from.type},message:"must be integer,null"};
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 0 || isNaN(data18)){
+const err42 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -9906,9 +10095,12 @@ vErrors.push(err42);
 }
 errors++;
 }
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 < 1 || isNaN(data18)){
-const err43 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data14.last_page !== undefined){
+let data19 = data14.last_page;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err43 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -9917,12 +10109,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-}
-if(data12.to !== undefined){
-let data19 = data12.to;
-if((!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))) && (data19 !== null)){
-const err44 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.to.type},message:"must be integer,null"};
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 1 || isNaN(data19)){
+const err44 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -9931,9 +10120,12 @@ vErrors.push(err44);
 }
 errors++;
 }
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 < 1 || isNaN(data19)){
-const err45 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data14.from !== undefined){
+let data20 = data14.from;
+if((!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))) && (data20 !== null)){
+const err45 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.from.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -9942,11 +10134,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err46 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 1 || isNaN(data20)){
+const err46 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -9955,9 +10145,47 @@ vErrors.push(err46);
 }
 errors++;
 }
-var _valid0 = _errs30 === errors;
+}
+}
+if(data14.to !== undefined){
+let data21 = data14.to;
+if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
+const err47 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.to.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 1 || isNaN(data21)){
+const err48 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+var _valid0 = _errs35 === errors;
 if(_valid0){
-valid7 = true;
+valid8 = true;
 passing0 = 0;
 var props0 = {};
 props0.mode = true;
@@ -9968,40 +10196,10 @@ props0.last_page = true;
 props0.from = true;
 props0.to = true;
 }
-const _errs45 = errors;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.mode === undefined){
-const err47 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-if(data12.per_page === undefined){
-const err48 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-if(data12.cursor === undefined){
-const err49 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "cursor"},message:"must have required property '"+"cursor"+"'"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-if(data12.next_cursor === undefined){
-const err50 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
+const _errs50 = errors;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.mode === undefined){
+const err50 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -10010,8 +10208,8 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data12.has_more === undefined){
-const err51 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
+if(data14.per_page === undefined){
+const err51 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -10020,9 +10218,8 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(data12.mode !== undefined){
-if("cursor" !== data12.mode){
-const err52 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/mode/const",keyword:"const",params:{allowedValue: "cursor"},message:"must be equal to constant"};
+if(data14.cursor === undefined){
+const err52 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "cursor"},message:"must have required property '"+"cursor"+"'"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -10031,11 +10228,8 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-if(data12.per_page !== undefined){
-let data21 = data12.per_page;
-if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err53 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.next_cursor === undefined){
+const err53 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -10044,9 +10238,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 > 100 || isNaN(data21)){
-const err54 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(data14.has_more === undefined){
+const err54 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -10055,8 +10248,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(data21 < 1 || isNaN(data21)){
-const err55 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data14.mode !== undefined){
+if("cursor" !== data14.mode){
+const err55 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/mode/const",keyword:"const",params:{allowedValue: "cursor"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -10066,11 +10260,10 @@ vErrors.push(err55);
 errors++;
 }
 }
-}
-if(data12.cursor !== undefined){
-let data22 = data12.cursor;
-if((typeof data22 !== "string") && (data22 !== null)){
-const err56 = {instancePath:instancePath+"/meta/pagination/cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.cursor.type},message:"must be string,null"};
+if(data14.per_page !== undefined){
+let data23 = data14.per_page;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err56 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -10079,11 +10272,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-if(data12.next_cursor !== undefined){
-let data23 = data12.next_cursor;
-if((typeof data23 !== "string") && (data23 !== null)){
-const err57 = {instancePath:instancePath+"/meta/pagination/next_cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/next_cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.next_cursor.type},message:"must be string,null"};
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 > 100 || isNaN(data23)){
+const err57 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -10092,10 +10283,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-if(data12.has_more !== undefined){
-if(typeof data12.has_more !== "boolean"){
-const err58 = {instancePath:instancePath+"/meta/pagination/has_more",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data23 < 1 || isNaN(data23)){
+const err58 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -10106,8 +10295,10 @@ errors++;
 }
 }
 }
-else {
-const err59 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.cursor !== undefined){
+let data24 = data14.cursor;
+if((typeof data24 !== "string") && (data24 !== null)){
+const err59 = {instancePath:instancePath+"/meta/pagination/cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -10116,27 +10307,11 @@ vErrors.push(err59);
 }
 errors++;
 }
-var _valid0 = _errs45 === errors;
-if(_valid0 && valid7){
-valid7 = false;
-passing0 = [passing0, 1];
 }
-else {
-if(_valid0){
-valid7 = true;
-passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.mode = true;
-props0.per_page = true;
-props0.cursor = true;
-props0.next_cursor = true;
-props0.has_more = true;
-}
-}
-}
-if(!valid7){
-const err60 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(data14.next_cursor !== undefined){
+let data25 = data14.next_cursor;
+if((typeof data25 !== "string") && (data25 !== null)){
+const err60 = {instancePath:instancePath+"/meta/pagination/next_cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/next_cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.next_cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -10145,21 +10320,10 @@ vErrors.push(err60);
 }
 errors++;
 }
-else {
-errors = _errs29;
-if(vErrors !== null){
-if(_errs29){
-vErrors.length = _errs29;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err61 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.has_more !== undefined){
+if(typeof data14.has_more !== "boolean"){
+const err61 = {instancePath:instancePath+"/meta/pagination/has_more",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -10171,12 +10335,76 @@ errors++;
 }
 }
 else {
-const err62 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err62 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err62];
 }
 else {
 vErrors.push(err62);
+}
+errors++;
+}
+var _valid0 = _errs50 === errors;
+if(_valid0 && valid8){
+valid8 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid8 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.mode = true;
+props0.per_page = true;
+props0.cursor = true;
+props0.next_cursor = true;
+props0.has_more = true;
+}
+}
+}
+if(!valid8){
+const err63 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+else {
+errors = _errs34;
+if(vErrors !== null){
+if(_errs34){
+vErrors.length = _errs34;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+else {
+const err65 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
 }
 errors++;
 }
@@ -10421,9 +10649,13 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -10432,12 +10664,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data.meta !== undefined){
-let data8 = data.meta;
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.request_id === undefined){
-const err17 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema28.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -10446,8 +10674,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data8.timestamp === undefined){
-const err18 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -10456,11 +10686,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data8.request_id !== undefined){
-let data9 = data8.request_id;
-if(typeof data9 === "string"){
-if(func1(data9) < 1){
-const err19 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -10470,8 +10699,11 @@ vErrors.push(err19);
 errors++;
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.meta !== undefined){
+let data10 = data.meta;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.request_id === undefined){
+const err20 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -10480,11 +10712,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data8.correlation_id !== undefined){
-let data10 = data8.correlation_id;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err21 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/type",keyword:"type",params:{type: schema28.properties.meta.properties.correlation_id.type},message:"must be string,null"};
+if(data10.timestamp === undefined){
+const err21 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -10493,9 +10722,11 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(typeof data10 === "string"){
-if(func1(data10) > 128){
-const err22 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(data10.request_id !== undefined){
+let data11 = data10.request_id;
+if(typeof data11 === "string"){
+if(func1(data11) < 1){
+const err22 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -10505,12 +10736,8 @@ vErrors.push(err22);
 errors++;
 }
 }
-}
-if(data8.timestamp !== undefined){
-let data11 = data8.timestamp;
-if(typeof data11 === "string"){
-if(!(formats0.validate(data11))){
-const err23 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+else {
+const err23 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -10520,8 +10747,10 @@ vErrors.push(err23);
 errors++;
 }
 }
-else {
-const err24 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data10.correlation_id !== undefined){
+let data12 = data10.correlation_id;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err24 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/type",keyword:"type",params:{type: schema28.properties.meta.properties.correlation_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -10530,16 +10759,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data8.pagination !== undefined){
-let data12 = data8.pagination;
-const _errs29 = errors;
-let valid7 = false;
-let passing0 = null;
-const _errs30 = errors;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.mode === undefined){
-const err25 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(typeof data12 === "string"){
+if(func1(data12) > 128){
+const err25 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -10548,8 +10770,13 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data12.current_page === undefined){
-const err26 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "current_page"},message:"must have required property '"+"current_page"+"'"};
+}
+}
+if(data10.timestamp !== undefined){
+let data13 = data10.timestamp;
+if(typeof data13 === "string"){
+if(!(formats0.validate(data13))){
+const err26 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -10558,8 +10785,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(data12.per_page === undefined){
-const err27 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
+}
+else {
+const err27 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -10568,8 +10796,16 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data12.total === undefined){
-const err28 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
+}
+if(data10.pagination !== undefined){
+let data14 = data10.pagination;
+const _errs34 = errors;
+let valid8 = false;
+let passing0 = null;
+const _errs35 = errors;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.mode === undefined){
+const err28 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -10578,8 +10814,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(data12.last_page === undefined){
-const err29 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "last_page"},message:"must have required property '"+"last_page"+"'"};
+if(data14.current_page === undefined){
+const err29 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "current_page"},message:"must have required property '"+"current_page"+"'"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -10588,8 +10824,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data12.from === undefined){
-const err30 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
+if(data14.per_page === undefined){
+const err30 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -10598,8 +10834,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data12.to === undefined){
-const err31 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+if(data14.total === undefined){
+const err31 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -10608,9 +10844,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data12.mode !== undefined){
-if("page" !== data12.mode){
-const err32 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/mode/const",keyword:"const",params:{allowedValue: "page"},message:"must be equal to constant"};
+if(data14.last_page === undefined){
+const err32 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "last_page"},message:"must have required property '"+"last_page"+"'"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -10619,11 +10854,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data12.current_page !== undefined){
-let data14 = data12.current_page;
-if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err33 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.from === undefined){
+const err33 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -10632,9 +10864,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 < 1 || isNaN(data14)){
-const err34 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data14.to === undefined){
+const err34 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -10643,12 +10874,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-}
-if(data12.per_page !== undefined){
-let data15 = data12.per_page;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err35 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.mode !== undefined){
+if("page" !== data14.mode){
+const err35 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/mode/const",keyword:"const",params:{allowedValue: "page"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -10657,9 +10885,11 @@ vErrors.push(err35);
 }
 errors++;
 }
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 > 100 || isNaN(data15)){
-const err36 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data14.current_page !== undefined){
+let data16 = data14.current_page;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err36 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -10668,8 +10898,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(data15 < 1 || isNaN(data15)){
-const err37 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 1 || isNaN(data16)){
+const err37 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -10680,10 +10911,10 @@ errors++;
 }
 }
 }
-if(data12.total !== undefined){
-let data16 = data12.total;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err38 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.per_page !== undefined){
+let data17 = data14.per_page;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err38 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -10692,9 +10923,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 0 || isNaN(data16)){
-const err39 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 > 100 || isNaN(data17)){
+const err39 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -10703,12 +10934,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-}
-if(data12.last_page !== undefined){
-let data17 = data12.last_page;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err40 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data17 < 1 || isNaN(data17)){
+const err40 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -10717,9 +10944,12 @@ vErrors.push(err40);
 }
 errors++;
 }
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 < 1 || isNaN(data17)){
-const err41 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data14.total !== undefined){
+let data18 = data14.total;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err41 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -10728,12 +10958,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-}
-if(data12.from !== undefined){
-let data18 = data12.from;
-if((!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))) && (data18 !== null)){
-const err42 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.from.type},message:"must be integer,null"};
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 0 || isNaN(data18)){
+const err42 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -10742,9 +10969,12 @@ vErrors.push(err42);
 }
 errors++;
 }
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 < 1 || isNaN(data18)){
-const err43 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data14.last_page !== undefined){
+let data19 = data14.last_page;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err43 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -10753,12 +10983,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-}
-if(data12.to !== undefined){
-let data19 = data12.to;
-if((!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))) && (data19 !== null)){
-const err44 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.to.type},message:"must be integer,null"};
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 1 || isNaN(data19)){
+const err44 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -10767,9 +10994,12 @@ vErrors.push(err44);
 }
 errors++;
 }
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 < 1 || isNaN(data19)){
-const err45 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data14.from !== undefined){
+let data20 = data14.from;
+if((!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))) && (data20 !== null)){
+const err45 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.from.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -10778,11 +11008,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err46 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 1 || isNaN(data20)){
+const err46 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -10791,9 +11019,47 @@ vErrors.push(err46);
 }
 errors++;
 }
-var _valid0 = _errs30 === errors;
+}
+}
+if(data14.to !== undefined){
+let data21 = data14.to;
+if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
+const err47 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.to.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 1 || isNaN(data21)){
+const err48 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+var _valid0 = _errs35 === errors;
 if(_valid0){
-valid7 = true;
+valid8 = true;
 passing0 = 0;
 var props0 = {};
 props0.mode = true;
@@ -10804,40 +11070,10 @@ props0.last_page = true;
 props0.from = true;
 props0.to = true;
 }
-const _errs45 = errors;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.mode === undefined){
-const err47 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-if(data12.per_page === undefined){
-const err48 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-if(data12.cursor === undefined){
-const err49 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "cursor"},message:"must have required property '"+"cursor"+"'"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-if(data12.next_cursor === undefined){
-const err50 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
+const _errs50 = errors;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.mode === undefined){
+const err50 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -10846,8 +11082,8 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data12.has_more === undefined){
-const err51 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
+if(data14.per_page === undefined){
+const err51 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -10856,9 +11092,8 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(data12.mode !== undefined){
-if("cursor" !== data12.mode){
-const err52 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/mode/const",keyword:"const",params:{allowedValue: "cursor"},message:"must be equal to constant"};
+if(data14.cursor === undefined){
+const err52 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "cursor"},message:"must have required property '"+"cursor"+"'"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -10867,11 +11102,8 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-if(data12.per_page !== undefined){
-let data21 = data12.per_page;
-if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err53 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.next_cursor === undefined){
+const err53 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -10880,9 +11112,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 > 100 || isNaN(data21)){
-const err54 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(data14.has_more === undefined){
+const err54 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -10891,8 +11122,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(data21 < 1 || isNaN(data21)){
-const err55 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data14.mode !== undefined){
+if("cursor" !== data14.mode){
+const err55 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/mode/const",keyword:"const",params:{allowedValue: "cursor"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -10902,11 +11134,10 @@ vErrors.push(err55);
 errors++;
 }
 }
-}
-if(data12.cursor !== undefined){
-let data22 = data12.cursor;
-if((typeof data22 !== "string") && (data22 !== null)){
-const err56 = {instancePath:instancePath+"/meta/pagination/cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.cursor.type},message:"must be string,null"};
+if(data14.per_page !== undefined){
+let data23 = data14.per_page;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err56 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -10915,11 +11146,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-if(data12.next_cursor !== undefined){
-let data23 = data12.next_cursor;
-if((typeof data23 !== "string") && (data23 !== null)){
-const err57 = {instancePath:instancePath+"/meta/pagination/next_cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/next_cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.next_cursor.type},message:"must be string,null"};
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 > 100 || isNaN(data23)){
+const err57 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -10928,10 +11157,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-if(data12.has_more !== undefined){
-if(typeof data12.has_more !== "boolean"){
-const err58 = {instancePath:instancePath+"/meta/pagination/has_more",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data23 < 1 || isNaN(data23)){
+const err58 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -10942,8 +11169,10 @@ errors++;
 }
 }
 }
-else {
-const err59 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.cursor !== undefined){
+let data24 = data14.cursor;
+if((typeof data24 !== "string") && (data24 !== null)){
+const err59 = {instancePath:instancePath+"/meta/pagination/cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -10952,27 +11181,11 @@ vErrors.push(err59);
 }
 errors++;
 }
-var _valid0 = _errs45 === errors;
-if(_valid0 && valid7){
-valid7 = false;
-passing0 = [passing0, 1];
 }
-else {
-if(_valid0){
-valid7 = true;
-passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.mode = true;
-props0.per_page = true;
-props0.cursor = true;
-props0.next_cursor = true;
-props0.has_more = true;
-}
-}
-}
-if(!valid7){
-const err60 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(data14.next_cursor !== undefined){
+let data25 = data14.next_cursor;
+if((typeof data25 !== "string") && (data25 !== null)){
+const err60 = {instancePath:instancePath+"/meta/pagination/next_cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/next_cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.next_cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -10981,21 +11194,10 @@ vErrors.push(err60);
 }
 errors++;
 }
-else {
-errors = _errs29;
-if(vErrors !== null){
-if(_errs29){
-vErrors.length = _errs29;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err61 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.has_more !== undefined){
+if(typeof data14.has_more !== "boolean"){
+const err61 = {instancePath:instancePath+"/meta/pagination/has_more",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -11007,12 +11209,76 @@ errors++;
 }
 }
 else {
-const err62 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err62 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err62];
 }
 else {
 vErrors.push(err62);
+}
+errors++;
+}
+var _valid0 = _errs50 === errors;
+if(_valid0 && valid8){
+valid8 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid8 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.mode = true;
+props0.per_page = true;
+props0.cursor = true;
+props0.next_cursor = true;
+props0.has_more = true;
+}
+}
+}
+if(!valid8){
+const err63 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+else {
+errors = _errs34;
+if(vErrors !== null){
+if(_errs34){
+vErrors.length = _errs34;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+else {
+const err65 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
 }
 errors++;
 }
@@ -15514,9 +15780,13 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -15525,12 +15795,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data.meta !== undefined){
-let data8 = data.meta;
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.request_id === undefined){
-const err17 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema28.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -15539,8 +15805,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data8.timestamp === undefined){
-const err18 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -15549,11 +15817,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data8.request_id !== undefined){
-let data9 = data8.request_id;
-if(typeof data9 === "string"){
-if(func1(data9) < 1){
-const err19 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -15563,8 +15830,11 @@ vErrors.push(err19);
 errors++;
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.meta !== undefined){
+let data10 = data.meta;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.request_id === undefined){
+const err20 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -15573,11 +15843,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data8.correlation_id !== undefined){
-let data10 = data8.correlation_id;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err21 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/type",keyword:"type",params:{type: schema28.properties.meta.properties.correlation_id.type},message:"must be string,null"};
+if(data10.timestamp === undefined){
+const err21 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -15586,9 +15853,11 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(typeof data10 === "string"){
-if(func1(data10) > 128){
-const err22 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(data10.request_id !== undefined){
+let data11 = data10.request_id;
+if(typeof data11 === "string"){
+if(func1(data11) < 1){
+const err22 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -15598,12 +15867,8 @@ vErrors.push(err22);
 errors++;
 }
 }
-}
-if(data8.timestamp !== undefined){
-let data11 = data8.timestamp;
-if(typeof data11 === "string"){
-if(!(formats0.validate(data11))){
-const err23 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+else {
+const err23 = {instancePath:instancePath+"/meta/request_id",schemaPath:"#/properties/meta/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -15613,8 +15878,10 @@ vErrors.push(err23);
 errors++;
 }
 }
-else {
-const err24 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data10.correlation_id !== undefined){
+let data12 = data10.correlation_id;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err24 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/type",keyword:"type",params:{type: schema28.properties.meta.properties.correlation_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -15623,16 +15890,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data8.pagination !== undefined){
-let data12 = data8.pagination;
-const _errs29 = errors;
-let valid7 = false;
-let passing0 = null;
-const _errs30 = errors;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.mode === undefined){
-const err25 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(typeof data12 === "string"){
+if(func1(data12) > 128){
+const err25 = {instancePath:instancePath+"/meta/correlation_id",schemaPath:"#/properties/meta/properties/correlation_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -15641,8 +15901,13 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data12.current_page === undefined){
-const err26 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "current_page"},message:"must have required property '"+"current_page"+"'"};
+}
+}
+if(data10.timestamp !== undefined){
+let data13 = data10.timestamp;
+if(typeof data13 === "string"){
+if(!(formats0.validate(data13))){
+const err26 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -15651,8 +15916,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(data12.per_page === undefined){
-const err27 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
+}
+else {
+const err27 = {instancePath:instancePath+"/meta/timestamp",schemaPath:"#/properties/meta/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -15661,8 +15927,16 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data12.total === undefined){
-const err28 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
+}
+if(data10.pagination !== undefined){
+let data14 = data10.pagination;
+const _errs34 = errors;
+let valid8 = false;
+let passing0 = null;
+const _errs35 = errors;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.mode === undefined){
+const err28 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -15671,8 +15945,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(data12.last_page === undefined){
-const err29 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "last_page"},message:"must have required property '"+"last_page"+"'"};
+if(data14.current_page === undefined){
+const err29 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "current_page"},message:"must have required property '"+"current_page"+"'"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -15681,8 +15955,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data12.from === undefined){
-const err30 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
+if(data14.per_page === undefined){
+const err30 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -15691,8 +15965,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data12.to === undefined){
-const err31 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+if(data14.total === undefined){
+const err31 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -15701,9 +15975,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data12.mode !== undefined){
-if("page" !== data12.mode){
-const err32 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/mode/const",keyword:"const",params:{allowedValue: "page"},message:"must be equal to constant"};
+if(data14.last_page === undefined){
+const err32 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "last_page"},message:"must have required property '"+"last_page"+"'"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -15712,11 +15985,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data12.current_page !== undefined){
-let data14 = data12.current_page;
-if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err33 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.from === undefined){
+const err33 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -15725,9 +15995,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 < 1 || isNaN(data14)){
-const err34 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data14.to === undefined){
+const err34 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -15736,12 +16005,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-}
-if(data12.per_page !== undefined){
-let data15 = data12.per_page;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err35 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.mode !== undefined){
+if("page" !== data14.mode){
+const err35 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/mode/const",keyword:"const",params:{allowedValue: "page"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -15750,9 +16016,11 @@ vErrors.push(err35);
 }
 errors++;
 }
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 > 100 || isNaN(data15)){
-const err36 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data14.current_page !== undefined){
+let data16 = data14.current_page;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err36 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -15761,8 +16029,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(data15 < 1 || isNaN(data15)){
-const err37 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 1 || isNaN(data16)){
+const err37 = {instancePath:instancePath+"/meta/pagination/current_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/current_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -15773,10 +16042,10 @@ errors++;
 }
 }
 }
-if(data12.total !== undefined){
-let data16 = data12.total;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err38 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.per_page !== undefined){
+let data17 = data14.per_page;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err38 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -15785,9 +16054,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 0 || isNaN(data16)){
-const err39 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 > 100 || isNaN(data17)){
+const err39 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -15796,12 +16065,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-}
-if(data12.last_page !== undefined){
-let data17 = data12.last_page;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err40 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data17 < 1 || isNaN(data17)){
+const err40 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -15810,9 +16075,12 @@ vErrors.push(err40);
 }
 errors++;
 }
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 < 1 || isNaN(data17)){
-const err41 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data14.total !== undefined){
+let data18 = data14.total;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err41 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -15821,12 +16089,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-}
-if(data12.from !== undefined){
-let data18 = data12.from;
-if((!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))) && (data18 !== null)){
-const err42 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.from.type},message:"must be integer,null"};
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 0 || isNaN(data18)){
+const err42 = {instancePath:instancePath+"/meta/pagination/total",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -15835,9 +16100,12 @@ vErrors.push(err42);
 }
 errors++;
 }
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 < 1 || isNaN(data18)){
-const err43 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data14.last_page !== undefined){
+let data19 = data14.last_page;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err43 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -15846,12 +16114,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-}
-if(data12.to !== undefined){
-let data19 = data12.to;
-if((!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))) && (data19 !== null)){
-const err44 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.to.type},message:"must be integer,null"};
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 1 || isNaN(data19)){
+const err44 = {instancePath:instancePath+"/meta/pagination/last_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/last_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -15860,9 +16125,12 @@ vErrors.push(err44);
 }
 errors++;
 }
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 < 1 || isNaN(data19)){
-const err45 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data14.from !== undefined){
+let data20 = data14.from;
+if((!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))) && (data20 !== null)){
+const err45 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.from.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -15871,11 +16139,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err46 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 1 || isNaN(data20)){
+const err46 = {instancePath:instancePath+"/meta/pagination/from",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -15884,9 +16150,47 @@ vErrors.push(err46);
 }
 errors++;
 }
-var _valid0 = _errs30 === errors;
+}
+}
+if(data14.to !== undefined){
+let data21 = data14.to;
+if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
+const err47 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[0].properties.to.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 1 || isNaN(data21)){
+const err48 = {instancePath:instancePath+"/meta/pagination/to",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+var _valid0 = _errs35 === errors;
 if(_valid0){
-valid7 = true;
+valid8 = true;
 passing0 = 0;
 var props0 = {};
 props0.mode = true;
@@ -15897,40 +16201,10 @@ props0.last_page = true;
 props0.from = true;
 props0.to = true;
 }
-const _errs45 = errors;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.mode === undefined){
-const err47 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-if(data12.per_page === undefined){
-const err48 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-if(data12.cursor === undefined){
-const err49 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "cursor"},message:"must have required property '"+"cursor"+"'"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-if(data12.next_cursor === undefined){
-const err50 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
+const _errs50 = errors;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.mode === undefined){
+const err50 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -15939,8 +16213,8 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data12.has_more === undefined){
-const err51 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
+if(data14.per_page === undefined){
+const err51 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -15949,9 +16223,8 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(data12.mode !== undefined){
-if("cursor" !== data12.mode){
-const err52 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/mode/const",keyword:"const",params:{allowedValue: "cursor"},message:"must be equal to constant"};
+if(data14.cursor === undefined){
+const err52 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "cursor"},message:"must have required property '"+"cursor"+"'"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -15960,11 +16233,8 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-if(data12.per_page !== undefined){
-let data21 = data12.per_page;
-if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err53 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.next_cursor === undefined){
+const err53 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -15973,9 +16243,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 > 100 || isNaN(data21)){
-const err54 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(data14.has_more === undefined){
+const err54 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -15984,8 +16253,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(data21 < 1 || isNaN(data21)){
-const err55 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data14.mode !== undefined){
+if("cursor" !== data14.mode){
+const err55 = {instancePath:instancePath+"/meta/pagination/mode",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/mode/const",keyword:"const",params:{allowedValue: "cursor"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -15995,11 +16265,10 @@ vErrors.push(err55);
 errors++;
 }
 }
-}
-if(data12.cursor !== undefined){
-let data22 = data12.cursor;
-if((typeof data22 !== "string") && (data22 !== null)){
-const err56 = {instancePath:instancePath+"/meta/pagination/cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.cursor.type},message:"must be string,null"};
+if(data14.per_page !== undefined){
+let data23 = data14.per_page;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err56 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -16008,11 +16277,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-if(data12.next_cursor !== undefined){
-let data23 = data12.next_cursor;
-if((typeof data23 !== "string") && (data23 !== null)){
-const err57 = {instancePath:instancePath+"/meta/pagination/next_cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/next_cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.next_cursor.type},message:"must be string,null"};
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 > 100 || isNaN(data23)){
+const err57 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -16021,10 +16288,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-if(data12.has_more !== undefined){
-if(typeof data12.has_more !== "boolean"){
-const err58 = {instancePath:instancePath+"/meta/pagination/has_more",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data23 < 1 || isNaN(data23)){
+const err58 = {instancePath:instancePath+"/meta/pagination/per_page",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -16035,8 +16300,10 @@ errors++;
 }
 }
 }
-else {
-const err59 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.cursor !== undefined){
+let data24 = data14.cursor;
+if((typeof data24 !== "string") && (data24 !== null)){
+const err59 = {instancePath:instancePath+"/meta/pagination/cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -16045,27 +16312,11 @@ vErrors.push(err59);
 }
 errors++;
 }
-var _valid0 = _errs45 === errors;
-if(_valid0 && valid7){
-valid7 = false;
-passing0 = [passing0, 1];
 }
-else {
-if(_valid0){
-valid7 = true;
-passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.mode = true;
-props0.per_page = true;
-props0.cursor = true;
-props0.next_cursor = true;
-props0.has_more = true;
-}
-}
-}
-if(!valid7){
-const err60 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(data14.next_cursor !== undefined){
+let data25 = data14.next_cursor;
+if((typeof data25 !== "string") && (data25 !== null)){
+const err60 = {instancePath:instancePath+"/meta/pagination/next_cursor",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/next_cursor/type",keyword:"type",params:{type: schema28.properties.meta.properties.pagination.oneOf[1].properties.next_cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -16074,21 +16325,10 @@ vErrors.push(err60);
 }
 errors++;
 }
-else {
-errors = _errs29;
-if(vErrors !== null){
-if(_errs29){
-vErrors.length = _errs29;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err61 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.has_more !== undefined){
+if(typeof data14.has_more !== "boolean"){
+const err61 = {instancePath:instancePath+"/meta/pagination/has_more",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -16100,12 +16340,76 @@ errors++;
 }
 }
 else {
-const err62 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err62 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err62];
 }
 else {
 vErrors.push(err62);
+}
+errors++;
+}
+var _valid0 = _errs50 === errors;
+if(_valid0 && valid8){
+valid8 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid8 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.mode = true;
+props0.per_page = true;
+props0.cursor = true;
+props0.next_cursor = true;
+props0.has_more = true;
+}
+}
+}
+if(!valid8){
+const err63 = {instancePath:instancePath+"/meta/pagination",schemaPath:"#/properties/meta/properties/pagination/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+else {
+errors = _errs34;
+if(vErrors !== null){
+if(_errs34){
+vErrors.length = _errs34;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+else {
+const err65 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
 }
 errors++;
 }

@@ -59,9 +59,9 @@ describe('preflightOrder', () => {
   });
 
   it('fails the route check for an unknown or suspended route', async () => {
-    expectFailed(await preflight(byRoute({ ...route('BTC', 'USDTTRC20'), id: 9999 })), ['route'], ['body.route_id']);
+    expectFailed(await preflight(byRoute({ ...route('BTC', 'USDTTRC20'), id: 9999 })), ['route'], ['route_id']);
     const suspended = all.find((r) => !r.is_enabled)!;
-    expectFailed(await preflight(byRoute(suspended, { requisites: { to_address: 'DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L' } })), ['route'], ['body.route_id']);
+    expectFailed(await preflight(byRoute(suspended, { requisites: { to_address: 'DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L' } })), ['route'], ['route_id']);
   });
 
   it("fails the quote check for an unknown quote, another client's, and one that does not match route_id or amount_side", async () => {
@@ -69,56 +69,56 @@ describe('preflightOrder', () => {
     const body = { email: 'alice@example.com', requisites: { to_address: tronAddress } };
     const unknown = await preflight({ quote_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', ...body });
     expect(unknown.checks.find((c) => c.name === 'quote')!.passed).toBe(false);
-    expect(unknown.errors['body.quote_id']).toEqual([expect.any(String)]);
+    expect(unknown.errors.quote_id).toEqual([expect.any(String)]);
     expect(unknown.quote).toBeNull();
 
     const quote = (await server.v3.createQuote({ body: { route_id: r.id, amount: r.limits.min_give } })).body.result.quote;
     const minted = await server.control.mintToken();
     const stranger = new ExchangeV3Client({ baseUrl: server.url, token: minted.body.result.token, retry: false });
-    expect((await preflight({ quote_id: quote.id, ...body }, stranger)).errors).toHaveProperty(['body.quote_id']);
+    expect((await preflight({ quote_id: quote.id, ...body }, stranger)).errors).toHaveProperty(['quote_id']);
 
     const other = route('BTC', 'USDTERC20');
-    expectFailed(await preflight({ quote_id: quote.id, route_id: other.id, amount_side: 'receive', ...body }), ['quote'], ['body.route_id', 'body.amount_side']);
+    expectFailed(await preflight({ quote_id: quote.id, route_id: other.id, amount_side: 'receive', ...body }), ['quote'], ['route_id', 'amount_side']);
   });
 
   it('fails the snapshot check when the route changed since the snapshot', async () => {
     const r = route('BTC', 'USDTTRC20');
     const stale = 'f'.repeat(64);
-    expectFailed(await preflight(byRoute(r, { snapshot_hash: stale })), ['snapshot'], ['body.snapshot_hash']);
+    expectFailed(await preflight(byRoute(r, { snapshot_hash: stale })), ['snapshot'], ['snapshot_hash']);
   });
 
   it('fails the amount check for a zero amount and the limits check outside the limits', async () => {
     const r = route('BTC', 'USDTTRC20');
-    expectFailed(await preflight(byRoute(r, { amount: '0' })), ['amount'], ['body.amount']);
+    expectFailed(await preflight(byRoute(r, { amount: '0' })), ['amount'], ['amount']);
     const over = await preflight(byRoute(r, { amount: (Number(r.limits.max_give) * 2).toFixed(8) }));
-    expectFailed(over, ['limits'], ['body.amount']);
-    expect(over.errors['body.amount']![0]).toContain(r.limits.max_give);
-    expectFailed(await preflight(byRoute(r, { amount: '1000000', amount_side: 'receive' })), ['limits'], ['body.amount']);
+    expectFailed(over, ['limits'], ['amount']);
+    expect(over.errors.amount![0]).toContain(r.limits.max_give);
+    expectFailed(await preflight(byRoute(r, { amount: '1000000', amount_side: 'receive' })), ['limits'], ['amount']);
   });
 
   it('checks requisites against the route: the fields it needs, no others, each in its format', async () => {
     const tron = route('BTC', 'USDTTRC20');
-    expectFailed(await preflight(byRoute(tron, { requisites: { to_address: btcAddress } })), ['requisites'], ['body.requisites.to_address']);
-    expectFailed(await preflight(byRoute(tron, { requisites: { to_address: tronAddress, to_card_number: visa } })), ['requisites'], ['body.requisites.to_card_number']);
-    expectFailed(await preflight(byRoute(tron, { requisites: {} })), ['requisites'], ['body.requisites.to_address']);
+    expectFailed(await preflight(byRoute(tron, { requisites: { to_address: btcAddress } })), ['requisites'], ['requisites.to_address']);
+    expectFailed(await preflight(byRoute(tron, { requisites: { to_address: tronAddress, to_card_number: visa } })), ['requisites'], ['requisites.to_card_number']);
+    expectFailed(await preflight(byRoute(tron, { requisites: {} })), ['requisites'], ['requisites.to_address']);
 
     const xrp = route('BTC', 'XRP');
     const xrpAddress = 'rEb8TK3gBgk5auZkwc6sHnwrGVJH8DuaLh';
     expect((await preflight(byRoute(xrp, { requisites: { to_address: xrpAddress, to_memo: '104857' } }))).ok).toBe(true);
-    expectFailed(await preflight(byRoute(xrp, { requisites: { to_address: xrpAddress } })), ['requisites'], ['body.requisites.to_memo']);
-    expectFailed(await preflight(byRoute(xrp, { requisites: { to_address: xrpAddress, to_memo: 'not-a-tag' } })), ['requisites'], ['body.requisites.to_memo']);
+    expectFailed(await preflight(byRoute(xrp, { requisites: { to_address: xrpAddress } })), ['requisites'], ['requisites.to_memo']);
+    expectFailed(await preflight(byRoute(xrp, { requisites: { to_address: xrpAddress, to_memo: 'not-a-tag' } })), ['requisites'], ['requisites.to_memo']);
 
     const toCard = route('BTC', 'CARDUSD');
     expect((await preflight(byRoute(toCard, { requisites: { to_card_number: visa, holder_name: 'ALICE SMITH' } }))).ok).toBe(true);
-    expectFailed(await preflight(byRoute(toCard, { requisites: { to_card_number: '4111111111111112', holder_name: 'ALICE SMITH' } })), ['requisites'], ['body.requisites.to_card_number']);
+    expectFailed(await preflight(byRoute(toCard, { requisites: { to_card_number: '4111111111111112', holder_name: 'ALICE SMITH' } })), ['requisites'], ['requisites.to_card_number']);
 
     const toWallet = route('BTC', 'PMUSD');
     expect((await preflight(byRoute(toWallet, { requisites: { to_account: 'U1234567' } }))).ok).toBe(true);
-    expectFailed(await preflight(byRoute(toWallet, { requisites: { to_account: 'P1234567' } })), ['requisites'], ['body.requisites.to_account']);
+    expectFailed(await preflight(byRoute(toWallet, { requisites: { to_account: 'P1234567' } })), ['requisites'], ['requisites.to_account']);
   });
 
   it('fails the email check for an undeliverable domain', async () => {
-    expectFailed(await preflight(byRoute(route('BTC', 'USDTTRC20'), { email: 'alice@shop.invalid' })), ['email'], ['body.email']);
+    expectFailed(await preflight(byRoute(route('BTC', 'USDTTRC20'), { email: 'alice@shop.invalid' })), ['email'], ['email']);
   });
 
   it('reports the verifications the route and amount need, without failing', async () => {
@@ -139,7 +139,7 @@ describe('preflightOrder', () => {
   it('reports every failing check at once', async () => {
     const r = route('BTC', 'USDTTRC20');
     const result = await preflight(byRoute(r, { amount: '0', email: 'a@b.invalid', requisites: { to_address: 'nope' }, snapshot_hash: 'a'.repeat(64) }));
-    expectFailed(result, ['snapshot', 'amount', 'requisites', 'email'], ['body.snapshot_hash', 'body.amount', 'body.requisites.to_address', 'body.email']);
+    expectFailed(result, ['snapshot', 'amount', 'requisites', 'email'], ['snapshot_hash', 'amount', 'requisites.to_address', 'email']);
   });
 
   it('answers a body that does not match the schema with 422', async () => {
