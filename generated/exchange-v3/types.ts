@@ -217,6 +217,10 @@ export type RouteCapabilities = {
   requisites?: {
     from?: string[];
     to?: string[];
+    /** A JSON Schema (2020-12) of the order's `requisites` on this route: the fields `from` and `to` name, required, no others, each with its format (`pattern`, length), a `description` and `examples` that pass every check of the route (checksums such as a card's Luhn digit included). */
+    schema?: {
+      [key: string]: unknown;
+    };
   };
   /** Order statuses in which the client may cancel (read from the order machine). */
   cancellable_statuses?: string[];
@@ -563,7 +567,7 @@ export type QuoteResult = {
   quote: Quote;
 };
 
-/** Payout and payment requisites. Which fields a route needs is in its capabilities (`requisites.from`, `requisites.to`). */
+/** Payout and payment requisites. Which fields a route needs, and each one's format with a passing example, is in its capabilities (`requisites.from`, `requisites.to`, `requisites.schema`). */
 export type OrderRequisites = {
   /** Payout address on the receive side's network. */
   to_address?: string;

@@ -10896,7 +10896,7 @@ validate229.evaluated = {"props":{"from":true,"to":true},"dynamicProps":false,"d
 export const getRouteCapabilitiesByPair_response_200 = validate234;
 const schema104 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RouteCapabilitiesResult"}}}]};
 const schema105 = {"type":"object","required":["capabilities"],"properties":{"capabilities":{"$ref":"#/components/schemas/RouteCapabilities"}}};
-const schema106 = {"title":"Route capabilities","description":"What a route supports (description 2.5). Fields past version, route_id and status are not shown in the description.","x-assumption":"The capability matrix (amount sides, fixed rate, requisites, email and verification needs, quote TTL) is what preflight checks, so an integrator can build the order form from it.","type":"object","required":["version","route_id","status"],"properties":{"version":{"const":"route-capabilities-v1"},"route_id":{"type":"integer","minimum":1},"status":{"type":"object","properties":{"enabled":{"type":"boolean"},"reason":{"type":["string","null"]}}},"amount_sides":{"type":"array","items":{"type":"string","enum":["give","receive"]},"uniqueItems":true},"fixed_rate":{"type":"boolean"},"quote_ttl_seconds":{"type":"integer","minimum":1,"default":60,"description":"How long a quote on the route (and its route snapshot) holds; the default is what a route that says nothing else gives."},"requires_email":{"type":"boolean"},"requires_verification":{"type":"object","properties":{"identity":{"type":"boolean"},"card":{"type":"boolean"}}},"requisites":{"type":"object","description":"Fields of the order's `requisites` each side needs, for example `to_address` and `to_memo` for a memo network.","properties":{"from":{"type":"array","items":{"type":"string"}},"to":{"type":"array","items":{"type":"string"}}}},"cancellable_statuses":{"type":"array","items":{"type":"string"},"description":"Order statuses in which the client may cancel (read from the order machine)."}},"examples":[{"version":"route-capabilities-v1","route_id":12,"status":{"enabled":true,"reason":null},"amount_sides":["give","receive"],"fixed_rate":true,"quote_ttl_seconds":60,"requires_email":true,"requires_verification":{"identity":false,"card":false},"requisites":{"from":[],"to":["to_address"]},"cancellable_statuses":["awaiting_payment"]}]};
+const schema106 = {"title":"Route capabilities","description":"What a route supports (description 2.5). Fields past version, route_id and status are not shown in the description.","x-assumption":"The capability matrix (amount sides, fixed rate, requisites, email and verification needs, quote TTL) is what preflight checks, so an integrator can build the order form from it.","type":"object","required":["version","route_id","status"],"properties":{"version":{"const":"route-capabilities-v1"},"route_id":{"type":"integer","minimum":1},"status":{"type":"object","properties":{"enabled":{"type":"boolean"},"reason":{"type":["string","null"]}}},"amount_sides":{"type":"array","items":{"type":"string","enum":["give","receive"]},"uniqueItems":true},"fixed_rate":{"type":"boolean"},"quote_ttl_seconds":{"type":"integer","minimum":1,"default":60,"description":"How long a quote on the route (and its route snapshot) holds; the default is what a route that says nothing else gives."},"requires_email":{"type":"boolean"},"requires_verification":{"type":"object","properties":{"identity":{"type":"boolean"},"card":{"type":"boolean"}}},"requisites":{"type":"object","description":"Fields of the order's `requisites` each side needs, for example `to_address` and `to_memo` for a memo network.","properties":{"from":{"type":"array","items":{"type":"string"}},"to":{"type":"array","items":{"type":"string"}},"schema":{"type":"object","additionalProperties":true,"description":"A JSON Schema (2020-12) of the order's `requisites` on this route: the fields `from` and `to` name, required, no others, each with its format (`pattern`, length), a `description` and `examples` that pass every check of the route (checksums such as a card's Luhn digit included).","x-assumption":"The description leaves the order form free-form (payment systems' `form`); publishing each field's rules and a passing example lets a client (and a conformance run) build requisites for any route instead of guessing an address format."}}},"cancellable_statuses":{"type":"array","items":{"type":"string"},"description":"Order statuses in which the client may cancel (read from the order machine)."}},"examples":[{"version":"route-capabilities-v1","route_id":12,"status":{"enabled":true,"reason":null},"amount_sides":["give","receive"],"fixed_rate":true,"quote_ttl_seconds":60,"requires_email":true,"requires_verification":{"identity":false,"card":false},"requisites":{"from":[],"to":["to_address"],"schema":{"type":"object","required":["to_address"],"additionalProperties":false,"properties":{"to_address":{"type":"string","minLength":1,"maxLength":128,"pattern":"^T[1-9A-HJ-NP-Za-km-z]{33}$","description":"A Tron address.","examples":["TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE"]}}}},"cancellable_statuses":["awaiting_payment"]}]};
 
 function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11226,9 +11226,12 @@ vErrors.push(err23);
 errors++;
 }
 }
+if(data13.schema !== undefined){
+let data18 = data13.schema;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
 }
 else {
-const err24 = {instancePath:instancePath+"/requisites",schemaPath:"#/properties/requisites/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err24 = {instancePath:instancePath+"/requisites/schema",schemaPath:"#/properties/requisites/properties/schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -11238,13 +11241,9 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.cancellable_statuses !== undefined){
-let data18 = data.cancellable_statuses;
-if(Array.isArray(data18)){
-const len3 = data18.length;
-for(let i4=0; i4<len3; i4++){
-if(typeof data18[i4] !== "string"){
-const err25 = {instancePath:instancePath+"/cancellable_statuses/" + i4,schemaPath:"#/properties/cancellable_statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err25 = {instancePath:instancePath+"/requisites",schemaPath:"#/properties/requisites/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -11254,9 +11253,13 @@ vErrors.push(err25);
 errors++;
 }
 }
-}
-else {
-const err26 = {instancePath:instancePath+"/cancellable_statuses",schemaPath:"#/properties/cancellable_statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.cancellable_statuses !== undefined){
+let data19 = data.cancellable_statuses;
+if(Array.isArray(data19)){
+const len3 = data19.length;
+for(let i4=0; i4<len3; i4++){
+if(typeof data19[i4] !== "string"){
+const err26 = {instancePath:instancePath+"/cancellable_statuses/" + i4,schemaPath:"#/properties/cancellable_statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -11268,12 +11271,24 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err27 = {instancePath:instancePath+"/cancellable_statuses",schemaPath:"#/properties/cancellable_statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err27];
 }
 else {
 vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
 }
 errors++;
 }
@@ -13547,7 +13562,7 @@ export const preflightOrder_body = validate288;
 const schema127 = {"$ref":"#/components/schemas/PreflightOrderRequest","$comment":"validator entry"};
 const schema128 = {"description":"The same body as POST /private/exchange/orders; nothing is created.","allOf":[{"$ref":"#/components/schemas/CreateOrderRequest"}],"example":{"quote_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7","email":"alice@example.com","requisites":{"to_address":"TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE"},"snapshot_hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a","client_order_id":"inv-2026-0042"}};
 const schema129 = {"type":"object","additionalProperties":false,"description":"Cite a quote by `quote_id`, or give `route_id` and `amount` (and `amount_side`) to be priced at the current rate, not both. A `route_id` or `amount_side` sent beside `quote_id` must match the quote, else 422.","x-assumption":"The description shows no body; these are the inputs the quote → preflight → order chain needs, with the quote or the route-and-amount form exclusive.","required":["email","requisites"],"properties":{"quote_id":{"type":"string","format":"uuid"},"route_id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"amount_side":{"$ref":"#/components/schemas/AmountSide","default":"give"},"email":{"type":"string","format":"email","maxLength":254},"requisites":{"$ref":"#/components/schemas/OrderRequisites"},"snapshot_hash":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"Hash of the route snapshot the client saw; a changed route gives 422 `quote_expired`."},"client_order_id":{"type":"string","minLength":1,"maxLength":64,"description":"The integrator's own reference, returned on the order."}},"oneOf":[{"title":"By quote","required":["quote_id"]},{"title":"By route and amount","required":["route_id","amount"]}],"example":{"quote_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7","email":"alice@example.com","requisites":{"to_address":"TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE"},"snapshot_hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a","client_order_id":"inv-2026-0042"}};
-const schema130 = {"type":"object","additionalProperties":false,"description":"Payout and payment requisites. Which fields a route needs is in its capabilities (`requisites.from`, `requisites.to`).","x-assumption":"The description shows no order payload; these are the requisites exchangers ask for (address and memo of a crypto payout, card or account of a fiat side, card holder), with bounds that fit every network of docs/domain-notes.md.","properties":{"to_address":{"type":"string","minLength":1,"maxLength":128,"description":"Payout address on the receive side's network."},"to_memo":{"type":["string","null"],"maxLength":128,"description":"Memo, tag or comment of memo networks (XRP, XLM, TON, EOS, ATOM)."},"to_card_number":{"type":"string","pattern":"^[0-9]{12,19}$"},"to_account":{"type":"string","minLength":1,"maxLength":64},"from_card_number":{"type":"string","pattern":"^[0-9]{12,19}$"},"from_account":{"type":"string","minLength":1,"maxLength":64},"holder_name":{"type":"string","minLength":1,"maxLength":128}}};
+const schema130 = {"type":"object","additionalProperties":false,"description":"Payout and payment requisites. Which fields a route needs, and each one's format with a passing example, is in its capabilities (`requisites.from`, `requisites.to`, `requisites.schema`).","x-assumption":"The description shows no order payload; these are the requisites exchangers ask for (address and memo of a crypto payout, card or account of a fiat side, card holder), with bounds that fit every network of docs/domain-notes.md.","properties":{"to_address":{"type":"string","minLength":1,"maxLength":128,"description":"Payout address on the receive side's network."},"to_memo":{"type":["string","null"],"maxLength":128,"description":"Memo, tag or comment of memo networks (XRP, XLM, TON, EOS, ATOM)."},"to_card_number":{"type":"string","pattern":"^[0-9]{12,19}$"},"to_account":{"type":"string","minLength":1,"maxLength":64},"from_card_number":{"type":"string","pattern":"^[0-9]{12,19}$"},"from_account":{"type":"string","minLength":1,"maxLength":64},"holder_name":{"type":"string","minLength":1,"maxLength":128}}};
 const pattern27 = new RegExp("^[0-9]{12,19}$", "u");
 
 function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){

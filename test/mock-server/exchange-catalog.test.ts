@@ -312,7 +312,7 @@ describe('route capabilities', () => {
       quote_ttl_seconds: expect.any(Number),
       requires_email: true,
       requires_verification: { identity: false, card: false },
-      requisites: { from: [], to: ['to_address'] },
+      requisites: { from: [], to: ['to_address'], schema: { type: 'object', required: ['to_address'], additionalProperties: false, properties: { to_address: expect.objectContaining({ type: 'string', pattern: expect.any(String), examples: [expect.any(String)] }) } } },
       cancellable_statuses: cancellable,
     });
     expect(await capabilities(route(all, 'BTC', 'XRP'))).toMatchObject({ requisites: { to: ['to_address', 'to_memo'] } });

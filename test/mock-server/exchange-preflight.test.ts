@@ -1,12 +1,16 @@
 // Preflight over real HTTP through the generated ExchangeV3Client (strict mode): every check of
 // order creation on the same body, reported one by one, each proven to pass and to fail, with
 // the verifications the route and amount need. Nothing is created.
+import Ajv2020Module from 'ajv/dist/2020.js';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ExchangeV3Client } from '../../generated/exchange-v3/client.js';
+import { ApiError, ExchangeV3Client } from '../../generated/exchange-v3/client.js';
 import type { CreateOrderRequest, ExchangeRoute, OrderPreflight } from '../../generated/exchange-v3/types.js';
 import { failure } from './support/failure.js';
 import { btcAddress, tronAddress, visa } from './support/requisites.js';
 import { useFrozenSandbox, type TestServer } from './support/server.js';
+
+// ajv is CommonJS with a default export; under NodeNext it sits on `.default`.
+const Ajv2020 = Ajv2020Module.default;
 
 let server: TestServer;
 useFrozenSandbox({ seed: 93 }, (started) => {
@@ -115,6 +119,29 @@ describe('preflightOrder', () => {
     const toWallet = route('BTC', 'PMUSD');
     expect((await preflight(byRoute(toWallet, { requisites: { to_account: 'U1234567' } }))).ok).toBe(true);
     expectFailed(await preflight(byRoute(toWallet, { requisites: { to_account: 'P1234567' } })), ['requisites'], ['requisites.to_account']);
+  });
+
+  it("publishes each route's requisites as a JSON Schema whose examples pass the route's checks, and refuse what breaks it", async () => {
+    const ajv = new Ajv2020({ strict: false });
+    for (const r of all.filter((candidate) => candidate.is_enabled)) {
+      const { requisites } = (await server.v3.getRouteCapabilities({ path: { route: r.id } })).body.result.capabilities;
+      const schema = requisites!.schema as { required: string[]; properties: Record<string, { examples: string[]; pattern?: string }> };
+      expect(schema.required.sort(), r.name).toEqual([...new Set([...requisites!.from!, ...requisites!.to!])].sort());
+      const filled = Object.fromEntries(schema.required.map((field) => [field, schema.properties[field]!.examples[0]!]));
+      expect(ajv.validate(schema, filled), `${r.name}: ${ajv.errorsText()}`).toBe(true);
+      const result = await preflight(byRoute(r, { requisites: filled }));
+      expect(result.checks.find((c) => c.name === 'requisites'), r.name).toEqual({ name: 'requisites', passed: true, message: null });
+      // A value the published pattern refuses, the route refuses too (in preflight, or before it
+      // where the contract's own bounds already refuse it).
+      const patterned = schema.required.find((field) => schema.properties[field]!.pattern !== undefined);
+      if (patterned !== undefined) {
+        const broken = { ...filled, [patterned]: '!' };
+        expect(ajv.validate(schema, broken)).toBe(false);
+        const answer = await server.v3.preflightOrder({ body: byRoute(r, { requisites: broken }) }).catch((error: unknown) => error as ApiError);
+        const fields = answer instanceof ApiError ? answer.details : answer.body.result.preflight.errors;
+        expect(Object.keys(fields), r.name).toContain(`requisites.${patterned}`);
+      }
+    }
   });
 
   it('fails the email check for an undeliverable domain', async () => {
