@@ -49,7 +49,7 @@ async function startTestApp(): Promise<TestApp> {
     validators: operationValidators,
   });
   const app = express();
-  app.post('/things', requestContext('v3'), ...readBody(route, exchangeV3Info['x-body-limit-bytes']), idempotency(route), async (req, res) => {
+  app.post('/things', requestContext('v3', clock), ...readBody(route, exchangeV3Info['x-body-limit-bytes']), idempotency(route), async (req, res) => {
     runs += 1;
     const run = runs;
     // Stay in flight for a moment so duplicates arrive while this one runs.
