@@ -24,7 +24,7 @@ export interface CallOutcome<T> {
 const noRetry = { retry: false } as const;
 
 export class RunContext {
-  readonly log = new ResultLog();
+  readonly log: ResultLog;
   readonly exchanges = new ExchangeLog();
   readonly paths = new PathValues();
   readonly control: SandboxControlClient | undefined;
@@ -46,6 +46,7 @@ export class RunContext {
   readonly webhookTargets = new Map<string, { family: Family; secrets: string[]; flow: string }>();
 
   constructor(readonly options: ConformanceOptions) {
+    this.log = new ResultLog(options.allowSkips === true);
     const adminHeaders = options.adminToken === undefined ? {} : { headers: { 'X-Mock-Admin-Token': options.adminToken } };
     this.control = options.sandbox === true ? new SandboxControlClient({ baseUrl: options.baseUrl, fetch: this.exchanges.fetch, ...adminHeaders, ...noRetry }) : undefined;
     if (options.token !== undefined) this.useV3({ token: options.token, ...(options.hmacSecret !== undefined ? { hmacSecret: options.hmacSecret } : {}) });
