@@ -37,6 +37,9 @@ Judges a server against the contracts (exchange v3 and deposit v1), operation by
   --json FILE             also write the report as JSON
   -h, --help              this text
 
+Requests are signed with the server's time: the sandbox clock under --sandbox, else the Date
+header of its answers.
+
 Exit codes: 0 every check passed or was skipped, 1 at least one check failed (or could not run,
 without --allow-skips), 2 usage error.
 `;
