@@ -30,12 +30,18 @@ Judges a server against the contracts (exchange v3 and deposit v1), operation by
   --admin-token T         the mock's admin token (X-Mock-Admin-Token), if it was started with one
   --allow-writes          send requests that create or change data (flows, idempotency, webhooks);
                           without it the run is read-only
+  --allow-skips           report a check that could not run with what the server offers (no route
+                          accepts an order, no list returned an id to read) as skipped, not failed
   --receiver-host HOST    where the local webhook receiver listens and is reached (default 127.0.0.1)
   --junit FILE            also write the report as JUnit XML
   --json FILE             also write the report as JSON
   -h, --help              this text
 
-Exit codes: 0 every check passed or was skipped, 1 at least one check failed, 2 usage error.
+Requests are signed with the server's time: the sandbox clock under --sandbox, else the Date
+header of its answers.
+
+Exit codes: 0 every check passed or was skipped, 1 at least one check failed (or could not run,
+without --allow-skips), 2 usage error.
 `;
 
 /** What the contracts offer to name on the command line. */
@@ -61,6 +67,7 @@ export function parseCli(argv: readonly string[], known: KnownNames): CliRequest
         'skip-operations': { type: 'string' },
         sandbox: { type: 'boolean' },
         'allow-writes': { type: 'boolean' },
+        'allow-skips': { type: 'boolean' },
         'admin-token': { type: 'string' },
         'receiver-host': { type: 'string' },
         junit: { type: 'string' },
@@ -97,6 +104,7 @@ export function parseCli(argv: readonly string[], known: KnownNames): CliRequest
     sandbox: values.sandbox === true,
     ...(values['admin-token'] !== undefined ? { adminToken: values['admin-token'] } : {}),
     allowWrites: values['allow-writes'] === true,
+    allowSkips: values['allow-skips'] === true,
     ...(values['receiver-host'] !== undefined ? { receiverHost: values['receiver-host'] } : {}),
   };
   return { options, junitFile: values.junit, jsonFile: values.json };

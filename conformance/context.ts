@@ -9,6 +9,7 @@ import type { RouteDefinition } from '../generated/runtime/router-runtime.js';
 import { SandboxControlClient } from '../generated/sandbox-control/client.js';
 import type { Family, FamilyName } from './contract/families.js';
 import { ExchangeLog, type RecordedExchange } from './http/exchange-log.js';
+import { ServerClock } from './http/server-clock.js';
 import { WebhookReceiver } from './http/webhook-receiver.js';
 import type { ConformanceOptions } from './options.js';
 import { ResultLog } from './report.js';
@@ -24,8 +25,10 @@ export interface CallOutcome<T> {
 const noRetry = { retry: false } as const;
 
 export class RunContext {
-  readonly log = new ResultLog();
-  readonly exchanges = new ExchangeLog();
+  readonly log: ResultLog;
+  /** The server's time, for request signatures (kept in step with the Date of every answer). */
+  readonly serverClock = new ServerClock();
+  readonly exchanges = new ExchangeLog((answer, receivedAtMs) => this.serverClock.observe(answer.headers, answer.url, receivedAtMs));
   readonly paths = new PathValues();
   readonly control: SandboxControlClient | undefined;
   v3: ExchangeV3Client | undefined;
@@ -34,8 +37,6 @@ export class RunContext {
   v3Credentials: { token: string; hmacSecret?: string } | undefined;
   /** The v1 site credentials in use (given or created). */
   v1Credentials: { key: string; secret: string } | undefined;
-  /** Virtual time of the server minus real time (the sandbox clock), for request signatures. */
-  clockOffsetMs = 0;
 
   private readonly cleanups: (() => Promise<void>)[] = [];
   private receiver: Promise<WebhookReceiver> | undefined;
@@ -46,6 +47,7 @@ export class RunContext {
   readonly webhookTargets = new Map<string, { family: Family; secrets: string[]; flow: string }>();
 
   constructor(readonly options: ConformanceOptions) {
+    this.log = new ResultLog(options.allowSkips === true);
     const adminHeaders = options.adminToken === undefined ? {} : { headers: { 'X-Mock-Admin-Token': options.adminToken } };
     this.control = options.sandbox === true ? new SandboxControlClient({ baseUrl: options.baseUrl, fetch: this.exchanges.fetch, ...adminHeaders, ...noRetry }) : undefined;
     if (options.token !== undefined) this.useV3({ token: options.token, ...(options.hmacSecret !== undefined ? { hmacSecret: options.hmacSecret } : {}) });
@@ -84,7 +86,7 @@ export class RunContext {
   }
 
   private signer(scheme: typeof depositV1SignatureScheme, credentials: { key?: string; secret: string }): RequestSigner {
-    return createHmacSigner(scheme, credentials, { now: () => Date.now() + this.clockOffsetMs });
+    return createHmacSigner(scheme, credentials, { now: () => this.serverClock.now() });
   }
 
   /** The generated client of a family, if the run has its credentials. */

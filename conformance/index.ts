@@ -5,6 +5,7 @@ import { checkDepositFlow } from './checks/deposit-flow.js';
 import { checkExchangeFlow } from './checks/exchange-flow.js';
 import { checkReadOperations } from './checks/operations.js';
 import { checkReceivedWebhooks } from './checks/received-webhooks.js';
+import { explainSignatureWindow } from './checks/signature-window.js';
 import { checkPagination } from './checks/pagination.js';
 import { checkValidation } from './checks/validation.js';
 import { checkWebhookDelivery } from './checks/webhooks.js';
@@ -12,7 +13,7 @@ import { families } from './contract/families.js';
 import { RunContext } from './context.js';
 import type { ConformanceOptions } from './options.js';
 import { summarize, type Report } from './report.js';
-import { checkReachable, prepareCredentials } from './setup.js';
+import { checkReachable, prepareCredentials, syncServerClock } from './setup.js';
 
 export type { ConformanceOptions } from './options.js';
 export type { CheckResult, Outcome, Report } from './report.js';
@@ -31,6 +32,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   const context = new RunContext({ ...options, baseUrl: options.baseUrl.replace(/\/+$/, '') });
   logSkippedOperations(context);
   if (await checkReachable(context)) {
+    await syncServerClock(context);
     await prepareCredentials(context);
     // Flows first: what they create gives the read checks something to address.
     await checkWebhookDelivery(context);
@@ -41,6 +43,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     await checkValidation(context);
     await checkPagination(context);
     await checkReceivedWebhooks(context);
+    explainSignatureWindow(context);
     await context.cleanUp();
   }
   const results = context.log.results;

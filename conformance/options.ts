@@ -19,6 +19,12 @@ export interface ConformanceOptions {
   adminToken?: string | undefined;
   /** Sends requests that create or change data (flows, idempotency, webhooks). */
   allowWrites?: boolean | undefined;
+  /**
+   * Reports a check that could not run with what the server offers (no route takes the
+   * requisites built from its rules, no list returned an id to read) as skipped; without it such
+   * a check fails, so a run cannot pass while part of it never ran.
+   */
+  allowSkips?: boolean | undefined;
   /** Host the local webhook receiver listens on and the server is told to call (default 127.0.0.1). */
   receiverHost?: string | undefined;
   /** How long to wait for a webhook delivery (default 10 000 ms). */

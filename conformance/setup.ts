@@ -1,8 +1,10 @@
-// Before the checks: is the server there at all (one clear failure instead of hundreds), and the
-// credentials for the run: given ones, or, against our mock (--sandbox), minted through the
-// sandbox control API; and the sandbox clock's offset, so request signatures use its time.
+// Before the checks: is the server there at all (one clear failure instead of hundreds), whose
+// time requests are signed with (the sandbox clock under --sandbox, else the Date header of the
+// server's answers), and the credentials for the run: given ones, or, against our mock
+// (--sandbox), minted through the sandbox control API.
 import type { RunContext } from './context.js';
 import { describeError } from './checks/judge-call.js';
+import { describeOffset } from './http/server-clock.js';
 
 /** Calls the public ping; false (with a failure row) when no answer arrives. */
 export async function checkReachable(context: RunContext): Promise<boolean> {
@@ -12,12 +14,26 @@ export async function checkReachable(context: RunContext): Promise<boolean> {
   return false;
 }
 
+/** Reads the sandbox clock when there is one; logs whose time the run signs with. */
+export async function syncServerClock(context: RunContext): Promise<void> {
+  let fallback = '';
+  if (context.control !== undefined) {
+    try {
+      const clock = await context.control.getClock();
+      context.serverClock.setFromSandbox(clock.body.result.now, Date.now());
+    } catch (error) {
+      fallback = ` (the sandbox clock could not be read: ${describeError(error)})`;
+    }
+  }
+  const { offsetMs, source } = context.serverClock.current;
+  const serverNow = new Date(context.serverClock.now()).toISOString();
+  context.log.add('setup', 'server-clock', 'pass', `requests are signed with the server's time from ${source}: ${serverNow}, ${describeOffset(offsetMs)} from this machine${fallback}`);
+}
+
 export async function prepareCredentials(context: RunContext): Promise<void> {
   const control = context.control;
   if (control === undefined) return;
   try {
-    const clock = await control.getClock();
-    context.clockOffsetMs = clock.body.result.offset_seconds * 1000;
     if (context.v3 === undefined) {
       const minted = await control.mintToken({ body: { name: 'conformance' } });
       context.useV3({ token: minted.body.result.token });

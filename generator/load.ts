@@ -1,7 +1,8 @@
 // Loads one OpenAPI contract: swagger-parser validates it (every $ref must resolve), then bundles
 // it into one document whose references all point inside it (`#/components/...`), keeping the
-// component names. The catalog schemas' `$id`/`$schema` are stripped from the bundle: once
-// inlined, an `$id` would re-base the internal references around it.
+// component names. The catalog schemas carry no `$id` (their relative references resolve against
+// their files, for every tool alike); their `$schema` is stripped from the bundle, where the
+// document's own dialect applies, and so is any `$id` a contract author adds to an inlined schema.
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { readFileSync } from 'node:fs';
 import { basename, relative } from 'node:path';

@@ -98,7 +98,7 @@ export function createApp(options: AppOptions = {}): MockApp {
     v1: (route: RouteDefinition) => [rememberRoute(route), ...platform.v1(route)],
     control: (route: RouteDefinition) => [rememberRoute(route), ...platform.control(route)],
   };
-  const familyContext = (family: FamilyName) => (options.strict ? [requestContext(family), strictResponses()] : [requestContext(family)]);
+  const familyContext = (family: FamilyName) => (options.strict ? [requestContext(family, sandbox.clock), strictResponses()] : [requestContext(family, sandbox.clock)]);
   const replay = (limitBytes: number) => (options.replay === undefined ? [] : [replayStep(options.replay, sandbox.clock, limitBytes)]);
   const catalog = loadPlatformCatalog(kitPath('contracts'));
   const openApiYaml = bundledText('exchange-v3');
@@ -159,7 +159,7 @@ export function createApp(options: AppOptions = {}): MockApp {
     ],
   };
 
-  if (options.docs !== false) app.use('/docs', oneLayer(requestContext('v3'), docsPage({ signing: tryItOutSigning(options) })));
+  if (options.docs !== false) app.use('/docs', oneLayer(requestContext('v3', sandbox.clock), docsPage({ signing: tryItOutSigning(options) })));
 
   if (options.control !== false) {
     const webhookControlOptions = options.webhookInboxBytes === undefined ? {} : { inboxBytes: options.webhookInboxBytes };
@@ -175,7 +175,7 @@ export function createApp(options: AppOptions = {}): MockApp {
     );
   }
 
-  app.use(oneLayer(requestContext('v3'), unmatched([], '')));
+  app.use(oneLayer(requestContext('v3', sandbox.clock), unmatched([], '')));
   const onError = errorHandler(sandbox.clock);
   app.use(onError);
   return { listener: frontDoor(app, [v3, v1], onError), sandbox, overrides };

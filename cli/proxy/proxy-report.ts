@@ -103,12 +103,14 @@ export class ProxyReport {
         check: `#${exchange.sequence} ${exchange.method} ${exchange.url} → ${exchange.status}`,
         outcome: exchange.violations.length > 0 ? 'fail' : 'pass',
         reason: exchange.violations.length > 0 ? exchange.violations.map((v) => `${v.phase} ${v.aspect}: ${v.message}`).join('; ') : 'conforms',
+        durationMs: exchange.durationMs,
       })),
       ...this.failures.map((failure): CheckResult => ({
         operation: 'unanswered',
         check: `#${failure.sequence} ${failure.method} ${failure.url}`,
         outcome: 'skip',
         reason: failure.reason,
+        durationMs: 0,
       })),
     ];
     const report: Report = {

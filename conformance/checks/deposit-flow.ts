@@ -29,7 +29,7 @@ export async function checkDepositFlow(context: RunContext): Promise<void> {
 
   const assets = await flowStep(context, flow, family, 'listAssets', () => v1.listAssets());
   const asset = assets?.body.data.find((candidate) => candidate.depositEnabled);
-  if (asset === undefined) return context.log.skip(flow, 'deposit', 'listAssets offers no asset with deposits enabled');
+  if (asset === undefined) return context.log.cannotRun(flow, 'deposit', 'listAssets offers no asset with deposits enabled');
 
   const body = { order_id: `conformance-${randomUUID()}`, asset: asset.code, amount: asset.minDepositAmount };
   const created = await sendIdempotent(context, { family, operationId: 'createDeposit', body, changedBody: { ...body, amount: `${asset.minDepositAmount}1` } });
@@ -118,7 +118,7 @@ async function createRelated(context: RunContext, deposit: Deposit): Promise<voi
   await flowStep(context, flow, family, 'createStaticAddress', () => v1.createStaticAddress({ body: { orderId: `conformance-${randomUUID()}`, asset: deposit.asset } }));
   const currencies = await flowStep(context, flow, family, 'listAmlCurrencies', () => v1.listAmlCurrencies());
   const currency = currencies?.body.data.find((candidate) => candidate.network === deposit.network);
-  if (currency === undefined) return context.log.skip(flow, 'createAmlCheck', `the AML provider screens nothing on ${deposit.network}`);
+  if (currency === undefined) return context.log.cannotRun(flow, 'createAmlCheck', `the AML provider screens nothing on ${deposit.network}`);
   const check = await flowStep(context, flow, family, 'createAmlCheck', () =>
     v1.createAmlCheck({ body: { currency: currency.code, network: currency.network, address: deposit.address } }),
   );

@@ -1,27 +1,29 @@
-// The v3 flow quote → preflight → order → status/actions (--allow-writes): routes are listed, a
-// quote is asked for the smallest amount of an enabled route and preflighted with the contract's
-// example requisites until a route accepts them, the order is created (checking idempotency) and
-// read back, then driven along the order machine to its farthest terminal state: client events
-// through the operations the machine names (`via`: confirmOrder…), the others, under --sandbox,
-// through forceOrderEvent. Every other client event from the initial state is fired on an order
-// of its own (cancelOrder, deleteOrder); the finished order is reviewed. Each transition taken, the observed statuses and the
-// order's own status history must be legal for the order machine; a simulation's transitions too.
+// The v3 flow quote → preflight → order → status/actions (--allow-writes): every enabled route in
+// turn is quoted at its smallest amount and preflighted with requisites built from its own
+// capabilities until one accepts, the order is created (checking idempotency) and read back,
+// then driven along the order machine to its farthest terminal state: client events through the
+// operations the machine names (`via`: confirmOrder…), the others, under --sandbox, through
+// forceOrderEvent. Every other client event from the initial state is fired on an order of its
+// own (cancelOrder, deleteOrder); the finished order is reviewed. Each transition taken, the
+// observed statuses and the order's own status history must be legal for the order machine; a
+// simulation's transitions too.
 import { randomUUID } from 'node:crypto';
 import type { CreateReviewRequest, ExchangeRoute, Order, OrderStatusHistoryEntry } from '../../generated/exchange-v3/types.js';
 import { orderMachine } from '../../generated/machines.js';
 import type { OrderMachineEvent } from '../../generated/sandbox-control/types.js';
-import { requestExample } from '../contract/document.js';
+import { documentedParameters, requestExample } from '../contract/document.js';
 import { families, routeOf } from '../contract/families.js';
 import type { RunContext } from '../context.js';
 import { longestRunToTerminal, sequenceProblems, withoutRepeats, type AnyTransition } from '../judge/machine.js';
 import { flowStep, judgeStep } from './flow-step.js';
 import { sendIdempotent } from './idempotency.js';
-import { describeError, parseBody } from './judge-call.js';
+import { describeError, parseBody, successProblems } from './judge-call.js';
+import { buildRequisites } from './order-requisites.js';
+import { StepRows } from './step-rows.js';
 import { missingCredentials } from './operations.js';
 import { checkVerificationFlow } from './verification-flow.js';
 
 const flow = 'flow:exchange';
-const maxRoutesTried = 10;
 const family = families.v3;
 
 interface OrderTerms {
@@ -50,23 +52,74 @@ export async function checkExchangeFlow(context: RunContext): Promise<void> {
   await checkSimulation(context, terms.route);
 }
 
-/** Quote and preflight enabled routes until one accepts the contract example's email and requisites. */
+/**
+ * The terms of the flow's order: every enabled route in turn (all pages of listRoutes), with
+ * requisites built from its capabilities, is quoted at its smallest amount and preflighted until
+ * one accepts. Each operation gets one row whatever the number of routes tried: its answers must
+ * all conform (a documented refusal moves on to the next route), and one row says which route
+ * took the order, or why none could.
+ */
 async function acceptedTerms(context: RunContext): Promise<OrderTerms | undefined> {
   const v3 = context.v3!;
-  const listed = await flowStep(context, flow, family, 'listRoutes', () => v3.listRoutes());
-  if (listed === undefined) return undefined;
-  const candidates = listed.body.result.routes.filter((route) => route.is_enabled).slice(0, maxRoutesTried);
-  const example = requestExample(family.contract, 'createOrder') as { email: string; requisites: Record<string, string> };
-  for (const route of candidates) {
-    const quote = await flowStep(context, flow, family, 'createQuote', () => v3.createQuote({ body: { route_id: route.id, amount: route.limits.min_give, amount_side: 'give' } }));
-    if (quote === undefined) return undefined;
+  const routes = await enabledRoutes(context);
+  if (routes === undefined) return undefined;
+  const example = requestExample(family.contract, 'createOrder') as { email: string; requisites: Record<string, unknown> };
+  const steps = new StepRows(context, flow, family);
+  const refusals: string[] = [];
+  for (const route of routes) {
+    const capabilities = await steps.call('getRouteCapabilities', () => v3.getRouteCapabilities({ path: { route: route.id } }));
+    if (capabilities === 'stop') return steps.close();
+    if (capabilities === 'refused') {
+      refusals.push(`route ${route.id}: getRouteCapabilities refused`);
+      continue;
+    }
+    const built = buildRequisites(capabilities.body.result.capabilities, example.requisites);
+    if (!built.ok) {
+      refusals.push(`route ${route.id}: ${built.reason}`);
+      continue;
+    }
+    const quote = await steps.call('createQuote', () => v3.createQuote({ body: { route_id: route.id, amount: route.limits.min_give, amount_side: 'give' } }));
+    if (quote === 'stop') return steps.close();
+    if (quote === 'refused') {
+      refusals.push(`route ${route.id}: createQuote refused ${route.limits.min_give}`);
+      continue;
+    }
     const quoteId = quote.body.result.quote.id;
-    const preflight = await flowStep(context, flow, family, 'preflightOrder', () => v3.preflightOrder({ body: { quote_id: quoteId, email: example.email, requisites: example.requisites } }));
-    if (preflight === undefined) return undefined;
-    if (preflight.body.result.preflight.ok) return { route, quoteId, email: example.email, requisites: example.requisites };
+    const preflight = await steps.call('preflightOrder', () => v3.preflightOrder({ body: { quote_id: quoteId, email: example.email, requisites: built.requisites } }));
+    if (preflight === 'stop') return steps.close();
+    if (preflight !== 'refused' && preflight.body.result.preflight.ok) {
+      steps.close(`route ${route.id}`);
+      const fields = Object.keys(built.requisites).join(', ') || 'no requisites';
+      context.log.add(flow, 'route', 'pass', `route ${route.id} (${route.name}) took the order with ${fields} from its capabilities, after ${refusals.length} route(s) that could not`);
+      return { route, quoteId, email: example.email, requisites: built.requisites };
+    }
+    const failed = preflight === 'refused' ? [] : preflight.body.result.preflight.checks.filter((check) => !check.passed).map((check) => `${check.name}: ${check.message ?? ''}`);
+    refusals.push(`route ${route.id}: preflight ${preflight === 'refused' ? 'refused' : `failed ${failed.join(', ')}`}`);
   }
-  context.log.skip(flow, 'order', `none of ${candidates.length} enabled route(s) accepted the contract example's requisites in preflight`);
+  steps.close();
+  context.log.cannotRun(flow, 'route', `none of ${routes.length} enabled route(s) took an order: ${refusals.slice(0, 5).join('; ')}${refusals.length > 5 ? '; …' : ''}`);
   return undefined;
+}
+
+/** Every route listRoutes gives (all pages, as many per page as the contract allows), the enabled ones. */
+async function enabledRoutes(context: RunContext): Promise<ExchangeRoute[] | undefined> {
+  const perPage = documentedParameters(family.contract, 'listRoutes').find((p) => p.component === 'PerPage');
+  const query = perPage === undefined || typeof perPage.schema.maximum !== 'number' ? {} : { [perPage.name]: perPage.schema.maximum };
+  const mark = context.exchanges.mark();
+  const routes: ExchangeRoute[] = [];
+  let failure: unknown;
+  try {
+    for await (const route of context.v3!.runtime.paginate<ExchangeRoute>(context.specOf('v3', 'listRoutes'), { query }, 'page')) routes.push(route);
+  } catch (error) {
+    failure = error;
+  }
+  const pages = context.exchanges.since(mark);
+  const problems = pages.length === 0 ? [`no answer: ${describeError(failure)}`] : pages.flatMap((page, index) => successProblems(family, 'listRoutes', page, undefined).map((problem) => `page ${index + 1}: ${problem}`));
+  context.log.judge(flow, 'listRoutes', problems, `${pages.length} page(s), ${routes.length} route(s)`);
+  if (problems.length > 0) return undefined;
+  const enabled = routes.filter((route) => route.is_enabled);
+  if (enabled.length === 0) context.log.cannotRun(flow, 'route', `listRoutes shows none of ${routes.length} route(s) enabled`);
+  return enabled.length === 0 ? undefined : enabled;
 }
 
 /** Reads the order, drives it to its farthest terminal state and judges what was seen; returns the transitions taken. */

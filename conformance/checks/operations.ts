@@ -28,7 +28,7 @@ async function checkRead(context: RunContext, family: Family, route: RouteDefini
   }
   const values = context.paths.valuesFor(family, route);
   if (values === undefined) {
-    context.log.skip(route.operationId, 'response', noValuesReason(family, route));
+    context.log.cannotRun(route.operationId, 'response', noValuesReason(family, route));
     return;
   }
   const spec = context.specOf(family.name, route.operationId);

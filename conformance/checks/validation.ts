@@ -48,10 +48,14 @@ async function expectValidationError(context: RunContext, target: Target, check:
   });
 }
 
-/** error.details must be an object whose keys name the field that was broken. */
+/**
+ * error.details must be an object keyed by field names (description 7), one of them the field
+ * that was broken or a part of it (`requisites.to_address` for `requisites`).
+ */
 function detailsProblems(body: unknown, field: string, sent: string): string[] {
   const details = (body as { error?: { details?: unknown } } | undefined)?.error?.details;
   if (typeof details !== 'object' || details === null || Object.keys(details).length === 0) return [`sent ${sent}: error.details is empty`];
   const keys = Object.keys(details);
-  return keys.some((key) => key.includes(field)) ? [] : [`sent ${sent}: error.details names ${keys.join(', ')}, not ${field}`];
+  const names = (key: string) => key === field || key.startsWith(`${field}.`) || key.startsWith(`${field}[`);
+  return keys.some(names) ? [] : [`sent ${sent}: error.details names ${keys.join(', ')}, not the field ${field}`];
 }

@@ -13,8 +13,8 @@ type Json = Record<string, unknown>;
 export interface DocumentedResponse {
   /** Media types of the response, e.g. `application/json`; empty for a bodiless response. */
   contentTypes: string[];
-  /** Header names the response declares (X-Request-Id, rate-limit and quota headers). */
-  headers: string[];
+  /** Headers the response declares (X-Request-Id, rate-limit and quota headers), with their `required` flag. */
+  headers: { name: string; required: boolean }[];
 }
 
 export interface DocumentedParameter {
@@ -73,7 +73,7 @@ export function documentedResponses(contract: ContractName, operationId: string)
     const response = resolve(contract, raw);
     responses.set(status, {
       contentTypes: Object.keys(isRecord(response.content) ? response.content : {}),
-      headers: Object.keys(isRecord(response.headers) ? response.headers : {}),
+      headers: Object.entries(isRecord(response.headers) ? response.headers : {}).map(([name, header]) => ({ name, required: resolve(contract, header).required === true })),
     });
   }
   return responses;

@@ -7,6 +7,9 @@ import { operationValidators as depositV1Validators, webhookValidators as deposi
 import { exchangeV3ErrorCodes, exchangeV3HeaderParameters, exchangeV3Info, type ExchangeV3ErrorCode } from '../../generated/exchange-v3/contract-data.js';
 import { exchangeV3Routes, exchangeV3RoutesBasePath } from '../../generated/exchange-v3/routes.js';
 import { operationValidators as exchangeV3Validators, webhookValidators as exchangeV3WebhookValidators } from '../../generated/exchange-v3/validators.js';
+import { depositV1SignatureScheme } from '../../generated/deposit-v1/client.js';
+import { exchangeV3SignatureScheme } from '../../generated/exchange-v3/client.js';
+import type { SignatureScheme } from '../../generated/runtime/client-signing.js';
 import type { RouteDefinition } from '../../generated/runtime/router-runtime.js';
 import type { ContractName } from './document.js';
 
@@ -34,6 +37,8 @@ export interface Family {
   errorFormat: 'v3-envelope' | 'v1';
   /** Which code of the catalog answers which situation (typed: a renamed code breaks the build). */
   codes: ErrorMeanings;
+  /** How requests are signed (x-signature-scheme): the timestamp header and its window. */
+  signatureScheme: SignatureScheme;
   /** The family's webhooks: signing (x-webhook-signature), headers, a body validator per event type. */
   webhooks: {
     signatureHeader: string;
@@ -50,6 +55,10 @@ export interface ErrorMeanings {
   scopeDenied: string | undefined;
   validation: string;
   idempotencyConflict: string;
+  /** A signature that does not verify (v3: its timestamp may be outside the window too). */
+  badSignature: string;
+  /** v1 only: a signature whose timestamp is outside the window. */
+  timestampOutOfWindow: string | undefined;
 }
 
 const v3Codes = {
@@ -58,7 +67,9 @@ const v3Codes = {
   scopeDenied: 'scope_denied',
   validation: 'validation_error',
   idempotencyConflict: 'idempotency_conflict',
-} satisfies Record<keyof ErrorMeanings, ExchangeV3ErrorCode>;
+  badSignature: 'invalid_signature',
+  timestampOutOfWindow: undefined,
+} satisfies Record<keyof ErrorMeanings, ExchangeV3ErrorCode | undefined>;
 
 const v1Codes = {
   missingCredentials: 'UNAUTHORIZED',
@@ -66,6 +77,8 @@ const v1Codes = {
   scopeDenied: undefined,
   validation: 'VALIDATION_ERROR',
   idempotencyConflict: 'IDEMPOTENCY_CONFLICT',
+  badSignature: 'INVALID_SIGNATURE',
+  timestampOutOfWindow: 'TIMESTAMP_OUT_OF_WINDOW',
 } satisfies Record<keyof ErrorMeanings, DepositV1ErrorCode | undefined>;
 
 export const families: Readonly<Record<FamilyName, Family>> = {
@@ -78,6 +91,7 @@ export const families: Readonly<Record<FamilyName, Family>> = {
     errorCodes: exchangeV3ErrorCodes,
     errorFormat: exchangeV3Info['x-error-format'],
     codes: v3Codes,
+    signatureScheme: exchangeV3SignatureScheme,
     webhooks: {
       signatureHeader: exchangeV3Info['x-webhook-signature'].signature_header,
       eventIdHeader: exchangeV3Info['x-webhook-signature'].event_id_header,
@@ -94,6 +108,7 @@ export const families: Readonly<Record<FamilyName, Family>> = {
     errorCodes: depositV1ErrorCodes,
     errorFormat: depositV1Info['x-error-format'],
     codes: v1Codes,
+    signatureScheme: depositV1SignatureScheme,
     webhooks: {
       signatureHeader: depositV1Info['x-webhook-signature'].signature_header,
       eventIdHeader: depositV1Info['x-webhook-signature'].event_id_header,

@@ -3,6 +3,7 @@
 // recorded exchange, so a non-2xx answer (an ApiError to the client) is judged the same way.
 // A run sends a few hundred requests: a 429 with a short Retry-After is waited out and the
 // request repeated, so a key's rate limit does not turn into failures of unrelated checks.
+// Every answer is shown to `onAnswer` as it arrives (the server clock reads its Date header).
 import { retryAfterDelay } from '../../generated/runtime/client-retry.js';
 
 const maxRateLimitWaitMs = 60_000;
@@ -21,6 +22,8 @@ export interface RecordedExchange {
 export class ExchangeLog {
   private readonly recorded: RecordedExchange[] = [];
 
+  constructor(private readonly onAnswer: (answer: RecordedExchange, receivedAtMs: number) => void = () => undefined) {}
+
   readonly fetch: typeof fetch = async (input, init) => {
     let response = await fetch(input, init);
     for (let attempt = 1; response.status === 429 && attempt < maxRateLimitAttempts; attempt++) {
@@ -31,7 +34,7 @@ export class ExchangeLog {
       response = await fetch(input, init);
     }
     const bodyText = await response.clone().text();
-    this.recorded.push({
+    const answer: RecordedExchange = {
       method: init?.method ?? 'GET',
       url: new URL(String(input instanceof Request ? input.url : input)),
       requestHeaders: new Headers(init?.headers),
@@ -39,7 +42,9 @@ export class ExchangeLog {
       status: response.status,
       headers: response.headers,
       bodyText,
-    });
+    };
+    this.recorded.push(answer);
+    this.onAnswer(answer, Date.now());
     return response;
   };
 
@@ -50,5 +55,10 @@ export class ExchangeLog {
 
   since(mark: number): RecordedExchange[] {
     return this.recorded.slice(mark);
+  }
+
+  /** Every exchange of the run so far. */
+  all(): readonly RecordedExchange[] {
+    return this.recorded;
   }
 }

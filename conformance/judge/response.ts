@@ -2,7 +2,7 @@
 // status documented, is the content type the documented one, is the body a well-formed envelope
 // of the family (an error code from the catalog with its status, the request id matching the
 // header), does it validate against the generated response validator, are the headers the
-// response declares present. Each aspect gives a list of problems; empty means it conforms.
+// response declares required present. Each aspect gives a list of problems; empty means it conforms.
 import { documentedResponses } from '../contract/document.js';
 import type { Family } from '../contract/families.js';
 import type { RecordedExchange } from '../http/exchange-log.js';
@@ -27,7 +27,7 @@ export function judgeResponse(family: Family, operationId: string, exchange: Rec
   }
 
   for (const header of documented.headers) {
-    if (!exchange.headers.has(header)) judgement.headers.push(`header ${header} missing`);
+    if (header.required && !exchange.headers.has(header.name)) judgement.headers.push(`header ${header.name} missing`);
   }
 
   if (!documented.contentTypes.includes('application/json')) return judgement;

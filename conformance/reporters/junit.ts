@@ -1,5 +1,6 @@
 // The report as JUnit XML, for CI dashboards: one test suite per operation, one test case per
-// check; a failure carries its reason, a skip its reason as the skipped message.
+// check (names unique within a suite) with its time in seconds; a failure carries its reason, a
+// skip its reason as the skipped message.
 import type { CheckResult, Report } from '../report.js';
 
 export function renderJunit(report: Report): string {
@@ -12,9 +13,10 @@ export function renderJunit(report: Report): string {
   for (const [operation, results] of suites) {
     const failures = results.filter((r) => r.outcome === 'fail').length;
     const skipped = results.filter((r) => r.outcome === 'skip').length;
-    lines.push(`  <testsuite name="${xml(operation)}" tests="${results.length}" failures="${failures}" skipped="${skipped}">`);
+    const time = results.reduce((sum, r) => sum + r.durationMs, 0);
+    lines.push(`  <testsuite name="${xml(operation)}" tests="${results.length}" failures="${failures}" skipped="${skipped}" time="${seconds(time)}">`);
     for (const result of results) {
-      const open = `    <testcase classname="${xml(operation)}" name="${xml(result.check)}"`;
+      const open = `    <testcase classname="${xml(operation)}" name="${xml(result.check)}" time="${seconds(result.durationMs)}"`;
       if (result.outcome === 'pass') lines.push(`${open}/>`);
       else if (result.outcome === 'skip') lines.push(`${open}>`, `      <skipped message="${xml(result.reason)}"/>`, '    </testcase>');
       else lines.push(`${open}>`, `      <failure message="${xml(result.reason)}">${xml(result.reason)}</failure>`, '    </testcase>');

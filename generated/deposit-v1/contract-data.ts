@@ -63,6 +63,7 @@ export type DepositV1ErrorCode = keyof typeof depositV1ErrorCodes;
  * use them: `depositV1HeaderNames.XRateLimitLimit` is `'X-RateLimit-Limit'`.
  */
 export const depositV1HeaderNames = {
+  "IdempotentReplayed": "Idempotent-Replayed",
   "RetryAfter": "Retry-After",
   "XRequestId": "X-Request-Id"
 } as const;

@@ -220,9 +220,13 @@ export type V1Error = {
   error: {
     code: 'BAD_REQUEST' | 'UNAUTHORIZED' | 'INVALID_API_KEY' | 'INVALID_SIGNATURE' | 'TIMESTAMP_OUT_OF_WINDOW' | 'NOT_FOUND' | 'IDEMPOTENCY_CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'METHOD_NOT_ALLOWED' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_ERROR' | 'RATE_LIMITED' | 'INTERNAL_ERROR';
     message: string;
-    /** Field name to its messages (validation errors only). */
+    /** Field name (a dot path inside the body, `amount` or `address.network`) to its messages (validation errors only). */
     details?: {
       [key: string]: string[];
+    };
+    /** Where each field of `details` was sent (`perPage` → `query`); fields of the request only. */
+    locations?: {
+      [key: string]: 'path' | 'query' | 'header' | 'body';
     };
   };
   /** Same value as the `X-Request-Id` header. */

@@ -453,7 +453,7 @@ validate53.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems
 
 export const listAssets_response_401 = validate65;
 const schema26 = {"$ref":"#/components/responses/Unauthorized/content/application~1json/schema","$comment":"validator entry"};
-const schema27 = {"type":"object","description":"Error body of the v1 family.","x-assumption":"The description shows only the code RATE_LIMITED; the body shape and the other UPPER_SNAKE codes are ours.","required":["error","requestId"],"properties":{"error":{"type":"object","required":["code","message"],"properties":{"code":{"type":"string","enum":["BAD_REQUEST","UNAUTHORIZED","INVALID_API_KEY","INVALID_SIGNATURE","TIMESTAMP_OUT_OF_WINDOW","NOT_FOUND","IDEMPOTENCY_CONFLICT","PAYLOAD_TOO_LARGE","METHOD_NOT_ALLOWED","UNSUPPORTED_MEDIA_TYPE","VALIDATION_ERROR","RATE_LIMITED","INTERNAL_ERROR"]},"message":{"type":"string"},"details":{"type":"object","description":"Field name to its messages (validation errors only).","additionalProperties":{"type":"array","items":{"type":"string"}}}}},"requestId":{"type":"string","description":"Same value as the `X-Request-Id` header."}}};
+const schema27 = {"type":"object","description":"Error body of the v1 family.","x-assumption":"The description shows only the code RATE_LIMITED; the body shape and the other UPPER_SNAKE codes are ours.","required":["error","requestId"],"properties":{"error":{"type":"object","required":["code","message"],"properties":{"code":{"type":"string","enum":["BAD_REQUEST","UNAUTHORIZED","INVALID_API_KEY","INVALID_SIGNATURE","TIMESTAMP_OUT_OF_WINDOW","NOT_FOUND","IDEMPOTENCY_CONFLICT","PAYLOAD_TOO_LARGE","METHOD_NOT_ALLOWED","UNSUPPORTED_MEDIA_TYPE","VALIDATION_ERROR","RATE_LIMITED","INTERNAL_ERROR"]},"message":{"type":"string"},"details":{"type":"object","description":"Field name (a dot path inside the body, `amount` or `address.network`) to its messages (validation errors only).","additionalProperties":{"type":"array","items":{"type":"string"}}},"locations":{"type":"object","description":"Where each field of `details` was sent (`perPage` → `query`); fields of the request only.","x-assumption":"The description keys details by field name alone; a parameter and a body field may share a name, so the location is kept beside it.","additionalProperties":{"type":"string","enum":["path","query","header","body"]}}}},"requestId":{"type":"string","description":"Same value as the `X-Request-Id` header."}}};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -587,9 +587,13 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data0.locations !== undefined){
+let data6 = data0.locations;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key1 in data6){
+let data7 = data6[key1];
+if(typeof data7 !== "string"){
+const err10 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -598,10 +602,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.requestId !== undefined){
-if(typeof data.requestId !== "string"){
-const err11 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data7 === "path") || (data7 === "query")) || (data7 === "header")) || (data7 === "body"))){
+const err11 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -613,12 +615,48 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err12 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.requestId !== undefined){
+if(typeof data.requestId !== "string"){
+const err14 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
 }
 errors++;
 }
@@ -1224,7 +1262,7 @@ validate80.evaluated = {"props":{"x-idempotency-key":true},"dynamicProps":false,
 
 export const createAmlCheck_body = validate83;
 const schema36 = {"$ref":"#/components/schemas/CreateAmlCheckRequest","$comment":"validator entry"};
-const schema37 = {"type":"object","description":"Input of createAmlCheck; `txHash` is required when `type` is `transaction`.","x-assumption":"Unknown fields are rejected (additionalProperties false) so typos surface in tests.","additionalProperties":false,"required":["currency","network","address"],"properties":{"type":{"type":"string","enum":["address","transaction"],"default":"address"},"currency":{"type":"string","minLength":1,"description":"Currency code as listed by listAmlCurrencies (`USDT`)."},"network":{"$ref":"#/components/schemas/NetworkCode"},"address":{"type":"string","minLength":1},"txHash":{"type":"string","minLength":1}},"if":{"required":["type"],"properties":{"type":{"type":"string","const":"transaction"}}},"then":{"required":["txHash"],"properties":{"txHash":{"type":"string","minLength":1}}}};
+const schema37 = {"type":"object","description":"Input of createAmlCheck; `txHash` is required when `type` is `transaction`.","x-assumption":"Unknown fields are rejected (additionalProperties false) so typos surface in tests.","additionalProperties":false,"required":["currency","network","address"],"properties":{"type":{"type":"string","enum":["address","transaction"],"default":"address"},"currency":{"type":"string","minLength":1,"description":"Currency code as listed by listAmlCurrencies (`USDT`)."},"network":{"$ref":"#/components/schemas/NetworkCode"},"address":{"type":"string","minLength":1},"txHash":{"type":"string","minLength":1}},"if":{"required":["type"],"properties":{"type":{"type":"string","const":"transaction"}}},"then":{"required":["txHash"],"properties":{"txHash":true},"unevaluatedProperties":true}};
 
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1300,11 +1338,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.txHash !== undefined){
-let data1 = data.txHash;
-if(typeof data1 === "string"){
-if(func1(data1) < 1){
-const err4 = {instancePath:instancePath+"/txHash",schemaPath:"#/then/properties/txHash/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+var _valid0 = _errs5 === errors;
+valid0 = _valid0;
+}
+if(!valid0){
+const err4 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1313,9 +1352,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-else {
-const err5 = {instancePath:instancePath+"/txHash",schemaPath:"#/then/properties/txHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.currency === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "currency"},message:"must have required property '"+"currency"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1324,18 +1363,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-}
-var _valid0 = _errs5 === errors;
-valid0 = _valid0;
-if(valid0){
-var props0 = {};
-props0.txHash = true;
-props0.type = true;
-}
-}
-if(!valid0){
-const err6 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+if(data.network === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "network"},message:"must have required property '"+"network"+"'"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1344,9 +1373,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.currency === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "currency"},message:"must have required property '"+"currency"+"'"};
+if(data.address === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1355,8 +1383,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data.network === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "network"},message:"must have required property '"+"network"+"'"};
+for(const key1 in data){
+if(!(((((key1 === "type") || (key1 === "currency")) || (key1 === "network")) || (key1 === "address")) || (key1 === "txHash"))){
+const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1365,8 +1394,11 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data.address === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+}
+if(data.type !== undefined){
+let data1 = data.type;
+if(typeof data1 !== "string"){
+const err9 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1375,9 +1407,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(((((key0 === "type") || (key0 === "currency")) || (key0 === "network")) || (key0 === "address")) || (key0 === "txHash"))){
-const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(!((data1 === "address") || (data1 === "transaction"))){
+const err10 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema37.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1387,10 +1418,11 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.type !== undefined){
-let data2 = data.type;
-if(typeof data2 !== "string"){
-const err11 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.currency !== undefined){
+let data2 = data.currency;
+if(typeof data2 === "string"){
+if(func1(data2) < 1){
+const err11 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1399,38 +1431,14 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(!((data2 === "address") || (data2 === "transaction"))){
-const err12 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema37.properties.type.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err12 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.currency !== undefined){
-let data3 = data.currency;
-if(typeof data3 === "string"){
-if(func1(data3) < 1){
-const err13 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
 }
 errors++;
 }
@@ -1442,10 +1450,35 @@ errors = vErrors.length;
 }
 }
 if(data.address !== undefined){
-let data5 = data.address;
+let data4 = data.address;
+if(typeof data4 === "string"){
+if(func1(data4) < 1){
+const err13 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.txHash !== undefined){
+let data5 = data.txHash;
 if(typeof data5 === "string"){
 if(func1(data5) < 1){
-const err15 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err15 = {instancePath:instancePath+"/txHash",schemaPath:"#/properties/txHash/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1456,7 +1489,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err16 = {instancePath:instancePath+"/txHash",schemaPath:"#/properties/txHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1466,39 +1499,14 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.txHash !== undefined){
-let data6 = data.txHash;
-if(typeof data6 === "string"){
-if(func1(data6) < 1){
-const err17 = {instancePath:instancePath+"/txHash",schemaPath:"#/properties/txHash/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err17];
 }
 else {
 vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/txHash",schemaPath:"#/properties/txHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
 }
 errors++;
 }
@@ -2197,9 +2205,13 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data0.locations !== undefined){
+let data6 = data0.locations;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key1 in data6){
+let data7 = data6[key1];
+if(typeof data7 !== "string"){
+const err10 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2208,10 +2220,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.requestId !== undefined){
-if(typeof data.requestId !== "string"){
-const err11 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data7 === "path") || (data7 === "query")) || (data7 === "header")) || (data7 === "body"))){
+const err11 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2223,12 +2233,48 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err12 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.requestId !== undefined){
+if(typeof data.requestId !== "string"){
+const err14 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
 }
 errors++;
 }
@@ -2392,9 +2438,13 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data0.locations !== undefined){
+let data6 = data0.locations;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key1 in data6){
+let data7 = data6[key1];
+if(typeof data7 !== "string"){
+const err10 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2403,10 +2453,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.requestId !== undefined){
-if(typeof data.requestId !== "string"){
-const err11 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data7 === "path") || (data7 === "query")) || (data7 === "header")) || (data7 === "body"))){
+const err11 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2418,12 +2466,48 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err12 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.requestId !== undefined){
+if(typeof data.requestId !== "string"){
+const err14 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
 }
 errors++;
 }
@@ -2587,9 +2671,13 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data0.locations !== undefined){
+let data6 = data0.locations;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key1 in data6){
+let data7 = data6[key1];
+if(typeof data7 !== "string"){
+const err10 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2598,10 +2686,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.requestId !== undefined){
-if(typeof data.requestId !== "string"){
-const err11 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data7 === "path") || (data7 === "query")) || (data7 === "header")) || (data7 === "body"))){
+const err11 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2613,12 +2699,48 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err12 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.requestId !== undefined){
+if(typeof data.requestId !== "string"){
+const err14 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
 }
 errors++;
 }
@@ -2782,9 +2904,13 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data0.locations !== undefined){
+let data6 = data0.locations;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key1 in data6){
+let data7 = data6[key1];
+if(typeof data7 !== "string"){
+const err10 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2793,10 +2919,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.requestId !== undefined){
-if(typeof data.requestId !== "string"){
-const err11 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data7 === "path") || (data7 === "query")) || (data7 === "header")) || (data7 === "body"))){
+const err11 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2808,12 +2932,48 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err12 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.requestId !== undefined){
+if(typeof data.requestId !== "string"){
+const err14 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
 }
 errors++;
 }
@@ -2977,9 +3137,13 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data0.locations !== undefined){
+let data6 = data0.locations;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key1 in data6){
+let data7 = data6[key1];
+if(typeof data7 !== "string"){
+const err10 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2988,10 +3152,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.requestId !== undefined){
-if(typeof data.requestId !== "string"){
-const err11 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data7 === "path") || (data7 === "query")) || (data7 === "header")) || (data7 === "body"))){
+const err11 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3003,12 +3165,48 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err12 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.requestId !== undefined){
+if(typeof data.requestId !== "string"){
+const err14 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
 }
 errors++;
 }
@@ -3257,9 +3455,13 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data0.locations !== undefined){
+let data6 = data0.locations;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key1 in data6){
+let data7 = data6[key1];
+if(typeof data7 !== "string"){
+const err10 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3268,10 +3470,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.requestId !== undefined){
-if(typeof data.requestId !== "string"){
-const err11 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data7 === "path") || (data7 === "query")) || (data7 === "header")) || (data7 === "body"))){
+const err11 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3283,12 +3483,48 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err12 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.requestId !== undefined){
+if(typeof data.requestId !== "string"){
+const err14 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
 }
 errors++;
 }
@@ -6433,9 +6669,13 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data0.locations !== undefined){
+let data6 = data0.locations;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key1 in data6){
+let data7 = data6[key1];
+if(typeof data7 !== "string"){
+const err10 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -6444,10 +6684,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.requestId !== undefined){
-if(typeof data.requestId !== "string"){
-const err11 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data7 === "path") || (data7 === "query")) || (data7 === "header")) || (data7 === "body"))){
+const err11 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6459,12 +6697,48 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err12 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.requestId !== undefined){
+if(typeof data.requestId !== "string"){
+const err14 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
 }
 errors++;
 }

@@ -103,14 +103,22 @@ export type ExchangeV3ErrorCode = keyof typeof exchangeV3ErrorCodes;
  * use them: `exchangeV3HeaderNames.XRateLimitLimit` is `'X-RateLimit-Limit'`.
  */
 export const exchangeV3HeaderNames = {
+  "IdempotentReplayed": "Idempotent-Replayed",
   "RetryAfter": "Retry-After",
   "XApiQuotaDailyLimit": "X-Api-Quota-Daily-Limit",
+  "XApiQuotaDailyLimitIfAuthenticated": "X-Api-Quota-Daily-Limit",
   "XApiQuotaDailyRemaining": "X-Api-Quota-Daily-Remaining",
+  "XApiQuotaDailyRemainingIfAuthenticated": "X-Api-Quota-Daily-Remaining",
   "XApiQuotaMonthlyLimit": "X-Api-Quota-Monthly-Limit",
+  "XApiQuotaMonthlyLimitIfAuthenticated": "X-Api-Quota-Monthly-Limit",
   "XApiQuotaMonthlyRemaining": "X-Api-Quota-Monthly-Remaining",
+  "XApiQuotaMonthlyRemainingIfAuthenticated": "X-Api-Quota-Monthly-Remaining",
   "XRateLimitLimit": "X-RateLimit-Limit",
+  "XRateLimitLimitIfAuthenticated": "X-RateLimit-Limit",
   "XRateLimitRemaining": "X-RateLimit-Remaining",
+  "XRateLimitRemainingIfAuthenticated": "X-RateLimit-Remaining",
   "XRateLimitReset": "X-RateLimit-Reset",
+  "XRateLimitResetIfAuthenticated": "X-RateLimit-Reset",
   "XRequestId": "X-Request-Id"
 } as const;
 

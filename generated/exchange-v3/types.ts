@@ -35,9 +35,13 @@ export type ErrorEnvelope = {
   error: {
     /** Machine-readable code, for example `validation_error`. */
     code: string;
-    /** Field name (dot path for nested fields) to the list of messages about it. */
+    /** Field name (a dot path inside the body, for example `requisites.to_address`) to the list of messages about it. */
     details?: {
       [key: string]: string[];
+    };
+    /** Where each field of `details` was sent: `path`, `query`, `header` or `body`; fields of the request only. */
+    locations?: {
+      [key: string]: 'path' | 'query' | 'header' | 'body';
     };
   };
   meta: EnvelopeMeta;
@@ -75,6 +79,13 @@ export type PaginationMeta = {
   has_more: boolean;
 };
 
+/** What a list adds to the success envelope, `meta.pagination`, always present. */
+export type PaginatedEnvelope = {
+  meta: EnvelopeMeta & {
+    pagination: PaginationMeta;
+  };
+};
+
 /** A route (direction) from a give-side payment system to a receive-side one (description 2.3). */
 export type ExchangeRoute = {
   id: number;
@@ -82,6 +93,7 @@ export type ExchangeRoute = {
   status: 0 | 1;
   is_enabled: boolean;
   name: string;
+  /** The give side: what the client pays. */
   from: {
     /** Payment-system (currency) id of this side. */
     id: number;
@@ -99,6 +111,7 @@ export type ExchangeRoute = {
     /** Amount precision of this side. */
     decimal: number;
   };
+  /** The receive side: what the client is paid; the same fields as `from`. */
   to: {
     /** Payment-system (currency) id of this side. */
     id: number;
@@ -152,13 +165,15 @@ export type RouteSnapshot = {
   hash: string;
   generated_at: string;
   expires_at: string;
-  /** The values the hash covers. */
+  /** The values the hash covers (free-form: a server may cover more). */
   fingerprint: {
     course?: string;
     limits?: {
       [key: string]: unknown;
     };
     status?: number;
+    rate_type?: 'fixed' | 'floating';
+    fee_percent?: string;
   };
 };
 
@@ -203,6 +218,10 @@ export type RouteCapabilities = {
   requisites?: {
     from?: string[];
     to?: string[];
+    /** A JSON Schema (2020-12) of the order's `requisites` on this route: the fields `from` and `to` name, required, no others, each with its format (`pattern`, length), a `description` and `examples` that pass every check of the route (checksums such as a card's Luhn digit included). */
+    schema?: {
+      [key: string]: unknown;
+    };
   };
   /** Order statuses in which the client may cancel (read from the order machine). */
   cancellable_statuses?: string[];
@@ -552,7 +571,7 @@ export type QuoteResult = {
   quote: Quote;
 };
 
-/** Payout and payment requisites. Which fields a route needs is in its capabilities (`requisites.from`, `requisites.to`). */
+/** Payout and payment requisites. Which fields a route needs, and each one's format with a passing example, is in its capabilities (`requisites.from`, `requisites.to`, `requisites.schema`). */
 export type OrderRequisites = {
   /** Payout address on the receive side's network. */
   to_address?: string;
@@ -1909,11 +1928,7 @@ export type ListPaymentSystemsResponses = {
   /** A page of payment systems. */
   '200': SuccessEnvelope & {
     result: PaymentSystemListResult;
-  } & {
-    meta: {
-      pagination: PaginationMeta;
-    };
-  };
+  } & PaginatedEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
   /** `client_inactive`, `api_access_disabled`, `ip_not_allowed` or `scope_denied`. */
@@ -1969,11 +1984,7 @@ export type ListRoutesResponses = {
   /** A page of routes. */
   '200': SuccessEnvelope & {
     result: RouteListResult;
-  } & {
-    meta: {
-      pagination: PaginationMeta;
-    };
-  };
+  } & PaginatedEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
   /** `client_inactive`, `api_access_disabled`, `ip_not_allowed` or `scope_denied`. */
@@ -3323,11 +3334,7 @@ export type ListWebhookEventsResponses = {
   /** A page of events. */
   '200': SuccessEnvelope & {
     result: WebhookEventListResult;
-  } & {
-    meta: {
-      pagination: PaginationMeta;
-    };
-  };
+  } & PaginatedEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
   /** `client_inactive`, `api_access_disabled`, `ip_not_allowed` or `scope_denied`. */
@@ -3419,11 +3426,7 @@ export type ListWebhookDeliveriesResponses = {
   /** A page of deliveries. */
   '200': SuccessEnvelope & {
     result: WebhookDeliveryListResult;
-  } & {
-    meta: {
-      pagination: PaginationMeta;
-    };
-  };
+  } & PaginatedEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
   /** `client_inactive`, `api_access_disabled`, `ip_not_allowed` or `scope_denied`. */
@@ -3790,11 +3793,7 @@ export type ListOrdersResponses = {
   /** A page of orders. */
   '200': SuccessEnvelope & {
     result: OrderListResult;
-  } & {
-    meta: {
-      pagination: PaginationMeta;
-    };
-  };
+  } & PaginatedEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
   /** `client_inactive`, `api_access_disabled`, `ip_not_allowed` or `scope_denied`. */
@@ -4001,11 +4000,7 @@ export type ListPartnerReferralsResponses = {
   /** A page of referrals. */
   '200': SuccessEnvelope & {
     result: PartnerReferralListResult;
-  } & {
-    meta: {
-      pagination: PaginationMeta;
-    };
-  };
+  } & PaginatedEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
   /** `client_inactive`, `api_access_disabled`, `ip_not_allowed` or `scope_denied`. */
@@ -4053,11 +4048,7 @@ export type ListPartnerExchangesResponses = {
   /** A page of exchanges. */
   '200': SuccessEnvelope & {
     result: PartnerExchangeListResult;
-  } & {
-    meta: {
-      pagination: PaginationMeta;
-    };
-  };
+  } & PaginatedEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
   /** `client_inactive`, `api_access_disabled`, `ip_not_allowed` or `scope_denied`. */
@@ -4105,11 +4096,7 @@ export type ListPartnerPayoutsResponses = {
   /** A page of payouts. */
   '200': SuccessEnvelope & {
     result: PartnerPayoutListResult;
-  } & {
-    meta: {
-      pagination: PaginationMeta;
-    };
-  };
+  } & PaginatedEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
   /** `client_inactive`, `api_access_disabled`, `ip_not_allowed` or `scope_denied`. */
@@ -4163,11 +4150,7 @@ export type ListReviewsResponses = {
   /** A page of reviews. */
   '200': SuccessEnvelope & {
     result: ReviewListResult;
-  } & {
-    meta: {
-      pagination: PaginationMeta;
-    };
-  };
+  } & PaginatedEnvelope;
   /** `authentication_required`, `invalid_token`, `token_expired`, `signature_required`, `invalid_signature` or `signature_replay`. */
   '401': ErrorEnvelope;
   /** `client_inactive`, `api_access_disabled`, `ip_not_allowed` or `scope_denied`. */

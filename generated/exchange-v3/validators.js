@@ -96,445 +96,10 @@ validate53.evaluated = {"props":{"x-correlation-id":true},"dynamicProps":false,"
 
 export const ping_response_200 = validate56;
 const schema22 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","properties":{"result":{"type":"null"}}}]};
-const schema23 = {"title":"Success envelope","description":"Every successful v3 JSON response (description 2.1). Each operation narrows `result` to its own payload.","type":"object","required":["state","message","result","meta"],"properties":{"state":{"type":"integer","const":0,"description":"0 means success."},"message":{"type":"string"},"result":{"description":"The operation's payload: an object, an array or null.","type":["object","array","null"]},"meta":{"$ref":"#/components/schemas/EnvelopeMeta"}},"examples":[{"state":0,"message":"OK","result":null,"meta":{"request_id":"req_01HZX3V9K2M8Q4T6","correlation_id":null,"timestamp":"2026-11-21T12:00:00Z"}}]};
+const schema23 = {"title":"Success envelope","description":"Every successful v3 JSON response (description 2.1). Each operation narrows `result` to its own payload.","type":"object","required":["state","message","result","meta"],"properties":{"state":{"type":"integer","const":0,"description":"0 means success."},"message":{"type":"string"},"result":{"description":"The operation's payload: an object, an array or null.","$comment":"additionalProperties says what the default says, for code generators that read an object without properties as an empty one.","type":["object","array","null"],"additionalProperties":true},"meta":{"$ref":"#/components/schemas/EnvelopeMeta"}},"examples":[{"state":0,"message":"OK","result":null,"meta":{"request_id":"req_01HZX3V9K2M8Q4T6","correlation_id":null,"timestamp":"2026-11-21T12:00:00Z"}}]};
 const schema24 = {"title":"Envelope meta","description":"The `meta` object of every v3 envelope (description 2.1).","type":"object","required":["request_id","timestamp"],"properties":{"request_id":{"type":"string","minLength":1,"description":"Also returned in the X-Request-Id header; give it to support."},"correlation_id":{"type":["string","null"],"maxLength":128,"description":"Echo of the client-defined X-Correlation-Id header; null when none was sent."},"timestamp":{"type":"string","format":"date-time"},"pagination":{"$ref":"#/components/schemas/PaginationMeta"}},"examples":[{"request_id":"req_01HZX3V9K2M8Q4T6","correlation_id":"checkout-7f3a","timestamp":"2026-11-21T12:00:00Z"}]};
 const formats0 = imported_ajv_formats_dist_formats.fullFormats["date-time"];
-const schema25 = {"title":"Pagination meta","description":"`meta.pagination` of v3 list responses: the page-mode shape or the cursor-mode shape, told apart by `mode`.","oneOf":[{"$ref":"#/components/schemas/PaginationMeta/%24defs/pageMode"},{"$ref":"#/components/schemas/PaginationMeta/%24defs/cursorMode"}],"$defs":{"pageMode":{"type":"object","required":["mode","current_page","per_page","total","last_page","from","to"],"properties":{"mode":{"const":"page"},"current_page":{"type":"integer","minimum":1},"per_page":{"type":"integer","minimum":1,"maximum":100},"total":{"type":"integer","minimum":0},"last_page":{"type":"integer","minimum":1,"description":"1 when the list is empty."},"from":{"type":["integer","null"],"minimum":1,"description":"1-based position of the first item of the page; null on an empty page."},"to":{"type":["integer","null"],"minimum":1,"description":"1-based position of the last item of the page; null on an empty page."}}},"cursorMode":{"type":"object","required":["mode","per_page","cursor","next_cursor","has_more"],"properties":{"mode":{"const":"cursor"},"per_page":{"type":"integer","minimum":1,"maximum":100},"cursor":{"type":["string","null"],"description":"The cursor this page was read with; null on the first cursor page."},"next_cursor":{"type":["string","null"],"description":"Opaque cursor of the following page; null when there is none."},"has_more":{"type":"boolean"}}}},"examples":[{"mode":"page","current_page":1,"per_page":25,"total":2,"last_page":1,"from":1,"to":2},{"mode":"cursor","per_page":25,"cursor":null,"next_cursor":"eyJpZCI6MjV9","has_more":true}]};
-const schema26 = {"type":"object","required":["mode","current_page","per_page","total","last_page","from","to"],"properties":{"mode":{"const":"page"},"current_page":{"type":"integer","minimum":1},"per_page":{"type":"integer","minimum":1,"maximum":100},"total":{"type":"integer","minimum":0},"last_page":{"type":"integer","minimum":1,"description":"1 when the list is empty."},"from":{"type":["integer","null"],"minimum":1,"description":"1-based position of the first item of the page; null on an empty page."},"to":{"type":["integer","null"],"minimum":1,"description":"1-based position of the last item of the page; null on an empty page."}}};
-
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate60.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.mode === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.current_page === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "current_page"},message:"must have required property '"+"current_page"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.per_page === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.total === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.last_page === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "last_page"},message:"must have required property '"+"last_page"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.from === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.to === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.mode !== undefined){
-if("page" !== data.mode){
-const err7 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "page"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.current_page !== undefined){
-let data1 = data.current_page;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err8 = {instancePath:instancePath+"/current_page",schemaPath:"#/properties/current_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 1 || isNaN(data1)){
-const err9 = {instancePath:instancePath+"/current_page",schemaPath:"#/properties/current_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-if(data.per_page !== undefined){
-let data2 = data.per_page;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err10 = {instancePath:instancePath+"/per_page",schemaPath:"#/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-const err11 = {instancePath:instancePath+"/per_page",schemaPath:"#/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data2 < 1 || isNaN(data2)){
-const err12 = {instancePath:instancePath+"/per_page",schemaPath:"#/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-if(data.total !== undefined){
-let data3 = data.total;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err13 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 < 0 || isNaN(data3)){
-const err14 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-if(data.last_page !== undefined){
-let data4 = data.last_page;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err15 = {instancePath:instancePath+"/last_page",schemaPath:"#/properties/last_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 1 || isNaN(data4)){
-const err16 = {instancePath:instancePath+"/last_page",schemaPath:"#/properties/last_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-if(data.from !== undefined){
-let data5 = data.from;
-if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-const err17 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: schema26.properties.from.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 < 1 || isNaN(data5)){
-const err18 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-if(data.to !== undefined){
-let data6 = data.to;
-if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: schema26.properties.to.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 1 || isNaN(data6)){
-const err20 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-validate60.errors = vErrors;
-return errors === 0;
-}
-validate60.evaluated = {"props":{"mode":true,"current_page":true,"per_page":true,"total":true,"last_page":true,"from":true,"to":true},"dynamicProps":false,"dynamicItems":false};
-
-const schema27 = {"type":"object","required":["mode","per_page","cursor","next_cursor","has_more"],"properties":{"mode":{"const":"cursor"},"per_page":{"type":"integer","minimum":1,"maximum":100},"cursor":{"type":["string","null"],"description":"The cursor this page was read with; null on the first cursor page."},"next_cursor":{"type":["string","null"],"description":"Opaque cursor of the following page; null when there is none."},"has_more":{"type":"boolean"}}};
-
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate62.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.mode === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.per_page === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.cursor === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cursor"},message:"must have required property '"+"cursor"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.next_cursor === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.has_more === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.mode !== undefined){
-if("cursor" !== data.mode){
-const err5 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "cursor"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.per_page !== undefined){
-let data1 = data.per_page;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err6 = {instancePath:instancePath+"/per_page",schemaPath:"#/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/per_page",schemaPath:"#/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/per_page",schemaPath:"#/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-if(data.cursor !== undefined){
-let data2 = data.cursor;
-if((typeof data2 !== "string") && (data2 !== null)){
-const err9 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: schema27.properties.cursor.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.next_cursor !== undefined){
-let data3 = data.next_cursor;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err10 = {instancePath:instancePath+"/next_cursor",schemaPath:"#/properties/next_cursor/type",keyword:"type",params:{type: schema27.properties.next_cursor.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.has_more !== undefined){
-if(typeof data.has_more !== "boolean"){
-const err11 = {instancePath:instancePath+"/has_more",schemaPath:"#/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-validate62.errors = vErrors;
-return errors === 0;
-}
-validate62.evaluated = {"props":{"mode":true,"per_page":true,"cursor":true,"next_cursor":true,"has_more":true},"dynamicProps":false,"dynamicItems":false};
-
+const schema25 = {"title":"Pagination meta","description":"`meta.pagination` of v3 list responses: the page-mode shape or the cursor-mode shape, told apart by `mode`.","oneOf":[{"type":"object","required":["mode","current_page","per_page","total","last_page","from","to"],"properties":{"mode":{"const":"page"},"current_page":{"type":"integer","minimum":1},"per_page":{"type":"integer","minimum":1,"maximum":100},"total":{"type":"integer","minimum":0},"last_page":{"type":"integer","minimum":1,"description":"1 when the list is empty."},"from":{"type":["integer","null"],"minimum":1,"description":"1-based position of the first item of the page; null on an empty page."},"to":{"type":["integer","null"],"minimum":1,"description":"1-based position of the last item of the page; null on an empty page."}}},{"type":"object","required":["mode","per_page","cursor","next_cursor","has_more"],"properties":{"mode":{"const":"cursor"},"per_page":{"type":"integer","minimum":1,"maximum":100},"cursor":{"type":["string","null"],"description":"The cursor this page was read with; null on the first cursor page."},"next_cursor":{"type":["string","null"],"description":"Opaque cursor of the following page; null when there is none."},"has_more":{"type":"boolean"}}}],"examples":[{"mode":"page","current_page":1,"per_page":25,"total":2,"last_page":1,"from":1,"to":2},{"mode":"cursor","per_page":25,"cursor":null,"next_cursor":"eyJpZCI6MjV9","has_more":true}]};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -550,9 +115,259 @@ const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
-errors = vErrors.length;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mode === undefined){
+const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.current_page === undefined){
+const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "current_page"},message:"must have required property '"+"current_page"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.per_page === undefined){
+const err2 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.total === undefined){
+const err3 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.last_page === undefined){
+const err4 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "last_page"},message:"must have required property '"+"last_page"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.from === undefined){
+const err5 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.to === undefined){
+const err6 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.mode !== undefined){
+if("page" !== data.mode){
+const err7 = {instancePath:instancePath+"/mode",schemaPath:"#/oneOf/0/properties/mode/const",keyword:"const",params:{allowedValue: "page"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.current_page !== undefined){
+let data1 = data.current_page;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err8 = {instancePath:instancePath+"/current_page",schemaPath:"#/oneOf/0/properties/current_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+const err9 = {instancePath:instancePath+"/current_page",schemaPath:"#/oneOf/0/properties/current_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+if(data.per_page !== undefined){
+let data2 = data.per_page;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err10 = {instancePath:instancePath+"/per_page",schemaPath:"#/oneOf/0/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100 || isNaN(data2)){
+const err11 = {instancePath:instancePath+"/per_page",schemaPath:"#/oneOf/0/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data2 < 1 || isNaN(data2)){
+const err12 = {instancePath:instancePath+"/per_page",schemaPath:"#/oneOf/0/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+if(data.total !== undefined){
+let data3 = data.total;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err13 = {instancePath:instancePath+"/total",schemaPath:"#/oneOf/0/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+const err14 = {instancePath:instancePath+"/total",schemaPath:"#/oneOf/0/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+if(data.last_page !== undefined){
+let data4 = data.last_page;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err15 = {instancePath:instancePath+"/last_page",schemaPath:"#/oneOf/0/properties/last_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 1 || isNaN(data4)){
+const err16 = {instancePath:instancePath+"/last_page",schemaPath:"#/oneOf/0/properties/last_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+if(data.from !== undefined){
+let data5 = data.from;
+if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
+const err17 = {instancePath:instancePath+"/from",schemaPath:"#/oneOf/0/properties/from/type",keyword:"type",params:{type: schema25.oneOf[0].properties.from.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 1 || isNaN(data5)){
+const err18 = {instancePath:instancePath+"/from",schemaPath:"#/oneOf/0/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data.to !== undefined){
+let data6 = data.to;
+if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
+const err19 = {instancePath:instancePath+"/to",schemaPath:"#/oneOf/0/properties/to/type",keyword:"type",params:{type: schema25.oneOf[0].properties.to.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 1 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/to",schemaPath:"#/oneOf/0/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
 }
 var _valid0 = _errs1 === errors;
 if(_valid0){
@@ -567,12 +382,155 @@ props0.last_page = true;
 props0.from = true;
 props0.to = true;
 }
-const _errs2 = errors;
-if(!(validate62(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
-errors = vErrors.length;
+const _errs16 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mode === undefined){
+const err22 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(vErrors === null){
+vErrors = [err22];
 }
-var _valid0 = _errs2 === errors;
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data.per_page === undefined){
+const err23 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "per_page"},message:"must have required property '"+"per_page"+"'"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data.cursor === undefined){
+const err24 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "cursor"},message:"must have required property '"+"cursor"+"'"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data.next_cursor === undefined){
+const err25 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data.has_more === undefined){
+const err26 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data.mode !== undefined){
+if("cursor" !== data.mode){
+const err27 = {instancePath:instancePath+"/mode",schemaPath:"#/oneOf/1/properties/mode/const",keyword:"const",params:{allowedValue: "cursor"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.per_page !== undefined){
+let data8 = data.per_page;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err28 = {instancePath:instancePath+"/per_page",schemaPath:"#/oneOf/1/properties/per_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 100 || isNaN(data8)){
+const err29 = {instancePath:instancePath+"/per_page",schemaPath:"#/oneOf/1/properties/per_page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data8 < 1 || isNaN(data8)){
+const err30 = {instancePath:instancePath+"/per_page",schemaPath:"#/oneOf/1/properties/per_page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+if(data.cursor !== undefined){
+let data9 = data.cursor;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err31 = {instancePath:instancePath+"/cursor",schemaPath:"#/oneOf/1/properties/cursor/type",keyword:"type",params:{type: schema25.oneOf[1].properties.cursor.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.next_cursor !== undefined){
+let data10 = data.next_cursor;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err32 = {instancePath:instancePath+"/next_cursor",schemaPath:"#/oneOf/1/properties/next_cursor/type",keyword:"type",params:{type: schema25.oneOf[1].properties.next_cursor.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.has_more !== undefined){
+if(typeof data.has_more !== "boolean"){
+const err33 = {instancePath:instancePath+"/has_more",schemaPath:"#/oneOf/1/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+var _valid0 = _errs16 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 1];
@@ -592,12 +550,12 @@ props0.has_more = true;
 }
 }
 if(!valid0){
-const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+const err35 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err0];
+vErrors = [err35];
 }
 else {
-vErrors.push(err0);
+vErrors.push(err35);
 }
 errors++;
 }
@@ -912,15 +870,15 @@ return errors === 0;
 }
 validate56.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ping_response_422 = validate67;
-const schema28 = {"$ref":"#/components/responses/ValidationFailed/content/application~1json/schema","$comment":"validator entry"};
-const schema29 = {"title":"Error envelope","description":"Every v3 error response (description 2.1 and 7): `result` is null and `error.code` names the failure.","type":"object","required":["state","message","result","error","meta"],"properties":{"state":{"type":"integer","not":{"const":0},"description":"Non-zero on errors; the description's example uses 1."},"message":{"type":"string"},"result":{"type":"null"},"error":{"type":"object","required":["code"],"properties":{"code":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"Machine-readable code, for example `validation_error`."},"details":{"type":"object","description":"Field name (dot path for nested fields) to the list of messages about it.","additionalProperties":{"type":"array","items":{"type":"string"}}}}},"meta":{"$ref":"#/components/schemas/EnvelopeMeta"}},"examples":[{"state":1,"message":"The given data was invalid.","result":null,"error":{"code":"validation_error","details":{"per_page":["must be <= 100"]}},"meta":{"request_id":"req_01HZX3V9K2M8Q4T7","correlation_id":null,"timestamp":"2026-11-21T12:00:00Z"}}]};
+export const ping_response_422 = validate63;
+const schema26 = {"$ref":"#/components/responses/ValidationFailed/content/application~1json/schema","$comment":"validator entry"};
+const schema27 = {"title":"Error envelope","description":"Every v3 error response (description 2.1 and 7): `result` is null and `error.code` names the failure.","type":"object","required":["state","message","result","error","meta"],"properties":{"state":{"type":"integer","not":{"const":0},"description":"Non-zero on errors; the description's example uses 1."},"message":{"type":"string"},"result":{"type":"null"},"error":{"type":"object","required":["code"],"properties":{"code":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"Machine-readable code, for example `validation_error`."},"details":{"type":"object","description":"Field name (a dot path inside the body, for example `requisites.to_address`) to the list of messages about it.","additionalProperties":{"type":"array","items":{"type":"string"}}},"locations":{"type":"object","description":"Where each field of `details` was sent: `path`, `query`, `header` or `body`; fields of the request only.","x-assumption":"The description keys details by field name alone; a parameter and a body field may share a name, so the location is kept beside it.","additionalProperties":{"type":"string","enum":["path","query","header","body"]}}}},"meta":{"$ref":"#/components/schemas/EnvelopeMeta"}},"examples":[{"state":1,"message":"The given data was invalid.","result":null,"error":{"code":"validation_error","details":{"per_page":["must be <= 100"]},"locations":{"per_page":"query"}},"meta":{"request_id":"req_01HZX3V9K2M8Q4T7","correlation_id":null,"timestamp":"2026-11-21T12:00:00Z"}}]};
 const pattern3 = new RegExp("^[a-z][a-z0-9_]*$", "u");
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
+const evaluated0 = validate64.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1130,14 +1088,52 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
 }
 errors++;
 }
@@ -1150,51 +1146,51 @@ errors = vErrors.length;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err20];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err20);
 }
 errors++;
 }
-validate68.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate64.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate67.evaluated;
+const evaluated0 = validate63.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
 errors = vErrors.length;
 }
-validate67.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
-validate67.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate63.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPublicContracts_response_200 = validate71;
-const schema30 = {"$ref":"#/components/responses/PublicContractList/content/application~1json/schema","$comment":"validator entry"};
-const schema31 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ContractListResult"}}}]};
-const schema32 = {"type":"object","required":["contracts"],"properties":{"contracts":{"type":"array","items":{"$ref":"#/components/schemas/Contract"}}}};
-const schema33 = {"type":"object","required":["key","version","title","status","stability","description","headers","schemas"],"properties":{"key":{"type":"string","pattern":"^[a-z][a-z0-9-]*$"},"version":{"type":"string","description":"Versioned identifier, for example `operation-contract-v1`."},"title":{"type":"string"},"status":{"type":"string","enum":["current"],"description":"The description names only `current`; GET /public/contracts lists current versions."},"stability":{"type":"string","enum":["stable"]},"description":{"type":"string"},"headers":{"type":"array","items":{"type":"string"}},"schemas":{"type":"array","description":"Keys of the catalog schemas the contract uses.","items":{"type":"string"}}}};
+export const listPublicContracts_response_200 = validate67;
+const schema28 = {"$ref":"#/components/responses/PublicContractList/content/application~1json/schema","$comment":"validator entry"};
+const schema29 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ContractListResult"}}}]};
+const schema30 = {"type":"object","required":["contracts"],"properties":{"contracts":{"type":"array","items":{"$ref":"#/components/schemas/Contract"}}}};
+const schema31 = {"type":"object","required":["key","version","title","status","stability","description","headers","schemas"],"properties":{"key":{"type":"string","pattern":"^[a-z][a-z0-9-]*$"},"version":{"type":"string","description":"Versioned identifier, for example `operation-contract-v1`."},"title":{"type":"string"},"status":{"type":"string","enum":["current"],"description":"The description names only `current`; GET /public/contracts lists current versions."},"stability":{"type":"string","enum":["stable"]},"description":{"type":"string"},"headers":{"type":"array","items":{"type":"string"}},"schemas":{"type":"array","description":"Keys of the catalog schemas the contract uses.","items":{"type":"string"}}}};
 const pattern4 = new RegExp("^[a-z][a-z0-9-]*$", "u");
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate75.evaluated;
+const evaluated0 = validate71.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1344,7 +1340,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!(data3 === "current")){
-const err13 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema33.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema31.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1367,7 +1363,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!(data4 === "stable")){
-const err15 = {instancePath:instancePath+"/stability",schemaPath:"#/properties/stability/enum",keyword:"enum",params:{allowedValues: schema33.properties.stability.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/stability",schemaPath:"#/properties/stability/enum",keyword:"enum",params:{allowedValues: schema31.properties.stability.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1456,16 +1452,16 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate75.errors = vErrors;
+validate71.errors = vErrors;
 return errors === 0;
 }
-validate75.evaluated = {"props":{"key":true,"version":true,"title":true,"status":true,"stability":true,"description":true,"headers":true,"schemas":true},"dynamicProps":false,"dynamicItems":false};
+validate71.evaluated = {"props":{"key":true,"version":true,"title":true,"status":true,"stability":true,"description":true,"headers":true,"schemas":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74.evaluated;
+const evaluated0 = validate70.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1488,8 +1484,8 @@ let data0 = data.contracts;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate75(data0[i0], {instancePath:instancePath+"/contracts/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+if(!(validate71(data0[i0], {instancePath:instancePath+"/contracts/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
 errors = vErrors.length;
 }
 }
@@ -1516,16 +1512,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate74.errors = vErrors;
+validate70.errors = vErrors;
 return errors === 0;
 }
-validate74.evaluated = {"props":{"contracts":true},"dynamicProps":false,"dynamicItems":false};
+validate70.evaluated = {"props":{"contracts":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate72.evaluated;
+const evaluated0 = validate68.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1548,8 +1544,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate74(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
+if(!(validate70(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
 errors = vErrors.length;
 }
 }
@@ -1564,39 +1560,39 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate72.errors = vErrors;
+validate68.errors = vErrors;
 return errors === 0;
 }
-validate72.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate68.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate71.evaluated;
+const evaluated0 = validate67.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate72(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
 errors = vErrors.length;
 }
-validate71.errors = vErrors;
+validate67.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate67.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPublicContract_path = validate79;
-const schema34 = {"type":"object","properties":{"contract":{"$ref":"#/components/parameters/ContractKey/schema"}},"required":["contract"]};
-const schema35 = {"type":"string","pattern":"^[a-z][a-z0-9-]*$","maxLength":64};
+export const getPublicContract_path = validate75;
+const schema32 = {"type":"object","properties":{"contract":{"$ref":"#/components/parameters/ContractKey/schema"}},"required":["contract"]};
+const schema33 = {"type":"string","pattern":"^[a-z][a-z0-9-]*$","maxLength":64};
 
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate80.evaluated;
+const evaluated0 = validate76.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1635,108 +1631,108 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate80.errors = vErrors;
+validate76.errors = vErrors;
 return errors === 0;
 }
-validate80.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate76.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate75.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.contract === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contract"},message:"must have required property '"+"contract"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.contract !== undefined){
+if(!(validate76(data.contract, {instancePath:instancePath+"/contract",parentData:data,parentDataProperty:"contract",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate75.errors = vErrors;
+return errors === 0;
+}
+validate75.evaluated = {"props":{"contract":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getPublicContract_response_200 = validate78;
+const schema34 = {"$ref":"#/components/responses/PublicContract/content/application~1json/schema","$comment":"validator entry"};
+const schema35 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ContractResult"}}}]};
+const schema36 = {"type":"object","required":["contract"],"properties":{"contract":{"$ref":"#/components/schemas/Contract"}}};
+
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate81.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.contract === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contract"},message:"must have required property '"+"contract"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.contract !== undefined){
+if(!(validate71(data.contract, {instancePath:instancePath+"/contract",parentData:data,parentDataProperty:"contract",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate81.errors = vErrors;
+return errors === 0;
+}
+validate81.evaluated = {"props":{"contract":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate79.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.contract === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contract"},message:"must have required property '"+"contract"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.contract !== undefined){
-if(!(validate80(data.contract, {instancePath:instancePath+"/contract",parentData:data,parentDataProperty:"contract",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate79.errors = vErrors;
-return errors === 0;
-}
-validate79.evaluated = {"props":{"contract":true},"dynamicProps":false,"dynamicItems":false};
-
-export const getPublicContract_response_200 = validate82;
-const schema36 = {"$ref":"#/components/responses/PublicContract/content/application~1json/schema","$comment":"validator entry"};
-const schema37 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ContractResult"}}}]};
-const schema38 = {"type":"object","required":["contract"],"properties":{"contract":{"$ref":"#/components/schemas/Contract"}}};
-
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate85.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.contract === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contract"},message:"must have required property '"+"contract"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.contract !== undefined){
-if(!(validate75(data.contract, {instancePath:instancePath+"/contract",parentData:data,parentDataProperty:"contract",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate85.errors = vErrors;
-return errors === 0;
-}
-validate85.evaluated = {"props":{"contract":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate83.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1759,8 +1755,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate85(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+if(!(validate81(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
 }
@@ -1775,38 +1771,38 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate83.errors = vErrors;
+validate79.errors = vErrors;
 return errors === 0;
 }
-validate83.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate79.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate82.evaluated;
+const evaluated0 = validate78.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate83(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
 errors = vErrors.length;
 }
-validate82.errors = vErrors;
+validate78.errors = vErrors;
 return errors === 0;
 }
-validate82.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate78.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPublicContract_response_404 = validate89;
-const schema39 = {"$ref":"#/components/responses/NotFound/content/application~1json/schema","$comment":"validator entry"};
+export const getPublicContract_response_404 = validate85;
+const schema37 = {"$ref":"#/components/responses/NotFound/content/application~1json/schema","$comment":"validator entry"};
 
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate90.evaluated;
+const evaluated0 = validate86.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2016,14 +2012,52 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
 }
 errors++;
 }
@@ -2036,50 +2070,50 @@ errors = vErrors.length;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err20];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err20);
 }
 errors++;
 }
-validate90.errors = vErrors;
+validate86.errors = vErrors;
 return errors === 0;
 }
-validate90.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate86.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate89.evaluated;
+const evaluated0 = validate85.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+if(!(validate86(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
 errors = vErrors.length;
 }
-validate89.errors = vErrors;
+validate85.errors = vErrors;
 return errors === 0;
 }
-validate89.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate85.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPublicSchemas_response_200 = validate93;
-const schema41 = {"$ref":"#/components/responses/PublicSchemaList/content/application~1json/schema","$comment":"validator entry"};
-const schema42 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SchemaListResult"}}}]};
-const schema43 = {"type":"object","required":["schemas"],"properties":{"schemas":{"type":"array","items":{"$ref":"#/components/schemas/SchemaCatalogItem"}}}};
-const schema44 = {"type":"object","required":["key","title","version","contract","content_type","endpoint"],"properties":{"key":{"type":"string","description":"Schema key, for example `success-envelope.v1`."},"title":{"type":"string"},"version":{"type":"string","description":"The version part of the key, for example `v1`.","x-assumption":"The description lists `version` beside a versioned key; it repeats the key's suffix."},"contract":{"type":"string","description":"Key of the contract the schema belongs to."},"content_type":{"type":"string","const":"application/schema+json"},"endpoint":{"type":"string","description":"Path that serves the schema, for example `/api/v3/public/schemas/success-envelope.v1`."}}};
+export const listPublicSchemas_response_200 = validate89;
+const schema39 = {"$ref":"#/components/responses/PublicSchemaList/content/application~1json/schema","$comment":"validator entry"};
+const schema40 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SchemaListResult"}}}]};
+const schema41 = {"type":"object","required":["schemas"],"properties":{"schemas":{"type":"array","items":{"$ref":"#/components/schemas/SchemaCatalogItem"}}}};
+const schema42 = {"type":"object","required":["key","title","version","contract","content_type","endpoint"],"properties":{"key":{"type":"string","description":"Schema key, for example `success-envelope.v1`."},"title":{"type":"string"},"version":{"type":"string","description":"The version part of the key, for example `v1`.","x-assumption":"The description lists `version` beside a versioned key; it repeats the key's suffix."},"contract":{"type":"string","description":"Key of the contract the schema belongs to."},"content_type":{"type":"string","const":"application/schema+json"},"endpoint":{"type":"string","description":"Path that serves the schema, for example `/api/v3/public/schemas/success-envelope.v1`."}}};
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate97.evaluated;
+const evaluated0 = validate93.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2241,16 +2275,16 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate97.errors = vErrors;
+validate93.errors = vErrors;
 return errors === 0;
 }
-validate97.evaluated = {"props":{"key":true,"title":true,"version":true,"contract":true,"content_type":true,"endpoint":true},"dynamicProps":false,"dynamicItems":false};
+validate93.evaluated = {"props":{"key":true,"title":true,"version":true,"contract":true,"content_type":true,"endpoint":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate96.evaluated;
+const evaluated0 = validate92.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2273,8 +2307,8 @@ let data0 = data.schemas;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate97(data0[i0], {instancePath:instancePath+"/schemas/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
+if(!(validate93(data0[i0], {instancePath:instancePath+"/schemas/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
 errors = vErrors.length;
 }
 }
@@ -2301,16 +2335,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate96.errors = vErrors;
+validate92.errors = vErrors;
 return errors === 0;
 }
-validate96.evaluated = {"props":{"schemas":true},"dynamicProps":false,"dynamicItems":false};
+validate92.evaluated = {"props":{"schemas":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate94.evaluated;
+const evaluated0 = validate90.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2333,8 +2367,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate96(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+if(!(validate92(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
 }
@@ -2349,40 +2383,40 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate94.errors = vErrors;
+validate90.errors = vErrors;
 return errors === 0;
 }
-validate94.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate90.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate93.evaluated;
+const evaluated0 = validate89.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate94(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
+if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
-validate93.errors = vErrors;
+validate89.errors = vErrors;
 return errors === 0;
 }
-validate93.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate89.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPublicSchema_path = validate101;
-const schema45 = {"type":"object","properties":{"schema":{"$ref":"#/components/parameters/SchemaKey/schema"}},"required":["schema"]};
-const schema46 = {"type":"string","pattern":"^[a-z][a-z0-9-]*\\.v[0-9]+$","maxLength":64};
+export const getPublicSchema_path = validate97;
+const schema43 = {"type":"object","properties":{"schema":{"$ref":"#/components/parameters/SchemaKey/schema"}},"required":["schema"]};
+const schema44 = {"type":"string","pattern":"^[a-z][a-z0-9-]*\\.v[0-9]+$","maxLength":64};
 const pattern7 = new RegExp("^[a-z][a-z0-9-]*\\.v[0-9]+$", "u");
 
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate102.evaluated;
+const evaluated0 = validate98.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2421,16 +2455,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate102.errors = vErrors;
+validate98.errors = vErrors;
 return errors === 0;
 }
-validate102.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate98.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate101.evaluated;
+const evaluated0 = validate97.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2449,8 +2483,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.schema !== undefined){
-if(!(validate102(data.schema, {instancePath:instancePath+"/schema",parentData:data,parentDataProperty:"schema",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+if(!(validate98(data.schema, {instancePath:instancePath+"/schema",parentData:data,parentDataProperty:"schema",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
 errors = vErrors.length;
 }
 }
@@ -2465,20 +2499,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate101.errors = vErrors;
+validate97.errors = vErrors;
 return errors === 0;
 }
-validate101.evaluated = {"props":{"schema":true},"dynamicProps":false,"dynamicItems":false};
+validate97.evaluated = {"props":{"schema":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPublicSchema_response_200 = validate104;
-const schema47 = {"$ref":"#/components/responses/PublicSchema/content/application~1json/schema","$comment":"validator entry"};
-const schema48 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SchemaResult"}}}]};
-const schema49 = {"type":"object","required":["schema"],"properties":{"schema":{"type":"object","description":"A JSON Schema (2020-12) document."}}};
+export const getPublicSchema_response_200 = validate100;
+const schema45 = {"$ref":"#/components/responses/PublicSchema/content/application~1json/schema","$comment":"validator entry"};
+const schema46 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SchemaResult"}}}]};
+const schema47 = {"type":"object","required":["schema"],"properties":{"schema":{"type":"object","additionalProperties":true,"description":"A JSON Schema (2020-12) document."}}};
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate107.evaluated;
+const evaluated0 = validate103.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2498,7 +2532,9 @@ errors++;
 }
 if(data.schema !== undefined){
 let data0 = data.schema;
-if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
 const err1 = {instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err1];
@@ -2520,16 +2556,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate107.errors = vErrors;
+validate103.errors = vErrors;
 return errors === 0;
 }
-validate107.evaluated = {"props":{"schema":true},"dynamicProps":false,"dynamicItems":false};
+validate103.evaluated = {"props":{"schema":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate105.evaluated;
+const evaluated0 = validate101.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2552,8 +2588,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate107(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+if(!(validate103(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
 }
@@ -2568,41 +2604,41 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate105.errors = vErrors;
+validate101.errors = vErrors;
 return errors === 0;
 }
-validate105.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate101.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate104.evaluated;
+const evaluated0 = validate100.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate105(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+if(!(validate101(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
 errors = vErrors.length;
 }
-validate104.errors = vErrors;
+validate100.errors = vErrors;
 return errors === 0;
 }
-validate104.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate100.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPublicOrderStatuses_response_200 = validate110;
-const schema50 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderStatusListResult"}}}]};
-const schema51 = {"type":"object","required":["statuses"],"x-assumption":"The description names the dictionary without its fields; the server derives code, title, description and is_final from the order machine.","properties":{"statuses":{"type":"array","items":{"$ref":"#/components/schemas/OrderStatusDictionaryItem"}}}};
-const schema52 = {"type":"object","required":["code","title","description","is_final"],"properties":{"code":{"$ref":"#/components/schemas/OrderStatus"},"title":{"type":"string"},"description":{"type":"string"},"is_final":{"type":"boolean","description":"True for the terminal states of the order machine."}}};
-const schema53 = {"type":"string","x-machine":"order","description":"Status of an exchange order; the transitions are in contracts/machines/order.yaml.","x-assumption":"The description names paid, processing and completed; the full list follows the lifecycle of common exchanger software (the order machine).","enum":["awaiting_payment","paid","verification_hold","processing","completed","cancelled","expired","error","refunded"]};
+export const listPublicOrderStatuses_response_200 = validate106;
+const schema48 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderStatusListResult"}}}]};
+const schema49 = {"type":"object","required":["statuses"],"x-assumption":"The description names the dictionary without its fields; the server derives code, title, description and is_final from the order machine.","properties":{"statuses":{"type":"array","items":{"$ref":"#/components/schemas/OrderStatusDictionaryItem"}}}};
+const schema50 = {"type":"object","required":["code","title","description","is_final"],"properties":{"code":{"$ref":"#/components/schemas/OrderStatus"},"title":{"type":"string"},"description":{"type":"string"},"is_final":{"type":"boolean","description":"True for the terminal states of the order machine."}}};
+const schema51 = {"type":"string","x-machine":"order","description":"Status of an exchange order; the transitions are in contracts/machines/order.yaml.","x-assumption":"The description names paid, processing and completed; the full list follows the lifecycle of common exchanger software (the order machine).","enum":["awaiting_payment","paid","verification_hold","processing","completed","cancelled","expired","error","refunded"]};
 
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate114.evaluated;
+const evaluated0 = validate110.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2620,7 +2656,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((((data === "awaiting_payment") || (data === "paid")) || (data === "verification_hold")) || (data === "processing")) || (data === "completed")) || (data === "cancelled")) || (data === "expired")) || (data === "error")) || (data === "refunded"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema53.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema51.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2629,16 +2665,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate114.errors = vErrors;
+validate110.errors = vErrors;
 return errors === 0;
 }
-validate114.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate110.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate113.evaluated;
+const evaluated0 = validate109.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2687,8 +2723,8 @@ vErrors.push(err3);
 errors++;
 }
 if(data.code !== undefined){
-if(!(validate114(data.code, {instancePath:instancePath+"/code",parentData:data,parentDataProperty:"code",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate110(data.code, {instancePath:instancePath+"/code",parentData:data,parentDataProperty:"code",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
@@ -2739,16 +2775,16 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate113.errors = vErrors;
+validate109.errors = vErrors;
 return errors === 0;
 }
-validate113.evaluated = {"props":{"code":true,"title":true,"description":true,"is_final":true},"dynamicProps":false,"dynamicItems":false};
+validate109.evaluated = {"props":{"code":true,"title":true,"description":true,"is_final":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate112.evaluated;
+const evaluated0 = validate108.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2771,8 +2807,8 @@ let data0 = data.statuses;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate113(data0[i0], {instancePath:instancePath+"/statuses/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+if(!(validate109(data0[i0], {instancePath:instancePath+"/statuses/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
 errors = vErrors.length;
 }
 }
@@ -2799,16 +2835,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate112.errors = vErrors;
+validate108.errors = vErrors;
 return errors === 0;
 }
-validate112.evaluated = {"props":{"statuses":true},"dynamicProps":false,"dynamicItems":false};
+validate108.evaluated = {"props":{"statuses":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate110.evaluated;
+const evaluated0 = validate106.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2831,8 +2867,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate112(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+if(!(validate108(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
 errors = vErrors.length;
 }
 }
@@ -2847,13 +2883,321 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate110.errors = vErrors;
+validate106.errors = vErrors;
 return errors === 0;
 }
-validate110.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate106.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const privatePing_response_401 = validate118;
-const schema54 = {"$ref":"#/components/responses/Unauthorized/content/application~1json/schema","$comment":"validator entry"};
+export const privatePing_response_401 = validate114;
+const schema52 = {"$ref":"#/components/responses/Unauthorized/content/application~1json/schema","$comment":"validator entry"};
+
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate115.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.state === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.result === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.error === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.meta === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.state !== undefined){
+let data0 = data.state;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err5 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const _errs3 = errors;
+const _errs4 = errors;
+if(0 !== data0){
+const err6 = {};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/not",keyword:"not",params:{},message:"must NOT be valid"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err8 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.result !== undefined){
+if(data.result !== null){
+const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+let data3 = data.error;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.code === undefined){
+const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data3.code !== undefined){
+let data4 = data3.code;
+if(typeof data4 === "string"){
+if(!pattern3.test(data4)){
+const err11 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data3.details !== undefined){
+let data5 = data3.details;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key0 in data5){
+let data6 = data5[key0];
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data6[i0] !== "string"){
+const err13 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/error/properties/details/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/details/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.meta !== undefined){
+if(!(validate58(data.meta, {instancePath:instancePath+"/meta",parentData:data,parentDataProperty:"meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+validate115.errors = vErrors;
+return errors === 0;
+}
+validate115.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate114.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate115(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
+errors = vErrors.length;
+}
+validate114.errors = vErrors;
+return errors === 0;
+}
+validate114.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const privatePing_response_403 = validate118;
+const schema54 = {"$ref":"#/components/responses/Forbidden/content/application~1json/schema","$comment":"validator entry"};
 
 function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3068,14 +3412,52 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
 }
 errors++;
 }
@@ -3088,12 +3470,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err20];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err20);
 }
 errors++;
 }
@@ -3122,8 +3504,8 @@ return errors === 0;
 }
 validate118.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const privatePing_response_403 = validate122;
-const schema56 = {"$ref":"#/components/responses/Forbidden/content/application~1json/schema","$comment":"validator entry"};
+export const privatePing_response_429 = validate122;
+const schema56 = {"$ref":"#/components/responses/TooManyRequests/content/application~1json/schema","$comment":"validator entry"};
 
 function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3338,14 +3720,52 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
 }
 errors++;
 }
@@ -3358,12 +3778,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err20];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err20);
 }
 errors++;
 }
@@ -3392,285 +3812,15 @@ return errors === 0;
 }
 validate122.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const privatePing_response_429 = validate126;
-const schema58 = {"$ref":"#/components/responses/TooManyRequests/content/application~1json/schema","$comment":"validator entry"};
+export const getClientHealth_response_200 = validate126;
+const schema58 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ClientHealthResult"}}}]};
+const schema59 = {"type":"object","required":["health"],"properties":{"health":{"$ref":"#/components/schemas/ClientHealth"}}};
+const schema60 = {"title":"Client health","description":"`result.health` of GET /private/health/client (description 2.7).","type":"object","required":["version","status","client","token","security","quota","webhooks","contracts","time"],"properties":{"version":{"const":"client-health-v1"},"status":{"type":"string","enum":["ok","degraded"],"x-assumption":"The description names `ok`; `degraded` flags a problem the integrator should fix (quota nearly spent, key near expiry, failing webhooks) while the key still works."},"client":{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"},"active":{"type":"boolean"},"api_access_enabled":{"type":"boolean"}}},"token":{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"},"active":{"type":"boolean"},"expires_at":{"type":["string","null"],"format":"date-time"},"scopes_count":{"type":"integer","minimum":0}}},"security":{"type":"object","properties":{"hmac_required":{"type":"boolean"},"ip_allowlist_enabled":{"type":"boolean"}}},"quota":{"type":"object","properties":{"daily_remaining":{"type":"integer","minimum":0},"monthly_remaining":{"type":"integer","minimum":0}}},"webhooks":{"type":"object","properties":{"endpoints":{"type":"integer","minimum":0,"description":"The client's webhook endpoints, active and disabled."},"failing":{"type":"integer","minimum":0,"description":"Endpoints whose last delivery attempt failed (failure_count above 0); any makes the status degraded."}}},"contracts":{"type":"object","description":"Contract key to its current version.","additionalProperties":{"type":"string"}},"time":{"type":"string","format":"date-time"}},"examples":[{"version":"client-health-v1","status":"ok","client":{"id":1,"name":"Acme Pay","active":true,"api_access_enabled":true},"token":{"id":1,"name":"default","active":true,"expires_at":null,"scopes_count":41},"security":{"hmac_required":false,"ip_allowlist_enabled":false},"quota":{"daily_remaining":99999,"monthly_remaining":1999999},"webhooks":{"endpoints":1,"failing":0},"contracts":{"operation-contract":"operation-contract-v1"},"time":"2026-11-21T12:00:00Z"}]};
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate127.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.state === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.result === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.error === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.meta === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.state !== undefined){
-let data0 = data.state;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err5 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-const _errs3 = errors;
-const _errs4 = errors;
-if(0 !== data0){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-var valid1 = _errs4 === errors;
-if(valid1){
-const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/not",keyword:"not",params:{},message:"must NOT be valid"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-else {
-errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err8 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.result !== undefined){
-if(data.result !== null){
-const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.error !== undefined){
-let data3 = data.error;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.code === undefined){
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data3.code !== undefined){
-let data4 = data3.code;
-if(typeof data4 === "string"){
-if(!pattern3.test(data4)){
-const err11 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data3.details !== undefined){
-let data5 = data3.details;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const key0 in data5){
-let data6 = data5[key0];
-if(Array.isArray(data6)){
-const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data6[i0] !== "string"){
-const err13 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/error/properties/details/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/details/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.meta !== undefined){
-if(!(validate58(data.meta, {instancePath:instancePath+"/meta",parentData:data,parentDataProperty:"meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-validate127.errors = vErrors;
-return errors === 0;
-}
-validate127.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate126.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate127(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
-errors = vErrors.length;
-}
-validate126.errors = vErrors;
-return errors === 0;
-}
-validate126.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-export const getClientHealth_response_200 = validate130;
-const schema60 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ClientHealthResult"}}}]};
-const schema61 = {"type":"object","required":["health"],"properties":{"health":{"$ref":"#/components/schemas/ClientHealth"}}};
-const schema62 = {"title":"Client health","description":"`result.health` of GET /private/health/client (description 2.7).","type":"object","required":["version","status","client","token","security","quota","webhooks","contracts","time"],"properties":{"version":{"const":"client-health-v1"},"status":{"type":"string","enum":["ok","degraded"],"x-assumption":"The description names `ok`; `degraded` flags a problem the integrator should fix (quota nearly spent, key near expiry, failing webhooks) while the key still works."},"client":{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"},"active":{"type":"boolean"},"api_access_enabled":{"type":"boolean"}}},"token":{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"},"active":{"type":"boolean"},"expires_at":{"type":["string","null"],"format":"date-time"},"scopes_count":{"type":"integer","minimum":0}}},"security":{"type":"object","properties":{"hmac_required":{"type":"boolean"},"ip_allowlist_enabled":{"type":"boolean"}}},"quota":{"type":"object","properties":{"daily_remaining":{"type":"integer","minimum":0},"monthly_remaining":{"type":"integer","minimum":0}}},"webhooks":{"type":"object","properties":{"endpoints":{"type":"integer","minimum":0,"description":"The client's webhook endpoints, active and disabled."},"failing":{"type":"integer","minimum":0,"description":"Endpoints whose last delivery attempt failed (failure_count above 0); any makes the status degraded."}}},"contracts":{"type":"object","description":"Contract key to its current version.","additionalProperties":{"type":"string"}},"time":{"type":"string","format":"date-time"}},"examples":[{"version":"client-health-v1","status":"ok","client":{"id":1,"name":"Acme Pay","active":true,"api_access_enabled":true},"token":{"id":1,"name":"default","active":true,"expires_at":null,"scopes_count":41},"security":{"hmac_required":false,"ip_allowlist_enabled":false},"quota":{"daily_remaining":99999,"monthly_remaining":1999999},"webhooks":{"endpoints":1,"failing":0},"contracts":{"operation-contract":"operation-contract-v1"},"time":"2026-11-21T12:00:00Z"}]};
-
-function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate133.evaluated;
+const evaluated0 = validate129.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3793,7 +3943,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((data1 === "ok") || (data1 === "degraded"))){
-const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema62.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema60.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3910,7 +4060,7 @@ errors++;
 if(data7.expires_at !== undefined){
 let data11 = data7.expires_at;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err20 = {instancePath:instancePath+"/token/expires_at",schemaPath:"#/properties/token/properties/expires_at/type",keyword:"type",params:{type: schema62.properties.token.properties.expires_at.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/token/expires_at",schemaPath:"#/properties/token/properties/expires_at/type",keyword:"type",params:{type: schema60.properties.token.properties.expires_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4201,16 +4351,16 @@ vErrors.push(err42);
 }
 errors++;
 }
-validate133.errors = vErrors;
+validate129.errors = vErrors;
 return errors === 0;
 }
-validate133.evaluated = {"props":{"version":true,"status":true,"client":true,"token":true,"security":true,"quota":true,"webhooks":true,"contracts":true,"time":true},"dynamicProps":false,"dynamicItems":false};
+validate129.evaluated = {"props":{"version":true,"status":true,"client":true,"token":true,"security":true,"quota":true,"webhooks":true,"contracts":true,"time":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate132.evaluated;
+const evaluated0 = validate128.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4229,8 +4379,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.health !== undefined){
-if(!(validate133(data.health, {instancePath:instancePath+"/health",parentData:data,parentDataProperty:"health",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+if(!(validate129(data.health, {instancePath:instancePath+"/health",parentData:data,parentDataProperty:"health",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
 errors = vErrors.length;
 }
 }
@@ -4245,16 +4395,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate132.errors = vErrors;
+validate128.errors = vErrors;
 return errors === 0;
 }
-validate132.evaluated = {"props":{"health":true},"dynamicProps":false,"dynamicItems":false};
+validate128.evaluated = {"props":{"health":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate130.evaluated;
+const evaluated0 = validate126.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4277,8 +4427,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate132(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
+if(!(validate128(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
 errors = vErrors.length;
 }
 }
@@ -4293,22 +4443,22 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate130.errors = vErrors;
+validate126.errors = vErrors;
 return errors === 0;
 }
-validate130.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate126.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getClient_response_200 = validate136;
-const schema63 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ClientProfile"}}}]};
-const schema64 = {"type":"object","required":["id","name","email","balance","orders","api_token"],"properties":{"id":{"type":"integer"},"name":{"type":"string"},"email":{"type":"string","format":"email"},"balance":{"type":"object","description":"Free-form in the description. The client's partner balance, as getPartner shows it - the commission its completed orders earned, less payouts paid or on their way.","x-assumption":"An API client of an exchanger holds no funds of its own; what it is owed is its partner commission, so the profile shows that balance.","properties":{"currency":{"type":"string"},"amount":{"$ref":"#/components/schemas/Amount"}}},"orders":{"type":"object","description":"Free-form in the description; order counters of the client, from its orders as they stand.","properties":{"total":{"type":"integer","minimum":0},"active":{"type":"integer","minimum":0,"description":"Orders not yet in a final status of the order machine."},"completed":{"type":"integer","minimum":0}}},"api_token":{"$ref":"#/components/schemas/ApiToken"}}};
+export const getClient_response_200 = validate132;
+const schema61 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ClientProfile"}}}]};
+const schema62 = {"type":"object","required":["id","name","email","balance","orders","api_token"],"properties":{"id":{"type":"integer"},"name":{"type":"string"},"email":{"type":"string","format":"email"},"balance":{"type":"object","description":"Free-form in the description. The client's partner balance, as getPartner shows it - the commission its completed orders earned, less payouts paid or on their way.","x-assumption":"An API client of an exchanger holds no funds of its own; what it is owed is its partner commission, so the profile shows that balance.","properties":{"currency":{"type":"string"},"amount":{"$ref":"#/components/schemas/Amount"}}},"orders":{"type":"object","description":"Free-form in the description; order counters of the client, from its orders as they stand.","properties":{"total":{"type":"integer","minimum":0},"active":{"type":"integer","minimum":0,"description":"Orders not yet in a final status of the order machine."},"completed":{"type":"integer","minimum":0}}},"api_token":{"$ref":"#/components/schemas/ApiToken"}}};
 const formats6 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-const schema65 = {"type":"string","pattern":"^\\d+(\\.\\d+)?$","description":"A non-negative decimal amount as a string, so no precision is lost.","example":"0.015"};
+const schema63 = {"type":"string","pattern":"^\\d+(\\.\\d+)?$","description":"A non-negative decimal amount as a string, so no precision is lost.","example":"0.015"};
 const pattern11 = new RegExp("^\\d+(\\.\\d+)?$", "u");
 
-function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate139.evaluated;
+const evaluated0 = validate135.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4337,19 +4487,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate139.errors = vErrors;
+validate135.errors = vErrors;
 return errors === 0;
 }
-validate139.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate135.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema66 = {"type":"object","required":["id","name","scopes","scope_details","security","last_used_at","expires_at"],"properties":{"id":{"type":"integer"},"name":{"type":"string"},"scopes":{"type":"array","items":{"type":"string"}},"scope_details":{"type":"array","items":{"$ref":"#/components/schemas/Scope"}},"security":{"type":"object","required":["hmac_required","hmac_verified","signature_algorithm"],"properties":{"hmac_required":{"type":"boolean"},"hmac_verified":{"type":"boolean","description":"Whether this request carried a valid signature."},"signature_algorithm":{"type":"string","enum":["hmac-sha256"]}}},"last_used_at":{"type":["string","null"],"format":"date-time"},"expires_at":{"type":["string","null"],"format":"date-time","description":"Null when the key never expires."}}};
-const schema67 = {"type":"object","required":["scope","group","title","description","risk","grantable","endpoints"],"properties":{"scope":{"type":"string","pattern":"^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$","description":"`<group>:<resource>:<action>`; some scopes have two or four parts (`sandbox:run`, `exchange:orders:actions:read`)."},"group":{"type":"string"},"title":{"type":"string"},"description":{"type":"string"},"risk":{"type":"string","enum":["low","medium","high"],"x-assumption":"The description shows `low`; medium and high complete the usual three-level scale (reads low, writes medium, money-moving high)."},"grantable":{"type":"boolean"},"endpoints":{"type":"array","description":"The operations the scope opens, as `METHOD /path`.","items":{"type":"string"}}}};
+const schema64 = {"type":"object","required":["id","name","scopes","scope_details","security","last_used_at","expires_at"],"properties":{"id":{"type":"integer"},"name":{"type":"string"},"scopes":{"type":"array","items":{"type":"string"}},"scope_details":{"type":"array","items":{"$ref":"#/components/schemas/Scope"}},"security":{"type":"object","required":["hmac_required","hmac_verified","signature_algorithm"],"properties":{"hmac_required":{"type":"boolean"},"hmac_verified":{"type":"boolean","description":"Whether this request carried a valid signature."},"signature_algorithm":{"type":"string","enum":["hmac-sha256"]}}},"last_used_at":{"type":["string","null"],"format":"date-time"},"expires_at":{"type":["string","null"],"format":"date-time","description":"Null when the key never expires."}}};
+const schema65 = {"type":"object","required":["scope","group","title","description","risk","grantable","endpoints"],"properties":{"scope":{"type":"string","pattern":"^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$","description":"`<group>:<resource>:<action>`; some scopes have two or four parts (`sandbox:run`, `exchange:orders:actions:read`)."},"group":{"type":"string"},"title":{"type":"string"},"description":{"type":"string"},"risk":{"type":"string","enum":["low","medium","high"],"x-assumption":"The description shows `low`; medium and high complete the usual three-level scale (reads low, writes medium, money-moving high)."},"grantable":{"type":"boolean"},"endpoints":{"type":"array","description":"The operations the scope opens, as `METHOD /path`.","items":{"type":"string"}}}};
 const pattern12 = new RegExp("^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$", "u");
 
-function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate142.evaluated;
+const evaluated0 = validate138.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4501,7 +4651,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!(((data4 === "low") || (data4 === "medium")) || (data4 === "high"))){
-const err13 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/enum",keyword:"enum",params:{allowedValues: schema67.properties.risk.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/enum",keyword:"enum",params:{allowedValues: schema65.properties.risk.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4562,16 +4712,16 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate142.errors = vErrors;
+validate138.errors = vErrors;
 return errors === 0;
 }
-validate142.evaluated = {"props":{"scope":true,"group":true,"title":true,"description":true,"risk":true,"grantable":true,"endpoints":true},"dynamicProps":false,"dynamicItems":false};
+validate138.evaluated = {"props":{"scope":true,"group":true,"title":true,"description":true,"risk":true,"grantable":true,"endpoints":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate141.evaluated;
+const evaluated0 = validate137.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4707,8 +4857,8 @@ let data4 = data.scope_details;
 if(Array.isArray(data4)){
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate142(data4[i1], {instancePath:instancePath+"/scope_details/" + i1,parentData:data4,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
+if(!(validate138(data4[i1], {instancePath:instancePath+"/scope_details/" + i1,parentData:data4,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
 errors = vErrors.length;
 }
 }
@@ -4794,7 +4944,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!(data9 === "hmac-sha256")){
-const err18 = {instancePath:instancePath+"/security/signature_algorithm",schemaPath:"#/properties/security/properties/signature_algorithm/enum",keyword:"enum",params:{allowedValues: schema66.properties.security.properties.signature_algorithm.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/security/signature_algorithm",schemaPath:"#/properties/security/properties/signature_algorithm/enum",keyword:"enum",params:{allowedValues: schema64.properties.security.properties.signature_algorithm.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -4819,7 +4969,7 @@ errors++;
 if(data.last_used_at !== undefined){
 let data10 = data.last_used_at;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err20 = {instancePath:instancePath+"/last_used_at",schemaPath:"#/properties/last_used_at/type",keyword:"type",params:{type: schema66.properties.last_used_at.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/last_used_at",schemaPath:"#/properties/last_used_at/type",keyword:"type",params:{type: schema64.properties.last_used_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4844,7 +4994,7 @@ errors++;
 if(data.expires_at !== undefined){
 let data11 = data.expires_at;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err22 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema66.properties.expires_at.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema64.properties.expires_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -4877,16 +5027,16 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate141.errors = vErrors;
+validate137.errors = vErrors;
 return errors === 0;
 }
-validate141.evaluated = {"props":{"id":true,"name":true,"scopes":true,"scope_details":true,"security":true,"last_used_at":true,"expires_at":true},"dynamicProps":false,"dynamicItems":false};
+validate137.evaluated = {"props":{"id":true,"name":true,"scopes":true,"scope_details":true,"security":true,"last_used_at":true,"expires_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate138.evaluated;
+const evaluated0 = validate134.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5020,8 +5170,8 @@ errors++;
 }
 }
 if(data3.amount !== undefined){
-if(!(validate139(data3.amount, {instancePath:instancePath+"/balance/amount",parentData:data3,parentDataProperty:"amount",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data3.amount, {instancePath:instancePath+"/balance/amount",parentData:data3,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -5128,8 +5278,8 @@ errors++;
 }
 }
 if(data.api_token !== undefined){
-if(!(validate141(data.api_token, {instancePath:instancePath+"/api_token",parentData:data,parentDataProperty:"api_token",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
+if(!(validate137(data.api_token, {instancePath:instancePath+"/api_token",parentData:data,parentDataProperty:"api_token",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
 errors = vErrors.length;
 }
 }
@@ -5144,16 +5294,16 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate138.errors = vErrors;
+validate134.errors = vErrors;
 return errors === 0;
 }
-validate138.evaluated = {"props":{"id":true,"name":true,"email":true,"balance":true,"orders":true,"api_token":true},"dynamicProps":false,"dynamicItems":false};
+validate134.evaluated = {"props":{"id":true,"name":true,"email":true,"balance":true,"orders":true,"api_token":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate136.evaluated;
+const evaluated0 = validate132.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5176,8 +5326,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate138(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
+if(!(validate134(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
 errors = vErrors.length;
 }
 }
@@ -5192,20 +5342,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate136.errors = vErrors;
+validate132.errors = vErrors;
 return errors === 0;
 }
-validate136.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate132.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getUsage_response_200 = validate146;
-const schema68 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/Usage"}}}]};
-const schema69 = {"type":"object","required":["api_token","quota","billing","usage"],"properties":{"api_token":{"type":"object","required":["id","name","status","plan","billable"],"properties":{"id":{"type":"string"},"name":{"type":"string"},"status":{"type":"string","enum":["active","inactive","expired"],"x-assumption":"The description types status as a string; these are the key states the auth pipeline distinguishes."},"plan":{"type":"string"},"billable":{"type":"boolean"}}},"quota":{"type":"object","required":["day","month"],"properties":{"day":{"$ref":"#/components/schemas/QuotaWindow"},"month":{"$ref":"#/components/schemas/QuotaWindow"}}},"billing":{"type":"object","required":["currency","unit_price","estimated_amount","billable_units"],"properties":{"currency":{"type":"string"},"unit_price":{"$ref":"#/components/schemas/Amount"},"estimated_amount":{"$ref":"#/components/schemas/Amount"},"billable_units":{"type":"integer","minimum":0}}},"usage":{"type":"object","description":"Counters keyed by operationId.","x-assumption":"The description shows a map without naming its keys; operationIds are stable and match the contract.","additionalProperties":{"$ref":"#/components/schemas/UsageCounter"}}}};
-const schema70 = {"type":"object","required":["limit","used","remaining","resets_at"],"properties":{"limit":{"type":"integer","minimum":0},"used":{"type":"integer","minimum":0},"remaining":{"type":"integer","minimum":0},"resets_at":{"type":"string","format":"date-time"}}};
+export const getUsage_response_200 = validate142;
+const schema66 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/Usage"}}}]};
+const schema67 = {"type":"object","required":["api_token","quota","billing","usage"],"properties":{"api_token":{"type":"object","required":["id","name","status","plan","billable"],"properties":{"id":{"type":"string"},"name":{"type":"string"},"status":{"type":"string","enum":["active","inactive","expired"],"x-assumption":"The description types status as a string; these are the key states the auth pipeline distinguishes."},"plan":{"type":"string"},"billable":{"type":"boolean"}}},"quota":{"type":"object","required":["day","month"],"properties":{"day":{"$ref":"#/components/schemas/QuotaWindow"},"month":{"$ref":"#/components/schemas/QuotaWindow"}}},"billing":{"type":"object","required":["currency","unit_price","estimated_amount","billable_units"],"properties":{"currency":{"type":"string"},"unit_price":{"$ref":"#/components/schemas/Amount"},"estimated_amount":{"$ref":"#/components/schemas/Amount"},"billable_units":{"type":"integer","minimum":0}}},"usage":{"type":"object","description":"Counters keyed by operationId.","x-assumption":"The description shows a map without naming its keys; operationIds are stable and match the contract.","additionalProperties":{"$ref":"#/components/schemas/UsageCounter"}}}};
+const schema68 = {"type":"object","required":["limit","used","remaining","resets_at"],"properties":{"limit":{"type":"integer","minimum":0},"used":{"type":"integer","minimum":0},"remaining":{"type":"integer","minimum":0},"resets_at":{"type":"string","format":"date-time"}}};
 
-function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate149.evaluated;
+const evaluated0 = validate145.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5364,17 +5514,17 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate149.errors = vErrors;
+validate145.errors = vErrors;
 return errors === 0;
 }
-validate149.evaluated = {"props":{"limit":true,"used":true,"remaining":true,"resets_at":true},"dynamicProps":false,"dynamicItems":false};
+validate145.evaluated = {"props":{"limit":true,"used":true,"remaining":true,"resets_at":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema71 = {"type":"object","required":["requests","errors","billable_units","total_duration_ms"],"properties":{"requests":{"type":"integer","minimum":0},"errors":{"type":"integer","minimum":0},"billable_units":{"type":"integer","minimum":0},"total_duration_ms":{"type":"integer","minimum":0}}};
+const schema69 = {"type":"object","required":["requests","errors","billable_units","total_duration_ms"],"properties":{"requests":{"type":"integer","minimum":0},"errors":{"type":"integer","minimum":0},"billable_units":{"type":"integer","minimum":0},"total_duration_ms":{"type":"integer","minimum":0}}};
 
-function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate154.evaluated;
+const evaluated0 = validate150.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5533,16 +5683,16 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate154.errors = vErrors;
+validate150.errors = vErrors;
 return errors === 0;
 }
-validate154.evaluated = {"props":{"requests":true,"errors":true,"billable_units":true,"total_duration_ms":true},"dynamicProps":false,"dynamicItems":false};
+validate150.evaluated = {"props":{"requests":true,"errors":true,"billable_units":true,"total_duration_ms":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate148.evaluated;
+const evaluated0 = validate144.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5680,7 +5830,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!(((data3 === "active") || (data3 === "inactive")) || (data3 === "expired"))){
-const err12 = {instancePath:instancePath+"/api_token/status",schemaPath:"#/properties/api_token/properties/status/enum",keyword:"enum",params:{allowedValues: schema69.properties.api_token.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/api_token/status",schemaPath:"#/properties/api_token/properties/status/enum",keyword:"enum",params:{allowedValues: schema67.properties.api_token.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5750,14 +5900,14 @@ vErrors.push(err17);
 errors++;
 }
 if(data6.day !== undefined){
-if(!(validate149(data6.day, {instancePath:instancePath+"/quota/day",parentData:data6,parentDataProperty:"day",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+if(!(validate145(data6.day, {instancePath:instancePath+"/quota/day",parentData:data6,parentDataProperty:"day",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
 errors = vErrors.length;
 }
 }
 if(data6.month !== undefined){
-if(!(validate149(data6.month, {instancePath:instancePath+"/quota/month",parentData:data6,parentDataProperty:"month",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+if(!(validate145(data6.month, {instancePath:instancePath+"/quota/month",parentData:data6,parentDataProperty:"month",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
 errors = vErrors.length;
 }
 }
@@ -5829,14 +5979,14 @@ errors++;
 }
 }
 if(data9.unit_price !== undefined){
-if(!(validate139(data9.unit_price, {instancePath:instancePath+"/billing/unit_price",parentData:data9,parentDataProperty:"unit_price",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data9.unit_price, {instancePath:instancePath+"/billing/unit_price",parentData:data9,parentDataProperty:"unit_price",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
 if(data9.estimated_amount !== undefined){
-if(!(validate139(data9.estimated_amount, {instancePath:instancePath+"/billing/estimated_amount",parentData:data9,parentDataProperty:"estimated_amount",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data9.estimated_amount, {instancePath:instancePath+"/billing/estimated_amount",parentData:data9,parentDataProperty:"estimated_amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -5881,8 +6031,8 @@ if(data.usage !== undefined){
 let data14 = data.usage;
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 for(const key0 in data14){
-if(!(validate154(data14[key0], {instancePath:instancePath+"/usage/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data14,parentDataProperty:key0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+if(!(validate150(data14[key0], {instancePath:instancePath+"/usage/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data14,parentDataProperty:key0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
 errors = vErrors.length;
 }
 }
@@ -5909,16 +6059,16 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate148.errors = vErrors;
+validate144.errors = vErrors;
 return errors === 0;
 }
-validate148.evaluated = {"props":{"api_token":true,"quota":true,"billing":true,"usage":true},"dynamicProps":false,"dynamicItems":false};
+validate144.evaluated = {"props":{"api_token":true,"quota":true,"billing":true,"usage":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate146.evaluated;
+const evaluated0 = validate142.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5941,8 +6091,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate148(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
+if(!(validate144(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
 errors = vErrors.length;
 }
 }
@@ -5957,19 +6107,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate146.errors = vErrors;
+validate142.errors = vErrors;
 return errors === 0;
 }
-validate146.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate142.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listScopes_response_200 = validate157;
-const schema72 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ScopeListResult"}}}]};
-const schema73 = {"type":"object","required":["scopes"],"properties":{"scopes":{"type":"array","items":{"$ref":"#/components/schemas/Scope"}}}};
+export const listScopes_response_200 = validate153;
+const schema70 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ScopeListResult"}}}]};
+const schema71 = {"type":"object","required":["scopes"],"properties":{"scopes":{"type":"array","items":{"$ref":"#/components/schemas/Scope"}}}};
 
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate159.evaluated;
+const evaluated0 = validate155.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5992,8 +6142,8 @@ let data0 = data.scopes;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate142(data0[i0], {instancePath:instancePath+"/scopes/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
+if(!(validate138(data0[i0], {instancePath:instancePath+"/scopes/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
 errors = vErrors.length;
 }
 }
@@ -6020,16 +6170,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate159.errors = vErrors;
+validate155.errors = vErrors;
 return errors === 0;
 }
-validate159.evaluated = {"props":{"scopes":true},"dynamicProps":false,"dynamicItems":false};
+validate155.evaluated = {"props":{"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate157.evaluated;
+const evaluated0 = validate153.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6052,8 +6202,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate159(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
+if(!(validate155(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
 errors = vErrors.length;
 }
 }
@@ -6068,13 +6218,131 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate157.errors = vErrors;
+validate153.errors = vErrors;
 return errors === 0;
 }
-validate157.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate153.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listContracts_response_200 = validate162;
-const schema74 = {"$ref":"#/components/responses/PrivateContractList/content/application~1json/schema","$comment":"validator entry"};
+export const listContracts_response_200 = validate158;
+const schema72 = {"$ref":"#/components/responses/PrivateContractList/content/application~1json/schema","$comment":"validator entry"};
+
+function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate159.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate57(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.result === undefined){
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.result !== undefined){
+if(!(validate70(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate159.errors = vErrors;
+return errors === 0;
+}
+validate159.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate158.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate159(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
+errors = vErrors.length;
+}
+validate158.errors = vErrors;
+return errors === 0;
+}
+validate158.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getContract_response_200 = validate163;
+const schema74 = {"$ref":"#/components/responses/PrivateContract/content/application~1json/schema","$comment":"validator entry"};
+
+function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate164.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate57(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.result === undefined){
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.result !== undefined){
+if(!(validate81(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate164.errors = vErrors;
+return errors === 0;
+}
+validate164.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
 
 function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6086,6 +6354,28 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate164(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
+errors = vErrors.length;
+}
+validate163.errors = vErrors;
+return errors === 0;
+}
+validate163.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const listSchemas_response_200 = validate168;
+const schema76 = {"$ref":"#/components/responses/PrivateSchemaList/content/application~1json/schema","$comment":"validator entry"};
+
+function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate169.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(!(validate57(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
 errors = vErrors.length;
@@ -6102,8 +6392,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate74(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
+if(!(validate92(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
 }
@@ -6118,33 +6408,11 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate163.errors = vErrors;
+validate169.errors = vErrors;
 return errors === 0;
 }
-validate163.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate169.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-
-function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate162.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate163(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
-errors = vErrors.length;
-}
-validate162.errors = vErrors;
-return errors === 0;
-}
-validate162.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-export const getContract_response_200 = validate167;
-const schema76 = {"$ref":"#/components/responses/PrivateContract/content/application~1json/schema","$comment":"validator entry"};
 
 function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6156,6 +6424,28 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate169(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
+errors = vErrors.length;
+}
+validate168.errors = vErrors;
+return errors === 0;
+}
+validate168.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getSchema_response_200 = validate173;
+const schema78 = {"$ref":"#/components/responses/PrivateSchema/content/application~1json/schema","$comment":"validator entry"};
+
+function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate174.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(!(validate57(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
 errors = vErrors.length;
@@ -6172,8 +6462,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate85(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+if(!(validate103(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
 }
@@ -6188,33 +6478,11 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate168.errors = vErrors;
+validate174.errors = vErrors;
 return errors === 0;
 }
-validate168.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate174.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate167.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate168(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
-errors = vErrors.length;
-}
-validate167.errors = vErrors;
-return errors === 0;
-}
-validate167.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-export const listSchemas_response_200 = validate172;
-const schema78 = {"$ref":"#/components/responses/PrivateSchemaList/content/application~1json/schema","$comment":"validator entry"};
 
 function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6226,141 +6494,23 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate57(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+if(!(validate174(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
 errors = vErrors.length;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.result === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.result !== undefined){
-if(!(validate96(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
 }
 validate173.errors = vErrors;
 return errors === 0;
 }
 validate173.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
+export const listPaymentSystems_query = validate178;
+const schema80 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"type":"array","items":{"type":"string","enum":["sorting","-sorting","id","-id","name","-name"]},"default":["sorting","id"]},"filter[id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[payment_id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[code_currency_id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[side]":{"$ref":"#/components/schemas/AmountSide"},"filter[from_currency_id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[to_currency_id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[currency_code]":{"type":"string","minLength":1},"filter[letter_code]":{"type":"string","minLength":1},"filter[short_code]":{"type":"string","minLength":1},"filter[network]":{"type":"string","minLength":1}},"required":[]};
+const schema81 = {"type":"integer","minimum":1,"default":1};
 
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate172.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate173(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
-errors = vErrors.length;
-}
-validate172.errors = vErrors;
-return errors === 0;
-}
-validate172.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-export const getSchema_response_200 = validate177;
-const schema80 = {"$ref":"#/components/responses/PrivateSchema/content/application~1json/schema","$comment":"validator entry"};
-
-function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate178.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate57(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-errors = vErrors.length;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.result === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.result !== undefined){
-if(!(validate107(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate178.errors = vErrors;
-return errors === 0;
-}
-validate178.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate177.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate178(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
-errors = vErrors.length;
-}
-validate177.errors = vErrors;
-return errors === 0;
-}
-validate177.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-export const listPaymentSystems_query = validate182;
-const schema82 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"type":"array","items":{"type":"string","enum":["sorting","-sorting","id","-id","name","-name"]},"default":["sorting","id"]},"filter[id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[payment_id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[code_currency_id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[side]":{"$ref":"#/components/schemas/AmountSide"},"filter[from_currency_id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[to_currency_id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[currency_code]":{"type":"string","minLength":1},"filter[letter_code]":{"type":"string","minLength":1},"filter[short_code]":{"type":"string","minLength":1},"filter[network]":{"type":"string","minLength":1}},"required":[]};
-const schema83 = {"type":"integer","minimum":1,"default":1};
-
-function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate183.evaluated;
+const evaluated0 = validate179.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6389,17 +6539,17 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate183.errors = vErrors;
+validate179.errors = vErrors;
 return errors === 0;
 }
-validate183.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate179.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema84 = {"type":"integer","minimum":1,"maximum":100,"default":25};
+const schema82 = {"type":"integer","minimum":1,"maximum":100,"default":25};
 
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate185.evaluated;
+const evaluated0 = validate181.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6438,17 +6588,17 @@ vErrors.push(err2);
 errors++;
 }
 }
-validate185.errors = vErrors;
+validate181.errors = vErrors;
 return errors === 0;
 }
-validate185.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate181.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema85 = {"type":"string","enum":["page","cursor"],"default":"page"};
+const schema83 = {"type":"string","enum":["page","cursor"],"default":"page"};
 
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate187.evaluated;
+const evaluated0 = validate183.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6466,7 +6616,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "page") || (data === "cursor"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema85.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema83.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6475,17 +6625,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate187.errors = vErrors;
+validate183.errors = vErrors;
 return errors === 0;
 }
-validate187.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate183.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema86 = {"type":"string","minLength":1,"maxLength":512,"x-assumption":"Cursors are opaque keyset tokens; 512 characters bounds what a server must parse."};
+const schema84 = {"type":"string","minLength":1,"maxLength":512,"x-assumption":"Cursors are opaque keyset tokens; 512 characters bounds what a server must parse."};
 
-function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate189.evaluated;
+const evaluated0 = validate185.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6524,17 +6674,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate189.errors = vErrors;
+validate185.errors = vErrors;
 return errors === 0;
 }
-validate189.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate185.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema87 = {"type":"string","enum":["give","receive"],"description":"Which side of the exchange `amount` is given for; `give` is what the client pays, `receive` what it gets."};
+const schema85 = {"type":"string","enum":["give","receive"],"description":"Which side of the exchange `amount` is given for; `give` is what the client pays, `receive` what it gets."};
 
-function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate191.evaluated;
+const evaluated0 = validate187.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6552,7 +6702,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "give") || (data === "receive"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema87.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema85.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6561,16 +6711,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate191.errors = vErrors;
+validate187.errors = vErrors;
 return errors === 0;
 }
-validate191.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate187.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate182.evaluated;
+const evaluated0 = validate178.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6579,26 +6729,26 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.page !== undefined){
-if(!(validate183(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+if(!(validate179(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 }
 if(data.per_page !== undefined){
-if(!(validate185(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate181(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
 }
 if(data.pagination !== undefined){
-if(!(validate187(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate183(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
 errors = vErrors.length;
 }
 }
 if(data.cursor !== undefined){
-if(!(validate189(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+if(!(validate185(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
 errors = vErrors.length;
 }
 }
@@ -6619,7 +6769,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((data5 === "sorting") || (data5 === "-sorting")) || (data5 === "id")) || (data5 === "-id")) || (data5 === "name")) || (data5 === "-name"))){
-const err1 = {instancePath:instancePath+"/sort/" + i0,schemaPath:"#/properties/sort/items/enum",keyword:"enum",params:{allowedValues: schema82.properties.sort.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/sort/" + i0,schemaPath:"#/properties/sort/items/enum",keyword:"enum",params:{allowedValues: schema80.properties.sort.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6765,8 +6915,8 @@ errors++;
 }
 }
 if(data["filter[side]"] !== undefined){
-if(!(validate191(data["filter[side]"], {instancePath:instancePath+"/filter[side]",parentData:data,parentDataProperty:"filter[side]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
+if(!(validate187(data["filter[side]"], {instancePath:instancePath+"/filter[side]",parentData:data,parentDataProperty:"filter[side]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
 }
@@ -6963,22 +7113,22 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate182.errors = vErrors;
+validate178.errors = vErrors;
 return errors === 0;
 }
-validate182.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[id]":true,"filter[payment_id]":true,"filter[code_currency_id]":true,"filter[side]":true,"filter[from_currency_id]":true,"filter[to_currency_id]":true,"filter[currency_code]":true,"filter[letter_code]":true,"filter[short_code]":true,"filter[network]":true},"dynamicProps":false,"dynamicItems":false};
+validate178.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[id]":true,"filter[payment_id]":true,"filter[code_currency_id]":true,"filter[side]":true,"filter[from_currency_id]":true,"filter[to_currency_id]":true,"filter[currency_code]":true,"filter[letter_code]":true,"filter[short_code]":true,"filter[network]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPaymentSystems_response_200 = validate193;
-const schema88 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PaymentSystemListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema89 = {"type":"object","required":["payment_systems"],"properties":{"payment_systems":{"type":"array","items":{"$ref":"#/components/schemas/PaymentSystem"}}}};
-const schema90 = {"type":"object","description":"An item of the payment-systems list (description 2.2).","required":["id","type","name","payment","currency","codes","precision","capabilities","routes","form","notices","network","filters","sorting"],"properties":{"id":{"type":"integer","minimum":1},"type":{"type":"string","const":"payment_system"},"name":{"type":"string"},"payment":{"type":"object","required":["id","name","logo","logo_url"],"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"logo":{"type":"string","description":"Logo file name."},"logo_url":{"type":"string","format":"uri"}}},"currency":{"type":"object","required":["id","code","sign"],"properties":{"id":{"type":"integer","minimum":1},"code":{"type":"string","description":"Currency code, for example `BTC` or `USDT`."},"sign":{"type":"string"}}},"codes":{"type":"object","required":["letter","short","network_in","network_out"],"properties":{"letter":{"type":"string","description":"Rates-file code, for example `USDTTRC20`."},"short":{"type":"string"},"network_in":{"type":"string","description":"Network of deposits; empty for fiat."},"network_out":{"type":"string","description":"Network of payouts; empty for fiat."}}},"precision":{"type":"object","required":["amount_decimal"],"properties":{"amount_decimal":{"type":"integer","minimum":0,"maximum":18}}},"capabilities":{"type":"object","required":["can_give","can_receive","income_enabled","outcome_enabled"],"properties":{"can_give":{"type":"boolean"},"can_receive":{"type":"boolean"},"income_enabled":{"type":"integer","enum":[0,1],"x-assumption":"The description types it as an integer only; 1/0 flags as exchanger software stores them."},"outcome_enabled":{"type":"integer","enum":[0,1],"x-assumption":"The description types it as an integer only; 1/0 flags as exchanger software stores them."}}},"routes":{"type":"object","required":["give_to","receive_from"],"properties":{"give_to":{"type":"array","description":"Routes on which this system is the give side; `currency_id` is the receive side.","items":{"$ref":"#/components/schemas/PaymentSystemRouteLink"}},"receive_from":{"type":"array","description":"Routes on which this system is the receive side; `currency_id` is the give side.","items":{"$ref":"#/components/schemas/PaymentSystemRouteLink"}}}},"form":{"type":"object","description":"Free-form."},"notices":{"type":"object","description":"Free-form."},"network":{"type":"object","description":"Free-form."},"filters":{"type":"object","required":["ids"],"properties":{"ids":{"type":"array","items":{"type":"integer"}}}},"sorting":{"type":"object","additionalProperties":{"type":"integer"}}}};
+export const listPaymentSystems_response_200 = validate189;
+const schema86 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PaymentSystemListResult"}}},{"$ref":"#/components/schemas/PaginatedEnvelope"}]};
+const schema87 = {"type":"object","required":["payment_systems"],"properties":{"payment_systems":{"type":"array","items":{"$ref":"#/components/schemas/PaymentSystem"}}}};
+const schema88 = {"type":"object","description":"An item of the payment-systems list (description 2.2).","required":["id","type","name","payment","currency","codes","precision","capabilities","routes","form","notices","network","filters","sorting"],"properties":{"id":{"type":"integer","minimum":1},"type":{"type":"string","const":"payment_system"},"name":{"type":"string"},"payment":{"type":"object","required":["id","name","logo","logo_url"],"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"logo":{"type":"string","description":"Logo file name."},"logo_url":{"type":"string","format":"uri"}}},"currency":{"type":"object","required":["id","code","sign"],"properties":{"id":{"type":"integer","minimum":1},"code":{"type":"string","description":"Currency code, for example `BTC` or `USDT`."},"sign":{"type":"string"}}},"codes":{"type":"object","required":["letter","short","network_in","network_out"],"properties":{"letter":{"type":"string","description":"Rates-file code, for example `USDTTRC20`."},"short":{"type":"string"},"network_in":{"type":"string","description":"Network of deposits; empty for fiat."},"network_out":{"type":"string","description":"Network of payouts; empty for fiat."}}},"precision":{"type":"object","required":["amount_decimal"],"properties":{"amount_decimal":{"type":"integer","minimum":0,"maximum":18}}},"capabilities":{"type":"object","required":["can_give","can_receive","income_enabled","outcome_enabled"],"properties":{"can_give":{"type":"boolean"},"can_receive":{"type":"boolean"},"income_enabled":{"type":"integer","enum":[0,1],"x-assumption":"The description types it as an integer only; 1/0 flags as exchanger software stores them."},"outcome_enabled":{"type":"integer","enum":[0,1],"x-assumption":"The description types it as an integer only; 1/0 flags as exchanger software stores them."}}},"routes":{"type":"object","required":["give_to","receive_from"],"properties":{"give_to":{"type":"array","description":"Routes on which this system is the give side; `currency_id` is the receive side.","items":{"$ref":"#/components/schemas/PaymentSystemRouteLink"}},"receive_from":{"type":"array","description":"Routes on which this system is the receive side; `currency_id` is the give side.","items":{"$ref":"#/components/schemas/PaymentSystemRouteLink"}}}},"form":{"type":"object","additionalProperties":true,"description":"Free-form."},"notices":{"type":"object","additionalProperties":true,"description":"Free-form."},"network":{"type":"object","additionalProperties":true,"description":"Free-form."},"filters":{"type":"object","required":["ids"],"properties":{"ids":{"type":"array","items":{"type":"integer"}}}},"sorting":{"type":"object","additionalProperties":{"type":"integer"}}}};
 const formats14 = imported_ajv_formats_dist_formats.fullFormats.uri;
-const schema91 = {"type":"object","required":["route_id","currency_id"],"properties":{"route_id":{"type":"integer","minimum":1},"currency_id":{"type":"integer","minimum":1}}};
+const schema89 = {"type":"object","required":["route_id","currency_id"],"properties":{"route_id":{"type":"integer","minimum":1},"currency_id":{"type":"integer","minimum":1}}};
 
-function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate197.evaluated;
+const evaluated0 = validate193.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7067,16 +7217,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate197.errors = vErrors;
+validate193.errors = vErrors;
 return errors === 0;
 }
-validate197.evaluated = {"props":{"route_id":true,"currency_id":true},"dynamicProps":false,"dynamicItems":false};
+validate193.evaluated = {"props":{"route_id":true,"currency_id":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate196.evaluated;
+const evaluated0 = validate192.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7750,7 +7900,7 @@ vErrors.push(err58);
 errors++;
 }
 if(!((data22 === 0) || (data22 === 1))){
-const err59 = {instancePath:instancePath+"/capabilities/income_enabled",schemaPath:"#/properties/capabilities/properties/income_enabled/enum",keyword:"enum",params:{allowedValues: schema90.properties.capabilities.properties.income_enabled.enum},message:"must be equal to one of the allowed values"};
+const err59 = {instancePath:instancePath+"/capabilities/income_enabled",schemaPath:"#/properties/capabilities/properties/income_enabled/enum",keyword:"enum",params:{allowedValues: schema88.properties.capabilities.properties.income_enabled.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -7773,7 +7923,7 @@ vErrors.push(err60);
 errors++;
 }
 if(!((data23 === 0) || (data23 === 1))){
-const err61 = {instancePath:instancePath+"/capabilities/outcome_enabled",schemaPath:"#/properties/capabilities/properties/outcome_enabled/enum",keyword:"enum",params:{allowedValues: schema90.properties.capabilities.properties.outcome_enabled.enum},message:"must be equal to one of the allowed values"};
+const err61 = {instancePath:instancePath+"/capabilities/outcome_enabled",schemaPath:"#/properties/capabilities/properties/outcome_enabled/enum",keyword:"enum",params:{allowedValues: schema88.properties.capabilities.properties.outcome_enabled.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -7823,8 +7973,8 @@ let data25 = data24.give_to;
 if(Array.isArray(data25)){
 const len0 = data25.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate197(data25[i0], {instancePath:instancePath+"/routes/give_to/" + i0,parentData:data25,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
+if(!(validate193(data25[i0], {instancePath:instancePath+"/routes/give_to/" + i0,parentData:data25,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
 errors = vErrors.length;
 }
 }
@@ -7845,8 +7995,8 @@ let data27 = data24.receive_from;
 if(Array.isArray(data27)){
 const len1 = data27.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate197(data27[i1], {instancePath:instancePath+"/routes/receive_from/" + i1,parentData:data27,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
+if(!(validate193(data27[i1], {instancePath:instancePath+"/routes/receive_from/" + i1,parentData:data27,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
 errors = vErrors.length;
 }
 }
@@ -7876,7 +8026,9 @@ errors++;
 }
 if(data.form !== undefined){
 let data29 = data.form;
-if(!(data29 && typeof data29 == "object" && !Array.isArray(data29))){
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+}
+else {
 const err68 = {instancePath:instancePath+"/form",schemaPath:"#/properties/form/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err68];
@@ -7889,7 +8041,9 @@ errors++;
 }
 if(data.notices !== undefined){
 let data30 = data.notices;
-if(!(data30 && typeof data30 == "object" && !Array.isArray(data30))){
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+}
+else {
 const err69 = {instancePath:instancePath+"/notices",schemaPath:"#/properties/notices/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err69];
@@ -7902,7 +8056,9 @@ errors++;
 }
 if(data.network !== undefined){
 let data31 = data.network;
-if(!(data31 && typeof data31 == "object" && !Array.isArray(data31))){
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+}
+else {
 const err70 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err70];
@@ -8006,16 +8162,16 @@ vErrors.push(err77);
 }
 errors++;
 }
-validate196.errors = vErrors;
+validate192.errors = vErrors;
 return errors === 0;
 }
-validate196.evaluated = {"props":{"id":true,"type":true,"name":true,"payment":true,"currency":true,"codes":true,"precision":true,"capabilities":true,"routes":true,"form":true,"notices":true,"network":true,"filters":true,"sorting":true},"dynamicProps":false,"dynamicItems":false};
+validate192.evaluated = {"props":{"id":true,"type":true,"name":true,"payment":true,"currency":true,"codes":true,"precision":true,"capabilities":true,"routes":true,"form":true,"notices":true,"network":true,"filters":true,"sorting":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate195.evaluated;
+const evaluated0 = validate191.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8038,8 +8194,8 @@ let data0 = data.payment_systems;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate196(data0[i0], {instancePath:instancePath+"/payment_systems/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
+if(!(validate192(data0[i0], {instancePath:instancePath+"/payment_systems/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
 errors = vErrors.length;
 }
 }
@@ -8066,16 +8222,90 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate195.errors = vErrors;
+validate191.errors = vErrors;
 return errors === 0;
 }
-validate195.evaluated = {"props":{"payment_systems":true},"dynamicProps":false,"dynamicItems":false};
+validate191.evaluated = {"props":{"payment_systems":true},"dynamicProps":false,"dynamicItems":false};
 
+const schema90 = {"type":"object","description":"What a list adds to the success envelope, `meta.pagination`, always present.","required":["meta"],"properties":{"meta":{"allOf":[{"$ref":"#/components/schemas/EnvelopeMeta"},{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}]}}};
 
-function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate193.evaluated;
+const evaluated0 = validate198.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.meta === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.meta !== undefined){
+let data0 = data.meta;
+if(!(validate58(data0, {instancePath:instancePath+"/meta",parentData:data,parentDataProperty:"meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+errors = vErrors.length;
+}
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.pagination === undefined){
+const err1 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/allOf/1/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0.pagination !== undefined){
+if(!(validate59(data0.pagination, {instancePath:instancePath+"/meta/pagination",parentData:data0,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate198.errors = vErrors;
+return errors === 0;
+}
+validate198.evaluated = {"props":{"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate189.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8098,8 +8328,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate195(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+if(!(validate191(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
 errors = vErrors.length;
 }
 }
@@ -8114,71 +8344,22 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.meta === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/2/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.meta !== undefined){
-let data1 = data.meta;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.pagination === undefined){
-const err3 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data1.pagination !== undefined){
-if(!(validate59(data1.pagination, {instancePath:instancePath+"/meta/pagination",parentData:data1,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/allOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate193.errors = vErrors;
+validate189.errors = vErrors;
 return errors === 0;
 }
-validate193.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate189.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listRoutes_query = validate203;
-const schema92 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"type":"array","items":{"type":"string","enum":["sorting","-sorting","id","-id","name","-name"]},"default":["sorting","id"]},"filter[id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[from_currency_id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[to_currency_id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[from]":{"type":"string","minLength":1},"filter[to]":{"type":"string","minLength":1}},"required":[]};
+export const listRoutes_query = validate202;
+const schema91 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"type":"array","items":{"type":"string","enum":["sorting","-sorting","id","-id","name","-name"]},"default":["sorting","id"]},"filter[id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[from_currency_id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[to_currency_id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[from]":{"type":"string","minLength":1},"filter[to]":{"type":"string","minLength":1}},"required":[]};
 
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate203.evaluated;
+const evaluated0 = validate202.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8187,26 +8368,26 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.page !== undefined){
-if(!(validate183(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+if(!(validate179(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 }
 if(data.per_page !== undefined){
-if(!(validate185(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate181(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
 }
 if(data.pagination !== undefined){
-if(!(validate187(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate183(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
 errors = vErrors.length;
 }
 }
 if(data.cursor !== undefined){
-if(!(validate189(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+if(!(validate185(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
 errors = vErrors.length;
 }
 }
@@ -8227,7 +8408,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((data5 === "sorting") || (data5 === "-sorting")) || (data5 === "id")) || (data5 === "-id")) || (data5 === "name")) || (data5 === "-name"))){
-const err1 = {instancePath:instancePath+"/sort/" + i0,schemaPath:"#/properties/sort/items/enum",keyword:"enum",params:{allowedValues: schema92.properties.sort.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/sort/" + i0,schemaPath:"#/properties/sort/items/enum",keyword:"enum",params:{allowedValues: schema91.properties.sort.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8433,288 +8614,20 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate203.errors = vErrors;
+validate202.errors = vErrors;
 return errors === 0;
 }
-validate203.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[id]":true,"filter[from_currency_id]":true,"filter[to_currency_id]":true,"filter[from]":true,"filter[to]":true},"dynamicProps":false,"dynamicItems":false};
+validate202.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[id]":true,"filter[from_currency_id]":true,"filter[to_currency_id]":true,"filter[from]":true,"filter[to]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listRoutes_response_200 = validate208;
-const schema93 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RouteListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema94 = {"type":"object","required":["routes"],"properties":{"routes":{"type":"array","items":{"$ref":"#/components/schemas/ExchangeRoute"}}}};
-const schema95 = {"title":"Exchange route","description":"A route (direction) from a give-side payment system to a receive-side one (description 2.3).","type":"object","required":["id","status","is_enabled","name","from","to","limits","rate"],"$defs":{"side":{"type":"object","required":["id","payment","code","designation","small_code","network","network_out","decimal"],"properties":{"id":{"type":"integer","description":"Payment-system (currency) id of this side."},"payment":{"type":"string","description":"Payment system name, for example `Tether`."},"code":{"type":"string","description":"Rates-file code, for example `USDTTRC20`."},"designation":{"type":"string","description":"Currency designation, for example `USDT`."},"small_code":{"type":"string"},"network":{"type":"string","description":"Network of deposits on this side; empty for fiat."},"network_out":{"type":"string","description":"Network of payouts on this side; empty for fiat."},"decimal":{"type":"integer","minimum":0,"maximum":18,"description":"Amount precision of this side."}}},"amount":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"}},"properties":{"id":{"type":"integer","minimum":1},"status":{"type":"integer","enum":[0,1],"description":"1 active, 0 suspended (payouts suspended, or the receive side's reserve below the smallest payout).","x-assumption":"The description types status as an integer only; 1/0 mirrors is_enabled as exchanger software stores it."},"is_enabled":{"type":"boolean"},"name":{"type":"string"},"from":{"$ref":"#/components/schemas/ExchangeRoute/%24defs/side"},"to":{"$ref":"#/components/schemas/ExchangeRoute/%24defs/side"},"limits":{"type":"object","required":["min_give","max_give","min_receive","max_receive"],"properties":{"min_give":{"$ref":"#/components/schemas/ExchangeRoute/%24defs/amount"},"max_give":{"$ref":"#/components/schemas/ExchangeRoute/%24defs/amount"},"min_receive":{"$ref":"#/components/schemas/ExchangeRoute/%24defs/amount"},"max_receive":{"$ref":"#/components/schemas/ExchangeRoute/%24defs/amount"},"reserve":{"$ref":"#/components/schemas/ExchangeRoute/%24defs/amount","x-assumption":"Exchangers publish the reserve of the receive side (the rates file's <amount>); it caps max_receive."}}},"rate":{"type":"object","required":["type","course"],"properties":{"type":{"type":"string","enum":["fixed","floating"],"x-assumption":"The description names `fixed`; `floating` is the usual other mode (rate re-read at payment time)."},"course":{"$ref":"#/components/schemas/ExchangeRoute/%24defs/amount","description":"Units of the receive side per one unit of the give side."},"is_type_rate":{"type":"boolean"},"default_type_rate":{"type":"integer"},"modes":{"type":"object"}}},"features":{"type":"object","description":"Free-form route features.","properties":{"fee_percent":{"$ref":"#/components/schemas/ExchangeRoute/%24defs/amount","x-assumption":"The exchanger's fee as a percentage of the give amount, already reflected in quotes."}}},"timestamps":{"type":"object"},"sorting":{"type":"object","additionalProperties":{"type":"integer"}}},"examples":[{"id":12,"status":1,"is_enabled":true,"name":"Bitcoin BTC → Tether USDT TRC20","from":{"id":1,"payment":"Bitcoin","code":"BTC","designation":"BTC","small_code":"btc","network":"BTC","network_out":"BTC","decimal":8},"to":{"id":7,"payment":"Tether","code":"USDTTRC20","designation":"USDT","small_code":"usdt","network":"TRON","network_out":"TRON","decimal":6},"limits":{"min_give":"0.001","max_give":"2","min_receive":"64","max_receive":"128000","reserve":"250000"},"rate":{"type":"fixed","course":"64000.5","is_type_rate":true,"default_type_rate":1,"modes":{}},"features":{"fee_percent":"0.5"},"timestamps":{"updated_at":"2026-11-21T11:59:00Z"},"sorting":{"position":10}}]};
-const schema96 = {"type":"object","required":["id","payment","code","designation","small_code","network","network_out","decimal"],"properties":{"id":{"type":"integer","description":"Payment-system (currency) id of this side."},"payment":{"type":"string","description":"Payment system name, for example `Tether`."},"code":{"type":"string","description":"Rates-file code, for example `USDTTRC20`."},"designation":{"type":"string","description":"Currency designation, for example `USDT`."},"small_code":{"type":"string"},"network":{"type":"string","description":"Network of deposits on this side; empty for fiat."},"network_out":{"type":"string","description":"Network of payouts on this side; empty for fiat."},"decimal":{"type":"integer","minimum":0,"maximum":18,"description":"Amount precision of this side."}}};
+export const listRoutes_response_200 = validate207;
+const schema92 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RouteListResult"}}},{"$ref":"#/components/schemas/PaginatedEnvelope"}]};
+const schema93 = {"type":"object","required":["routes"],"properties":{"routes":{"type":"array","items":{"$ref":"#/components/schemas/ExchangeRoute"}}}};
+const schema94 = {"title":"Exchange route","description":"A route (direction) from a give-side payment system to a receive-side one (description 2.3).","type":"object","required":["id","status","is_enabled","name","from","to","limits","rate"],"properties":{"id":{"type":"integer","minimum":1},"status":{"type":"integer","enum":[0,1],"description":"1 active, 0 suspended (payouts suspended, or the receive side's reserve below the smallest payout).","x-assumption":"The description types status as an integer only; 1/0 mirrors is_enabled as exchanger software stores it."},"is_enabled":{"type":"boolean"},"name":{"type":"string"},"from":{"type":"object","description":"The give side: what the client pays.","required":["id","payment","code","designation","small_code","network","network_out","decimal"],"properties":{"id":{"type":"integer","description":"Payment-system (currency) id of this side."},"payment":{"type":"string","description":"Payment system name, for example `Tether`."},"code":{"type":"string","description":"Rates-file code, for example `USDTTRC20`."},"designation":{"type":"string","description":"Currency designation, for example `USDT`."},"small_code":{"type":"string"},"network":{"type":"string","description":"Network of deposits on this side; empty for fiat."},"network_out":{"type":"string","description":"Network of payouts on this side; empty for fiat."},"decimal":{"type":"integer","minimum":0,"maximum":18,"description":"Amount precision of this side."}}},"to":{"type":"object","description":"The receive side: what the client is paid; the same fields as `from`.","required":["id","payment","code","designation","small_code","network","network_out","decimal"],"properties":{"id":{"type":"integer","description":"Payment-system (currency) id of this side."},"payment":{"type":"string","description":"Payment system name, for example `Tether`."},"code":{"type":"string","description":"Rates-file code, for example `USDTTRC20`."},"designation":{"type":"string","description":"Currency designation, for example `USDT`."},"small_code":{"type":"string"},"network":{"type":"string","description":"Network of deposits on this side; empty for fiat."},"network_out":{"type":"string","description":"Network of payouts on this side; empty for fiat."},"decimal":{"type":"integer","minimum":0,"maximum":18,"description":"Amount precision of this side."}}},"limits":{"type":"object","required":["min_give","max_give","min_receive","max_receive"],"properties":{"min_give":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"},"max_give":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"},"min_receive":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"},"max_receive":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"},"reserve":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","x-assumption":"Exchangers publish the reserve of the receive side (the rates file's <amount>); it caps max_receive."}}},"rate":{"type":"object","required":["type","course"],"properties":{"type":{"type":"string","enum":["fixed","floating"],"x-assumption":"The description names `fixed`; `floating` is the usual other mode (rate re-read at payment time)."},"course":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","description":"Units of the receive side per one unit of the give side."},"is_type_rate":{"type":"boolean"},"default_type_rate":{"type":"integer"},"modes":{"type":"object","additionalProperties":true}}},"features":{"type":"object","description":"Free-form route features.","properties":{"fee_percent":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","x-assumption":"The exchanger's fee as a percentage of the give amount, already reflected in quotes."}}},"timestamps":{"type":"object","additionalProperties":true},"sorting":{"type":"object","additionalProperties":{"type":"integer"}}},"examples":[{"id":12,"status":1,"is_enabled":true,"name":"Bitcoin BTC → Tether USDT TRC20","from":{"id":1,"payment":"Bitcoin","code":"BTC","designation":"BTC","small_code":"btc","network":"BTC","network_out":"BTC","decimal":8},"to":{"id":7,"payment":"Tether","code":"USDTTRC20","designation":"USDT","small_code":"usdt","network":"TRON","network_out":"TRON","decimal":6},"limits":{"min_give":"0.001","max_give":"2","min_receive":"64","max_receive":"128000","reserve":"250000"},"rate":{"type":"fixed","course":"64000.5","is_type_rate":true,"default_type_rate":1,"modes":{}},"features":{"fee_percent":"0.5"},"timestamps":{"updated_at":"2026-11-21T11:59:00Z"},"sorting":{"position":10}}]};
 
-function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate212.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.payment === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "payment"},message:"must have required property '"+"payment"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.code === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.designation === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "designation"},message:"must have required property '"+"designation"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.small_code === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "small_code"},message:"must have required property '"+"small_code"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.network === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "network"},message:"must have required property '"+"network"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.network_out === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "network_out"},message:"must have required property '"+"network_out"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.decimal === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decimal"},message:"must have required property '"+"decimal"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.id !== undefined){
-let data0 = data.id;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.payment !== undefined){
-if(typeof data.payment !== "string"){
-const err9 = {instancePath:instancePath+"/payment",schemaPath:"#/properties/payment/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.code !== undefined){
-if(typeof data.code !== "string"){
-const err10 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.designation !== undefined){
-if(typeof data.designation !== "string"){
-const err11 = {instancePath:instancePath+"/designation",schemaPath:"#/properties/designation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.small_code !== undefined){
-if(typeof data.small_code !== "string"){
-const err12 = {instancePath:instancePath+"/small_code",schemaPath:"#/properties/small_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.network !== undefined){
-if(typeof data.network !== "string"){
-const err13 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.network_out !== undefined){
-if(typeof data.network_out !== "string"){
-const err14 = {instancePath:instancePath+"/network_out",schemaPath:"#/properties/network_out/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.decimal !== undefined){
-let data7 = data.decimal;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err15 = {instancePath:instancePath+"/decimal",schemaPath:"#/properties/decimal/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 18 || isNaN(data7)){
-const err16 = {instancePath:instancePath+"/decimal",schemaPath:"#/properties/decimal/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18},message:"must be <= 18"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data7 < 0 || isNaN(data7)){
-const err17 = {instancePath:instancePath+"/decimal",schemaPath:"#/properties/decimal/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-validate212.errors = vErrors;
-return errors === 0;
-}
-validate212.evaluated = {"props":{"id":true,"payment":true,"code":true,"designation":true,"small_code":true,"network":true,"network_out":true,"decimal":true},"dynamicProps":false,"dynamicItems":false};
-
-const schema97 = {"type":"string","pattern":"^\\d+(\\.\\d+)?$"};
-
-function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate215.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!pattern11.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate215.errors = vErrors;
-return errors === 0;
-}
-validate215.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-
-function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate211.evaluated;
+const evaluated0 = validate210.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8840,7 +8753,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((data1 === 0) || (data1 === 1))){
-const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema95.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema94.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8875,22 +8788,10 @@ errors++;
 }
 }
 if(data.from !== undefined){
-if(!(validate212(data.from, {instancePath:instancePath+"/from",parentData:data,parentDataProperty:"from",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
-errors = vErrors.length;
-}
-}
-if(data.to !== undefined){
-if(!(validate212(data.to, {instancePath:instancePath+"/to",parentData:data,parentDataProperty:"to",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
-errors = vErrors.length;
-}
-}
-if(data.limits !== undefined){
-let data6 = data.limits;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.min_give === undefined){
-const err14 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/required",keyword:"required",params:{missingProperty: "min_give"},message:"must have required property '"+"min_give"+"'"};
+let data4 = data.from;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.id === undefined){
+const err14 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -8899,8 +8800,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data6.max_give === undefined){
-const err15 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/required",keyword:"required",params:{missingProperty: "max_give"},message:"must have required property '"+"max_give"+"'"};
+if(data4.payment === undefined){
+const err15 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/required",keyword:"required",params:{missingProperty: "payment"},message:"must have required property '"+"payment"+"'"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -8909,8 +8810,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data6.min_receive === undefined){
-const err16 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/required",keyword:"required",params:{missingProperty: "min_receive"},message:"must have required property '"+"min_receive"+"'"};
+if(data4.code === undefined){
+const err16 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -8919,8 +8820,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data6.max_receive === undefined){
-const err17 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/required",keyword:"required",params:{missingProperty: "max_receive"},message:"must have required property '"+"max_receive"+"'"};
+if(data4.designation === undefined){
+const err17 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/required",keyword:"required",params:{missingProperty: "designation"},message:"must have required property '"+"designation"+"'"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -8929,39 +8830,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data6.min_give !== undefined){
-if(!(validate215(data6.min_give, {instancePath:instancePath+"/limits/min_give",parentData:data6,parentDataProperty:"min_give",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
-errors = vErrors.length;
-}
-}
-if(data6.max_give !== undefined){
-if(!(validate215(data6.max_give, {instancePath:instancePath+"/limits/max_give",parentData:data6,parentDataProperty:"max_give",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
-errors = vErrors.length;
-}
-}
-if(data6.min_receive !== undefined){
-if(!(validate215(data6.min_receive, {instancePath:instancePath+"/limits/min_receive",parentData:data6,parentDataProperty:"min_receive",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
-errors = vErrors.length;
-}
-}
-if(data6.max_receive !== undefined){
-if(!(validate215(data6.max_receive, {instancePath:instancePath+"/limits/max_receive",parentData:data6,parentDataProperty:"max_receive",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
-errors = vErrors.length;
-}
-}
-if(data6.reserve !== undefined){
-if(!(validate215(data6.reserve, {instancePath:instancePath+"/limits/reserve",parentData:data6,parentDataProperty:"reserve",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data4.small_code === undefined){
+const err18 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/required",keyword:"required",params:{missingProperty: "small_code"},message:"must have required property '"+"small_code"+"'"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -8970,12 +8840,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-if(data.rate !== undefined){
-let data12 = data.rate;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.type === undefined){
-const err19 = {instancePath:instancePath+"/rate",schemaPath:"#/properties/rate/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(data4.network === undefined){
+const err19 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/required",keyword:"required",params:{missingProperty: "network"},message:"must have required property '"+"network"+"'"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -8984,8 +8850,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data12.course === undefined){
-const err20 = {instancePath:instancePath+"/rate",schemaPath:"#/properties/rate/required",keyword:"required",params:{missingProperty: "course"},message:"must have required property '"+"course"+"'"};
+if(data4.network_out === undefined){
+const err20 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/required",keyword:"required",params:{missingProperty: "network_out"},message:"must have required property '"+"network_out"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -8994,10 +8860,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data12.type !== undefined){
-let data13 = data12.type;
-if(typeof data13 !== "string"){
-const err21 = {instancePath:instancePath+"/rate/type",schemaPath:"#/properties/rate/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data4.decimal === undefined){
+const err21 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/required",keyword:"required",params:{missingProperty: "decimal"},message:"must have required property '"+"decimal"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -9006,8 +8870,10 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(!((data13 === "fixed") || (data13 === "floating"))){
-const err22 = {instancePath:instancePath+"/rate/type",schemaPath:"#/properties/rate/properties/type/enum",keyword:"enum",params:{allowedValues: schema95.properties.rate.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(data4.id !== undefined){
+let data5 = data4.id;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err22 = {instancePath:instancePath+"/from/id",schemaPath:"#/properties/from/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -9017,15 +8883,9 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data12.course !== undefined){
-if(!(validate215(data12.course, {instancePath:instancePath+"/rate/course",parentData:data12,parentDataProperty:"course",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
-errors = vErrors.length;
-}
-}
-if(data12.is_type_rate !== undefined){
-if(typeof data12.is_type_rate !== "boolean"){
-const err23 = {instancePath:instancePath+"/rate/is_type_rate",schemaPath:"#/properties/rate/properties/is_type_rate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data4.payment !== undefined){
+if(typeof data4.payment !== "string"){
+const err23 = {instancePath:instancePath+"/from/payment",schemaPath:"#/properties/from/properties/payment/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -9035,10 +8895,9 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data12.default_type_rate !== undefined){
-let data16 = data12.default_type_rate;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err24 = {instancePath:instancePath+"/rate/default_type_rate",schemaPath:"#/properties/rate/properties/default_type_rate/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data4.code !== undefined){
+if(typeof data4.code !== "string"){
+const err24 = {instancePath:instancePath+"/from/code",schemaPath:"#/properties/from/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -9048,10 +8907,9 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data12.modes !== undefined){
-let data17 = data12.modes;
-if(!(data17 && typeof data17 == "object" && !Array.isArray(data17))){
-const err25 = {instancePath:instancePath+"/rate/modes",schemaPath:"#/properties/rate/properties/modes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data4.designation !== undefined){
+if(typeof data4.designation !== "string"){
+const err25 = {instancePath:instancePath+"/from/designation",schemaPath:"#/properties/from/properties/designation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -9061,9 +8919,9 @@ vErrors.push(err25);
 errors++;
 }
 }
-}
-else {
-const err26 = {instancePath:instancePath+"/rate",schemaPath:"#/properties/rate/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data4.small_code !== undefined){
+if(typeof data4.small_code !== "string"){
+const err26 = {instancePath:instancePath+"/from/small_code",schemaPath:"#/properties/from/properties/small_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -9073,18 +8931,9 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.features !== undefined){
-let data18 = data.features;
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-if(data18.fee_percent !== undefined){
-if(!(validate215(data18.fee_percent, {instancePath:instancePath+"/features/fee_percent",parentData:data18,parentDataProperty:"fee_percent",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/features",schemaPath:"#/properties/features/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data4.network !== undefined){
+if(typeof data4.network !== "string"){
+const err27 = {instancePath:instancePath+"/from/network",schemaPath:"#/properties/from/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -9094,10 +8943,9 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data.timestamps !== undefined){
-let data20 = data.timestamps;
-if(!(data20 && typeof data20 == "object" && !Array.isArray(data20))){
-const err28 = {instancePath:instancePath+"/timestamps",schemaPath:"#/properties/timestamps/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data4.network_out !== undefined){
+if(typeof data4.network_out !== "string"){
+const err28 = {instancePath:instancePath+"/from/network_out",schemaPath:"#/properties/from/properties/network_out/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -9107,13 +8955,10 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.sorting !== undefined){
-let data21 = data.sorting;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-for(const key0 in data21){
-let data22 = data21[key0];
-if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
-const err29 = {instancePath:instancePath+"/sorting/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/sorting/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data4.decimal !== undefined){
+let data12 = data4.decimal;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err29 = {instancePath:instancePath+"/from/decimal",schemaPath:"#/properties/from/properties/decimal/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -9122,10 +8967,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/sorting",schemaPath:"#/properties/sorting/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 > 18 || isNaN(data12)){
+const err30 = {instancePath:instancePath+"/from/decimal",schemaPath:"#/properties/from/properties/decimal/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18},message:"must be <= 18"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -9134,10 +8978,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-}
-else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data12 < 0 || isNaN(data12)){
+const err31 = {instancePath:instancePath+"/from/decimal",schemaPath:"#/properties/from/properties/decimal/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -9146,16 +8988,642 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate211.errors = vErrors;
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.to !== undefined){
+let data13 = data.to;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.id === undefined){
+const err33 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(data13.payment === undefined){
+const err34 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/required",keyword:"required",params:{missingProperty: "payment"},message:"must have required property '"+"payment"+"'"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data13.code === undefined){
+const err35 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data13.designation === undefined){
+const err36 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/required",keyword:"required",params:{missingProperty: "designation"},message:"must have required property '"+"designation"+"'"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(data13.small_code === undefined){
+const err37 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/required",keyword:"required",params:{missingProperty: "small_code"},message:"must have required property '"+"small_code"+"'"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(data13.network === undefined){
+const err38 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/required",keyword:"required",params:{missingProperty: "network"},message:"must have required property '"+"network"+"'"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(data13.network_out === undefined){
+const err39 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/required",keyword:"required",params:{missingProperty: "network_out"},message:"must have required property '"+"network_out"+"'"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(data13.decimal === undefined){
+const err40 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/required",keyword:"required",params:{missingProperty: "decimal"},message:"must have required property '"+"decimal"+"'"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(data13.id !== undefined){
+let data14 = data13.id;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err41 = {instancePath:instancePath+"/to/id",schemaPath:"#/properties/to/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data13.payment !== undefined){
+if(typeof data13.payment !== "string"){
+const err42 = {instancePath:instancePath+"/to/payment",schemaPath:"#/properties/to/properties/payment/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data13.code !== undefined){
+if(typeof data13.code !== "string"){
+const err43 = {instancePath:instancePath+"/to/code",schemaPath:"#/properties/to/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data13.designation !== undefined){
+if(typeof data13.designation !== "string"){
+const err44 = {instancePath:instancePath+"/to/designation",schemaPath:"#/properties/to/properties/designation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data13.small_code !== undefined){
+if(typeof data13.small_code !== "string"){
+const err45 = {instancePath:instancePath+"/to/small_code",schemaPath:"#/properties/to/properties/small_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data13.network !== undefined){
+if(typeof data13.network !== "string"){
+const err46 = {instancePath:instancePath+"/to/network",schemaPath:"#/properties/to/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data13.network_out !== undefined){
+if(typeof data13.network_out !== "string"){
+const err47 = {instancePath:instancePath+"/to/network_out",schemaPath:"#/properties/to/properties/network_out/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data13.decimal !== undefined){
+let data21 = data13.decimal;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+const err48 = {instancePath:instancePath+"/to/decimal",schemaPath:"#/properties/to/properties/decimal/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 > 18 || isNaN(data21)){
+const err49 = {instancePath:instancePath+"/to/decimal",schemaPath:"#/properties/to/properties/decimal/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18},message:"must be <= 18"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if(data21 < 0 || isNaN(data21)){
+const err50 = {instancePath:instancePath+"/to/decimal",schemaPath:"#/properties/to/properties/decimal/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data.limits !== undefined){
+let data22 = data.limits;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.min_give === undefined){
+const err52 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/required",keyword:"required",params:{missingProperty: "min_give"},message:"must have required property '"+"min_give"+"'"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+if(data22.max_give === undefined){
+const err53 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/required",keyword:"required",params:{missingProperty: "max_give"},message:"must have required property '"+"max_give"+"'"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+if(data22.min_receive === undefined){
+const err54 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/required",keyword:"required",params:{missingProperty: "min_receive"},message:"must have required property '"+"min_receive"+"'"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(data22.max_receive === undefined){
+const err55 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/required",keyword:"required",params:{missingProperty: "max_receive"},message:"must have required property '"+"max_receive"+"'"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if(data22.min_give !== undefined){
+let data23 = data22.min_give;
+if(typeof data23 === "string"){
+if(!pattern11.test(data23)){
+const err56 = {instancePath:instancePath+"/limits/min_give",schemaPath:"#/properties/limits/properties/min_give/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/limits/min_give",schemaPath:"#/properties/limits/properties/min_give/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data22.max_give !== undefined){
+let data24 = data22.max_give;
+if(typeof data24 === "string"){
+if(!pattern11.test(data24)){
+const err58 = {instancePath:instancePath+"/limits/max_give",schemaPath:"#/properties/limits/properties/max_give/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/limits/max_give",schemaPath:"#/properties/limits/properties/max_give/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data22.min_receive !== undefined){
+let data25 = data22.min_receive;
+if(typeof data25 === "string"){
+if(!pattern11.test(data25)){
+const err60 = {instancePath:instancePath+"/limits/min_receive",schemaPath:"#/properties/limits/properties/min_receive/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/limits/min_receive",schemaPath:"#/properties/limits/properties/min_receive/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data22.max_receive !== undefined){
+let data26 = data22.max_receive;
+if(typeof data26 === "string"){
+if(!pattern11.test(data26)){
+const err62 = {instancePath:instancePath+"/limits/max_receive",schemaPath:"#/properties/limits/properties/max_receive/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/limits/max_receive",schemaPath:"#/properties/limits/properties/max_receive/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data22.reserve !== undefined){
+let data27 = data22.reserve;
+if(typeof data27 === "string"){
+if(!pattern11.test(data27)){
+const err64 = {instancePath:instancePath+"/limits/reserve",schemaPath:"#/properties/limits/properties/reserve/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/limits/reserve",schemaPath:"#/properties/limits/properties/reserve/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+}
+else {
+const err66 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+if(data.rate !== undefined){
+let data28 = data.rate;
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if(data28.type === undefined){
+const err67 = {instancePath:instancePath+"/rate",schemaPath:"#/properties/rate/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+if(data28.course === undefined){
+const err68 = {instancePath:instancePath+"/rate",schemaPath:"#/properties/rate/required",keyword:"required",params:{missingProperty: "course"},message:"must have required property '"+"course"+"'"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if(data28.type !== undefined){
+let data29 = data28.type;
+if(typeof data29 !== "string"){
+const err69 = {instancePath:instancePath+"/rate/type",schemaPath:"#/properties/rate/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+if(!((data29 === "fixed") || (data29 === "floating"))){
+const err70 = {instancePath:instancePath+"/rate/type",schemaPath:"#/properties/rate/properties/type/enum",keyword:"enum",params:{allowedValues: schema94.properties.rate.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+if(data28.course !== undefined){
+let data30 = data28.course;
+if(typeof data30 === "string"){
+if(!pattern11.test(data30)){
+const err71 = {instancePath:instancePath+"/rate/course",schemaPath:"#/properties/rate/properties/course/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/rate/course",schemaPath:"#/properties/rate/properties/course/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data28.is_type_rate !== undefined){
+if(typeof data28.is_type_rate !== "boolean"){
+const err73 = {instancePath:instancePath+"/rate/is_type_rate",schemaPath:"#/properties/rate/properties/is_type_rate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+if(data28.default_type_rate !== undefined){
+let data32 = data28.default_type_rate;
+if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
+const err74 = {instancePath:instancePath+"/rate/default_type_rate",schemaPath:"#/properties/rate/properties/default_type_rate/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+if(data28.modes !== undefined){
+let data33 = data28.modes;
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+}
+else {
+const err75 = {instancePath:instancePath+"/rate/modes",schemaPath:"#/properties/rate/properties/modes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/rate",schemaPath:"#/properties/rate/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+if(data.features !== undefined){
+let data34 = data.features;
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+if(data34.fee_percent !== undefined){
+let data35 = data34.fee_percent;
+if(typeof data35 === "string"){
+if(!pattern11.test(data35)){
+const err77 = {instancePath:instancePath+"/features/fee_percent",schemaPath:"#/properties/features/properties/fee_percent/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+else {
+const err78 = {instancePath:instancePath+"/features/fee_percent",schemaPath:"#/properties/features/properties/fee_percent/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/features",schemaPath:"#/properties/features/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+if(data.timestamps !== undefined){
+let data36 = data.timestamps;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+}
+else {
+const err80 = {instancePath:instancePath+"/timestamps",schemaPath:"#/properties/timestamps/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+if(data.sorting !== undefined){
+let data37 = data.sorting;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+for(const key0 in data37){
+let data38 = data37[key0];
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+const err81 = {instancePath:instancePath+"/sorting/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/sorting/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/sorting",schemaPath:"#/properties/sorting/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+else {
+const err83 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+validate210.errors = vErrors;
 return errors === 0;
 }
-validate211.evaluated = {"props":{"id":true,"status":true,"is_enabled":true,"name":true,"from":true,"to":true,"limits":true,"rate":true,"features":true,"timestamps":true,"sorting":true},"dynamicProps":false,"dynamicItems":false};
+validate210.evaluated = {"props":{"id":true,"status":true,"is_enabled":true,"name":true,"from":true,"to":true,"limits":true,"rate":true,"features":true,"timestamps":true,"sorting":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate210.evaluated;
+const evaluated0 = validate209.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9178,8 +9646,8 @@ let data0 = data.routes;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate211(data0[i0], {instancePath:instancePath+"/routes/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
+if(!(validate210(data0[i0], {instancePath:instancePath+"/routes/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
 }
@@ -9206,16 +9674,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate210.errors = vErrors;
+validate209.errors = vErrors;
 return errors === 0;
 }
-validate210.evaluated = {"props":{"routes":true},"dynamicProps":false,"dynamicItems":false};
+validate209.evaluated = {"props":{"routes":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate208.evaluated;
+const evaluated0 = validate207.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9238,8 +9706,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate210(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
+if(!(validate209(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate209.errors : vErrors.concat(validate209.errors);
 errors = vErrors.length;
 }
 }
@@ -9254,71 +9722,22 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.meta === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/2/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.meta !== undefined){
-let data1 = data.meta;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.pagination === undefined){
-const err3 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data1.pagination !== undefined){
-if(!(validate59(data1.pagination, {instancePath:instancePath+"/meta/pagination",parentData:data1,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/allOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate208.errors = vErrors;
+validate207.errors = vErrors;
 return errors === 0;
 }
-validate208.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate207.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getRouteDetailsByQuery_query = validate226;
-const schema98 = {"type":"object","properties":{"route_id":{"type":"integer","minimum":1},"direction_id":{"type":"integer","minimum":1},"from_currency_id":{"type":"integer","minimum":1},"to_currency_id":{"type":"integer","minimum":1},"from":{"type":"string","minLength":1},"to":{"type":"string","minLength":1}},"required":[]};
+export const getRouteDetailsByQuery_query = validate214;
+const schema95 = {"type":"object","properties":{"route_id":{"type":"integer","minimum":1},"direction_id":{"type":"integer","minimum":1},"from_currency_id":{"type":"integer","minimum":1},"to_currency_id":{"type":"integer","minimum":1},"from":{"type":"string","minLength":1},"to":{"type":"string","minLength":1}},"required":[]};
 
-function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate226.evaluated;
+const evaluated0 = validate214.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9487,21 +9906,21 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate226.errors = vErrors;
+validate214.errors = vErrors;
 return errors === 0;
 }
-validate226.evaluated = {"props":{"route_id":true,"direction_id":true,"from_currency_id":true,"to_currency_id":true,"from":true,"to":true},"dynamicProps":false,"dynamicItems":false};
+validate214.evaluated = {"props":{"route_id":true,"direction_id":true,"from_currency_id":true,"to_currency_id":true,"from":true,"to":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getRouteDetailsByQuery_response_200 = validate227;
-const schema99 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RouteDetailsResult"}}}]};
-const schema100 = {"type":"object","description":"Route details (description 2.4), the same for the id, pair and query forms.","required":["route","operation","snapshot","operation_contract","contract"],"properties":{"route":{"$ref":"#/components/schemas/ExchangeRoute"},"operation":{"type":"object","description":"Free-form description of the exchange operation."},"snapshot":{"$ref":"#/components/schemas/RouteSnapshot"},"operation_contract":{"$ref":"#/components/schemas/OperationContract"},"contract":{"$ref":"#/components/schemas/RouteContractEndpoints"}}};
-const schema101 = {"title":"Route snapshot","description":"A point-in-time view of a route (description 2.4): quotes and orders may cite it, and a changed route gets a new hash.","type":"object","required":["version","route_id","hash","generated_at","expires_at","fingerprint"],"properties":{"version":{"const":"route-snapshot-v1"},"route_id":{"type":"integer","minimum":1},"hash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-assumption":"SHA-256 hex of the route's rate, limits and status, so any change of those changes the hash."},"generated_at":{"type":"string","format":"date-time"},"expires_at":{"type":"string","format":"date-time"},"fingerprint":{"type":"object","description":"The values the hash covers.","properties":{"course":{"type":"string"},"limits":{"type":"object"},"status":{"type":"integer"}}}},"examples":[{"version":"route-snapshot-v1","route_id":12,"hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a","generated_at":"2026-11-21T12:00:00Z","expires_at":"2026-11-21T12:01:00Z","fingerprint":{"course":"64000.5","limits":{"min_give":"0.001","max_give":"2"},"status":1}}]};
-const pattern14 = new RegExp("^[0-9a-f]{64}$", "u");
+export const getRouteDetailsByQuery_response_200 = validate215;
+const schema96 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RouteDetailsResult"}}}]};
+const schema97 = {"type":"object","description":"Route details (description 2.4), the same for the id, pair and query forms.","required":["route","operation","snapshot","operation_contract","contract"],"properties":{"route":{"$ref":"#/components/schemas/ExchangeRoute"},"operation":{"type":"object","additionalProperties":true,"description":"Free-form description of the exchange operation."},"snapshot":{"$ref":"#/components/schemas/RouteSnapshot"},"operation_contract":{"$ref":"#/components/schemas/OperationContract"},"contract":{"$ref":"#/components/schemas/RouteContractEndpoints"}}};
+const schema98 = {"title":"Route snapshot","description":"A point-in-time view of a route (description 2.4): quotes and orders may cite it, and a changed route gets a new hash.","type":"object","required":["version","route_id","hash","generated_at","expires_at","fingerprint"],"properties":{"version":{"const":"route-snapshot-v1"},"route_id":{"type":"integer","minimum":1},"hash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-assumption":"SHA-256 hex of the route's rate, limits and status, so any change of those changes the hash."},"generated_at":{"type":"string","format":"date-time"},"expires_at":{"type":"string","format":"date-time"},"fingerprint":{"type":"object","description":"The values the hash covers (free-form: a server may cover more).","additionalProperties":true,"properties":{"course":{"type":"string"},"limits":{"type":"object","additionalProperties":true},"status":{"type":"integer"},"rate_type":{"type":"string","enum":["fixed","floating"]},"fee_percent":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"}}}},"examples":[{"version":"route-snapshot-v1","route_id":12,"hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a","generated_at":"2026-11-21T12:00:00Z","expires_at":"2026-11-21T12:01:00Z","fingerprint":{"course":"64000.5","limits":{"min_give":"0.001","max_give":"2"},"status":1,"rate_type":"fixed","fee_percent":"0.5"}}]};
+const pattern20 = new RegExp("^[0-9a-f]{64}$", "u");
 
-function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate231.evaluated;
+const evaluated0 = validate219.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9609,7 +10028,7 @@ errors++;
 if(data.hash !== undefined){
 let data2 = data.hash;
 if(typeof data2 === "string"){
-if(!pattern14.test(data2)){
+if(!pattern20.test(data2)){
 const err9 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -9698,7 +10117,9 @@ errors++;
 }
 if(data5.limits !== undefined){
 let data7 = data5.limits;
-if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+}
+else {
 const err16 = {instancePath:instancePath+"/fingerprint/limits",schemaPath:"#/properties/fingerprint/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err16];
@@ -9722,9 +10143,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-}
-else {
-const err18 = {instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data5.rate_type !== undefined){
+let data9 = data5.rate_type;
+if(typeof data9 !== "string"){
+const err18 = {instancePath:instancePath+"/fingerprint/rate_type",schemaPath:"#/properties/fingerprint/properties/rate_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -9733,10 +10155,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-}
-else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!((data9 === "fixed") || (data9 === "floating"))){
+const err19 = {instancePath:instancePath+"/fingerprint/rate_type",schemaPath:"#/properties/fingerprint/properties/rate_type/enum",keyword:"enum",params:{allowedValues: schema98.properties.fingerprint.properties.rate_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -9745,17 +10165,66 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate231.errors = vErrors;
+}
+if(data5.fee_percent !== undefined){
+let data10 = data5.fee_percent;
+if(typeof data10 === "string"){
+if(!pattern11.test(data10)){
+const err20 = {instancePath:instancePath+"/fingerprint/fee_percent",schemaPath:"#/properties/fingerprint/properties/fee_percent/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/fingerprint/fee_percent",schemaPath:"#/properties/fingerprint/properties/fee_percent/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+validate219.errors = vErrors;
 return errors === 0;
 }
-validate231.evaluated = {"props":{"version":true,"route_id":true,"hash":true,"generated_at":true,"expires_at":true,"fingerprint":true},"dynamicProps":false,"dynamicItems":false};
+validate219.evaluated = {"props":{"version":true,"route_id":true,"hash":true,"generated_at":true,"expires_at":true,"fingerprint":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema102 = {"title":"Operation contract","description":"What an integrator needs to run the quote → preflight → order chain on one route (description 2.4).","type":"object","required":["version","route","operation","snapshot","contract"],"properties":{"version":{"const":"operation-contract-v1"},"route":{"$ref":"#/components/schemas/ExchangeRoute"},"operation":{"type":"object","description":"Free-form description of the exchange operation."},"snapshot":{"$ref":"#/components/schemas/RouteSnapshot"},"contract":{"type":"object","description":"Free-form; the mock fills it like the route-details `contract` block.","properties":{"quote_endpoint":{"type":"string"},"preflight_endpoint":{"type":"string"},"order_endpoint":{"type":"string"},"amount_side":{"type":"string","enum":["give","receive"]},"currency_fields":{"type":"array","items":{"type":"string"}}}}}};
+const schema99 = {"title":"Operation contract","description":"What an integrator needs to run the quote → preflight → order chain on one route (description 2.4).","type":"object","required":["version","route","operation","snapshot","contract"],"properties":{"version":{"const":"operation-contract-v1"},"route":{"$ref":"#/components/schemas/ExchangeRoute"},"operation":{"type":"object","additionalProperties":true,"description":"Free-form description of the exchange operation."},"snapshot":{"$ref":"#/components/schemas/RouteSnapshot"},"contract":{"type":"object","description":"Free-form; the mock fills it like the route-details `contract` block.","properties":{"quote_endpoint":{"type":"string"},"preflight_endpoint":{"type":"string"},"order_endpoint":{"type":"string"},"amount_side":{"type":"string","enum":["give","receive"]},"currency_fields":{"type":"array","items":{"type":"string"}}}}}};
 
-function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate233.evaluated;
+const evaluated0 = validate221.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9826,14 +10295,16 @@ errors++;
 }
 }
 if(data.route !== undefined){
-if(!(validate211(data.route, {instancePath:instancePath+"/route",parentData:data,parentDataProperty:"route",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
+if(!(validate210(data.route, {instancePath:instancePath+"/route",parentData:data,parentDataProperty:"route",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
 }
 if(data.operation !== undefined){
 let data2 = data.operation;
-if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
 const err6 = {instancePath:instancePath+"/operation",schemaPath:"#/properties/operation/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err6];
@@ -9845,8 +10316,8 @@ errors++;
 }
 }
 if(data.snapshot !== undefined){
-if(!(validate231(data.snapshot, {instancePath:instancePath+"/snapshot",parentData:data,parentDataProperty:"snapshot",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
+if(!(validate219(data.snapshot, {instancePath:instancePath+"/snapshot",parentData:data,parentDataProperty:"snapshot",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate219.errors : vErrors.concat(validate219.errors);
 errors = vErrors.length;
 }
 }
@@ -9902,7 +10373,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((data8 === "give") || (data8 === "receive"))){
-const err11 = {instancePath:instancePath+"/contract/amount_side",schemaPath:"#/properties/contract/properties/amount_side/enum",keyword:"enum",params:{allowedValues: schema102.properties.contract.properties.amount_side.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/contract/amount_side",schemaPath:"#/properties/contract/properties/amount_side/enum",keyword:"enum",params:{allowedValues: schema99.properties.contract.properties.amount_side.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9963,17 +10434,17 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate233.errors = vErrors;
+validate221.errors = vErrors;
 return errors === 0;
 }
-validate233.evaluated = {"props":{"version":true,"route":true,"operation":true,"snapshot":true,"contract":true},"dynamicProps":false,"dynamicItems":false};
+validate221.evaluated = {"props":{"version":true,"route":true,"operation":true,"snapshot":true,"contract":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema103 = {"type":"object","description":"The `contract` block of route details (description 2.4).","required":["quote_endpoint","preflight_endpoint","order_endpoint","amount_side","currency_fields"],"properties":{"quote_endpoint":{"type":"string","description":"Path of the quote operation, for example `/api/v3/private/exchange/quotes`."},"preflight_endpoint":{"type":"string"},"order_endpoint":{"type":"string"},"amount_side":{"$ref":"#/components/schemas/AmountSide"},"currency_fields":{"type":"array","description":"Fields of quotes and orders that carry the route's currency codes.","x-assumption":"The description types it as an array of strings; it names the fields (currency_in, currency_out) whose values are the route's rates-file codes.","items":{"type":"string"}}}};
+const schema100 = {"type":"object","description":"The `contract` block of route details (description 2.4).","required":["quote_endpoint","preflight_endpoint","order_endpoint","amount_side","currency_fields"],"properties":{"quote_endpoint":{"type":"string","description":"Path of the quote operation, for example `/api/v3/private/exchange/quotes`."},"preflight_endpoint":{"type":"string"},"order_endpoint":{"type":"string"},"amount_side":{"$ref":"#/components/schemas/AmountSide"},"currency_fields":{"type":"array","description":"Fields of quotes and orders that carry the route's currency codes.","x-assumption":"The description types it as an array of strings; it names the fields (currency_in, currency_out) whose values are the route's rates-file codes.","items":{"type":"string"}}}};
 
-function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate237.evaluated;
+const evaluated0 = validate225.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10068,8 +10539,8 @@ errors++;
 }
 }
 if(data.amount_side !== undefined){
-if(!(validate191(data.amount_side, {instancePath:instancePath+"/amount_side",parentData:data,parentDataProperty:"amount_side",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
+if(!(validate187(data.amount_side, {instancePath:instancePath+"/amount_side",parentData:data,parentDataProperty:"amount_side",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
 }
@@ -10112,16 +10583,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate237.errors = vErrors;
+validate225.errors = vErrors;
 return errors === 0;
 }
-validate237.evaluated = {"props":{"quote_endpoint":true,"preflight_endpoint":true,"order_endpoint":true,"amount_side":true,"currency_fields":true},"dynamicProps":false,"dynamicItems":false};
+validate225.evaluated = {"props":{"quote_endpoint":true,"preflight_endpoint":true,"order_endpoint":true,"amount_side":true,"currency_fields":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate229.evaluated;
+const evaluated0 = validate217.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10180,14 +10651,16 @@ vErrors.push(err4);
 errors++;
 }
 if(data.route !== undefined){
-if(!(validate211(data.route, {instancePath:instancePath+"/route",parentData:data,parentDataProperty:"route",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
+if(!(validate210(data.route, {instancePath:instancePath+"/route",parentData:data,parentDataProperty:"route",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
 }
 if(data.operation !== undefined){
 let data1 = data.operation;
-if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+}
+else {
 const err5 = {instancePath:instancePath+"/operation",schemaPath:"#/properties/operation/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err5];
@@ -10199,20 +10672,20 @@ errors++;
 }
 }
 if(data.snapshot !== undefined){
-if(!(validate231(data.snapshot, {instancePath:instancePath+"/snapshot",parentData:data,parentDataProperty:"snapshot",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
+if(!(validate219(data.snapshot, {instancePath:instancePath+"/snapshot",parentData:data,parentDataProperty:"snapshot",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate219.errors : vErrors.concat(validate219.errors);
 errors = vErrors.length;
 }
 }
 if(data.operation_contract !== undefined){
-if(!(validate233(data.operation_contract, {instancePath:instancePath+"/operation_contract",parentData:data,parentDataProperty:"operation_contract",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate233.errors : vErrors.concat(validate233.errors);
+if(!(validate221(data.operation_contract, {instancePath:instancePath+"/operation_contract",parentData:data,parentDataProperty:"operation_contract",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate221.errors : vErrors.concat(validate221.errors);
 errors = vErrors.length;
 }
 }
 if(data.contract !== undefined){
-if(!(validate237(data.contract, {instancePath:instancePath+"/contract",parentData:data,parentDataProperty:"contract",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate237.errors : vErrors.concat(validate237.errors);
+if(!(validate225(data.contract, {instancePath:instancePath+"/contract",parentData:data,parentDataProperty:"contract",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
 errors = vErrors.length;
 }
 }
@@ -10227,16 +10700,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate229.errors = vErrors;
+validate217.errors = vErrors;
 return errors === 0;
 }
-validate229.evaluated = {"props":{"route":true,"operation":true,"snapshot":true,"operation_contract":true,"contract":true},"dynamicProps":false,"dynamicItems":false};
+validate217.evaluated = {"props":{"route":true,"operation":true,"snapshot":true,"operation_contract":true,"contract":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate227.evaluated;
+const evaluated0 = validate215.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10259,8 +10732,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate229(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
+if(!(validate217(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate217.errors : vErrors.concat(validate217.errors);
 errors = vErrors.length;
 }
 }
@@ -10275,19 +10748,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate227.errors = vErrors;
+validate215.errors = vErrors;
 return errors === 0;
 }
-validate227.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate215.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getRouteDetailsByPair_path = validate241;
-const schema104 = {"type":"object","properties":{"from":{"$ref":"#/components/parameters/RouteFromId/schema"},"to":{"$ref":"#/components/parameters/RouteToId/schema"}},"required":["from","to"]};
-const schema105 = {"type":"integer","minimum":1};
+export const getRouteDetailsByPair_path = validate229;
+const schema101 = {"type":"object","properties":{"from":{"$ref":"#/components/parameters/RouteFromId/schema"},"to":{"$ref":"#/components/parameters/RouteToId/schema"}},"required":["from","to"]};
+const schema102 = {"type":"integer","minimum":1};
 
-function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate242.evaluated;
+const evaluated0 = validate230.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10316,17 +10789,17 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate242.errors = vErrors;
+validate230.errors = vErrors;
 return errors === 0;
 }
-validate242.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate230.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema106 = {"type":"integer","minimum":1};
+const schema103 = {"type":"integer","minimum":1};
 
-function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate244.evaluated;
+const evaluated0 = validate232.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10355,16 +10828,16 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate244.errors = vErrors;
+validate232.errors = vErrors;
 return errors === 0;
 }
-validate244.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate232.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate241.evaluated;
+const evaluated0 = validate229.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10393,14 +10866,14 @@ vErrors.push(err1);
 errors++;
 }
 if(data.from !== undefined){
-if(!(validate242(data.from, {instancePath:instancePath+"/from",parentData:data,parentDataProperty:"from",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
+if(!(validate230(data.from, {instancePath:instancePath+"/from",parentData:data,parentDataProperty:"from",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
 errors = vErrors.length;
 }
 }
 if(data.to !== undefined){
-if(!(validate244(data.to, {instancePath:instancePath+"/to",parentData:data,parentDataProperty:"to",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
+if(!(validate232(data.to, {instancePath:instancePath+"/to",parentData:data,parentDataProperty:"to",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
 errors = vErrors.length;
 }
 }
@@ -10415,20 +10888,20 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate241.errors = vErrors;
+validate229.errors = vErrors;
 return errors === 0;
 }
-validate241.evaluated = {"props":{"from":true,"to":true},"dynamicProps":false,"dynamicItems":false};
+validate229.evaluated = {"props":{"from":true,"to":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getRouteCapabilitiesByPair_response_200 = validate246;
-const schema107 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RouteCapabilitiesResult"}}}]};
-const schema108 = {"type":"object","required":["capabilities"],"properties":{"capabilities":{"$ref":"#/components/schemas/RouteCapabilities"}}};
-const schema109 = {"title":"Route capabilities","description":"What a route supports (description 2.5). Fields past version, route_id and status are not shown in the description.","x-assumption":"The capability matrix (amount sides, fixed rate, requisites, email and verification needs, quote TTL) is what preflight checks, so an integrator can build the order form from it.","type":"object","required":["version","route_id","status"],"properties":{"version":{"const":"route-capabilities-v1"},"route_id":{"type":"integer","minimum":1},"status":{"type":"object","properties":{"enabled":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the route is off: its payouts are suspended, or its reserve is below its smallest payout; null while it is enabled."}}},"amount_sides":{"type":"array","items":{"type":"string","enum":["give","receive"]},"uniqueItems":true},"fixed_rate":{"type":"boolean"},"quote_ttl_seconds":{"type":"integer","minimum":1,"default":60,"description":"How long a quote on the route (and its route snapshot) holds; the default is what a route that says nothing else gives."},"requires_email":{"type":"boolean"},"requires_verification":{"type":"object","properties":{"identity":{"type":"boolean"},"card":{"type":"boolean"}}},"requisites":{"type":"object","description":"Fields of the order's `requisites` each side needs, for example `to_address` and `to_memo` for a memo network.","properties":{"from":{"type":"array","items":{"type":"string"}},"to":{"type":"array","items":{"type":"string"}}}},"cancellable_statuses":{"type":"array","items":{"type":"string"},"description":"Order statuses in which the client may cancel (read from the order machine)."}},"examples":[{"version":"route-capabilities-v1","route_id":12,"status":{"enabled":true,"reason":null},"amount_sides":["give","receive"],"fixed_rate":true,"quote_ttl_seconds":60,"requires_email":true,"requires_verification":{"identity":false,"card":false},"requisites":{"from":[],"to":["to_address"]},"cancellable_statuses":["awaiting_payment"]}]};
+export const getRouteCapabilitiesByPair_response_200 = validate234;
+const schema104 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RouteCapabilitiesResult"}}}]};
+const schema105 = {"type":"object","required":["capabilities"],"properties":{"capabilities":{"$ref":"#/components/schemas/RouteCapabilities"}}};
+const schema106 = {"title":"Route capabilities","description":"What a route supports (description 2.5). Fields past version, route_id and status are not shown in the description.","x-assumption":"The capability matrix (amount sides, fixed rate, requisites, email and verification needs, quote TTL) is what preflight checks, so an integrator can build the order form from it.","type":"object","required":["version","route_id","status"],"properties":{"version":{"const":"route-capabilities-v1"},"route_id":{"type":"integer","minimum":1},"status":{"type":"object","properties":{"enabled":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the route is off: its payouts are suspended, or its reserve is below its smallest payout; null while it is enabled."}}},"amount_sides":{"type":"array","items":{"type":"string","enum":["give","receive"]},"uniqueItems":true},"fixed_rate":{"type":"boolean"},"quote_ttl_seconds":{"type":"integer","minimum":1,"default":60,"description":"How long a quote on the route (and its route snapshot) holds; the default is what a route that says nothing else gives."},"requires_email":{"type":"boolean"},"requires_verification":{"type":"object","properties":{"identity":{"type":"boolean"},"card":{"type":"boolean"}}},"requisites":{"type":"object","description":"Fields of the order's `requisites` each side needs, for example `to_address` and `to_memo` for a memo network.","properties":{"from":{"type":"array","items":{"type":"string"}},"to":{"type":"array","items":{"type":"string"}},"schema":{"type":"object","additionalProperties":true,"description":"A JSON Schema (2020-12) of the order's `requisites` on this route: the fields `from` and `to` name, required, no others, each with its format (`pattern`, length), a `description` and `examples` that pass every check of the route (checksums such as a card's Luhn digit included).","x-assumption":"The description leaves the order form free-form (payment systems' `form`); publishing each field's rules and a passing example lets a client (and a conformance run) build requisites for any route instead of guessing an address format."}}},"cancellable_statuses":{"type":"array","items":{"type":"string"},"description":"Order statuses in which the client may cancel (read from the order machine)."}},"examples":[{"version":"route-capabilities-v1","route_id":12,"status":{"enabled":true,"reason":null},"amount_sides":["give","receive"],"fixed_rate":true,"quote_ttl_seconds":60,"requires_email":true,"requires_verification":{"identity":false,"card":false},"requisites":{"from":[],"to":["to_address"],"schema":{"type":"object","required":["to_address"],"additionalProperties":false,"properties":{"to_address":{"type":"string","minLength":1,"maxLength":128,"pattern":"^T[1-9A-HJ-NP-Za-km-z]{33}$","description":"A Tron address.","examples":["TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE"]}}}},"cancellable_statuses":["awaiting_payment"]}]};
 
-function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate249.evaluated;
+const evaluated0 = validate237.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10521,7 +10994,7 @@ errors++;
 if(data2.reason !== undefined){
 let data4 = data2.reason;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err7 = {instancePath:instancePath+"/status/reason",schemaPath:"#/properties/status/properties/reason/type",keyword:"type",params:{type: schema109.properties.status.properties.reason.type},message:"must be string,null"};
+const err7 = {instancePath:instancePath+"/status/reason",schemaPath:"#/properties/status/properties/reason/type",keyword:"type",params:{type: schema106.properties.status.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10560,7 +11033,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((data6 === "give") || (data6 === "receive"))){
-const err10 = {instancePath:instancePath+"/amount_sides/" + i0,schemaPath:"#/properties/amount_sides/items/enum",keyword:"enum",params:{allowedValues: schema109.properties.amount_sides.items.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/amount_sides/" + i0,schemaPath:"#/properties/amount_sides/items/enum",keyword:"enum",params:{allowedValues: schema106.properties.amount_sides.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -10753,9 +11226,12 @@ vErrors.push(err23);
 errors++;
 }
 }
+if(data13.schema !== undefined){
+let data18 = data13.schema;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
 }
 else {
-const err24 = {instancePath:instancePath+"/requisites",schemaPath:"#/properties/requisites/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err24 = {instancePath:instancePath+"/requisites/schema",schemaPath:"#/properties/requisites/properties/schema/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -10765,13 +11241,9 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.cancellable_statuses !== undefined){
-let data18 = data.cancellable_statuses;
-if(Array.isArray(data18)){
-const len3 = data18.length;
-for(let i4=0; i4<len3; i4++){
-if(typeof data18[i4] !== "string"){
-const err25 = {instancePath:instancePath+"/cancellable_statuses/" + i4,schemaPath:"#/properties/cancellable_statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err25 = {instancePath:instancePath+"/requisites",schemaPath:"#/properties/requisites/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -10781,9 +11253,13 @@ vErrors.push(err25);
 errors++;
 }
 }
-}
-else {
-const err26 = {instancePath:instancePath+"/cancellable_statuses",schemaPath:"#/properties/cancellable_statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.cancellable_statuses !== undefined){
+let data19 = data.cancellable_statuses;
+if(Array.isArray(data19)){
+const len3 = data19.length;
+for(let i4=0; i4<len3; i4++){
+if(typeof data19[i4] !== "string"){
+const err26 = {instancePath:instancePath+"/cancellable_statuses/" + i4,schemaPath:"#/properties/cancellable_statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -10795,7 +11271,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err27 = {instancePath:instancePath+"/cancellable_statuses",schemaPath:"#/properties/cancellable_statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -10804,16 +11280,28 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate249.errors = vErrors;
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+validate237.errors = vErrors;
 return errors === 0;
 }
-validate249.evaluated = {"props":{"version":true,"route_id":true,"status":true,"amount_sides":true,"fixed_rate":true,"quote_ttl_seconds":true,"requires_email":true,"requires_verification":true,"requisites":true,"cancellable_statuses":true},"dynamicProps":false,"dynamicItems":false};
+validate237.evaluated = {"props":{"version":true,"route_id":true,"status":true,"amount_sides":true,"fixed_rate":true,"quote_ttl_seconds":true,"requires_email":true,"requires_verification":true,"requisites":true,"cancellable_statuses":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate248.evaluated;
+const evaluated0 = validate236.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10832,8 +11320,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.capabilities !== undefined){
-if(!(validate249(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
+if(!(validate237(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate237.errors : vErrors.concat(validate237.errors);
 errors = vErrors.length;
 }
 }
@@ -10848,16 +11336,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate248.errors = vErrors;
+validate236.errors = vErrors;
 return errors === 0;
 }
-validate248.evaluated = {"props":{"capabilities":true},"dynamicProps":false,"dynamicItems":false};
+validate236.evaluated = {"props":{"capabilities":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate246.evaluated;
+const evaluated0 = validate234.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10880,8 +11368,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate248(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
+if(!(validate236(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
 errors = vErrors.length;
 }
 }
@@ -10896,19 +11384,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate246.errors = vErrors;
+validate234.errors = vErrors;
 return errors === 0;
 }
-validate246.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate234.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getRoute_path = validate252;
-const schema110 = {"type":"object","properties":{"route":{"$ref":"#/components/parameters/RouteId/schema"}},"required":["route"]};
-const schema111 = {"type":"integer","minimum":1};
+export const getRoute_path = validate240;
+const schema107 = {"type":"object","properties":{"route":{"$ref":"#/components/parameters/RouteId/schema"}},"required":["route"]};
+const schema108 = {"type":"integer","minimum":1};
 
-function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate253.evaluated;
+const evaluated0 = validate241.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10937,16 +11425,16 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate253.errors = vErrors;
+validate241.errors = vErrors;
 return errors === 0;
 }
-validate253.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate241.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate252.evaluated;
+const evaluated0 = validate240.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10965,8 +11453,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.route !== undefined){
-if(!(validate253(data.route, {instancePath:instancePath+"/route",parentData:data,parentDataProperty:"route",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
+if(!(validate241(data.route, {instancePath:instancePath+"/route",parentData:data,parentDataProperty:"route",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate241.errors : vErrors.concat(validate241.errors);
 errors = vErrors.length;
 }
 }
@@ -10981,19 +11469,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate252.errors = vErrors;
+validate240.errors = vErrors;
 return errors === 0;
 }
-validate252.evaluated = {"props":{"route":true},"dynamicProps":false,"dynamicItems":false};
+validate240.evaluated = {"props":{"route":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getRoute_response_200 = validate255;
-const schema112 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RouteResult"}}}]};
-const schema113 = {"type":"object","required":["route"],"properties":{"route":{"$ref":"#/components/schemas/ExchangeRoute"}}};
+export const getRoute_response_200 = validate243;
+const schema109 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RouteResult"}}}]};
+const schema110 = {"type":"object","required":["route"],"properties":{"route":{"$ref":"#/components/schemas/ExchangeRoute"}}};
 
-function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate257.evaluated;
+const evaluated0 = validate245.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11012,8 +11500,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.route !== undefined){
-if(!(validate211(data.route, {instancePath:instancePath+"/route",parentData:data,parentDataProperty:"route",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
+if(!(validate210(data.route, {instancePath:instancePath+"/route",parentData:data,parentDataProperty:"route",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
 }
@@ -11028,16 +11516,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate257.errors = vErrors;
+validate245.errors = vErrors;
 return errors === 0;
 }
-validate257.evaluated = {"props":{"route":true},"dynamicProps":false,"dynamicItems":false};
+validate245.evaluated = {"props":{"route":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate255.evaluated;
+const evaluated0 = validate243.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11060,8 +11548,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate257(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
+if(!(validate245(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
 errors = vErrors.length;
 }
 }
@@ -11076,19 +11564,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate255.errors = vErrors;
+validate243.errors = vErrors;
 return errors === 0;
 }
-validate255.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate243.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createQuote_headers = validate260;
-const schema114 = {"type":"object","properties":{"idempotency-key":{"$ref":"#/components/parameters/IdempotencyKey/schema"},"x-correlation-id":{"$ref":"#/components/parameters/CorrelationId/schema"}},"required":[]};
-const schema115 = {"type":"string","minLength":8,"maxLength":191};
+export const createQuote_headers = validate248;
+const schema111 = {"type":"object","properties":{"idempotency-key":{"$ref":"#/components/parameters/IdempotencyKey/schema"},"x-correlation-id":{"$ref":"#/components/parameters/CorrelationId/schema"}},"required":[]};
+const schema112 = {"type":"string","minLength":8,"maxLength":191};
 
-function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate261.evaluated;
+const evaluated0 = validate249.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11127,16 +11615,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate261.errors = vErrors;
+validate249.errors = vErrors;
 return errors === 0;
 }
-validate261.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate249.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate260.evaluated;
+const evaluated0 = validate248.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11145,8 +11633,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["idempotency-key"] !== undefined){
-if(!(validate261(data["idempotency-key"], {instancePath:instancePath+"/idempotency-key",parentData:data,parentDataProperty:"idempotency-key",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
+if(!(validate249(data["idempotency-key"], {instancePath:instancePath+"/idempotency-key",parentData:data,parentDataProperty:"idempotency-key",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
 errors = vErrors.length;
 }
 }
@@ -11167,19 +11655,19 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate260.errors = vErrors;
+validate248.errors = vErrors;
 return errors === 0;
 }
-validate260.evaluated = {"props":{"idempotency-key":true,"x-correlation-id":true},"dynamicProps":false,"dynamicItems":false};
+validate248.evaluated = {"props":{"idempotency-key":true,"x-correlation-id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createQuote_body = validate264;
-const schema116 = {"$ref":"#/components/schemas/CreateQuoteRequest","$comment":"validator entry"};
-const schema117 = {"type":"object","additionalProperties":false,"required":["route_id","amount"],"properties":{"route_id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"amount_side":{"$ref":"#/components/schemas/AmountSide","default":"give"},"snapshot_hash":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"Hash of the route snapshot the client priced with (route details); a changed route gives 422 `quote_expired`."}},"example":{"route_id":12,"amount":"0.015","amount_side":"give","snapshot_hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a"}};
+export const createQuote_body = validate252;
+const schema113 = {"$ref":"#/components/schemas/CreateQuoteRequest","$comment":"validator entry"};
+const schema114 = {"type":"object","additionalProperties":false,"required":["route_id","amount"],"properties":{"route_id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"amount_side":{"$ref":"#/components/schemas/AmountSide","default":"give"},"snapshot_hash":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"Hash of the route snapshot the client priced with (route details); a changed route gives 422 `quote_expired`."}},"example":{"route_id":12,"amount":"0.015","amount_side":"give","snapshot_hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a"}};
 
-function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate265.evaluated;
+const evaluated0 = validate253.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11245,21 +11733,21 @@ errors++;
 }
 }
 if(data.amount !== undefined){
-if(!(validate139(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
 if(data.amount_side !== undefined){
-if(!(validate191(data.amount_side, {instancePath:instancePath+"/amount_side",parentData:data,parentDataProperty:"amount_side",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
+if(!(validate187(data.amount_side, {instancePath:instancePath+"/amount_side",parentData:data,parentDataProperty:"amount_side",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
 }
 if(data.snapshot_hash !== undefined){
 let data3 = data.snapshot_hash;
 if(typeof data3 === "string"){
-if(!pattern14.test(data3)){
+if(!pattern20.test(data3)){
 const err5 = {instancePath:instancePath+"/snapshot_hash",schemaPath:"#/properties/snapshot_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -11292,42 +11780,42 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate265.errors = vErrors;
+validate253.errors = vErrors;
 return errors === 0;
 }
-validate265.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate253.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate264.evaluated;
+const evaluated0 = validate252.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate265(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
+if(!(validate253(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
 errors = vErrors.length;
 }
-validate264.errors = vErrors;
+validate252.errors = vErrors;
 return errors === 0;
 }
-validate264.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate252.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createQuote_response_200 = validate269;
-const schema118 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/QuoteResult"}}}]};
-const schema119 = {"type":"object","required":["quote"],"properties":{"quote":{"$ref":"#/components/schemas/Quote"}}};
-const schema120 = {"type":"object","description":"A priced offer for one amount on one route. An order may cite it by `quote_id` until `expires_at`.","required":["id","route_id","amount_side","amount_in","amount_out","rate","fee","currency_in","currency_out","rate_type","snapshot","expires_at","created_at"],"properties":{"id":{"type":"string","format":"uuid"},"route_id":{"type":"integer","minimum":1},"amount_side":{"$ref":"#/components/schemas/AmountSide"},"amount_in":{"$ref":"#/components/schemas/Amount"},"amount_out":{"$ref":"#/components/schemas/Amount"},"rate":{"$ref":"#/components/schemas/Amount"},"fee":{"$ref":"#/components/schemas/QuoteFee"},"currency_in":{"type":"string","description":"Rates-file code of the give side, for example `BTC`."},"currency_out":{"type":"string","description":"Rates-file code of the receive side, for example `USDTTRC20`."},"rate_type":{"type":"string","enum":["fixed","floating"]},"snapshot":{"$ref":"#/components/schemas/RouteSnapshot"},"expires_at":{"type":"string","format":"date-time","x-assumption":"A quote lives 60 seconds (the route capabilities' quote_ttl_seconds), as fixed-rate exchanger offers do."},"created_at":{"type":"string","format":"date-time"}}};
+export const createQuote_response_200 = validate257;
+const schema115 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/QuoteResult"}}}]};
+const schema116 = {"type":"object","required":["quote"],"properties":{"quote":{"$ref":"#/components/schemas/Quote"}}};
+const schema117 = {"type":"object","description":"A priced offer for one amount on one route. An order may cite it by `quote_id` until `expires_at`.","required":["id","route_id","amount_side","amount_in","amount_out","rate","fee","currency_in","currency_out","rate_type","snapshot","expires_at","created_at"],"properties":{"id":{"type":"string","format":"uuid"},"route_id":{"type":"integer","minimum":1},"amount_side":{"$ref":"#/components/schemas/AmountSide"},"amount_in":{"$ref":"#/components/schemas/Amount"},"amount_out":{"$ref":"#/components/schemas/Amount"},"rate":{"$ref":"#/components/schemas/Amount"},"fee":{"$ref":"#/components/schemas/QuoteFee"},"currency_in":{"type":"string","description":"Rates-file code of the give side, for example `BTC`."},"currency_out":{"type":"string","description":"Rates-file code of the receive side, for example `USDTTRC20`."},"rate_type":{"type":"string","enum":["fixed","floating"]},"snapshot":{"$ref":"#/components/schemas/RouteSnapshot"},"expires_at":{"type":"string","format":"date-time","x-assumption":"A quote lives 60 seconds (the route capabilities' quote_ttl_seconds), as fixed-rate exchanger offers do."},"created_at":{"type":"string","format":"date-time"}}};
 const formats20 = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
-const schema121 = {"type":"object","required":["amount","currency","percent"],"properties":{"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"type":"string","description":"Rates-file code of the fee's currency."},"percent":{"$ref":"#/components/schemas/Amount"}}};
+const schema118 = {"type":"object","required":["amount","currency","percent"],"properties":{"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"type":"string","description":"Rates-file code of the fee's currency."},"percent":{"$ref":"#/components/schemas/Amount"}}};
 
-function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate277.evaluated;
+const evaluated0 = validate265.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11366,8 +11854,8 @@ vErrors.push(err2);
 errors++;
 }
 if(data.amount !== undefined){
-if(!(validate139(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -11384,8 +11872,8 @@ errors++;
 }
 }
 if(data.percent !== undefined){
-if(!(validate139(data.percent, {instancePath:instancePath+"/percent",parentData:data,parentDataProperty:"percent",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.percent, {instancePath:instancePath+"/percent",parentData:data,parentDataProperty:"percent",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -11400,16 +11888,16 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate277.errors = vErrors;
+validate265.errors = vErrors;
 return errors === 0;
 }
-validate277.evaluated = {"props":{"amount":true,"currency":true,"percent":true},"dynamicProps":false,"dynamicItems":false};
+validate265.evaluated = {"props":{"amount":true,"currency":true,"percent":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate272.evaluated;
+const evaluated0 = validate260.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11598,32 +12086,32 @@ errors++;
 }
 }
 if(data.amount_side !== undefined){
-if(!(validate191(data.amount_side, {instancePath:instancePath+"/amount_side",parentData:data,parentDataProperty:"amount_side",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
+if(!(validate187(data.amount_side, {instancePath:instancePath+"/amount_side",parentData:data,parentDataProperty:"amount_side",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
 }
 if(data.amount_in !== undefined){
-if(!(validate139(data.amount_in, {instancePath:instancePath+"/amount_in",parentData:data,parentDataProperty:"amount_in",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount_in, {instancePath:instancePath+"/amount_in",parentData:data,parentDataProperty:"amount_in",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
 if(data.amount_out !== undefined){
-if(!(validate139(data.amount_out, {instancePath:instancePath+"/amount_out",parentData:data,parentDataProperty:"amount_out",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount_out, {instancePath:instancePath+"/amount_out",parentData:data,parentDataProperty:"amount_out",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
 if(data.rate !== undefined){
-if(!(validate139(data.rate, {instancePath:instancePath+"/rate",parentData:data,parentDataProperty:"rate",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.rate, {instancePath:instancePath+"/rate",parentData:data,parentDataProperty:"rate",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
 if(data.fee !== undefined){
-if(!(validate277(data.fee, {instancePath:instancePath+"/fee",parentData:data,parentDataProperty:"fee",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
+if(!(validate265(data.fee, {instancePath:instancePath+"/fee",parentData:data,parentDataProperty:"fee",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
 errors = vErrors.length;
 }
 }
@@ -11664,7 +12152,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!((data9 === "fixed") || (data9 === "floating"))){
-const err20 = {instancePath:instancePath+"/rate_type",schemaPath:"#/properties/rate_type/enum",keyword:"enum",params:{allowedValues: schema120.properties.rate_type.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/rate_type",schemaPath:"#/properties/rate_type/enum",keyword:"enum",params:{allowedValues: schema117.properties.rate_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -11675,8 +12163,8 @@ errors++;
 }
 }
 if(data.snapshot !== undefined){
-if(!(validate231(data.snapshot, {instancePath:instancePath+"/snapshot",parentData:data,parentDataProperty:"snapshot",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
+if(!(validate219(data.snapshot, {instancePath:instancePath+"/snapshot",parentData:data,parentDataProperty:"snapshot",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate219.errors : vErrors.concat(validate219.errors);
 errors = vErrors.length;
 }
 }
@@ -11741,16 +12229,16 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate272.errors = vErrors;
+validate260.errors = vErrors;
 return errors === 0;
 }
-validate272.evaluated = {"props":{"id":true,"route_id":true,"amount_side":true,"amount_in":true,"amount_out":true,"rate":true,"fee":true,"currency_in":true,"currency_out":true,"rate_type":true,"snapshot":true,"expires_at":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate260.evaluated = {"props":{"id":true,"route_id":true,"amount_side":true,"amount_in":true,"amount_out":true,"rate":true,"fee":true,"currency_in":true,"currency_out":true,"rate_type":true,"snapshot":true,"expires_at":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate271.evaluated;
+const evaluated0 = validate259.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11769,8 +12257,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.quote !== undefined){
-if(!(validate272(data.quote, {instancePath:instancePath+"/quote",parentData:data,parentDataProperty:"quote",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
+if(!(validate260(data.quote, {instancePath:instancePath+"/quote",parentData:data,parentDataProperty:"quote",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
 errors = vErrors.length;
 }
 }
@@ -11785,16 +12273,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate271.errors = vErrors;
+validate259.errors = vErrors;
 return errors === 0;
 }
-validate271.evaluated = {"props":{"quote":true},"dynamicProps":false,"dynamicItems":false};
+validate259.evaluated = {"props":{"quote":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate269.evaluated;
+const evaluated0 = validate257.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11817,8 +12305,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate271(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
+if(!(validate259(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
 errors = vErrors.length;
 }
 }
@@ -11833,13 +12321,937 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate269.errors = vErrors;
+validate257.errors = vErrors;
 return errors === 0;
 }
-validate269.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate257.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createQuote_response_400 = validate284;
-const schema122 = {"$ref":"#/components/responses/BadRequest/content/application~1json/schema","$comment":"validator entry"};
+export const createQuote_response_400 = validate272;
+const schema119 = {"$ref":"#/components/responses/BadRequest/content/application~1json/schema","$comment":"validator entry"};
+
+function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate273.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.state === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.result === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.error === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.meta === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.state !== undefined){
+let data0 = data.state;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err5 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const _errs3 = errors;
+const _errs4 = errors;
+if(0 !== data0){
+const err6 = {};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/not",keyword:"not",params:{},message:"must NOT be valid"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err8 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.result !== undefined){
+if(data.result !== null){
+const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+let data3 = data.error;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.code === undefined){
+const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data3.code !== undefined){
+let data4 = data3.code;
+if(typeof data4 === "string"){
+if(!pattern3.test(data4)){
+const err11 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data3.details !== undefined){
+let data5 = data3.details;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key0 in data5){
+let data6 = data5[key0];
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data6[i0] !== "string"){
+const err13 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/error/properties/details/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/details/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.meta !== undefined){
+if(!(validate58(data.meta, {instancePath:instancePath+"/meta",parentData:data,parentDataProperty:"meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+validate273.errors = vErrors;
+return errors === 0;
+}
+validate273.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate272.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate273(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+errors = vErrors.length;
+}
+validate272.errors = vErrors;
+return errors === 0;
+}
+validate272.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const createQuote_response_409 = validate276;
+const schema121 = {"$ref":"#/components/responses/Conflict/content/application~1json/schema","$comment":"validator entry"};
+
+function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate277.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.state === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.result === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.error === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.meta === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.state !== undefined){
+let data0 = data.state;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err5 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const _errs3 = errors;
+const _errs4 = errors;
+if(0 !== data0){
+const err6 = {};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/not",keyword:"not",params:{},message:"must NOT be valid"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err8 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.result !== undefined){
+if(data.result !== null){
+const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+let data3 = data.error;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.code === undefined){
+const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data3.code !== undefined){
+let data4 = data3.code;
+if(typeof data4 === "string"){
+if(!pattern3.test(data4)){
+const err11 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data3.details !== undefined){
+let data5 = data3.details;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key0 in data5){
+let data6 = data5[key0];
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data6[i0] !== "string"){
+const err13 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/error/properties/details/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/details/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.meta !== undefined){
+if(!(validate58(data.meta, {instancePath:instancePath+"/meta",parentData:data,parentDataProperty:"meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+validate277.errors = vErrors;
+return errors === 0;
+}
+validate277.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate276.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate277(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
+errors = vErrors.length;
+}
+validate276.errors = vErrors;
+return errors === 0;
+}
+validate276.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const createQuote_response_413 = validate280;
+const schema123 = {"$ref":"#/components/responses/PayloadTooLarge/content/application~1json/schema","$comment":"validator entry"};
+
+function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate281.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.state === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.result === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.error === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.meta === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.state !== undefined){
+let data0 = data.state;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err5 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const _errs3 = errors;
+const _errs4 = errors;
+if(0 !== data0){
+const err6 = {};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/not",keyword:"not",params:{},message:"must NOT be valid"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err8 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.result !== undefined){
+if(data.result !== null){
+const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+let data3 = data.error;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.code === undefined){
+const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data3.code !== undefined){
+let data4 = data3.code;
+if(typeof data4 === "string"){
+if(!pattern3.test(data4)){
+const err11 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data3.details !== undefined){
+let data5 = data3.details;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key0 in data5){
+let data6 = data5[key0];
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data6[i0] !== "string"){
+const err13 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/error/properties/details/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/details/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.meta !== undefined){
+if(!(validate58(data.meta, {instancePath:instancePath+"/meta",parentData:data,parentDataProperty:"meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+validate281.errors = vErrors;
+return errors === 0;
+}
+validate281.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate280.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate281(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
+errors = vErrors.length;
+}
+validate280.errors = vErrors;
+return errors === 0;
+}
+validate280.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const createQuote_response_415 = validate284;
+const schema125 = {"$ref":"#/components/responses/UnsupportedMediaType/content/application~1json/schema","$comment":"validator entry"};
 
 function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12054,14 +13466,52 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.locations !== undefined){
+let data8 = data3.locations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+let data9 = data8[key1];
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+if(!((((data9 === "path") || (data9 === "query")) || (data9 === "header")) || (data9 === "body"))){
+const err17 = {instancePath:instancePath+"/error/locations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/locations/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.locations.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/error/locations",schemaPath:"#/properties/error/properties/locations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
 }
 errors++;
 }
@@ -12074,12 +13524,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err20];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err20);
 }
 errors++;
 }
@@ -12108,827 +13558,17 @@ return errors === 0;
 }
 validate284.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createQuote_response_409 = validate288;
-const schema124 = {"$ref":"#/components/responses/Conflict/content/application~1json/schema","$comment":"validator entry"};
-
-function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate289.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.state === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.result === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.error === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.meta === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.state !== undefined){
-let data0 = data.state;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err5 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-const _errs3 = errors;
-const _errs4 = errors;
-if(0 !== data0){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-var valid1 = _errs4 === errors;
-if(valid1){
-const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/not",keyword:"not",params:{},message:"must NOT be valid"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-else {
-errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err8 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.result !== undefined){
-if(data.result !== null){
-const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.error !== undefined){
-let data3 = data.error;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.code === undefined){
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data3.code !== undefined){
-let data4 = data3.code;
-if(typeof data4 === "string"){
-if(!pattern3.test(data4)){
-const err11 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data3.details !== undefined){
-let data5 = data3.details;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const key0 in data5){
-let data6 = data5[key0];
-if(Array.isArray(data6)){
-const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data6[i0] !== "string"){
-const err13 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/error/properties/details/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/details/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.meta !== undefined){
-if(!(validate58(data.meta, {instancePath:instancePath+"/meta",parentData:data,parentDataProperty:"meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-validate289.errors = vErrors;
-return errors === 0;
-}
-validate289.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate288.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate289(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate289.errors : vErrors.concat(validate289.errors);
-errors = vErrors.length;
-}
-validate288.errors = vErrors;
-return errors === 0;
-}
-validate288.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-export const createQuote_response_413 = validate292;
-const schema126 = {"$ref":"#/components/responses/PayloadTooLarge/content/application~1json/schema","$comment":"validator entry"};
+export const preflightOrder_body = validate288;
+const schema127 = {"$ref":"#/components/schemas/PreflightOrderRequest","$comment":"validator entry"};
+const schema128 = {"description":"The same body as POST /private/exchange/orders; nothing is created.","allOf":[{"$ref":"#/components/schemas/CreateOrderRequest"}],"example":{"quote_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7","email":"alice@example.com","requisites":{"to_address":"TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE"},"snapshot_hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a","client_order_id":"inv-2026-0042"}};
+const schema129 = {"type":"object","additionalProperties":false,"description":"Cite a quote by `quote_id`, or give `route_id` and `amount` (and `amount_side`) to be priced at the current rate, not both. A `route_id` or `amount_side` sent beside `quote_id` must match the quote, else 422.","x-assumption":"The description shows no body; these are the inputs the quote → preflight → order chain needs, with the quote or the route-and-amount form exclusive.","required":["email","requisites"],"properties":{"quote_id":{"type":"string","format":"uuid"},"route_id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"amount_side":{"$ref":"#/components/schemas/AmountSide","default":"give"},"email":{"type":"string","format":"email","maxLength":254},"requisites":{"$ref":"#/components/schemas/OrderRequisites"},"snapshot_hash":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"Hash of the route snapshot the client saw; a changed route gives 422 `quote_expired`."},"client_order_id":{"type":"string","minLength":1,"maxLength":64,"description":"The integrator's own reference, returned on the order."}},"oneOf":[{"title":"By quote","required":["quote_id"]},{"title":"By route and amount","required":["route_id","amount"]}],"example":{"quote_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7","email":"alice@example.com","requisites":{"to_address":"TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE"},"snapshot_hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a","client_order_id":"inv-2026-0042"}};
+const schema130 = {"type":"object","additionalProperties":false,"description":"Payout and payment requisites. Which fields a route needs, and each one's format with a passing example, is in its capabilities (`requisites.from`, `requisites.to`, `requisites.schema`).","x-assumption":"The description shows no order payload; these are the requisites exchangers ask for (address and memo of a crypto payout, card or account of a fiat side, card holder), with bounds that fit every network of docs/domain-notes.md.","properties":{"to_address":{"type":"string","minLength":1,"maxLength":128,"description":"Payout address on the receive side's network."},"to_memo":{"type":["string","null"],"maxLength":128,"description":"Memo, tag or comment of memo networks (XRP, XLM, TON, EOS, ATOM)."},"to_card_number":{"type":"string","pattern":"^[0-9]{12,19}$"},"to_account":{"type":"string","minLength":1,"maxLength":64},"from_card_number":{"type":"string","pattern":"^[0-9]{12,19}$"},"from_account":{"type":"string","minLength":1,"maxLength":64},"holder_name":{"type":"string","minLength":1,"maxLength":128}}};
+const pattern27 = new RegExp("^[0-9]{12,19}$", "u");
 
 function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate293.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.state === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.result === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.error === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.meta === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.state !== undefined){
-let data0 = data.state;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err5 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-const _errs3 = errors;
-const _errs4 = errors;
-if(0 !== data0){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-var valid1 = _errs4 === errors;
-if(valid1){
-const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/not",keyword:"not",params:{},message:"must NOT be valid"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-else {
-errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err8 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.result !== undefined){
-if(data.result !== null){
-const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.error !== undefined){
-let data3 = data.error;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.code === undefined){
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data3.code !== undefined){
-let data4 = data3.code;
-if(typeof data4 === "string"){
-if(!pattern3.test(data4)){
-const err11 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data3.details !== undefined){
-let data5 = data3.details;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const key0 in data5){
-let data6 = data5[key0];
-if(Array.isArray(data6)){
-const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data6[i0] !== "string"){
-const err13 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/error/properties/details/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/details/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.meta !== undefined){
-if(!(validate58(data.meta, {instancePath:instancePath+"/meta",parentData:data,parentDataProperty:"meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-validate293.errors = vErrors;
-return errors === 0;
-}
-validate293.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate292.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate293(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
-errors = vErrors.length;
-}
-validate292.errors = vErrors;
-return errors === 0;
-}
-validate292.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-export const createQuote_response_415 = validate296;
-const schema128 = {"$ref":"#/components/responses/UnsupportedMediaType/content/application~1json/schema","$comment":"validator entry"};
-
-function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate297.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.state === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.result === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.error === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.meta === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.state !== undefined){
-let data0 = data.state;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err5 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-const _errs3 = errors;
-const _errs4 = errors;
-if(0 !== data0){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-var valid1 = _errs4 === errors;
-if(valid1){
-const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/not",keyword:"not",params:{},message:"must NOT be valid"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-else {
-errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err8 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.result !== undefined){
-if(data.result !== null){
-const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.error !== undefined){
-let data3 = data.error;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.code === undefined){
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data3.code !== undefined){
-let data4 = data3.code;
-if(typeof data4 === "string"){
-if(!pattern3.test(data4)){
-const err11 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data3.details !== undefined){
-let data5 = data3.details;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const key0 in data5){
-let data6 = data5[key0];
-if(Array.isArray(data6)){
-const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data6[i0] !== "string"){
-const err13 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/error/properties/details/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/error/details/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/error/properties/details/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.meta !== undefined){
-if(!(validate58(data.meta, {instancePath:instancePath+"/meta",parentData:data,parentDataProperty:"meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-validate297.errors = vErrors;
-return errors === 0;
-}
-validate297.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate296.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate297(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate297.errors : vErrors.concat(validate297.errors);
-errors = vErrors.length;
-}
-validate296.errors = vErrors;
-return errors === 0;
-}
-validate296.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
-
-export const preflightOrder_body = validate300;
-const schema130 = {"$ref":"#/components/schemas/PreflightOrderRequest","$comment":"validator entry"};
-const schema131 = {"description":"The same body as POST /private/exchange/orders; nothing is created.","allOf":[{"$ref":"#/components/schemas/CreateOrderRequest"}],"example":{"quote_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7","email":"alice@example.com","requisites":{"to_address":"TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE"},"snapshot_hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a","client_order_id":"inv-2026-0042"}};
-const schema132 = {"type":"object","additionalProperties":false,"description":"Cite a quote by `quote_id`, or give `route_id` and `amount` (and `amount_side`) to be priced at the current rate, not both. A `route_id` or `amount_side` sent beside `quote_id` must match the quote, else 422.","x-assumption":"The description shows no body; these are the inputs the quote → preflight → order chain needs, with the quote or the route-and-amount form exclusive.","required":["email","requisites"],"properties":{"quote_id":{"type":"string","format":"uuid"},"route_id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"amount_side":{"$ref":"#/components/schemas/AmountSide","default":"give"},"email":{"type":"string","format":"email","maxLength":254},"requisites":{"$ref":"#/components/schemas/OrderRequisites"},"snapshot_hash":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"Hash of the route snapshot the client saw; a changed route gives 422 `quote_expired`."},"client_order_id":{"type":"string","minLength":1,"maxLength":64,"description":"The integrator's own reference, returned on the order."}},"oneOf":[{"title":"By quote","required":["quote_id"]},{"title":"By route and amount","required":["route_id","amount"]}],"example":{"quote_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7","email":"alice@example.com","requisites":{"to_address":"TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE"},"snapshot_hash":"9f2c4a3b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a","client_order_id":"inv-2026-0042"}};
-const schema133 = {"type":"object","additionalProperties":false,"description":"Payout and payment requisites. Which fields a route needs is in its capabilities (`requisites.from`, `requisites.to`).","x-assumption":"The description shows no order payload; these are the requisites exchangers ask for (address and memo of a crypto payout, card or account of a fiat side, card holder), with bounds that fit every network of docs/domain-notes.md.","properties":{"to_address":{"type":"string","minLength":1,"maxLength":128,"description":"Payout address on the receive side's network."},"to_memo":{"type":["string","null"],"maxLength":128,"description":"Memo, tag or comment of memo networks (XRP, XLM, TON, EOS, ATOM)."},"to_card_number":{"type":"string","pattern":"^[0-9]{12,19}$"},"to_account":{"type":"string","minLength":1,"maxLength":64},"from_card_number":{"type":"string","pattern":"^[0-9]{12,19}$"},"from_account":{"type":"string","minLength":1,"maxLength":64},"holder_name":{"type":"string","minLength":1,"maxLength":128}}};
-const pattern20 = new RegExp("^[0-9]{12,19}$", "u");
-
-function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate305.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12986,7 +13626,7 @@ errors++;
 if(data.to_memo !== undefined){
 let data1 = data.to_memo;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err4 = {instancePath:instancePath+"/to_memo",schemaPath:"#/properties/to_memo/type",keyword:"type",params:{type: schema133.properties.to_memo.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/to_memo",schemaPath:"#/properties/to_memo/type",keyword:"type",params:{type: schema130.properties.to_memo.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13011,7 +13651,7 @@ errors++;
 if(data.to_card_number !== undefined){
 let data2 = data.to_card_number;
 if(typeof data2 === "string"){
-if(!pattern20.test(data2)){
+if(!pattern27.test(data2)){
 const err6 = {instancePath:instancePath+"/to_card_number",schemaPath:"#/properties/to_card_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{12,19}$"},message:"must match pattern \""+"^[0-9]{12,19}$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -13071,7 +13711,7 @@ errors++;
 if(data.from_card_number !== undefined){
 let data4 = data.from_card_number;
 if(typeof data4 === "string"){
-if(!pattern20.test(data4)){
+if(!pattern27.test(data4)){
 const err11 = {instancePath:instancePath+"/from_card_number",schemaPath:"#/properties/from_card_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{12,19}$"},message:"must match pattern \""+"^[0-9]{12,19}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -13174,16 +13814,16 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate305.errors = vErrors;
+validate293.errors = vErrors;
 return errors === 0;
 }
-validate305.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate293.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate302.evaluated;
+const evaluated0 = validate290.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13350,14 +13990,14 @@ errors++;
 }
 }
 if(data.amount !== undefined){
-if(!(validate139(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
 if(data.amount_side !== undefined){
-if(!(validate191(data.amount_side, {instancePath:instancePath+"/amount_side",parentData:data,parentDataProperty:"amount_side",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
+if(!(validate187(data.amount_side, {instancePath:instancePath+"/amount_side",parentData:data,parentDataProperty:"amount_side",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
 }
@@ -13397,15 +14037,15 @@ errors++;
 }
 }
 if(data.requisites !== undefined){
-if(!(validate305(data.requisites, {instancePath:instancePath+"/requisites",parentData:data,parentDataProperty:"requisites",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
+if(!(validate293(data.requisites, {instancePath:instancePath+"/requisites",parentData:data,parentDataProperty:"requisites",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
 errors = vErrors.length;
 }
 }
 if(data.snapshot_hash !== undefined){
 let data6 = data.snapshot_hash;
 if(typeof data6 === "string"){
-if(!pattern14.test(data6)){
+if(!pattern20.test(data6)){
 const err14 = {instancePath:instancePath+"/snapshot_hash",schemaPath:"#/properties/snapshot_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -13473,61 +14113,61 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate302.errors = vErrors;
+validate290.errors = vErrors;
 return errors === 0;
 }
-validate302.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate290.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+
+function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate289.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate290(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
+errors = vErrors.length;
+}
+validate289.errors = vErrors;
+return errors === 0;
+}
+validate289.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate288.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate289(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate289.errors : vErrors.concat(validate289.errors);
+errors = vErrors.length;
+}
+validate288.errors = vErrors;
+return errors === 0;
+}
+validate288.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const preflightOrder_response_200 = validate297;
+const schema131 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PreflightResult"}}}]};
+const schema132 = {"type":"object","required":["preflight"],"properties":{"preflight":{"$ref":"#/components/schemas/OrderPreflight"}}};
+const schema133 = {"type":"object","required":["ok","checks","errors","quote","verification_required"],"x-assumption":"The description shows no preflight payload; the checks mirror what order creation validates, so a client can show every problem before creating the order.","properties":{"ok":{"type":"boolean","description":"True when every check passed, so creating the order with the same body would succeed now."},"checks":{"type":"array","items":{"$ref":"#/components/schemas/PreflightCheck"}},"errors":{"type":"object","description":"Field name (dot path) to its messages, in the form of `error.details`; empty when ok.","additionalProperties":{"type":"array","items":{"type":"string"}}},"quote":{"description":"The quote the body cites; null when the body gives route_id and amount instead, or the quote is unknown.","oneOf":[{"$ref":"#/components/schemas/Quote"},{"type":"null"}]},"verification_required":{"type":"object","required":["identity","card"],"description":"Verifications the client must pass before this order is paid out.","properties":{"identity":{"type":"boolean"},"card":{"type":"boolean"}}}}};
+const schema134 = {"type":"object","required":["name","passed","message"],"properties":{"name":{"type":"string","enum":["amount","limits","requisites","email","quote","snapshot","verification","route"]},"passed":{"type":"boolean"},"message":{"type":["string","null"],"description":"Why the check failed; null when it passed."}}};
 
 function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate301.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate302(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
-errors = vErrors.length;
-}
-validate301.errors = vErrors;
-return errors === 0;
-}
-validate301.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-
-function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate300.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate301(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
-errors = vErrors.length;
-}
-validate300.errors = vErrors;
-return errors === 0;
-}
-validate300.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const preflightOrder_response_200 = validate309;
-const schema134 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PreflightResult"}}}]};
-const schema135 = {"type":"object","required":["preflight"],"properties":{"preflight":{"$ref":"#/components/schemas/OrderPreflight"}}};
-const schema136 = {"type":"object","required":["ok","checks","errors","quote","verification_required"],"x-assumption":"The description shows no preflight payload; the checks mirror what order creation validates, so a client can show every problem before creating the order.","properties":{"ok":{"type":"boolean","description":"True when every check passed, so creating the order with the same body would succeed now."},"checks":{"type":"array","items":{"$ref":"#/components/schemas/PreflightCheck"}},"errors":{"type":"object","description":"Field name (dot path) to its messages, in the form of `error.details`; empty when ok.","additionalProperties":{"type":"array","items":{"type":"string"}}},"quote":{"description":"The quote the body cites; null when the body gives route_id and amount instead, or the quote is unknown.","oneOf":[{"$ref":"#/components/schemas/Quote"},{"type":"null"}]},"verification_required":{"type":"object","required":["identity","card"],"description":"Verifications the client must pass before this order is paid out.","properties":{"identity":{"type":"boolean"},"card":{"type":"boolean"}}}}};
-const schema137 = {"type":"object","required":["name","passed","message"],"properties":{"name":{"type":"string","enum":["amount","limits","requisites","email","quote","snapshot","verification","route"]},"passed":{"type":"boolean"},"message":{"type":["string","null"],"description":"Why the check failed; null when it passed."}}};
-
-function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate313.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13578,7 +14218,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!((((((((data0 === "amount") || (data0 === "limits")) || (data0 === "requisites")) || (data0 === "email")) || (data0 === "quote")) || (data0 === "snapshot")) || (data0 === "verification")) || (data0 === "route"))){
-const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/enum",keyword:"enum",params:{allowedValues: schema137.properties.name.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/enum",keyword:"enum",params:{allowedValues: schema134.properties.name.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13603,7 +14243,7 @@ errors++;
 if(data.message !== undefined){
 let data2 = data.message;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: schema137.properties.message.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: schema134.properties.message.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -13624,16 +14264,16 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate313.errors = vErrors;
+validate301.errors = vErrors;
 return errors === 0;
 }
-validate313.evaluated = {"props":{"name":true,"passed":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate301.evaluated = {"props":{"name":true,"passed":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate312.evaluated;
+const evaluated0 = validate300.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13708,8 +14348,8 @@ let data1 = data.checks;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate313(data1[i0], {instancePath:instancePath+"/checks/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate313.errors : vErrors.concat(validate313.errors);
+if(!(validate301(data1[i0], {instancePath:instancePath+"/checks/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
 errors = vErrors.length;
 }
 }
@@ -13774,8 +14414,8 @@ const _errs14 = errors;
 let valid6 = false;
 let passing0 = null;
 const _errs15 = errors;
-if(!(validate272(data6, {instancePath:instancePath+"/quote",parentData:data,parentDataProperty:"quote",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
+if(!(validate260(data6, {instancePath:instancePath+"/quote",parentData:data,parentDataProperty:"quote",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
@@ -13911,16 +14551,16 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate312.errors = vErrors;
+validate300.errors = vErrors;
 return errors === 0;
 }
-validate312.evaluated = {"props":{"ok":true,"checks":true,"errors":true,"quote":true,"verification_required":true},"dynamicProps":false,"dynamicItems":false};
+validate300.evaluated = {"props":{"ok":true,"checks":true,"errors":true,"quote":true,"verification_required":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate311.evaluated;
+const evaluated0 = validate299.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13939,8 +14579,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.preflight !== undefined){
-if(!(validate312(data.preflight, {instancePath:instancePath+"/preflight",parentData:data,parentDataProperty:"preflight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate312.errors : vErrors.concat(validate312.errors);
+if(!(validate300(data.preflight, {instancePath:instancePath+"/preflight",parentData:data,parentDataProperty:"preflight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
 errors = vErrors.length;
 }
 }
@@ -13955,16 +14595,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate311.errors = vErrors;
+validate299.errors = vErrors;
 return errors === 0;
 }
-validate311.evaluated = {"props":{"preflight":true},"dynamicProps":false,"dynamicItems":false};
+validate299.evaluated = {"props":{"preflight":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate309.evaluated;
+const evaluated0 = validate297.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13987,8 +14627,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate311(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
+if(!(validate299(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
 errors = vErrors.length;
 }
 }
@@ -14003,45 +14643,45 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate309.errors = vErrors;
+validate297.errors = vErrors;
 return errors === 0;
 }
-validate309.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate297.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createOrder_body = validate318;
-const schema138 = {"$ref":"#/components/schemas/CreateOrderRequest","$comment":"validator entry"};
+export const createOrder_body = validate306;
+const schema135 = {"$ref":"#/components/schemas/CreateOrderRequest","$comment":"validator entry"};
 
-function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate318.evaluated;
+const evaluated0 = validate306.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate302(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
+if(!(validate290(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
 errors = vErrors.length;
 }
-validate318.errors = vErrors;
+validate306.errors = vErrors;
 return errors === 0;
 }
-validate318.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate306.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createOrder_response_201 = validate320;
-const schema139 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderResult"}}}]};
-const schema140 = {"type":"object","required":["order"],"properties":{"order":{"$ref":"#/components/schemas/Order"}}};
-const schema141 = {"type":"object","description":"An exchange order.","x-assumption":"The description types the order record as any-or-null with no fields; these are the fields its filters, sort fields and the quote → order chain imply.","required":["id","public_id","tracking_id","status","route_id","quote_id","client_order_id","email","amount_in","amount_out","currency_in","currency_out","rate","fee","from_requisite","to_requisite","requisites","payment_details","verification","correlation_id","expires_at","created_at","updated_at","completed_at"],"properties":{"id":{"type":"integer","minimum":1,"description":"Database id."},"public_id":{"type":"string","pattern":"^[A-Z0-9]{10}$","description":"Short id shown to the end customer."},"tracking_id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/OrderStatus"},"route_id":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"],"format":"uuid","description":"The quote the order was created from; null when it was priced from route_id and amount."},"client_order_id":{"type":["string","null"],"maxLength":64},"email":{"type":"string","format":"email"},"amount_in":{"$ref":"#/components/schemas/Amount"},"amount_out":{"$ref":"#/components/schemas/Amount"},"currency_in":{"type":"string","description":"Rates-file code of the give side, for example `BTC`."},"currency_out":{"type":"string","description":"Rates-file code of the receive side, for example `USDTTRC20`."},"rate":{"$ref":"#/components/schemas/Amount"},"fee":{"$ref":"#/components/schemas/Amount","description":"The exchanger's fee, in currency_out, already deducted from amount_out.","x-assumption":"Exchangers deduct their fee from the payout; the quote's fee object gives its currency and percent."},"from_requisite":{"type":["string","null"],"description":"The sender's requisite, masked (card or account of a fiat give side); null when the give side has none."},"to_requisite":{"type":["string","null"],"description":"The receiver's requisite, masked (payout address, card or account)."},"requisites":{"$ref":"#/components/schemas/MaskedOrderRequisites"},"payment_details":{"type":"object","description":"Where and what the client pays, and what has arrived there.","required":["network","address","memo","account","amount","currency","expires_at","amount_received","transactions"],"properties":{"network":{"type":["string","null"],"description":"The give side's network (the deposit API's network code, for example `TRON`); null for fiat."},"address":{"type":["string","null"],"description":"Deposit address on the give side's network; null for fiat. The exchanger watches it - transactions to it (with the memo on memo networks) pay the order.","x-assumption":"Exchangers watch each order's pay-in address and mark the order paid from the chain; the mock's simulated chain does the same as for deposits."},"memo":{"type":["string","null"],"description":"Memo or tag the payment must carry on memo networks."},"account":{"type":["string","null"],"description":"Card or account to pay to on a fiat give side."},"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"type":"string","description":"Rates-file code of the currency to pay."},"expires_at":{"type":"string","format":"date-time","description":"End of the payment window."},"amount_received":{"$ref":"#/components/schemas/Amount","description":"The sum of the transactions seen at the payment address; `0` before any (always `0` for fiat)."},"transactions":{"type":"array","description":"The transactions seen at the payment address, oldest first.","items":{"$ref":"#/components/schemas/OrderPaymentTransaction"}}}},"verification":{"type":"object","required":["required","status"],"properties":{"required":{"type":"boolean","description":"Whether the order needs a verification before the payout."},"status":{"description":"Status of that verification; null when none is required or none was started.","oneOf":[{"$ref":"#/components/schemas/VerificationStatus"},{"type":"null"}]}}},"correlation_id":{"type":["string","null"],"maxLength":128,"description":"X-Correlation-Id of the request that created the order."},"expires_at":{"type":["string","null"],"format":"date-time","description":"When the unpaid order expires; null once it left awaiting_payment, or once a payment to it was seen.","x-assumption":"Unpaid orders expire 1800 seconds after creation (the order machine's payment_window)."},"created_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"},"completed_at":{"type":["string","null"],"format":"date-time"}}};
-const pattern23 = new RegExp("^[A-Z0-9]{10}$", "u");
-const schema142 = {"type":"object","additionalProperties":false,"description":"The requisites as sent, with card numbers masked (first six and last four digits kept).","x-assumption":"Card numbers are never returned whole (PCI DSS masking); addresses and accounts are returned as sent.","properties":{"to_address":{"type":"string"},"to_memo":{"type":["string","null"]},"to_card_number":{"type":"string","pattern":"^[0-9]{6}\\*{2,9}[0-9]{4}$"},"to_account":{"type":"string"},"from_card_number":{"type":"string","pattern":"^[0-9]{6}\\*{2,9}[0-9]{4}$"},"from_account":{"type":"string"},"holder_name":{"type":"string"}}};
-const pattern24 = new RegExp("^[0-9]{6}\\*{2,9}[0-9]{4}$", "u");
+export const createOrder_response_201 = validate308;
+const schema136 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderResult"}}}]};
+const schema137 = {"type":"object","required":["order"],"properties":{"order":{"$ref":"#/components/schemas/Order"}}};
+const schema138 = {"type":"object","description":"An exchange order.","x-assumption":"The description types the order record as any-or-null with no fields; these are the fields its filters, sort fields and the quote → order chain imply.","required":["id","public_id","tracking_id","status","route_id","quote_id","client_order_id","email","amount_in","amount_out","currency_in","currency_out","rate","fee","from_requisite","to_requisite","requisites","payment_details","verification","correlation_id","expires_at","created_at","updated_at","completed_at"],"properties":{"id":{"type":"integer","minimum":1,"description":"Database id."},"public_id":{"type":"string","pattern":"^[A-Z0-9]{10}$","description":"Short id shown to the end customer."},"tracking_id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/OrderStatus"},"route_id":{"type":"integer","minimum":1},"quote_id":{"type":["string","null"],"format":"uuid","description":"The quote the order was created from; null when it was priced from route_id and amount."},"client_order_id":{"type":["string","null"],"maxLength":64},"email":{"type":"string","format":"email"},"amount_in":{"$ref":"#/components/schemas/Amount"},"amount_out":{"$ref":"#/components/schemas/Amount"},"currency_in":{"type":"string","description":"Rates-file code of the give side, for example `BTC`."},"currency_out":{"type":"string","description":"Rates-file code of the receive side, for example `USDTTRC20`."},"rate":{"$ref":"#/components/schemas/Amount"},"fee":{"$ref":"#/components/schemas/Amount","description":"The exchanger's fee, in currency_out, already deducted from amount_out.","x-assumption":"Exchangers deduct their fee from the payout; the quote's fee object gives its currency and percent."},"from_requisite":{"type":["string","null"],"description":"The sender's requisite, masked (card or account of a fiat give side); null when the give side has none."},"to_requisite":{"type":["string","null"],"description":"The receiver's requisite, masked (payout address, card or account)."},"requisites":{"$ref":"#/components/schemas/MaskedOrderRequisites"},"payment_details":{"type":"object","description":"Where and what the client pays, and what has arrived there.","required":["network","address","memo","account","amount","currency","expires_at","amount_received","transactions"],"properties":{"network":{"type":["string","null"],"description":"The give side's network (the deposit API's network code, for example `TRON`); null for fiat."},"address":{"type":["string","null"],"description":"Deposit address on the give side's network; null for fiat. The exchanger watches it - transactions to it (with the memo on memo networks) pay the order.","x-assumption":"Exchangers watch each order's pay-in address and mark the order paid from the chain; the mock's simulated chain does the same as for deposits."},"memo":{"type":["string","null"],"description":"Memo or tag the payment must carry on memo networks."},"account":{"type":["string","null"],"description":"Card or account to pay to on a fiat give side."},"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"type":"string","description":"Rates-file code of the currency to pay."},"expires_at":{"type":"string","format":"date-time","description":"End of the payment window."},"amount_received":{"$ref":"#/components/schemas/Amount","description":"The sum of the transactions seen at the payment address; `0` before any (always `0` for fiat)."},"transactions":{"type":"array","description":"The transactions seen at the payment address, oldest first.","items":{"$ref":"#/components/schemas/OrderPaymentTransaction"}}}},"verification":{"type":"object","required":["required","status"],"properties":{"required":{"type":"boolean","description":"Whether the order needs a verification before the payout."},"status":{"description":"Status of that verification; null when none is required or none was started.","oneOf":[{"$ref":"#/components/schemas/VerificationStatus"},{"type":"null"}]}}},"correlation_id":{"type":["string","null"],"maxLength":128,"description":"X-Correlation-Id of the request that created the order."},"expires_at":{"type":["string","null"],"format":"date-time","description":"When the unpaid order expires; null once it left awaiting_payment, or once a payment to it was seen.","x-assumption":"Unpaid orders expire 1800 seconds after creation (the order machine's payment_window)."},"created_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"},"completed_at":{"type":["string","null"],"format":"date-time"}}};
+const pattern30 = new RegExp("^[A-Z0-9]{10}$", "u");
+const schema139 = {"type":"object","additionalProperties":false,"description":"The requisites as sent, with card numbers masked (first six and last four digits kept).","x-assumption":"Card numbers are never returned whole (PCI DSS masking); addresses and accounts are returned as sent.","properties":{"to_address":{"type":"string"},"to_memo":{"type":["string","null"]},"to_card_number":{"type":"string","pattern":"^[0-9]{6}\\*{2,9}[0-9]{4}$"},"to_account":{"type":"string"},"from_card_number":{"type":"string","pattern":"^[0-9]{6}\\*{2,9}[0-9]{4}$"},"from_account":{"type":"string"},"holder_name":{"type":"string"}}};
+const pattern31 = new RegExp("^[0-9]{6}\\*{2,9}[0-9]{4}$", "u");
 
-function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate329.evaluated;
+const evaluated0 = validate317.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14076,7 +14716,7 @@ errors++;
 if(data.to_memo !== undefined){
 let data1 = data.to_memo;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/to_memo",schemaPath:"#/properties/to_memo/type",keyword:"type",params:{type: schema142.properties.to_memo.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/to_memo",schemaPath:"#/properties/to_memo/type",keyword:"type",params:{type: schema139.properties.to_memo.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -14089,7 +14729,7 @@ errors++;
 if(data.to_card_number !== undefined){
 let data2 = data.to_card_number;
 if(typeof data2 === "string"){
-if(!pattern24.test(data2)){
+if(!pattern31.test(data2)){
 const err3 = {instancePath:instancePath+"/to_card_number",schemaPath:"#/properties/to_card_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{6}\\*{2,9}[0-9]{4}$"},message:"must match pattern \""+"^[0-9]{6}\\*{2,9}[0-9]{4}$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -14126,7 +14766,7 @@ errors++;
 if(data.from_card_number !== undefined){
 let data4 = data.from_card_number;
 if(typeof data4 === "string"){
-if(!pattern24.test(data4)){
+if(!pattern31.test(data4)){
 const err6 = {instancePath:instancePath+"/from_card_number",schemaPath:"#/properties/from_card_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{6}\\*{2,9}[0-9]{4}$"},message:"must match pattern \""+"^[0-9]{6}\\*{2,9}[0-9]{4}$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -14183,17 +14823,17 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate329.errors = vErrors;
+validate317.errors = vErrors;
 return errors === 0;
 }
-validate329.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate317.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema143 = {"type":"object","description":"A transaction the exchanger saw at an order's payment address.","required":["hash","amount","detected_at","confirmed_at"],"properties":{"hash":{"type":"string"},"amount":{"$ref":"#/components/schemas/Amount"},"detected_at":{"type":"string","format":"date-time"},"confirmed_at":{"type":["string","null"],"format":"date-time","description":"When it reached the network's required confirmations; null until then."}}};
+const schema140 = {"type":"object","description":"A transaction the exchanger saw at an order's payment address.","required":["hash","amount","detected_at","confirmed_at"],"properties":{"hash":{"type":"string"},"amount":{"$ref":"#/components/schemas/Amount"},"detected_at":{"type":"string","format":"date-time"},"confirmed_at":{"type":["string","null"],"format":"date-time","description":"When it reached the network's required confirmations; null until then."}}};
 
-function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate333.evaluated;
+const evaluated0 = validate321.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14254,8 +14894,8 @@ errors++;
 }
 }
 if(data.amount !== undefined){
-if(!(validate139(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -14287,7 +14927,7 @@ errors++;
 if(data.confirmed_at !== undefined){
 let data3 = data.confirmed_at;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err7 = {instancePath:instancePath+"/confirmed_at",schemaPath:"#/properties/confirmed_at/type",keyword:"type",params:{type: schema143.properties.confirmed_at.type},message:"must be string,null"};
+const err7 = {instancePath:instancePath+"/confirmed_at",schemaPath:"#/properties/confirmed_at/type",keyword:"type",params:{type: schema140.properties.confirmed_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -14320,17 +14960,17 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate333.errors = vErrors;
+validate321.errors = vErrors;
 return errors === 0;
 }
-validate333.evaluated = {"props":{"hash":true,"amount":true,"detected_at":true,"confirmed_at":true},"dynamicProps":false,"dynamicItems":false};
+validate321.evaluated = {"props":{"hash":true,"amount":true,"detected_at":true,"confirmed_at":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema144 = {"type":"string","description":"State of a verification (machine `verification`).","x-machine":"verification","x-assumption":"The description shows no verification statuses; these are the states of the verification machine.","enum":["pending","in_review","approved","rejected","expired"]};
+const schema141 = {"type":"string","description":"State of a verification (machine `verification`).","x-machine":"verification","x-assumption":"The description shows no verification statuses; these are the states of the verification machine.","enum":["pending","in_review","approved","rejected","expired"]};
 
-function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate336.evaluated;
+const evaluated0 = validate324.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14348,7 +14988,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "pending") || (data === "in_review")) || (data === "approved")) || (data === "rejected")) || (data === "expired"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema144.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema141.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -14357,16 +14997,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate336.errors = vErrors;
+validate324.errors = vErrors;
 return errors === 0;
 }
-validate336.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate324.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate323.evaluated;
+const evaluated0 = validate311.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14642,7 +15282,7 @@ errors++;
 if(data.public_id !== undefined){
 let data1 = data.public_id;
 if(typeof data1 === "string"){
-if(!pattern23.test(data1)){
+if(!pattern30.test(data1)){
 const err26 = {instancePath:instancePath+"/public_id",schemaPath:"#/properties/public_id/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{10}$"},message:"must match pattern \""+"^[A-Z0-9]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
@@ -14690,8 +15330,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate114(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate110(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
@@ -14723,7 +15363,7 @@ errors++;
 if(data.quote_id !== undefined){
 let data5 = data.quote_id;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err32 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema141.properties.quote_id.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/quote_id",schemaPath:"#/properties/quote_id/type",keyword:"type",params:{type: schema138.properties.quote_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -14748,7 +15388,7 @@ errors++;
 if(data.client_order_id !== undefined){
 let data6 = data.client_order_id;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err34 = {instancePath:instancePath+"/client_order_id",schemaPath:"#/properties/client_order_id/type",keyword:"type",params:{type: schema141.properties.client_order_id.type},message:"must be string,null"};
+const err34 = {instancePath:instancePath+"/client_order_id",schemaPath:"#/properties/client_order_id/type",keyword:"type",params:{type: schema138.properties.client_order_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -14796,14 +15436,14 @@ errors++;
 }
 }
 if(data.amount_in !== undefined){
-if(!(validate139(data.amount_in, {instancePath:instancePath+"/amount_in",parentData:data,parentDataProperty:"amount_in",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount_in, {instancePath:instancePath+"/amount_in",parentData:data,parentDataProperty:"amount_in",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
 if(data.amount_out !== undefined){
-if(!(validate139(data.amount_out, {instancePath:instancePath+"/amount_out",parentData:data,parentDataProperty:"amount_out",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount_out, {instancePath:instancePath+"/amount_out",parentData:data,parentDataProperty:"amount_out",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -14832,21 +15472,21 @@ errors++;
 }
 }
 if(data.rate !== undefined){
-if(!(validate139(data.rate, {instancePath:instancePath+"/rate",parentData:data,parentDataProperty:"rate",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.rate, {instancePath:instancePath+"/rate",parentData:data,parentDataProperty:"rate",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
 if(data.fee !== undefined){
-if(!(validate139(data.fee, {instancePath:instancePath+"/fee",parentData:data,parentDataProperty:"fee",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.fee, {instancePath:instancePath+"/fee",parentData:data,parentDataProperty:"fee",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
 if(data.from_requisite !== undefined){
 let data14 = data.from_requisite;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err40 = {instancePath:instancePath+"/from_requisite",schemaPath:"#/properties/from_requisite/type",keyword:"type",params:{type: schema141.properties.from_requisite.type},message:"must be string,null"};
+const err40 = {instancePath:instancePath+"/from_requisite",schemaPath:"#/properties/from_requisite/type",keyword:"type",params:{type: schema138.properties.from_requisite.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -14859,7 +15499,7 @@ errors++;
 if(data.to_requisite !== undefined){
 let data15 = data.to_requisite;
 if((typeof data15 !== "string") && (data15 !== null)){
-const err41 = {instancePath:instancePath+"/to_requisite",schemaPath:"#/properties/to_requisite/type",keyword:"type",params:{type: schema141.properties.to_requisite.type},message:"must be string,null"};
+const err41 = {instancePath:instancePath+"/to_requisite",schemaPath:"#/properties/to_requisite/type",keyword:"type",params:{type: schema138.properties.to_requisite.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -14870,8 +15510,8 @@ errors++;
 }
 }
 if(data.requisites !== undefined){
-if(!(validate329(data.requisites, {instancePath:instancePath+"/requisites",parentData:data,parentDataProperty:"requisites",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
+if(!(validate317(data.requisites, {instancePath:instancePath+"/requisites",parentData:data,parentDataProperty:"requisites",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
 errors = vErrors.length;
 }
 }
@@ -14971,7 +15611,7 @@ errors++;
 if(data17.network !== undefined){
 let data18 = data17.network;
 if((typeof data18 !== "string") && (data18 !== null)){
-const err51 = {instancePath:instancePath+"/payment_details/network",schemaPath:"#/properties/payment_details/properties/network/type",keyword:"type",params:{type: schema141.properties.payment_details.properties.network.type},message:"must be string,null"};
+const err51 = {instancePath:instancePath+"/payment_details/network",schemaPath:"#/properties/payment_details/properties/network/type",keyword:"type",params:{type: schema138.properties.payment_details.properties.network.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -14984,7 +15624,7 @@ errors++;
 if(data17.address !== undefined){
 let data19 = data17.address;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err52 = {instancePath:instancePath+"/payment_details/address",schemaPath:"#/properties/payment_details/properties/address/type",keyword:"type",params:{type: schema141.properties.payment_details.properties.address.type},message:"must be string,null"};
+const err52 = {instancePath:instancePath+"/payment_details/address",schemaPath:"#/properties/payment_details/properties/address/type",keyword:"type",params:{type: schema138.properties.payment_details.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -14997,7 +15637,7 @@ errors++;
 if(data17.memo !== undefined){
 let data20 = data17.memo;
 if((typeof data20 !== "string") && (data20 !== null)){
-const err53 = {instancePath:instancePath+"/payment_details/memo",schemaPath:"#/properties/payment_details/properties/memo/type",keyword:"type",params:{type: schema141.properties.payment_details.properties.memo.type},message:"must be string,null"};
+const err53 = {instancePath:instancePath+"/payment_details/memo",schemaPath:"#/properties/payment_details/properties/memo/type",keyword:"type",params:{type: schema138.properties.payment_details.properties.memo.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -15010,7 +15650,7 @@ errors++;
 if(data17.account !== undefined){
 let data21 = data17.account;
 if((typeof data21 !== "string") && (data21 !== null)){
-const err54 = {instancePath:instancePath+"/payment_details/account",schemaPath:"#/properties/payment_details/properties/account/type",keyword:"type",params:{type: schema141.properties.payment_details.properties.account.type},message:"must be string,null"};
+const err54 = {instancePath:instancePath+"/payment_details/account",schemaPath:"#/properties/payment_details/properties/account/type",keyword:"type",params:{type: schema138.properties.payment_details.properties.account.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -15021,8 +15661,8 @@ errors++;
 }
 }
 if(data17.amount !== undefined){
-if(!(validate139(data17.amount, {instancePath:instancePath+"/payment_details/amount",parentData:data17,parentDataProperty:"amount",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data17.amount, {instancePath:instancePath+"/payment_details/amount",parentData:data17,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -15064,8 +15704,8 @@ errors++;
 }
 }
 if(data17.amount_received !== undefined){
-if(!(validate139(data17.amount_received, {instancePath:instancePath+"/payment_details/amount_received",parentData:data17,parentDataProperty:"amount_received",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data17.amount_received, {instancePath:instancePath+"/payment_details/amount_received",parentData:data17,parentDataProperty:"amount_received",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -15074,8 +15714,8 @@ let data26 = data17.transactions;
 if(Array.isArray(data26)){
 const len0 = data26.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate333(data26[i0], {instancePath:instancePath+"/payment_details/transactions/" + i0,parentData:data26,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
+if(!(validate321(data26[i0], {instancePath:instancePath+"/payment_details/transactions/" + i0,parentData:data26,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate321.errors : vErrors.concat(validate321.errors);
 errors = vErrors.length;
 }
 }
@@ -15144,8 +15784,8 @@ const _errs53 = errors;
 let valid5 = false;
 let passing0 = null;
 const _errs54 = errors;
-if(!(validate336(data30, {instancePath:instancePath+"/verification/status",parentData:data28,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate336.errors : vErrors.concat(validate336.errors);
+if(!(validate324(data30, {instancePath:instancePath+"/verification/status",parentData:data28,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate324.errors : vErrors.concat(validate324.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs54 === errors;
@@ -15212,7 +15852,7 @@ errors++;
 if(data.correlation_id !== undefined){
 let data31 = data.correlation_id;
 if((typeof data31 !== "string") && (data31 !== null)){
-const err66 = {instancePath:instancePath+"/correlation_id",schemaPath:"#/properties/correlation_id/type",keyword:"type",params:{type: schema141.properties.correlation_id.type},message:"must be string,null"};
+const err66 = {instancePath:instancePath+"/correlation_id",schemaPath:"#/properties/correlation_id/type",keyword:"type",params:{type: schema138.properties.correlation_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -15237,7 +15877,7 @@ errors++;
 if(data.expires_at !== undefined){
 let data32 = data.expires_at;
 if((typeof data32 !== "string") && (data32 !== null)){
-const err68 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema141.properties.expires_at.type},message:"must be string,null"};
+const err68 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema138.properties.expires_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -15312,7 +15952,7 @@ errors++;
 if(data.completed_at !== undefined){
 let data35 = data.completed_at;
 if((typeof data35 !== "string") && (data35 !== null)){
-const err74 = {instancePath:instancePath+"/completed_at",schemaPath:"#/properties/completed_at/type",keyword:"type",params:{type: schema141.properties.completed_at.type},message:"must be string,null"};
+const err74 = {instancePath:instancePath+"/completed_at",schemaPath:"#/properties/completed_at/type",keyword:"type",params:{type: schema138.properties.completed_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -15345,16 +15985,16 @@ vErrors.push(err76);
 }
 errors++;
 }
-validate323.errors = vErrors;
+validate311.errors = vErrors;
 return errors === 0;
 }
-validate323.evaluated = {"props":{"id":true,"public_id":true,"tracking_id":true,"status":true,"route_id":true,"quote_id":true,"client_order_id":true,"email":true,"amount_in":true,"amount_out":true,"currency_in":true,"currency_out":true,"rate":true,"fee":true,"from_requisite":true,"to_requisite":true,"requisites":true,"payment_details":true,"verification":true,"correlation_id":true,"expires_at":true,"created_at":true,"updated_at":true,"completed_at":true},"dynamicProps":false,"dynamicItems":false};
+validate311.evaluated = {"props":{"id":true,"public_id":true,"tracking_id":true,"status":true,"route_id":true,"quote_id":true,"client_order_id":true,"email":true,"amount_in":true,"amount_out":true,"currency_in":true,"currency_out":true,"rate":true,"fee":true,"from_requisite":true,"to_requisite":true,"requisites":true,"payment_details":true,"verification":true,"correlation_id":true,"expires_at":true,"created_at":true,"updated_at":true,"completed_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate322.evaluated;
+const evaluated0 = validate310.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15373,8 +16013,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.order !== undefined){
-if(!(validate323(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
+if(!(validate311(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
 errors = vErrors.length;
 }
 }
@@ -15389,16 +16029,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate322.errors = vErrors;
+validate310.errors = vErrors;
 return errors === 0;
 }
-validate322.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
+validate310.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate320.evaluated;
+const evaluated0 = validate308.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15421,8 +16061,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate322(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
+if(!(validate310(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
 errors = vErrors.length;
 }
 }
@@ -15437,20 +16077,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate320.errors = vErrors;
+validate308.errors = vErrors;
 return errors === 0;
 }
-validate320.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate308.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getExchangeOrder_path = validate340;
-const schema145 = {"type":"object","properties":{"order":{"$ref":"#/components/parameters/OrderRef/schema"}},"required":["order"]};
-const schema146 = {"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$","maxLength":36};
-const pattern26 = new RegExp("^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$", "u");
+export const getExchangeOrder_path = validate328;
+const schema142 = {"type":"object","properties":{"order":{"$ref":"#/components/parameters/OrderRef/schema"}},"required":["order"]};
+const schema143 = {"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$","maxLength":36};
+const pattern33 = new RegExp("^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$", "u");
 
-function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate341.evaluated;
+const evaluated0 = validate329.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15468,7 +16108,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!pattern26.test(data)){
+if(!pattern33.test(data)){
 const err1 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"},message:"must match pattern \""+"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
@@ -15489,16 +16129,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate341.errors = vErrors;
+validate329.errors = vErrors;
 return errors === 0;
 }
-validate341.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate329.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate340.evaluated;
+const evaluated0 = validate328.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15517,8 +16157,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.order !== undefined){
-if(!(validate341(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate341.errors : vErrors.concat(validate341.errors);
+if(!(validate329(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
 errors = vErrors.length;
 }
 }
@@ -15533,20 +16173,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate340.errors = vErrors;
+validate328.errors = vErrors;
 return errors === 0;
 }
-validate340.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
+validate328.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getOrderActions_response_200 = validate343;
-const schema147 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderActionListResult"}}}]};
-const schema148 = {"type":"object","required":["actions"],"x-assumption":"The description shows no payload; one entry per operation that fires a client event of the order machine, so a client can enable its buttons.","properties":{"actions":{"type":"array","items":{"$ref":"#/components/schemas/OrderAction"}}}};
-const schema149 = {"type":"object","required":["action","method","endpoint","allowed","reason"],"properties":{"action":{"type":"string","enum":["confirm","cancel"],"description":"A client event of the order machine."},"method":{"type":"string","enum":["POST","DELETE"]},"endpoint":{"type":"string","description":"Path of the operation that fires the action."},"allowed":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the action is not allowed now; null when it is."}}};
+export const getOrderActions_response_200 = validate331;
+const schema144 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderActionListResult"}}}]};
+const schema145 = {"type":"object","required":["actions"],"x-assumption":"The description shows no payload; one entry per operation that fires a client event of the order machine, so a client can enable its buttons.","properties":{"actions":{"type":"array","items":{"$ref":"#/components/schemas/OrderAction"}}}};
+const schema146 = {"type":"object","required":["action","method","endpoint","allowed","reason"],"properties":{"action":{"type":"string","enum":["confirm","cancel"],"description":"A client event of the order machine."},"method":{"type":"string","enum":["POST","DELETE"]},"endpoint":{"type":"string","description":"Path of the operation that fires the action."},"allowed":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the action is not allowed now; null when it is."}}};
 
-function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate346.evaluated;
+const evaluated0 = validate334.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15617,7 +16257,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!((data0 === "confirm") || (data0 === "cancel"))){
-const err6 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema149.properties.action.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema146.properties.action.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -15640,7 +16280,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!((data1 === "POST") || (data1 === "DELETE"))){
-const err8 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/enum",keyword:"enum",params:{allowedValues: schema149.properties.method.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/enum",keyword:"enum",params:{allowedValues: schema146.properties.method.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -15677,7 +16317,7 @@ errors++;
 if(data.reason !== undefined){
 let data4 = data.reason;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err11 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema149.properties.reason.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema146.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15698,16 +16338,16 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate346.errors = vErrors;
+validate334.errors = vErrors;
 return errors === 0;
 }
-validate346.evaluated = {"props":{"action":true,"method":true,"endpoint":true,"allowed":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+validate334.evaluated = {"props":{"action":true,"method":true,"endpoint":true,"allowed":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate345.evaluated;
+const evaluated0 = validate333.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15730,8 +16370,8 @@ let data0 = data.actions;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate346(data0[i0], {instancePath:instancePath+"/actions/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate346.errors : vErrors.concat(validate346.errors);
+if(!(validate334(data0[i0], {instancePath:instancePath+"/actions/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate334.errors : vErrors.concat(validate334.errors);
 errors = vErrors.length;
 }
 }
@@ -15758,16 +16398,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate345.errors = vErrors;
+validate333.errors = vErrors;
 return errors === 0;
 }
-validate345.evaluated = {"props":{"actions":true},"dynamicProps":false,"dynamicItems":false};
+validate333.evaluated = {"props":{"actions":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate343.evaluated;
+const evaluated0 = validate331.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15790,8 +16430,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate345(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate345.errors : vErrors.concat(validate345.errors);
+if(!(validate333(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
 errors = vErrors.length;
 }
 }
@@ -15806,21 +16446,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate343.errors = vErrors;
+validate331.errors = vErrors;
 return errors === 0;
 }
-validate343.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate331.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getOrderStatus_response_200 = validate349;
-const schema150 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderStatusResult"}}}]};
-const schema151 = {"type":"object","required":["status"],"properties":{"status":{"$ref":"#/components/schemas/OrderStatusReport"}}};
-const schema152 = {"type":"object","required":["status","is_final","expires_at","history"],"x-assumption":"The description shows no payload; the history is the order machine's transitions as they happened.","properties":{"status":{"$ref":"#/components/schemas/OrderStatus"},"is_final":{"type":"boolean"},"expires_at":{"type":["string","null"],"format":"date-time","description":"When the unpaid order expires; null once it left awaiting_payment, or once a payment to it was seen."},"history":{"type":"array","items":{"$ref":"#/components/schemas/OrderStatusHistoryEntry"}}}};
-const schema153 = {"type":"object","required":["from","to","event","at","actor"],"properties":{"from":{"description":"The status before; null for the creation of the order.","oneOf":[{"$ref":"#/components/schemas/OrderStatus"},{"type":"null"}]},"to":{"$ref":"#/components/schemas/OrderStatus"},"event":{"type":"string","description":"The order machine's event, or `create` for the creation."},"at":{"type":"string","format":"date-time"},"actor":{"type":"string","enum":["client","system","operator"]}}};
+export const getOrderStatus_response_200 = validate337;
+const schema147 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderStatusResult"}}}]};
+const schema148 = {"type":"object","required":["status"],"properties":{"status":{"$ref":"#/components/schemas/OrderStatusReport"}}};
+const schema149 = {"type":"object","required":["status","is_final","expires_at","history"],"x-assumption":"The description shows no payload; the history is the order machine's transitions as they happened.","properties":{"status":{"$ref":"#/components/schemas/OrderStatus"},"is_final":{"type":"boolean"},"expires_at":{"type":["string","null"],"format":"date-time","description":"When the unpaid order expires; null once it left awaiting_payment, or once a payment to it was seen."},"history":{"type":"array","items":{"$ref":"#/components/schemas/OrderStatusHistoryEntry"}}}};
+const schema150 = {"type":"object","required":["from","to","event","at","actor"],"properties":{"from":{"description":"The status before; null for the creation of the order.","oneOf":[{"$ref":"#/components/schemas/OrderStatus"},{"type":"null"}]},"to":{"$ref":"#/components/schemas/OrderStatus"},"event":{"type":"string","description":"The order machine's event, or `create` for the creation."},"at":{"type":"string","format":"date-time"},"actor":{"type":"string","enum":["client","system","operator"]}}};
 
-function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate354.evaluated;
+const evaluated0 = validate342.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15884,8 +16524,8 @@ const _errs2 = errors;
 let valid1 = false;
 let passing0 = null;
 const _errs3 = errors;
-if(!(validate114(data0, {instancePath:instancePath+"/from",parentData:data,parentDataProperty:"from",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate110(data0, {instancePath:instancePath+"/from",parentData:data,parentDataProperty:"from",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -15938,8 +16578,8 @@ vErrors = null;
 }
 }
 if(data.to !== undefined){
-if(!(validate114(data.to, {instancePath:instancePath+"/to",parentData:data,parentDataProperty:"to",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate110(data.to, {instancePath:instancePath+"/to",parentData:data,parentDataProperty:"to",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
@@ -15993,7 +16633,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((data4 === "client") || (data4 === "system")) || (data4 === "operator"))){
-const err11 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema153.properties.actor.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema150.properties.actor.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -16014,16 +16654,16 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate354.errors = vErrors;
+validate342.errors = vErrors;
 return errors === 0;
 }
-validate354.evaluated = {"props":{"from":true,"to":true,"event":true,"at":true,"actor":true},"dynamicProps":false,"dynamicItems":false};
+validate342.evaluated = {"props":{"from":true,"to":true,"event":true,"at":true,"actor":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate352.evaluated;
+const evaluated0 = validate340.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16072,8 +16712,8 @@ vErrors.push(err3);
 errors++;
 }
 if(data.status !== undefined){
-if(!(validate114(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate110(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
@@ -16092,7 +16732,7 @@ errors++;
 if(data.expires_at !== undefined){
 let data2 = data.expires_at;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err5 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema152.properties.expires_at.type},message:"must be string,null"};
+const err5 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema149.properties.expires_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -16119,8 +16759,8 @@ let data3 = data.history;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate354(data3[i0], {instancePath:instancePath+"/history/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
+if(!(validate342(data3[i0], {instancePath:instancePath+"/history/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate342.errors : vErrors.concat(validate342.errors);
 errors = vErrors.length;
 }
 }
@@ -16147,16 +16787,16 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate352.errors = vErrors;
+validate340.errors = vErrors;
 return errors === 0;
 }
-validate352.evaluated = {"props":{"status":true,"is_final":true,"expires_at":true,"history":true},"dynamicProps":false,"dynamicItems":false};
+validate340.evaluated = {"props":{"status":true,"is_final":true,"expires_at":true,"history":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate351.evaluated;
+const evaluated0 = validate339.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16175,8 +16815,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.status !== undefined){
-if(!(validate352(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate352.errors : vErrors.concat(validate352.errors);
+if(!(validate340(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate340.errors : vErrors.concat(validate340.errors);
 errors = vErrors.length;
 }
 }
@@ -16191,16 +16831,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate351.errors = vErrors;
+validate339.errors = vErrors;
 return errors === 0;
 }
-validate351.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};
+validate339.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate349.evaluated;
+const evaluated0 = validate337.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16223,8 +16863,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate351(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate351.errors : vErrors.concat(validate351.errors);
+if(!(validate339(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate339.errors : vErrors.concat(validate339.errors);
 errors = vErrors.length;
 }
 }
@@ -16239,19 +16879,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate349.errors = vErrors;
+validate337.errors = vErrors;
 return errors === 0;
 }
-validate349.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate337.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const confirmOrder_body = validate360;
-const schema154 = {"$ref":"#/components/schemas/ConfirmOrderRequest","$comment":"validator entry"};
-const schema155 = {"type":"object","additionalProperties":false,"description":"Optional; the client says it has paid.","x-assumption":"The description shows no body; a payment reference (for example the transaction hash) helps staff find the payment.","properties":{"payment_reference":{"type":"string","minLength":1,"maxLength":128}},"example":{"payment_reference":"4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b"}};
+export const confirmOrder_body = validate348;
+const schema151 = {"$ref":"#/components/schemas/ConfirmOrderRequest","$comment":"validator entry"};
+const schema152 = {"type":"object","additionalProperties":false,"description":"Optional; the client says it has paid.","x-assumption":"The description shows no body; a payment reference (for example the transaction hash) helps staff find the payment.","properties":{"payment_reference":{"type":"string","minLength":1,"maxLength":128}},"example":{"payment_reference":"4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b"}};
 
-function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate361.evaluated;
+const evaluated0 = validate349.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16317,39 +16957,39 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate361.errors = vErrors;
+validate349.errors = vErrors;
 return errors === 0;
 }
-validate361.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate349.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate360.evaluated;
+const evaluated0 = validate348.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate361(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate361.errors : vErrors.concat(validate361.errors);
+if(!(validate349(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate349.errors : vErrors.concat(validate349.errors);
 errors = vErrors.length;
 }
-validate360.errors = vErrors;
+validate348.errors = vErrors;
 return errors === 0;
 }
-validate360.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate348.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const cancelOrder_body = validate363;
-const schema156 = {"$ref":"#/components/schemas/CancelOrderRequest","$comment":"validator entry"};
-const schema157 = {"type":"object","additionalProperties":false,"description":"Optional; the client's reason for cancelling.","x-assumption":"The description shows no body; a free-text reason is what exchangers keep for cancelled orders.","properties":{"reason":{"type":"string","minLength":1,"maxLength":255}},"example":{"reason":"Changed my mind."}};
+export const cancelOrder_body = validate351;
+const schema153 = {"$ref":"#/components/schemas/CancelOrderRequest","$comment":"validator entry"};
+const schema154 = {"type":"object","additionalProperties":false,"description":"Optional; the client's reason for cancelling.","x-assumption":"The description shows no body; a free-text reason is what exchangers keep for cancelled orders.","properties":{"reason":{"type":"string","minLength":1,"maxLength":255}},"example":{"reason":"Changed my mind."}};
 
-function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate364.evaluated;
+const evaluated0 = validate352.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16415,40 +17055,40 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate364.errors = vErrors;
+validate352.errors = vErrors;
 return errors === 0;
 }
-validate364.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate352.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate363.evaluated;
+const evaluated0 = validate351.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate364(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate364.errors : vErrors.concat(validate364.errors);
+if(!(validate352(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate352.errors : vErrors.concat(validate352.errors);
 errors = vErrors.length;
 }
-validate363.errors = vErrors;
+validate351.errors = vErrors;
 return errors === 0;
 }
-validate363.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate351.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createUploadIntent_body = validate366;
-const schema158 = {"$ref":"#/components/schemas/CreateUploadIntentRequest","$comment":"validator entry"};
-const schema159 = {"type":"object","additionalProperties":false,"required":["purpose"],"properties":{"purpose":{"$ref":"#/components/schemas/UploadPurpose"},"resource_type":{"type":["string","null"],"maxLength":64,"description":"Kind of resource the file will be attached to (`order`, `verification`)."},"resource_id":{"type":["string","null"],"maxLength":64,"description":"Id of that resource."},"field_key":{"type":["string","null"],"maxLength":64,"description":"Which field of the resource the file fills, for example a document kind."},"allowed_extensions":{"type":["array","null"],"description":"Lower-case extensions to accept; null for the default (jpg, jpeg, png, pdf).","default":["jpg","jpeg","png","pdf"],"minItems":1,"maxItems":20,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z0-9]{1,10}$"}},"max_bytes":{"type":["integer","null"],"minimum":1,"maximum":20971520,"default":10485760,"description":"Largest accepted file in bytes; null for the default (10 MiB)."}},"example":{"purpose":"identity_verification","resource_type":"order","resource_id":"1043","field_key":"passport","allowed_extensions":["jpg","jpeg","png","pdf"],"max_bytes":10485760}};
-const schema160 = {"type":"string","description":"What the uploaded file is for.","x-assumption":"The description names only `identity_verification`; `card_verification` covers the card photo of a card verification.","enum":["identity_verification","card_verification"]};
+export const createUploadIntent_body = validate354;
+const schema155 = {"$ref":"#/components/schemas/CreateUploadIntentRequest","$comment":"validator entry"};
+const schema156 = {"type":"object","additionalProperties":false,"required":["purpose"],"properties":{"purpose":{"$ref":"#/components/schemas/UploadPurpose"},"resource_type":{"type":["string","null"],"maxLength":64,"description":"Kind of resource the file will be attached to (`order`, `verification`)."},"resource_id":{"type":["string","null"],"maxLength":64,"description":"Id of that resource."},"field_key":{"type":["string","null"],"maxLength":64,"description":"Which field of the resource the file fills, for example a document kind."},"allowed_extensions":{"type":["array","null"],"description":"Lower-case extensions to accept; null for the default (jpg, jpeg, png, pdf).","default":["jpg","jpeg","png","pdf"],"minItems":1,"maxItems":20,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z0-9]{1,10}$"}},"max_bytes":{"type":["integer","null"],"minimum":1,"maximum":20971520,"default":10485760,"description":"Largest accepted file in bytes; null for the default (10 MiB)."}},"example":{"purpose":"identity_verification","resource_type":"order","resource_id":"1043","field_key":"passport","allowed_extensions":["jpg","jpeg","png","pdf"],"max_bytes":10485760}};
+const schema157 = {"type":"string","description":"What the uploaded file is for.","x-assumption":"The description names only `identity_verification`; `card_verification` covers the card photo of a card verification.","enum":["identity_verification","card_verification"]};
 
-function validate368(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate368.evaluated;
+const evaluated0 = validate356.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16466,7 +17106,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "identity_verification") || (data === "card_verification"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema160.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema157.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16475,17 +17115,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate368.errors = vErrors;
+validate356.errors = vErrors;
 return errors === 0;
 }
-validate368.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate356.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const pattern27 = new RegExp("^[a-z0-9]{1,10}$", "u");
+const pattern34 = new RegExp("^[a-z0-9]{1,10}$", "u");
 
-function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate367.evaluated;
+const evaluated0 = validate355.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16516,15 +17156,15 @@ errors++;
 }
 }
 if(data.purpose !== undefined){
-if(!(validate368(data.purpose, {instancePath:instancePath+"/purpose",parentData:data,parentDataProperty:"purpose",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate368.errors : vErrors.concat(validate368.errors);
+if(!(validate356(data.purpose, {instancePath:instancePath+"/purpose",parentData:data,parentDataProperty:"purpose",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate356.errors : vErrors.concat(validate356.errors);
 errors = vErrors.length;
 }
 }
 if(data.resource_type !== undefined){
 let data1 = data.resource_type;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/resource_type",schemaPath:"#/properties/resource_type/type",keyword:"type",params:{type: schema159.properties.resource_type.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/resource_type",schemaPath:"#/properties/resource_type/type",keyword:"type",params:{type: schema156.properties.resource_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -16549,7 +17189,7 @@ errors++;
 if(data.resource_id !== undefined){
 let data2 = data.resource_id;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err4 = {instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: schema159.properties.resource_id.type},message:"must be string,null"};
+const err4 = {instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: schema156.properties.resource_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -16574,7 +17214,7 @@ errors++;
 if(data.field_key !== undefined){
 let data3 = data.field_key;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err6 = {instancePath:instancePath+"/field_key",schemaPath:"#/properties/field_key/type",keyword:"type",params:{type: schema159.properties.field_key.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/field_key",schemaPath:"#/properties/field_key/type",keyword:"type",params:{type: schema156.properties.field_key.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -16599,7 +17239,7 @@ errors++;
 if(data.allowed_extensions !== undefined){
 let data4 = data.allowed_extensions;
 if((!(Array.isArray(data4))) && (data4 !== null)){
-const err8 = {instancePath:instancePath+"/allowed_extensions",schemaPath:"#/properties/allowed_extensions/type",keyword:"type",params:{type: schema159.properties.allowed_extensions.type},message:"must be array,null"};
+const err8 = {instancePath:instancePath+"/allowed_extensions",schemaPath:"#/properties/allowed_extensions/type",keyword:"type",params:{type: schema156.properties.allowed_extensions.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -16633,7 +17273,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(typeof data5 === "string"){
-if(!pattern27.test(data5)){
+if(!pattern34.test(data5)){
 const err11 = {instancePath:instancePath+"/allowed_extensions/" + i0,schemaPath:"#/properties/allowed_extensions/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]{1,10}$"},message:"must match pattern \""+"^[a-z0-9]{1,10}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -16684,7 +17324,7 @@ indices0[item0] = i1;
 if(data.max_bytes !== undefined){
 let data6 = data.max_bytes;
 if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-const err14 = {instancePath:instancePath+"/max_bytes",schemaPath:"#/properties/max_bytes/type",keyword:"type",params:{type: schema159.properties.max_bytes.type},message:"must be integer,null"};
+const err14 = {instancePath:instancePath+"/max_bytes",schemaPath:"#/properties/max_bytes/type",keyword:"type",params:{type: schema156.properties.max_bytes.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -16727,41 +17367,41 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate367.errors = vErrors;
+validate355.errors = vErrors;
 return errors === 0;
 }
-validate367.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate355.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate366.evaluated;
+const evaluated0 = validate354.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate367(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
+if(!(validate355(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate355.errors : vErrors.concat(validate355.errors);
 errors = vErrors.length;
 }
-validate366.errors = vErrors;
+validate354.errors = vErrors;
 return errors === 0;
 }
-validate366.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate354.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createUploadIntent_response_201 = validate371;
-const schema161 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/UploadIntentResult"}}}]};
-const schema162 = {"type":"object","required":["upload_intent"],"properties":{"upload_intent":{"$ref":"#/components/schemas/UploadIntent"}}};
-const schema163 = {"type":"object","required":["id","uuid","purpose","resource_type","resource_id","field_key","status","allowed_extensions","max_bytes","file","expires_at","committed_at","consumed_at"],"properties":{"id":{"type":"integer","minimum":1},"uuid":{"type":"string","format":"uuid","description":"Addresses the intent in `/private/files/upload-intents/{intent}`."},"purpose":{"$ref":"#/components/schemas/UploadPurpose"},"resource_type":{"type":["string","null"],"maxLength":64,"description":"Kind of resource the file will be attached to, for example `order` or `verification`."},"resource_id":{"type":["string","null"],"maxLength":64,"description":"Id of that resource (an order id or a verification uuid)."},"field_key":{"type":["string","null"],"maxLength":64,"description":"Which field of the resource the file fills, for example a document kind (`passport`)."},"status":{"$ref":"#/components/schemas/UploadIntentStatus"},"allowed_extensions":{"type":"array","description":"Lower-case file extensions the commit accepts.","x-assumption":"When the request leaves it null the service applies its default (jpg, jpeg, png, pdf), so the record always lists what is accepted.","items":{"type":"string","pattern":"^[a-z0-9]{1,10}$"}},"max_bytes":{"type":"integer","minimum":1,"maximum":20971520,"description":"Largest file the commit accepts, in bytes.","x-assumption":"When the request leaves it null the service applies 10 MiB; 20 MiB is the ceiling (a document photo or scan fits well within it)."},"file":{"description":"The committed file; null until the commit.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/UploadedFile"}]},"expires_at":{"type":"string","format":"date-time","description":"One hour after creation; an intent not consumed by then expires.","x-assumption":"The upload-intent machine's ttl (3600 s), counted from creation."},"committed_at":{"type":["string","null"],"format":"date-time"},"consumed_at":{"type":["string","null"],"format":"date-time"}}};
-const schema164 = {"type":"string","description":"State of an upload intent (machine `upload-intent`).","x-machine":"upload-intent","x-assumption":"The description names only `pending` and the committed_at and consumed_at timestamps; the other states follow those timestamps and expires_at.","enum":["pending","committed","consumed","expired"]};
+export const createUploadIntent_response_201 = validate359;
+const schema158 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/UploadIntentResult"}}}]};
+const schema159 = {"type":"object","required":["upload_intent"],"properties":{"upload_intent":{"$ref":"#/components/schemas/UploadIntent"}}};
+const schema160 = {"type":"object","required":["id","uuid","purpose","resource_type","resource_id","field_key","status","allowed_extensions","max_bytes","file","expires_at","committed_at","consumed_at"],"properties":{"id":{"type":"integer","minimum":1},"uuid":{"type":"string","format":"uuid","description":"Addresses the intent in `/private/files/upload-intents/{intent}`."},"purpose":{"$ref":"#/components/schemas/UploadPurpose"},"resource_type":{"type":["string","null"],"maxLength":64,"description":"Kind of resource the file will be attached to, for example `order` or `verification`."},"resource_id":{"type":["string","null"],"maxLength":64,"description":"Id of that resource (an order id or a verification uuid)."},"field_key":{"type":["string","null"],"maxLength":64,"description":"Which field of the resource the file fills, for example a document kind (`passport`)."},"status":{"$ref":"#/components/schemas/UploadIntentStatus"},"allowed_extensions":{"type":"array","description":"Lower-case file extensions the commit accepts.","x-assumption":"When the request leaves it null the service applies its default (jpg, jpeg, png, pdf), so the record always lists what is accepted.","items":{"type":"string","pattern":"^[a-z0-9]{1,10}$"}},"max_bytes":{"type":"integer","minimum":1,"maximum":20971520,"description":"Largest file the commit accepts, in bytes.","x-assumption":"When the request leaves it null the service applies 10 MiB; 20 MiB is the ceiling (a document photo or scan fits well within it)."},"file":{"description":"The committed file; null until the commit.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/UploadedFile"}]},"expires_at":{"type":"string","format":"date-time","description":"One hour after creation; an intent not consumed by then expires.","x-assumption":"The upload-intent machine's ttl (3600 s), counted from creation."},"committed_at":{"type":["string","null"],"format":"date-time"},"consumed_at":{"type":["string","null"],"format":"date-time"}}};
+const schema161 = {"type":"string","description":"State of an upload intent (machine `upload-intent`).","x-machine":"upload-intent","x-assumption":"The description names only `pending` and the committed_at and consumed_at timestamps; the other states follow those timestamps and expires_at.","enum":["pending","committed","consumed","expired"]};
 
-function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate376.evaluated;
+const evaluated0 = validate364.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16779,7 +17419,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data === "pending") || (data === "committed")) || (data === "consumed")) || (data === "expired"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema164.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema161.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16788,17 +17428,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate376.errors = vErrors;
+validate364.errors = vErrors;
 return errors === 0;
 }
-validate376.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate364.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema165 = {"type":"object","description":"The file committed to an upload intent.","x-assumption":"The description types `file` as a free-form object; name, size, content type and checksum are what a client needs to confirm the upload.","required":["name","size","content_type","sha256"],"properties":{"name":{"type":"string","minLength":1,"maxLength":255,"description":"Original file name, as sent in the multipart part."},"size":{"type":"integer","minimum":1,"maximum":20971520,"description":"Size in bytes."},"content_type":{"type":"string","description":"Media type detected from the content, for example `image/jpeg`."},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"Lower-case hex SHA-256 of the content."}}};
+const schema162 = {"type":"object","description":"The file committed to an upload intent.","x-assumption":"The description types `file` as a free-form object; name, size, content type and checksum are what a client needs to confirm the upload.","required":["name","size","content_type","sha256"],"properties":{"name":{"type":"string","minLength":1,"maxLength":255,"description":"Original file name, as sent in the multipart part."},"size":{"type":"integer","minimum":1,"maximum":20971520,"description":"Size in bytes."},"content_type":{"type":"string","description":"Media type detected from the content, for example `image/jpeg`."},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"Lower-case hex SHA-256 of the content."}}};
 
-function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate378.evaluated;
+const evaluated0 = validate366.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16931,7 +17571,7 @@ errors++;
 if(data.sha256 !== undefined){
 let data3 = data.sha256;
 if(typeof data3 === "string"){
-if(!pattern14.test(data3)){
+if(!pattern20.test(data3)){
 const err11 = {instancePath:instancePath+"/sha256",schemaPath:"#/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -16964,16 +17604,16 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate378.errors = vErrors;
+validate366.errors = vErrors;
 return errors === 0;
 }
-validate378.evaluated = {"props":{"name":true,"size":true,"content_type":true,"sha256":true},"dynamicProps":false,"dynamicItems":false};
+validate366.evaluated = {"props":{"name":true,"size":true,"content_type":true,"sha256":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate374.evaluated;
+const evaluated0 = validate362.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17162,15 +17802,15 @@ errors++;
 }
 }
 if(data.purpose !== undefined){
-if(!(validate368(data.purpose, {instancePath:instancePath+"/purpose",parentData:data,parentDataProperty:"purpose",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate368.errors : vErrors.concat(validate368.errors);
+if(!(validate356(data.purpose, {instancePath:instancePath+"/purpose",parentData:data,parentDataProperty:"purpose",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate356.errors : vErrors.concat(validate356.errors);
 errors = vErrors.length;
 }
 }
 if(data.resource_type !== undefined){
 let data3 = data.resource_type;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err17 = {instancePath:instancePath+"/resource_type",schemaPath:"#/properties/resource_type/type",keyword:"type",params:{type: schema163.properties.resource_type.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/resource_type",schemaPath:"#/properties/resource_type/type",keyword:"type",params:{type: schema160.properties.resource_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -17195,7 +17835,7 @@ errors++;
 if(data.resource_id !== undefined){
 let data4 = data.resource_id;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err19 = {instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: schema163.properties.resource_id.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: schema160.properties.resource_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -17220,7 +17860,7 @@ errors++;
 if(data.field_key !== undefined){
 let data5 = data.field_key;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err21 = {instancePath:instancePath+"/field_key",schemaPath:"#/properties/field_key/type",keyword:"type",params:{type: schema163.properties.field_key.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/field_key",schemaPath:"#/properties/field_key/type",keyword:"type",params:{type: schema160.properties.field_key.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -17243,8 +17883,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate376(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate376.errors : vErrors.concat(validate376.errors);
+if(!(validate364(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate364.errors : vErrors.concat(validate364.errors);
 errors = vErrors.length;
 }
 }
@@ -17255,7 +17895,7 @@ const len0 = data7.length;
 for(let i0=0; i0<len0; i0++){
 let data8 = data7[i0];
 if(typeof data8 === "string"){
-if(!pattern27.test(data8)){
+if(!pattern34.test(data8)){
 const err23 = {instancePath:instancePath+"/allowed_extensions/" + i0,schemaPath:"#/properties/allowed_extensions/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]{1,10}$"},message:"must match pattern \""+"^[a-z0-9]{1,10}$"+"\""};
 if(vErrors === null){
 vErrors = [err23];
@@ -17346,8 +17986,8 @@ valid3 = true;
 passing0 = 0;
 }
 const _errs23 = errors;
-if(!(validate378(data10, {instancePath:instancePath+"/file",parentData:data,parentDataProperty:"file",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate378.errors : vErrors.concat(validate378.errors);
+if(!(validate366(data10, {instancePath:instancePath+"/file",parentData:data,parentDataProperty:"file",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate366.errors : vErrors.concat(validate366.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs23 === errors;
@@ -17416,7 +18056,7 @@ errors++;
 if(data.committed_at !== undefined){
 let data12 = data.committed_at;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err33 = {instancePath:instancePath+"/committed_at",schemaPath:"#/properties/committed_at/type",keyword:"type",params:{type: schema163.properties.committed_at.type},message:"must be string,null"};
+const err33 = {instancePath:instancePath+"/committed_at",schemaPath:"#/properties/committed_at/type",keyword:"type",params:{type: schema160.properties.committed_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -17441,7 +18081,7 @@ errors++;
 if(data.consumed_at !== undefined){
 let data13 = data.consumed_at;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err35 = {instancePath:instancePath+"/consumed_at",schemaPath:"#/properties/consumed_at/type",keyword:"type",params:{type: schema163.properties.consumed_at.type},message:"must be string,null"};
+const err35 = {instancePath:instancePath+"/consumed_at",schemaPath:"#/properties/consumed_at/type",keyword:"type",params:{type: schema160.properties.consumed_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -17474,16 +18114,16 @@ vErrors.push(err37);
 }
 errors++;
 }
-validate374.errors = vErrors;
+validate362.errors = vErrors;
 return errors === 0;
 }
-validate374.evaluated = {"props":{"id":true,"uuid":true,"purpose":true,"resource_type":true,"resource_id":true,"field_key":true,"status":true,"allowed_extensions":true,"max_bytes":true,"file":true,"expires_at":true,"committed_at":true,"consumed_at":true},"dynamicProps":false,"dynamicItems":false};
+validate362.evaluated = {"props":{"id":true,"uuid":true,"purpose":true,"resource_type":true,"resource_id":true,"field_key":true,"status":true,"allowed_extensions":true,"max_bytes":true,"file":true,"expires_at":true,"committed_at":true,"consumed_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate373.evaluated;
+const evaluated0 = validate361.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17502,8 +18142,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.upload_intent !== undefined){
-if(!(validate374(data.upload_intent, {instancePath:instancePath+"/upload_intent",parentData:data,parentDataProperty:"upload_intent",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate374.errors : vErrors.concat(validate374.errors);
+if(!(validate362(data.upload_intent, {instancePath:instancePath+"/upload_intent",parentData:data,parentDataProperty:"upload_intent",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate362.errors : vErrors.concat(validate362.errors);
 errors = vErrors.length;
 }
 }
@@ -17518,16 +18158,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate373.errors = vErrors;
+validate361.errors = vErrors;
 return errors === 0;
 }
-validate373.evaluated = {"props":{"upload_intent":true},"dynamicProps":false,"dynamicItems":false};
+validate361.evaluated = {"props":{"upload_intent":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate371.evaluated;
+const evaluated0 = validate359.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17550,8 +18190,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate373(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate373.errors : vErrors.concat(validate373.errors);
+if(!(validate361(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate361.errors : vErrors.concat(validate361.errors);
 errors = vErrors.length;
 }
 }
@@ -17566,19 +18206,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate371.errors = vErrors;
+validate359.errors = vErrors;
 return errors === 0;
 }
-validate371.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate359.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getUploadIntent_path = validate382;
-const schema166 = {"type":"object","properties":{"intent":{"$ref":"#/components/parameters/UploadIntentUuid/schema"}},"required":["intent"]};
-const schema167 = {"type":"string","format":"uuid"};
+export const getUploadIntent_path = validate370;
+const schema163 = {"type":"object","properties":{"intent":{"$ref":"#/components/parameters/UploadIntentUuid/schema"}},"required":["intent"]};
+const schema164 = {"type":"string","format":"uuid"};
 
-function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate383.evaluated;
+const evaluated0 = validate371.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17607,16 +18247,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate383.errors = vErrors;
+validate371.errors = vErrors;
 return errors === 0;
 }
-validate383.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate371.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate382(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate382.evaluated;
+const evaluated0 = validate370.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17635,8 +18275,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.intent !== undefined){
-if(!(validate383(data.intent, {instancePath:instancePath+"/intent",parentData:data,parentDataProperty:"intent",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate383.errors : vErrors.concat(validate383.errors);
+if(!(validate371(data.intent, {instancePath:instancePath+"/intent",parentData:data,parentDataProperty:"intent",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate371.errors : vErrors.concat(validate371.errors);
 errors = vErrors.length;
 }
 }
@@ -17651,21 +18291,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate382.errors = vErrors;
+validate370.errors = vErrors;
 return errors === 0;
 }
-validate382.evaluated = {"props":{"intent":true},"dynamicProps":false,"dynamicItems":false};
+validate370.evaluated = {"props":{"intent":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listOrderVerifications_response_200 = validate385;
-const schema168 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/VerificationListResult"}}}]};
-const schema169 = {"type":"object","required":["verifications"],"properties":{"verifications":{"type":"array","items":{"$ref":"#/components/schemas/Verification"}}}};
-const schema170 = {"type":"object","x-assumption":"The description shows no verification record; this one follows card and identity checks at exchangers (documents reviewed by staff, approved or rejected with a reason).","required":["id","type","status","order_id","documents","card","rejection_reason","expires_at","created_at","updated_at","reviewed_at"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/VerificationType"},"status":{"$ref":"#/components/schemas/VerificationStatus"},"order_id":{"type":["integer","null"],"minimum":1,"description":"Database id of the order the verification was started for; null when it is not tied to an order."},"documents":{"type":"array","description":"The attached documents; their upload intents are consumed.","items":{"$ref":"#/components/schemas/VerificationDocument"}},"card":{"description":"The card, for a card verification; null for an identity verification.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/VerificationCard"}]},"rejection_reason":{"type":["string","null"],"description":"Why staff rejected the documents or asked for more; null otherwise."},"expires_at":{"type":"string","format":"date-time","description":"When a verification still pending expires (a week after creation or after staff asked for more)."},"created_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"},"reviewed_at":{"type":["string","null"],"format":"date-time","description":"When staff last decided on it."}}};
-const schema171 = {"type":"string","description":"Identity (documents of the person) or card (the bank card the client pays with).","enum":["identity","card"]};
+export const listOrderVerifications_response_200 = validate373;
+const schema165 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/VerificationListResult"}}}]};
+const schema166 = {"type":"object","required":["verifications"],"properties":{"verifications":{"type":"array","items":{"$ref":"#/components/schemas/Verification"}}}};
+const schema167 = {"type":"object","x-assumption":"The description shows no verification record; this one follows card and identity checks at exchangers (documents reviewed by staff, approved or rejected with a reason).","required":["id","type","status","order_id","documents","card","rejection_reason","expires_at","created_at","updated_at","reviewed_at"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/VerificationType"},"status":{"$ref":"#/components/schemas/VerificationStatus"},"order_id":{"type":["integer","null"],"minimum":1,"description":"Database id of the order the verification was started for; null when it is not tied to an order."},"documents":{"type":"array","description":"The attached documents; their upload intents are consumed.","items":{"$ref":"#/components/schemas/VerificationDocument"}},"card":{"description":"The card, for a card verification; null for an identity verification.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/VerificationCard"}]},"rejection_reason":{"type":["string","null"],"description":"Why staff rejected the documents or asked for more; null otherwise."},"expires_at":{"type":"string","format":"date-time","description":"When a verification still pending expires (a week after creation or after staff asked for more)."},"created_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"},"reviewed_at":{"type":["string","null"],"format":"date-time","description":"When staff last decided on it."}}};
+const schema168 = {"type":"string","description":"Identity (documents of the person) or card (the bank card the client pays with).","enum":["identity","card"]};
 
-function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate389.evaluated;
+const evaluated0 = validate377.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17683,7 +18323,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "identity") || (data === "card"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema171.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema168.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17692,18 +18332,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate389.errors = vErrors;
+validate377.errors = vErrors;
 return errors === 0;
 }
-validate389.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate377.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema172 = {"type":"object","required":["upload_intent","kind"],"properties":{"upload_intent":{"type":"string","format":"uuid","description":"Uuid of the committed upload intent that holds the file."},"kind":{"$ref":"#/components/schemas/DocumentKind"}}};
-const schema173 = {"type":"string","description":"Kind of a verification document.","x-assumption":"The document kinds exchangers ask for (an identity document and a selfie with it; a photo of the card).","enum":["passport","id_card","driver_license","selfie","card_photo"]};
+const schema169 = {"type":"object","required":["upload_intent","kind"],"properties":{"upload_intent":{"type":"string","format":"uuid","description":"Uuid of the committed upload intent that holds the file."},"kind":{"$ref":"#/components/schemas/DocumentKind"}}};
+const schema170 = {"type":"string","description":"Kind of a verification document.","x-assumption":"The document kinds exchangers ask for (an identity document and a selfie with it; a photo of the card).","enum":["passport","id_card","driver_license","selfie","card_photo"]};
 
-function validate393(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate393.evaluated;
+const evaluated0 = validate381.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17721,7 +18361,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "passport") || (data === "id_card")) || (data === "driver_license")) || (data === "selfie")) || (data === "card_photo"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema173.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema170.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17730,16 +18370,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate393.errors = vErrors;
+validate381.errors = vErrors;
 return errors === 0;
 }
-validate393.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate381.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate392.evaluated;
+const evaluated0 = validate380.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17793,8 +18433,8 @@ errors++;
 }
 }
 if(data.kind !== undefined){
-if(!(validate393(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate393.errors : vErrors.concat(validate393.errors);
+if(!(validate381(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate381.errors : vErrors.concat(validate381.errors);
 errors = vErrors.length;
 }
 }
@@ -17809,19 +18449,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate392.errors = vErrors;
+validate380.errors = vErrors;
 return errors === 0;
 }
-validate392.evaluated = {"props":{"upload_intent":true,"kind":true},"dynamicProps":false,"dynamicItems":false};
+validate380.evaluated = {"props":{"upload_intent":true,"kind":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema174 = {"type":"object","description":"The card of a card verification, masked.","required":["first6","last4","holder_name"],"properties":{"first6":{"type":"string","pattern":"^[0-9]{6}$","description":"First six digits (the BIN)."},"last4":{"type":"string","pattern":"^[0-9]{4}$"},"holder_name":{"type":"string","minLength":1,"maxLength":128}}};
-const pattern30 = new RegExp("^[0-9]{6}$", "u");
-const pattern31 = new RegExp("^[0-9]{4}$", "u");
+const schema171 = {"type":"object","description":"The card of a card verification, masked.","required":["first6","last4","holder_name"],"properties":{"first6":{"type":"string","pattern":"^[0-9]{6}$","description":"First six digits (the BIN)."},"last4":{"type":"string","pattern":"^[0-9]{4}$"},"holder_name":{"type":"string","minLength":1,"maxLength":128}}};
+const pattern37 = new RegExp("^[0-9]{6}$", "u");
+const pattern38 = new RegExp("^[0-9]{4}$", "u");
 
-function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate396.evaluated;
+const evaluated0 = validate384.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17862,7 +18502,7 @@ errors++;
 if(data.first6 !== undefined){
 let data0 = data.first6;
 if(typeof data0 === "string"){
-if(!pattern30.test(data0)){
+if(!pattern37.test(data0)){
 const err3 = {instancePath:instancePath+"/first6",schemaPath:"#/properties/first6/pattern",keyword:"pattern",params:{pattern: "^[0-9]{6}$"},message:"must match pattern \""+"^[0-9]{6}$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -17887,7 +18527,7 @@ errors++;
 if(data.last4 !== undefined){
 let data1 = data.last4;
 if(typeof data1 === "string"){
-if(!pattern31.test(data1)){
+if(!pattern38.test(data1)){
 const err5 = {instancePath:instancePath+"/last4",schemaPath:"#/properties/last4/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}$"},message:"must match pattern \""+"^[0-9]{4}$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -17955,16 +18595,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate396.errors = vErrors;
+validate384.errors = vErrors;
 return errors === 0;
 }
-validate396.evaluated = {"props":{"first6":true,"last4":true,"holder_name":true},"dynamicProps":false,"dynamicItems":false};
+validate384.evaluated = {"props":{"first6":true,"last4":true,"holder_name":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate388.evaluated;
+const evaluated0 = validate376.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18108,21 +18748,21 @@ errors++;
 }
 }
 if(data.type !== undefined){
-if(!(validate389(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate389.errors : vErrors.concat(validate389.errors);
+if(!(validate377(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
 errors = vErrors.length;
 }
 }
 if(data.status !== undefined){
-if(!(validate336(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate336.errors : vErrors.concat(validate336.errors);
+if(!(validate324(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate324.errors : vErrors.concat(validate324.errors);
 errors = vErrors.length;
 }
 }
 if(data.order_id !== undefined){
 let data3 = data.order_id;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err13 = {instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/type",keyword:"type",params:{type: schema170.properties.order_id.type},message:"must be integer,null"};
+const err13 = {instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/type",keyword:"type",params:{type: schema167.properties.order_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -18149,8 +18789,8 @@ let data4 = data.documents;
 if(Array.isArray(data4)){
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate392(data4[i0], {instancePath:instancePath+"/documents/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate392.errors : vErrors.concat(validate392.errors);
+if(!(validate380(data4[i0], {instancePath:instancePath+"/documents/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate380.errors : vErrors.concat(validate380.errors);
 errors = vErrors.length;
 }
 }
@@ -18188,8 +18828,8 @@ valid3 = true;
 passing0 = 0;
 }
 const _errs14 = errors;
-if(!(validate396(data6, {instancePath:instancePath+"/card",parentData:data,parentDataProperty:"card",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate396.errors : vErrors.concat(validate396.errors);
+if(!(validate384(data6, {instancePath:instancePath+"/card",parentData:data,parentDataProperty:"card",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate384.errors : vErrors.concat(validate384.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs14 === errors;
@@ -18232,7 +18872,7 @@ vErrors = null;
 if(data.rejection_reason !== undefined){
 let data7 = data.rejection_reason;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err18 = {instancePath:instancePath+"/rejection_reason",schemaPath:"#/properties/rejection_reason/type",keyword:"type",params:{type: schema170.properties.rejection_reason.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/rejection_reason",schemaPath:"#/properties/rejection_reason/type",keyword:"type",params:{type: schema167.properties.rejection_reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -18320,7 +18960,7 @@ errors++;
 if(data.reviewed_at !== undefined){
 let data11 = data.reviewed_at;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err25 = {instancePath:instancePath+"/reviewed_at",schemaPath:"#/properties/reviewed_at/type",keyword:"type",params:{type: schema170.properties.reviewed_at.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/reviewed_at",schemaPath:"#/properties/reviewed_at/type",keyword:"type",params:{type: schema167.properties.reviewed_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -18353,16 +18993,16 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate388.errors = vErrors;
+validate376.errors = vErrors;
 return errors === 0;
 }
-validate388.evaluated = {"props":{"id":true,"type":true,"status":true,"order_id":true,"documents":true,"card":true,"rejection_reason":true,"expires_at":true,"created_at":true,"updated_at":true,"reviewed_at":true},"dynamicProps":false,"dynamicItems":false};
+validate376.evaluated = {"props":{"id":true,"type":true,"status":true,"order_id":true,"documents":true,"card":true,"rejection_reason":true,"expires_at":true,"created_at":true,"updated_at":true,"reviewed_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate387.evaluated;
+const evaluated0 = validate375.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18385,8 +19025,8 @@ let data0 = data.verifications;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate388(data0[i0], {instancePath:instancePath+"/verifications/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate388.errors : vErrors.concat(validate388.errors);
+if(!(validate376(data0[i0], {instancePath:instancePath+"/verifications/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate376.errors : vErrors.concat(validate376.errors);
 errors = vErrors.length;
 }
 }
@@ -18413,16 +19053,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate387.errors = vErrors;
+validate375.errors = vErrors;
 return errors === 0;
 }
-validate387.evaluated = {"props":{"verifications":true},"dynamicProps":false,"dynamicItems":false};
+validate375.evaluated = {"props":{"verifications":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate385.evaluated;
+const evaluated0 = validate373.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18445,8 +19085,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate387(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate387.errors : vErrors.concat(validate387.errors);
+if(!(validate375(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate375.errors : vErrors.concat(validate375.errors);
 errors = vErrors.length;
 }
 }
@@ -18461,19 +19101,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate385.errors = vErrors;
+validate373.errors = vErrors;
 return errors === 0;
 }
-validate385.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate373.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const submitOrderVerifications_body = validate400;
-const schema175 = {"$ref":"#/components/schemas/SubmitOrderVerificationsRequest","$comment":"validator entry"};
-const schema176 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; the client names the pending verifications of the order it sends for review.","required":["verifications"],"properties":{"verifications":{"type":"array","minItems":1,"maxItems":5,"uniqueItems":true,"items":{"type":"string","format":"uuid"}}},"example":{"verifications":["b2c4d6e8-1a3c-4e5f-8a7b-9c0d1e2f3a4b"]}};
+export const submitOrderVerifications_body = validate388;
+const schema172 = {"$ref":"#/components/schemas/SubmitOrderVerificationsRequest","$comment":"validator entry"};
+const schema173 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; the client names the pending verifications of the order it sends for review.","required":["verifications"],"properties":{"verifications":{"type":"array","minItems":1,"maxItems":5,"uniqueItems":true,"items":{"type":"string","format":"uuid"}}},"example":{"verifications":["b2c4d6e8-1a3c-4e5f-8a7b-9c0d1e2f3a4b"]}};
 
-function validate401(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate401.evaluated;
+const evaluated0 = validate389.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18599,39 +19239,39 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate401.errors = vErrors;
+validate389.errors = vErrors;
 return errors === 0;
 }
-validate401.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate389.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate400(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate400.evaluated;
+const evaluated0 = validate388.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate401(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate401.errors : vErrors.concat(validate401.errors);
+if(!(validate389(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate389.errors : vErrors.concat(validate389.errors);
 errors = vErrors.length;
 }
-validate400.errors = vErrors;
+validate388.errors = vErrors;
 return errors === 0;
 }
-validate400.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate388.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const getVerificationRequirements_query = validate403;
-const schema177 = {"type":"object","properties":{"route_id":{"$ref":"#/components/parameters/VerificationRouteId/schema"},"amount":{"$ref":"#/components/parameters/VerificationAmount/schema"}},"required":[]};
-const schema178 = {"type":"integer","minimum":1};
+export const getVerificationRequirements_query = validate391;
+const schema174 = {"type":"object","properties":{"route_id":{"$ref":"#/components/parameters/VerificationRouteId/schema"},"amount":{"$ref":"#/components/parameters/VerificationAmount/schema"}},"required":[]};
+const schema175 = {"type":"integer","minimum":1};
 
-function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate404.evaluated;
+const evaluated0 = validate392.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18660,16 +19300,16 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate404.errors = vErrors;
+validate392.errors = vErrors;
 return errors === 0;
 }
-validate404.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate392.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate406.evaluated;
+const evaluated0 = validate394.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18698,16 +19338,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate406.errors = vErrors;
+validate394.errors = vErrors;
 return errors === 0;
 }
-validate406.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate394.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate403.evaluated;
+const evaluated0 = validate391.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18716,14 +19356,14 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.route_id !== undefined){
-if(!(validate404(data.route_id, {instancePath:instancePath+"/route_id",parentData:data,parentDataProperty:"route_id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate404.errors : vErrors.concat(validate404.errors);
+if(!(validate392(data.route_id, {instancePath:instancePath+"/route_id",parentData:data,parentDataProperty:"route_id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate392.errors : vErrors.concat(validate392.errors);
 errors = vErrors.length;
 }
 }
 if(data.amount !== undefined){
-if(!(validate406(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate406.errors : vErrors.concat(validate406.errors);
+if(!(validate394(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate394.errors : vErrors.concat(validate394.errors);
 errors = vErrors.length;
 }
 }
@@ -18738,20 +19378,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate403.errors = vErrors;
+validate391.errors = vErrors;
 return errors === 0;
 }
-validate403.evaluated = {"props":{"route_id":true,"amount":true},"dynamicProps":false,"dynamicItems":false};
+validate391.evaluated = {"props":{"route_id":true,"amount":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getVerificationRequirements_response_200 = validate408;
-const schema180 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/VerificationRequirementsResult"}}}]};
-const schema181 = {"type":"object","required":["requirements"],"properties":{"requirements":{"$ref":"#/components/schemas/VerificationRequirements"}}};
-const schema182 = {"type":"object","x-assumption":"The description shows no requirements payload; it says, per verification type, whether one is needed and what to attach.","required":["identity","card"],"properties":{"identity":{"type":"object","required":["required","documents"],"properties":{"required":{"type":"boolean","description":"True when an approved identity verification is needed and the client has none."},"documents":{"type":"array","description":"The document kinds an identity verification must attach.","items":{"$ref":"#/components/schemas/DocumentKind"}}}},"card":{"type":"object","required":["required","reason"],"properties":{"required":{"type":"boolean","description":"True when the route pays in from a bank card not yet verified."},"reason":{"type":["string","null"],"description":"Why a card verification is needed; null when it is not."}}}}};
+export const getVerificationRequirements_response_200 = validate396;
+const schema177 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/VerificationRequirementsResult"}}}]};
+const schema178 = {"type":"object","required":["requirements"],"properties":{"requirements":{"$ref":"#/components/schemas/VerificationRequirements"}}};
+const schema179 = {"type":"object","x-assumption":"The description shows no requirements payload; it says, per verification type, whether one is needed and what to attach.","required":["identity","card"],"properties":{"identity":{"type":"object","required":["required","documents"],"properties":{"required":{"type":"boolean","description":"True when an approved identity verification is needed and the client has none."},"documents":{"type":"array","description":"The document kinds an identity verification must attach.","items":{"$ref":"#/components/schemas/DocumentKind"}}}},"card":{"type":"object","required":["required","reason"],"properties":{"required":{"type":"boolean","description":"True when the route pays in from a bank card not yet verified."},"reason":{"type":["string","null"],"description":"Why a card verification is needed; null when it is not."}}}}};
 
-function validate411(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate399(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate411.evaluated;
+const evaluated0 = validate399.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18819,8 +19459,8 @@ let data2 = data0.documents;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate393(data2[i0], {instancePath:instancePath+"/identity/documents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate393.errors : vErrors.concat(validate393.errors);
+if(!(validate381(data2[i0], {instancePath:instancePath+"/identity/documents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate381.errors : vErrors.concat(validate381.errors);
 errors = vErrors.length;
 }
 }
@@ -18886,7 +19526,7 @@ errors++;
 if(data4.reason !== undefined){
 let data6 = data4.reason;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err10 = {instancePath:instancePath+"/card/reason",schemaPath:"#/properties/card/properties/reason/type",keyword:"type",params:{type: schema182.properties.card.properties.reason.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/card/reason",schemaPath:"#/properties/card/properties/reason/type",keyword:"type",params:{type: schema179.properties.card.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -18919,16 +19559,16 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate411.errors = vErrors;
+validate399.errors = vErrors;
 return errors === 0;
 }
-validate411.evaluated = {"props":{"identity":true,"card":true},"dynamicProps":false,"dynamicItems":false};
+validate399.evaluated = {"props":{"identity":true,"card":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate410(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate410.evaluated;
+const evaluated0 = validate398.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18947,8 +19587,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.requirements !== undefined){
-if(!(validate411(data.requirements, {instancePath:instancePath+"/requirements",parentData:data,parentDataProperty:"requirements",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate411.errors : vErrors.concat(validate411.errors);
+if(!(validate399(data.requirements, {instancePath:instancePath+"/requirements",parentData:data,parentDataProperty:"requirements",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate399.errors : vErrors.concat(validate399.errors);
 errors = vErrors.length;
 }
 }
@@ -18963,16 +19603,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate410.errors = vErrors;
+validate398.errors = vErrors;
 return errors === 0;
 }
-validate410.evaluated = {"props":{"requirements":true},"dynamicProps":false,"dynamicItems":false};
+validate398.evaluated = {"props":{"requirements":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate408(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate408.evaluated;
+const evaluated0 = validate396.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18995,8 +19635,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate410(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate410.errors : vErrors.concat(validate410.errors);
+if(!(validate398(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate398.errors : vErrors.concat(validate398.errors);
 errors = vErrors.length;
 }
 }
@@ -19011,19 +19651,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate408.errors = vErrors;
+validate396.errors = vErrors;
 return errors === 0;
 }
-validate408.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate396.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createIdentityVerification_body = validate415;
-const schema183 = {"$ref":"#/components/schemas/CreateIdentityVerificationRequest","$comment":"validator entry"};
-const schema184 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; documents are committed upload intents, optionally tied to an order.","required":["documents"],"properties":{"documents":{"type":"array","minItems":1,"maxItems":5,"items":{"type":"object","additionalProperties":false,"required":["upload_intent","kind"],"properties":{"upload_intent":{"type":"string","format":"uuid","description":"Uuid of a committed upload intent of purpose `identity_verification`."},"kind":{"$ref":"#/components/schemas/DocumentKind"}}}},"order":{"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$","maxLength":36,"description":"The order the verification is for (database id, public_id or tracking_id), when an order is held for it."}},"example":{"documents":[{"upload_intent":"3f9a2c1e-7b4d-4e8a-9c6f-1a2b3c4d5e6f","kind":"passport"}],"order":"K7Q2M9X4TB"}};
+export const createIdentityVerification_body = validate403;
+const schema180 = {"$ref":"#/components/schemas/CreateIdentityVerificationRequest","$comment":"validator entry"};
+const schema181 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; documents are committed upload intents, optionally tied to an order.","required":["documents"],"properties":{"documents":{"type":"array","minItems":1,"maxItems":5,"items":{"type":"object","additionalProperties":false,"required":["upload_intent","kind"],"properties":{"upload_intent":{"type":"string","format":"uuid","description":"Uuid of a committed upload intent of purpose `identity_verification`."},"kind":{"$ref":"#/components/schemas/DocumentKind"}}}},"order":{"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$","maxLength":36,"description":"The order the verification is for (database id, public_id or tracking_id), when an order is held for it."}},"example":{"documents":[{"upload_intent":"3f9a2c1e-7b4d-4e8a-9c6f-1a2b3c4d5e6f","kind":"passport"}],"order":"K7Q2M9X4TB"}};
 
-function validate416(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate416.evaluated;
+const evaluated0 = validate404.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19138,8 +19778,8 @@ errors++;
 }
 }
 if(data1.kind !== undefined){
-if(!(validate393(data1.kind, {instancePath:instancePath+"/documents/" + i0+"/kind",parentData:data1,parentDataProperty:"kind",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate393.errors : vErrors.concat(validate393.errors);
+if(!(validate381(data1.kind, {instancePath:instancePath+"/documents/" + i0+"/kind",parentData:data1,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate381.errors : vErrors.concat(validate381.errors);
 errors = vErrors.length;
 }
 }
@@ -19180,7 +19820,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(!pattern26.test(data4)){
+if(!pattern33.test(data4)){
 const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"},message:"must match pattern \""+"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -19213,39 +19853,39 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate416.errors = vErrors;
+validate404.errors = vErrors;
 return errors === 0;
 }
-validate416.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate404.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate415(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate415.evaluated;
+const evaluated0 = validate403.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate416(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate416.errors : vErrors.concat(validate416.errors);
+if(!(validate404(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate404.errors : vErrors.concat(validate404.errors);
 errors = vErrors.length;
 }
-validate415.errors = vErrors;
+validate403.errors = vErrors;
 return errors === 0;
 }
-validate415.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate403.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createIdentityVerification_response_201 = validate419;
-const schema185 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/VerificationResult"}}}]};
-const schema186 = {"type":"object","required":["verification"],"properties":{"verification":{"$ref":"#/components/schemas/Verification"}}};
+export const createIdentityVerification_response_201 = validate407;
+const schema182 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/VerificationResult"}}}]};
+const schema183 = {"type":"object","required":["verification"],"properties":{"verification":{"$ref":"#/components/schemas/Verification"}}};
 
-function validate421(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate409(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate421.evaluated;
+const evaluated0 = validate409.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19264,8 +19904,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.verification !== undefined){
-if(!(validate388(data.verification, {instancePath:instancePath+"/verification",parentData:data,parentDataProperty:"verification",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate388.errors : vErrors.concat(validate388.errors);
+if(!(validate376(data.verification, {instancePath:instancePath+"/verification",parentData:data,parentDataProperty:"verification",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate376.errors : vErrors.concat(validate376.errors);
 errors = vErrors.length;
 }
 }
@@ -19280,16 +19920,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate421.errors = vErrors;
+validate409.errors = vErrors;
 return errors === 0;
 }
-validate421.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
+validate409.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate419(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate407(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate419.evaluated;
+const evaluated0 = validate407.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19312,8 +19952,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate421(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate421.errors : vErrors.concat(validate421.errors);
+if(!(validate409(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate409.errors : vErrors.concat(validate409.errors);
 errors = vErrors.length;
 }
 }
@@ -19328,19 +19968,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate419.errors = vErrors;
+validate407.errors = vErrors;
 return errors === 0;
 }
-validate419.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate407.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getIdentityVerification_path = validate424;
-const schema187 = {"type":"object","properties":{"verification":{"$ref":"#/components/parameters/VerificationUuid/schema"}},"required":["verification"]};
-const schema188 = {"type":"string","format":"uuid"};
+export const getIdentityVerification_path = validate412;
+const schema184 = {"type":"object","properties":{"verification":{"$ref":"#/components/parameters/VerificationUuid/schema"}},"required":["verification"]};
+const schema185 = {"type":"string","format":"uuid"};
 
-function validate425(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate425.evaluated;
+const evaluated0 = validate413.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19369,16 +20009,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate425.errors = vErrors;
+validate413.errors = vErrors;
 return errors === 0;
 }
-validate425.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate413.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate424(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate412(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate424.evaluated;
+const evaluated0 = validate412.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19397,8 +20037,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.verification !== undefined){
-if(!(validate425(data.verification, {instancePath:instancePath+"/verification",parentData:data,parentDataProperty:"verification",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate425.errors : vErrors.concat(validate425.errors);
+if(!(validate413(data.verification, {instancePath:instancePath+"/verification",parentData:data,parentDataProperty:"verification",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate413.errors : vErrors.concat(validate413.errors);
 errors = vErrors.length;
 }
 }
@@ -19413,20 +20053,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate424.errors = vErrors;
+validate412.errors = vErrors;
 return errors === 0;
 }
-validate424.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
+validate412.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getIdentityVerificationActions_response_200 = validate427;
-const schema189 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/VerificationActionsResult"}}}]};
-const schema190 = {"type":"object","required":["actions"],"properties":{"actions":{"type":"array","items":{"$ref":"#/components/schemas/VerificationAction"}}}};
-const schema191 = {"type":"object","required":["action","allowed","reason"],"properties":{"action":{"type":"string","description":"`upload_document`: attach a document (an upload intent with resource_type `verification`); `submit`: send a pending verification for review; `resubmit`: start a new verification after a rejection or expiry.","enum":["upload_document","submit","resubmit"]},"allowed":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the action is not allowed now; null when it is."}}};
+export const getIdentityVerificationActions_response_200 = validate415;
+const schema186 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/VerificationActionsResult"}}}]};
+const schema187 = {"type":"object","required":["actions"],"properties":{"actions":{"type":"array","items":{"$ref":"#/components/schemas/VerificationAction"}}}};
+const schema188 = {"type":"object","required":["action","allowed","reason"],"properties":{"action":{"type":"string","description":"`upload_document`: attach a document (an upload intent with resource_type `verification`); `submit`: send a pending verification for review; `resubmit`: start a new verification after a rejection or expiry.","enum":["upload_document","submit","resubmit"]},"allowed":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the action is not allowed now; null when it is."}}};
 
-function validate430(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate418(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate430.evaluated;
+const evaluated0 = validate418.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19477,7 +20117,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(((data0 === "upload_document") || (data0 === "submit")) || (data0 === "resubmit"))){
-const err4 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema191.properties.action.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema188.properties.action.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -19502,7 +20142,7 @@ errors++;
 if(data.reason !== undefined){
 let data2 = data.reason;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema191.properties.reason.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema188.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -19523,16 +20163,16 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate430.errors = vErrors;
+validate418.errors = vErrors;
 return errors === 0;
 }
-validate430.evaluated = {"props":{"action":true,"allowed":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+validate418.evaluated = {"props":{"action":true,"allowed":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate429(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate429.evaluated;
+const evaluated0 = validate417.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19555,8 +20195,8 @@ let data0 = data.actions;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate430(data0[i0], {instancePath:instancePath+"/actions/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate430.errors : vErrors.concat(validate430.errors);
+if(!(validate418(data0[i0], {instancePath:instancePath+"/actions/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate418.errors : vErrors.concat(validate418.errors);
 errors = vErrors.length;
 }
 }
@@ -19583,16 +20223,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate429.errors = vErrors;
+validate417.errors = vErrors;
 return errors === 0;
 }
-validate429.evaluated = {"props":{"actions":true},"dynamicProps":false,"dynamicItems":false};
+validate417.evaluated = {"props":{"actions":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate427(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate415(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate427.evaluated;
+const evaluated0 = validate415.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19615,8 +20255,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate429(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate429.errors : vErrors.concat(validate429.errors);
+if(!(validate417(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate417.errors : vErrors.concat(validate417.errors);
 errors = vErrors.length;
 }
 }
@@ -19631,19 +20271,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate427.errors = vErrors;
+validate415.errors = vErrors;
 return errors === 0;
 }
-validate427.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate415.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createCardVerification_body = validate433;
-const schema192 = {"$ref":"#/components/schemas/CreateCardVerificationRequest","$comment":"validator entry"};
-const schema193 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; exchangers verify a card by a photo with the first and last four digits and the holder's name readable, next to the order number (docs/domain-notes.md).","required":["card_number","holder_name","upload_intent"],"properties":{"card_number":{"type":"string","pattern":"^[0-9]{12,19}$","description":"The full card number; only the first six and last four digits are stored."},"holder_name":{"type":"string","minLength":1,"maxLength":128,"description":"Name as printed on the card."},"upload_intent":{"type":"string","format":"uuid","description":"Uuid of a committed upload intent of purpose `card_verification` holding the card photo."},"order":{"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$","maxLength":36,"description":"The order the card pays for (database id, public_id or tracking_id); its number should be visible in the photo."}},"example":{"card_number":"4276380012345678","holder_name":"IVAN PETROV","upload_intent":"9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b","order":"K7Q2M9X4TB"}};
+export const createCardVerification_body = validate421;
+const schema189 = {"$ref":"#/components/schemas/CreateCardVerificationRequest","$comment":"validator entry"};
+const schema190 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; exchangers verify a card by a photo with the first and last four digits and the holder's name readable, next to the order number (docs/domain-notes.md).","required":["card_number","holder_name","upload_intent"],"properties":{"card_number":{"type":"string","pattern":"^[0-9]{12,19}$","description":"The full card number; only the first six and last four digits are stored."},"holder_name":{"type":"string","minLength":1,"maxLength":128,"description":"Name as printed on the card."},"upload_intent":{"type":"string","format":"uuid","description":"Uuid of a committed upload intent of purpose `card_verification` holding the card photo."},"order":{"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$","maxLength":36,"description":"The order the card pays for (database id, public_id or tracking_id); its number should be visible in the photo."}},"example":{"card_number":"4276380012345679","holder_name":"IVAN PETROV","upload_intent":"9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b","order":"K7Q2M9X4TB"}};
 
-function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate422(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate434.evaluated;
+const evaluated0 = validate422.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19696,7 +20336,7 @@ errors++;
 if(data.card_number !== undefined){
 let data0 = data.card_number;
 if(typeof data0 === "string"){
-if(!pattern20.test(data0)){
+if(!pattern27.test(data0)){
 const err4 = {instancePath:instancePath+"/card_number",schemaPath:"#/properties/card_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{12,19}$"},message:"must match pattern \""+"^[0-9]{12,19}$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -19791,7 +20431,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(!pattern26.test(data3)){
+if(!pattern33.test(data3)){
 const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"},message:"must match pattern \""+"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -19824,42 +20464,42 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate434.errors = vErrors;
+validate422.errors = vErrors;
 return errors === 0;
 }
-validate434.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate422.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate433(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate421(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate433.evaluated;
+const evaluated0 = validate421.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate434(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate434.errors : vErrors.concat(validate434.errors);
+if(!(validate422(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate422.errors : vErrors.concat(validate422.errors);
 errors = vErrors.length;
 }
-validate433.errors = vErrors;
+validate421.errors = vErrors;
 return errors === 0;
 }
-validate433.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate421.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const listWebhookEndpoints_response_200 = validate436;
-const schema194 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEndpointListResult"}}}]};
-const schema195 = {"type":"object","required":["endpoints","events","limits"],"properties":{"endpoints":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEndpoint"}},"events":{"type":"array","description":"The event types an endpoint can subscribe to.","items":{"$ref":"#/components/schemas/WebhookEventCatalogItem"}},"limits":{"$ref":"#/components/schemas/WebhookLimits"}}};
-const schema196 = {"type":"object","required":["id","name","url","events","status","signing_algorithm","secret_fingerprint","failure_count","last_delivery_at","last_success_at","last_failure_at","created_at","updated_at"],"properties":{"id":{"type":"string","format":"uuid"},"name":{"type":"string","minLength":1,"maxLength":100},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}},"status":{"$ref":"#/components/schemas/WebhookEndpointStatus"},"signing_algorithm":{"type":"string","const":"hmac-sha256-v1"},"secret_fingerprint":{"type":"string","pattern":"^sha256:[0-9a-f]{16}$","description":"Identifies the current secret without revealing it.","x-assumption":"The description names the field only; `sha256:` and the first 16 hex characters of the SHA-256 of the secret tell secrets apart after a rotation."},"failure_count":{"type":"integer","minimum":0,"description":"Failed delivery attempts since the last successful one."},"last_delivery_at":{"type":["string","null"],"format":"date-time"},"last_success_at":{"type":["string","null"],"format":"date-time"},"last_failure_at":{"type":["string","null"],"format":"date-time"},"created_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"}}};
+export const listWebhookEndpoints_response_200 = validate424;
+const schema191 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEndpointListResult"}}}]};
+const schema192 = {"type":"object","required":["endpoints","events","limits"],"properties":{"endpoints":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEndpoint"}},"events":{"type":"array","description":"The event types an endpoint can subscribe to.","items":{"$ref":"#/components/schemas/WebhookEventCatalogItem"}},"limits":{"$ref":"#/components/schemas/WebhookLimits"}}};
+const schema193 = {"type":"object","required":["id","name","url","events","status","signing_algorithm","secret_fingerprint","failure_count","last_delivery_at","last_success_at","last_failure_at","created_at","updated_at"],"properties":{"id":{"type":"string","format":"uuid"},"name":{"type":"string","minLength":1,"maxLength":100},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}},"status":{"$ref":"#/components/schemas/WebhookEndpointStatus"},"signing_algorithm":{"type":"string","const":"hmac-sha256-v1"},"secret_fingerprint":{"type":"string","pattern":"^sha256:[0-9a-f]{16}$","description":"Identifies the current secret without revealing it.","x-assumption":"The description names the field only; `sha256:` and the first 16 hex characters of the SHA-256 of the secret tell secrets apart after a rotation."},"failure_count":{"type":"integer","minimum":0,"description":"Failed delivery attempts since the last successful one."},"last_delivery_at":{"type":["string","null"],"format":"date-time"},"last_success_at":{"type":["string","null"],"format":"date-time"},"last_failure_at":{"type":["string","null"],"format":"date-time"},"created_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"}}};
 const func0 = imported_ajv_dist_runtime_equal.default;
-const schema197 = {"type":"string","description":"A v3 webhook event type; equal to the keys of this contract's `webhooks`.","enum":["order.created","order.status_changed","api.test"]};
+const schema194 = {"type":"string","description":"A v3 webhook event type; equal to the keys of this contract's `webhooks`.","enum":["order.created","order.status_changed","api.test"]};
 
-function validate440(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate428(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate440.evaluated;
+const evaluated0 = validate428.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19877,7 +20517,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "order.created") || (data === "order.status_changed")) || (data === "api.test"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema197.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema194.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19886,17 +20526,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate440.errors = vErrors;
+validate428.errors = vErrors;
 return errors === 0;
 }
-validate440.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate428.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema198 = {"type":"string","description":"`active` endpoints receive deliveries; `disabled` ones receive none until set active again (machine `webhook-endpoint`: the client switches it, and endpoints whose deliveries keep failing are disabled).","x-machine":"webhook-endpoint","x-assumption":"The description names `active` and says PATCH can set status; `disabled` is the one other value a switch needs.","enum":["active","disabled"]};
+const schema195 = {"type":"string","description":"`active` endpoints receive deliveries; `disabled` ones receive none until set active again (machine `webhook-endpoint`: the client switches it, and endpoints whose deliveries keep failing are disabled).","x-machine":"webhook-endpoint","x-assumption":"The description names `active` and says PATCH can set status; `disabled` is the one other value a switch needs.","enum":["active","disabled"]};
 
-function validate442(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate430(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate442.evaluated;
+const evaluated0 = validate430.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19914,7 +20554,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "active") || (data === "disabled"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema198.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema195.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19923,17 +20563,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate442.errors = vErrors;
+validate430.errors = vErrors;
 return errors === 0;
 }
-validate442.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate430.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const pattern36 = new RegExp("^sha256:[0-9a-f]{16}$", "u");
+const pattern43 = new RegExp("^sha256:[0-9a-f]{16}$", "u");
 
-function validate439(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate427(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate439.evaluated;
+const evaluated0 = validate427.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20181,8 +20821,8 @@ errors++;
 }
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate440(data3[i0], {instancePath:instancePath+"/events/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate440.errors : vErrors.concat(validate440.errors);
+if(!(validate428(data3[i0], {instancePath:instancePath+"/events/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate428.errors : vErrors.concat(validate428.errors);
 errors = vErrors.length;
 }
 }
@@ -20219,8 +20859,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate442(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate442.errors : vErrors.concat(validate442.errors);
+if(!(validate430(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate430.errors : vErrors.concat(validate430.errors);
 errors = vErrors.length;
 }
 }
@@ -20250,7 +20890,7 @@ errors++;
 if(data.secret_fingerprint !== undefined){
 let data7 = data.secret_fingerprint;
 if(typeof data7 === "string"){
-if(!pattern36.test(data7)){
+if(!pattern43.test(data7)){
 const err26 = {instancePath:instancePath+"/secret_fingerprint",schemaPath:"#/properties/secret_fingerprint/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{16}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{16}$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
@@ -20300,7 +20940,7 @@ errors++;
 if(data.last_delivery_at !== undefined){
 let data9 = data.last_delivery_at;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err30 = {instancePath:instancePath+"/last_delivery_at",schemaPath:"#/properties/last_delivery_at/type",keyword:"type",params:{type: schema196.properties.last_delivery_at.type},message:"must be string,null"};
+const err30 = {instancePath:instancePath+"/last_delivery_at",schemaPath:"#/properties/last_delivery_at/type",keyword:"type",params:{type: schema193.properties.last_delivery_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -20325,7 +20965,7 @@ errors++;
 if(data.last_success_at !== undefined){
 let data10 = data.last_success_at;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err32 = {instancePath:instancePath+"/last_success_at",schemaPath:"#/properties/last_success_at/type",keyword:"type",params:{type: schema196.properties.last_success_at.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/last_success_at",schemaPath:"#/properties/last_success_at/type",keyword:"type",params:{type: schema193.properties.last_success_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -20350,7 +20990,7 @@ errors++;
 if(data.last_failure_at !== undefined){
 let data11 = data.last_failure_at;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err34 = {instancePath:instancePath+"/last_failure_at",schemaPath:"#/properties/last_failure_at/type",keyword:"type",params:{type: schema196.properties.last_failure_at.type},message:"must be string,null"};
+const err34 = {instancePath:instancePath+"/last_failure_at",schemaPath:"#/properties/last_failure_at/type",keyword:"type",params:{type: schema193.properties.last_failure_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -20433,17 +21073,17 @@ vErrors.push(err40);
 }
 errors++;
 }
-validate439.errors = vErrors;
+validate427.errors = vErrors;
 return errors === 0;
 }
-validate439.evaluated = {"props":{"id":true,"name":true,"url":true,"events":true,"status":true,"signing_algorithm":true,"secret_fingerprint":true,"failure_count":true,"last_delivery_at":true,"last_success_at":true,"last_failure_at":true,"created_at":true,"updated_at":true},"dynamicProps":false,"dynamicItems":false};
+validate427.evaluated = {"props":{"id":true,"name":true,"url":true,"events":true,"status":true,"signing_algorithm":true,"secret_fingerprint":true,"failure_count":true,"last_delivery_at":true,"last_success_at":true,"last_failure_at":true,"created_at":true,"updated_at":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema199 = {"type":"object","required":["event","title"],"properties":{"event":{"$ref":"#/components/schemas/WebhookEventType"},"title":{"type":"string"}}};
+const schema196 = {"type":"object","required":["event","title"],"properties":{"event":{"$ref":"#/components/schemas/WebhookEventType"},"title":{"type":"string"}}};
 
-function validate445(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate433(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate445.evaluated;
+const evaluated0 = validate433.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20472,8 +21112,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data.event !== undefined){
-if(!(validate440(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate440.errors : vErrors.concat(validate440.errors);
+if(!(validate428(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate428.errors : vErrors.concat(validate428.errors);
 errors = vErrors.length;
 }
 }
@@ -20500,17 +21140,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate445.errors = vErrors;
+validate433.errors = vErrors;
 return errors === 0;
 }
-validate445.evaluated = {"props":{"event":true,"title":true},"dynamicProps":false,"dynamicItems":false};
+validate433.evaluated = {"props":{"event":true,"title":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema200 = {"type":"object","x-assumption":"The description says `limits` is an object; these two bound what create and update accept.","required":["max_endpoints","max_events_per_endpoint"],"properties":{"max_endpoints":{"type":"integer","minimum":1,"description":"Endpoints a client may have (10); one more gives `webhook_endpoint_limit_reached`.","x-assumption":"Ten endpoints cover separate environments and services of one integrator."},"max_events_per_endpoint":{"type":"integer","minimum":1,"description":"Event types one endpoint may subscribe to (every type of the catalog)."}}};
+const schema197 = {"type":"object","x-assumption":"The description says `limits` is an object; these two bound what create and update accept.","required":["max_endpoints","max_events_per_endpoint"],"properties":{"max_endpoints":{"type":"integer","minimum":1,"description":"Endpoints a client may have (10); one more gives `webhook_endpoint_limit_reached`.","x-assumption":"Ten endpoints cover separate environments and services of one integrator."},"max_events_per_endpoint":{"type":"integer","minimum":1,"description":"Event types one endpoint may subscribe to (every type of the catalog)."}}};
 
-function validate448(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate436(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate448.evaluated;
+const evaluated0 = validate436.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20599,16 +21239,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate448.errors = vErrors;
+validate436.errors = vErrors;
 return errors === 0;
 }
-validate448.evaluated = {"props":{"max_endpoints":true,"max_events_per_endpoint":true},"dynamicProps":false,"dynamicItems":false};
+validate436.evaluated = {"props":{"max_endpoints":true,"max_events_per_endpoint":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate426(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate438.evaluated;
+const evaluated0 = validate426.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20651,8 +21291,8 @@ let data0 = data.endpoints;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate439(data0[i0], {instancePath:instancePath+"/endpoints/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate439.errors : vErrors.concat(validate439.errors);
+if(!(validate427(data0[i0], {instancePath:instancePath+"/endpoints/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate427.errors : vErrors.concat(validate427.errors);
 errors = vErrors.length;
 }
 }
@@ -20673,8 +21313,8 @@ let data2 = data.events;
 if(Array.isArray(data2)){
 const len1 = data2.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate445(data2[i1], {instancePath:instancePath+"/events/" + i1,parentData:data2,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate445.errors : vErrors.concat(validate445.errors);
+if(!(validate433(data2[i1], {instancePath:instancePath+"/events/" + i1,parentData:data2,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate433.errors : vErrors.concat(validate433.errors);
 errors = vErrors.length;
 }
 }
@@ -20691,8 +21331,8 @@ errors++;
 }
 }
 if(data.limits !== undefined){
-if(!(validate448(data.limits, {instancePath:instancePath+"/limits",parentData:data,parentDataProperty:"limits",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate448.errors : vErrors.concat(validate448.errors);
+if(!(validate436(data.limits, {instancePath:instancePath+"/limits",parentData:data,parentDataProperty:"limits",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
 errors = vErrors.length;
 }
 }
@@ -20707,16 +21347,16 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate438.errors = vErrors;
+validate426.errors = vErrors;
 return errors === 0;
 }
-validate438.evaluated = {"props":{"endpoints":true,"events":true,"limits":true},"dynamicProps":false,"dynamicItems":false};
+validate426.evaluated = {"props":{"endpoints":true,"events":true,"limits":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate436(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate424(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate436.evaluated;
+const evaluated0 = validate424.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20739,8 +21379,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate438(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate438.errors : vErrors.concat(validate438.errors);
+if(!(validate426(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate426.errors : vErrors.concat(validate426.errors);
 errors = vErrors.length;
 }
 }
@@ -20755,21 +21395,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate436.errors = vErrors;
+validate424.errors = vErrors;
 return errors === 0;
 }
-validate436.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate424.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createWebhookEndpoint_body = validate451;
-const schema201 = {"$ref":"#/components/schemas/CreateWebhookEndpointRequest","$comment":"validator entry"};
-const schema202 = {"type":"object","additionalProperties":false,"required":["name","url","events"],"properties":{"name":{"type":"string","minLength":1,"maxLength":100},"url":{"$ref":"#/components/schemas/WebhookUrl"},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}}},"example":{"name":"Order updates","url":"https://hooks.acme.test/exchange","events":["order.created","order.status_changed"]}};
-const schema203 = {"type":"string","format":"uri","maxLength":2048,"pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$","description":"Where events are POSTed; https in production. An http or https URL without credentials\nin it (no `user:password@`). A sandbox may refuse more: the mock checks every delivery\nagainst its webhook egress policy (never link-local or cloud metadata addresses, never\nthe mock itself; in a shared sandbox only public addresses), here when the host is an IP\naddress and again on the address each delivery connects to.\n","x-assumption":"The description does not restrict webhook URLs; http(s) without credentials is what webhook senders such as Stripe and GitHub accept, and lets a shared sandbox hold deliveries to an egress policy.","example":"https://hooks.acme.test/exchange"};
-const pattern37 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$", "u");
+export const createWebhookEndpoint_body = validate439;
+const schema198 = {"$ref":"#/components/schemas/CreateWebhookEndpointRequest","$comment":"validator entry"};
+const schema199 = {"type":"object","additionalProperties":false,"required":["name","url","events"],"properties":{"name":{"type":"string","minLength":1,"maxLength":100},"url":{"$ref":"#/components/schemas/WebhookUrl"},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}}},"example":{"name":"Order updates","url":"https://hooks.acme.test/exchange","events":["order.created","order.status_changed"]}};
+const schema200 = {"type":"string","format":"uri","maxLength":2048,"pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$","description":"Where events are POSTed; https in production. An http or https URL without credentials\nin it (no `user:password@`). A sandbox may refuse more: the mock checks every delivery\nagainst its webhook egress policy (never link-local or cloud metadata addresses, never\nthe mock itself; in a shared sandbox only public addresses), here when the host is an IP\naddress and again on the address each delivery connects to.\n","x-assumption":"The description does not restrict webhook URLs; http(s) without credentials is what webhook senders such as Stripe and GitHub accept, and lets a shared sandbox hold deliveries to an egress policy.","example":"https://hooks.acme.test/exchange"};
+const pattern44 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$", "u");
 
-function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate453.evaluated;
+const evaluated0 = validate441.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20787,7 +21427,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!pattern37.test(data)){
+if(!pattern44.test(data)){
 const err1 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
@@ -20818,16 +21458,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate453.errors = vErrors;
+validate441.errors = vErrors;
 return errors === 0;
 }
-validate453.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate441.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate452(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate440(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate452.evaluated;
+const evaluated0 = validate440.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20913,8 +21553,8 @@ errors++;
 }
 }
 if(data.url !== undefined){
-if(!(validate453(data.url, {instancePath:instancePath+"/url",parentData:data,parentDataProperty:"url",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate453.errors : vErrors.concat(validate453.errors);
+if(!(validate441(data.url, {instancePath:instancePath+"/url",parentData:data,parentDataProperty:"url",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate441.errors : vErrors.concat(validate441.errors);
 errors = vErrors.length;
 }
 }
@@ -20933,8 +21573,8 @@ errors++;
 }
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate440(data2[i0], {instancePath:instancePath+"/events/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate440.errors : vErrors.concat(validate440.errors);
+if(!(validate428(data2[i0], {instancePath:instancePath+"/events/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate428.errors : vErrors.concat(validate428.errors);
 errors = vErrors.length;
 }
 }
@@ -20981,49 +21621,49 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate452.errors = vErrors;
+validate440.errors = vErrors;
 return errors === 0;
 }
-validate452.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate440.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate451(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate439(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate451.evaluated;
+const evaluated0 = validate439.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate452(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate452.errors : vErrors.concat(validate452.errors);
+if(!(validate440(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate440.errors : vErrors.concat(validate440.errors);
 errors = vErrors.length;
 }
-validate451.errors = vErrors;
+validate439.errors = vErrors;
 return errors === 0;
 }
-validate451.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate439.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createWebhookEndpoint_response_201 = validate457;
-const schema204 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEndpointWithSecretResult"}}}]};
-const schema205 = {"type":"object","required":["endpoint"],"properties":{"endpoint":{"$ref":"#/components/schemas/WebhookEndpointWithSecret"}}};
-const schema206 = {"description":"An endpoint with its signing secret, returned only by create and rotate-secret.","allOf":[{"$ref":"#/components/schemas/WebhookEndpoint"},{"type":"object","required":["secret"],"properties":{"secret":{"type":"string","pattern":"^whsec_[A-Za-z0-9]{32}$","description":"The signing secret; shown once, store it now.","x-assumption":"The description calls it a one-time value; `whsec_` and 32 alphanumerics (about 190 bits) is the Svix / Standard Webhooks shape."}}}]};
-const pattern38 = new RegExp("^whsec_[A-Za-z0-9]{32}$", "u");
+export const createWebhookEndpoint_response_201 = validate445;
+const schema201 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEndpointWithSecretResult"}}}]};
+const schema202 = {"type":"object","required":["endpoint"],"properties":{"endpoint":{"$ref":"#/components/schemas/WebhookEndpointWithSecret"}}};
+const schema203 = {"description":"An endpoint with its signing secret, returned only by create and rotate-secret.","allOf":[{"$ref":"#/components/schemas/WebhookEndpoint"},{"type":"object","required":["secret"],"properties":{"secret":{"type":"string","pattern":"^whsec_[A-Za-z0-9]{32}$","description":"The signing secret; shown once, store it now.","x-assumption":"The description calls it a one-time value; `whsec_` and 32 alphanumerics (about 190 bits) is the Svix / Standard Webhooks shape."}}}]};
+const pattern45 = new RegExp("^whsec_[A-Za-z0-9]{32}$", "u");
 
-function validate460(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate448(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate460.evaluated;
+const evaluated0 = validate448.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate439(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate439.errors : vErrors.concat(validate439.errors);
+if(!(validate427(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate427.errors : vErrors.concat(validate427.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -21040,7 +21680,7 @@ errors++;
 if(data.secret !== undefined){
 let data0 = data.secret;
 if(typeof data0 === "string"){
-if(!pattern38.test(data0)){
+if(!pattern45.test(data0)){
 const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/allOf/1/properties/secret/pattern",keyword:"pattern",params:{pattern: "^whsec_[A-Za-z0-9]{32}$"},message:"must match pattern \""+"^whsec_[A-Za-z0-9]{32}$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
@@ -21073,16 +21713,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate460.errors = vErrors;
+validate448.errors = vErrors;
 return errors === 0;
 }
-validate460.evaluated = {"props":{"secret":true,"id":true,"name":true,"url":true,"events":true,"status":true,"signing_algorithm":true,"secret_fingerprint":true,"failure_count":true,"last_delivery_at":true,"last_success_at":true,"last_failure_at":true,"created_at":true,"updated_at":true},"dynamicProps":false,"dynamicItems":false};
+validate448.evaluated = {"props":{"secret":true,"id":true,"name":true,"url":true,"events":true,"status":true,"signing_algorithm":true,"secret_fingerprint":true,"failure_count":true,"last_delivery_at":true,"last_success_at":true,"last_failure_at":true,"created_at":true,"updated_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate459(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate447(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate459.evaluated;
+const evaluated0 = validate447.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21101,8 +21741,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.endpoint !== undefined){
-if(!(validate460(data.endpoint, {instancePath:instancePath+"/endpoint",parentData:data,parentDataProperty:"endpoint",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate460.errors : vErrors.concat(validate460.errors);
+if(!(validate448(data.endpoint, {instancePath:instancePath+"/endpoint",parentData:data,parentDataProperty:"endpoint",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate448.errors : vErrors.concat(validate448.errors);
 errors = vErrors.length;
 }
 }
@@ -21117,16 +21757,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate459.errors = vErrors;
+validate447.errors = vErrors;
 return errors === 0;
 }
-validate459.evaluated = {"props":{"endpoint":true},"dynamicProps":false,"dynamicItems":false};
+validate447.evaluated = {"props":{"endpoint":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate445(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate457.evaluated;
+const evaluated0 = validate445.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21149,8 +21789,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate459(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate459.errors : vErrors.concat(validate459.errors);
+if(!(validate447(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate447.errors : vErrors.concat(validate447.errors);
 errors = vErrors.length;
 }
 }
@@ -21165,19 +21805,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate457.errors = vErrors;
+validate445.errors = vErrors;
 return errors === 0;
 }
-validate457.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate445.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const sendTestWebhook_body = validate464;
-const schema207 = {"$ref":"#/components/schemas/SendTestWebhookRequest","$comment":"validator entry"};
-const schema208 = {"type":"object","additionalProperties":false,"properties":{"endpoint_id":{"type":"string","format":"uuid","description":"The endpoint to send to; when omitted, every active endpoint subscribed to the event type.","x-assumption":"The description shows endpoint_id without saying whether it is required; omitting it tests all subscribed endpoints at once."},"event_type":{"$ref":"#/components/schemas/WebhookEventType","default":"api.test"},"payload":{"type":"object","description":"Sent as the body's `data`."}},"example":{"endpoint_id":"0b6e2f4a-8c1d-4e3f-a5b7-9c8d7e6f5a4b","event_type":"api.test","payload":{"hello":"world"}}};
+export const sendTestWebhook_body = validate452;
+const schema204 = {"$ref":"#/components/schemas/SendTestWebhookRequest","$comment":"validator entry"};
+const schema205 = {"type":"object","additionalProperties":false,"properties":{"endpoint_id":{"type":"string","format":"uuid","description":"The endpoint to send to; when omitted, every active endpoint subscribed to the event type.","x-assumption":"The description shows endpoint_id without saying whether it is required; omitting it tests all subscribed endpoints at once."},"event_type":{"$ref":"#/components/schemas/WebhookEventType","default":"api.test"},"payload":{"type":"object","additionalProperties":true,"description":"Sent as the body's `data`."}},"example":{"endpoint_id":"0b6e2f4a-8c1d-4e3f-a5b7-9c8d7e6f5a4b","event_type":"api.test","payload":{"hello":"world"}}};
 
-function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate465.evaluated;
+const evaluated0 = validate453.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21223,14 +21863,16 @@ errors++;
 }
 }
 if(data.event_type !== undefined){
-if(!(validate440(data.event_type, {instancePath:instancePath+"/event_type",parentData:data,parentDataProperty:"event_type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate440.errors : vErrors.concat(validate440.errors);
+if(!(validate428(data.event_type, {instancePath:instancePath+"/event_type",parentData:data,parentDataProperty:"event_type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate428.errors : vErrors.concat(validate428.errors);
 errors = vErrors.length;
 }
 }
 if(data.payload !== undefined){
 let data2 = data.payload;
-if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
 const err3 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err3];
@@ -21252,40 +21894,40 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate465.errors = vErrors;
+validate453.errors = vErrors;
 return errors === 0;
 }
-validate465.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate453.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate464(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate452(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate464.evaluated;
+const evaluated0 = validate452.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate465(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate465.errors : vErrors.concat(validate465.errors);
+if(!(validate453(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate453.errors : vErrors.concat(validate453.errors);
 errors = vErrors.length;
 }
-validate464.errors = vErrors;
+validate452.errors = vErrors;
 return errors === 0;
 }
-validate464.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate452.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const sendTestWebhook_response_201 = validate468;
-const schema209 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/TestWebhookResult"}}}]};
-const schema210 = {"type":"object","required":["event","deliveries"],"properties":{"event":{"type":"object","required":["id","type","status","request_id","correlation_id"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/WebhookEventType"},"status":{"$ref":"#/components/schemas/WebhookEventStatus"},"request_id":{"type":["string","null"]},"correlation_id":{"type":["string","null"],"maxLength":128}}},"deliveries":{"type":"array","items":{"type":"object","required":["id","status","endpoint_id"],"properties":{"id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"endpoint_id":{"type":"string","format":"uuid"}}}}}};
-const schema211 = {"type":"string","description":"Roll-up of the event's deliveries.","x-assumption":"The description types status as a string; rolled up from the deliveries: pending while any is unfinished, delivered or failed when all ended alike, partially_delivered when they ended differently.","enum":["pending","delivered","failed","partially_delivered"]};
+export const sendTestWebhook_response_201 = validate456;
+const schema206 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/TestWebhookResult"}}}]};
+const schema207 = {"type":"object","required":["event","deliveries"],"properties":{"event":{"type":"object","required":["id","type","status","request_id","correlation_id"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/WebhookEventType"},"status":{"$ref":"#/components/schemas/WebhookEventStatus"},"request_id":{"type":["string","null"]},"correlation_id":{"type":["string","null"],"maxLength":128}}},"deliveries":{"type":"array","items":{"type":"object","required":["id","status","endpoint_id"],"properties":{"id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"endpoint_id":{"type":"string","format":"uuid"}}}}}};
+const schema208 = {"type":"string","description":"Roll-up of the event's deliveries.","x-assumption":"The description types status as a string; rolled up from the deliveries: pending while any is unfinished, delivered or failed when all ended alike, partially_delivered when they ended differently.","enum":["pending","delivered","failed","partially_delivered"]};
 
-function validate472(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate460(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate472.evaluated;
+const evaluated0 = validate460.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21303,7 +21945,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data === "pending") || (data === "delivered")) || (data === "failed")) || (data === "partially_delivered"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema211.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema208.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21312,17 +21954,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate472.errors = vErrors;
+validate460.errors = vErrors;
 return errors === 0;
 }
-validate472.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate460.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema212 = {"type":"string","description":"State of a webhook delivery (machine `webhook-delivery`).","x-machine":"webhook-delivery","enum":["pending","delivered","failed","retrying","queued"]};
+const schema209 = {"type":"string","description":"State of a webhook delivery (machine `webhook-delivery`).","x-machine":"webhook-delivery","enum":["pending","delivered","failed","retrying","queued"]};
 
-function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate462(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate474.evaluated;
+const evaluated0 = validate462.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21340,7 +21982,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "pending") || (data === "delivered")) || (data === "failed")) || (data === "retrying")) || (data === "queued"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema212.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema209.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21349,16 +21991,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate474.errors = vErrors;
+validate462.errors = vErrors;
 return errors === 0;
 }
-validate474.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate462.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate470(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate458(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate470.evaluated;
+const evaluated0 = validate458.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21465,21 +22107,21 @@ errors++;
 }
 }
 if(data0.type !== undefined){
-if(!(validate440(data0.type, {instancePath:instancePath+"/event/type",parentData:data0,parentDataProperty:"type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate440.errors : vErrors.concat(validate440.errors);
+if(!(validate428(data0.type, {instancePath:instancePath+"/event/type",parentData:data0,parentDataProperty:"type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate428.errors : vErrors.concat(validate428.errors);
 errors = vErrors.length;
 }
 }
 if(data0.status !== undefined){
-if(!(validate472(data0.status, {instancePath:instancePath+"/event/status",parentData:data0,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate472.errors : vErrors.concat(validate472.errors);
+if(!(validate460(data0.status, {instancePath:instancePath+"/event/status",parentData:data0,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate460.errors : vErrors.concat(validate460.errors);
 errors = vErrors.length;
 }
 }
 if(data0.request_id !== undefined){
 let data4 = data0.request_id;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err9 = {instancePath:instancePath+"/event/request_id",schemaPath:"#/properties/event/properties/request_id/type",keyword:"type",params:{type: schema210.properties.event.properties.request_id.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/event/request_id",schemaPath:"#/properties/event/properties/request_id/type",keyword:"type",params:{type: schema207.properties.event.properties.request_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -21492,7 +22134,7 @@ errors++;
 if(data0.correlation_id !== undefined){
 let data5 = data0.correlation_id;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err10 = {instancePath:instancePath+"/event/correlation_id",schemaPath:"#/properties/event/properties/correlation_id/type",keyword:"type",params:{type: schema210.properties.event.properties.correlation_id.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/event/correlation_id",schemaPath:"#/properties/event/properties/correlation_id/type",keyword:"type",params:{type: schema207.properties.event.properties.correlation_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -21589,8 +22231,8 @@ errors++;
 }
 }
 if(data7.status !== undefined){
-if(!(validate474(data7.status, {instancePath:instancePath+"/deliveries/" + i0+"/status",parentData:data7,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate474.errors : vErrors.concat(validate474.errors);
+if(!(validate462(data7.status, {instancePath:instancePath+"/deliveries/" + i0+"/status",parentData:data7,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate462.errors : vErrors.concat(validate462.errors);
 errors = vErrors.length;
 }
 }
@@ -21654,16 +22296,16 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate470.errors = vErrors;
+validate458.errors = vErrors;
 return errors === 0;
 }
-validate470.evaluated = {"props":{"event":true,"deliveries":true},"dynamicProps":false,"dynamicItems":false};
+validate458.evaluated = {"props":{"event":true,"deliveries":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate468(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate456(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate468.evaluated;
+const evaluated0 = validate456.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21686,8 +22328,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate470(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate470.errors : vErrors.concat(validate470.errors);
+if(!(validate458(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate458.errors : vErrors.concat(validate458.errors);
 errors = vErrors.length;
 }
 }
@@ -21702,19 +22344,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate468.errors = vErrors;
+validate456.errors = vErrors;
 return errors === 0;
 }
-validate468.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate456.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listWebhookEvents_query = validate477;
-const schema213 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/WebhookEventSort/schema"},"filter[type]":{"$ref":"#/components/parameters/WebhookEventTypeFilter/schema"}},"required":[]};
-const schema214 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
+export const listWebhookEvents_query = validate465;
+const schema210 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/WebhookEventSort/schema"},"filter[type]":{"$ref":"#/components/parameters/WebhookEventTypeFilter/schema"}},"required":[]};
+const schema211 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
 
-function validate482(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate470(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate482.evaluated;
+const evaluated0 = validate470.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21736,7 +22378,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "created_at") || (data0 === "-created_at"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema214.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema211.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21757,17 +22399,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate482.errors = vErrors;
+validate470.errors = vErrors;
 return errors === 0;
 }
-validate482.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate470.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema215 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}};
+const schema212 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}};
 
-function validate484(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate472(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate484.evaluated;
+const evaluated0 = validate472.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21787,8 +22429,8 @@ errors++;
 }
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate440(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate440.errors : vErrors.concat(validate440.errors);
+if(!(validate428(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate428.errors : vErrors.concat(validate428.errors);
 errors = vErrors.length;
 }
 }
@@ -21823,16 +22465,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate484.errors = vErrors;
+validate472.errors = vErrors;
 return errors === 0;
 }
-validate484.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate472.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate477(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate477.evaluated;
+const evaluated0 = validate465.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21841,38 +22483,38 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.page !== undefined){
-if(!(validate183(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+if(!(validate179(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 }
 if(data.per_page !== undefined){
-if(!(validate185(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate181(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
 }
 if(data.pagination !== undefined){
-if(!(validate187(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate183(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
 errors = vErrors.length;
 }
 }
 if(data.cursor !== undefined){
-if(!(validate189(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+if(!(validate185(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
 errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate482(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate482.errors : vErrors.concat(validate482.errors);
+if(!(validate470(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate470.errors : vErrors.concat(validate470.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[type]"] !== undefined){
-if(!(validate484(data["filter[type]"], {instancePath:instancePath+"/filter[type]",parentData:data,parentDataProperty:"filter[type]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate484.errors : vErrors.concat(validate484.errors);
+if(!(validate472(data["filter[type]"], {instancePath:instancePath+"/filter[type]",parentData:data,parentDataProperty:"filter[type]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate472.errors : vErrors.concat(validate472.errors);
 errors = vErrors.length;
 }
 }
@@ -21887,22 +22529,22 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate477.errors = vErrors;
+validate465.errors = vErrors;
 return errors === 0;
 }
-validate477.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[type]":true},"dynamicProps":false,"dynamicItems":false};
+validate465.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[type]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listWebhookEvents_response_200 = validate487;
-const schema216 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEventListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema217 = {"type":"object","required":["events"],"properties":{"events":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEvent"}}}};
-const schema218 = {"type":"object","required":["id","type","resource","status","request_id","correlation_id","idempotency_key","payload","deliveries_count","deliveries","created_at"],"properties":{"id":{"type":"string","format":"uuid","description":"Sent as `X-Event-Id` and as the body's `id`."},"type":{"$ref":"#/components/schemas/WebhookEventType"},"resource":{"type":"object","description":"The resource the event is about.","x-assumption":"The description types resource as an object; type and id, as in the delivered body.","required":["type","id"],"properties":{"type":{"type":"string","description":"`order`, or `webhook_endpoint` for api.test."},"id":{"type":["string","integer","null"]}}},"status":{"$ref":"#/components/schemas/WebhookEventStatus"},"request_id":{"type":["string","null"],"description":"Id of the API request that caused the event; null for events of the system."},"correlation_id":{"type":["string","null"],"maxLength":128,"description":"The X-Correlation-Id of that request."},"idempotency_key":{"type":["string","null"],"description":"The Idempotency-Key of that request."},"payload":{"type":"object","description":"The event data, delivered as the body's `data`."},"deliveries_count":{"type":"integer","minimum":0},"deliveries":{"type":"array","description":"One delivery per target endpoint; empty in lists (read the event for them).","x-assumption":"Lists leave the deliveries out to stay small; deliveries_count still counts them.","items":{"$ref":"#/components/schemas/WebhookDelivery"}},"created_at":{"type":"string","format":"date-time"}}};
-const schema219 = {"type":"object","required":["id","status","attempt","endpoint","event","request","response","error","next_retry_at","delivered_at","created_at"],"properties":{"id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"attempt":{"type":"integer","minimum":0,"description":"Attempts made so far (0 before the first); the number of entries in `attempts`."},"endpoint":{"type":"object","x-assumption":"The description types endpoint as a free-form object; its id and the URL the delivery went to.","required":["id","url"],"properties":{"id":{"type":"string","format":"uuid"},"url":{"type":"string","format":"uri"}}},"event":{"type":"object","x-assumption":"The description types event as a free-form object; its id and type.","required":["id","type"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/WebhookEventType"}}},"request":{"description":"The last attempt's request; null before the first attempt.","x-assumption":"The description types request as a free-form object; what support needs to replay it.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookAttemptRequest"}]},"response":{"description":"The last attempt's answer; null before the first attempt or when there was no answer.","x-assumption":"The description types response as a free-form object; the body is cut to 4096 characters to keep the log small.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookAttemptResponse"}]},"error":{"description":"Why the last attempt failed without an HTTP answer; null otherwise.","x-assumption":"The description types error as a free-form object; a code and a message, like the envelope's error.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookAttemptError"}]},"attempts":{"type":"array","description":"Every attempt made so far, oldest first; `attempt` is their count and the last one's request, response and error are the delivery's.","x-assumption":"The description keeps only the last attempt's request, response and error; like the delivery logs of Stripe and Svix, the mock lists every attempt, so earlier failures stay visible after a retry. Not required, as the real service may not list them.","items":{"$ref":"#/components/schemas/WebhookDeliveryAttempt"}},"next_retry_at":{"type":["string","null"],"format":"date-time","description":"When the next attempt is due (retrying or queued); null otherwise."},"delivered_at":{"type":["string","null"],"format":"date-time"},"created_at":{"type":"string","format":"date-time"}}};
-const schema220 = {"type":"object","description":"The request of one attempt, as it was sent.","required":["url","headers","body"],"properties":{"url":{"type":"string","format":"uri"},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string","description":"The raw JSON body that was signed."}}};
+export const listWebhookEvents_response_200 = validate475;
+const schema213 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEventListResult"}}},{"$ref":"#/components/schemas/PaginatedEnvelope"}]};
+const schema214 = {"type":"object","required":["events"],"properties":{"events":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEvent"}}}};
+const schema215 = {"type":"object","required":["id","type","resource","status","request_id","correlation_id","idempotency_key","payload","deliveries_count","deliveries","created_at"],"properties":{"id":{"type":"string","format":"uuid","description":"Sent as `X-Event-Id` and as the body's `id`."},"type":{"$ref":"#/components/schemas/WebhookEventType"},"resource":{"type":"object","description":"The resource the event is about.","x-assumption":"The description types resource as an object; type and id, as in the delivered body.","required":["type","id"],"properties":{"type":{"type":"string","description":"`order`, or `webhook_endpoint` for api.test."},"id":{"type":["string","integer","null"]}}},"status":{"$ref":"#/components/schemas/WebhookEventStatus"},"request_id":{"type":["string","null"],"description":"Id of the API request that caused the event; null for events of the system."},"correlation_id":{"type":["string","null"],"maxLength":128,"description":"The X-Correlation-Id of that request."},"idempotency_key":{"type":["string","null"],"description":"The Idempotency-Key of that request."},"payload":{"type":"object","additionalProperties":true,"description":"The event data, delivered as the body's `data`."},"deliveries_count":{"type":"integer","minimum":0},"deliveries":{"type":"array","description":"One delivery per target endpoint; empty in lists (read the event for them).","x-assumption":"Lists leave the deliveries out to stay small; deliveries_count still counts them.","items":{"$ref":"#/components/schemas/WebhookDelivery"}},"created_at":{"type":"string","format":"date-time"}}};
+const schema216 = {"type":"object","required":["id","status","attempt","endpoint","event","request","response","error","next_retry_at","delivered_at","created_at"],"properties":{"id":{"type":"string","format":"uuid"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"attempt":{"type":"integer","minimum":0,"description":"Attempts made so far (0 before the first); the number of entries in `attempts`."},"endpoint":{"type":"object","x-assumption":"The description types endpoint as a free-form object; its id and the URL the delivery went to.","required":["id","url"],"properties":{"id":{"type":"string","format":"uuid"},"url":{"type":"string","format":"uri"}}},"event":{"type":"object","x-assumption":"The description types event as a free-form object; its id and type.","required":["id","type"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"$ref":"#/components/schemas/WebhookEventType"}}},"request":{"description":"The last attempt's request; null before the first attempt.","x-assumption":"The description types request as a free-form object; what support needs to replay it.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookAttemptRequest"}]},"response":{"description":"The last attempt's answer; null before the first attempt or when there was no answer.","x-assumption":"The description types response as a free-form object; the body is cut to 4096 characters to keep the log small.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookAttemptResponse"}]},"error":{"description":"Why the last attempt failed without an HTTP answer; null otherwise.","x-assumption":"The description types error as a free-form object; a code and a message, like the envelope's error.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookAttemptError"}]},"attempts":{"type":"array","description":"Every attempt made so far, oldest first; `attempt` is their count and the last one's request, response and error are the delivery's.","x-assumption":"The description keeps only the last attempt's request, response and error; like the delivery logs of Stripe and Svix, the mock lists every attempt, so earlier failures stay visible after a retry. Not required, as the real service may not list them.","items":{"$ref":"#/components/schemas/WebhookDeliveryAttempt"}},"next_retry_at":{"type":["string","null"],"format":"date-time","description":"When the next attempt is due (retrying or queued); null otherwise."},"delivered_at":{"type":["string","null"],"format":"date-time"},"created_at":{"type":"string","format":"date-time"}}};
+const schema217 = {"type":"object","description":"The request of one attempt, as it was sent.","required":["url","headers","body"],"properties":{"url":{"type":"string","format":"uri"},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string","description":"The raw JSON body that was signed."}}};
 
-function validate496(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate484(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate496.evaluated;
+const evaluated0 = validate484.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22015,17 +22657,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate496.errors = vErrors;
+validate484.errors = vErrors;
 return errors === 0;
 }
-validate496.evaluated = {"props":{"url":true,"headers":true,"body":true},"dynamicProps":false,"dynamicItems":false};
+validate484.evaluated = {"props":{"url":true,"headers":true,"body":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema221 = {"type":"object","description":"The receiver's answer to one attempt.","required":["status","headers","body","duration_ms"],"properties":{"status":{"type":"integer","minimum":100,"maximum":599},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string","maxLength":4096},"duration_ms":{"type":"integer","minimum":0}}};
+const schema218 = {"type":"object","description":"The receiver's answer to one attempt.","required":["status","headers","body","duration_ms"],"properties":{"status":{"type":"integer","minimum":100,"maximum":599},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string","maxLength":4096},"duration_ms":{"type":"integer","minimum":0}}};
 
-function validate498(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate486(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate498.evaluated;
+const evaluated0 = validate486.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22196,17 +22838,17 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate498.errors = vErrors;
+validate486.errors = vErrors;
 return errors === 0;
 }
-validate498.evaluated = {"props":{"status":true,"headers":true,"body":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
+validate486.evaluated = {"props":{"status":true,"headers":true,"body":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema222 = {"type":"object","description":"Why one attempt got no HTTP answer.","required":["code","message"],"properties":{"code":{"type":"string","description":"For example `timeout` (no answer within 15 s), `connection_refused`, `dns_error`, `tls_error`, `egress_denied` (the sandbox's webhook egress policy refused the address the URL resolved to; nothing was sent).","x-assumption":"egress_denied is the mock's own code; a shared sandbox refuses private, link-local and metadata addresses and itself, checked on the address each attempt connects to."},"message":{"type":"string"}}};
+const schema219 = {"type":"object","description":"Why one attempt got no HTTP answer.","required":["code","message"],"properties":{"code":{"type":"string","description":"For example `timeout` (no answer within 15 s), `connection_refused`, `dns_error`, `tls_error`, `egress_denied` (the sandbox's webhook egress policy refused the address the URL resolved to; nothing was sent).","x-assumption":"egress_denied is the mock's own code; a shared sandbox refuses private, link-local and metadata addresses and itself, checked on the address each attempt connects to."},"message":{"type":"string"}}};
 
-function validate500(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate488(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate500.evaluated;
+const evaluated0 = validate488.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22269,17 +22911,17 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate500.errors = vErrors;
+validate488.errors = vErrors;
 return errors === 0;
 }
-validate500.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate488.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema223 = {"type":"object","description":"One attempt of a delivery.","required":["attempt","status","attempted_at","duration_ms","request","response","error"],"properties":{"attempt":{"type":"integer","minimum":1,"description":"Its number; 1 is the delivery's first attempt."},"status":{"type":"string","enum":["succeeded","failed"],"description":"`succeeded` when the receiver answered 2xx; `failed` for any other answer or none."},"attempted_at":{"type":"string","format":"date-time","description":"When the attempt was made."},"duration_ms":{"type":"integer","minimum":0,"description":"How long it took, until the answer or the failure."},"request":{"$ref":"#/components/schemas/WebhookAttemptRequest"},"response":{"description":"The receiver's answer; null when there was none.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookAttemptResponse"}]},"error":{"description":"Why there was no answer; null when there was one.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookAttemptError"}]}}};
+const schema220 = {"type":"object","description":"One attempt of a delivery.","required":["attempt","status","attempted_at","duration_ms","request","response","error"],"properties":{"attempt":{"type":"integer","minimum":1,"description":"Its number; 1 is the delivery's first attempt."},"status":{"type":"string","enum":["succeeded","failed"],"description":"`succeeded` when the receiver answered 2xx; `failed` for any other answer or none."},"attempted_at":{"type":"string","format":"date-time","description":"When the attempt was made."},"duration_ms":{"type":"integer","minimum":0,"description":"How long it took, until the answer or the failure."},"request":{"$ref":"#/components/schemas/WebhookAttemptRequest"},"response":{"description":"The receiver's answer; null when there was none.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookAttemptResponse"}]},"error":{"description":"Why there was no answer; null when there was one.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookAttemptError"}]}}};
 
-function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate490(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate502.evaluated;
+const evaluated0 = validate490.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22395,7 +23037,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((data1 === "succeeded") || (data1 === "failed"))){
-const err10 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema223.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema220.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -22456,8 +23098,8 @@ errors++;
 }
 }
 if(data.request !== undefined){
-if(!(validate496(data.request, {instancePath:instancePath+"/request",parentData:data,parentDataProperty:"request",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate496.errors : vErrors.concat(validate496.errors);
+if(!(validate484(data.request, {instancePath:instancePath+"/request",parentData:data,parentDataProperty:"request",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate484.errors : vErrors.concat(validate484.errors);
 errors = vErrors.length;
 }
 }
@@ -22483,8 +23125,8 @@ valid1 = true;
 passing0 = 0;
 }
 const _errs14 = errors;
-if(!(validate498(data5, {instancePath:instancePath+"/response",parentData:data,parentDataProperty:"response",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate498.errors : vErrors.concat(validate498.errors);
+if(!(validate486(data5, {instancePath:instancePath+"/response",parentData:data,parentDataProperty:"response",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate486.errors : vErrors.concat(validate486.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs14 === errors;
@@ -22547,8 +23189,8 @@ valid2 = true;
 passing1 = 0;
 }
 const _errs19 = errors;
-if(!(validate500(data6, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate500.errors : vErrors.concat(validate500.errors);
+if(!(validate488(data6, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate488.errors : vErrors.concat(validate488.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs19 === errors;
@@ -22598,16 +23240,16 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate502.errors = vErrors;
+validate490.errors = vErrors;
 return errors === 0;
 }
-validate502.evaluated = {"props":{"attempt":true,"status":true,"attempted_at":true,"duration_ms":true,"request":true,"response":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+validate490.evaluated = {"props":{"attempt":true,"status":true,"attempted_at":true,"duration_ms":true,"request":true,"response":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate493(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate481(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate493.evaluated;
+const evaluated0 = validate481.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22751,8 +23393,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate474(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate474.errors : vErrors.concat(validate474.errors);
+if(!(validate462(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate462.errors : vErrors.concat(validate462.errors);
 errors = vErrors.length;
 }
 }
@@ -22915,8 +23557,8 @@ errors++;
 }
 }
 if(data6.type !== undefined){
-if(!(validate440(data6.type, {instancePath:instancePath+"/event/type",parentData:data6,parentDataProperty:"type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate440.errors : vErrors.concat(validate440.errors);
+if(!(validate428(data6.type, {instancePath:instancePath+"/event/type",parentData:data6,parentDataProperty:"type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate428.errors : vErrors.concat(validate428.errors);
 errors = vErrors.length;
 }
 }
@@ -22954,8 +23596,8 @@ valid3 = true;
 passing0 = 0;
 }
 const _errs21 = errors;
-if(!(validate496(data9, {instancePath:instancePath+"/request",parentData:data,parentDataProperty:"request",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate496.errors : vErrors.concat(validate496.errors);
+if(!(validate484(data9, {instancePath:instancePath+"/request",parentData:data,parentDataProperty:"request",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate484.errors : vErrors.concat(validate484.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs21 === errors;
@@ -23017,8 +23659,8 @@ valid4 = true;
 passing1 = 0;
 }
 const _errs26 = errors;
-if(!(validate498(data10, {instancePath:instancePath+"/response",parentData:data,parentDataProperty:"response",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate498.errors : vErrors.concat(validate498.errors);
+if(!(validate486(data10, {instancePath:instancePath+"/response",parentData:data,parentDataProperty:"response",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate486.errors : vErrors.concat(validate486.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs26 === errors;
@@ -23081,8 +23723,8 @@ valid5 = true;
 passing2 = 0;
 }
 const _errs31 = errors;
-if(!(validate500(data11, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate500.errors : vErrors.concat(validate500.errors);
+if(!(validate488(data11, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate488.errors : vErrors.concat(validate488.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs31 === errors;
@@ -23126,8 +23768,8 @@ let data12 = data.attempts;
 if(Array.isArray(data12)){
 const len0 = data12.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate502(data12[i0], {instancePath:instancePath+"/attempts/" + i0,parentData:data12,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate502.errors : vErrors.concat(validate502.errors);
+if(!(validate490(data12[i0], {instancePath:instancePath+"/attempts/" + i0,parentData:data12,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate490.errors : vErrors.concat(validate490.errors);
 errors = vErrors.length;
 }
 }
@@ -23146,7 +23788,7 @@ errors++;
 if(data.next_retry_at !== undefined){
 let data14 = data.next_retry_at;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err34 = {instancePath:instancePath+"/next_retry_at",schemaPath:"#/properties/next_retry_at/type",keyword:"type",params:{type: schema219.properties.next_retry_at.type},message:"must be string,null"};
+const err34 = {instancePath:instancePath+"/next_retry_at",schemaPath:"#/properties/next_retry_at/type",keyword:"type",params:{type: schema216.properties.next_retry_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -23171,7 +23813,7 @@ errors++;
 if(data.delivered_at !== undefined){
 let data15 = data.delivered_at;
 if((typeof data15 !== "string") && (data15 !== null)){
-const err36 = {instancePath:instancePath+"/delivered_at",schemaPath:"#/properties/delivered_at/type",keyword:"type",params:{type: schema219.properties.delivered_at.type},message:"must be string,null"};
+const err36 = {instancePath:instancePath+"/delivered_at",schemaPath:"#/properties/delivered_at/type",keyword:"type",params:{type: schema216.properties.delivered_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -23229,16 +23871,16 @@ vErrors.push(err40);
 }
 errors++;
 }
-validate493.errors = vErrors;
+validate481.errors = vErrors;
 return errors === 0;
 }
-validate493.evaluated = {"props":{"id":true,"status":true,"attempt":true,"endpoint":true,"event":true,"request":true,"response":true,"error":true,"attempts":true,"next_retry_at":true,"delivered_at":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate481.evaluated = {"props":{"id":true,"status":true,"attempt":true,"endpoint":true,"event":true,"request":true,"response":true,"error":true,"attempts":true,"next_retry_at":true,"delivered_at":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate490(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate478(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate490.evaluated;
+const evaluated0 = validate478.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23382,8 +24024,8 @@ errors++;
 }
 }
 if(data.type !== undefined){
-if(!(validate440(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate440.errors : vErrors.concat(validate440.errors);
+if(!(validate428(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate428.errors : vErrors.concat(validate428.errors);
 errors = vErrors.length;
 }
 }
@@ -23425,7 +24067,7 @@ errors++;
 if(data2.id !== undefined){
 let data4 = data2.id;
 if(((typeof data4 !== "string") && (!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4))))) && (data4 !== null)){
-const err16 = {instancePath:instancePath+"/resource/id",schemaPath:"#/properties/resource/properties/id/type",keyword:"type",params:{type: schema218.properties.resource.properties.id.type},message:"must be string,integer,null"};
+const err16 = {instancePath:instancePath+"/resource/id",schemaPath:"#/properties/resource/properties/id/type",keyword:"type",params:{type: schema215.properties.resource.properties.id.type},message:"must be string,integer,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -23448,15 +24090,15 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate472(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate472.errors : vErrors.concat(validate472.errors);
+if(!(validate460(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate460.errors : vErrors.concat(validate460.errors);
 errors = vErrors.length;
 }
 }
 if(data.request_id !== undefined){
 let data6 = data.request_id;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err18 = {instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: schema218.properties.request_id.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: schema215.properties.request_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -23469,7 +24111,7 @@ errors++;
 if(data.correlation_id !== undefined){
 let data7 = data.correlation_id;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err19 = {instancePath:instancePath+"/correlation_id",schemaPath:"#/properties/correlation_id/type",keyword:"type",params:{type: schema218.properties.correlation_id.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/correlation_id",schemaPath:"#/properties/correlation_id/type",keyword:"type",params:{type: schema215.properties.correlation_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -23494,7 +24136,7 @@ errors++;
 if(data.idempotency_key !== undefined){
 let data8 = data.idempotency_key;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err21 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: schema218.properties.idempotency_key.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: schema215.properties.idempotency_key.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -23506,7 +24148,9 @@ errors++;
 }
 if(data.payload !== undefined){
 let data9 = data.payload;
-if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+}
+else {
 const err22 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err22];
@@ -23547,8 +24191,8 @@ let data11 = data.deliveries;
 if(Array.isArray(data11)){
 const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate493(data11[i0], {instancePath:instancePath+"/deliveries/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate493.errors : vErrors.concat(validate493.errors);
+if(!(validate481(data11[i0], {instancePath:instancePath+"/deliveries/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate481.errors : vErrors.concat(validate481.errors);
 errors = vErrors.length;
 }
 }
@@ -23600,16 +24244,16 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate490.errors = vErrors;
+validate478.errors = vErrors;
 return errors === 0;
 }
-validate490.evaluated = {"props":{"id":true,"type":true,"resource":true,"status":true,"request_id":true,"correlation_id":true,"idempotency_key":true,"payload":true,"deliveries_count":true,"deliveries":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate478.evaluated = {"props":{"id":true,"type":true,"resource":true,"status":true,"request_id":true,"correlation_id":true,"idempotency_key":true,"payload":true,"deliveries_count":true,"deliveries":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate489(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate477(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate489.evaluated;
+const evaluated0 = validate477.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23632,8 +24276,8 @@ let data0 = data.events;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate490(data0[i0], {instancePath:instancePath+"/events/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate490.errors : vErrors.concat(validate490.errors);
+if(!(validate478(data0[i0], {instancePath:instancePath+"/events/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate478.errors : vErrors.concat(validate478.errors);
 errors = vErrors.length;
 }
 }
@@ -23660,16 +24304,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate489.errors = vErrors;
+validate477.errors = vErrors;
 return errors === 0;
 }
-validate489.evaluated = {"props":{"events":true},"dynamicProps":false,"dynamicItems":false};
+validate477.evaluated = {"props":{"events":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate487(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate475(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate487.evaluated;
+const evaluated0 = validate475.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23692,8 +24336,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate489(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate489.errors : vErrors.concat(validate489.errors);
+if(!(validate477(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate477.errors : vErrors.concat(validate477.errors);
 errors = vErrors.length;
 }
 }
@@ -23708,72 +24352,23 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.meta === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/2/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.meta !== undefined){
-let data1 = data.meta;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.pagination === undefined){
-const err3 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data1.pagination !== undefined){
-if(!(validate59(data1.pagination, {instancePath:instancePath+"/meta/pagination",parentData:data1,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/allOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate487.errors = vErrors;
+validate475.errors = vErrors;
 return errors === 0;
 }
-validate487.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate475.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookEvent_path = validate511;
-const schema224 = {"type":"object","properties":{"event":{"$ref":"#/components/parameters/WebhookEventUuid/schema"}},"required":["event"]};
-const schema225 = {"type":"string","format":"uuid"};
+export const getWebhookEvent_path = validate499;
+const schema221 = {"type":"object","properties":{"event":{"$ref":"#/components/parameters/WebhookEventUuid/schema"}},"required":["event"]};
+const schema222 = {"type":"string","format":"uuid"};
 
-function validate512(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate500(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate512.evaluated;
+const evaluated0 = validate500.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23802,16 +24397,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate512.errors = vErrors;
+validate500.errors = vErrors;
 return errors === 0;
 }
-validate512.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate500.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate511(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate511.evaluated;
+const evaluated0 = validate499.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23830,8 +24425,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.event !== undefined){
-if(!(validate512(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate512.errors : vErrors.concat(validate512.errors);
+if(!(validate500(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate500.errors : vErrors.concat(validate500.errors);
 errors = vErrors.length;
 }
 }
@@ -23846,19 +24441,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate511.errors = vErrors;
+validate499.errors = vErrors;
 return errors === 0;
 }
-validate511.evaluated = {"props":{"event":true},"dynamicProps":false,"dynamicItems":false};
+validate499.evaluated = {"props":{"event":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookEvent_response_200 = validate514;
-const schema226 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEventResult"}}}]};
-const schema227 = {"type":"object","required":["event"],"properties":{"event":{"$ref":"#/components/schemas/WebhookEvent"}}};
+export const getWebhookEvent_response_200 = validate502;
+const schema223 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookEventResult"}}}]};
+const schema224 = {"type":"object","required":["event"],"properties":{"event":{"$ref":"#/components/schemas/WebhookEvent"}}};
 
-function validate516(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate504(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate516.evaluated;
+const evaluated0 = validate504.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23877,8 +24472,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.event !== undefined){
-if(!(validate490(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate490.errors : vErrors.concat(validate490.errors);
+if(!(validate478(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate478.errors : vErrors.concat(validate478.errors);
 errors = vErrors.length;
 }
 }
@@ -23893,16 +24488,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate516.errors = vErrors;
+validate504.errors = vErrors;
 return errors === 0;
 }
-validate516.evaluated = {"props":{"event":true},"dynamicProps":false,"dynamicItems":false};
+validate504.evaluated = {"props":{"event":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate514.evaluated;
+const evaluated0 = validate502.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23925,8 +24520,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate516(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate516.errors : vErrors.concat(validate516.errors);
+if(!(validate504(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate504.errors : vErrors.concat(validate504.errors);
 errors = vErrors.length;
 }
 }
@@ -23941,19 +24536,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate514.errors = vErrors;
+validate502.errors = vErrors;
 return errors === 0;
 }
-validate514.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate502.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listWebhookDeliveries_query = validate519;
-const schema228 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/WebhookDeliverySort/schema"},"filter[status]":{"$ref":"#/components/parameters/WebhookDeliveryStatusFilter/schema"},"filter[event_id]":{"$ref":"#/components/parameters/WebhookDeliveryEventFilter/schema"},"filter[endpoint_id]":{"$ref":"#/components/parameters/WebhookDeliveryEndpointFilter/schema"}},"required":[]};
-const schema229 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
+export const listWebhookDeliveries_query = validate507;
+const schema225 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/WebhookDeliverySort/schema"},"filter[status]":{"$ref":"#/components/parameters/WebhookDeliveryStatusFilter/schema"},"filter[event_id]":{"$ref":"#/components/parameters/WebhookDeliveryEventFilter/schema"},"filter[endpoint_id]":{"$ref":"#/components/parameters/WebhookDeliveryEndpointFilter/schema"}},"required":[]};
+const schema226 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
 
-function validate524(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate512(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate524.evaluated;
+const evaluated0 = validate512.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23975,7 +24570,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "created_at") || (data0 === "-created_at"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema229.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema226.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -23996,17 +24591,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate524.errors = vErrors;
+validate512.errors = vErrors;
 return errors === 0;
 }
-validate524.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate512.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema230 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/DeliveryStatus"}};
+const schema227 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/DeliveryStatus"}};
 
-function validate526(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate526.evaluated;
+const evaluated0 = validate514.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24026,8 +24621,8 @@ errors++;
 }
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate474(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate474.errors : vErrors.concat(validate474.errors);
+if(!(validate462(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate462.errors : vErrors.concat(validate462.errors);
 errors = vErrors.length;
 }
 }
@@ -24062,17 +24657,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate526.errors = vErrors;
+validate514.errors = vErrors;
 return errors === 0;
 }
-validate526.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate514.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema231 = {"type":"string","format":"uuid"};
+const schema228 = {"type":"string","format":"uuid"};
 
-function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate517(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate529.evaluated;
+const evaluated0 = validate517.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24101,50 +24696,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate529.errors = vErrors;
+validate517.errors = vErrors;
 return errors === 0;
 }
-validate529.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate517.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema232 = {"type":"string","format":"uuid"};
-
-function validate531(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate531.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(!(formats20.test(data))){
-const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate531.errors = vErrors;
-return errors === 0;
-}
-validate531.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
+const schema229 = {"type":"string","format":"uuid"};
 
 function validate519(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -24156,52 +24713,90 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(typeof data === "string"){
+if(!(formats20.test(data))){
+const err0 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate519.errors = vErrors;
+return errors === 0;
+}
+validate519.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate507(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate507.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.page !== undefined){
-if(!(validate183(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+if(!(validate179(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 }
 if(data.per_page !== undefined){
-if(!(validate185(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate181(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
 }
 if(data.pagination !== undefined){
-if(!(validate187(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate183(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
 errors = vErrors.length;
 }
 }
 if(data.cursor !== undefined){
-if(!(validate189(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+if(!(validate185(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
 errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate524(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate524.errors : vErrors.concat(validate524.errors);
+if(!(validate512(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate512.errors : vErrors.concat(validate512.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[status]"] !== undefined){
-if(!(validate526(data["filter[status]"], {instancePath:instancePath+"/filter[status]",parentData:data,parentDataProperty:"filter[status]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate526.errors : vErrors.concat(validate526.errors);
+if(!(validate514(data["filter[status]"], {instancePath:instancePath+"/filter[status]",parentData:data,parentDataProperty:"filter[status]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate514.errors : vErrors.concat(validate514.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[event_id]"] !== undefined){
-if(!(validate529(data["filter[event_id]"], {instancePath:instancePath+"/filter[event_id]",parentData:data,parentDataProperty:"filter[event_id]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate529.errors : vErrors.concat(validate529.errors);
+if(!(validate517(data["filter[event_id]"], {instancePath:instancePath+"/filter[event_id]",parentData:data,parentDataProperty:"filter[event_id]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate517.errors : vErrors.concat(validate517.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[endpoint_id]"] !== undefined){
-if(!(validate531(data["filter[endpoint_id]"], {instancePath:instancePath+"/filter[endpoint_id]",parentData:data,parentDataProperty:"filter[endpoint_id]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
+if(!(validate519(data["filter[endpoint_id]"], {instancePath:instancePath+"/filter[endpoint_id]",parentData:data,parentDataProperty:"filter[endpoint_id]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate519.errors : vErrors.concat(validate519.errors);
 errors = vErrors.length;
 }
 }
@@ -24216,19 +24811,19 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate519.errors = vErrors;
+validate507.errors = vErrors;
 return errors === 0;
 }
-validate519.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[event_id]":true,"filter[endpoint_id]":true},"dynamicProps":false,"dynamicItems":false};
+validate507.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[event_id]":true,"filter[endpoint_id]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listWebhookDeliveries_response_200 = validate533;
-const schema233 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookDeliveryListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema234 = {"type":"object","required":["deliveries"],"properties":{"deliveries":{"type":"array","items":{"$ref":"#/components/schemas/WebhookDelivery"}}}};
+export const listWebhookDeliveries_response_200 = validate521;
+const schema230 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookDeliveryListResult"}}},{"$ref":"#/components/schemas/PaginatedEnvelope"}]};
+const schema231 = {"type":"object","required":["deliveries"],"properties":{"deliveries":{"type":"array","items":{"$ref":"#/components/schemas/WebhookDelivery"}}}};
 
-function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate523(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate535.evaluated;
+const evaluated0 = validate523.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24251,8 +24846,8 @@ let data0 = data.deliveries;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate493(data0[i0], {instancePath:instancePath+"/deliveries/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate493.errors : vErrors.concat(validate493.errors);
+if(!(validate481(data0[i0], {instancePath:instancePath+"/deliveries/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate481.errors : vErrors.concat(validate481.errors);
 errors = vErrors.length;
 }
 }
@@ -24279,16 +24874,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate535.errors = vErrors;
+validate523.errors = vErrors;
 return errors === 0;
 }
-validate535.evaluated = {"props":{"deliveries":true},"dynamicProps":false,"dynamicItems":false};
+validate523.evaluated = {"props":{"deliveries":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate533(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate521(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate533.evaluated;
+const evaluated0 = validate521.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24311,8 +24906,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate535(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate535.errors : vErrors.concat(validate535.errors);
+if(!(validate523(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate523.errors : vErrors.concat(validate523.errors);
 errors = vErrors.length;
 }
 }
@@ -24327,72 +24922,23 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.meta === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/2/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.meta !== undefined){
-let data1 = data.meta;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.pagination === undefined){
-const err3 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data1.pagination !== undefined){
-if(!(validate59(data1.pagination, {instancePath:instancePath+"/meta/pagination",parentData:data1,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/allOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate533.errors = vErrors;
+validate521.errors = vErrors;
 return errors === 0;
 }
-validate533.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate521.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookDelivery_path = validate539;
-const schema235 = {"type":"object","properties":{"delivery":{"$ref":"#/components/parameters/WebhookDeliveryUuid/schema"}},"required":["delivery"]};
-const schema236 = {"type":"string","format":"uuid"};
+export const getWebhookDelivery_path = validate527;
+const schema232 = {"type":"object","properties":{"delivery":{"$ref":"#/components/parameters/WebhookDeliveryUuid/schema"}},"required":["delivery"]};
+const schema233 = {"type":"string","format":"uuid"};
 
-function validate540(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate540.evaluated;
+const evaluated0 = validate528.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24421,16 +24967,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate540.errors = vErrors;
+validate528.errors = vErrors;
 return errors === 0;
 }
-validate540.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate528.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate539(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate539.evaluated;
+const evaluated0 = validate527.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24449,8 +24995,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.delivery !== undefined){
-if(!(validate540(data.delivery, {instancePath:instancePath+"/delivery",parentData:data,parentDataProperty:"delivery",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate540.errors : vErrors.concat(validate540.errors);
+if(!(validate528(data.delivery, {instancePath:instancePath+"/delivery",parentData:data,parentDataProperty:"delivery",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate528.errors : vErrors.concat(validate528.errors);
 errors = vErrors.length;
 }
 }
@@ -24465,19 +25011,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate539.errors = vErrors;
+validate527.errors = vErrors;
 return errors === 0;
 }
-validate539.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
+validate527.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookDelivery_response_200 = validate542;
-const schema237 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookDeliveryResult"}}}]};
-const schema238 = {"type":"object","required":["delivery"],"properties":{"delivery":{"$ref":"#/components/schemas/WebhookDelivery"}}};
+export const getWebhookDelivery_response_200 = validate530;
+const schema234 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookDeliveryResult"}}}]};
+const schema235 = {"type":"object","required":["delivery"],"properties":{"delivery":{"$ref":"#/components/schemas/WebhookDelivery"}}};
 
-function validate544(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate532(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate544.evaluated;
+const evaluated0 = validate532.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24496,8 +25042,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.delivery !== undefined){
-if(!(validate493(data.delivery, {instancePath:instancePath+"/delivery",parentData:data,parentDataProperty:"delivery",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate493.errors : vErrors.concat(validate493.errors);
+if(!(validate481(data.delivery, {instancePath:instancePath+"/delivery",parentData:data,parentDataProperty:"delivery",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate481.errors : vErrors.concat(validate481.errors);
 errors = vErrors.length;
 }
 }
@@ -24512,16 +25058,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate544.errors = vErrors;
+validate532.errors = vErrors;
 return errors === 0;
 }
-validate544.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
+validate532.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate542(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate530(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate542.evaluated;
+const evaluated0 = validate530.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24544,8 +25090,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate544(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate544.errors : vErrors.concat(validate544.errors);
+if(!(validate532(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
 errors = vErrors.length;
 }
 }
@@ -24560,19 +25106,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate542.errors = vErrors;
+validate530.errors = vErrors;
 return errors === 0;
 }
-validate542.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate530.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookEndpoint_path = validate547;
-const schema239 = {"type":"object","properties":{"webhook":{"$ref":"#/components/parameters/WebhookEndpointUuid/schema"}},"required":["webhook"]};
-const schema240 = {"type":"string","format":"uuid"};
+export const getWebhookEndpoint_path = validate535;
+const schema236 = {"type":"object","properties":{"webhook":{"$ref":"#/components/parameters/WebhookEndpointUuid/schema"}},"required":["webhook"]};
+const schema237 = {"type":"string","format":"uuid"};
 
-function validate548(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate536(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate548.evaluated;
+const evaluated0 = validate536.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24601,16 +25147,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate548.errors = vErrors;
+validate536.errors = vErrors;
 return errors === 0;
 }
-validate548.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate536.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate547(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate547.evaluated;
+const evaluated0 = validate535.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24629,8 +25175,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.webhook !== undefined){
-if(!(validate548(data.webhook, {instancePath:instancePath+"/webhook",parentData:data,parentDataProperty:"webhook",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate548.errors : vErrors.concat(validate548.errors);
+if(!(validate536(data.webhook, {instancePath:instancePath+"/webhook",parentData:data,parentDataProperty:"webhook",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate536.errors : vErrors.concat(validate536.errors);
 errors = vErrors.length;
 }
 }
@@ -24645,19 +25191,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate547.errors = vErrors;
+validate535.errors = vErrors;
 return errors === 0;
 }
-validate547.evaluated = {"props":{"webhook":true},"dynamicProps":false,"dynamicItems":false};
+validate535.evaluated = {"props":{"webhook":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getWebhookEndpoint_response_200 = validate550;
-const schema241 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"x-assumption":"The description types the result as null; the mock returns the endpoint, and null stays valid so the real service conforms.","anyOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookEndpointResult"}]}}}]};
-const schema242 = {"type":"object","required":["endpoint"],"properties":{"endpoint":{"$ref":"#/components/schemas/WebhookEndpoint"}}};
+export const getWebhookEndpoint_response_200 = validate538;
+const schema238 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"x-assumption":"The description types the result as null; the mock returns the endpoint, and null stays valid so the real service conforms.","anyOf":[{"type":"null"},{"$ref":"#/components/schemas/WebhookEndpointResult"}]}}}]};
+const schema239 = {"type":"object","required":["endpoint"],"properties":{"endpoint":{"$ref":"#/components/schemas/WebhookEndpoint"}}};
 
-function validate552(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate540(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate552.evaluated;
+const evaluated0 = validate540.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24676,8 +25222,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.endpoint !== undefined){
-if(!(validate439(data.endpoint, {instancePath:instancePath+"/endpoint",parentData:data,parentDataProperty:"endpoint",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate439.errors : vErrors.concat(validate439.errors);
+if(!(validate427(data.endpoint, {instancePath:instancePath+"/endpoint",parentData:data,parentDataProperty:"endpoint",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate427.errors : vErrors.concat(validate427.errors);
 errors = vErrors.length;
 }
 }
@@ -24692,16 +25238,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate552.errors = vErrors;
+validate540.errors = vErrors;
 return errors === 0;
 }
-validate552.evaluated = {"props":{"endpoint":true},"dynamicProps":false,"dynamicItems":false};
+validate540.evaluated = {"props":{"endpoint":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate550(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate538(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate550.evaluated;
+const evaluated0 = validate538.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24741,8 +25287,8 @@ errors++;
 var _valid0 = _errs5 === errors;
 valid2 = valid2 || _valid0;
 const _errs7 = errors;
-if(!(validate552(data0, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate552.errors : vErrors.concat(validate552.errors);
+if(!(validate540(data0, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate540.errors : vErrors.concat(validate540.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -24784,19 +25330,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate550.errors = vErrors;
+validate538.errors = vErrors;
 return errors === 0;
 }
-validate550.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate538.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const updateWebhookEndpoint_body = validate555;
-const schema243 = {"$ref":"#/components/schemas/UpdateWebhookEndpointRequest","$comment":"validator entry"};
-const schema244 = {"type":"object","additionalProperties":false,"minProperties":1,"description":"The fields to change; the others keep their values.","properties":{"name":{"type":"string","minLength":1,"maxLength":100},"url":{"$ref":"#/components/schemas/WebhookUrl"},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}},"status":{"$ref":"#/components/schemas/WebhookEndpointStatus"}},"example":{"events":["order.created","order.status_changed","api.test"],"status":"active"}};
+export const updateWebhookEndpoint_body = validate543;
+const schema240 = {"$ref":"#/components/schemas/UpdateWebhookEndpointRequest","$comment":"validator entry"};
+const schema241 = {"type":"object","additionalProperties":false,"minProperties":1,"description":"The fields to change; the others keep their values.","properties":{"name":{"type":"string","minLength":1,"maxLength":100},"url":{"$ref":"#/components/schemas/WebhookUrl"},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/WebhookEventType"}},"status":{"$ref":"#/components/schemas/WebhookEndpointStatus"}},"example":{"events":["order.created","order.status_changed","api.test"],"status":"active"}};
 
-function validate556(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate544(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate556.evaluated;
+const evaluated0 = validate544.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24862,8 +25408,8 @@ errors++;
 }
 }
 if(data.url !== undefined){
-if(!(validate453(data.url, {instancePath:instancePath+"/url",parentData:data,parentDataProperty:"url",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate453.errors : vErrors.concat(validate453.errors);
+if(!(validate441(data.url, {instancePath:instancePath+"/url",parentData:data,parentDataProperty:"url",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate441.errors : vErrors.concat(validate441.errors);
 errors = vErrors.length;
 }
 }
@@ -24882,8 +25428,8 @@ errors++;
 }
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate440(data2[i0], {instancePath:instancePath+"/events/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate440.errors : vErrors.concat(validate440.errors);
+if(!(validate428(data2[i0], {instancePath:instancePath+"/events/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate428.errors : vErrors.concat(validate428.errors);
 errors = vErrors.length;
 }
 }
@@ -24920,8 +25466,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate442(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate442.errors : vErrors.concat(validate442.errors);
+if(!(validate430(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate430.errors : vErrors.concat(validate430.errors);
 errors = vErrors.length;
 }
 }
@@ -24936,38 +25482,38 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate556.errors = vErrors;
+validate544.errors = vErrors;
 return errors === 0;
 }
-validate556.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate544.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate543(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate555.evaluated;
+const evaluated0 = validate543.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate556(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate556.errors : vErrors.concat(validate556.errors);
+if(!(validate544(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate544.errors : vErrors.concat(validate544.errors);
 errors = vErrors.length;
 }
-validate555.errors = vErrors;
+validate543.errors = vErrors;
 return errors === 0;
 }
-validate555.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate543.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const listOrders_query = validate561;
-const schema245 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"type":"array","items":{"type":"string","enum":["id","-id","created_at","-created_at","updated_at","-updated_at","completed_at","-completed_at","amount_in","-amount_in","amount_out","-amount_out","status","-status"]},"default":["-created_at"]},"filter[status]":{"type":"array","items":{"$ref":"#/components/schemas/OrderStatus"}},"filter[id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[public_id]":{"type":"string","pattern":"^[A-Z0-9]{10}$"},"filter[tracking_id]":{"type":"string","format":"uuid"},"filter[email]":{"type":"string","minLength":1,"maxLength":254},"filter[from_requisite]":{"type":"string","minLength":1,"maxLength":128},"filter[to_requisite]":{"type":"string","minLength":1,"maxLength":128},"filter[created_from]":{"type":"string","format":"date-time"},"filter[created_to]":{"type":"string","format":"date-time"},"filter[currency]":{"type":"string","minLength":1},"filter[amount_min]":{"$ref":"#/components/schemas/Amount"},"filter[amount_max]":{"$ref":"#/components/schemas/Amount"}},"required":[]};
+export const listOrders_query = validate549;
+const schema242 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"type":"array","items":{"type":"string","enum":["id","-id","created_at","-created_at","updated_at","-updated_at","completed_at","-completed_at","amount_in","-amount_in","amount_out","-amount_out","status","-status"]},"default":["-created_at"]},"filter[status]":{"type":"array","items":{"$ref":"#/components/schemas/OrderStatus"}},"filter[id]":{"type":"array","items":{"type":"integer","minimum":1}},"filter[public_id]":{"type":"string","pattern":"^[A-Z0-9]{10}$"},"filter[tracking_id]":{"type":"string","format":"uuid"},"filter[email]":{"type":"string","minLength":1,"maxLength":254},"filter[from_requisite]":{"type":"string","minLength":1,"maxLength":128},"filter[to_requisite]":{"type":"string","minLength":1,"maxLength":128},"filter[created_from]":{"type":"string","format":"date-time"},"filter[created_to]":{"type":"string","format":"date-time"},"filter[currency]":{"type":"string","minLength":1},"filter[amount_min]":{"$ref":"#/components/schemas/Amount"},"filter[amount_max]":{"$ref":"#/components/schemas/Amount"}},"required":[]};
 
-function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate549(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate561.evaluated;
+const evaluated0 = validate549.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24976,26 +25522,26 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.page !== undefined){
-if(!(validate183(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+if(!(validate179(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 }
 if(data.per_page !== undefined){
-if(!(validate185(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate181(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
 }
 if(data.pagination !== undefined){
-if(!(validate187(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate183(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
 errors = vErrors.length;
 }
 }
 if(data.cursor !== undefined){
-if(!(validate189(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+if(!(validate185(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
 errors = vErrors.length;
 }
 }
@@ -25016,7 +25562,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((((((((((data5 === "id") || (data5 === "-id")) || (data5 === "created_at")) || (data5 === "-created_at")) || (data5 === "updated_at")) || (data5 === "-updated_at")) || (data5 === "completed_at")) || (data5 === "-completed_at")) || (data5 === "amount_in")) || (data5 === "-amount_in")) || (data5 === "amount_out")) || (data5 === "-amount_out")) || (data5 === "status")) || (data5 === "-status"))){
-const err1 = {instancePath:instancePath+"/sort/" + i0,schemaPath:"#/properties/sort/items/enum",keyword:"enum",params:{allowedValues: schema245.properties.sort.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/sort/" + i0,schemaPath:"#/properties/sort/items/enum",keyword:"enum",params:{allowedValues: schema242.properties.sort.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -25043,8 +25589,8 @@ let data6 = data["filter[status]"];
 if(Array.isArray(data6)){
 const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate114(data6[i1], {instancePath:instancePath+"/filter[status]/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate110(data6[i1], {instancePath:instancePath+"/filter[status]/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
@@ -25104,7 +25650,7 @@ errors++;
 if(data["filter[public_id]"] !== undefined){
 let data10 = data["filter[public_id]"];
 if(typeof data10 === "string"){
-if(!pattern23.test(data10)){
+if(!pattern30.test(data10)){
 const err7 = {instancePath:instancePath+"/filter[public_id]",schemaPath:"#/properties/filter%5Bpublic_id%5D/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{10}$"},message:"must match pattern \""+"^[A-Z0-9]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -25332,14 +25878,14 @@ errors++;
 }
 }
 if(data["filter[amount_min]"] !== undefined){
-if(!(validate139(data["filter[amount_min]"], {instancePath:instancePath+"/filter[amount_min]",parentData:data,parentDataProperty:"filter[amount_min]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data["filter[amount_min]"], {instancePath:instancePath+"/filter[amount_min]",parentData:data,parentDataProperty:"filter[amount_min]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[amount_max]"] !== undefined){
-if(!(validate139(data["filter[amount_max]"], {instancePath:instancePath+"/filter[amount_max]",parentData:data,parentDataProperty:"filter[amount_max]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data["filter[amount_max]"], {instancePath:instancePath+"/filter[amount_max]",parentData:data,parentDataProperty:"filter[amount_max]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -25354,19 +25900,19 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate561.errors = vErrors;
+validate549.errors = vErrors;
 return errors === 0;
 }
-validate561.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[id]":true,"filter[public_id]":true,"filter[tracking_id]":true,"filter[email]":true,"filter[from_requisite]":true,"filter[to_requisite]":true,"filter[created_from]":true,"filter[created_to]":true,"filter[currency]":true,"filter[amount_min]":true,"filter[amount_max]":true},"dynamicProps":false,"dynamicItems":false};
+validate549.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[id]":true,"filter[public_id]":true,"filter[tracking_id]":true,"filter[email]":true,"filter[from_requisite]":true,"filter[to_requisite]":true,"filter[created_from]":true,"filter[created_to]":true,"filter[currency]":true,"filter[amount_min]":true,"filter[amount_max]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listOrders_response_200 = validate569;
-const schema246 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema247 = {"type":"object","required":["orders"],"properties":{"orders":{"type":"array","items":{"$ref":"#/components/schemas/Order"}}}};
+export const listOrders_response_200 = validate557;
+const schema243 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/OrderListResult"}}},{"$ref":"#/components/schemas/PaginatedEnvelope"}]};
+const schema244 = {"type":"object","required":["orders"],"properties":{"orders":{"type":"array","items":{"$ref":"#/components/schemas/Order"}}}};
 
-function validate571(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate559(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate571.evaluated;
+const evaluated0 = validate559.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25389,8 +25935,8 @@ let data0 = data.orders;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate323(data0[i0], {instancePath:instancePath+"/orders/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
+if(!(validate311(data0[i0], {instancePath:instancePath+"/orders/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
 errors = vErrors.length;
 }
 }
@@ -25417,16 +25963,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate571.errors = vErrors;
+validate559.errors = vErrors;
 return errors === 0;
 }
-validate571.evaluated = {"props":{"orders":true},"dynamicProps":false,"dynamicItems":false};
+validate559.evaluated = {"props":{"orders":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate569(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate569.evaluated;
+const evaluated0 = validate557.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25449,8 +25995,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate571(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate571.errors : vErrors.concat(validate571.errors);
+if(!(validate559(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate559.errors : vErrors.concat(validate559.errors);
 errors = vErrors.length;
 }
 }
@@ -25465,73 +26011,24 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.meta === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/2/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.meta !== undefined){
-let data1 = data.meta;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.pagination === undefined){
-const err3 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data1.pagination !== undefined){
-if(!(validate59(data1.pagination, {instancePath:instancePath+"/meta/pagination",parentData:data1,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/allOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate569.errors = vErrors;
+validate557.errors = vErrors;
 return errors === 0;
 }
-validate569.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate557.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const simulateOrder_body = validate575;
-const schema248 = {"$ref":"#/components/schemas/SimulateOrderRequest","$comment":"validator entry"};
-const schema249 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no sandbox payload; a route, an amount and the machine events to apply are what a simulation needs.","required":["route_id","amount"],"properties":{"route_id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"amount_side":{"$ref":"#/components/schemas/AmountSide","default":"give"},"events":{"type":"array","minItems":1,"maxItems":20,"description":"Order machine events to apply in order to the scratch order; by default the happy path.","items":{"$ref":"#/components/schemas/OrderMachineEvent"},"default":["pay","process","complete"]}},"example":{"route_id":12,"amount":"0.015","amount_side":"give","events":["pay","process","complete"]}};
-const schema250 = {"type":"string","x-machine-events":"order","description":"Events of the order machine (contracts/machines/order.yaml).","enum":["confirm","pay","pay_short","cancel","expire","hold_for_verification","process","fail","verification_approved","verification_rejected","complete","refund"]};
+export const simulateOrder_body = validate563;
+const schema245 = {"$ref":"#/components/schemas/SimulateOrderRequest","$comment":"validator entry"};
+const schema246 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no sandbox payload; a route, an amount and the machine events to apply are what a simulation needs.","required":["route_id","amount"],"properties":{"route_id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"amount_side":{"$ref":"#/components/schemas/AmountSide","default":"give"},"events":{"type":"array","minItems":1,"maxItems":20,"description":"Order machine events to apply in order to the scratch order; by default the happy path.","items":{"$ref":"#/components/schemas/OrderMachineEvent"},"default":["pay","process","complete"]}},"example":{"route_id":12,"amount":"0.015","amount_side":"give","events":["pay","process","complete"]}};
+const schema247 = {"type":"string","x-machine-events":"order","description":"Events of the order machine (contracts/machines/order.yaml).","enum":["confirm","pay","pay_short","cancel","expire","hold_for_verification","process","fail","verification_approved","verification_rejected","complete","refund"]};
 
-function validate579(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate567(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate579.evaluated;
+const evaluated0 = validate567.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25549,7 +26046,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((((((((data === "confirm") || (data === "pay")) || (data === "pay_short")) || (data === "cancel")) || (data === "expire")) || (data === "hold_for_verification")) || (data === "process")) || (data === "fail")) || (data === "verification_approved")) || (data === "verification_rejected")) || (data === "complete")) || (data === "refund"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema250.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema247.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -25558,16 +26055,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate579.errors = vErrors;
+validate567.errors = vErrors;
 return errors === 0;
 }
-validate579.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate567.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate576(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate564(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate576.evaluated;
+const evaluated0 = validate564.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25633,14 +26130,14 @@ errors++;
 }
 }
 if(data.amount !== undefined){
-if(!(validate139(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
 if(data.amount_side !== undefined){
-if(!(validate191(data.amount_side, {instancePath:instancePath+"/amount_side",parentData:data,parentDataProperty:"amount_side",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
+if(!(validate187(data.amount_side, {instancePath:instancePath+"/amount_side",parentData:data,parentDataProperty:"amount_side",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
 }
@@ -25669,8 +26166,8 @@ errors++;
 }
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate579(data3[i0], {instancePath:instancePath+"/events/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate579.errors : vErrors.concat(validate579.errors);
+if(!(validate567(data3[i0], {instancePath:instancePath+"/events/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate567.errors : vErrors.concat(validate567.errors);
 errors = vErrors.length;
 }
 }
@@ -25697,41 +26194,41 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate576.errors = vErrors;
+validate564.errors = vErrors;
 return errors === 0;
 }
-validate576.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate564.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate575(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate563(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate575.evaluated;
+const evaluated0 = validate563.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate576(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate576.errors : vErrors.concat(validate576.errors);
+if(!(validate564(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate564.errors : vErrors.concat(validate564.errors);
 errors = vErrors.length;
 }
-validate575.errors = vErrors;
+validate563.errors = vErrors;
 return errors === 0;
 }
-validate575.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate563.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const simulateOrder_response_200 = validate582;
-const schema251 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SimulationResult"}}}]};
-const schema252 = {"type":"object","required":["simulation"],"properties":{"simulation":{"$ref":"#/components/schemas/OrderSimulation"}}};
-const schema253 = {"type":"object","required":["order","transitions","events","final_status"],"properties":{"order":{"$ref":"#/components/schemas/Order"},"transitions":{"type":"array","items":{"$ref":"#/components/schemas/SimulatedTransition"}},"events":{"type":"array","description":"The webhook events a real order would emit; none is sent.","items":{"$ref":"#/components/schemas/SimulatedEvent"}},"final_status":{"$ref":"#/components/schemas/OrderStatus"}}};
-const schema254 = {"type":"object","required":["from","event","to","allowed","reason"],"properties":{"from":{"$ref":"#/components/schemas/OrderStatus"},"event":{"$ref":"#/components/schemas/OrderMachineEvent"},"to":{"description":"The status after the event; null when the event is not allowed in `from`.","oneOf":[{"$ref":"#/components/schemas/OrderStatus"},{"type":"null"}]},"allowed":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the event is not allowed (no transition, or a guard does not hold); null when it is."}}};
+export const simulateOrder_response_200 = validate570;
+const schema248 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SimulationResult"}}}]};
+const schema249 = {"type":"object","required":["simulation"],"properties":{"simulation":{"$ref":"#/components/schemas/OrderSimulation"}}};
+const schema250 = {"type":"object","required":["order","transitions","events","final_status"],"properties":{"order":{"$ref":"#/components/schemas/Order"},"transitions":{"type":"array","items":{"$ref":"#/components/schemas/SimulatedTransition"}},"events":{"type":"array","description":"The webhook events a real order would emit; none is sent.","items":{"$ref":"#/components/schemas/SimulatedEvent"}},"final_status":{"$ref":"#/components/schemas/OrderStatus"}}};
+const schema251 = {"type":"object","required":["from","event","to","allowed","reason"],"properties":{"from":{"$ref":"#/components/schemas/OrderStatus"},"event":{"$ref":"#/components/schemas/OrderMachineEvent"},"to":{"description":"The status after the event; null when the event is not allowed in `from`.","oneOf":[{"$ref":"#/components/schemas/OrderStatus"},{"type":"null"}]},"allowed":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the event is not allowed (no transition, or a guard does not hold); null when it is."}}};
 
-function validate587(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate575(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate587.evaluated;
+const evaluated0 = validate575.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25790,14 +26287,14 @@ vErrors.push(err4);
 errors++;
 }
 if(data.from !== undefined){
-if(!(validate114(data.from, {instancePath:instancePath+"/from",parentData:data,parentDataProperty:"from",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate110(data.from, {instancePath:instancePath+"/from",parentData:data,parentDataProperty:"from",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
 if(data.event !== undefined){
-if(!(validate579(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate579.errors : vErrors.concat(validate579.errors);
+if(!(validate567(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate567.errors : vErrors.concat(validate567.errors);
 errors = vErrors.length;
 }
 }
@@ -25807,8 +26304,8 @@ const _errs4 = errors;
 let valid1 = false;
 let passing0 = null;
 const _errs5 = errors;
-if(!(validate114(data2, {instancePath:instancePath+"/to",parentData:data,parentDataProperty:"to",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate110(data2, {instancePath:instancePath+"/to",parentData:data,parentDataProperty:"to",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
@@ -25875,7 +26372,7 @@ errors++;
 if(data.reason !== undefined){
 let data4 = data.reason;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err8 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema254.properties.reason.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema251.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -25896,17 +26393,17 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate587.errors = vErrors;
+validate575.errors = vErrors;
 return errors === 0;
 }
-validate587.evaluated = {"props":{"from":true,"event":true,"to":true,"allowed":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+validate575.evaluated = {"props":{"from":true,"event":true,"to":true,"allowed":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema255 = {"type":"object","required":["type","payload"],"properties":{"type":{"type":"string","enum":["order.created","order.status_changed"]},"payload":{"type":"object","description":"The `data` the real order's webhook would carry (OrderCreatedWebhookData or OrderStatusChangedWebhookData).","x-assumption":"The webhook data, so a receiver's handler can be tested against simulated events."}}};
+const schema252 = {"type":"object","required":["type","payload"],"properties":{"type":{"type":"string","enum":["order.created","order.status_changed"]},"payload":{"type":"object","additionalProperties":true,"description":"The `data` the real order's webhook would carry (OrderCreatedWebhookData or OrderStatusChangedWebhookData).","x-assumption":"The webhook data, so a receiver's handler can be tested against simulated events."}}};
 
-function validate592(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate580(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate592.evaluated;
+const evaluated0 = validate580.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25947,7 +26444,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((data0 === "order.created") || (data0 === "order.status_changed"))){
-const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema255.properties.type.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema252.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -25959,7 +26456,9 @@ errors++;
 }
 if(data.payload !== undefined){
 let data1 = data.payload;
-if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+}
+else {
 const err4 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err4];
@@ -25981,16 +26480,16 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate592.errors = vErrors;
+validate580.errors = vErrors;
 return errors === 0;
 }
-validate592.evaluated = {"props":{"type":true,"payload":true},"dynamicProps":false,"dynamicItems":false};
+validate580.evaluated = {"props":{"type":true,"payload":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate585(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate573(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate585.evaluated;
+const evaluated0 = validate573.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26039,8 +26538,8 @@ vErrors.push(err3);
 errors++;
 }
 if(data.order !== undefined){
-if(!(validate323(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
+if(!(validate311(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
 errors = vErrors.length;
 }
 }
@@ -26049,8 +26548,8 @@ let data1 = data.transitions;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate587(data1[i0], {instancePath:instancePath+"/transitions/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate587.errors : vErrors.concat(validate587.errors);
+if(!(validate575(data1[i0], {instancePath:instancePath+"/transitions/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate575.errors : vErrors.concat(validate575.errors);
 errors = vErrors.length;
 }
 }
@@ -26071,8 +26570,8 @@ let data3 = data.events;
 if(Array.isArray(data3)){
 const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate592(data3[i1], {instancePath:instancePath+"/events/" + i1,parentData:data3,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate592.errors : vErrors.concat(validate592.errors);
+if(!(validate580(data3[i1], {instancePath:instancePath+"/events/" + i1,parentData:data3,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate580.errors : vErrors.concat(validate580.errors);
 errors = vErrors.length;
 }
 }
@@ -26089,8 +26588,8 @@ errors++;
 }
 }
 if(data.final_status !== undefined){
-if(!(validate114(data.final_status, {instancePath:instancePath+"/final_status",parentData:data,parentDataProperty:"final_status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate110(data.final_status, {instancePath:instancePath+"/final_status",parentData:data,parentDataProperty:"final_status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
@@ -26105,16 +26604,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate585.errors = vErrors;
+validate573.errors = vErrors;
 return errors === 0;
 }
-validate585.evaluated = {"props":{"order":true,"transitions":true,"events":true,"final_status":true},"dynamicProps":false,"dynamicItems":false};
+validate573.evaluated = {"props":{"order":true,"transitions":true,"events":true,"final_status":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate584(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate572(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate584.evaluated;
+const evaluated0 = validate572.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26133,8 +26632,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.simulation !== undefined){
-if(!(validate585(data.simulation, {instancePath:instancePath+"/simulation",parentData:data,parentDataProperty:"simulation",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate585.errors : vErrors.concat(validate585.errors);
+if(!(validate573(data.simulation, {instancePath:instancePath+"/simulation",parentData:data,parentDataProperty:"simulation",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate573.errors : vErrors.concat(validate573.errors);
 errors = vErrors.length;
 }
 }
@@ -26149,16 +26648,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate584.errors = vErrors;
+validate572.errors = vErrors;
 return errors === 0;
 }
-validate584.evaluated = {"props":{"simulation":true},"dynamicProps":false,"dynamicItems":false};
+validate572.evaluated = {"props":{"simulation":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate570(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate582.evaluated;
+const evaluated0 = validate570.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26181,8 +26680,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate584(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate584.errors : vErrors.concat(validate584.errors);
+if(!(validate572(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate572.errors : vErrors.concat(validate572.errors);
 errors = vErrors.length;
 }
 }
@@ -26197,22 +26696,22 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate582.errors = vErrors;
+validate570.errors = vErrors;
 return errors === 0;
 }
-validate582.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate570.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPartner_response_200 = validate597;
-const schema256 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerResult"}}}]};
-const schema257 = {"type":"object","required":["partner"],"properties":{"partner":{"$ref":"#/components/schemas/Partner"}}};
-const schema258 = {"type":"object","x-assumption":"The description shows no partner record; referral program fields as exchangers publish them.","required":["id","name","referral_code","referral_url","commission_percent","status","balance","created_at"],"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"referral_code":{"type":"string","pattern":"^[A-Za-z0-9_-]{4,32}$"},"referral_url":{"type":"string","format":"uri"},"commission_percent":{"$ref":"#/components/schemas/Amount","description":"Share of the exchanger's profit on referred exchanges, in percent."},"status":{"type":"string","enum":["active","suspended"]},"balance":{"$ref":"#/components/schemas/PartnerMoney"},"created_at":{"type":"string","format":"date-time"}}};
-const pattern40 = new RegExp("^[A-Za-z0-9_-]{4,32}$", "u");
-const schema259 = {"type":"object","required":["currency","amount"],"properties":{"currency":{"type":"string","description":"Currency code, for example `USDT`."},"amount":{"$ref":"#/components/schemas/Amount"}}};
+export const getPartner_response_200 = validate585;
+const schema253 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerResult"}}}]};
+const schema254 = {"type":"object","required":["partner"],"properties":{"partner":{"$ref":"#/components/schemas/Partner"}}};
+const schema255 = {"type":"object","x-assumption":"The description shows no partner record; referral program fields as exchangers publish them.","required":["id","name","referral_code","referral_url","commission_percent","status","balance","created_at"],"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"referral_code":{"type":"string","pattern":"^[A-Za-z0-9_-]{4,32}$"},"referral_url":{"type":"string","format":"uri"},"commission_percent":{"$ref":"#/components/schemas/Amount","description":"Share of the exchanger's profit on referred exchanges, in percent."},"status":{"type":"string","enum":["active","suspended"]},"balance":{"$ref":"#/components/schemas/PartnerMoney"},"created_at":{"type":"string","format":"date-time"}}};
+const pattern47 = new RegExp("^[A-Za-z0-9_-]{4,32}$", "u");
+const schema256 = {"type":"object","required":["currency","amount"],"properties":{"currency":{"type":"string","description":"Currency code, for example `USDT`."},"amount":{"$ref":"#/components/schemas/Amount"}}};
 
-function validate602(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate590(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate602.evaluated;
+const evaluated0 = validate590.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26253,8 +26752,8 @@ errors++;
 }
 }
 if(data.amount !== undefined){
-if(!(validate139(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -26269,16 +26768,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate602.errors = vErrors;
+validate590.errors = vErrors;
 return errors === 0;
 }
-validate602.evaluated = {"props":{"currency":true,"amount":true},"dynamicProps":false,"dynamicItems":false};
+validate590.evaluated = {"props":{"currency":true,"amount":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate600(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate588(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate600.evaluated;
+const evaluated0 = validate588.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26406,7 +26905,7 @@ errors++;
 if(data.referral_code !== undefined){
 let data2 = data.referral_code;
 if(typeof data2 === "string"){
-if(!pattern40.test(data2)){
+if(!pattern47.test(data2)){
 const err11 = {instancePath:instancePath+"/referral_code",schemaPath:"#/properties/referral_code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{4,32}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{4,32}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -26454,8 +26953,8 @@ errors++;
 }
 }
 if(data.commission_percent !== undefined){
-if(!(validate139(data.commission_percent, {instancePath:instancePath+"/commission_percent",parentData:data,parentDataProperty:"commission_percent",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.commission_percent, {instancePath:instancePath+"/commission_percent",parentData:data,parentDataProperty:"commission_percent",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -26472,7 +26971,7 @@ vErrors.push(err15);
 errors++;
 }
 if(!((data5 === "active") || (data5 === "suspended"))){
-const err16 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema258.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err16 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema255.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -26483,8 +26982,8 @@ errors++;
 }
 }
 if(data.balance !== undefined){
-if(!(validate602(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate602.errors : vErrors.concat(validate602.errors);
+if(!(validate590(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate590.errors : vErrors.concat(validate590.errors);
 errors = vErrors.length;
 }
 }
@@ -26524,16 +27023,16 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate600.errors = vErrors;
+validate588.errors = vErrors;
 return errors === 0;
 }
-validate600.evaluated = {"props":{"id":true,"name":true,"referral_code":true,"referral_url":true,"commission_percent":true,"status":true,"balance":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate588.evaluated = {"props":{"id":true,"name":true,"referral_code":true,"referral_url":true,"commission_percent":true,"status":true,"balance":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate599(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate587(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate599.evaluated;
+const evaluated0 = validate587.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26552,8 +27051,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.partner !== undefined){
-if(!(validate600(data.partner, {instancePath:instancePath+"/partner",parentData:data,parentDataProperty:"partner",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate600.errors : vErrors.concat(validate600.errors);
+if(!(validate588(data.partner, {instancePath:instancePath+"/partner",parentData:data,parentDataProperty:"partner",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate588.errors : vErrors.concat(validate588.errors);
 errors = vErrors.length;
 }
 }
@@ -26568,16 +27067,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate599.errors = vErrors;
+validate587.errors = vErrors;
 return errors === 0;
 }
-validate599.evaluated = {"props":{"partner":true},"dynamicProps":false,"dynamicItems":false};
+validate587.evaluated = {"props":{"partner":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate597(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate585(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate597.evaluated;
+const evaluated0 = validate585.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26600,8 +27099,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate599(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate599.errors : vErrors.concat(validate599.errors);
+if(!(validate587(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate587.errors : vErrors.concat(validate587.errors);
 errors = vErrors.length;
 }
 }
@@ -26616,19 +27115,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate597.errors = vErrors;
+validate585.errors = vErrors;
 return errors === 0;
 }
-validate597.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate585.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPartnerStatistics_query = validate607;
-const schema260 = {"type":"object","properties":{"filter[created_from]":{"$ref":"#/components/parameters/PartnerCreatedFrom/schema"},"filter[created_to]":{"$ref":"#/components/parameters/PartnerCreatedTo/schema"}},"required":[]};
-const schema261 = {"type":"string","format":"date-time"};
+export const getPartnerStatistics_query = validate595;
+const schema257 = {"type":"object","properties":{"filter[created_from]":{"$ref":"#/components/parameters/PartnerCreatedFrom/schema"},"filter[created_to]":{"$ref":"#/components/parameters/PartnerCreatedTo/schema"}},"required":[]};
+const schema258 = {"type":"string","format":"date-time"};
 
-function validate608(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate596(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate608.evaluated;
+const evaluated0 = validate596.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26657,17 +27156,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate608.errors = vErrors;
+validate596.errors = vErrors;
 return errors === 0;
 }
-validate608.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate596.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema262 = {"type":"string","format":"date-time"};
+const schema259 = {"type":"string","format":"date-time"};
 
-function validate610(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate598(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate610.evaluated;
+const evaluated0 = validate598.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26696,16 +27195,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate610.errors = vErrors;
+validate598.errors = vErrors;
 return errors === 0;
 }
-validate610.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate598.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate607(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate595(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate607.evaluated;
+const evaluated0 = validate595.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26714,14 +27213,14 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["filter[created_from]"] !== undefined){
-if(!(validate608(data["filter[created_from]"], {instancePath:instancePath+"/filter[created_from]",parentData:data,parentDataProperty:"filter[created_from]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate608.errors : vErrors.concat(validate608.errors);
+if(!(validate596(data["filter[created_from]"], {instancePath:instancePath+"/filter[created_from]",parentData:data,parentDataProperty:"filter[created_from]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate596.errors : vErrors.concat(validate596.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[created_to]"] !== undefined){
-if(!(validate610(data["filter[created_to]"], {instancePath:instancePath+"/filter[created_to]",parentData:data,parentDataProperty:"filter[created_to]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate610.errors : vErrors.concat(validate610.errors);
+if(!(validate598(data["filter[created_to]"], {instancePath:instancePath+"/filter[created_to]",parentData:data,parentDataProperty:"filter[created_to]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate598.errors : vErrors.concat(validate598.errors);
 errors = vErrors.length;
 }
 }
@@ -26736,20 +27235,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate607.errors = vErrors;
+validate595.errors = vErrors;
 return errors === 0;
 }
-validate607.evaluated = {"props":{"filter[created_from]":true,"filter[created_to]":true},"dynamicProps":false,"dynamicItems":false};
+validate595.evaluated = {"props":{"filter[created_from]":true,"filter[created_to]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPartnerStatistics_response_200 = validate612;
-const schema263 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerStatisticsResult"}}}]};
-const schema264 = {"type":"object","required":["statistics"],"properties":{"statistics":{"$ref":"#/components/schemas/PartnerStatistics"}}};
-const schema265 = {"type":"object","x-assumption":"The description shows no statistics payload; counts and sums over the period, in the balance currency.","required":["period","referrals_count","exchanges_count","completed_exchanges_count","turnover","earned","paid_out"],"properties":{"period":{"type":"object","required":["from","to"],"properties":{"from":{"type":["string","null"],"format":"date-time"},"to":{"type":["string","null"],"format":"date-time"}}},"referrals_count":{"type":"integer","minimum":0},"exchanges_count":{"type":"integer","minimum":0},"completed_exchanges_count":{"type":"integer","minimum":0},"turnover":{"$ref":"#/components/schemas/PartnerMoney"},"earned":{"$ref":"#/components/schemas/PartnerMoney"},"paid_out":{"$ref":"#/components/schemas/PartnerMoney"}}};
+export const getPartnerStatistics_response_200 = validate600;
+const schema260 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerStatisticsResult"}}}]};
+const schema261 = {"type":"object","required":["statistics"],"properties":{"statistics":{"$ref":"#/components/schemas/PartnerStatistics"}}};
+const schema262 = {"type":"object","x-assumption":"The description shows no statistics payload; counts and sums over the period, in the balance currency.","required":["period","referrals_count","exchanges_count","completed_exchanges_count","turnover","earned","paid_out"],"properties":{"period":{"type":"object","required":["from","to"],"properties":{"from":{"type":["string","null"],"format":"date-time"},"to":{"type":["string","null"],"format":"date-time"}}},"referrals_count":{"type":"integer","minimum":0},"exchanges_count":{"type":"integer","minimum":0},"completed_exchanges_count":{"type":"integer","minimum":0},"turnover":{"$ref":"#/components/schemas/PartnerMoney"},"earned":{"$ref":"#/components/schemas/PartnerMoney"},"paid_out":{"$ref":"#/components/schemas/PartnerMoney"}}};
 
-function validate615(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate603(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate615.evaluated;
+const evaluated0 = validate603.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26853,7 +27352,7 @@ errors++;
 if(data0.from !== undefined){
 let data1 = data0.from;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err9 = {instancePath:instancePath+"/period/from",schemaPath:"#/properties/period/properties/from/type",keyword:"type",params:{type: schema265.properties.period.properties.from.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/period/from",schemaPath:"#/properties/period/properties/from/type",keyword:"type",params:{type: schema262.properties.period.properties.from.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -26878,7 +27377,7 @@ errors++;
 if(data0.to !== undefined){
 let data2 = data0.to;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err11 = {instancePath:instancePath+"/period/to",schemaPath:"#/properties/period/properties/to/type",keyword:"type",params:{type: schema265.properties.period.properties.to.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/period/to",schemaPath:"#/properties/period/properties/to/type",keyword:"type",params:{type: schema262.properties.period.properties.to.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -26988,20 +27487,20 @@ errors++;
 }
 }
 if(data.turnover !== undefined){
-if(!(validate602(data.turnover, {instancePath:instancePath+"/turnover",parentData:data,parentDataProperty:"turnover",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate602.errors : vErrors.concat(validate602.errors);
+if(!(validate590(data.turnover, {instancePath:instancePath+"/turnover",parentData:data,parentDataProperty:"turnover",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate590.errors : vErrors.concat(validate590.errors);
 errors = vErrors.length;
 }
 }
 if(data.earned !== undefined){
-if(!(validate602(data.earned, {instancePath:instancePath+"/earned",parentData:data,parentDataProperty:"earned",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate602.errors : vErrors.concat(validate602.errors);
+if(!(validate590(data.earned, {instancePath:instancePath+"/earned",parentData:data,parentDataProperty:"earned",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate590.errors : vErrors.concat(validate590.errors);
 errors = vErrors.length;
 }
 }
 if(data.paid_out !== undefined){
-if(!(validate602(data.paid_out, {instancePath:instancePath+"/paid_out",parentData:data,parentDataProperty:"paid_out",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate602.errors : vErrors.concat(validate602.errors);
+if(!(validate590(data.paid_out, {instancePath:instancePath+"/paid_out",parentData:data,parentDataProperty:"paid_out",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate590.errors : vErrors.concat(validate590.errors);
 errors = vErrors.length;
 }
 }
@@ -27016,16 +27515,16 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate615.errors = vErrors;
+validate603.errors = vErrors;
 return errors === 0;
 }
-validate615.evaluated = {"props":{"period":true,"referrals_count":true,"exchanges_count":true,"completed_exchanges_count":true,"turnover":true,"earned":true,"paid_out":true},"dynamicProps":false,"dynamicItems":false};
+validate603.evaluated = {"props":{"period":true,"referrals_count":true,"exchanges_count":true,"completed_exchanges_count":true,"turnover":true,"earned":true,"paid_out":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate614(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate602(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate614.evaluated;
+const evaluated0 = validate602.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27044,8 +27543,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.statistics !== undefined){
-if(!(validate615(data.statistics, {instancePath:instancePath+"/statistics",parentData:data,parentDataProperty:"statistics",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate615.errors : vErrors.concat(validate615.errors);
+if(!(validate603(data.statistics, {instancePath:instancePath+"/statistics",parentData:data,parentDataProperty:"statistics",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate603.errors : vErrors.concat(validate603.errors);
 errors = vErrors.length;
 }
 }
@@ -27060,16 +27559,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate614.errors = vErrors;
+validate602.errors = vErrors;
 return errors === 0;
 }
-validate614.evaluated = {"props":{"statistics":true},"dynamicProps":false,"dynamicItems":false};
+validate602.evaluated = {"props":{"statistics":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate612(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate600(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate612.evaluated;
+const evaluated0 = validate600.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27092,8 +27591,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate614(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate614.errors : vErrors.concat(validate614.errors);
+if(!(validate602(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate602.errors : vErrors.concat(validate602.errors);
 errors = vErrors.length;
 }
 }
@@ -27108,19 +27607,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate612.errors = vErrors;
+validate600.errors = vErrors;
 return errors === 0;
 }
-validate612.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate600.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerReferrals_query = validate621;
-const schema266 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerReferralSort/schema"}},"required":[]};
-const schema267 = {"type":"array","items":{"type":"string","enum":["registered_at","-registered_at"]},"default":["-registered_at"]};
+export const listPartnerReferrals_query = validate609;
+const schema263 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerReferralSort/schema"}},"required":[]};
+const schema264 = {"type":"array","items":{"type":"string","enum":["registered_at","-registered_at"]},"default":["-registered_at"]};
 
-function validate626(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate614(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate626.evaluated;
+const evaluated0 = validate614.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27142,7 +27641,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "registered_at") || (data0 === "-registered_at"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema267.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema264.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27163,16 +27662,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate626.errors = vErrors;
+validate614.errors = vErrors;
 return errors === 0;
 }
-validate626.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate614.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate621(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate609(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate621.evaluated;
+const evaluated0 = validate609.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27181,32 +27680,32 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.page !== undefined){
-if(!(validate183(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+if(!(validate179(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 }
 if(data.per_page !== undefined){
-if(!(validate185(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate181(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
 }
 if(data.pagination !== undefined){
-if(!(validate187(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate183(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
 errors = vErrors.length;
 }
 }
 if(data.cursor !== undefined){
-if(!(validate189(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+if(!(validate185(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
 errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate626(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate626.errors : vErrors.concat(validate626.errors);
+if(!(validate614(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate614.errors : vErrors.concat(validate614.errors);
 errors = vErrors.length;
 }
 }
@@ -27221,20 +27720,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate621.errors = vErrors;
+validate609.errors = vErrors;
 return errors === 0;
 }
-validate621.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
+validate609.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerReferrals_response_200 = validate628;
-const schema268 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerReferralListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema269 = {"type":"object","required":["referrals"],"properties":{"referrals":{"type":"array","items":{"$ref":"#/components/schemas/PartnerReferral"}}}};
-const schema270 = {"type":"object","x-assumption":"The description shows no referral record; referred users are shown without personal data.","required":["id","registered_at","exchanges_count","turnover"],"properties":{"id":{"type":"integer","minimum":1},"registered_at":{"type":"string","format":"date-time"},"exchanges_count":{"type":"integer","minimum":0},"turnover":{"$ref":"#/components/schemas/PartnerMoney"}}};
+export const listPartnerReferrals_response_200 = validate616;
+const schema265 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerReferralListResult"}}},{"$ref":"#/components/schemas/PaginatedEnvelope"}]};
+const schema266 = {"type":"object","required":["referrals"],"properties":{"referrals":{"type":"array","items":{"$ref":"#/components/schemas/PartnerReferral"}}}};
+const schema267 = {"type":"object","x-assumption":"The description shows no referral record; referred users are shown without personal data.","required":["id","registered_at","exchanges_count","turnover"],"properties":{"id":{"type":"integer","minimum":1},"registered_at":{"type":"string","format":"date-time"},"exchanges_count":{"type":"integer","minimum":0},"turnover":{"$ref":"#/components/schemas/PartnerMoney"}}};
 
-function validate631(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate619(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate631.evaluated;
+const evaluated0 = validate619.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27358,8 +27857,8 @@ errors++;
 }
 }
 if(data.turnover !== undefined){
-if(!(validate602(data.turnover, {instancePath:instancePath+"/turnover",parentData:data,parentDataProperty:"turnover",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate602.errors : vErrors.concat(validate602.errors);
+if(!(validate590(data.turnover, {instancePath:instancePath+"/turnover",parentData:data,parentDataProperty:"turnover",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate590.errors : vErrors.concat(validate590.errors);
 errors = vErrors.length;
 }
 }
@@ -27374,16 +27873,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate631.errors = vErrors;
+validate619.errors = vErrors;
 return errors === 0;
 }
-validate631.evaluated = {"props":{"id":true,"registered_at":true,"exchanges_count":true,"turnover":true},"dynamicProps":false,"dynamicItems":false};
+validate619.evaluated = {"props":{"id":true,"registered_at":true,"exchanges_count":true,"turnover":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate630(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate618(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate630.evaluated;
+const evaluated0 = validate618.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27406,8 +27905,8 @@ let data0 = data.referrals;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate631(data0[i0], {instancePath:instancePath+"/referrals/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+if(!(validate619(data0[i0], {instancePath:instancePath+"/referrals/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 }
@@ -27434,16 +27933,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate630.errors = vErrors;
+validate618.errors = vErrors;
 return errors === 0;
 }
-validate630.evaluated = {"props":{"referrals":true},"dynamicProps":false,"dynamicItems":false};
+validate618.evaluated = {"props":{"referrals":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate628(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate616(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate628.evaluated;
+const evaluated0 = validate616.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27466,8 +27965,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate630(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate618(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate618.errors : vErrors.concat(validate618.errors);
 errors = vErrors.length;
 }
 }
@@ -27482,72 +27981,23 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.meta === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/2/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.meta !== undefined){
-let data1 = data.meta;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.pagination === undefined){
-const err3 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data1.pagination !== undefined){
-if(!(validate59(data1.pagination, {instancePath:instancePath+"/meta/pagination",parentData:data1,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/allOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate628.errors = vErrors;
+validate616.errors = vErrors;
 return errors === 0;
 }
-validate628.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate616.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerExchanges_query = validate636;
-const schema271 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerExchangeSort/schema"}},"required":[]};
-const schema272 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
+export const listPartnerExchanges_query = validate624;
+const schema268 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerExchangeSort/schema"}},"required":[]};
+const schema269 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
 
-function validate641(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate629(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate641.evaluated;
+const evaluated0 = validate629.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27569,7 +28019,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "created_at") || (data0 === "-created_at"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema272.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema269.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27590,16 +28040,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate641.errors = vErrors;
+validate629.errors = vErrors;
 return errors === 0;
 }
-validate641.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate629.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate636(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate624(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate636.evaluated;
+const evaluated0 = validate624.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27608,32 +28058,32 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.page !== undefined){
-if(!(validate183(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+if(!(validate179(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 }
 if(data.per_page !== undefined){
-if(!(validate185(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate181(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
 }
 if(data.pagination !== undefined){
-if(!(validate187(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate183(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
 errors = vErrors.length;
 }
 }
 if(data.cursor !== undefined){
-if(!(validate189(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+if(!(validate185(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
 errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate641(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate641.errors : vErrors.concat(validate641.errors);
+if(!(validate629(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate629.errors : vErrors.concat(validate629.errors);
 errors = vErrors.length;
 }
 }
@@ -27648,20 +28098,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate636.errors = vErrors;
+validate624.errors = vErrors;
 return errors === 0;
 }
-validate636.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
+validate624.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerExchanges_response_200 = validate643;
-const schema273 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerExchangeListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema274 = {"type":"object","required":["exchanges"],"properties":{"exchanges":{"type":"array","items":{"$ref":"#/components/schemas/PartnerExchange"}}}};
-const schema275 = {"type":"object","x-assumption":"The description shows no partner exchange record; the referred order in brief with the partner's commission.","required":["order_id","public_id","status","amount_in","currency_in","amount_out","currency_out","commission","created_at"],"properties":{"order_id":{"type":"integer","minimum":1},"public_id":{"type":"string","pattern":"^[A-Z0-9]{10}$"},"status":{"$ref":"#/components/schemas/OrderStatus"},"amount_in":{"$ref":"#/components/schemas/Amount"},"currency_in":{"type":"string","description":"Give-side code, for example `BTC`."},"amount_out":{"$ref":"#/components/schemas/Amount"},"currency_out":{"type":"string","description":"Receive-side code, for example `USDTTRC20`."},"commission":{"$ref":"#/components/schemas/Amount","description":"The partner's commission, in the partner balance currency; earned when the order completes."},"created_at":{"type":"string","format":"date-time"}}};
+export const listPartnerExchanges_response_200 = validate631;
+const schema270 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerExchangeListResult"}}},{"$ref":"#/components/schemas/PaginatedEnvelope"}]};
+const schema271 = {"type":"object","required":["exchanges"],"properties":{"exchanges":{"type":"array","items":{"$ref":"#/components/schemas/PartnerExchange"}}}};
+const schema272 = {"type":"object","x-assumption":"The description shows no partner exchange record; the referred order in brief with the partner's commission.","required":["order_id","public_id","status","amount_in","currency_in","amount_out","currency_out","commission","created_at"],"properties":{"order_id":{"type":"integer","minimum":1},"public_id":{"type":"string","pattern":"^[A-Z0-9]{10}$"},"status":{"$ref":"#/components/schemas/OrderStatus"},"amount_in":{"$ref":"#/components/schemas/Amount"},"currency_in":{"type":"string","description":"Give-side code, for example `BTC`."},"amount_out":{"$ref":"#/components/schemas/Amount"},"currency_out":{"type":"string","description":"Receive-side code, for example `USDTTRC20`."},"commission":{"$ref":"#/components/schemas/Amount","description":"The partner's commission, in the partner balance currency; earned when the order completes."},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate646(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate634(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate646.evaluated;
+const evaluated0 = validate634.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27787,7 +28237,7 @@ errors++;
 if(data.public_id !== undefined){
 let data1 = data.public_id;
 if(typeof data1 === "string"){
-if(!pattern23.test(data1)){
+if(!pattern30.test(data1)){
 const err11 = {instancePath:instancePath+"/public_id",schemaPath:"#/properties/public_id/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{10}$"},message:"must match pattern \""+"^[A-Z0-9]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -27810,14 +28260,14 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate114(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate110(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
 if(data.amount_in !== undefined){
-if(!(validate139(data.amount_in, {instancePath:instancePath+"/amount_in",parentData:data,parentDataProperty:"amount_in",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount_in, {instancePath:instancePath+"/amount_in",parentData:data,parentDataProperty:"amount_in",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -27834,8 +28284,8 @@ errors++;
 }
 }
 if(data.amount_out !== undefined){
-if(!(validate139(data.amount_out, {instancePath:instancePath+"/amount_out",parentData:data,parentDataProperty:"amount_out",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount_out, {instancePath:instancePath+"/amount_out",parentData:data,parentDataProperty:"amount_out",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -27852,8 +28302,8 @@ errors++;
 }
 }
 if(data.commission !== undefined){
-if(!(validate139(data.commission, {instancePath:instancePath+"/commission",parentData:data,parentDataProperty:"commission",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.commission, {instancePath:instancePath+"/commission",parentData:data,parentDataProperty:"commission",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -27893,16 +28343,16 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate646.errors = vErrors;
+validate634.errors = vErrors;
 return errors === 0;
 }
-validate646.evaluated = {"props":{"order_id":true,"public_id":true,"status":true,"amount_in":true,"currency_in":true,"amount_out":true,"currency_out":true,"commission":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate634.evaluated = {"props":{"order_id":true,"public_id":true,"status":true,"amount_in":true,"currency_in":true,"amount_out":true,"currency_out":true,"commission":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate645(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate633(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate645.evaluated;
+const evaluated0 = validate633.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27925,8 +28375,8 @@ let data0 = data.exchanges;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate646(data0[i0], {instancePath:instancePath+"/exchanges/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate646.errors : vErrors.concat(validate646.errors);
+if(!(validate634(data0[i0], {instancePath:instancePath+"/exchanges/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate634.errors : vErrors.concat(validate634.errors);
 errors = vErrors.length;
 }
 }
@@ -27953,16 +28403,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate645.errors = vErrors;
+validate633.errors = vErrors;
 return errors === 0;
 }
-validate645.evaluated = {"props":{"exchanges":true},"dynamicProps":false,"dynamicItems":false};
+validate633.evaluated = {"props":{"exchanges":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate643(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate631(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate643.evaluated;
+const evaluated0 = validate631.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27985,8 +28435,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate645(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate645.errors : vErrors.concat(validate645.errors);
+if(!(validate633(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate633.errors : vErrors.concat(validate633.errors);
 errors = vErrors.length;
 }
 }
@@ -28001,72 +28451,23 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.meta === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/2/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.meta !== undefined){
-let data1 = data.meta;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.pagination === undefined){
-const err3 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data1.pagination !== undefined){
-if(!(validate59(data1.pagination, {instancePath:instancePath+"/meta/pagination",parentData:data1,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/allOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate643.errors = vErrors;
+validate631.errors = vErrors;
 return errors === 0;
 }
-validate643.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate631.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerPayouts_query = validate654;
-const schema276 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerPayoutSort/schema"}},"required":[]};
-const schema277 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
+export const listPartnerPayouts_query = validate642;
+const schema273 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/PartnerPayoutSort/schema"}},"required":[]};
+const schema274 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at"]},"default":["-created_at"]};
 
-function validate659(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate647(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate659.evaluated;
+const evaluated0 = validate647.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28088,7 +28489,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "created_at") || (data0 === "-created_at"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema277.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema274.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -28109,16 +28510,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate659.errors = vErrors;
+validate647.errors = vErrors;
 return errors === 0;
 }
-validate659.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate647.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate654(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate642(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate654.evaluated;
+const evaluated0 = validate642.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28127,32 +28528,32 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.page !== undefined){
-if(!(validate183(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+if(!(validate179(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 }
 if(data.per_page !== undefined){
-if(!(validate185(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate181(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
 }
 if(data.pagination !== undefined){
-if(!(validate187(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate183(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
 errors = vErrors.length;
 }
 }
 if(data.cursor !== undefined){
-if(!(validate189(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+if(!(validate185(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
 errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate659(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate659.errors : vErrors.concat(validate659.errors);
+if(!(validate647(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate647.errors : vErrors.concat(validate647.errors);
 errors = vErrors.length;
 }
 }
@@ -28167,20 +28568,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate654.errors = vErrors;
+validate642.errors = vErrors;
 return errors === 0;
 }
-validate654.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
+validate642.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listPartnerPayouts_response_200 = validate661;
-const schema278 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerPayoutListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema279 = {"type":"object","required":["payouts"],"properties":{"payouts":{"type":"array","items":{"$ref":"#/components/schemas/PartnerPayout"}}}};
-const schema280 = {"type":"object","x-assumption":"The description shows no payout record; a withdrawal of the partner balance to a requisite.","required":["id","amount","currency","status","requisite","created_at","paid_at"],"properties":{"id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"type":"string"},"status":{"type":"string","enum":["pending","paid","rejected"]},"requisite":{"type":"string","description":"Where the payout goes (a wallet address or account), as the partner gave it."},"created_at":{"type":"string","format":"date-time"},"paid_at":{"type":["string","null"],"format":"date-time"}}};
+export const listPartnerPayouts_response_200 = validate649;
+const schema275 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/PartnerPayoutListResult"}}},{"$ref":"#/components/schemas/PaginatedEnvelope"}]};
+const schema276 = {"type":"object","required":["payouts"],"properties":{"payouts":{"type":"array","items":{"$ref":"#/components/schemas/PartnerPayout"}}}};
+const schema277 = {"type":"object","x-assumption":"The description shows no payout record; a withdrawal of the partner balance to a requisite.","required":["id","amount","currency","status","requisite","created_at","paid_at"],"properties":{"id":{"type":"integer","minimum":1},"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"type":"string"},"status":{"type":"string","enum":["pending","paid","rejected"]},"requisite":{"type":"string","description":"Where the payout goes (a wallet address or account), as the partner gave it."},"created_at":{"type":"string","format":"date-time"},"paid_at":{"type":["string","null"],"format":"date-time"}}};
 
-function validate664(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate652(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate664.evaluated;
+const evaluated0 = validate652.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28284,8 +28685,8 @@ errors++;
 }
 }
 if(data.amount !== undefined){
-if(!(validate139(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate135(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -28314,7 +28715,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((data3 === "pending") || (data3 === "paid")) || (data3 === "rejected"))){
-const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema280.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema277.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -28364,7 +28765,7 @@ errors++;
 if(data.paid_at !== undefined){
 let data6 = data.paid_at;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err15 = {instancePath:instancePath+"/paid_at",schemaPath:"#/properties/paid_at/type",keyword:"type",params:{type: schema280.properties.paid_at.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/paid_at",schemaPath:"#/properties/paid_at/type",keyword:"type",params:{type: schema277.properties.paid_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -28397,16 +28798,16 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate664.errors = vErrors;
+validate652.errors = vErrors;
 return errors === 0;
 }
-validate664.evaluated = {"props":{"id":true,"amount":true,"currency":true,"status":true,"requisite":true,"created_at":true,"paid_at":true},"dynamicProps":false,"dynamicItems":false};
+validate652.evaluated = {"props":{"id":true,"amount":true,"currency":true,"status":true,"requisite":true,"created_at":true,"paid_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate663(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate651(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate663.evaluated;
+const evaluated0 = validate651.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28429,8 +28830,8 @@ let data0 = data.payouts;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate664(data0[i0], {instancePath:instancePath+"/payouts/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate664.errors : vErrors.concat(validate664.errors);
+if(!(validate652(data0[i0], {instancePath:instancePath+"/payouts/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate652.errors : vErrors.concat(validate652.errors);
 errors = vErrors.length;
 }
 }
@@ -28457,16 +28858,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate663.errors = vErrors;
+validate651.errors = vErrors;
 return errors === 0;
 }
-validate663.evaluated = {"props":{"payouts":true},"dynamicProps":false,"dynamicItems":false};
+validate651.evaluated = {"props":{"payouts":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate661(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate649(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate661.evaluated;
+const evaluated0 = validate649.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28489,8 +28890,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate663(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate663.errors : vErrors.concat(validate663.errors);
+if(!(validate651(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate651.errors : vErrors.concat(validate651.errors);
 errors = vErrors.length;
 }
 }
@@ -28505,72 +28906,23 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.meta === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/2/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.meta !== undefined){
-let data1 = data.meta;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.pagination === undefined){
-const err3 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data1.pagination !== undefined){
-if(!(validate59(data1.pagination, {instancePath:instancePath+"/meta/pagination",parentData:data1,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/allOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate661.errors = vErrors;
+validate649.errors = vErrors;
 return errors === 0;
 }
-validate661.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate649.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listReviews_query = validate669;
-const schema281 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/ReviewSort/schema"},"filter[status]":{"$ref":"#/components/parameters/ReviewStatusFilter/schema"},"filter[rating_min]":{"$ref":"#/components/parameters/ReviewRatingMin/schema"},"filter[rating_max]":{"$ref":"#/components/parameters/ReviewRatingMax/schema"}},"required":[]};
-const schema282 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at","rating","-rating"]},"default":["-created_at"]};
+export const listReviews_query = validate657;
+const schema278 = {"type":"object","properties":{"page":{"$ref":"#/components/parameters/Page/schema"},"per_page":{"$ref":"#/components/parameters/PerPage/schema"},"pagination":{"$ref":"#/components/parameters/PaginationMode/schema"},"cursor":{"$ref":"#/components/parameters/Cursor/schema"},"sort":{"$ref":"#/components/parameters/ReviewSort/schema"},"filter[status]":{"$ref":"#/components/parameters/ReviewStatusFilter/schema"},"filter[rating_min]":{"$ref":"#/components/parameters/ReviewRatingMin/schema"},"filter[rating_max]":{"$ref":"#/components/parameters/ReviewRatingMax/schema"}},"required":[]};
+const schema279 = {"type":"array","items":{"type":"string","enum":["created_at","-created_at","rating","-rating"]},"default":["-created_at"]};
 
-function validate674(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate662(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate674.evaluated;
+const evaluated0 = validate662.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28592,7 +28944,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data0 === "created_at") || (data0 === "-created_at")) || (data0 === "rating")) || (data0 === "-rating"))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema282.items.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema279.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -28613,18 +28965,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate674.errors = vErrors;
+validate662.errors = vErrors;
 return errors === 0;
 }
-validate674.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate662.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema283 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/ReviewStatus"}};
-const schema284 = {"type":"string","description":"New reviews wait for moderation, then are published or rejected (machine `review`).","x-assumption":"The description shows no review statuses; exchangers moderate reviews before publishing them.","x-machine":"review","enum":["pending_moderation","published","rejected"]};
+const schema280 = {"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/ReviewStatus"}};
+const schema281 = {"type":"string","description":"New reviews wait for moderation, then are published or rejected (machine `review`).","x-assumption":"The description shows no review statuses; exchangers moderate reviews before publishing them.","x-machine":"review","enum":["pending_moderation","published","rejected"]};
 
-function validate677(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate665(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate677.evaluated;
+const evaluated0 = validate665.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28642,7 +28994,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "pending_moderation") || (data === "published")) || (data === "rejected"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema284.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema281.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -28651,16 +29003,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate677.errors = vErrors;
+validate665.errors = vErrors;
 return errors === 0;
 }
-validate677.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate665.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate676(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate664(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate676.evaluated;
+const evaluated0 = validate664.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28680,8 +29032,8 @@ errors++;
 }
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate677(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate677.errors : vErrors.concat(validate677.errors);
+if(!(validate665(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate665.errors : vErrors.concat(validate665.errors);
 errors = vErrors.length;
 }
 }
@@ -28716,17 +29068,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate676.errors = vErrors;
+validate664.errors = vErrors;
 return errors === 0;
 }
-validate676.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate664.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema285 = {"type":"integer","minimum":1,"maximum":5};
+const schema282 = {"type":"integer","minimum":1,"maximum":5};
 
-function validate680(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate668(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate680.evaluated;
+const evaluated0 = validate668.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28765,17 +29117,17 @@ vErrors.push(err2);
 errors++;
 }
 }
-validate680.errors = vErrors;
+validate668.errors = vErrors;
 return errors === 0;
 }
-validate680.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate668.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema286 = {"type":"integer","minimum":1,"maximum":5};
+const schema283 = {"type":"integer","minimum":1,"maximum":5};
 
-function validate682(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate670(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate682.evaluated;
+const evaluated0 = validate670.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28814,16 +29166,16 @@ vErrors.push(err2);
 errors++;
 }
 }
-validate682.errors = vErrors;
+validate670.errors = vErrors;
 return errors === 0;
 }
-validate682.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate670.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate669(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate657(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate669.evaluated;
+const evaluated0 = validate657.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28832,50 +29184,50 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.page !== undefined){
-if(!(validate183(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+if(!(validate179(data.page, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 }
 if(data.per_page !== undefined){
-if(!(validate185(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate181(data.per_page, {instancePath:instancePath+"/per_page",parentData:data,parentDataProperty:"per_page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
 }
 if(data.pagination !== undefined){
-if(!(validate187(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate183(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
 errors = vErrors.length;
 }
 }
 if(data.cursor !== undefined){
-if(!(validate189(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+if(!(validate185(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
 errors = vErrors.length;
 }
 }
 if(data.sort !== undefined){
-if(!(validate674(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate674.errors : vErrors.concat(validate674.errors);
+if(!(validate662(data.sort, {instancePath:instancePath+"/sort",parentData:data,parentDataProperty:"sort",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate662.errors : vErrors.concat(validate662.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[status]"] !== undefined){
-if(!(validate676(data["filter[status]"], {instancePath:instancePath+"/filter[status]",parentData:data,parentDataProperty:"filter[status]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate676.errors : vErrors.concat(validate676.errors);
+if(!(validate664(data["filter[status]"], {instancePath:instancePath+"/filter[status]",parentData:data,parentDataProperty:"filter[status]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate664.errors : vErrors.concat(validate664.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[rating_min]"] !== undefined){
-if(!(validate680(data["filter[rating_min]"], {instancePath:instancePath+"/filter[rating_min]",parentData:data,parentDataProperty:"filter[rating_min]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate680.errors : vErrors.concat(validate680.errors);
+if(!(validate668(data["filter[rating_min]"], {instancePath:instancePath+"/filter[rating_min]",parentData:data,parentDataProperty:"filter[rating_min]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate668.errors : vErrors.concat(validate668.errors);
 errors = vErrors.length;
 }
 }
 if(data["filter[rating_max]"] !== undefined){
-if(!(validate682(data["filter[rating_max]"], {instancePath:instancePath+"/filter[rating_max]",parentData:data,parentDataProperty:"filter[rating_max]",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate682.errors : vErrors.concat(validate682.errors);
+if(!(validate670(data["filter[rating_max]"], {instancePath:instancePath+"/filter[rating_max]",parentData:data,parentDataProperty:"filter[rating_max]",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate670.errors : vErrors.concat(validate670.errors);
 errors = vErrors.length;
 }
 }
@@ -28890,20 +29242,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate669.errors = vErrors;
+validate657.errors = vErrors;
 return errors === 0;
 }
-validate669.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[rating_min]":true,"filter[rating_max]":true},"dynamicProps":false,"dynamicItems":false};
+validate657.evaluated = {"props":{"page":true,"per_page":true,"pagination":true,"cursor":true,"sort":true,"filter[status]":true,"filter[rating_min]":true,"filter[rating_max]":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listReviews_response_200 = validate684;
-const schema287 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewListResult"}}},{"type":"object","required":["meta"],"properties":{"meta":{"type":"object","required":["pagination"],"properties":{"pagination":{"$ref":"#/components/schemas/PaginationMeta"}}}}}]};
-const schema288 = {"type":"object","required":["reviews"],"properties":{"reviews":{"type":"array","items":{"$ref":"#/components/schemas/Review"}}}};
-const schema289 = {"type":"object","x-assumption":"The description shows no review record; one review per completed order, as exchanger review pages work.","required":["id","order_public_id","rating","text","author_name","status","created_at"],"properties":{"id":{"type":"integer","minimum":1},"order_public_id":{"type":["string","null"],"pattern":"^[A-Z0-9]{10}$","description":"public_id of the reviewed order; null for reviews imported without one."},"rating":{"type":"integer","minimum":1,"maximum":5},"text":{"type":"string","minLength":10,"maxLength":2000},"author_name":{"type":"string","minLength":1,"maxLength":64},"status":{"$ref":"#/components/schemas/ReviewStatus"},"created_at":{"type":"string","format":"date-time"}}};
+export const listReviews_response_200 = validate672;
+const schema284 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewListResult"}}},{"$ref":"#/components/schemas/PaginatedEnvelope"}]};
+const schema285 = {"type":"object","required":["reviews"],"properties":{"reviews":{"type":"array","items":{"$ref":"#/components/schemas/Review"}}}};
+const schema286 = {"type":"object","x-assumption":"The description shows no review record; one review per completed order, as exchanger review pages work.","required":["id","order_public_id","rating","text","author_name","status","created_at"],"properties":{"id":{"type":"integer","minimum":1},"order_public_id":{"type":["string","null"],"pattern":"^[A-Z0-9]{10}$","description":"public_id of the reviewed order; null for reviews imported without one."},"rating":{"type":"integer","minimum":1,"maximum":5},"text":{"type":"string","minLength":10,"maxLength":2000},"author_name":{"type":"string","minLength":1,"maxLength":64},"status":{"$ref":"#/components/schemas/ReviewStatus"},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate687(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate675(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate687.evaluated;
+const evaluated0 = validate675.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29009,7 +29361,7 @@ errors++;
 if(data.order_public_id !== undefined){
 let data1 = data.order_public_id;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err9 = {instancePath:instancePath+"/order_public_id",schemaPath:"#/properties/order_public_id/type",keyword:"type",params:{type: schema289.properties.order_public_id.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/order_public_id",schemaPath:"#/properties/order_public_id/type",keyword:"type",params:{type: schema286.properties.order_public_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -29019,7 +29371,7 @@ vErrors.push(err9);
 errors++;
 }
 if(typeof data1 === "string"){
-if(!pattern23.test(data1)){
+if(!pattern30.test(data1)){
 const err10 = {instancePath:instancePath+"/order_public_id",schemaPath:"#/properties/order_public_id/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{10}$"},message:"must match pattern \""+"^[A-Z0-9]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -29137,8 +29489,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate677(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate677.errors : vErrors.concat(validate677.errors);
+if(!(validate665(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate665.errors : vErrors.concat(validate665.errors);
 errors = vErrors.length;
 }
 }
@@ -29178,16 +29530,16 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate687.errors = vErrors;
+validate675.errors = vErrors;
 return errors === 0;
 }
-validate687.evaluated = {"props":{"id":true,"order_public_id":true,"rating":true,"text":true,"author_name":true,"status":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate675.evaluated = {"props":{"id":true,"order_public_id":true,"rating":true,"text":true,"author_name":true,"status":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate686(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate674(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate686.evaluated;
+const evaluated0 = validate674.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29210,8 +29562,8 @@ let data0 = data.reviews;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate687(data0[i0], {instancePath:instancePath+"/reviews/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate687.errors : vErrors.concat(validate687.errors);
+if(!(validate675(data0[i0], {instancePath:instancePath+"/reviews/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate675.errors : vErrors.concat(validate675.errors);
 errors = vErrors.length;
 }
 }
@@ -29238,16 +29590,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate686.errors = vErrors;
+validate674.errors = vErrors;
 return errors === 0;
 }
-validate686.evaluated = {"props":{"reviews":true},"dynamicProps":false,"dynamicItems":false};
+validate674.evaluated = {"props":{"reviews":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate684(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate672(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate684.evaluated;
+const evaluated0 = validate672.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29270,8 +29622,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate686(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate686.errors : vErrors.concat(validate686.errors);
+if(!(validate674(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate674.errors : vErrors.concat(validate674.errors);
 errors = vErrors.length;
 }
 }
@@ -29286,73 +29638,24 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.meta === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/2/required",keyword:"required",params:{missingProperty: "meta"},message:"must have required property '"+"meta"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.meta !== undefined){
-let data1 = data.meta;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.pagination === undefined){
-const err3 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data1.pagination !== undefined){
-if(!(validate59(data1.pagination, {instancePath:instancePath+"/meta/pagination",parentData:data1,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/meta",schemaPath:"#/allOf/2/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/allOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate684.errors = vErrors;
+validate672.errors = vErrors;
 return errors === 0;
 }
-validate684.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate672.evaluated = {"props":{"meta":true,"result":true,"state":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createReview_body = validate692;
-const schema290 = {"$ref":"#/components/schemas/CreateReviewRequest","$comment":"validator entry"};
-const schema291 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; a review names its completed order, a star rating, a text and a display name.","required":["order","rating","text","author_name"],"properties":{"order":{"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$","description":"The completed order reviewed, by public_id or database id."},"rating":{"type":"integer","minimum":1,"maximum":5},"text":{"type":"string","minLength":10,"maxLength":2000},"author_name":{"type":"string","minLength":1,"maxLength":64}},"example":{"order":"W9D3F7H1J5","rating":5,"text":"Fast exchange, the USDT arrived twelve minutes after payment.","author_name":"Ivan P."}};
-const pattern43 = new RegExp("^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$", "u");
+export const createReview_body = validate680;
+const schema287 = {"$ref":"#/components/schemas/CreateReviewRequest","$comment":"validator entry"};
+const schema288 = {"type":"object","additionalProperties":false,"x-assumption":"The description shows no body; a review names its completed order, a star rating, a text and a display name.","required":["order","rating","text","author_name"],"properties":{"order":{"type":"string","pattern":"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$","description":"The completed order reviewed, by public_id or database id."},"rating":{"type":"integer","minimum":1,"maximum":5},"text":{"type":"string","minLength":10,"maxLength":2000},"author_name":{"type":"string","minLength":1,"maxLength":64}},"example":{"order":"W9D3F7H1J5","rating":5,"text":"Fast exchange, the USDT arrived twelve minutes after payment.","author_name":"Ivan P."}};
+const pattern50 = new RegExp("^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$", "u");
 
-function validate693(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate681(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate693.evaluated;
+const evaluated0 = validate681.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29415,7 +29718,7 @@ errors++;
 if(data.order !== undefined){
 let data0 = data.order;
 if(typeof data0 === "string"){
-if(!pattern43.test(data0)){
+if(!pattern50.test(data0)){
 const err5 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$"},message:"must match pattern \""+"^(?:[1-9][0-9]{0,18}|[A-Z0-9]{10})$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -29553,39 +29856,39 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate693.errors = vErrors;
+validate681.errors = vErrors;
 return errors === 0;
 }
-validate693.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate681.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate692(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate680(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate692.evaluated;
+const evaluated0 = validate680.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate693(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate693.errors : vErrors.concat(validate693.errors);
+if(!(validate681(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate681.errors : vErrors.concat(validate681.errors);
 errors = vErrors.length;
 }
-validate692.errors = vErrors;
+validate680.errors = vErrors;
 return errors === 0;
 }
-validate692.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate680.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createReview_response_201 = validate695;
-const schema292 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewResult"}}}]};
-const schema293 = {"type":"object","required":["review"],"properties":{"review":{"$ref":"#/components/schemas/Review"}}};
+export const createReview_response_201 = validate683;
+const schema289 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewResult"}}}]};
+const schema290 = {"type":"object","required":["review"],"properties":{"review":{"$ref":"#/components/schemas/Review"}}};
 
-function validate697(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate685(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate697.evaluated;
+const evaluated0 = validate685.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29604,8 +29907,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.review !== undefined){
-if(!(validate687(data.review, {instancePath:instancePath+"/review",parentData:data,parentDataProperty:"review",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate687.errors : vErrors.concat(validate687.errors);
+if(!(validate675(data.review, {instancePath:instancePath+"/review",parentData:data,parentDataProperty:"review",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate675.errors : vErrors.concat(validate675.errors);
 errors = vErrors.length;
 }
 }
@@ -29620,16 +29923,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate697.errors = vErrors;
+validate685.errors = vErrors;
 return errors === 0;
 }
-validate697.evaluated = {"props":{"review":true},"dynamicProps":false,"dynamicItems":false};
+validate685.evaluated = {"props":{"review":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate695(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate683(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate695.evaluated;
+const evaluated0 = validate683.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29652,8 +29955,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate697(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate697.errors : vErrors.concat(validate697.errors);
+if(!(validate685(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate685.errors : vErrors.concat(validate685.errors);
 errors = vErrors.length;
 }
 }
@@ -29668,19 +29971,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate695.errors = vErrors;
+validate683.errors = vErrors;
 return errors === 0;
 }
-validate695.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate683.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const orderCreatedWebhook_headers = validate700;
-const schema294 = {"type":"object","properties":{"x-signature":{"$ref":"#/components/parameters/WebhookSignature/schema"},"x-event-id":{"$ref":"#/components/parameters/WebhookEventId/schema"},"x-event-type":{"$ref":"#/components/parameters/WebhookEventTypeHeader/schema"},"x-webhook-timestamp":{"$ref":"#/components/parameters/WebhookTimestamp/schema"},"x-delivery-id":{"$ref":"#/components/parameters/WebhookDeliveryId/schema"},"x-delivery-attempt":{"$ref":"#/components/parameters/WebhookDeliveryAttempt/schema"}},"required":["x-signature","x-event-id","x-event-type","x-webhook-timestamp","x-delivery-id","x-delivery-attempt"]};
-const schema295 = {"type":"string","pattern":"^[0-9a-f]{64}$"};
+export const orderCreatedWebhook_headers = validate688;
+const schema291 = {"type":"object","properties":{"x-signature":{"$ref":"#/components/parameters/WebhookSignature/schema"},"x-event-id":{"$ref":"#/components/parameters/WebhookEventId/schema"},"x-event-type":{"$ref":"#/components/parameters/WebhookEventTypeHeader/schema"},"x-webhook-timestamp":{"$ref":"#/components/parameters/WebhookTimestamp/schema"},"x-delivery-id":{"$ref":"#/components/parameters/WebhookDeliveryId/schema"},"x-delivery-attempt":{"$ref":"#/components/parameters/WebhookDeliveryAttempt/schema"}},"required":["x-signature","x-event-id","x-event-type","x-webhook-timestamp","x-delivery-id","x-delivery-attempt"]};
+const schema292 = {"type":"string","pattern":"^[0-9a-f]{64}$"};
 
-function validate701(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate689(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate701.evaluated;
+const evaluated0 = validate689.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29688,7 +29991,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!pattern14.test(data)){
+if(!pattern20.test(data)){
 const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -29709,17 +30012,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate701.errors = vErrors;
+validate689.errors = vErrors;
 return errors === 0;
 }
-validate701.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate689.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema296 = {"type":"string","format":"uuid"};
+const schema293 = {"type":"string","format":"uuid"};
 
-function validate703(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate691(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate703.evaluated;
+const evaluated0 = validate691.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29748,16 +30051,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate703.errors = vErrors;
+validate691.errors = vErrors;
 return errors === 0;
 }
-validate703.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate691.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate705(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate693(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate705.evaluated;
+const evaluated0 = validate693.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29775,7 +30078,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "order.created") || (data === "order.status_changed")) || (data === "api.test"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema197.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema194.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -29784,17 +30087,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate705.errors = vErrors;
+validate693.errors = vErrors;
 return errors === 0;
 }
-validate705.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate693.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema298 = {"type":"integer","minimum":0};
+const schema295 = {"type":"integer","minimum":0};
 
-function validate707(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate695(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate707.evaluated;
+const evaluated0 = validate695.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29823,17 +30126,17 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate707.errors = vErrors;
+validate695.errors = vErrors;
 return errors === 0;
 }
-validate707.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate695.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema299 = {"type":"string","format":"uuid"};
+const schema296 = {"type":"string","format":"uuid"};
 
-function validate709(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate697(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate709.evaluated;
+const evaluated0 = validate697.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29862,17 +30165,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate709.errors = vErrors;
+validate697.errors = vErrors;
 return errors === 0;
 }
-validate709.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate697.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema300 = {"type":"integer","minimum":1};
+const schema297 = {"type":"integer","minimum":1};
 
-function validate711(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate699(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate711.evaluated;
+const evaluated0 = validate699.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29901,16 +30204,16 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate711.errors = vErrors;
+validate699.errors = vErrors;
 return errors === 0;
 }
-validate711.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate699.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate700(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate688(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate700.evaluated;
+const evaluated0 = validate688.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29979,38 +30282,38 @@ vErrors.push(err5);
 errors++;
 }
 if(data["x-signature"] !== undefined){
-if(!(validate701(data["x-signature"], {instancePath:instancePath+"/x-signature",parentData:data,parentDataProperty:"x-signature",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate701.errors : vErrors.concat(validate701.errors);
+if(!(validate689(data["x-signature"], {instancePath:instancePath+"/x-signature",parentData:data,parentDataProperty:"x-signature",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate689.errors : vErrors.concat(validate689.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-event-id"] !== undefined){
-if(!(validate703(data["x-event-id"], {instancePath:instancePath+"/x-event-id",parentData:data,parentDataProperty:"x-event-id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate703.errors : vErrors.concat(validate703.errors);
+if(!(validate691(data["x-event-id"], {instancePath:instancePath+"/x-event-id",parentData:data,parentDataProperty:"x-event-id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate691.errors : vErrors.concat(validate691.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-event-type"] !== undefined){
-if(!(validate705(data["x-event-type"], {instancePath:instancePath+"/x-event-type",parentData:data,parentDataProperty:"x-event-type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate705.errors : vErrors.concat(validate705.errors);
+if(!(validate693(data["x-event-type"], {instancePath:instancePath+"/x-event-type",parentData:data,parentDataProperty:"x-event-type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate693.errors : vErrors.concat(validate693.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-webhook-timestamp"] !== undefined){
-if(!(validate707(data["x-webhook-timestamp"], {instancePath:instancePath+"/x-webhook-timestamp",parentData:data,parentDataProperty:"x-webhook-timestamp",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate707.errors : vErrors.concat(validate707.errors);
+if(!(validate695(data["x-webhook-timestamp"], {instancePath:instancePath+"/x-webhook-timestamp",parentData:data,parentDataProperty:"x-webhook-timestamp",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate695.errors : vErrors.concat(validate695.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-delivery-id"] !== undefined){
-if(!(validate709(data["x-delivery-id"], {instancePath:instancePath+"/x-delivery-id",parentData:data,parentDataProperty:"x-delivery-id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate709.errors : vErrors.concat(validate709.errors);
+if(!(validate697(data["x-delivery-id"], {instancePath:instancePath+"/x-delivery-id",parentData:data,parentDataProperty:"x-delivery-id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate697.errors : vErrors.concat(validate697.errors);
 errors = vErrors.length;
 }
 }
 if(data["x-delivery-attempt"] !== undefined){
-if(!(validate711(data["x-delivery-attempt"], {instancePath:instancePath+"/x-delivery-attempt",parentData:data,parentDataProperty:"x-delivery-attempt",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate711.errors : vErrors.concat(validate711.errors);
+if(!(validate699(data["x-delivery-attempt"], {instancePath:instancePath+"/x-delivery-attempt",parentData:data,parentDataProperty:"x-delivery-attempt",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate699.errors : vErrors.concat(validate699.errors);
 errors = vErrors.length;
 }
 }
@@ -30025,20 +30328,20 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate700.errors = vErrors;
+validate688.errors = vErrors;
 return errors === 0;
 }
-validate700.evaluated = {"props":{"x-signature":true,"x-event-id":true,"x-event-type":true,"x-webhook-timestamp":true,"x-delivery-id":true,"x-delivery-attempt":true},"dynamicProps":false,"dynamicItems":false};
+validate688.evaluated = {"props":{"x-signature":true,"x-event-id":true,"x-event-type":true,"x-webhook-timestamp":true,"x-delivery-id":true,"x-delivery-attempt":true},"dynamicProps":false,"dynamicItems":false};
 
-export const orderCreatedWebhook_body = validate713;
-const schema301 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"order.created"},"data":{"$ref":"#/components/schemas/OrderCreatedWebhookData"}}}]};
-const schema302 = {"title":"Webhook event body","description":"The JSON body POSTed to a v3 webhook endpoint. `X-Signature` is the HMAC-SHA256 of exactly these bytes; `X-Event-Id` repeats `id`.","x-assumption":"The description shows the event record, not the delivered body; the body carries the record's id, type, resource, request and correlation ids, with the payload under `data`, as Stripe-style webhooks do.","type":"object","required":["id","type","created_at","resource","data"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"type":"string","pattern":"^[a-z_]+\\.[a-z_]+$"},"created_at":{"type":"string","format":"date-time"},"resource":{"type":"object","required":["type","id"],"properties":{"type":{"type":"string"},"id":{"type":["string","integer","null"]}}},"request_id":{"type":["string","null"]},"correlation_id":{"type":["string","null"]},"idempotency_key":{"type":["string","null"]},"data":{"type":"object"}},"examples":[{"id":"5f0c7a3e-2b1d-4c8e-9a6f-3d2e1c0b9a87","type":"api.test","created_at":"2026-11-21T12:00:00Z","resource":{"type":"webhook_endpoint","id":"0b6e2f4a-8c1d-4e3f-a5b7-9c8d7e6f5a4b"},"request_id":"req_01HZX3V9K2M8Q4T6","correlation_id":null,"idempotency_key":null,"data":{"hello":"world"}}]};
-const pattern45 = new RegExp("^[a-z_]+\\.[a-z_]+$", "u");
+export const orderCreatedWebhook_body = validate701;
+const schema298 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"order.created"},"data":{"$ref":"#/components/schemas/OrderCreatedWebhookData"}}}]};
+const schema299 = {"title":"Webhook event body","description":"The JSON body POSTed to a v3 webhook endpoint. `X-Signature` is the HMAC-SHA256 of exactly these bytes; `X-Event-Id` repeats `id`.","x-assumption":"The description shows the event record, not the delivered body; the body carries the record's id, type, resource, request and correlation ids, with the payload under `data`, as Stripe-style webhooks do.","type":"object","required":["id","type","created_at","resource","data"],"properties":{"id":{"type":"string","format":"uuid"},"type":{"type":"string","pattern":"^[a-z_]+\\.[a-z_]+$"},"created_at":{"type":"string","format":"date-time"},"resource":{"type":"object","required":["type","id"],"properties":{"type":{"type":"string"},"id":{"type":["string","integer","null"]}}},"request_id":{"type":["string","null"]},"correlation_id":{"type":["string","null"]},"idempotency_key":{"type":["string","null"]},"data":{"type":"object","additionalProperties":true}},"examples":[{"id":"5f0c7a3e-2b1d-4c8e-9a6f-3d2e1c0b9a87","type":"api.test","created_at":"2026-11-21T12:00:00Z","resource":{"type":"webhook_endpoint","id":"0b6e2f4a-8c1d-4e3f-a5b7-9c8d7e6f5a4b"},"request_id":"req_01HZX3V9K2M8Q4T6","correlation_id":null,"idempotency_key":null,"data":{"hello":"world"}}]};
+const pattern52 = new RegExp("^[a-z_]+\\.[a-z_]+$", "u");
 
-function validate714(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate702(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate714.evaluated;
+const evaluated0 = validate702.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30124,7 +30427,7 @@ errors++;
 if(data.type !== undefined){
 let data1 = data.type;
 if(typeof data1 === "string"){
-if(!pattern45.test(data1)){
+if(!pattern52.test(data1)){
 const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/pattern",keyword:"pattern",params:{pattern: "^[a-z_]+\\.[a-z_]+$"},message:"must match pattern \""+"^[a-z_]+\\.[a-z_]+$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -30209,7 +30512,7 @@ errors++;
 if(data3.id !== undefined){
 let data5 = data3.id;
 if(((typeof data5 !== "string") && (!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5))))) && (data5 !== null)){
-const err14 = {instancePath:instancePath+"/resource/id",schemaPath:"#/properties/resource/properties/id/type",keyword:"type",params:{type: schema302.properties.resource.properties.id.type},message:"must be string,integer,null"};
+const err14 = {instancePath:instancePath+"/resource/id",schemaPath:"#/properties/resource/properties/id/type",keyword:"type",params:{type: schema299.properties.resource.properties.id.type},message:"must be string,integer,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -30234,7 +30537,7 @@ errors++;
 if(data.request_id !== undefined){
 let data6 = data.request_id;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err16 = {instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: schema302.properties.request_id.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: schema299.properties.request_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -30247,7 +30550,7 @@ errors++;
 if(data.correlation_id !== undefined){
 let data7 = data.correlation_id;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err17 = {instancePath:instancePath+"/correlation_id",schemaPath:"#/properties/correlation_id/type",keyword:"type",params:{type: schema302.properties.correlation_id.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/correlation_id",schemaPath:"#/properties/correlation_id/type",keyword:"type",params:{type: schema299.properties.correlation_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -30260,7 +30563,7 @@ errors++;
 if(data.idempotency_key !== undefined){
 let data8 = data.idempotency_key;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err18 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: schema302.properties.idempotency_key.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: schema299.properties.idempotency_key.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -30272,7 +30575,9 @@ errors++;
 }
 if(data.data !== undefined){
 let data9 = data.data;
-if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+}
+else {
 const err19 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err19];
@@ -30294,17 +30599,17 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate714.errors = vErrors;
+validate702.errors = vErrors;
 return errors === 0;
 }
-validate714.evaluated = {"props":{"id":true,"type":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate702.evaluated = {"props":{"id":true,"type":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema303 = {"type":"object","description":"`data` of `order.created`: the new order.","x-assumption":"The description names the event, not its payload; the order as GET /private/exchange/orders/{order} returns it.","required":["order"],"properties":{"order":{"$ref":"#/components/schemas/Order"}}};
+const schema300 = {"type":"object","description":"`data` of `order.created`: the new order.","x-assumption":"The description names the event, not its payload; the order as GET /private/exchange/orders/{order} returns it.","required":["order"],"properties":{"order":{"$ref":"#/components/schemas/Order"}}};
 
-function validate716(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate704(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate716.evaluated;
+const evaluated0 = validate704.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30323,8 +30628,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.order !== undefined){
-if(!(validate323(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
+if(!(validate311(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
 errors = vErrors.length;
 }
 }
@@ -30339,24 +30644,24 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate716.errors = vErrors;
+validate704.errors = vErrors;
 return errors === 0;
 }
-validate716.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
+validate704.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate713(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate701(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate713.evaluated;
+const evaluated0 = validate701.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate714(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate714.errors : vErrors.concat(validate714.errors);
+if(!(validate702(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate702.errors : vErrors.concat(validate702.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -30373,8 +30678,8 @@ errors++;
 }
 }
 if(data.data !== undefined){
-if(!(validate716(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate716.errors : vErrors.concat(validate716.errors);
+if(!(validate704(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate704.errors : vErrors.concat(validate704.errors);
 errors = vErrors.length;
 }
 }
@@ -30389,19 +30694,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate713.errors = vErrors;
+validate701.errors = vErrors;
 return errors === 0;
 }
-validate713.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
+validate701.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
 
-export const orderStatusChangedWebhook_body = validate719;
-const schema304 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"order.status_changed"},"data":{"$ref":"#/components/schemas/OrderStatusChangedWebhookData"}}}]};
-const schema305 = {"type":"object","description":"`data` of `order.status_changed`: the order after the change, and the status before and after it.","x-assumption":"The description names the event, not its payload; both statuses save the receiver a lookup.","required":["order","previous_status","status"],"properties":{"order":{"$ref":"#/components/schemas/Order"},"previous_status":{"$ref":"#/components/schemas/OrderStatus"},"status":{"$ref":"#/components/schemas/OrderStatus"}}};
+export const orderStatusChangedWebhook_body = validate707;
+const schema301 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"order.status_changed"},"data":{"$ref":"#/components/schemas/OrderStatusChangedWebhookData"}}}]};
+const schema302 = {"type":"object","description":"`data` of `order.status_changed`: the order after the change, and the status before and after it.","x-assumption":"The description names the event, not its payload; both statuses save the receiver a lookup.","required":["order","previous_status","status"],"properties":{"order":{"$ref":"#/components/schemas/Order"},"previous_status":{"$ref":"#/components/schemas/OrderStatus"},"status":{"$ref":"#/components/schemas/OrderStatus"}}};
 
-function validate721(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate709(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate721.evaluated;
+const evaluated0 = validate709.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30440,20 +30745,20 @@ vErrors.push(err2);
 errors++;
 }
 if(data.order !== undefined){
-if(!(validate323(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
+if(!(validate311(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
 errors = vErrors.length;
 }
 }
 if(data.previous_status !== undefined){
-if(!(validate114(data.previous_status, {instancePath:instancePath+"/previous_status",parentData:data,parentDataProperty:"previous_status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate110(data.previous_status, {instancePath:instancePath+"/previous_status",parentData:data,parentDataProperty:"previous_status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
 if(data.status !== undefined){
-if(!(validate114(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate110(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
@@ -30468,24 +30773,24 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate721.errors = vErrors;
+validate709.errors = vErrors;
 return errors === 0;
 }
-validate721.evaluated = {"props":{"order":true,"previous_status":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+validate709.evaluated = {"props":{"order":true,"previous_status":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate719(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate707(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate719.evaluated;
+const evaluated0 = validate707.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate714(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate714.errors : vErrors.concat(validate714.errors);
+if(!(validate702(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate702.errors : vErrors.concat(validate702.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -30502,8 +30807,8 @@ errors++;
 }
 }
 if(data.data !== undefined){
-if(!(validate721(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate721.errors : vErrors.concat(validate721.errors);
+if(!(validate709(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate709.errors : vErrors.concat(validate709.errors);
 errors = vErrors.length;
 }
 }
@@ -30518,26 +30823,28 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate719.errors = vErrors;
+validate707.errors = vErrors;
 return errors === 0;
 }
-validate719.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
+validate707.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
 
-export const apiTestWebhook_body = validate726;
-const schema306 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"api.test"},"data":{"$ref":"#/components/schemas/ApiTestWebhookData"}}}]};
-const schema307 = {"type":"object","description":"`data` of `api.test`: the `payload` given to POST /private/webhooks/test (an empty object when none was)."};
+export const apiTestWebhook_body = validate714;
+const schema303 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBody"},{"type":"object","properties":{"type":{"const":"api.test"},"data":{"$ref":"#/components/schemas/ApiTestWebhookData"}}}]};
+const schema304 = {"type":"object","additionalProperties":true,"description":"`data` of `api.test`: the `payload` given to POST /private/webhooks/test (an empty object when none was)."};
 
-function validate728(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate716(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate728.evaluated;
+const evaluated0 = validate716.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
+if(data && typeof data == "object" && !Array.isArray(data)){
+}
+else {
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
@@ -30547,24 +30854,24 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate728.errors = vErrors;
+validate716.errors = vErrors;
 return errors === 0;
 }
-validate728.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate716.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate726(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate714(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate726.evaluated;
+const evaluated0 = validate714.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate714(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate714.errors : vErrors.concat(validate714.errors);
+if(!(validate702(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate702.errors : vErrors.concat(validate702.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -30581,8 +30888,8 @@ errors++;
 }
 }
 if(data.data !== undefined){
-if(!(validate728(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate728.errors : vErrors.concat(validate728.errors);
+if(!(validate716(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate716.errors : vErrors.concat(validate716.errors);
 errors = vErrors.length;
 }
 }
@@ -30597,10 +30904,10 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate726.errors = vErrors;
+validate714.errors = vErrors;
 return errors === 0;
 }
-validate726.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
+validate714.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true,"resource":true,"request_id":true,"correlation_id":true,"idempotency_key":true},"dynamicProps":false,"dynamicItems":false};
 
 export const getOpenApiDocument_headers = ping_headers;
 export const listPublicContracts_headers = ping_headers;

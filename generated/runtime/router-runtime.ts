@@ -7,6 +7,7 @@
 // URL, headers, the body the app's JSON middleware parsed), validates it and calls the handler.
 // It installs no body parser: the app does, so the app controls limits.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { fieldErrors } from './field-errors.js';
 import { encodeJson } from './serialized-json.js';
 
 /** The scalar type a parameter's raw string is coerced to (for arrays: the items' type). */
@@ -63,7 +64,10 @@ export interface OperationValidators {
   body?: RequestValidator | undefined;
 }
 
-/** Field (`query.per_page`, `path.order`, `headers.x-correlation-id`, `body.amount`) → messages. */
+/**
+ * Where and which field (`query.per_page`, `path.order`, `headers.x-correlation-id`,
+ * `body.amount`) → messages. An answer names fields without the location (fieldErrors).
+ */
 export type ValidationDetails = Record<string, string[]>;
 
 /** What a handler sees of a request, typed per operation by the generated routes.ts. */
@@ -96,7 +100,7 @@ export interface HandlerContext {
 }
 
 export interface RouterOptions {
-  /** Answers a request that fails validation; default: 422 `{ error: { code: 'validation_error', details } }`. */
+  /** Answers a request that fails validation; default: 422 `{ error: { code: 'validation_error', details, locations } }` (fieldErrors). */
   onValidationError?: ((details: ValidationDetails, req: Request, res: Response, route: RouteDefinition) => void | Promise<void>) | undefined;
   /**
    * Express middleware run for a route after it matched and before its request is parsed and
@@ -342,7 +346,7 @@ async function handle(
 }
 
 function defaultValidationError(details: ValidationDetails, _req: Request, res: Response): void {
-  res.status(422).json({ error: { code: 'validation_error', details } });
+  res.status(422).json({ error: { code: 'validation_error', ...fieldErrors(details) } });
 }
 
 function isHandlerResponse(value: unknown): value is HandlerResponse {

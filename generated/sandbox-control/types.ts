@@ -62,9 +62,13 @@ export type ErrorEnvelope = {
   error: {
     /** Machine-readable code, for example `validation_error`. */
     code: string;
-    /** Field name (dot path for nested fields) to the list of messages about it. */
+    /** Field name (a dot path inside the body, for example `requisites.to_address`) to the list of messages about it. */
     details?: {
       [key: string]: string[];
+    };
+    /** Where each field of `details` was sent: `path`, `query`, `header` or `body`; fields of the request only. */
+    locations?: {
+      [key: string]: 'path' | 'query' | 'header' | 'body';
     };
   };
   /** The `meta` object of every v3 envelope (description 2.1). */

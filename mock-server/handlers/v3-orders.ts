@@ -64,8 +64,8 @@ export function orderHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, OrderO
   return {
     createOrder: async (request, context) => {
       const clientId = clientOf(context);
-      const { preflight, outcome } = checkOrderRequest(sandbox.services, clientId, request.body);
-      if (!outcome.ok) throw new HttpError(outcome.code, outcome.message, preflight.errors);
+      const { outcome } = checkOrderRequest(sandbox.services, clientId, request.body);
+      if (!outcome.ok) throw new HttpError(outcome.code, outcome.message, outcome.details);
       const order = sandbox.services.orders.create(clientId, outcome.draft, causingRequest(context), request.body.requisites);
       await ordersChanged(sandbox);
       return ok(context, present(order), 201);

@@ -5,6 +5,7 @@ import type { Response } from 'express';
 import { depositV1ErrorCodes } from '../../generated/deposit-v1/contract-data.js';
 import { exchangeV3ErrorCodes } from '../../generated/exchange-v3/contract-data.js';
 import { sandboxControlErrorCodes } from '../../generated/sandbox-control/contract-data.js';
+import { fieldErrors, type FieldErrors } from '../../generated/runtime/field-errors.js';
 import type { Clock } from '../clock.js';
 import { HttpError } from './http-error.js';
 import { bodyPending } from './pending-body.js';
@@ -69,19 +70,17 @@ export function sendError(res: Response, clock: Clock, error: HttpError): void {
   for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
   if (bodyPending(res.req)) res.setHeader('Connection', 'close');
   if (locals.family === 'v1') {
-    res.status(status).json({
-      error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
-      requestId: locals.requestId,
-    });
+    res.status(status).json({ error: { code: error.code, message: error.message, ...detailsOf(error) }, requestId: locals.requestId });
     return;
   }
-  res.status(status).json({
-    state: 1,
-    message: error.message,
-    result: null,
-    error: { code: error.code, ...(error.details ? { details: error.details } : {}) },
-    meta: envelopeMeta(res, clock),
-  });
+  res.status(status).json({ state: 1, message: error.message, result: null, error: { code: error.code, ...detailsOf(error) }, meta: envelopeMeta(res, clock) });
+}
+
+/** `details` keyed by field name and, for fields of the request, `locations` (field-errors.ts). */
+function detailsOf(error: HttpError): Partial<FieldErrors> {
+  if (error.details === undefined) return {};
+  const { details, locations } = fieldErrors(error.details);
+  return Object.keys(locations).length > 0 ? { details, locations } : { details };
 }
 
 export { HttpError };

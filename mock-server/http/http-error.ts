@@ -5,6 +5,7 @@ export class HttpError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** Keyed `location.field` (`body.amount`) for fields of the request; rendered by field name (field-errors.ts). */
     readonly details?: Record<string, string[]>,
     /** Extra response headers, e.g. Retry-After. */
     readonly headers?: Record<string, string>,

@@ -9,6 +9,7 @@
 // window whatever other callers do; one caller holds at most a bound of live records, past which
 // a new key is refused with 429 (never a silent eviction).
 import type { RequestHandler, Response } from 'express';
+import { exchangeV3HeaderNames } from '../../generated/exchange-v3/contract-data.js';
 import type { RequestValidator, RouteDefinition } from '../../generated/runtime/router-runtime.js';
 import type { Clock } from '../clock.js';
 import { requestFingerprint } from '../domain/accounts/idempotency-fingerprint.js';
@@ -17,11 +18,8 @@ import { HttpError } from './http-error.js';
 import { limitHeaders } from './limit-headers.js';
 import { requestLocals } from './locals.js';
 
-/**
- * Marks a replayed response. Not in the contracts (x-assumption worthy): the name Stripe uses
- * for the same purpose.
- */
-export const replayedHeader = 'Idempotent-Replayed';
+/** Marks a replayed response (the contracts' IdempotentReplayed header, Stripe's name for it). */
+export const replayedHeader = exchangeV3HeaderNames.IdempotentReplayed;
 
 /**
  * How long a reservation whose request has not finished holds its key against other processes

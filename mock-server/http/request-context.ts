@@ -1,9 +1,11 @@
 // First middleware of every request: a request id (X-Request-Id header and meta.request_id),
 // the client's correlation id when valid (1..128 characters; the validators reject longer ones
-// with 422), and the family whose format the response takes.
+// with 422), the family whose format the response takes, and the Date header from the sandbox
+// clock (the server's time, as signatures are checked against it, even after an advance).
 import { randomFillSync } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { exchangeV3HeaderNames, exchangeV3HeaderParameters } from '../../generated/exchange-v3/contract-data.js';
+import type { Clock } from '../clock.js';
 import type { RouteDefinition } from '../../generated/runtime/router-runtime.js';
 import { initRequestLocals, requestLocals, type FamilyName } from './locals.js';
 
@@ -26,7 +28,7 @@ function newRequestId(): string {
   return `req_${id}`;
 }
 
-export function requestContext(family: FamilyName): RequestHandler {
+export function requestContext(family: FamilyName, clock: Clock): RequestHandler {
   return (req, res, next) => {
     const requestId = newRequestId();
     const correlation = req.get(headers.correlationId);
@@ -37,6 +39,7 @@ export function requestContext(family: FamilyName): RequestHandler {
       startedAt: performance.now(),
     });
     res.setHeader(headers.requestId, requestId);
+    res.setHeader('Date', new Date(clock.nowMs()).toUTCString());
     next();
   };
 }

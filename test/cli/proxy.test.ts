@@ -160,7 +160,7 @@ describe('the capture limit', () => {
         body: JSON.stringify({ name, url: 'http://127.0.0.1:9/hook', events: ['api.test'] }),
       });
       expect(answer.status).toBe(422);
-      expect(JSON.stringify(await answer.json())).toContain('body.name');
+      expect(JSON.stringify(await answer.json())).toContain('"details":{"name":');
       expect(logged).toEqual([
         expect.stringMatching(/^note #1 POST \/api\/v3\/private\/webhooks → 422 \(createWebhookEndpoint\): a body is larger than the capture limit/),
         'note #1: not recorded, a body is larger than the capture limit',

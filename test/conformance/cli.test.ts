@@ -81,10 +81,18 @@ describe('a run', () => {
     expect(report.summary.pass).toBe(report.results.filter((r) => r.outcome === 'pass').length);
     expect(report.results.every((r) => r.operation !== '' && r.check !== '')).toBe(true);
 
+    expect(report.results.every((r) => typeof r.durationMs === 'number' && r.durationMs >= 0)).toBe(true);
+
     const xml = readFileSync(junit, 'utf8');
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="conformance"')).toBe(true);
     expect(xml).toContain(`tests="${report.results.length}" failures="0"`);
     expect(xml.match(/<testcase /g)).toHaveLength(report.results.length);
+    // Every case has a time, and no suite names a case twice.
+    expect(xml.match(/<testcase classname="[^"]*" name="[^"]*" time="\d+\.\d{3}"/g)).toHaveLength(report.results.length);
+    for (const suite of xml.split('<testsuite ').slice(1)) {
+      const names = [...suite.matchAll(/<testcase classname="[^"]*" name="([^"]*)"/g)].map((match) => match[1]);
+      expect(new Set(names).size, suite.slice(0, 80)).toBe(names.length);
+    }
     expect(xml.match(/<testsuite /g)?.length).toBe(xml.match(/<\/testsuite>/g)?.length);
     expect(xml).not.toMatch(/&(?!amp;|lt;|gt;|quot;)/);
     expect(xml.trimEnd().endsWith('</testsuites>')).toBe(true);
@@ -95,6 +103,23 @@ describe('a run', () => {
     expect(code, stdout).toBe(0);
     expect(stdout).toMatch(/getUsage +all +SKIP +skipped by --skip-operations/);
     expect(stdout).not.toMatch(/getUsage +response:/);
+  });
+
+  it('fails a check that could not run with what the server offers, and skips it under --allow-skips', async () => {
+    // A fresh sandbox has no orders: the read of one order has no id to address.
+    const fresh = await startMockServer({ port: 0, seed: 12 });
+    try {
+      const args = ['--base-url', fresh.url, '--token', fresh.token, '--only', 'Orders'];
+      const strict = await cli(args);
+      expect(strict.code).toBe(1);
+      expect(strict.stdout).toMatch(/getOrder +response +FAIL +could not run: no value for \{order\}: listOrders listed none \(--allow-skips reports this as a skip\)/);
+      const lenient = await cli([...args, '--allow-skips']);
+      expect(lenient.code, lenient.stdout).toBe(0);
+      expect(lenient.stdout).toMatch(/getOrder +response +SKIP +no value for \{order\}: listOrders listed none/);
+      expect(lenient.stdout).toMatch(/: \d+ passed, 0 failed, [1-9]\d* skipped/);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('exits 1 with one clear failure when nothing answers at the base URL', async () => {
@@ -115,7 +140,7 @@ describe('a run', () => {
       const { code, stdout } = await cli(['--base-url', proxy.url, ...credentials(), '--only', 'Account', '--junit', junit]);
       expect(code).toBe(1);
       expect(stdout).toMatch(/getClient +response:schema +FAIL +body does not match the contract/);
-      expect(readFileSync(junit, 'utf8')).toMatch(/<testcase classname="getClient" name="response:schema">\n +<failure message="body does not match the contract: \/result\/name must be string/);
+      expect(readFileSync(junit, 'utf8')).toMatch(/<testcase classname="getClient" name="response:schema" time="[\d.]+">\n +<failure message="body does not match the contract: \/result\/name must be string/);
     } finally {
       await proxy.close();
     }

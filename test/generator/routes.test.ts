@@ -91,6 +91,7 @@ async function generatedFiles(model: ContractModel): Promise<GeneratedFile[]> {
     ...[emitValidators?.(model) ?? stubValidators(model)].flat(),
     runtime('router-runtime.ts'),
     runtime('serialized-json.ts'),
+    runtime('field-errors.ts'),
   ];
 }
 
@@ -252,14 +253,15 @@ describe('the generated router over HTTP (fixture contract)', () => {
     expect(lastCall().operationId).toBe('listOrderStatuses');
   });
 
-  it('passes decoded path parameters and reports an invalid one under path.<name>', async () => {
+  it('passes decoded path parameters and reports an invalid one by name, located in the path', async () => {
     expect((await fetch(`${base}/orders/42`)).status).toBe(200);
     expect(lastCall()).toMatchObject({ operationId: 'getOrder', request: { path: { order: '42' } } });
     const response = await fetch(`${base}/orders/4%2F2`);
     expect(response.status).toBe(422);
-    const { error } = (await response.json()) as { error: { code: string; details: Record<string, string[]> } };
+    const { error } = (await response.json()) as { error: { code: string; details: Record<string, string[]>; locations: Record<string, string> } };
     expect(error.code).toBe('validation_error');
-    expect(Object.keys(error.details)).toEqual(['path.order']);
+    expect(Object.keys(error.details)).toEqual(['order']);
+    expect(error.locations).toEqual({ order: 'path' });
   });
 
   it('parses filter[...] comma lists, sort arrays, integers and booleans from the raw query', async () => {
@@ -280,9 +282,9 @@ describe('the generated router over HTTP (fixture contract)', () => {
     const response = await fetch(`${base}/orders?page=abc&archived=yes&filter[status]=paid,lost`);
     expect(response.status).toBe(422);
     const { error } = (await response.json()) as { error: { details: Record<string, string[]> } };
-    expect(Object.keys(error.details).sort()).toEqual(['query.archived', 'query.filter[status]', 'query.page']);
-    expect(error.details['query.page']!.join()).toMatch(/integer/);
-    expect(error.details['query.filter[status]']!.join()).toMatch(/item 1 .*new, paid, completed/);
+    expect(Object.keys(error.details).sort()).toEqual(['archived', 'filter[status]', 'page']);
+    expect(error.details.page!.join()).toMatch(/integer/);
+    expect(error.details['filter[status]']!.join()).toMatch(/item 1 .*new, paid, completed/);
   });
 
   it('hands a valid JSON body and the declared headers (lower-cased) to the handler and writes its response', async () => {
@@ -297,16 +299,17 @@ describe('the generated router over HTTP (fixture contract)', () => {
   it('rejects an invalid body with details per field', async () => {
     const response = await post('/orders', { amount: 'ten', extra: 1 });
     expect(response.status).toBe(422);
-    const { error } = (await response.json()) as { error: { details: Record<string, string[]> } };
-    expect(error.details['body.amount']).toBeDefined();
-    expect(error.details['body.currency']).toEqual(['is required']);
-    expect(error.details['body.extra']).toEqual(['is not allowed']);
+    const { error } = (await response.json()) as { error: { details: Record<string, string[]>; locations: Record<string, string> } };
+    expect(error.details.amount).toBeDefined();
+    expect(error.details.currency).toEqual(['is required']);
+    expect(error.details.extra).toEqual(['is not allowed']);
+    expect(error.locations).toEqual({ amount: 'body', currency: 'body', extra: 'body' });
   });
 
   it('rejects a missing required header and a missing required body', async () => {
     const noHeader = await post('/orders', { amount: '1', currency: 'BTC' }, {});
     expect(noHeader.status).toBe(422);
-    expect(((await noHeader.json()) as { error: { details: object } }).error.details).toEqual({ 'headers.x-request-tag': ['is required'] });
+    expect(((await noHeader.json()) as { error: object }).error).toMatchObject({ details: { 'x-request-tag': ['is required'] }, locations: { 'x-request-tag': 'header' } });
     const noBody = await fetch(`${base}/orders`, { method: 'POST', headers: { 'X-Request-Tag': 'web' } });
     expect(noBody.status).toBe(422);
     expect(((await noBody.json()) as { error: { details: object } }).error.details).toEqual({ body: ['is required'] });

@@ -55,7 +55,7 @@ describe('listAmlCurrencies', () => {
   it('refuses a currency given twice (422)', async () => {
     const error = await failure(server.control.setAmlCurrencies({ body: { currencies: [{ code: 'BTC', network: 'BTC' }, { code: 'BTC', network: 'BTC' }] } }));
     expect(error.status).toBe(422);
-    expect(error.details['body.currencies']).toBeDefined();
+    expect(error.details.currencies).toBeDefined();
   });
 });
 

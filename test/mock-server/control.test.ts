@@ -143,6 +143,16 @@ describe('the virtual clock', () => {
     expect(Math.abs(afterReset.body.result.offset_seconds)).toBeLessThan(3600);
   });
 
+  it('sends the sandbox clock in every Date header, after an advance too', async () => {
+    await server.control.freezeClock();
+    const advanced = await server.control.advanceClock({ body: { duration: 'P2D' } });
+    const now = new Date(advanced.body.result.now).toUTCString();
+    for (const path of ['/api/v3/ping', '/v1/public/assets', '/__mock/clock', '/no/such/path']) {
+      expect((await send(server.url, path)).headers.get('date'), path).toBe(now);
+    }
+    await server.control.resetSandbox();
+  });
+
   it('accepts exactly one year', async () => {
     await server.control.freezeClock();
     const before = Date.parse((await server.control.getClock()).body.result.now);

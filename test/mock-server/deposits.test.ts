@@ -196,9 +196,9 @@ describe('creation, lookups and the list', () => {
     const site = await createSite();
     const asset = await failure(site.v1.createDeposit({ body: { order_id: 'ORD-11', asset: 'USDC_TRON' } }));
     expect(asset).toMatchObject({ status: 422, code: 'VALIDATION_ERROR' });
-    expect(Object.keys(asset.details)).toEqual(['body.asset']);
+    expect(Object.keys(asset.details)).toEqual(['asset']);
     const amount = await failure(site.v1.createDeposit({ body: { order_id: 'ORD-11', asset: 'BTC', amount: '0.00001' } }));
-    expect(Object.keys(amount.details)).toEqual(['body.amount']);
+    expect(Object.keys(amount.details)).toEqual(['amount']);
   });
 
   it('keeps sites apart: another site\'s deposit is 404 NOT_FOUND', async () => {

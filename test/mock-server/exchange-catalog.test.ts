@@ -205,7 +205,7 @@ describe('routes', () => {
     if (meta.mode !== 'cursor' || meta.next_cursor === null) throw new Error('expected a next cursor');
     const error = await failure(server.v3.listRoutes({ query: { pagination: 'cursor', cursor: meta.next_cursor, sort: ['name'] } }));
     expect(error.status).toBe(422);
-    expect(error.body).toMatchObject({ error: { code: 'validation_error', details: { 'query.cursor': [expect.any(String)] } } });
+    expect(error.body).toMatchObject({ error: { code: 'validation_error', details: { cursor: [expect.any(String)] } } });
   });
 
   it('reads one route, and 404 for an unknown one', async () => {
@@ -275,9 +275,9 @@ describe('route details', () => {
   it('answer a query that names no route or two different ones with 422, an unknown one with 404', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{}, 'query'],
-      [{ from_currency_id: 1 }, 'query.to_currency_id'],
-      [{ to: 'BTC' }, 'query.from'],
-      [{ route_id: 1, direction_id: 2 }, 'query.direction_id'],
+      [{ from_currency_id: 1 }, 'to_currency_id'],
+      [{ to: 'BTC' }, 'from'],
+      [{ route_id: 1, direction_id: 2 }, 'direction_id'],
     ];
     for (const [query, field] of cases) {
       const error = await failure(server.v3.getRouteDetailsByQuery({ query }));
@@ -312,7 +312,7 @@ describe('route capabilities', () => {
       quote_ttl_seconds: expect.any(Number),
       requires_email: true,
       requires_verification: { identity: false, card: false },
-      requisites: { from: [], to: ['to_address'] },
+      requisites: { from: [], to: ['to_address'], schema: { type: 'object', required: ['to_address'], additionalProperties: false, properties: { to_address: expect.objectContaining({ type: 'string', pattern: expect.any(String), examples: [expect.any(String)] }) } } },
       cancellable_statuses: cancellable,
     });
     expect(await capabilities(route(all, 'BTC', 'XRP'))).toMatchObject({ requisites: { to: ['to_address', 'to_memo'] } });

@@ -109,7 +109,7 @@ describe('the exchange chain', () => {
 
     const tooSmall = await failure(server.v3.createOrder({ body: { route_id: route.id, amount: '0.00000001', email: 'bob@example.com', requisites: { to_address: payoutAddress } } }));
     expect([tooSmall.status, tooSmall.code]).toEqual([422, 'validation_error']);
-    expect(tooSmall.details['body.amount']).toBeDefined();
+    expect(tooSmall.details.amount).toBeDefined();
     const noAddress = await failure(server.v3.createOrder({ body: { route_id: route.id, amount, email: 'bob@example.com', requisites: {} } }));
     expect(noAddress.status).toBe(422);
     expect((await server.v3.listOrders()).body.result.orders).toHaveLength(1);

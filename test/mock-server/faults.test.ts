@@ -91,7 +91,7 @@ describe('an error answer', () => {
   it('refuses a status the operation does not declare, naming the ones it may answer', async () => {
     const error = await failure(server.control.injectFault({ body: { operation: 'privatePing', error: { status: 404 } } }));
     expect(error.status).toBe(422);
-    expect(error.details['body.error.status']).toEqual(['privatePing may answer 401, 403, 422, 429, 500']);
+    expect(error.details['error.status']).toEqual(['privatePing may answer 401, 403, 422, 429, 500']);
     expect(await faultsInForce()).toEqual([]);
   });
 });
@@ -230,14 +230,14 @@ describe('which calls', () => {
 describe('the Faults room', () => {
   it('refuses what cannot act, naming the field', async () => {
     const cases: [FaultRequest, string][] = [
-      [{ operation: 'noSuchOperation', reset: true }, 'body.operation'],
-      [{ operation: 'privatePing' }, 'body.latency_ms'],
-      [{ operation: 'privatePing', reset: true, error: { status: 403 } }, 'body.reset'],
-      [{ operation: 'privatePing', latency_ms: { min: 50, max: 10 } }, 'body.latency_ms.max'],
-      [{ operation: 'createDeposit', key_id: 1, reset: true }, 'body.key_id'],
-      [{ operation: 'ping', key_id: 1, reset: true }, 'body.key_id'],
-      [{ operation: 'privatePing', site_id: 1, reset: true }, 'body.site_id'],
-      [{ operation: 'privatePing', error: { status: 403, code: 'rate_limit_exceeded' } }, 'body.error.code'],
+      [{ operation: 'noSuchOperation', reset: true }, 'operation'],
+      [{ operation: 'privatePing' }, 'latency_ms'],
+      [{ operation: 'privatePing', reset: true, error: { status: 403 } }, 'reset'],
+      [{ operation: 'privatePing', latency_ms: { min: 50, max: 10 } }, 'latency_ms.max'],
+      [{ operation: 'createDeposit', key_id: 1, reset: true }, 'key_id'],
+      [{ operation: 'ping', key_id: 1, reset: true }, 'key_id'],
+      [{ operation: 'privatePing', site_id: 1, reset: true }, 'site_id'],
+      [{ operation: 'privatePing', error: { status: 403, code: 'rate_limit_exceeded' } }, 'error.code'],
     ];
     for (const [body, field] of cases) {
       const error = await failure(server.control.injectFault({ body }));
@@ -246,7 +246,7 @@ describe('the Faults room', () => {
       expectContractBody('control', 'injectFault', 422, error.body);
     }
     const outOfBounds = await failure(server.control.injectFault({ body: { operation: 'privatePing', reset: true, probability: 1.5 } }));
-    expect(outOfBounds.details).toHaveProperty(['body.probability']);
+    expect(outOfBounds.details).toHaveProperty(['probability']);
     expect(await faultsInForce()).toEqual([]);
   });
 

@@ -85,7 +85,7 @@ describe('partner statistics', () => {
     const now = server.sandbox.clock.now().toISOString();
     const error = await failure(server.v3.getPartnerStatistics({ query: { 'filter[created_from]': now, 'filter[created_to]': now } }));
     expect(error.status).toBe(422);
-    expect(error.body).toMatchObject({ error: { code: 'validation_error', details: { 'query.filter[created_to]': [expect.any(String)] } } });
+    expect(error.body).toMatchObject({ error: { code: 'validation_error', details: { 'filter[created_to]': [expect.any(String)] } } });
   });
 });
 

@@ -64,10 +64,10 @@ describe('signDepositRequest', () => {
 
   it('refuses an unknown key without a secret, and a secret without a key', async () => {
     const unknown = await failure(server.control.signDepositRequest({ body: { method: 'GET', path: '/v1/public/assets', api_key: 'pk_nobody' } }));
-    expect([unknown.status, unknown.details]).toEqual([422, { 'body.api_key': ['no site of this mock has this API key'] }]);
+    expect([unknown.status, unknown.details]).toEqual([422, { api_key: ['no site of this mock has this API key'] }]);
     const secretOnly = await failure(server.control.signDepositRequest({ body: { method: 'GET', path: '/v1/public/assets', api_secret: 'x'.repeat(40) } }));
-    expect([secretOnly.status, secretOnly.details]).toEqual([422, { 'body.api_key': ['is required with api_secret'] }]);
+    expect([secretOnly.status, secretOnly.details]).toEqual([422, { api_key: ['is required with api_secret'] }]);
     const relative = await failure(server.control.signDepositRequest({ body: { method: 'GET', path: 'v1/public/assets' } }));
-    expect(Object.keys(relative.details)).toEqual(['body.path']);
+    expect(Object.keys(relative.details)).toEqual(['path']);
   });
 });

@@ -49,16 +49,16 @@ describe('creating an upload intent', () => {
     const intent = await createIntent(server.v3, { allowed_extensions: ['png'], max_bytes: 1024 });
     expect(intent).toMatchObject({ allowed_extensions: ['png'], max_bytes: 1024 });
     const tooBig = await failure(server.v3.createUploadIntent({ body: { purpose: 'identity_verification', max_bytes: 20_971_521 } }));
-    expect([tooBig.status, tooBig.code, Object.keys(tooBig.details)]).toEqual([422, 'validation_error', ['body.max_bytes']]);
+    expect([tooBig.status, tooBig.code, Object.keys(tooBig.details)]).toEqual([422, 'validation_error', ['max_bytes']]);
   });
 
   it('refuses a resource the client does not have', async () => {
     const verification = await failure(
       server.v3.createUploadIntent({ body: { purpose: 'identity_verification', resource_type: 'verification', resource_id: '3f9a2c1e-7b4d-4e8a-9c6f-1a2b3c4d5e6f', field_key: 'selfie' } }),
     );
-    expect([verification.status, Object.keys(verification.details)]).toEqual([422, ['body.resource_id']]);
+    expect([verification.status, Object.keys(verification.details)]).toEqual([422, ['resource_id']]);
     const order = await failure(server.v3.createUploadIntent({ body: { purpose: 'identity_verification', resource_type: 'order', resource_id: '999' } }));
-    expect([order.status, Object.keys(order.details)]).toEqual([422, ['body.resource_id']]);
+    expect([order.status, Object.keys(order.details)]).toEqual([422, ['resource_id']]);
   });
 });
 
@@ -76,8 +76,8 @@ describe('committing a file', () => {
   it('accepts a file of exactly max_bytes and refuses one byte more, leaving the intent pending', async () => {
     const over = await createIntent(server.v3, { max_bytes: 1000 });
     const refused = await failure(commit(over.uuid, 'scan.pdf', fileBytes('pdf', 1001), 'application/pdf'));
-    expect([refused.status, refused.code, Object.keys(refused.details)]).toEqual([422, 'validation_error', ['body.file']]);
-    expect(refused.details['body.file']!.join()).toContain('1001 bytes');
+    expect([refused.status, refused.code, Object.keys(refused.details)]).toEqual([422, 'validation_error', ['file']]);
+    expect(refused.details.file!.join()).toContain('1001 bytes');
     expect(await statusOf(over.uuid)).toBe('pending');
     expect((await commit(over.uuid, 'scan.pdf', fileBytes('pdf', 1000), 'application/pdf')).body.result.upload_intent.file?.size).toBe(1000);
   });
@@ -91,8 +91,8 @@ describe('committing a file', () => {
   ])('refuses %s with 422 details.file, leaving the intent pending', async (_case, name, bytes, type, message) => {
     const intent = await createIntent(server.v3);
     const refused = await failure(commit(intent.uuid, name, bytes, type));
-    expect([refused.status, refused.code, Object.keys(refused.details)]).toEqual([422, 'validation_error', ['body.file']]);
-    expect(refused.details['body.file']!.join(' | ')).toContain(message);
+    expect([refused.status, refused.code, Object.keys(refused.details)]).toEqual([422, 'validation_error', ['file']]);
+    expect(refused.details.file!.join(' | ')).toContain(message);
     expect(await statusOf(intent.uuid)).toBe('pending');
   });
 
@@ -100,9 +100,9 @@ describe('committing a file', () => {
     const intent = await createIntent(server.v3);
     // A form without the typed `file` part: the mock must name what is wrong.
     const missing = await failure(server.v3.commitUploadIntent({ path: { intent: intent.uuid }, body: { document: 'not a file' } as never }));
-    expect([missing.status, missing.details]).toEqual([422, { 'body.document': ['is not allowed'], 'body.file': ['is required'] }]);
+    expect([missing.status, missing.details]).toEqual([422, { document: ['is not allowed'], file: ['is required'] }]);
     const extra = await failure(commit(intent.uuid, 'passport.jpg', fileBytes('jpeg'), 'image/jpeg', { note: 'hello' }));
-    expect([extra.status, extra.details]).toEqual([422, { 'body.note': ['is not allowed'] }]);
+    expect([extra.status, extra.details]).toEqual([422, { note: ['is not allowed'] }]);
     expect(await statusOf(intent.uuid)).toBe('pending');
   });
 

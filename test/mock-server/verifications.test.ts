@@ -66,8 +66,8 @@ describe('an identity verification from uploads', () => {
 
     const fresh = await identityUpload('selfie');
     const reused = await failure(identity([{ intent: passport, kind: 'passport' }, { intent: fresh, kind: 'selfie' }]));
-    expect([reused.status, reused.code, Object.keys(reused.details)]).toEqual([422, 'validation_error', ['body.documents.0.upload_intent']]);
-    expect(reused.details['body.documents.0.upload_intent']!.join()).toContain('consumed');
+    expect([reused.status, reused.code, Object.keys(reused.details)]).toEqual([422, 'validation_error', ['documents.0.upload_intent']]);
+    expect(reused.details['documents.0.upload_intent']!.join()).toContain('consumed');
     expect((await intentStatus(fresh)).status).toBe('committed'); // nothing was consumed by the refused request
   });
 
@@ -88,7 +88,7 @@ describe('an identity verification from uploads', () => {
       }),
     );
     expect(refused.status).toBe(422);
-    expect(Object.keys(refused.details).sort()).toEqual(['body.documents.0.upload_intent', 'body.documents.1.upload_intent', 'body.documents.2.upload_intent', 'body.documents.3.kind']);
+    expect(Object.keys(refused.details).sort()).toEqual(['documents.0.upload_intent', 'documents.1.upload_intent', 'documents.2.upload_intent', 'documents.3.kind']);
     expect((await intentStatus(passport)).status).toBe('committed');
   });
 
@@ -104,7 +104,7 @@ describe('an identity verification from uploads', () => {
       { action: 'resubmit', allowed: false, reason: expect.any(String) },
     ]);
     const early = await failure(server.v3.submitOrderVerifications({ path: { order: order.public_id }, body: { verifications: [verification.id] } }));
-    expect([early.status, early.details]).toEqual([422, { 'body.verifications.0': ['a required document is missing: selfie'] }]);
+    expect([early.status, early.details]).toEqual([422, { 'verifications.0': ['a required document is missing: selfie'] }]);
 
     const selfie = await uploaded(server.v3, { purpose: 'identity_verification', resource_type: 'verification', resource_id: verification.id, field_key: 'selfie' });
     expect(selfie.status).toBe('consumed');
@@ -117,7 +117,7 @@ describe('an identity verification from uploads', () => {
     expect((await server.v3.getOrder({ path: { order: order.public_id } })).body.result.order.verification).toEqual({ required: true, status: 'in_review' });
 
     const twice = await failure(server.v3.submitOrderVerifications({ path: { order: order.public_id }, body: { verifications: [verification.id] } }));
-    expect([twice.status, twice.code, Object.keys(twice.details)]).toEqual([409, 'invalid_state_transition', ['body.verifications.0']]);
+    expect([twice.status, twice.code, Object.keys(twice.details)]).toEqual([409, 'invalid_state_transition', ['verifications.0']]);
   });
 
   it('expires when left pending past its ttl, after which only a new one can be started', async () => {
@@ -145,12 +145,12 @@ describe('a card verification', () => {
     expect(read).toMatchObject({ status: 'approved', reviewed_at: server.sandbox.clock.now().toISOString() });
 
     const again = await failure(server.v3.createCardVerification({ body: { card_number: visa, holder_name: 'ALICE SMITH', upload_intent: (await cardUpload()).uuid } }));
-    expect([again.status, Object.keys(again.details)]).toEqual([422, ['body.card_number']]);
+    expect([again.status, Object.keys(again.details)]).toEqual([422, ['card_number']]);
   });
 
   it('refuses an identity upload as the card photo', async () => {
     const refused = await failure(server.v3.createCardVerification({ body: { card_number: visa, holder_name: 'ALICE SMITH', upload_intent: (await identityUpload('passport')).uuid } }));
-    expect([refused.status, Object.keys(refused.details)]).toEqual([422, ['body.upload_intent']]);
+    expect([refused.status, Object.keys(refused.details)]).toEqual([422, ['upload_intent']]);
   });
 });
 
@@ -158,7 +158,7 @@ describe('the review (control reviewVerification)', () => {
   it('rejects with the reason shown as rejection_reason; a second decision is 409 with the machine reason', async () => {
     const verification = (await server.v3.createCardVerification({ body: { card_number: visa, holder_name: 'ALICE SMITH', upload_intent: (await cardUpload()).uuid } })).body.result.verification;
     const noReason = await failure(review(verification.id, 'reject'));
-    expect([noReason.status, Object.keys(noReason.details)]).toEqual([422, ['body.reason']]);
+    expect([noReason.status, Object.keys(noReason.details)]).toEqual([422, ['reason']]);
     await review(verification.id, 'reject', 'The order number is not visible in the photo.');
     const read = (await server.v3.getCardVerification({ path: { verification: verification.id } })).body.result.verification;
     expect(read).toMatchObject({ status: 'rejected', rejection_reason: 'The order number is not visible in the photo.' });
@@ -289,7 +289,7 @@ describe('requirements by route and amount', () => {
 
   it('answers 422 for an unknown route', async () => {
     const unknown = await failure(server.v3.getVerificationRequirements({ query: { route_id: 999_999 } }));
-    expect([unknown.status, Object.keys(unknown.details)]).toEqual([422, ['query.route_id']]);
+    expect([unknown.status, Object.keys(unknown.details)]).toEqual([422, ['route_id']]);
   });
 });
 
@@ -305,6 +305,6 @@ describe('isolation', () => {
     const theirs = await other.createUploadIntent({ body: { purpose: 'identity_verification' } });
     await other.commitUploadIntent({ path: { intent: theirs.body.result.upload_intent.uuid }, body: filePart('selfie.jpg', fileBytes('jpeg')) });
     const borrowed = await failure(server.v3.createIdentityVerification({ body: { documents: [{ upload_intent: theirs.body.result.upload_intent.uuid, kind: 'selfie' }] } }));
-    expect([borrowed.status, Object.keys(borrowed.details)]).toEqual([422, ['body.documents.0.upload_intent']]);
+    expect([borrowed.status, Object.keys(borrowed.details)]).toEqual([422, ['documents.0.upload_intent']]);
   });
 });

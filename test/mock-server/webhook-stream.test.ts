@@ -101,7 +101,7 @@ describe('streamWebhookEvents', () => {
     }
     const refused = await openStream('?events=order.completed');
     expect(refused.response.status).toBe(422);
-    expect(await refused.response.json()).toMatchObject({ error: { code: 'validation_error', details: { 'query.events': ['order.completed is not a webhook event type of the v3 or v1 contract'] } } });
+    expect(await refused.response.json()).toMatchObject({ error: { code: 'validation_error', details: { events: ['order.completed is not a webhook event type of the v3 or v1 contract'] } } });
   });
 
   it('replays what a reconnecting client missed after its Last-Event-ID', async () => {

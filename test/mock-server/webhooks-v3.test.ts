@@ -246,10 +246,10 @@ describe('test webhook and delivery', () => {
     expect(event.resource).toEqual({ type: 'webhook_endpoint', id: endpoint.id });
 
     const unknown = await failure(client.sendTestWebhook({ body: { endpoint_id: '00000000-0000-4000-8000-000000000000' } }));
-    expect([unknown.status, unknown.code, Object.keys(unknown.details)]).toEqual([422, 'validation_error', ['body.endpoint_id']]);
+    expect([unknown.status, unknown.code, Object.keys(unknown.details)]).toEqual([422, 'validation_error', ['endpoint_id']]);
     // Without endpoint_id: nobody subscribes to api.test here.
     const none = await failure(client.sendTestWebhook({ body: {} }));
-    expect([none.status, none.code, Object.keys(none.details)]).toEqual([422, 'validation_error', ['body.endpoint_id']]);
+    expect([none.status, none.code, Object.keys(none.details)]).toEqual([422, 'validation_error', ['endpoint_id']]);
   });
 
   it('a receiver answering 500 twice then 200 gets the event on the 3rd attempt, once', async () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exchangeV3Routes } from '../../generated/exchange-v3/routes.js';
 import { rememberRoute, requestContext } from '../../mock-server/http/request-context.js';
 import { strictResponses } from '../../mock-server/http/strict-responses.js';
+import { VirtualClock } from '../../mock-server/clock.js';
 import type { Server } from 'node:http';
 
 describe('strict mode', () => {
@@ -23,8 +24,8 @@ describe('strict mode', () => {
       res.end(text);
     };
     const meta = { request_id: 'req_0123456789abcdef0123', timestamp: '2026-11-21T12:00:00.000Z' };
-    app.get('/right', requestContext('v3'), strictResponses(), rememberRoute(ping), answer({ state: 0, message: 'OK', result: null, meta }));
-    app.get('/wrong', requestContext('v3'), strictResponses(), rememberRoute(ping), answer({ state: 0, result: { pong: 1 } }));
+    app.get('/right', requestContext('v3', new VirtualClock()), strictResponses(), rememberRoute(ping), answer({ state: 0, message: 'OK', result: null, meta }));
+    app.get('/wrong', requestContext('v3', new VirtualClock()), strictResponses(), rememberRoute(ping), answer({ state: 0, result: { pong: 1 } }));
     server = app.listen(0);
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -52,24 +52,24 @@ async function registrationRefusal(server: TestServer, url: string): Promise<str
   if (outcome === undefined) return undefined;
   expect(outcome).toBeInstanceOf(ApiError);
   expect([(outcome as ApiError).status, (outcome as ApiError).code], url).toEqual([422, 'validation_error']);
-  return (outcome as ApiError).details['body.url'];
+  return (outcome as ApiError).details.url;
 }
 
 /** The same URL through every path that sets a webhook URL: v3 create, v3 update, a v1 site's callback_url. */
 async function refusedEverywhere(server: TestServer, url: string): Promise<void> {
   const client: ExchangeV3Client = await freshClient(server);
   const create = await failure(client.createWebhookEndpoint({ body: { name: 'probe', url, events: ['api.test'] } }));
-  expect([create.status, create.code, Object.keys(create.details)], url).toEqual([422, 'validation_error', ['body.url']]);
+  expect([create.status, create.code, Object.keys(create.details)], url).toEqual([422, 'validation_error', ['url']]);
 
   // A name any mode registers (nothing is sent to it: no event is emitted).
   const fineUrl = 'https://hooks.example.test/fine';
   const endpoint = (await client.createWebhookEndpoint({ body: { name: 'fine', url: fineUrl, events: ['api.test'] } })).body.result.endpoint;
   const update = await failure(client.updateWebhookEndpoint({ path: { webhook: endpoint.id }, body: { url } }));
-  expect([update.status, update.code, Object.keys(update.details)], url).toEqual([422, 'validation_error', ['body.url']]);
+  expect([update.status, update.code, Object.keys(update.details)], url).toEqual([422, 'validation_error', ['url']]);
   expect((await client.getWebhookEndpoint({ path: { webhook: endpoint.id } })).body.result?.endpoint.url).toBe(fineUrl);
 
   const site = await failure(server.control.createSite({ body: { callback_url: url } }));
-  expect([site.status, site.code, Object.keys(site.details)], url).toEqual([422, 'validation_error', ['body.callback_url']]);
+  expect([site.status, site.code, Object.keys(site.details)], url).toEqual([422, 'validation_error', ['callback_url']]);
 }
 
 describe('metadata addresses', () => {

@@ -1,9 +1,9 @@
-// One ajv (JSON Schema 2020-12 with formats) that knows every catalog schema by its `$id` and
+// One ajv (JSON Schema 2020-12 with formats) that knows every catalog schema by its file's URI and
 // every contract document by its URI under contractsBaseUri, so `./schemas/x.json` and
 // `#/components/...` references resolve exactly as they do for the generator.
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { apiContracts, contractsBaseUri, loadCatalogSchemas, loadContract, type ContractKey } from './contracts.js';
+import { apiContracts, catalogSchemaUri, contractsBaseUri, loadCatalogSchemas, loadContract, type ContractKey } from './contracts.js';
 
 // ajv and ajv-formats are CommonJS with a default export; under NodeNext it sits on `.default`.
 const Ajv2020 = Ajv2020Module.default;
@@ -38,7 +38,9 @@ export function createContractAjv(families: ContractKey[] = ['v3', 'v1']): Ajv {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
   addFormats(ajv);
   ajv.addVocabulary(schemaAnnotationKeywords);
-  for (const { schema } of loadCatalogSchemas()) ajv.addSchema(schema);
+  // Registered with their file's URI as `$id` (in memory only): ajv gives a schema reached through
+  // a reference the referrer's base URI unless it names its own, and the files name none.
+  for (const { file, schema } of loadCatalogSchemas()) ajv.addSchema({ ...schema, $id: catalogSchemaUri(file) });
   const documents = families.map((family) => ({ family, doc: loadContract(family) }));
   const rootExtensions = documents.flatMap(({ doc }) => Object.keys(doc).filter((key) => key.startsWith('x-')));
   ajv.addVocabulary([...new Set([...openApiRootFields, ...rootExtensions])]);

@@ -25,8 +25,16 @@ export type ContractKey = keyof typeof apiContracts;
  */
 export type Family = Exclude<ContractKey, 'control'>;
 
-/** Base URI of contracts/: the catalog schemas' `$id`s live under it, so relative refs resolve. */
+/**
+ * Base URI of contracts/ for ajv: each file is registered under it by its path, so relative refs
+ * (`./schemas/x.json`, `pagination.v1.json`) resolve as they do between the files on disk.
+ */
 export const contractsBaseUri = 'https://exchange-api-kit.dev/contracts/';
+
+/** The URI a catalog schema (`contracts/schemas/<file>`) is registered under. */
+export function catalogSchemaUri(file: string): string {
+  return `${contractsBaseUri}schemas/${file}`;
+}
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };

@@ -4,8 +4,9 @@
 // expired, agreeing with route_id/amount_side), snapshot (snapshot_hash still the route's),
 // amount and limits (route-and-amount form), requisites, email, verification. A stale quote or
 // snapshot fails as quote_expired (quote again); any other failure as validation_error (the
-// caller renders the refusal with the preflight's errors as its details).
+// caller renders the refusal with the outcome's details).
 import type { CreateOrderRequest, MaskedOrderRequisites, OrderPreflight, OrderRequisites, PreflightCheck, Quote } from '../../../generated/exchange-v3/types.js';
+import { fieldErrors } from '../../../generated/runtime/field-errors.js';
 import { priceAmount } from './amount-check.js';
 import type { RouteRecord } from './catalog/catalog-records.js';
 import type { ExchangeCatalog } from './catalog/catalog-service.js';
@@ -47,7 +48,8 @@ export interface OrderRequestSources {
 
 export interface OrderCheck {
   preflight: OrderPreflight;
-  outcome: { ok: true; draft: OrderDraft } | { ok: false; code: 'quote_expired' | 'validation_error'; message: string };
+  /** A refusal's details are keyed `body.<field>`, as an HttpError carries them. */
+  outcome: { ok: true; draft: OrderDraft } | { ok: false; code: 'quote_expired' | 'validation_error'; message: string; details: Record<string, string[]> };
 }
 
 type CheckName = PreflightCheck['name'];
@@ -60,6 +62,8 @@ const undeliverableDomain = /\.(invalid|localhost)$/i;
 
 interface Inspection {
   preflight: OrderPreflight;
+  /** The failures by `body.<field>`, as an HttpError carries them (preflight.errors names the fields alone). */
+  errors: Record<string, string[]>;
   /** A stale quote or snapshot: the order fails as quote_expired. */
   stale: boolean;
   route: RouteRecord | null;
@@ -136,7 +140,8 @@ export function inspectOrderRequest(sources: OrderRequestSources, clientId: stri
 
   const checks: PreflightCheck[] = checkOrder.map((name) => ({ name, passed: !failures.has(name), message: failures.get(name) ?? null }));
   return {
-    preflight: { ok: failures.size === 0, checks, errors, quote, verification_required: needed },
+    preflight: { ok: failures.size === 0, checks, errors: fieldErrors(errors).details, quote, verification_required: needed },
+    errors,
     stale,
     route,
     quote,
@@ -160,7 +165,7 @@ export function checkOrderRequest(sources: OrderRequestSources, clientId: string
     const refusal = inspection.stale
       ? ({ code: 'quote_expired', message: 'The quote or route snapshot is no longer valid; request a new quote.' } as const)
       : ({ code: 'validation_error', message: 'The given data was invalid.' } as const);
-    return { preflight, outcome: { ok: false, ...refusal } };
+    return { preflight, outcome: { ok: false, ...refusal, details: inspection.errors } };
   }
   const requisites = maskRequisites(body.requisites);
   const draft: OrderDraft = {

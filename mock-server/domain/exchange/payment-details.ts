@@ -5,7 +5,7 @@
 import type { Random } from '../../random.js';
 import { createChainData, type ChainData } from '../deposits/chain-data.js';
 import type { RouteRecord } from './catalog/catalog-records.js';
-import { passesLuhn } from './requisite-checks.js';
+import { passesLuhn } from './catalog/requisite-formats.js';
 
 export interface PaymentDetails {
   /** The give side's network code (the deposit API's); null for fiat. */

@@ -156,8 +156,8 @@ export function checkAnswer(family: FamilyName, route: RouteDefinition, request:
   const what = `${route.operationId}: ${request.describe}`;
   expect(response.status < 500, `${what} → ${response.status} ${response.text.slice(0, 400)}`).toBe(true);
   // Every answer of these operations is JSON in the family's format, except the two
-  // non-JSON documents of v3 on success.
-  const nonJsonSuccess = response.status === 200 && /^(application\/yaml|application\/xml)/.test(response.contentType);
+  // non-JSON documents of v3 and the control API's event stream on success.
+  const nonJsonSuccess = response.status === 200 && /^(application\/yaml|application\/xml|text\/event-stream)/.test(response.contentType);
   if (nonJsonSuccess) return;
   // A 204 (the control API's webhook inbox) carries no body at all.
   if (response.status === 204) {

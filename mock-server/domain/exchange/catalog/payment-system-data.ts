@@ -27,8 +27,11 @@ export interface PaymentSystemSpec {
   payoutsSuspended?: string;
   /** Range the seed draws this system's reserve from, in its own units. */
   reserve: readonly [number, number];
-  /** Bank and e-money systems: the account format clients give, and the exchanger's own account they pay to. */
-  account?: { pattern: RegExp; format: string; exchanger: string };
+  /**
+   * Bank and e-money systems: the account format clients give (with an example of one, which
+   * the route capabilities publish), and the exchanger's own account they pay to.
+   */
+  account?: { pattern: RegExp; format: string; example: string; exchanger: string };
 }
 
 const tether = { name: 'Tether', logo: 'tether.svg' };
@@ -52,11 +55,11 @@ export const paymentSystemSpecs: readonly PaymentSystemSpec[] = Object.freeze([
   { letter: 'CARDRUB', short: 'cardrub', name: 'Visa/Mastercard RUB', ...visaMastercard('RUB', '₽'), usdPrice: '0.0106', reserve: [5_000_000, 25_000_000] },
   { letter: 'CARDUSD', short: 'cardusd', name: 'Visa/Mastercard USD', ...visaMastercard('USD', '$'), usdPrice: '1', reserve: [50_000, 200_000] },
   { letter: 'CARDEUR', short: 'cardeur', name: 'Visa/Mastercard EUR', ...visaMastercard('EUR', '€'), usdPrice: '1.08', reserve: [40_000, 180_000] },
-  { letter: 'WIREEUR', short: 'sepaeur', name: 'SEPA transfer EUR', payment: { name: 'SEPA', logo: 'sepa.svg' }, currency: { code: 'EUR', sign: '€' }, kind: 'bank', network: null, decimals: 2, usdPrice: '1.08', reserve: [200_000, 800_000], account: { pattern: /^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/, format: 'an IBAN', exchanger: 'DE89370400440532013000' } },
-  { letter: 'WIREUSD', short: 'swiftusd', name: 'SWIFT transfer USD', payment: { name: 'SWIFT', logo: 'swift.svg' }, currency: { code: 'USD', sign: '$' }, kind: 'bank', network: null, decimals: 2, usdPrice: '1', reserve: [200_000, 800_000], account: { pattern: /^[0-9]{6,17}$/, format: 'a bank account number of 6 to 17 digits', exchanger: '4417102937' } },
-  { letter: 'PMUSD', short: 'pmusd', name: 'Perfect Money USD', payment: { name: 'Perfect Money', logo: 'perfect-money.svg' }, currency: { code: 'USD', sign: '$' }, kind: 'emoney', network: null, decimals: 2, usdPrice: '1', reserve: [20_000, 120_000], account: { pattern: /^U[0-9]{7,8}$/, format: 'a Perfect Money account (U and 7 or 8 digits)', exchanger: 'U40128855' } },
-  { letter: 'PRUSD', short: 'prusd', name: 'Payeer USD', payment: { name: 'Payeer', logo: 'payeer.svg' }, currency: { code: 'USD', sign: '$' }, kind: 'emoney', network: null, decimals: 2, usdPrice: '1', reserve: [20_000, 120_000], account: { pattern: /^P[0-9]{7,10}$/, format: 'a Payeer account (P and 7 to 10 digits)', exchanger: 'P1043385772' } },
-  { letter: 'ADVCUSD', short: 'advcusd', name: 'AdvCash USD', payment: { name: 'AdvCash', logo: 'advcash.svg' }, currency: { code: 'USD', sign: '$' }, kind: 'emoney', network: null, decimals: 2, usdPrice: '1', reserve: [20_000, 120_000], account: { pattern: /^U[0-9]{12}$/, format: 'an AdvCash wallet (U and 12 digits)', exchanger: 'U512345678901' } },
+  { letter: 'WIREEUR', short: 'sepaeur', name: 'SEPA transfer EUR', payment: { name: 'SEPA', logo: 'sepa.svg' }, currency: { code: 'EUR', sign: '€' }, kind: 'bank', network: null, decimals: 2, usdPrice: '1.08', reserve: [200_000, 800_000], account: { pattern: /^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/, format: 'an IBAN', example: 'GB33BUKB20201555555555', exchanger: 'DE89370400440532013000' } },
+  { letter: 'WIREUSD', short: 'swiftusd', name: 'SWIFT transfer USD', payment: { name: 'SWIFT', logo: 'swift.svg' }, currency: { code: 'USD', sign: '$' }, kind: 'bank', network: null, decimals: 2, usdPrice: '1', reserve: [200_000, 800_000], account: { pattern: /^[0-9]{6,17}$/, format: 'a bank account number of 6 to 17 digits', example: '9876543210', exchanger: '4417102937' } },
+  { letter: 'PMUSD', short: 'pmusd', name: 'Perfect Money USD', payment: { name: 'Perfect Money', logo: 'perfect-money.svg' }, currency: { code: 'USD', sign: '$' }, kind: 'emoney', network: null, decimals: 2, usdPrice: '1', reserve: [20_000, 120_000], account: { pattern: /^U[0-9]{7,8}$/, format: 'a Perfect Money account (U and 7 or 8 digits)', example: 'U1234567', exchanger: 'U40128855' } },
+  { letter: 'PRUSD', short: 'prusd', name: 'Payeer USD', payment: { name: 'Payeer', logo: 'payeer.svg' }, currency: { code: 'USD', sign: '$' }, kind: 'emoney', network: null, decimals: 2, usdPrice: '1', reserve: [20_000, 120_000], account: { pattern: /^P[0-9]{7,10}$/, format: 'a Payeer account (P and 7 to 10 digits)', example: 'P1000000001', exchanger: 'P1043385772' } },
+  { letter: 'ADVCUSD', short: 'advcusd', name: 'AdvCash USD', payment: { name: 'AdvCash', logo: 'advcash.svg' }, currency: { code: 'USD', sign: '$' }, kind: 'emoney', network: null, decimals: 2, usdPrice: '1', reserve: [20_000, 120_000], account: { pattern: /^U[0-9]{12}$/, format: 'an AdvCash wallet (U and 12 digits)', example: 'U987654321098', exchanger: 'U512345678901' } },
 ]);
 
 /**

@@ -5,6 +5,7 @@
 // deposit address.
 import type { OrderRequisites } from '../../../../generated/exchange-v3/types.js';
 import { requireNetwork } from '../../deposits/networks.js';
+import type { RouteRecord } from './catalog-records.js';
 import type { PaymentSystemSpec } from './payment-system-data.js';
 
 export type RequisiteField = keyof OrderRequisites;
@@ -33,4 +34,9 @@ export function receiveRequisites(spec: PaymentSystemSpec): RequisiteField[] {
     case 'emoney':
       return ['to_account'];
   }
+}
+
+/** Every field an order on the route needs, give side first, each once. */
+export function routeRequisites(route: RouteRecord): RequisiteField[] {
+  return [...new Set([...giveRequisites(route.from.spec), ...receiveRequisites(route.to.spec)])];
 }

@@ -5,7 +5,8 @@ import { bundledDocument } from '../../../bundled-contracts.js';
 import type { AmountSide, RouteCapabilities } from '../../../../generated/exchange-v3/types.js';
 import type { RouteRecord } from './catalog-records.js';
 import type { RouteState } from './route-state.js';
-import { giveRequisites, receiveRequisites } from './requisite-fields.js';
+import { giveRequisites, receiveRequisites, routeRequisites } from './requisite-fields.js';
+import { requisiteFormat } from './requisite-formats.js';
 
 /** How long a quote (and a route snapshot) holds: the default of route-capabilities-v1's quote_ttl_seconds. */
 export const quoteTtlSeconds = readQuoteTtlSeconds();
@@ -39,7 +40,18 @@ export function routeCapabilities(state: RouteState): RouteCapabilities {
     quote_ttl_seconds: quoteTtlSeconds,
     requires_email: true,
     requires_verification: routeVerifications(route),
-    requisites: { from: giveRequisites(route.from.spec), to: receiveRequisites(route.to.spec) },
+    requisites: { from: giveRequisites(route.from.spec), to: receiveRequisites(route.to.spec), schema: requisitesSchema(route) },
     cancellable_statuses: cancellableStatuses,
+  };
+}
+
+/** The JSON Schema of an order's requisites on the route: what preflight and order creation check. */
+function requisitesSchema(route: RouteRecord): Record<string, unknown> {
+  const fields = routeRequisites(route);
+  return {
+    type: 'object',
+    required: fields,
+    additionalProperties: false,
+    properties: Object.fromEntries(fields.map((field) => [field, requisiteFormat(field, route).schema])),
   };
 }
