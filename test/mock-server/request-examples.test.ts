@@ -257,6 +257,12 @@ const bindings: Record<string, Binding> = {
   },
   forceOrderEvent: byOrder,
   reviewVerification: byIdentity,
+  forceStaticAddressEvent: async ({ v1 }) => ({ path: { static_address: (await staticAddress(v1)).uuid } }),
+  moderateReview: async ({ v3 }) => {
+    const completed = await orderIn(v3, 'completed');
+    const written = await v3.createReview({ body: { order: completed.public_id, rating: 5, text: 'Paid out within the hour.', author_name: 'Examples' } });
+    return { path: { review: String(written.body.result.review.id) } };
+  },
 };
 
 // --- the requests -----------------------------------------------------------------------------

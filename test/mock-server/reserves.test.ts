@@ -51,7 +51,7 @@ describe('reserves', () => {
     const rates = await (await fetch(`${server.url}/api/v3/public/rates.xml`)).text();
     expect(rates).not.toMatch(/<from>BTC<\/from><to>USDTTRC20<\/to>/);
     const quote = await failure(server.v3.createQuote({ body: { route_id: route.id, amount: route.limits.min_give } }));
-    expect([quote.status, quote.details]).toEqual([422, { 'body.route_id': [`names a suspended route: ${reason}`] }]);
+    expect([quote.status, quote.details]).toEqual([422, { route_id: [`names a suspended route: ${reason}`] }]);
 
     // Refilled to just above the smallest payout: small payouts go again, larger ones are above the reserve.
     const refill = addAmounts(route.limits.min_receive, '10');
@@ -61,7 +61,7 @@ describe('reserves', () => {
     expect((await server.v3.createQuote({ body: { route_id: route.id, amount: route.limits.min_give } })).status).toBe(200);
     const above = await failure(server.v3.createQuote({ body: { route_id: route.id, amount: route.limits.max_give } }));
     expect(above.status).toBe(422);
-    expect(above.details['body.amount']?.[0]).toMatch(new RegExp(`above the maximum of ${refill} USDTTRC20`));
+    expect(above.details.amount?.[0]).toMatch(new RegExp(`above the maximum of ${refill} USDTTRC20`));
     expect(compareAmounts(refill, route.limits.max_receive)).toBeLessThan(0);
   });
 

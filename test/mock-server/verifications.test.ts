@@ -214,10 +214,10 @@ describe('the review (control reviewVerification)', () => {
       { intent: await identityUpload('selfie'), kind: 'selfie' },
     ]);
     for (const [body, field] of [
-      [{ decision: 'request_more_info' }, 'body.reason'],
-      [{ decision: 'approve', documents: ['selfie'] }, 'body.documents'],
-      [{ decision: 'request_more_info', reason: 'x', documents: ['id_card'] }, 'body.documents'],
-      [{ decision: 'request_more_info', reason: 'x', documents: ['card_photo'] }, 'body.documents.0'],
+      [{ decision: 'request_more_info' }, 'reason'],
+      [{ decision: 'approve', documents: ['selfie'] }, 'documents'],
+      [{ decision: 'request_more_info', reason: 'x', documents: ['id_card'] }, 'documents'],
+      [{ decision: 'request_more_info', reason: 'x', documents: ['card_photo'] }, 'documents.0'],
     ] as const) {
       const refused = await failure(server.control.reviewVerification({ path: { verification: verification.id }, body: body as never }));
       expect([refused.status, refused.code, Object.keys(refused.details)]).toEqual([422, 'validation_error', [field]]);
