@@ -4,7 +4,7 @@
 import type { AmountSide } from '../../../generated/exchange-v3/types.js';
 import type { RouteState } from './catalog/route-state.js';
 import { compare, isZero, parseDecimal } from '../../decimal.js';
-import { priceGive, priceReceive, type Priced } from './pricing.js';
+import { priceGive, priceReceive, type Priced } from './catalog/pricing.js';
 
 export type AmountOutcome =
   | { ok: true; priced: Priced }

@@ -12,7 +12,7 @@ import type { RouteRecord } from './catalog/catalog-records.js';
 import type { ExchangeCatalog } from './catalog/catalog-service.js';
 import { snapshotHash, staleSnapshotMessage, type RouteState } from './catalog/route-state.js';
 import type { PaymentDetails, PaymentDetailsSource } from './payment-details.js';
-import type { Priced } from './pricing.js';
+import type { Priced } from './catalog/pricing.js';
 import type { QuoteBook } from './quotes.js';
 import { requisiteErrors } from './requisite-checks.js';
 import { verificationNeeds, type PassedVerifications } from './verification-needs.js';

@@ -5,9 +5,9 @@ import type { AmountSide, Quote } from '../../../generated/exchange-v3/types.js'
 import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
 import { randomUuid } from '../webhooks/ids.js';
-import { quoteTtlSeconds } from './catalog/route-capabilities.js';
+import { quoteTtlSeconds } from './catalog/quote-ttl.js';
 import { routeSnapshot, type RouteState } from './catalog/route-state.js';
-import type { Priced } from './pricing.js';
+import type { Priced } from './catalog/pricing.js';
 
 export interface QuoteRecord {
   clientId: string;

@@ -1,22 +1,12 @@
 // `route-capabilities-v1` of a route: what preflight and order creation check against, so an
 // integrator can build the order form from it.
 import { orderMachine } from '../../../../generated/machines.js';
-import { bundledDocument } from '../../../bundled-contracts.js';
 import type { AmountSide, RouteCapabilities } from '../../../../generated/exchange-v3/types.js';
 import type { RouteRecord } from './catalog-records.js';
+import { quoteTtlSeconds } from './quote-ttl.js';
 import type { RouteState } from './route-state.js';
 import { giveRequisites, receiveRequisites, routeRequisites } from './requisite-fields.js';
 import { requisiteFormat } from './requisite-formats.js';
-
-/** How long a quote (and a route snapshot) holds: the default of route-capabilities-v1's quote_ttl_seconds. */
-export const quoteTtlSeconds = readQuoteTtlSeconds();
-
-function readQuoteTtlSeconds(): number {
-  const schemas = (bundledDocument('exchange-v3').components as { schemas?: Record<string, { properties?: Record<string, { default?: unknown }> }> } | undefined)?.schemas;
-  const ttl = schemas?.RouteCapabilities?.properties?.quote_ttl_seconds?.default;
-  if (typeof ttl !== 'number') throw new Error('v3 contract: RouteCapabilities.quote_ttl_seconds has no default');
-  return ttl;
-}
 
 /** Both sides can be priced on every route (quotes take amount_side). */
 const amountSides: AmountSide[] = ['give', 'receive'];

@@ -5,9 +5,9 @@
 import { createHash } from 'node:crypto';
 import type { RouteSnapshot } from '../../../../generated/exchange-v3/types.js';
 import { compare, parseDecimal } from '../../../decimal.js';
-import { priceGive } from '../pricing.js';
+import { priceGive } from './pricing.js';
 import { driftedCourse, type RouteRecord } from './catalog-records.js';
-import { quoteTtlSeconds } from './route-capabilities.js';
+import { quoteTtlSeconds } from './quote-ttl.js';
 
 /** A floating rate moves at most this much (parts per million) from its base, once per step. */
 const floatingDriftPpm = 5_000;

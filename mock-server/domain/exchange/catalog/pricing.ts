@@ -3,8 +3,8 @@
 // precision in the exchanger's favour where rounding is needed: the payout down, what the
 // client must pay up, the fee half-up (the contract's quote example: 0.015 BTC at 64000.5 with
 // 0.5% gives 955.207462 and a fee of 4.800038).
-import { compare, divide, formatDecimal, multiply, parseDecimal, roundDecimal, subtract } from '../../decimal.js';
-import type { RouteRecord } from './catalog/catalog-records.js';
+import { compare, divide, formatDecimal, multiply, parseDecimal, roundDecimal, subtract } from '../../../decimal.js';
+import type { RouteRecord } from './catalog-records.js';
 
 export interface Priced {
   amountIn: string;
