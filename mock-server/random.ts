@@ -10,12 +10,14 @@ export interface Random {
   int(min: number, max: number): number;
   /** `length` characters of `alphabet`. */
   string(length: number, alphabet?: string): string;
+  /** Where the stream stands: `createRandom(seed, state)` continues it from here (snapshots). */
+  state(): number;
 }
 
 const alphanumeric = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-export function createRandom(seed: number = randomInt(0, 2 ** 31 - 1)): Random {
-  let state = seed >>> 0;
+export function createRandom(seed: number = randomInt(0, 2 ** 31 - 1), resumeAt: number = seed): Random {
+  let state = resumeAt >>> 0;
   const next = (): number => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
@@ -33,5 +35,6 @@ export function createRandom(seed: number = randomInt(0, 2 ** 31 - 1)): Random {
       for (let i = 0; i < length; i += 1) text += alphabet.charAt(Math.floor(next() * alphabet.length));
       return text;
     },
+    state: () => state,
   };
 }

@@ -11,7 +11,7 @@ import { allScopes } from './domain/accounts/scope-catalog.js';
 import { SiteRegistry, type Site } from './domain/accounts/sites.js';
 import type { KeyMeter, KeyUsage } from './domain/accounts/key-meter.js';
 import { UsageBuffer } from './http/usage-buffer.js';
-import { VirtualClock } from './clock.js';
+import { VirtualClock, type ClockSetting } from './clock.js';
 import { createRandom, type Random } from './random.js';
 import { MemoryStore } from './store/memory/memory-store.js';
 import type { Cells, SandboxStore } from './store/sandbox-store.js';
@@ -61,6 +61,28 @@ export const defaultKeyLimits: KeyLimits = {
   daily: exchangeV3Info['x-rate-limits'].quota_daily,
   monthly: exchangeV3Info['x-rate-limits'].quota_monthly,
 };
+
+/** What one start, reset or load builds: the main random stream, the registries, the webhook engine and the domain services. */
+export interface SandboxGeneration {
+  readonly seed: number;
+  readonly random: Random;
+  readonly keys: ApiKeyRegistry;
+  readonly sites: SiteRegistry;
+  readonly webhooks: WebhookEngine;
+  readonly services: SandboxServices;
+}
+
+/** A sandbox read from a snapshot (mock-server/snapshot), ready to take the place of the current one. */
+export interface LoadedSandbox {
+  seed: number;
+  /** Where the main random stream resumes. */
+  randomAt: number;
+  clock: ClockSetting;
+  /** Puts the loaded records into a new generation; throws when they do not fit together. */
+  prepare(generation: SandboxGeneration): void;
+  /** Writes the loaded records the store keeps into the (emptied) store. */
+  store(store: SandboxStore): Promise<void>;
+}
 
 export class Sandbox {
   readonly clock: VirtualClock;
@@ -127,7 +149,7 @@ export class Sandbox {
     if (badIps.length > 0) throw new RangeError(`webhook egress IPs must be IP addresses: ${badIps.join(', ')}`);
     this.webhookEgressIps = options.webhookEgressIps ?? defaultWebhookEgressIps;
     this.webhookEngineOptions = { retryScheduleSeconds: options.webhookRetrySchedule, failedDeliveriesLimit: options.webhookFailedDeliveriesLimit };
-    this.startFrom(this.seedInUse);
+    this.install(this.buildGeneration(this.seedInUse));
     // The store keeps the clock's setting, so a durable engine resumes the virtual time it left.
     this.clock.onChange((setting) => void this.store.clock.save(setting));
     // Retries that an advance makes due are sent at once, asynchronously like real deliveries
@@ -190,27 +212,52 @@ export class Sandbox {
     this.clock.reset();
     this.usage.clear();
     await this.store.clear();
-    this.startFrom(seed ?? this.seedInUse);
+    this.install(this.buildGeneration(seed ?? this.seedInUse));
   }
 
-  private startFrom(seed: number): void {
-    this.seedInUse = seed;
-    this.random = createRandom(seed);
-    this.keys = new ApiKeyRegistry(this.random);
-    this.sites = new SiteRegistry(this.random);
-    this.keys.adopt(this.defaultKey);
-    this.sites.adopt(this.defaultSite);
-    this.webhooks?.dispatcher.stop();
+  /**
+   * Replaces the whole sandbox with a loaded one, or leaves it untouched: `prepare` fills a new
+   * generation (built from `seed`, the main stream resumed at `randomAt`) with the loaded records
+   * and may throw; only once it has returned are the store's records replaced and the clock
+   * set. The default key and site keep their credentials, as after a reset.
+   */
+  async replace(loaded: LoadedSandbox): Promise<void> {
+    const generation = this.buildGeneration(loaded.seed, loaded.randomAt);
+    loaded.prepare(generation);
+    this.usage.clear();
+    await this.store.clear();
+    await loaded.store(this.store);
+    this.clock.restore(loaded.clock);
+    this.install(generation);
+  }
+
+  private buildGeneration(seed: number, randomAt?: number): SandboxGeneration {
+    const random = createRandom(seed, randomAt);
+    const keys = new ApiKeyRegistry(random);
+    const sites = new SiteRegistry(random);
+    keys.adopt(this.defaultKey);
+    sites.adopt(this.defaultSite);
     const transport: Transport = (request, signal) => this.webhookTransport(request, signal);
-    this.webhooks = createWebhookEngine(this.store.webhooks, this.clock, this.random, transport, this.egress.pool, { ...this.webhookEngineOptions, feed: this.webhookFeed });
-    this.services = createServices({
+    const webhooks = createWebhookEngine(this.store.webhooks, this.clock, random, transport, this.egress.pool, { ...this.webhookEngineOptions, feed: this.webhookFeed });
+    const services = createServices({
       clock: this.clock,
       seed,
-      random: this.random,
-      emit: (input) => this.webhooks.service.emit(input),
-      siteWebhooks: () => ({ store: this.webhooks.store, service: this.webhooks.service, clock: this.clock, random: this.random }),
+      random,
+      emit: (input) => webhooks.service.emit(input),
+      siteWebhooks: () => ({ store: webhooks.store, service: webhooks.service, clock: this.clock, random }),
       defaultClient: this.defaultKey.client,
     });
+    return { seed, random, keys, sites, webhooks, services };
+  }
+
+  private install(generation: SandboxGeneration): void {
+    this.webhooks?.dispatcher.stop();
+    this.seedInUse = generation.seed;
+    this.random = generation.random;
+    this.keys = generation.keys;
+    this.sites = generation.sites;
+    this.webhooks = generation.webhooks;
+    this.services = generation.services;
     if (this.dispatchIntervalMs !== null) this.webhooks.dispatcher.start(this.dispatchIntervalMs);
   }
 }

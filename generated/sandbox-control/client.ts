@@ -29,6 +29,23 @@ export const sandboxControlOperations = {
       "contentType": "application/json"
     }
   },
+  "exportSandboxState": {
+    "operationId": "exportSandboxState",
+    "method": "GET",
+    "path": "/state",
+    "query": [],
+    "headers": []
+  },
+  "importSandboxState": {
+    "operationId": "importSandboxState",
+    "method": "PUT",
+    "path": "/state",
+    "query": [],
+    "headers": [],
+    "body": {
+      "contentType": "application/json"
+    }
+  },
   "getClock": {
     "operationId": "getClock",
     "method": "GET",
@@ -344,6 +361,17 @@ export interface ResetSandboxInput {
   signal?: AbortSignal | undefined;
 }
 
+/** Input of exportSandboxState: GET /state. */
+export interface ExportSandboxStateInput {
+  signal?: AbortSignal | undefined;
+}
+
+/** Input of importSandboxState: PUT /state. */
+export interface ImportSandboxStateInput {
+  body: Operations['importSandboxState']['body'];
+  signal?: AbortSignal | undefined;
+}
+
 /** Input of getClock: GET /clock. */
 export interface GetClockInput {
   signal?: AbortSignal | undefined;
@@ -542,6 +570,16 @@ export class SandboxControlClient {
   /** Reset the mock to its seeded fixtures (POST /reset). */
   resetSandbox(input?: ResetSandboxInput): Promise<ApiResponse<Operations['resetSandbox']['result']>> {
     return this.runtime.request(sandboxControlOperations.resetSandbox, input);
+  }
+
+  /** Export the whole sandbox (GET /state). */
+  exportSandboxState(input?: ExportSandboxStateInput): Promise<ApiResponse<Operations['exportSandboxState']['result']>> {
+    return this.runtime.request(sandboxControlOperations.exportSandboxState, input);
+  }
+
+  /** Replace the sandbox with an exported one (PUT /state). */
+  importSandboxState(input: ImportSandboxStateInput): Promise<ApiResponse<Operations['importSandboxState']['result']>> {
+    return this.runtime.request(sandboxControlOperations.importSandboxState, input);
   }
 
   /** Read the virtual clock (GET /clock). */

@@ -24,6 +24,10 @@ export type HandlerRequest<OperationId extends keyof Operations> = OperationRequ
 export interface SandboxControlHandlers {
   /** Reset the mock to its seeded fixtures (POST /reset) */
   resetSandbox(request: HandlerRequest<'resetSandbox'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** Export the whole sandbox (GET /state) */
+  exportSandboxState(request: HandlerRequest<'exportSandboxState'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  /** Replace the sandbox with an exported one (PUT /state) */
+  importSandboxState(request: HandlerRequest<'importSandboxState'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
   /** Read the virtual clock (GET /clock) */
   getClock(request: HandlerRequest<'getClock'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
   /** Freeze the virtual clock (POST /clock/freeze) */
@@ -103,6 +107,32 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
     parameters: [
     ],
     body: { contentType: 'application/json', required: false },
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'exportSandboxState',
+    method: 'get',
+    path: '/state',
+    tag: 'State',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+    ],
+    body: undefined,
+    idempotency: undefined,
+    pagination: undefined,
+  },
+  {
+    operationId: 'importSandboxState',
+    method: 'put',
+    path: '/state',
+    tag: 'State',
+    scope: undefined,
+    security: [[], ['adminToken']],
+    parameters: [
+    ],
+    body: { contentType: 'application/json', required: true },
     idempotency: undefined,
     pagination: undefined,
   },

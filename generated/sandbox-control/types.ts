@@ -115,6 +115,253 @@ export type SandboxResetResult = {
   reset_at: string;
 };
 
+/** The whole sandbox, as `GET /state` exports it and `PUT /state` loads it. */
+export type SandboxState = {
+  format: 'exchange-api-kit/sandbox-state';
+  /** The document's version; a mock loads only its own version. */
+  version: 1;
+  /** The virtual instant of the export. */
+  taken_at: string;
+  seed: Seed;
+  clock: SandboxStateClock;
+  random: RandomStreamState;
+  accounts: SandboxStateAccounts;
+  limits: SandboxStateLimits;
+  webhooks: SandboxStateWebhooks;
+  exchange: SandboxStateExchange;
+  deposits: SandboxStateDeposits;
+  files: SandboxStateFiles;
+};
+
+export type SandboxStateLoaded = {
+  seed: Seed;
+  /** The virtual instant after the load (the document's clock). */
+  now: string;
+  /** How many records the document held. */
+  records: number;
+};
+
+/** Where a seeded random stream stands, so ids and data continue from there. */
+export type RandomStreamState = number;
+
+/** An instant, in milliseconds since 1970-01-01T00:00:00Z. */
+export type EpochMs = number;
+
+export type SandboxStateClock = {
+  /** How far the virtual clock runs ahead of real time. */
+  offset_ms: number;
+  /** The frozen virtual instant; null while the clock runs. */
+  frozen_at_ms: EpochMs | null;
+};
+
+/** The v3 keys with their clients, and the v1 sites. */
+export type SandboxStateAccounts = {
+  keys: SandboxStateKey[];
+  sites: SandboxStateSite[];
+};
+
+export type SandboxStateKey = {
+  id: number;
+  name: string;
+  token: string;
+  hmacSecret: string;
+  /** Scope names; each must be one the v3 contract's x-scope names. */
+  scopes: string[];
+  client: {
+    id: number;
+    name: string;
+    email: string;
+    active: boolean;
+    apiAccessEnabled: boolean;
+  };
+  active: boolean;
+  expiresAtMs: EpochMs | null;
+  ipAllowlist: string[];
+  hmacRequired: boolean;
+  limits: {
+    perMinute: number;
+    daily: number;
+    monthly: number;
+  };
+  createdAtMs: EpochMs;
+  lastUsedAtMs: EpochMs | null;
+};
+
+export type SandboxStateSite = {
+  id: number;
+  name: string;
+  apiKey: string;
+  apiSecret: string;
+  webhookSecret: string;
+  callbackUrl: string | null;
+  amlEnabled: boolean;
+  webhookEvents: string[];
+  createdAtMs: EpochMs;
+};
+
+/** What the platform meters - each v3 key's rate window and quota counts, its usage per operation, the nonces of signed requests and the idempotency records - each live until `expiresAtMs`. */
+export type SandboxStateLimits = {
+  meters: SandboxStateMeterCell[];
+  usage: SandboxStateUsageCell[];
+  nonces: SandboxStateNonceCell[];
+  idempotency: SandboxStateIdempotencyRecord[];
+};
+
+export type SandboxStateMeterCell = {
+  key: string;
+  expiresAtMs: EpochMs;
+  value: {
+    window: {
+      startMs: EpochMs;
+      count: number;
+    };
+    day: SandboxStateQuotaPeriod;
+    month: SandboxStateQuotaPeriod;
+  };
+};
+
+export type SandboxStateQuotaPeriod = {
+  start: EpochMs;
+  used: number;
+};
+
+export type SandboxStateUsageCell = {
+  key: string;
+  expiresAtMs: EpochMs;
+  value: {
+    month: EpochMs;
+    operations: {
+      [key: string]: {
+        requests: number;
+        errors: number;
+        billable_units: number;
+        total_duration_ms: number;
+      };
+    };
+  };
+};
+
+export type SandboxStateNonceCell = {
+  key: string;
+  expiresAtMs: EpochMs;
+};
+
+export type SandboxStateIdempotencyRecord = {
+  caller: string;
+  key: string;
+  fingerprint: string;
+  reservedAtMs: EpochMs;
+  expiresAtMs: EpochMs;
+  /** The answer kept for repeats; a record whose request never finished is not exported. */
+  response: {
+    status: number;
+    headers: {
+      [key: string]: string | string[];
+    };
+    bodyBase64: string;
+  };
+};
+
+/** The webhook engine's endpoints, events and deliveries (every attempt kept). The inbox is not part of the sandbox's state; a load empties it, as a reset does. */
+export type SandboxStateWebhooks = {
+  endpoints: SandboxStateWebhookEndpoint[];
+  events: SandboxStateWebhookEvent[];
+  deliveries: SandboxStateWebhookDelivery[];
+};
+
+export type SandboxStateWebhookEndpoint = {
+  id: string;
+  clientId: string;
+  name: string;
+  url: string;
+  events: string[];
+  /** A state of the webhook-endpoint machine. */
+  status: string;
+  secret: string;
+  secretFingerprint: string;
+  failureCount: number;
+  failedDeliveries: number;
+  mirrorsSite: boolean;
+  lastDeliveryAtMs: EpochMs | null;
+  lastSuccessAtMs: EpochMs | null;
+  lastFailureAtMs: EpochMs | null;
+  createdAtMs: EpochMs;
+  updatedAtMs: EpochMs;
+};
+
+export type SandboxStateWebhookEvent = {
+  id: string;
+  clientId: string;
+  type: string;
+  resource: {
+    type: string;
+    id: string | number | null;
+  };
+  payload: {
+    [key: string]: unknown;
+  };
+  status: 'pending' | 'delivered' | 'failed' | 'partially_delivered';
+  requestId: string | null;
+  correlationId: string | null;
+  idempotencyKey: string | null;
+  /** The exact JSON text posted and signed on every attempt. */
+  body: string;
+  deliveryIds: string[];
+  createdAtMs: EpochMs;
+};
+
+export type SandboxStateWebhookDelivery = {
+  id: string;
+  clientId: string;
+  eventId: string;
+  eventType: string;
+  endpointId: string;
+  endpointUrl: string;
+  targeted: boolean;
+  /** A state of the webhook-delivery machine. */
+  status: string;
+  attempts: SandboxStateWebhookAttempt[];
+  maxAttempts: number;
+  nextAttemptAtMs: EpochMs | null;
+  deliveredAtMs: EpochMs | null;
+  createdAtMs: EpochMs;
+  updatedAtMs: EpochMs;
+};
+
+export type SandboxStateWebhookAttempt = {
+  number: number;
+  status: 'succeeded' | 'failed';
+  atMs: EpochMs;
+  durationMs: number;
+  request: {
+    url: string;
+    headers: {
+      [key: string]: string;
+    };
+    body: string;
+  };
+  response: null | {
+    status: number;
+    headers: {
+      [key: string]: string;
+    };
+    body: string;
+  };
+  error: null | {
+    code: string;
+    message: string;
+  };
+};
+
+/** The exchanger's records - route states and reserves, quotes, orders, reviews and partner data - with each service's random stream. */
+export type SandboxStateExchange = Record<string, never>;
+
+/** The deposit gateway's records - deposits, chain transactions, static addresses, AML checks and the AML provider's settings - with each service's random stream. */
+export type SandboxStateDeposits = Record<string, never>;
+
+/** Upload intents with their files' metadata, and verifications, with each service's random stream. */
+export type SandboxStateFiles = Record<string, never>;
+
 export type ClockState = {
   /** The current virtual instant. */
   now: string;
@@ -697,6 +944,57 @@ export type ResetSandboxResult = ResetSandboxResponses['200'];
 
 /** Body of an error response of `resetSandbox` (POST /__mock/reset). */
 export type ResetSandboxError = ResetSandboxResponses['400' | '401' | '413' | '415' | '422'];
+
+/**
+ * Response bodies of `exportSandboxState` (GET /__mock/state) by status.
+ *
+ * Export the whole sandbox.
+ */
+export type ExportSandboxStateResponses = {
+  /** The sandbox as it stands. */
+  '200': SuccessEnvelope & {
+    result: SandboxState;
+  };
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `exportSandboxState` (GET /__mock/state). */
+export type ExportSandboxStateResult = ExportSandboxStateResponses['200'];
+
+/** Body of an error response of `exportSandboxState` (GET /__mock/state). */
+export type ExportSandboxStateError = ExportSandboxStateResponses['401'];
+
+/** Request body (application/json) of `importSandboxState` (PUT /__mock/state). */
+export type ImportSandboxStateBody = SandboxState;
+
+/**
+ * Response bodies of `importSandboxState` (PUT /__mock/state) by status.
+ *
+ * Replace the sandbox with an exported one.
+ */
+export type ImportSandboxStateResponses = {
+  /** The sandbox is replaced. */
+  '200': SuccessEnvelope & {
+    result: SandboxStateLoaded;
+  };
+  /** `bad_request`: the body is not well-formed JSON, cannot be parsed, or cannot be decoded (a corrupt `gzip`, `deflate` or `br` body). */
+  '400': ErrorEnvelope;
+  /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
+  '401': ErrorEnvelope;
+  /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
+  '413': ErrorEnvelope;
+  /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
+  '415': ErrorEnvelope;
+  /** `validation_error` with `error.details` per field. */
+  '422': ErrorEnvelope;
+};
+
+/** Body of a successful (2xx) response of `importSandboxState` (PUT /__mock/state). */
+export type ImportSandboxStateResult = ImportSandboxStateResponses['200'];
+
+/** Body of an error response of `importSandboxState` (PUT /__mock/state). */
+export type ImportSandboxStateError = ImportSandboxStateResponses['400' | '401' | '413' | '415' | '422'];
 
 /**
  * Response bodies of `getClock` (GET /__mock/clock) by status.
@@ -1640,6 +1938,24 @@ export interface Operations {
     responses: ResetSandboxResponses;
     result: ResetSandboxResult;
     error: ResetSandboxError;
+  };
+  exportSandboxState: {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: undefined;
+    responses: ExportSandboxStateResponses;
+    result: ExportSandboxStateResult;
+    error: ExportSandboxStateError;
+  };
+  importSandboxState: {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: ImportSandboxStateBody;
+    responses: ImportSandboxStateResponses;
+    result: ImportSandboxStateResult;
+    error: ImportSandboxStateError;
   };
   getClock: {
     path: Record<string, never>;

@@ -23,6 +23,15 @@ export declare const resetSandbox_response_401: Validator;
 export declare const resetSandbox_response_413: Validator;
 export declare const resetSandbox_response_415: Validator;
 export declare const resetSandbox_response_422: Validator;
+export declare const exportSandboxState_response_200: Validator;
+export declare const exportSandboxState_response_401: Validator;
+export declare const importSandboxState_body: Validator;
+export declare const importSandboxState_response_200: Validator;
+export declare const importSandboxState_response_400: Validator;
+export declare const importSandboxState_response_401: Validator;
+export declare const importSandboxState_response_413: Validator;
+export declare const importSandboxState_response_415: Validator;
+export declare const importSandboxState_response_422: Validator;
 export declare const getClock_response_200: Validator;
 export declare const getClock_response_401: Validator;
 export declare const freezeClock_response_200: Validator;
@@ -202,6 +211,8 @@ export declare const setReserve_response_422: Validator;
 
 export declare const operationValidators: {
   readonly resetSandbox: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
+  readonly exportSandboxState: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body?: undefined; readonly responses: { readonly "200": Validator; readonly "401": Validator; } };
+  readonly importSandboxState: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body: Validator; readonly responses: { readonly "200": Validator; readonly "400": Validator; readonly "401": Validator; readonly "413": Validator; readonly "415": Validator; readonly "422": Validator; } };
   readonly getClock: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body?: undefined; readonly responses: { readonly "200": Validator; readonly "401": Validator; } };
   readonly freezeClock: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body?: undefined; readonly responses: { readonly "200": Validator; readonly "401": Validator; } };
   readonly resumeClock: { readonly path?: undefined; readonly query?: undefined; readonly headers?: undefined; readonly body?: undefined; readonly responses: { readonly "200": Validator; readonly "401": Validator; } };

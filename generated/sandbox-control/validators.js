@@ -5350,15 +5350,5381 @@ return errors === 0;
 }
 validate78.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getClock_response_200 = validate81;
-const schema37 = {"$ref":"#/components/responses/ClockState/content/application~1json/schema","$comment":"validator entry"};
-const schema38 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ClockState"}}}]};
-const schema39 = {"type":"object","required":["now","frozen","offset_seconds"],"additionalProperties":false,"properties":{"now":{"type":"string","format":"date-time","description":"The current virtual instant."},"frozen":{"type":"boolean","description":"Whether time is stopped (see freezeClock)."},"offset_seconds":{"type":"number","description":"The virtual instant minus real time, in seconds. 0 on a fresh clock; advances add to it; while the clock is frozen it falls as real time passes.","x-assumption":"A signed number of seconds (fractions allowed) is the simplest way to show how far the mock is from the wall clock."}}};
+export const exportSandboxState_response_200 = validate81;
+const schema37 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SandboxState"}}}]};
+const schema38 = {"type":"object","description":"The whole sandbox, as `GET /state` exports it and `PUT /state` loads it.","required":["format","version","taken_at","seed","clock","random","accounts","limits","webhooks","exchange","deposits","files"],"additionalProperties":false,"properties":{"format":{"const":"exchange-api-kit/sandbox-state"},"version":{"const":1,"description":"The document's version; a mock loads only its own version."},"taken_at":{"type":"string","format":"date-time","description":"The virtual instant of the export."},"seed":{"$ref":"#/components/schemas/Seed"},"clock":{"$ref":"#/components/schemas/SandboxStateClock"},"random":{"$ref":"#/components/schemas/RandomStreamState"},"accounts":{"$ref":"#/components/schemas/SandboxStateAccounts"},"limits":{"$ref":"#/components/schemas/SandboxStateLimits"},"webhooks":{"$ref":"#/components/schemas/SandboxStateWebhooks"},"exchange":{"$ref":"#/components/schemas/SandboxStateExchange"},"deposits":{"$ref":"#/components/schemas/SandboxStateDeposits"},"files":{"$ref":"#/components/schemas/SandboxStateFiles"}}};
+const func13 = Object.prototype.hasOwnProperty;
+const schema39 = {"type":"object","required":["offset_ms","frozen_at_ms"],"additionalProperties":false,"properties":{"offset_ms":{"type":"integer","description":"How far the virtual clock runs ahead of real time."},"frozen_at_ms":{"description":"The frozen virtual instant; null while the clock runs.","oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]}}};
+const schema40 = {"type":"integer","description":"An instant, in milliseconds since 1970-01-01T00:00:00Z."};
 
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate84.evaluated;
+const evaluated0 = validate86.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate86.errors = vErrors;
+return errors === 0;
+}
+validate86.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate85.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.offset_ms === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "offset_ms"},message:"must have required property '"+"offset_ms"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.frozen_at_ms === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "frozen_at_ms"},message:"must have required property '"+"frozen_at_ms"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "offset_ms") || (key0 === "frozen_at_ms"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.offset_ms !== undefined){
+let data0 = data.offset_ms;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err3 = {instancePath:instancePath+"/offset_ms",schemaPath:"#/properties/offset_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.frozen_at_ms !== undefined){
+let data1 = data.frozen_at_ms;
+const _errs5 = errors;
+let valid1 = false;
+let passing0 = null;
+const _errs6 = errors;
+if(!(validate86(data1, {instancePath:instancePath+"/frozen_at_ms",parentData:data,parentDataProperty:"frozen_at_ms",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs6 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+}
+const _errs7 = errors;
+if(data1 !== null){
+const err4 = {instancePath:instancePath+"/frozen_at_ms",schemaPath:"#/properties/frozen_at_ms/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs7 === errors;
+if(_valid0 && valid1){
+valid1 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid1 = true;
+passing0 = 1;
+}
+}
+if(!valid1){
+const err5 = {instancePath:instancePath+"/frozen_at_ms",schemaPath:"#/properties/frozen_at_ms/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate85.errors = vErrors;
+return errors === 0;
+}
+validate85.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema41 = {"type":"integer","minimum":0,"maximum":4294967295,"description":"Where a seeded random stream stands, so ids and data continue from there."};
+
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate89.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data == "number") && (isFinite(data))){
+if(data > 4294967295 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 0 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+validate89.errors = vErrors;
+return errors === 0;
+}
+validate89.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema42 = {"type":"object","description":"The v3 keys with their clients, and the v1 sites.","required":["keys","sites"],"additionalProperties":false,"properties":{"keys":{"type":"array","items":{"$ref":"#/components/schemas/SandboxStateKey"}},"sites":{"type":"array","items":{"$ref":"#/components/schemas/SandboxStateSite"}}}};
+const schema43 = {"type":"object","required":["id","name","token","hmacSecret","scopes","client","active","expiresAtMs","ipAllowlist","hmacRequired","limits","createdAtMs","lastUsedAtMs"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"token":{"type":"string","minLength":1},"hmacSecret":{"type":"string"},"scopes":{"type":"array","items":{"type":"string"},"description":"Scope names; each must be one the v3 contract's x-scope names."},"client":{"type":"object","required":["id","name","email","active","apiAccessEnabled"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"email":{"type":"string"},"active":{"type":"boolean"},"apiAccessEnabled":{"type":"boolean"}}},"active":{"type":"boolean"},"expiresAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]},"ipAllowlist":{"type":"array","items":{"type":"string"}},"hmacRequired":{"type":"boolean"},"limits":{"type":"object","required":["perMinute","daily","monthly"],"additionalProperties":false,"properties":{"perMinute":{"type":"integer","minimum":0},"daily":{"type":"integer","minimum":0},"monthly":{"type":"integer","minimum":0}}},"createdAtMs":{"$ref":"#/components/schemas/EpochMs"},"lastUsedAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]}}};
+
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate92.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.name === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.token === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "token"},message:"must have required property '"+"token"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.hmacSecret === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "hmacSecret"},message:"must have required property '"+"hmacSecret"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.scopes === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "scopes"},message:"must have required property '"+"scopes"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.client === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.active === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "active"},message:"must have required property '"+"active"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.expiresAtMs === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expiresAtMs"},message:"must have required property '"+"expiresAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.ipAllowlist === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ipAllowlist"},message:"must have required property '"+"ipAllowlist"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.hmacRequired === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "hmacRequired"},message:"must have required property '"+"hmacRequired"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.limits === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "limits"},message:"must have required property '"+"limits"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.createdAtMs === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAtMs"},message:"must have required property '"+"createdAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.lastUsedAtMs === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lastUsedAtMs"},message:"must have required property '"+"lastUsedAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func13.call(schema43.properties, key0))){
+const err13 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err14 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+const err15 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+if(data.name !== undefined){
+if(typeof data.name !== "string"){
+const err16 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.token !== undefined){
+let data2 = data.token;
+if(typeof data2 === "string"){
+if(func1(data2) < 1){
+const err17 = {instancePath:instancePath+"/token",schemaPath:"#/properties/token/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/token",schemaPath:"#/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.hmacSecret !== undefined){
+if(typeof data.hmacSecret !== "string"){
+const err19 = {instancePath:instancePath+"/hmacSecret",schemaPath:"#/properties/hmacSecret/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.scopes !== undefined){
+let data4 = data.scopes;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data4[i0] !== "string"){
+const err20 = {instancePath:instancePath+"/scopes/" + i0,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.client !== undefined){
+let data6 = data.client;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.id === undefined){
+const err22 = {instancePath:instancePath+"/client",schemaPath:"#/properties/client/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data6.name === undefined){
+const err23 = {instancePath:instancePath+"/client",schemaPath:"#/properties/client/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data6.email === undefined){
+const err24 = {instancePath:instancePath+"/client",schemaPath:"#/properties/client/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data6.active === undefined){
+const err25 = {instancePath:instancePath+"/client",schemaPath:"#/properties/client/required",keyword:"required",params:{missingProperty: "active"},message:"must have required property '"+"active"+"'"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data6.apiAccessEnabled === undefined){
+const err26 = {instancePath:instancePath+"/client",schemaPath:"#/properties/client/required",keyword:"required",params:{missingProperty: "apiAccessEnabled"},message:"must have required property '"+"apiAccessEnabled"+"'"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+for(const key1 in data6){
+if(!(((((key1 === "id") || (key1 === "name")) || (key1 === "email")) || (key1 === "active")) || (key1 === "apiAccessEnabled"))){
+const err27 = {instancePath:instancePath+"/client",schemaPath:"#/properties/client/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data6.id !== undefined){
+let data7 = data6.id;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err28 = {instancePath:instancePath+"/client/id",schemaPath:"#/properties/client/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 1 || isNaN(data7)){
+const err29 = {instancePath:instancePath+"/client/id",schemaPath:"#/properties/client/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+if(data6.name !== undefined){
+if(typeof data6.name !== "string"){
+const err30 = {instancePath:instancePath+"/client/name",schemaPath:"#/properties/client/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data6.email !== undefined){
+if(typeof data6.email !== "string"){
+const err31 = {instancePath:instancePath+"/client/email",schemaPath:"#/properties/client/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data6.active !== undefined){
+if(typeof data6.active !== "boolean"){
+const err32 = {instancePath:instancePath+"/client/active",schemaPath:"#/properties/client/properties/active/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data6.apiAccessEnabled !== undefined){
+if(typeof data6.apiAccessEnabled !== "boolean"){
+const err33 = {instancePath:instancePath+"/client/apiAccessEnabled",schemaPath:"#/properties/client/properties/apiAccessEnabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/client",schemaPath:"#/properties/client/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.active !== undefined){
+if(typeof data.active !== "boolean"){
+const err35 = {instancePath:instancePath+"/active",schemaPath:"#/properties/active/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.expiresAtMs !== undefined){
+let data13 = data.expiresAtMs;
+const _errs30 = errors;
+let valid4 = false;
+let passing0 = null;
+const _errs31 = errors;
+if(!(validate86(data13, {instancePath:instancePath+"/expiresAtMs",parentData:data,parentDataProperty:"expiresAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs31 === errors;
+if(_valid0){
+valid4 = true;
+passing0 = 0;
+}
+const _errs32 = errors;
+if(data13 !== null){
+const err36 = {instancePath:instancePath+"/expiresAtMs",schemaPath:"#/properties/expiresAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+var _valid0 = _errs32 === errors;
+if(_valid0 && valid4){
+valid4 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid4 = true;
+passing0 = 1;
+}
+}
+if(!valid4){
+const err37 = {instancePath:instancePath+"/expiresAtMs",schemaPath:"#/properties/expiresAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+else {
+errors = _errs30;
+if(vErrors !== null){
+if(_errs30){
+vErrors.length = _errs30;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.ipAllowlist !== undefined){
+let data14 = data.ipAllowlist;
+if(Array.isArray(data14)){
+const len1 = data14.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data14[i1] !== "string"){
+const err38 = {instancePath:instancePath+"/ipAllowlist/" + i1,schemaPath:"#/properties/ipAllowlist/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/ipAllowlist",schemaPath:"#/properties/ipAllowlist/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.hmacRequired !== undefined){
+if(typeof data.hmacRequired !== "boolean"){
+const err40 = {instancePath:instancePath+"/hmacRequired",schemaPath:"#/properties/hmacRequired/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data.limits !== undefined){
+let data17 = data.limits;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.perMinute === undefined){
+const err41 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/required",keyword:"required",params:{missingProperty: "perMinute"},message:"must have required property '"+"perMinute"+"'"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(data17.daily === undefined){
+const err42 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/required",keyword:"required",params:{missingProperty: "daily"},message:"must have required property '"+"daily"+"'"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(data17.monthly === undefined){
+const err43 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/required",keyword:"required",params:{missingProperty: "monthly"},message:"must have required property '"+"monthly"+"'"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+for(const key2 in data17){
+if(!(((key2 === "perMinute") || (key2 === "daily")) || (key2 === "monthly"))){
+const err44 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data17.perMinute !== undefined){
+let data18 = data17.perMinute;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err45 = {instancePath:instancePath+"/limits/perMinute",schemaPath:"#/properties/limits/properties/perMinute/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 0 || isNaN(data18)){
+const err46 = {instancePath:instancePath+"/limits/perMinute",schemaPath:"#/properties/limits/properties/perMinute/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+if(data17.daily !== undefined){
+let data19 = data17.daily;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err47 = {instancePath:instancePath+"/limits/daily",schemaPath:"#/properties/limits/properties/daily/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 0 || isNaN(data19)){
+const err48 = {instancePath:instancePath+"/limits/daily",schemaPath:"#/properties/limits/properties/daily/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+if(data17.monthly !== undefined){
+let data20 = data17.monthly;
+if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+const err49 = {instancePath:instancePath+"/limits/monthly",schemaPath:"#/properties/limits/properties/monthly/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 0 || isNaN(data20)){
+const err50 = {instancePath:instancePath+"/limits/monthly",schemaPath:"#/properties/limits/properties/monthly/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data.createdAtMs !== undefined){
+if(!(validate86(data.createdAtMs, {instancePath:instancePath+"/createdAtMs",parentData:data,parentDataProperty:"createdAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data.lastUsedAtMs !== undefined){
+let data22 = data.lastUsedAtMs;
+const _errs51 = errors;
+let valid8 = false;
+let passing1 = null;
+const _errs52 = errors;
+if(!(validate86(data22, {instancePath:instancePath+"/lastUsedAtMs",parentData:data,parentDataProperty:"lastUsedAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs52 === errors;
+if(_valid1){
+valid8 = true;
+passing1 = 0;
+}
+const _errs53 = errors;
+if(data22 !== null){
+const err52 = {instancePath:instancePath+"/lastUsedAtMs",schemaPath:"#/properties/lastUsedAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+var _valid1 = _errs53 === errors;
+if(_valid1 && valid8){
+valid8 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid8 = true;
+passing1 = 1;
+}
+}
+if(!valid8){
+const err53 = {instancePath:instancePath+"/lastUsedAtMs",schemaPath:"#/properties/lastUsedAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+else {
+errors = _errs51;
+if(vErrors !== null){
+if(_errs51){
+vErrors.length = _errs51;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err54 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+validate92.errors = vErrors;
+return errors === 0;
+}
+validate92.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema44 = {"type":"object","required":["id","name","apiKey","apiSecret","webhookSecret","callbackUrl","amlEnabled","webhookEvents","createdAtMs"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"apiKey":{"type":"string","minLength":1},"apiSecret":{"type":"string"},"webhookSecret":{"type":"string"},"callbackUrl":{"type":["string","null"]},"amlEnabled":{"type":"boolean"},"webhookEvents":{"type":"array","items":{"type":"string"}},"createdAtMs":{"$ref":"#/components/schemas/EpochMs"}}};
+
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate97.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.name === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.apiKey === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiKey"},message:"must have required property '"+"apiKey"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.apiSecret === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiSecret"},message:"must have required property '"+"apiSecret"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.webhookSecret === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhookSecret"},message:"must have required property '"+"webhookSecret"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.callbackUrl === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "callbackUrl"},message:"must have required property '"+"callbackUrl"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.amlEnabled === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amlEnabled"},message:"must have required property '"+"amlEnabled"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.webhookEvents === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhookEvents"},message:"must have required property '"+"webhookEvents"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.createdAtMs === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAtMs"},message:"must have required property '"+"createdAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func13.call(schema44.properties, key0))){
+const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+const err11 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.name !== undefined){
+if(typeof data.name !== "string"){
+const err12 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.apiKey !== undefined){
+let data2 = data.apiKey;
+if(typeof data2 === "string"){
+if(func1(data2) < 1){
+const err13 = {instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.apiSecret !== undefined){
+if(typeof data.apiSecret !== "string"){
+const err15 = {instancePath:instancePath+"/apiSecret",schemaPath:"#/properties/apiSecret/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.webhookSecret !== undefined){
+if(typeof data.webhookSecret !== "string"){
+const err16 = {instancePath:instancePath+"/webhookSecret",schemaPath:"#/properties/webhookSecret/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.callbackUrl !== undefined){
+let data5 = data.callbackUrl;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err17 = {instancePath:instancePath+"/callbackUrl",schemaPath:"#/properties/callbackUrl/type",keyword:"type",params:{type: schema44.properties.callbackUrl.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.amlEnabled !== undefined){
+if(typeof data.amlEnabled !== "boolean"){
+const err18 = {instancePath:instancePath+"/amlEnabled",schemaPath:"#/properties/amlEnabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.webhookEvents !== undefined){
+let data7 = data.webhookEvents;
+if(Array.isArray(data7)){
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data7[i0] !== "string"){
+const err19 = {instancePath:instancePath+"/webhookEvents/" + i0,schemaPath:"#/properties/webhookEvents/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/webhookEvents",schemaPath:"#/properties/webhookEvents/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.createdAtMs !== undefined){
+if(!(validate86(data.createdAtMs, {instancePath:instancePath+"/createdAtMs",parentData:data,parentDataProperty:"createdAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+validate97.errors = vErrors;
+return errors === 0;
+}
+validate97.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate91.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.keys === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "keys"},message:"must have required property '"+"keys"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.sites === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sites"},message:"must have required property '"+"sites"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "keys") || (key0 === "sites"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.keys !== undefined){
+let data0 = data.keys;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate92(data0[i0], {instancePath:instancePath+"/keys/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/keys",schemaPath:"#/properties/keys/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.sites !== undefined){
+let data2 = data.sites;
+if(Array.isArray(data2)){
+const len1 = data2.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate97(data2[i1], {instancePath:instancePath+"/sites/" + i1,parentData:data2,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/sites",schemaPath:"#/properties/sites/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate91.errors = vErrors;
+return errors === 0;
+}
+validate91.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema45 = {"type":"object","description":"What the platform meters - each v3 key's rate window and quota counts, its usage per operation, the nonces of signed requests and the idempotency records - each live until `expiresAtMs`.","required":["meters","usage","nonces","idempotency"],"additionalProperties":false,"properties":{"meters":{"type":"array","items":{"$ref":"#/components/schemas/SandboxStateMeterCell"}},"usage":{"type":"array","items":{"$ref":"#/components/schemas/SandboxStateUsageCell"}},"nonces":{"type":"array","items":{"$ref":"#/components/schemas/SandboxStateNonceCell"}},"idempotency":{"type":"array","items":{"$ref":"#/components/schemas/SandboxStateIdempotencyRecord"}}}};
+const schema46 = {"type":"object","required":["key","expiresAtMs","value"],"additionalProperties":false,"properties":{"key":{"type":"string"},"expiresAtMs":{"$ref":"#/components/schemas/EpochMs"},"value":{"type":"object","required":["window","day","month"],"additionalProperties":false,"properties":{"window":{"type":"object","required":["startMs","count"],"additionalProperties":false,"properties":{"startMs":{"$ref":"#/components/schemas/EpochMs"},"count":{"type":"integer","minimum":0}}},"day":{"$ref":"#/components/schemas/SandboxStateQuotaPeriod"},"month":{"$ref":"#/components/schemas/SandboxStateQuotaPeriod"}}}}};
+const schema47 = {"type":"object","required":["start","used"],"additionalProperties":false,"properties":{"start":{"$ref":"#/components/schemas/EpochMs"},"used":{"type":"integer","minimum":0}}};
+
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate105.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.start === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "start"},message:"must have required property '"+"start"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.used === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "used"},message:"must have required property '"+"used"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "start") || (key0 === "used"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.start !== undefined){
+if(!(validate86(data.start, {instancePath:instancePath+"/start",parentData:data,parentDataProperty:"start",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data.used !== undefined){
+let data1 = data.used;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err3 = {instancePath:instancePath+"/used",schemaPath:"#/properties/used/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 0 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/used",schemaPath:"#/properties/used/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate105.errors = vErrors;
+return errors === 0;
+}
+validate105.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate102.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.key === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.expiresAtMs === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expiresAtMs"},message:"must have required property '"+"expiresAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.value === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "key") || (key0 === "expiresAtMs")) || (key0 === "value"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.key !== undefined){
+if(typeof data.key !== "string"){
+const err4 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.expiresAtMs !== undefined){
+if(!(validate86(data.expiresAtMs, {instancePath:instancePath+"/expiresAtMs",parentData:data,parentDataProperty:"expiresAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data.value !== undefined){
+let data2 = data.value;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.window === undefined){
+const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/required",keyword:"required",params:{missingProperty: "window"},message:"must have required property '"+"window"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data2.day === undefined){
+const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/required",keyword:"required",params:{missingProperty: "day"},message:"must have required property '"+"day"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data2.month === undefined){
+const err7 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/required",keyword:"required",params:{missingProperty: "month"},message:"must have required property '"+"month"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!(((key1 === "window") || (key1 === "day")) || (key1 === "month"))){
+const err8 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data2.window !== undefined){
+let data3 = data2.window;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.startMs === undefined){
+const err9 = {instancePath:instancePath+"/value/window",schemaPath:"#/properties/value/properties/window/required",keyword:"required",params:{missingProperty: "startMs"},message:"must have required property '"+"startMs"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data3.count === undefined){
+const err10 = {instancePath:instancePath+"/value/window",schemaPath:"#/properties/value/properties/window/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+for(const key2 in data3){
+if(!((key2 === "startMs") || (key2 === "count"))){
+const err11 = {instancePath:instancePath+"/value/window",schemaPath:"#/properties/value/properties/window/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data3.startMs !== undefined){
+if(!(validate86(data3.startMs, {instancePath:instancePath+"/value/window/startMs",parentData:data3,parentDataProperty:"startMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data3.count !== undefined){
+let data5 = data3.count;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err12 = {instancePath:instancePath+"/value/window/count",schemaPath:"#/properties/value/properties/window/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+const err13 = {instancePath:instancePath+"/value/window/count",schemaPath:"#/properties/value/properties/window/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/value/window",schemaPath:"#/properties/value/properties/window/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data2.day !== undefined){
+if(!(validate105(data2.day, {instancePath:instancePath+"/value/day",parentData:data2,parentDataProperty:"day",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+errors = vErrors.length;
+}
+}
+if(data2.month !== undefined){
+if(!(validate105(data2.month, {instancePath:instancePath+"/value/month",parentData:data2,parentDataProperty:"month",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+validate102.errors = vErrors;
+return errors === 0;
+}
+validate102.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema48 = {"type":"object","required":["key","expiresAtMs","value"],"additionalProperties":false,"properties":{"key":{"type":"string"},"expiresAtMs":{"$ref":"#/components/schemas/EpochMs"},"value":{"type":"object","required":["month","operations"],"additionalProperties":false,"properties":{"month":{"$ref":"#/components/schemas/EpochMs"},"operations":{"type":"object","additionalProperties":{"type":"object","required":["requests","errors","billable_units","total_duration_ms"],"additionalProperties":false,"properties":{"requests":{"type":"integer","minimum":0},"errors":{"type":"integer","minimum":0},"billable_units":{"type":"number","minimum":0},"total_duration_ms":{"type":"number","minimum":0}}}}}}}};
+
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate110.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.key === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.expiresAtMs === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expiresAtMs"},message:"must have required property '"+"expiresAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.value === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "key") || (key0 === "expiresAtMs")) || (key0 === "value"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.key !== undefined){
+if(typeof data.key !== "string"){
+const err4 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.expiresAtMs !== undefined){
+if(!(validate86(data.expiresAtMs, {instancePath:instancePath+"/expiresAtMs",parentData:data,parentDataProperty:"expiresAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data.value !== undefined){
+let data2 = data.value;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.month === undefined){
+const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/required",keyword:"required",params:{missingProperty: "month"},message:"must have required property '"+"month"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data2.operations === undefined){
+const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/required",keyword:"required",params:{missingProperty: "operations"},message:"must have required property '"+"operations"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!((key1 === "month") || (key1 === "operations"))){
+const err7 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data2.month !== undefined){
+if(!(validate86(data2.month, {instancePath:instancePath+"/value/month",parentData:data2,parentDataProperty:"month",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data2.operations !== undefined){
+let data4 = data2.operations;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+for(const key2 in data4){
+let data5 = data4[key2];
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.requests === undefined){
+const err8 = {instancePath:instancePath+"/value/operations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/value/properties/operations/additionalProperties/required",keyword:"required",params:{missingProperty: "requests"},message:"must have required property '"+"requests"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data5.errors === undefined){
+const err9 = {instancePath:instancePath+"/value/operations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/value/properties/operations/additionalProperties/required",keyword:"required",params:{missingProperty: "errors"},message:"must have required property '"+"errors"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data5.billable_units === undefined){
+const err10 = {instancePath:instancePath+"/value/operations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/value/properties/operations/additionalProperties/required",keyword:"required",params:{missingProperty: "billable_units"},message:"must have required property '"+"billable_units"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data5.total_duration_ms === undefined){
+const err11 = {instancePath:instancePath+"/value/operations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/value/properties/operations/additionalProperties/required",keyword:"required",params:{missingProperty: "total_duration_ms"},message:"must have required property '"+"total_duration_ms"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+for(const key3 in data5){
+if(!((((key3 === "requests") || (key3 === "errors")) || (key3 === "billable_units")) || (key3 === "total_duration_ms"))){
+const err12 = {instancePath:instancePath+"/value/operations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/value/properties/operations/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data5.requests !== undefined){
+let data6 = data5.requests;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err13 = {instancePath:instancePath+"/value/operations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/requests",schemaPath:"#/properties/value/properties/operations/additionalProperties/properties/requests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 0 || isNaN(data6)){
+const err14 = {instancePath:instancePath+"/value/operations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/requests",schemaPath:"#/properties/value/properties/operations/additionalProperties/properties/requests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+if(data5.errors !== undefined){
+let data7 = data5.errors;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err15 = {instancePath:instancePath+"/value/operations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/errors",schemaPath:"#/properties/value/properties/operations/additionalProperties/properties/errors/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err16 = {instancePath:instancePath+"/value/operations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/errors",schemaPath:"#/properties/value/properties/operations/additionalProperties/properties/errors/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+if(data5.billable_units !== undefined){
+let data8 = data5.billable_units;
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err17 = {instancePath:instancePath+"/value/operations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/billable_units",schemaPath:"#/properties/value/properties/operations/additionalProperties/properties/billable_units/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/value/operations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/billable_units",schemaPath:"#/properties/value/properties/operations/additionalProperties/properties/billable_units/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data5.total_duration_ms !== undefined){
+let data9 = data5.total_duration_ms;
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err19 = {instancePath:instancePath+"/value/operations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/total_duration_ms",schemaPath:"#/properties/value/properties/operations/additionalProperties/properties/total_duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/value/operations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/total_duration_ms",schemaPath:"#/properties/value/properties/operations/additionalProperties/properties/total_duration_ms/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/value/operations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/value/properties/operations/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/value/operations",schemaPath:"#/properties/value/properties/operations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+validate110.errors = vErrors;
+return errors === 0;
+}
+validate110.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema49 = {"type":"object","required":["key","expiresAtMs"],"additionalProperties":false,"properties":{"key":{"type":"string"},"expiresAtMs":{"$ref":"#/components/schemas/EpochMs"}}};
+
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate114.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.key === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.expiresAtMs === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expiresAtMs"},message:"must have required property '"+"expiresAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "key") || (key0 === "expiresAtMs"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.key !== undefined){
+if(typeof data.key !== "string"){
+const err3 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.expiresAtMs !== undefined){
+if(!(validate86(data.expiresAtMs, {instancePath:instancePath+"/expiresAtMs",parentData:data,parentDataProperty:"expiresAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate114.errors = vErrors;
+return errors === 0;
+}
+validate114.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema50 = {"type":"object","required":["caller","key","fingerprint","reservedAtMs","expiresAtMs","response"],"additionalProperties":false,"properties":{"caller":{"type":"string"},"key":{"type":"string"},"fingerprint":{"type":"string"},"reservedAtMs":{"$ref":"#/components/schemas/EpochMs"},"expiresAtMs":{"$ref":"#/components/schemas/EpochMs"},"response":{"description":"The answer kept for repeats; a record whose request never finished is not exported.","type":"object","required":["status","headers","bodyBase64"],"additionalProperties":false,"properties":{"status":{"type":"integer","minimum":100,"maximum":599},"headers":{"type":"object","additionalProperties":{"oneOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]}},"bodyBase64":{"type":"string","contentEncoding":"base64"}}}}};
+
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate117.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.caller === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "caller"},message:"must have required property '"+"caller"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.key === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.fingerprint === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fingerprint"},message:"must have required property '"+"fingerprint"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.reservedAtMs === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reservedAtMs"},message:"must have required property '"+"reservedAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.expiresAtMs === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expiresAtMs"},message:"must have required property '"+"expiresAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.response === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "response"},message:"must have required property '"+"response"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((key0 === "caller") || (key0 === "key")) || (key0 === "fingerprint")) || (key0 === "reservedAtMs")) || (key0 === "expiresAtMs")) || (key0 === "response"))){
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.caller !== undefined){
+if(typeof data.caller !== "string"){
+const err7 = {instancePath:instancePath+"/caller",schemaPath:"#/properties/caller/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.key !== undefined){
+if(typeof data.key !== "string"){
+const err8 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.fingerprint !== undefined){
+if(typeof data.fingerprint !== "string"){
+const err9 = {instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.reservedAtMs !== undefined){
+if(!(validate86(data.reservedAtMs, {instancePath:instancePath+"/reservedAtMs",parentData:data,parentDataProperty:"reservedAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data.expiresAtMs !== undefined){
+if(!(validate86(data.expiresAtMs, {instancePath:instancePath+"/expiresAtMs",parentData:data,parentDataProperty:"expiresAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data.response !== undefined){
+let data5 = data.response;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.status === undefined){
+const err10 = {instancePath:instancePath+"/response",schemaPath:"#/properties/response/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data5.headers === undefined){
+const err11 = {instancePath:instancePath+"/response",schemaPath:"#/properties/response/required",keyword:"required",params:{missingProperty: "headers"},message:"must have required property '"+"headers"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data5.bodyBase64 === undefined){
+const err12 = {instancePath:instancePath+"/response",schemaPath:"#/properties/response/required",keyword:"required",params:{missingProperty: "bodyBase64"},message:"must have required property '"+"bodyBase64"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+for(const key1 in data5){
+if(!(((key1 === "status") || (key1 === "headers")) || (key1 === "bodyBase64"))){
+const err13 = {instancePath:instancePath+"/response",schemaPath:"#/properties/response/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data5.status !== undefined){
+let data6 = data5.status;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err14 = {instancePath:instancePath+"/response/status",schemaPath:"#/properties/response/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 599 || isNaN(data6)){
+const err15 = {instancePath:instancePath+"/response/status",schemaPath:"#/properties/response/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data6 < 100 || isNaN(data6)){
+const err16 = {instancePath:instancePath+"/response/status",schemaPath:"#/properties/response/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+if(data5.headers !== undefined){
+let data7 = data5.headers;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+for(const key2 in data7){
+let data8 = data7[key2];
+const _errs19 = errors;
+let valid3 = false;
+let passing0 = null;
+const _errs20 = errors;
+if(typeof data8 !== "string"){
+const err17 = {instancePath:instancePath+"/response/headers/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/response/properties/headers/additionalProperties/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+var _valid0 = _errs20 === errors;
+if(_valid0){
+valid3 = true;
+passing0 = 0;
+}
+const _errs22 = errors;
+if(Array.isArray(data8)){
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data8[i0] !== "string"){
+const err18 = {instancePath:instancePath+"/response/headers/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/response/properties/headers/additionalProperties/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/response/headers/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/response/properties/headers/additionalProperties/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+var _valid0 = _errs22 === errors;
+if(_valid0 && valid3){
+valid3 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid3 = true;
+passing0 = 1;
+}
+}
+if(!valid3){
+const err20 = {instancePath:instancePath+"/response/headers/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/response/properties/headers/additionalProperties/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+else {
+errors = _errs19;
+if(vErrors !== null){
+if(_errs19){
+vErrors.length = _errs19;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/response/headers",schemaPath:"#/properties/response/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data5.bodyBase64 !== undefined){
+if(typeof data5.bodyBase64 !== "string"){
+const err22 = {instancePath:instancePath+"/response/bodyBase64",schemaPath:"#/properties/response/properties/bodyBase64/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/response",schemaPath:"#/properties/response/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+validate117.errors = vErrors;
+return errors === 0;
+}
+validate117.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate101.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.meters === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "meters"},message:"must have required property '"+"meters"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.usage === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "usage"},message:"must have required property '"+"usage"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.nonces === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nonces"},message:"must have required property '"+"nonces"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.idempotency === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "idempotency"},message:"must have required property '"+"idempotency"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((key0 === "meters") || (key0 === "usage")) || (key0 === "nonces")) || (key0 === "idempotency"))){
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.meters !== undefined){
+let data0 = data.meters;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate102(data0[i0], {instancePath:instancePath+"/meters/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/meters",schemaPath:"#/properties/meters/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.usage !== undefined){
+let data2 = data.usage;
+if(Array.isArray(data2)){
+const len1 = data2.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate110(data2[i1], {instancePath:instancePath+"/usage/" + i1,parentData:data2,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/usage",schemaPath:"#/properties/usage/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.nonces !== undefined){
+let data4 = data.nonces;
+if(Array.isArray(data4)){
+const len2 = data4.length;
+for(let i2=0; i2<len2; i2++){
+if(!(validate114(data4[i2], {instancePath:instancePath+"/nonces/" + i2,parentData:data4,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/nonces",schemaPath:"#/properties/nonces/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.idempotency !== undefined){
+let data6 = data.idempotency;
+if(Array.isArray(data6)){
+const len3 = data6.length;
+for(let i3=0; i3<len3; i3++){
+if(!(validate117(data6[i3], {instancePath:instancePath+"/idempotency/" + i3,parentData:data6,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/idempotency",schemaPath:"#/properties/idempotency/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate101.errors = vErrors;
+return errors === 0;
+}
+validate101.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema51 = {"type":"object","description":"The webhook engine's endpoints, events and deliveries (every attempt kept). The inbox is not part of the sandbox's state; a load empties it, as a reset does.","required":["endpoints","events","deliveries"],"additionalProperties":false,"properties":{"endpoints":{"type":"array","items":{"$ref":"#/components/schemas/SandboxStateWebhookEndpoint"}},"events":{"type":"array","items":{"$ref":"#/components/schemas/SandboxStateWebhookEvent"}},"deliveries":{"type":"array","items":{"$ref":"#/components/schemas/SandboxStateWebhookDelivery"}}}};
+const schema52 = {"type":"object","required":["id","clientId","name","url","events","status","secret","secretFingerprint","failureCount","failedDeliveries","mirrorsSite","lastDeliveryAtMs","lastSuccessAtMs","lastFailureAtMs","createdAtMs","updatedAtMs"],"additionalProperties":false,"properties":{"id":{"type":"string","minLength":1},"clientId":{"type":"string"},"name":{"type":"string"},"url":{"type":"string"},"events":{"type":"array","items":{"type":"string"}},"status":{"type":"string","description":"A state of the webhook-endpoint machine."},"secret":{"type":"string"},"secretFingerprint":{"type":"string"},"failureCount":{"type":"integer","minimum":0},"failedDeliveries":{"type":"integer","minimum":0},"mirrorsSite":{"type":"boolean"},"lastDeliveryAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]},"lastSuccessAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]},"lastFailureAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]},"createdAtMs":{"$ref":"#/components/schemas/EpochMs"},"updatedAtMs":{"$ref":"#/components/schemas/EpochMs"}}};
+
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate123.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.clientId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.name === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.url === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.events === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.status === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.secret === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.secretFingerprint === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "secretFingerprint"},message:"must have required property '"+"secretFingerprint"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.failureCount === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "failureCount"},message:"must have required property '"+"failureCount"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.failedDeliveries === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "failedDeliveries"},message:"must have required property '"+"failedDeliveries"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.mirrorsSite === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mirrorsSite"},message:"must have required property '"+"mirrorsSite"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.lastDeliveryAtMs === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lastDeliveryAtMs"},message:"must have required property '"+"lastDeliveryAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.lastSuccessAtMs === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lastSuccessAtMs"},message:"must have required property '"+"lastSuccessAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data.lastFailureAtMs === undefined){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lastFailureAtMs"},message:"must have required property '"+"lastFailureAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data.createdAtMs === undefined){
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAtMs"},message:"must have required property '"+"createdAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data.updatedAtMs === undefined){
+const err15 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAtMs"},message:"must have required property '"+"updatedAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func13.call(schema52.properties, key0))){
+const err16 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err17 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.clientId !== undefined){
+if(typeof data.clientId !== "string"){
+const err19 = {instancePath:instancePath+"/clientId",schemaPath:"#/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+if(typeof data.name !== "string"){
+const err20 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.url !== undefined){
+if(typeof data.url !== "string"){
+const err21 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.events !== undefined){
+let data4 = data.events;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data4[i0] !== "string"){
+const err22 = {instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+if(typeof data.status !== "string"){
+const err24 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+if(typeof data.secret !== "string"){
+const err25 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.secretFingerprint !== undefined){
+if(typeof data.secretFingerprint !== "string"){
+const err26 = {instancePath:instancePath+"/secretFingerprint",schemaPath:"#/properties/secretFingerprint/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.failureCount !== undefined){
+let data9 = data.failureCount;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err27 = {instancePath:instancePath+"/failureCount",schemaPath:"#/properties/failureCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err28 = {instancePath:instancePath+"/failureCount",schemaPath:"#/properties/failureCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+if(data.failedDeliveries !== undefined){
+let data10 = data.failedDeliveries;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err29 = {instancePath:instancePath+"/failedDeliveries",schemaPath:"#/properties/failedDeliveries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err30 = {instancePath:instancePath+"/failedDeliveries",schemaPath:"#/properties/failedDeliveries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+if(data.mirrorsSite !== undefined){
+if(typeof data.mirrorsSite !== "boolean"){
+const err31 = {instancePath:instancePath+"/mirrorsSite",schemaPath:"#/properties/mirrorsSite/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.lastDeliveryAtMs !== undefined){
+let data12 = data.lastDeliveryAtMs;
+const _errs27 = errors;
+let valid3 = false;
+let passing0 = null;
+const _errs28 = errors;
+if(!(validate86(data12, {instancePath:instancePath+"/lastDeliveryAtMs",parentData:data,parentDataProperty:"lastDeliveryAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs28 === errors;
+if(_valid0){
+valid3 = true;
+passing0 = 0;
+}
+const _errs29 = errors;
+if(data12 !== null){
+const err32 = {instancePath:instancePath+"/lastDeliveryAtMs",schemaPath:"#/properties/lastDeliveryAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+var _valid0 = _errs29 === errors;
+if(_valid0 && valid3){
+valid3 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid3 = true;
+passing0 = 1;
+}
+}
+if(!valid3){
+const err33 = {instancePath:instancePath+"/lastDeliveryAtMs",schemaPath:"#/properties/lastDeliveryAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+else {
+errors = _errs27;
+if(vErrors !== null){
+if(_errs27){
+vErrors.length = _errs27;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.lastSuccessAtMs !== undefined){
+let data13 = data.lastSuccessAtMs;
+const _errs32 = errors;
+let valid4 = false;
+let passing1 = null;
+const _errs33 = errors;
+if(!(validate86(data13, {instancePath:instancePath+"/lastSuccessAtMs",parentData:data,parentDataProperty:"lastSuccessAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs33 === errors;
+if(_valid1){
+valid4 = true;
+passing1 = 0;
+}
+const _errs34 = errors;
+if(data13 !== null){
+const err34 = {instancePath:instancePath+"/lastSuccessAtMs",schemaPath:"#/properties/lastSuccessAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+var _valid1 = _errs34 === errors;
+if(_valid1 && valid4){
+valid4 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid4 = true;
+passing1 = 1;
+}
+}
+if(!valid4){
+const err35 = {instancePath:instancePath+"/lastSuccessAtMs",schemaPath:"#/properties/lastSuccessAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+else {
+errors = _errs32;
+if(vErrors !== null){
+if(_errs32){
+vErrors.length = _errs32;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.lastFailureAtMs !== undefined){
+let data14 = data.lastFailureAtMs;
+const _errs37 = errors;
+let valid5 = false;
+let passing2 = null;
+const _errs38 = errors;
+if(!(validate86(data14, {instancePath:instancePath+"/lastFailureAtMs",parentData:data,parentDataProperty:"lastFailureAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs38 === errors;
+if(_valid2){
+valid5 = true;
+passing2 = 0;
+}
+const _errs39 = errors;
+if(data14 !== null){
+const err36 = {instancePath:instancePath+"/lastFailureAtMs",schemaPath:"#/properties/lastFailureAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+var _valid2 = _errs39 === errors;
+if(_valid2 && valid5){
+valid5 = false;
+passing2 = [passing2, 1];
+}
+else {
+if(_valid2){
+valid5 = true;
+passing2 = 1;
+}
+}
+if(!valid5){
+const err37 = {instancePath:instancePath+"/lastFailureAtMs",schemaPath:"#/properties/lastFailureAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+else {
+errors = _errs37;
+if(vErrors !== null){
+if(_errs37){
+vErrors.length = _errs37;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.createdAtMs !== undefined){
+if(!(validate86(data.createdAtMs, {instancePath:instancePath+"/createdAtMs",parentData:data,parentDataProperty:"createdAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data.updatedAtMs !== undefined){
+if(!(validate86(data.updatedAtMs, {instancePath:instancePath+"/updatedAtMs",parentData:data,parentDataProperty:"updatedAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+validate123.errors = vErrors;
+return errors === 0;
+}
+validate123.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema53 = {"type":"object","required":["id","clientId","type","resource","payload","status","requestId","correlationId","idempotencyKey","body","deliveryIds","createdAtMs"],"additionalProperties":false,"properties":{"id":{"type":"string","minLength":1},"clientId":{"type":"string"},"type":{"type":"string"},"resource":{"type":"object","required":["type","id"],"additionalProperties":false,"properties":{"type":{"type":"string"},"id":{"type":["string","integer","null"]}}},"payload":{"type":"object"},"status":{"type":"string","enum":["pending","delivered","failed","partially_delivered"]},"requestId":{"type":["string","null"]},"correlationId":{"type":["string","null"]},"idempotencyKey":{"type":["string","null"]},"body":{"type":"string","description":"The exact JSON text posted and signed on every attempt."},"deliveryIds":{"type":"array","items":{"type":"string"}},"createdAtMs":{"$ref":"#/components/schemas/EpochMs"}}};
+
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate130.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.clientId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.type === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.resource === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resource"},message:"must have required property '"+"resource"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.payload === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "payload"},message:"must have required property '"+"payload"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.status === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.requestId === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requestId"},message:"must have required property '"+"requestId"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.correlationId === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "correlationId"},message:"must have required property '"+"correlationId"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.idempotencyKey === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "idempotencyKey"},message:"must have required property '"+"idempotencyKey"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.body === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.deliveryIds === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deliveryIds"},message:"must have required property '"+"deliveryIds"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.createdAtMs === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAtMs"},message:"must have required property '"+"createdAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func13.call(schema53.properties, key0))){
+const err12 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err13 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.clientId !== undefined){
+if(typeof data.clientId !== "string"){
+const err15 = {instancePath:instancePath+"/clientId",schemaPath:"#/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+if(typeof data.type !== "string"){
+const err16 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.resource !== undefined){
+let data3 = data.resource;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.type === undefined){
+const err17 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data3.id === undefined){
+const err18 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+for(const key1 in data3){
+if(!((key1 === "type") || (key1 === "id"))){
+const err19 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data3.type !== undefined){
+if(typeof data3.type !== "string"){
+const err20 = {instancePath:instancePath+"/resource/type",schemaPath:"#/properties/resource/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data3.id !== undefined){
+let data5 = data3.id;
+if(((typeof data5 !== "string") && (!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5))))) && (data5 !== null)){
+const err21 = {instancePath:instancePath+"/resource/id",schemaPath:"#/properties/resource/properties/id/type",keyword:"type",params:{type: schema53.properties.resource.properties.id.type},message:"must be string,integer,null"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.payload !== undefined){
+let data6 = data.payload;
+if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
+const err23 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data7 = data.status;
+if(typeof data7 !== "string"){
+const err24 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(!((((data7 === "pending") || (data7 === "delivered")) || (data7 === "failed")) || (data7 === "partially_delivered"))){
+const err25 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema53.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.requestId !== undefined){
+let data8 = data.requestId;
+if((typeof data8 !== "string") && (data8 !== null)){
+const err26 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: schema53.properties.requestId.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.correlationId !== undefined){
+let data9 = data.correlationId;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err27 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/type",keyword:"type",params:{type: schema53.properties.correlationId.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.idempotencyKey !== undefined){
+let data10 = data.idempotencyKey;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err28 = {instancePath:instancePath+"/idempotencyKey",schemaPath:"#/properties/idempotencyKey/type",keyword:"type",params:{type: schema53.properties.idempotencyKey.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.body !== undefined){
+if(typeof data.body !== "string"){
+const err29 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.deliveryIds !== undefined){
+let data12 = data.deliveryIds;
+if(Array.isArray(data12)){
+const len0 = data12.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data12[i0] !== "string"){
+const err30 = {instancePath:instancePath+"/deliveryIds/" + i0,schemaPath:"#/properties/deliveryIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/deliveryIds",schemaPath:"#/properties/deliveryIds/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.createdAtMs !== undefined){
+if(!(validate86(data.createdAtMs, {instancePath:instancePath+"/createdAtMs",parentData:data,parentDataProperty:"createdAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+validate130.errors = vErrors;
+return errors === 0;
+}
+validate130.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema54 = {"type":"object","required":["id","clientId","eventId","eventType","endpointId","endpointUrl","targeted","status","attempts","maxAttempts","nextAttemptAtMs","deliveredAtMs","createdAtMs","updatedAtMs"],"additionalProperties":false,"properties":{"id":{"type":"string","minLength":1},"clientId":{"type":"string"},"eventId":{"type":"string"},"eventType":{"type":"string"},"endpointId":{"type":"string"},"endpointUrl":{"type":"string"},"targeted":{"type":"boolean"},"status":{"type":"string","description":"A state of the webhook-delivery machine."},"attempts":{"type":"array","items":{"$ref":"#/components/schemas/SandboxStateWebhookAttempt"}},"maxAttempts":{"type":"integer","minimum":1},"nextAttemptAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]},"deliveredAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]},"createdAtMs":{"$ref":"#/components/schemas/EpochMs"},"updatedAtMs":{"$ref":"#/components/schemas/EpochMs"}}};
+const schema55 = {"type":"object","required":["number","status","atMs","durationMs","request","response","error"],"additionalProperties":false,"properties":{"number":{"type":"integer","minimum":1},"status":{"type":"string","enum":["succeeded","failed"]},"atMs":{"$ref":"#/components/schemas/EpochMs"},"durationMs":{"type":"number","minimum":0},"request":{"type":"object","required":["url","headers","body"],"additionalProperties":false,"properties":{"url":{"type":"string"},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string"}}},"response":{"oneOf":[{"type":"null"},{"type":"object","required":["status","headers","body"],"additionalProperties":false,"properties":{"status":{"type":"integer"},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string"}}}]},"error":{"oneOf":[{"type":"null"},{"type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string"},"message":{"type":"string"}}}]}}};
+
+function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate134.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.number === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "number"},message:"must have required property '"+"number"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.status === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.atMs === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "atMs"},message:"must have required property '"+"atMs"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.durationMs === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.request === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request"},message:"must have required property '"+"request"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.response === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "response"},message:"must have required property '"+"response"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.error === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "number") || (key0 === "status")) || (key0 === "atMs")) || (key0 === "durationMs")) || (key0 === "request")) || (key0 === "response")) || (key0 === "error"))){
+const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.number !== undefined){
+let data0 = data.number;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err8 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+const err9 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+if(data.status !== undefined){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err10 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!((data1 === "succeeded") || (data1 === "failed"))){
+const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema55.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.atMs !== undefined){
+if(!(validate86(data.atMs, {instancePath:instancePath+"/atMs",parentData:data,parentDataProperty:"atMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data.durationMs !== undefined){
+let data3 = data.durationMs;
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+const err12 = {instancePath:instancePath+"/durationMs",schemaPath:"#/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/durationMs",schemaPath:"#/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.request !== undefined){
+let data4 = data.request;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.url === undefined){
+const err14 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data4.headers === undefined){
+const err15 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "headers"},message:"must have required property '"+"headers"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data4.body === undefined){
+const err16 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+for(const key1 in data4){
+if(!(((key1 === "url") || (key1 === "headers")) || (key1 === "body"))){
+const err17 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data4.url !== undefined){
+if(typeof data4.url !== "string"){
+const err18 = {instancePath:instancePath+"/request/url",schemaPath:"#/properties/request/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data4.headers !== undefined){
+let data6 = data4.headers;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key2 in data6){
+if(typeof data6[key2] !== "string"){
+const err19 = {instancePath:instancePath+"/request/headers/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/request/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/request/headers",schemaPath:"#/properties/request/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data4.body !== undefined){
+if(typeof data4.body !== "string"){
+const err21 = {instancePath:instancePath+"/request/body",schemaPath:"#/properties/request/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.response !== undefined){
+let data9 = data.response;
+const _errs22 = errors;
+let valid3 = false;
+let passing0 = null;
+const _errs23 = errors;
+if(data9 !== null){
+const err23 = {instancePath:instancePath+"/response",schemaPath:"#/properties/response/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+var _valid0 = _errs23 === errors;
+if(_valid0){
+valid3 = true;
+passing0 = 0;
+}
+const _errs25 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.status === undefined){
+const err24 = {instancePath:instancePath+"/response",schemaPath:"#/properties/response/oneOf/1/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data9.headers === undefined){
+const err25 = {instancePath:instancePath+"/response",schemaPath:"#/properties/response/oneOf/1/required",keyword:"required",params:{missingProperty: "headers"},message:"must have required property '"+"headers"+"'"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data9.body === undefined){
+const err26 = {instancePath:instancePath+"/response",schemaPath:"#/properties/response/oneOf/1/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+for(const key3 in data9){
+if(!(((key3 === "status") || (key3 === "headers")) || (key3 === "body"))){
+const err27 = {instancePath:instancePath+"/response",schemaPath:"#/properties/response/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data9.status !== undefined){
+let data10 = data9.status;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err28 = {instancePath:instancePath+"/response/status",schemaPath:"#/properties/response/oneOf/1/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data9.headers !== undefined){
+let data11 = data9.headers;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+for(const key4 in data11){
+if(typeof data11[key4] !== "string"){
+const err29 = {instancePath:instancePath+"/response/headers/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/response/oneOf/1/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/response/headers",schemaPath:"#/properties/response/oneOf/1/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data9.body !== undefined){
+if(typeof data9.body !== "string"){
+const err31 = {instancePath:instancePath+"/response/body",schemaPath:"#/properties/response/oneOf/1/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/response",schemaPath:"#/properties/response/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+var _valid0 = _errs25 === errors;
+if(_valid0 && valid3){
+valid3 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid3 = true;
+passing0 = 1;
+}
+}
+if(!valid3){
+const err33 = {instancePath:instancePath+"/response",schemaPath:"#/properties/response/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+else {
+errors = _errs22;
+if(vErrors !== null){
+if(_errs22){
+vErrors.length = _errs22;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.error !== undefined){
+let data14 = data.error;
+const _errs38 = errors;
+let valid6 = false;
+let passing1 = null;
+const _errs39 = errors;
+if(data14 !== null){
+const err34 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+var _valid1 = _errs39 === errors;
+if(_valid1){
+valid6 = true;
+passing1 = 0;
+}
+const _errs41 = errors;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.code === undefined){
+const err35 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf/1/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data14.message === undefined){
+const err36 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf/1/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+for(const key5 in data14){
+if(!((key5 === "code") || (key5 === "message"))){
+const err37 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data14.code !== undefined){
+if(typeof data14.code !== "string"){
+const err38 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/oneOf/1/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data14.message !== undefined){
+if(typeof data14.message !== "string"){
+const err39 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/oneOf/1/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+var _valid1 = _errs41 === errors;
+if(_valid1 && valid6){
+valid6 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid6 = true;
+passing1 = 1;
+}
+}
+if(!valid6){
+const err41 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+else {
+errors = _errs38;
+if(vErrors !== null){
+if(_errs38){
+vErrors.length = _errs38;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+validate134.errors = vErrors;
+return errors === 0;
+}
+validate134.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate133.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.clientId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.eventId === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "eventId"},message:"must have required property '"+"eventId"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.eventType === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "eventType"},message:"must have required property '"+"eventType"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.endpointId === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endpointId"},message:"must have required property '"+"endpointId"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.endpointUrl === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endpointUrl"},message:"must have required property '"+"endpointUrl"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.targeted === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "targeted"},message:"must have required property '"+"targeted"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.status === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.attempts === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attempts"},message:"must have required property '"+"attempts"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.maxAttempts === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "maxAttempts"},message:"must have required property '"+"maxAttempts"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.nextAttemptAtMs === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nextAttemptAtMs"},message:"must have required property '"+"nextAttemptAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.deliveredAtMs === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deliveredAtMs"},message:"must have required property '"+"deliveredAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.createdAtMs === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAtMs"},message:"must have required property '"+"createdAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data.updatedAtMs === undefined){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAtMs"},message:"must have required property '"+"updatedAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func13.call(schema54.properties, key0))){
+const err14 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err15 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.clientId !== undefined){
+if(typeof data.clientId !== "string"){
+const err17 = {instancePath:instancePath+"/clientId",schemaPath:"#/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.eventId !== undefined){
+if(typeof data.eventId !== "string"){
+const err18 = {instancePath:instancePath+"/eventId",schemaPath:"#/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.eventType !== undefined){
+if(typeof data.eventType !== "string"){
+const err19 = {instancePath:instancePath+"/eventType",schemaPath:"#/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.endpointId !== undefined){
+if(typeof data.endpointId !== "string"){
+const err20 = {instancePath:instancePath+"/endpointId",schemaPath:"#/properties/endpointId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.endpointUrl !== undefined){
+if(typeof data.endpointUrl !== "string"){
+const err21 = {instancePath:instancePath+"/endpointUrl",schemaPath:"#/properties/endpointUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.targeted !== undefined){
+if(typeof data.targeted !== "boolean"){
+const err22 = {instancePath:instancePath+"/targeted",schemaPath:"#/properties/targeted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+if(typeof data.status !== "string"){
+const err23 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.attempts !== undefined){
+let data8 = data.attempts;
+if(Array.isArray(data8)){
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate134(data8[i0], {instancePath:instancePath+"/attempts/" + i0,parentData:data8,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/attempts",schemaPath:"#/properties/attempts/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.maxAttempts !== undefined){
+let data10 = data.maxAttempts;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err25 = {instancePath:instancePath+"/maxAttempts",schemaPath:"#/properties/maxAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 1 || isNaN(data10)){
+const err26 = {instancePath:instancePath+"/maxAttempts",schemaPath:"#/properties/maxAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+if(data.nextAttemptAtMs !== undefined){
+let data11 = data.nextAttemptAtMs;
+const _errs24 = errors;
+let valid3 = false;
+let passing0 = null;
+const _errs25 = errors;
+if(!(validate86(data11, {instancePath:instancePath+"/nextAttemptAtMs",parentData:data,parentDataProperty:"nextAttemptAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs25 === errors;
+if(_valid0){
+valid3 = true;
+passing0 = 0;
+}
+const _errs26 = errors;
+if(data11 !== null){
+const err27 = {instancePath:instancePath+"/nextAttemptAtMs",schemaPath:"#/properties/nextAttemptAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+var _valid0 = _errs26 === errors;
+if(_valid0 && valid3){
+valid3 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid3 = true;
+passing0 = 1;
+}
+}
+if(!valid3){
+const err28 = {instancePath:instancePath+"/nextAttemptAtMs",schemaPath:"#/properties/nextAttemptAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+else {
+errors = _errs24;
+if(vErrors !== null){
+if(_errs24){
+vErrors.length = _errs24;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.deliveredAtMs !== undefined){
+let data12 = data.deliveredAtMs;
+const _errs29 = errors;
+let valid4 = false;
+let passing1 = null;
+const _errs30 = errors;
+if(!(validate86(data12, {instancePath:instancePath+"/deliveredAtMs",parentData:data,parentDataProperty:"deliveredAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs30 === errors;
+if(_valid1){
+valid4 = true;
+passing1 = 0;
+}
+const _errs31 = errors;
+if(data12 !== null){
+const err29 = {instancePath:instancePath+"/deliveredAtMs",schemaPath:"#/properties/deliveredAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+var _valid1 = _errs31 === errors;
+if(_valid1 && valid4){
+valid4 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid4 = true;
+passing1 = 1;
+}
+}
+if(!valid4){
+const err30 = {instancePath:instancePath+"/deliveredAtMs",schemaPath:"#/properties/deliveredAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+else {
+errors = _errs29;
+if(vErrors !== null){
+if(_errs29){
+vErrors.length = _errs29;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.createdAtMs !== undefined){
+if(!(validate86(data.createdAtMs, {instancePath:instancePath+"/createdAtMs",parentData:data,parentDataProperty:"createdAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data.updatedAtMs !== undefined){
+if(!(validate86(data.updatedAtMs, {instancePath:instancePath+"/updatedAtMs",parentData:data,parentDataProperty:"updatedAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+validate133.errors = vErrors;
+return errors === 0;
+}
+validate133.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate122.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.endpoints === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endpoints"},message:"must have required property '"+"endpoints"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.events === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.deliveries === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deliveries"},message:"must have required property '"+"deliveries"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "endpoints") || (key0 === "events")) || (key0 === "deliveries"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.endpoints !== undefined){
+let data0 = data.endpoints;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate123(data0[i0], {instancePath:instancePath+"/endpoints/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/endpoints",schemaPath:"#/properties/endpoints/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.events !== undefined){
+let data2 = data.events;
+if(Array.isArray(data2)){
+const len1 = data2.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate130(data2[i1], {instancePath:instancePath+"/events/" + i1,parentData:data2,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.deliveries !== undefined){
+let data4 = data.deliveries;
+if(Array.isArray(data4)){
+const len2 = data4.length;
+for(let i2=0; i2<len2; i2++){
+if(!(validate133(data4[i2], {instancePath:instancePath+"/deliveries/" + i2,parentData:data4,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/deliveries",schemaPath:"#/properties/deliveries/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate122.errors = vErrors;
+return errors === 0;
+}
+validate122.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema56 = {"type":"object","description":"The exchanger's records - route states and reserves, quotes, orders, reviews and partner data - with each service's random stream.","additionalProperties":false,"properties":{}};
+
+function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate143.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate143.errors = vErrors;
+return errors === 0;
+}
+validate143.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema57 = {"type":"object","description":"The deposit gateway's records - deposits, chain transactions, static addresses, AML checks and the AML provider's settings - with each service's random stream.","additionalProperties":false,"properties":{}};
+
+function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate145.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate145.errors = vErrors;
+return errors === 0;
+}
+validate145.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema58 = {"type":"object","description":"Upload intents with their files' metadata, and verifications, with each service's random stream.","additionalProperties":false,"properties":{}};
+
+function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate147.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate147.errors = vErrors;
+return errors === 0;
+}
+validate147.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate83.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.format === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "format"},message:"must have required property '"+"format"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.version === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.taken_at === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taken_at"},message:"must have required property '"+"taken_at"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.seed === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seed"},message:"must have required property '"+"seed"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.clock === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clock"},message:"must have required property '"+"clock"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.random === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "random"},message:"must have required property '"+"random"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.accounts === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "accounts"},message:"must have required property '"+"accounts"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.limits === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "limits"},message:"must have required property '"+"limits"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.webhooks === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhooks"},message:"must have required property '"+"webhooks"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.exchange === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "exchange"},message:"must have required property '"+"exchange"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.deposits === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deposits"},message:"must have required property '"+"deposits"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.files === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "files"},message:"must have required property '"+"files"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func13.call(schema38.properties, key0))){
+const err12 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.format !== undefined){
+if("exchange-api-kit/sandbox-state" !== data.format){
+const err13 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/const",keyword:"const",params:{allowedValue: "exchange-api-kit/sandbox-state"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+if(1 !== data.version){
+const err14 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.taken_at !== undefined){
+let data2 = data.taken_at;
+if(typeof data2 === "string"){
+if(!(formats0.validate(data2))){
+const err15 = {instancePath:instancePath+"/taken_at",schemaPath:"#/properties/taken_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/taken_at",schemaPath:"#/properties/taken_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.seed !== undefined){
+if(!(validate55(data.seed, {instancePath:instancePath+"/seed",parentData:data,parentDataProperty:"seed",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+errors = vErrors.length;
+}
+}
+if(data.clock !== undefined){
+if(!(validate85(data.clock, {instancePath:instancePath+"/clock",parentData:data,parentDataProperty:"clock",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+errors = vErrors.length;
+}
+}
+if(data.random !== undefined){
+if(!(validate89(data.random, {instancePath:instancePath+"/random",parentData:data,parentDataProperty:"random",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+errors = vErrors.length;
+}
+}
+if(data.accounts !== undefined){
+if(!(validate91(data.accounts, {instancePath:instancePath+"/accounts",parentData:data,parentDataProperty:"accounts",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
+errors = vErrors.length;
+}
+}
+if(data.limits !== undefined){
+if(!(validate101(data.limits, {instancePath:instancePath+"/limits",parentData:data,parentDataProperty:"limits",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+errors = vErrors.length;
+}
+}
+if(data.webhooks !== undefined){
+if(!(validate122(data.webhooks, {instancePath:instancePath+"/webhooks",parentData:data,parentDataProperty:"webhooks",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+errors = vErrors.length;
+}
+}
+if(data.exchange !== undefined){
+if(!(validate143(data.exchange, {instancePath:instancePath+"/exchange",parentData:data,parentDataProperty:"exchange",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate143.errors : vErrors.concat(validate143.errors);
+errors = vErrors.length;
+}
+}
+if(data.deposits !== undefined){
+if(!(validate145(data.deposits, {instancePath:instancePath+"/deposits",parentData:data,parentDataProperty:"deposits",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
+errors = vErrors.length;
+}
+}
+if(data.files !== undefined){
+if(!(validate147(data.files, {instancePath:instancePath+"/files",parentData:data,parentDataProperty:"files",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+validate83.errors = vErrors;
+return errors === 0;
+}
+validate83.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate81.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+errors = vErrors.length;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.result === undefined){
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.result !== undefined){
+if(!(validate83(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate81.errors = vErrors;
+return errors === 0;
+}
+validate81.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const importSandboxState_body = validate150;
+const schema59 = {"$ref":"#/components/schemas/SandboxState","$comment":"validator entry"};
+
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate150.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate83(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+errors = vErrors.length;
+}
+validate150.errors = vErrors;
+return errors === 0;
+}
+validate150.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const importSandboxState_response_200 = validate152;
+const schema60 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SandboxStateLoaded"}}}]};
+const schema61 = {"type":"object","required":["seed","now","records"],"additionalProperties":false,"properties":{"seed":{"$ref":"#/components/schemas/Seed"},"now":{"type":"string","format":"date-time","description":"The virtual instant after the load (the document's clock)."},"records":{"type":"integer","minimum":0,"description":"How many records the document held."}}};
+
+function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate154.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.seed === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seed"},message:"must have required property '"+"seed"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.now === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "now"},message:"must have required property '"+"now"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.records === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "records"},message:"must have required property '"+"records"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "seed") || (key0 === "now")) || (key0 === "records"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.seed !== undefined){
+if(!(validate55(data.seed, {instancePath:instancePath+"/seed",parentData:data,parentDataProperty:"seed",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+errors = vErrors.length;
+}
+}
+if(data.now !== undefined){
+let data1 = data.now;
+if(typeof data1 === "string"){
+if(!(formats0.validate(data1))){
+const err4 = {instancePath:instancePath+"/now",schemaPath:"#/properties/now/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/now",schemaPath:"#/properties/now/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.records !== undefined){
+let data2 = data.records;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err6 = {instancePath:instancePath+"/records",schemaPath:"#/properties/records/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err7 = {instancePath:instancePath+"/records",schemaPath:"#/properties/records/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate154.errors = vErrors;
+return errors === 0;
+}
+validate154.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate152.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+errors = vErrors.length;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.result === undefined){
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.result !== undefined){
+if(!(validate154(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate152.errors = vErrors;
+return errors === 0;
+}
+validate152.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getClock_response_200 = validate157;
+const schema62 = {"$ref":"#/components/responses/ClockState/content/application~1json/schema","$comment":"validator entry"};
+const schema63 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ClockState"}}}]};
+const schema64 = {"type":"object","required":["now","frozen","offset_seconds"],"additionalProperties":false,"properties":{"now":{"type":"string","format":"date-time","description":"The current virtual instant."},"frozen":{"type":"boolean","description":"Whether time is stopped (see freezeClock)."},"offset_seconds":{"type":"number","description":"The virtual instant minus real time, in seconds. 0 on a fresh clock; advances add to it; while the clock is frozen it falls as real time passes.","x-assumption":"A signed number of seconds (fractions allowed) is the simplest way to show how far the mock is from the wall clock."}}};
+
+function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate160.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5469,16 +10835,16 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate84.errors = vErrors;
+validate160.errors = vErrors;
 return errors === 0;
 }
-validate84.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate160.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate82.evaluated;
+const evaluated0 = validate158.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5501,8 +10867,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate84(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+if(!(validate160(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
 errors = vErrors.length;
 }
 }
@@ -5517,40 +10883,40 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate82.errors = vErrors;
+validate158.errors = vErrors;
 return errors === 0;
 }
-validate82.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate158.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate81.evaluated;
+const evaluated0 = validate157.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+if(!(validate158(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
 errors = vErrors.length;
 }
-validate81.errors = vErrors;
+validate157.errors = vErrors;
 return errors === 0;
 }
-validate81.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate157.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const advanceClock_body = validate87;
-const schema40 = {"$ref":"#/components/schemas/AdvanceClockRequest","$comment":"validator entry"};
-const schema41 = {"description":"Exactly one of `seconds` and `duration`.","oneOf":[{"$ref":"#/components/schemas/AdvanceClockBySeconds"},{"$ref":"#/components/schemas/AdvanceClockByDuration"}]};
-const schema42 = {"type":"object","required":["seconds"],"additionalProperties":false,"properties":{"seconds":{"type":"number","exclusiveMinimum":0,"maximum":31536000,"description":"Seconds to move forward (fractions allowed), at most one year (365 days).","x-assumption":"A year bounds one call while covering every lifetime and retry schedule of the service.","example":1860}}};
+export const advanceClock_body = validate163;
+const schema65 = {"$ref":"#/components/schemas/AdvanceClockRequest","$comment":"validator entry"};
+const schema66 = {"description":"Exactly one of `seconds` and `duration`.","oneOf":[{"$ref":"#/components/schemas/AdvanceClockBySeconds"},{"$ref":"#/components/schemas/AdvanceClockByDuration"}]};
+const schema67 = {"type":"object","required":["seconds"],"additionalProperties":false,"properties":{"seconds":{"type":"number","exclusiveMinimum":0,"maximum":31536000,"description":"Seconds to move forward (fractions allowed), at most one year (365 days).","x-assumption":"A year bounds one call while covering every lifetime and retry schedule of the service.","example":1860}}};
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate89.evaluated;
+const evaluated0 = validate165.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5626,18 +10992,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate89.errors = vErrors;
+validate165.errors = vErrors;
 return errors === 0;
 }
-validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate165.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema43 = {"type":"object","required":["duration"],"additionalProperties":false,"properties":{"duration":{"type":"string","maxLength":64,"pattern":"^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$","description":"An ISO 8601 duration such as `PT31M` or `P1DT2H`; a year counts 365 days and a month 30 days. Zero, or more than 31536000 seconds, gives 422 `validation_error`.","x-assumption":"Fixed lengths for years and months keep an advance independent of the calendar date it starts from.","example":"PT31M"}}};
+const schema68 = {"type":"object","required":["duration"],"additionalProperties":false,"properties":{"duration":{"type":"string","maxLength":64,"pattern":"^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$","description":"An ISO 8601 duration such as `PT31M` or `P1DT2H`; a year counts 365 days and a month 30 days. Zero, or more than 31536000 seconds, gives 422 `validation_error`.","x-assumption":"Fixed lengths for years and months keep an advance independent of the calendar date it starts from.","example":"PT31M"}}};
 const pattern8 = new RegExp("^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "u");
 
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate91.evaluated;
+const evaluated0 = validate167.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5713,16 +11079,16 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate91.errors = vErrors;
+validate167.errors = vErrors;
 return errors === 0;
 }
-validate91.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate167.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate88.evaluated;
+const evaluated0 = validate164.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5733,8 +11099,8 @@ const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate89(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+if(!(validate165(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -5744,8 +11110,8 @@ passing0 = 0;
 var props0 = true;
 }
 const _errs2 = errors;
-if(!(validate91(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
+if(!(validate167(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -5783,49 +11149,48 @@ vErrors = null;
 }
 }
 }
-validate88.errors = vErrors;
+validate164.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate88.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate164.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate87.evaluated;
+const evaluated0 = validate163.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate88(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
+if(!(validate164(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
 errors = vErrors.length;
 }
 else {
-var props0 = validate88.evaluated.props;
+var props0 = validate164.evaluated.props;
 }
-validate87.errors = vErrors;
+validate163.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate87.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate163.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const mintToken_body = validate94;
-const schema44 = {"$ref":"#/components/schemas/MintTokenRequest","$comment":"validator entry"};
-const schema45 = {"type":"object","additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":64,"description":"Name of the key. Default `key-<id>`."},"token":{"type":"string","minLength":16,"maxLength":128,"pattern":"^[A-Za-z0-9_\\-.]+$","description":"A fixed Bearer token, for CI configuration that cannot read the response. Default a random token."},"scopes":{"type":"array","uniqueItems":true,"maxItems":100,"items":{"$ref":"#/components/schemas/ScopeName"},"description":"The key's scopes. Default every scope of the v3 contract. An empty list gives a key that only reaches operations without a scope (`/private/ping`); a scope the v3 contract does not declare gives 422 `validation_error`.","x-assumption":"Rejecting unknown scopes surfaces typos in tests instead of minting a key that silently lacks a scope."},"client_active":{"type":"boolean","default":true,"description":"false gives `client_inactive` on every private v3 call."},"api_access_enabled":{"type":"boolean","default":true,"description":"false gives `api_access_disabled` on every private v3 call."},"key_active":{"type":"boolean","default":true,"description":"false gives `invalid_token` on every private v3 call."},"expires_at":{"type":["string","null"],"format":"date-time","default":null,"description":"When the key expires, on the virtual clock; null never. An instant in the past mints an already expired key (`token_expired`)."},"ip_allowlist":{"type":"array","maxItems":50,"items":{"$ref":"#/components/schemas/IpAllowlistEntry"},"description":"Caller addresses allowed to use the key; empty or absent means no allow-list. Another caller gets `ip_not_allowed`."},"hmac_required":{"type":"boolean","default":false,"description":"true requires the `hmacSignature` scheme of the v3 contract, keyed with the returned `hmac_secret`."},"rate_limit_per_minute":{"type":"integer","minimum":1,"maximum":100000,"description":"Requests a minute. Default `requests_per_minute` of the v3 contract's `info.x-rate-limits`."},"quota_daily":{"type":"integer","minimum":1,"maximum":100000000,"description":"Requests a day. Default `quota_daily` of the v3 contract's `info.x-rate-limits`."},"quota_monthly":{"type":"integer","minimum":1,"maximum":1000000000,"description":"Requests a month. Default `quota_monthly` of the v3 contract's `info.x-rate-limits`."}},"x-assumption":"Defaults come from the v3 contract (its scopes and info.x-rate-limits) so the control contract restates no number of the service."};
-const func14 = Object.prototype.hasOwnProperty;
+export const mintToken_body = validate170;
+const schema69 = {"$ref":"#/components/schemas/MintTokenRequest","$comment":"validator entry"};
+const schema70 = {"type":"object","additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":64,"description":"Name of the key. Default `key-<id>`."},"token":{"type":"string","minLength":16,"maxLength":128,"pattern":"^[A-Za-z0-9_\\-.]+$","description":"A fixed Bearer token, for CI configuration that cannot read the response. Default a random token."},"scopes":{"type":"array","uniqueItems":true,"maxItems":100,"items":{"$ref":"#/components/schemas/ScopeName"},"description":"The key's scopes. Default every scope of the v3 contract. An empty list gives a key that only reaches operations without a scope (`/private/ping`); a scope the v3 contract does not declare gives 422 `validation_error`.","x-assumption":"Rejecting unknown scopes surfaces typos in tests instead of minting a key that silently lacks a scope."},"client_active":{"type":"boolean","default":true,"description":"false gives `client_inactive` on every private v3 call."},"api_access_enabled":{"type":"boolean","default":true,"description":"false gives `api_access_disabled` on every private v3 call."},"key_active":{"type":"boolean","default":true,"description":"false gives `invalid_token` on every private v3 call."},"expires_at":{"type":["string","null"],"format":"date-time","default":null,"description":"When the key expires, on the virtual clock; null never. An instant in the past mints an already expired key (`token_expired`)."},"ip_allowlist":{"type":"array","maxItems":50,"items":{"$ref":"#/components/schemas/IpAllowlistEntry"},"description":"Caller addresses allowed to use the key; empty or absent means no allow-list. Another caller gets `ip_not_allowed`."},"hmac_required":{"type":"boolean","default":false,"description":"true requires the `hmacSignature` scheme of the v3 contract, keyed with the returned `hmac_secret`."},"rate_limit_per_minute":{"type":"integer","minimum":1,"maximum":100000,"description":"Requests a minute. Default `requests_per_minute` of the v3 contract's `info.x-rate-limits`."},"quota_daily":{"type":"integer","minimum":1,"maximum":100000000,"description":"Requests a day. Default `quota_daily` of the v3 contract's `info.x-rate-limits`."},"quota_monthly":{"type":"integer","minimum":1,"maximum":1000000000,"description":"Requests a month. Default `quota_monthly` of the v3 contract's `info.x-rate-limits`."}},"x-assumption":"Defaults come from the v3 contract (its scopes and info.x-rate-limits) so the control contract restates no number of the service."};
 const func0 = imported_ajv_dist_runtime_equal.default;
 const pattern9 = new RegExp("^[A-Za-z0-9_\\-.]+$", "u");
-const schema46 = {"type":"string","pattern":"^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$","description":"A scope of the v3 contract (`x-scope` of its operations), for example `orders:read`.","example":"orders:read"};
+const schema71 = {"type":"string","pattern":"^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$","description":"A scope of the v3 contract (`x-scope` of its operations), for example `orders:read`.","example":"orders:read"};
 const pattern10 = new RegExp("^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$", "u");
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate96.evaluated;
+const evaluated0 = validate172.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5854,21 +11219,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate96.errors = vErrors;
+validate172.errors = vErrors;
 return errors === 0;
 }
-validate96.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate172.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema47 = {"type":"string","maxLength":49,"description":"An IPv4 or IPv6 address, or a CIDR block of either.","anyOf":[{"format":"ipv4"},{"format":"ipv6"},{"pattern":"^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$"},{"pattern":"^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$"}],"x-assumption":"The IPv6 CIDR pattern is loose; the mock parses each entry and rejects an invalid one with 422.","example":"198.51.100.0/24"};
-const formats18 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
-const formats20 = /^((([0-9a-f]{1,4}:){7}([0-9a-f]{1,4}|:))|(([0-9a-f]{1,4}:){6}(:[0-9a-f]{1,4}|((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){5}(((:[0-9a-f]{1,4}){1,2})|:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){4}(((:[0-9a-f]{1,4}){1,3})|((:[0-9a-f]{1,4})?:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){3}(((:[0-9a-f]{1,4}){1,4})|((:[0-9a-f]{1,4}){0,2}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){2}(((:[0-9a-f]{1,4}){1,5})|((:[0-9a-f]{1,4}){0,3}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){1}(((:[0-9a-f]{1,4}){1,6})|((:[0-9a-f]{1,4}){0,4}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(:(((:[0-9a-f]{1,4}){1,7})|((:[0-9a-f]{1,4}){0,5}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:)))$/i;
+const schema72 = {"type":"string","maxLength":49,"description":"An IPv4 or IPv6 address, or a CIDR block of either.","anyOf":[{"format":"ipv4"},{"format":"ipv6"},{"pattern":"^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$"},{"pattern":"^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$"}],"x-assumption":"The IPv6 CIDR pattern is loose; the mock parses each entry and rejects an invalid one with 422.","example":"198.51.100.0/24"};
+const formats22 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+const formats24 = /^((([0-9a-f]{1,4}:){7}([0-9a-f]{1,4}|:))|(([0-9a-f]{1,4}:){6}(:[0-9a-f]{1,4}|((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){5}(((:[0-9a-f]{1,4}){1,2})|:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){4}(((:[0-9a-f]{1,4}){1,3})|((:[0-9a-f]{1,4})?:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){3}(((:[0-9a-f]{1,4}){1,4})|((:[0-9a-f]{1,4}){0,2}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){2}(((:[0-9a-f]{1,4}){1,5})|((:[0-9a-f]{1,4}){0,3}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){1}(((:[0-9a-f]{1,4}){1,6})|((:[0-9a-f]{1,4}){0,4}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(:(((:[0-9a-f]{1,4}){1,7})|((:[0-9a-f]{1,4}){0,5}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:)))$/i;
 const pattern11 = new RegExp("^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$", "u");
 const pattern12 = new RegExp("^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$", "u");
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate98.evaluated;
+const evaluated0 = validate174.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5879,7 +11244,7 @@ const _errs1 = errors;
 let valid0 = false;
 const _errs2 = errors;
 if(typeof data === "string"){
-if(!(formats18.test(data))){
+if(!(formats22.test(data))){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/format",keyword:"format",params:{format: "ipv4"},message:"must match format \""+"ipv4"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -5894,7 +11259,7 @@ var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
 const _errs3 = errors;
 if(typeof data === "string"){
-if(!(formats20.test(data))){
+if(!(formats24.test(data))){
 const err1 = {instancePath,schemaPath:"#/anyOf/1/format",keyword:"format",params:{format: "ipv6"},message:"must match format \""+"ipv6"+"\""};
 if(vErrors === null){
 vErrors = [err1];
@@ -5980,16 +11345,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate98.errors = vErrors;
+validate174.errors = vErrors;
 return errors === 0;
 }
-validate98.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate174.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate95.evaluated;
+const evaluated0 = validate171.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5998,7 +11363,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func14.call(schema45.properties, key0))){
+if(!(func13.call(schema70.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -6104,8 +11469,8 @@ errors++;
 }
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate96(data2[i0], {instancePath:instancePath+"/scopes/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+if(!(validate172(data2[i0], {instancePath:instancePath+"/scopes/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
 errors = vErrors.length;
 }
 }
@@ -6180,7 +11545,7 @@ errors++;
 if(data.expires_at !== undefined){
 let data7 = data.expires_at;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err14 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema45.properties.expires_at.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema70.properties.expires_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -6217,8 +11582,8 @@ errors++;
 }
 const len1 = data8.length;
 for(let i2=0; i2<len1; i2++){
-if(!(validate98(data8[i2], {instancePath:instancePath+"/ip_allowlist/" + i2,parentData:data8,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+if(!(validate174(data8[i2], {instancePath:instancePath+"/ip_allowlist/" + i2,parentData:data8,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
 errors = vErrors.length;
 }
 }
@@ -6362,40 +11727,40 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate95.errors = vErrors;
+validate171.errors = vErrors;
 return errors === 0;
 }
-validate95.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate171.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate94.evaluated;
+const evaluated0 = validate170.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate95(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
+if(!(validate171(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
 errors = vErrors.length;
 }
-validate94.errors = vErrors;
+validate170.errors = vErrors;
 return errors === 0;
 }
-validate94.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate170.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const mintToken_response_201 = validate101;
-const schema48 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/MintedTokenResult"}}}]};
-const schema49 = {"type":"object","required":["token","hmac_secret","key"],"additionalProperties":false,"properties":{"token":{"type":"string","description":"The Bearer token. Shown once."},"hmac_secret":{"type":"string","description":"The key's API HMAC secret for the `hmacSignature` scheme (needed when `hmac_required`). Shown once."},"key":{"$ref":"#/components/schemas/MintedKey"}}};
-const schema50 = {"type":"object","required":["id","name","scopes","client","key_active","expires_at","ip_allowlist","hmac_required","rate_limit_per_minute","quota_daily","quota_monthly","created_at"],"additionalProperties":false,"description":"The minted key with every setting resolved (defaults filled in).","properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"scopes":{"type":"array","items":{"$ref":"#/components/schemas/ScopeName"}},"client":{"type":"object","required":["id","active","api_access_enabled"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"active":{"type":"boolean"},"api_access_enabled":{"type":"boolean"}}},"key_active":{"type":"boolean"},"expires_at":{"type":["string","null"],"format":"date-time"},"ip_allowlist":{"type":"array","items":{"$ref":"#/components/schemas/IpAllowlistEntry"}},"hmac_required":{"type":"boolean"},"rate_limit_per_minute":{"type":"integer","minimum":1},"quota_daily":{"type":"integer","minimum":1},"quota_monthly":{"type":"integer","minimum":1},"created_at":{"type":"string","format":"date-time"}}};
+export const mintToken_response_201 = validate177;
+const schema73 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/MintedTokenResult"}}}]};
+const schema74 = {"type":"object","required":["token","hmac_secret","key"],"additionalProperties":false,"properties":{"token":{"type":"string","description":"The Bearer token. Shown once."},"hmac_secret":{"type":"string","description":"The key's API HMAC secret for the `hmacSignature` scheme (needed when `hmac_required`). Shown once."},"key":{"$ref":"#/components/schemas/MintedKey"}}};
+const schema75 = {"type":"object","required":["id","name","scopes","client","key_active","expires_at","ip_allowlist","hmac_required","rate_limit_per_minute","quota_daily","quota_monthly","created_at"],"additionalProperties":false,"description":"The minted key with every setting resolved (defaults filled in).","properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"scopes":{"type":"array","items":{"$ref":"#/components/schemas/ScopeName"}},"client":{"type":"object","required":["id","active","api_access_enabled"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"active":{"type":"boolean"},"api_access_enabled":{"type":"boolean"}}},"key_active":{"type":"boolean"},"expires_at":{"type":["string","null"],"format":"date-time"},"ip_allowlist":{"type":"array","items":{"$ref":"#/components/schemas/IpAllowlistEntry"}},"hmac_required":{"type":"boolean"},"rate_limit_per_minute":{"type":"integer","minimum":1},"quota_daily":{"type":"integer","minimum":1},"quota_monthly":{"type":"integer","minimum":1},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate104.evaluated;
+const evaluated0 = validate180.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6524,7 +11889,7 @@ vErrors.push(err11);
 errors++;
 }
 for(const key0 in data){
-if(!(func14.call(schema50.properties, key0))){
+if(!(func13.call(schema75.properties, key0))){
 const err12 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err12];
@@ -6577,8 +11942,8 @@ let data2 = data.scopes;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate96(data2[i0], {instancePath:instancePath+"/scopes/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+if(!(validate172(data2[i0], {instancePath:instancePath+"/scopes/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
 errors = vErrors.length;
 }
 }
@@ -6715,7 +12080,7 @@ errors++;
 if(data.expires_at !== undefined){
 let data9 = data.expires_at;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err27 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema50.properties.expires_at.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema75.properties.expires_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -6742,8 +12107,8 @@ let data10 = data.ip_allowlist;
 if(Array.isArray(data10)){
 const len1 = data10.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate98(data10[i1], {instancePath:instancePath+"/ip_allowlist/" + i1,parentData:data10,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+if(!(validate174(data10[i1], {instancePath:instancePath+"/ip_allowlist/" + i1,parentData:data10,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
 errors = vErrors.length;
 }
 }
@@ -6882,16 +12247,16 @@ vErrors.push(err39);
 }
 errors++;
 }
-validate104.errors = vErrors;
+validate180.errors = vErrors;
 return errors === 0;
 }
-validate104.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate180.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate103.evaluated;
+const evaluated0 = validate179.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6966,8 +12331,8 @@ errors++;
 }
 }
 if(data.key !== undefined){
-if(!(validate104(data.key, {instancePath:instancePath+"/key",parentData:data,parentDataProperty:"key",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
+if(!(validate180(data.key, {instancePath:instancePath+"/key",parentData:data,parentDataProperty:"key",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
 errors = vErrors.length;
 }
 }
@@ -6982,16 +12347,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate103.errors = vErrors;
+validate179.errors = vErrors;
 return errors === 0;
 }
-validate103.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate179.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate101.evaluated;
+const evaluated0 = validate177.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7014,8 +12379,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate103(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+if(!(validate179(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 }
@@ -7030,24 +12395,24 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate101.errors = vErrors;
+validate177.errors = vErrors;
 return errors === 0;
 }
-validate101.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate177.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createSite_body = validate109;
-const schema51 = {"$ref":"#/components/schemas/CreateSiteRequest","$comment":"validator entry"};
-const schema52 = {"type":"object","additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":64,"description":"Name of the site. Default `site-<id>`."},"api_key":{"type":"string","minLength":16,"maxLength":128,"pattern":"^[A-Za-z0-9_\\-.]+$","description":"A fixed API key (`X-Api-Key` of the v1 `hmac` scheme), for CI configuration. Default a random key.","x-assumption":"Limited to URL- and header-safe characters because it travels in a header."},"api_secret":{"type":"string","minLength":32,"maxLength":128,"pattern":"^[\\x21-\\x7E]+$","description":"A fixed API secret (the HMAC key of the v1 `hmac` scheme). Default a random secret.","x-assumption":"Printable ASCII without spaces, so the secret can sit in any environment variable or config file."},"callback_url":{"type":["string","null"],"format":"uri","maxLength":2048,"pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$","default":null,"description":"Where the site's webhooks are POSTed: an http or https URL without credentials in it,\nwhich the mock's webhook egress policy must permit (the rules of a v3 endpoint's\n`url`). When null, the mock records each delivery without sending it.\n","x-assumption":"A site without a callback URL is useful to tests that only inspect the recorded deliveries."},"aml_enabled":{"type":"boolean","default":true,"description":"Whether deposits of the site are AML-screened; when false, their `amlStatus` is `not_checked`."},"webhook_events":{"type":"array","uniqueItems":true,"maxItems":50,"items":{"$ref":"#/components/schemas/WebhookEventTypeName"},"description":"The event types sent to the site (its `subscribed` list). Default every `deposit.*` type of the v1 contract."}}};
+export const createSite_body = validate185;
+const schema76 = {"$ref":"#/components/schemas/CreateSiteRequest","$comment":"validator entry"};
+const schema77 = {"type":"object","additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":64,"description":"Name of the site. Default `site-<id>`."},"api_key":{"type":"string","minLength":16,"maxLength":128,"pattern":"^[A-Za-z0-9_\\-.]+$","description":"A fixed API key (`X-Api-Key` of the v1 `hmac` scheme), for CI configuration. Default a random key.","x-assumption":"Limited to URL- and header-safe characters because it travels in a header."},"api_secret":{"type":"string","minLength":32,"maxLength":128,"pattern":"^[\\x21-\\x7E]+$","description":"A fixed API secret (the HMAC key of the v1 `hmac` scheme). Default a random secret.","x-assumption":"Printable ASCII without spaces, so the secret can sit in any environment variable or config file."},"callback_url":{"type":["string","null"],"format":"uri","maxLength":2048,"pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$","default":null,"description":"Where the site's webhooks are POSTed: an http or https URL without credentials in it,\nwhich the mock's webhook egress policy must permit (the rules of a v3 endpoint's\n`url`). When null, the mock records each delivery without sending it.\n","x-assumption":"A site without a callback URL is useful to tests that only inspect the recorded deliveries."},"aml_enabled":{"type":"boolean","default":true,"description":"Whether deposits of the site are AML-screened; when false, their `amlStatus` is `not_checked`."},"webhook_events":{"type":"array","uniqueItems":true,"maxItems":50,"items":{"$ref":"#/components/schemas/WebhookEventTypeName"},"description":"The event types sent to the site (its `subscribed` list). Default every `deposit.*` type of the v1 contract."}}};
 const pattern14 = new RegExp("^[\\x21-\\x7E]+$", "u");
 const pattern15 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$", "u");
-const formats26 = imported_ajv_formats_dist_formats.fullFormats.uri;
-const schema53 = {"type":"string","pattern":"^[a-z][a-z_]*\\.[a-z][a-z_]*$","description":"A deposit webhook event type of the v1 contract (`components.schemas.WebhookEventType`), for example `deposit.paid`; another value gives 422 `validation_error`.","x-assumption":"Written as a pattern, not an enum, so the event list lives only in the v1 contract; the mock checks values against it.","example":"deposit.paid"};
+const formats30 = imported_ajv_formats_dist_formats.fullFormats.uri;
+const schema78 = {"type":"string","pattern":"^[a-z][a-z_]*\\.[a-z][a-z_]*$","description":"A deposit webhook event type of the v1 contract (`components.schemas.WebhookEventType`), for example `deposit.paid`; another value gives 422 `validation_error`.","x-assumption":"Written as a pattern, not an enum, so the event list lives only in the v1 contract; the mock checks values against it.","example":"deposit.paid"};
 const pattern16 = new RegExp("^[a-z][a-z_]*\\.[a-z][a-z_]*$", "u");
 
-function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate111.evaluated;
+const evaluated0 = validate187.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7076,16 +12441,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate111.errors = vErrors;
+validate187.errors = vErrors;
 return errors === 0;
 }
-validate111.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate187.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate110.evaluated;
+const evaluated0 = validate186.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7233,7 +12598,7 @@ errors++;
 if(data.callback_url !== undefined){
 let data3 = data.callback_url;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err12 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/type",keyword:"type",params:{type: schema52.properties.callback_url.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/type",keyword:"type",params:{type: schema77.properties.callback_url.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -7263,7 +12628,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!(formats26(data3))){
+if(!(formats30(data3))){
 const err15 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -7302,8 +12667,8 @@ errors++;
 }
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate111(data5[i0], {instancePath:instancePath+"/webhook_events/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
+if(!(validate187(data5[i0], {instancePath:instancePath+"/webhook_events/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
 }
@@ -7350,40 +12715,40 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate110.errors = vErrors;
+validate186.errors = vErrors;
 return errors === 0;
 }
-validate110.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate186.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate109.evaluated;
+const evaluated0 = validate185.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+if(!(validate186(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
 errors = vErrors.length;
 }
-validate109.errors = vErrors;
+validate185.errors = vErrors;
 return errors === 0;
 }
-validate109.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate185.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createSite_response_201 = validate114;
-const schema54 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SiteWithSecretsResult"}}}]};
-const schema55 = {"type":"object","required":["site","api_secret","webhook_secret"],"additionalProperties":false,"properties":{"site":{"$ref":"#/components/schemas/Site"},"api_secret":{"type":"string","description":"The API secret of the v1 `hmac` scheme. Shown once."},"webhook_secret":{"type":"string","description":"The secret that signs the site's webhooks (`X-Signature`). Shown once."}}};
-const schema56 = {"type":"object","required":["id","name","api_key","callback_url","aml_enabled","webhook_events","created_at"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"api_key":{"type":"string"},"callback_url":{"type":["string","null"],"format":"uri"},"aml_enabled":{"type":"boolean"},"webhook_events":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEventTypeName"}},"created_at":{"type":"string","format":"date-time"}}};
+export const createSite_response_201 = validate190;
+const schema79 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SiteWithSecretsResult"}}}]};
+const schema80 = {"type":"object","required":["site","api_secret","webhook_secret"],"additionalProperties":false,"properties":{"site":{"$ref":"#/components/schemas/Site"},"api_secret":{"type":"string","description":"The API secret of the v1 `hmac` scheme. Shown once."},"webhook_secret":{"type":"string","description":"The secret that signs the site's webhooks (`X-Signature`). Shown once."}}};
+const schema81 = {"type":"object","required":["id","name","api_key","callback_url","aml_enabled","webhook_events","created_at"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"api_key":{"type":"string"},"callback_url":{"type":["string","null"],"format":"uri"},"aml_enabled":{"type":"boolean"},"webhook_events":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEventTypeName"}},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate117.evaluated;
+const evaluated0 = validate193.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7525,7 +12890,7 @@ errors++;
 if(data.callback_url !== undefined){
 let data3 = data.callback_url;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err12 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/type",keyword:"type",params:{type: schema56.properties.callback_url.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/type",keyword:"type",params:{type: schema81.properties.callback_url.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -7535,7 +12900,7 @@ vErrors.push(err12);
 errors++;
 }
 if(typeof data3 === "string"){
-if(!(formats26(data3))){
+if(!(formats30(data3))){
 const err13 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -7564,8 +12929,8 @@ let data5 = data.webhook_events;
 if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate111(data5[i0], {instancePath:instancePath+"/webhook_events/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
+if(!(validate187(data5[i0], {instancePath:instancePath+"/webhook_events/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
 }
@@ -7617,16 +12982,16 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate117.errors = vErrors;
+validate193.errors = vErrors;
 return errors === 0;
 }
-validate117.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate193.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate116.evaluated;
+const evaluated0 = validate192.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7677,8 +13042,8 @@ errors++;
 }
 }
 if(data.site !== undefined){
-if(!(validate117(data.site, {instancePath:instancePath+"/site",parentData:data,parentDataProperty:"site",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+if(!(validate193(data.site, {instancePath:instancePath+"/site",parentData:data,parentDataProperty:"site",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
 errors = vErrors.length;
 }
 }
@@ -7717,16 +13082,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate116.errors = vErrors;
+validate192.errors = vErrors;
 return errors === 0;
 }
-validate116.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate192.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate114.evaluated;
+const evaluated0 = validate190.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7749,8 +13114,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate116(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
+if(!(validate192(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
 errors = vErrors.length;
 }
 }
@@ -7765,20 +13130,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate114.errors = vErrors;
+validate190.errors = vErrors;
 return errors === 0;
 }
-validate114.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate190.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const signDepositRequest_body = validate121;
-const schema57 = {"$ref":"#/components/schemas/SignDepositRequestRequest","$comment":"validator entry"};
-const schema58 = {"type":"object","required":["method","path"],"additionalProperties":false,"properties":{"method":{"type":"string","enum":["GET","POST","PUT","PATCH","DELETE"]},"path":{"type":"string","minLength":1,"maxLength":2048,"pattern":"^/","description":"The path and query string exactly as they will be sent.","example":"/v1/public/deposits?per_page=20"},"body":{"type":"string","maxLength":65536,"description":"The exact body text (at most the v1 body limit, 64 KiB); none for a request without a body."},"api_key":{"type":"string","minLength":1,"maxLength":128,"description":"The site's API key; alone, it names one of the mock's sites."},"api_secret":{"type":"string","minLength":1,"maxLength":128,"description":"The secret to sign with; needs `api_key`."}}};
+export const signDepositRequest_body = validate197;
+const schema82 = {"$ref":"#/components/schemas/SignDepositRequestRequest","$comment":"validator entry"};
+const schema83 = {"type":"object","required":["method","path"],"additionalProperties":false,"properties":{"method":{"type":"string","enum":["GET","POST","PUT","PATCH","DELETE"]},"path":{"type":"string","minLength":1,"maxLength":2048,"pattern":"^/","description":"The path and query string exactly as they will be sent.","example":"/v1/public/deposits?per_page=20"},"body":{"type":"string","maxLength":65536,"description":"The exact body text (at most the v1 body limit, 64 KiB); none for a request without a body."},"api_key":{"type":"string","minLength":1,"maxLength":128,"description":"The site's API key; alone, it names one of the mock's sites."},"api_secret":{"type":"string","minLength":1,"maxLength":128,"description":"The secret to sign with; needs `api_key`."}}};
 const pattern17 = new RegExp("^/", "u");
 
-function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate122.evaluated;
+const evaluated0 = validate198.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7831,7 +13196,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(((((data0 === "GET") || (data0 === "POST")) || (data0 === "PUT")) || (data0 === "PATCH")) || (data0 === "DELETE"))){
-const err4 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/enum",keyword:"enum",params:{allowedValues: schema58.properties.method.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/enum",keyword:"enum",params:{allowedValues: schema83.properties.method.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -7992,39 +13357,39 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate122.errors = vErrors;
+validate198.errors = vErrors;
 return errors === 0;
 }
-validate122.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate198.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate121.evaluated;
+const evaluated0 = validate197.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate122(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
-validate121.errors = vErrors;
+validate197.errors = vErrors;
 return errors === 0;
 }
-validate121.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate197.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const signDepositRequest_response_200 = validate124;
-const schema59 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SignedDepositRequest"}}}]};
-const schema60 = {"type":"object","required":["headers","site_id"],"additionalProperties":false,"properties":{"headers":{"type":"object","description":"Header name to value, to add to the request.","additionalProperties":{"type":"string"}},"site_id":{"type":["integer","null"],"description":"The mock's site with that API key and secret; null when no site of this mock has them."}}};
+export const signDepositRequest_response_200 = validate200;
+const schema84 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SignedDepositRequest"}}}]};
+const schema85 = {"type":"object","required":["headers","site_id"],"additionalProperties":false,"properties":{"headers":{"type":"object","description":"Header name to value, to add to the request.","additionalProperties":{"type":"string"}},"site_id":{"type":["integer","null"],"description":"The mock's site with that API key and secret; null when no site of this mock has them."}}};
 
-function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate126.evaluated;
+const evaluated0 = validate202.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8094,7 +13459,7 @@ errors++;
 if(data.site_id !== undefined){
 let data2 = data.site_id;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err5 = {instancePath:instancePath+"/site_id",schemaPath:"#/properties/site_id/type",keyword:"type",params:{type: schema60.properties.site_id.type},message:"must be integer,null"};
+const err5 = {instancePath:instancePath+"/site_id",schemaPath:"#/properties/site_id/type",keyword:"type",params:{type: schema85.properties.site_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8115,16 +13480,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate126.errors = vErrors;
+validate202.errors = vErrors;
 return errors === 0;
 }
-validate126.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate202.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate124.evaluated;
+const evaluated0 = validate200.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8147,8 +13512,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate126(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+if(!(validate202(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
 errors = vErrors.length;
 }
 }
@@ -8163,18 +13528,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate124.errors = vErrors;
+validate200.errors = vErrors;
 return errors === 0;
 }
-validate124.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate200.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listInboxWebhooks_query = validate128;
-const schema61 = {"type":"object","properties":{"event_type":{"type":"string","minLength":1,"maxLength":128},"event_id":{"type":"string","minLength":1,"maxLength":128}},"required":[]};
+export const listInboxWebhooks_query = validate204;
+const schema86 = {"type":"object","properties":{"event_type":{"type":"string","minLength":1,"maxLength":128},"event_id":{"type":"string","minLength":1,"maxLength":128}},"required":[]};
 
-function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate128.evaluated;
+const evaluated0 = validate204.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8263,21 +13628,21 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate128.errors = vErrors;
+validate204.errors = vErrors;
 return errors === 0;
 }
-validate128.evaluated = {"props":{"event_type":true,"event_id":true},"dynamicProps":false,"dynamicItems":false};
+validate204.evaluated = {"props":{"event_type":true,"event_id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listInboxWebhooks_response_200 = validate129;
-const schema62 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InboxDeliveriesResult"}}}]};
-const schema63 = {"type":"object","required":["deliveries"],"additionalProperties":false,"properties":{"deliveries":{"type":"array","maxItems":1000,"items":{"$ref":"#/components/schemas/InboxDelivery"}}}};
-const schema64 = {"type":"object","description":"One request the built-in inbox received.","required":["id","received_at","headers","body","event_id","event_type","delivery_id","attempt","signature_valid"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^inbox_[1-9][0-9]*$","description":"Id of the record, in order of arrival since the last reset.","x-assumption":"A counter, not a draw from the seeded random source, so deliveries arriving in any order leave every other seeded id unchanged."},"received_at":{"type":"string","format":"date-time","description":"When it arrived, on the virtual clock."},"headers":{"type":"object","description":"Every request header, by lower-case name (repeated headers joined with `, `).","additionalProperties":{"type":"string"}},"body":{"type":"string","description":"The raw body as UTF-8 text (empty when none was sent), exactly the bytes the signature covers."},"event_id":{"type":["string","null"],"description":"The `X-Event-Id` header; null when absent."},"event_type":{"type":["string","null"],"description":"The `X-Event-Type` header; null when absent."},"delivery_id":{"type":["string","null"],"description":"The `X-Delivery-Id` header; null when absent."},"attempt":{"type":["integer","null"],"minimum":1,"description":"The `X-Delivery-Attempt` header as a number; null when absent or not a positive integer."},"signature_valid":{"type":["boolean","null"],"description":"Whether `X-Signature` is the signature of the body with the secret of the v3 endpoint or v1 site that the delivery (by `X-Delivery-Id`, else `X-Event-Id`) belongs to; false when the header is missing or wrong; null when the delivery is not one of this mock's."}}};
+export const listInboxWebhooks_response_200 = validate205;
+const schema87 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InboxDeliveriesResult"}}}]};
+const schema88 = {"type":"object","required":["deliveries"],"additionalProperties":false,"properties":{"deliveries":{"type":"array","maxItems":1000,"items":{"$ref":"#/components/schemas/InboxDelivery"}}}};
+const schema89 = {"type":"object","description":"One request the built-in inbox received.","required":["id","received_at","headers","body","event_id","event_type","delivery_id","attempt","signature_valid"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^inbox_[1-9][0-9]*$","description":"Id of the record, in order of arrival since the last reset.","x-assumption":"A counter, not a draw from the seeded random source, so deliveries arriving in any order leave every other seeded id unchanged."},"received_at":{"type":"string","format":"date-time","description":"When it arrived, on the virtual clock."},"headers":{"type":"object","description":"Every request header, by lower-case name (repeated headers joined with `, `).","additionalProperties":{"type":"string"}},"body":{"type":"string","description":"The raw body as UTF-8 text (empty when none was sent), exactly the bytes the signature covers."},"event_id":{"type":["string","null"],"description":"The `X-Event-Id` header; null when absent."},"event_type":{"type":["string","null"],"description":"The `X-Event-Type` header; null when absent."},"delivery_id":{"type":["string","null"],"description":"The `X-Delivery-Id` header; null when absent."},"attempt":{"type":["integer","null"],"minimum":1,"description":"The `X-Delivery-Attempt` header as a number; null when absent or not a positive integer."},"signature_valid":{"type":["boolean","null"],"description":"Whether `X-Signature` is the signature of the body with the secret of the v3 endpoint or v1 site that the delivery (by `X-Delivery-Id`, else `X-Event-Id`) belongs to; false when the header is missing or wrong; null when the delivery is not one of this mock's."}}};
 const pattern18 = new RegExp("^inbox_[1-9][0-9]*$", "u");
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate132.evaluated;
+const evaluated0 = validate208.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8376,7 +13741,7 @@ vErrors.push(err8);
 errors++;
 }
 for(const key0 in data){
-if(!(func14.call(schema64.properties, key0))){
+if(!(func13.call(schema89.properties, key0))){
 const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err9];
@@ -8479,7 +13844,7 @@ errors++;
 if(data.event_id !== undefined){
 let data5 = data.event_id;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err17 = {instancePath:instancePath+"/event_id",schemaPath:"#/properties/event_id/type",keyword:"type",params:{type: schema64.properties.event_id.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/event_id",schemaPath:"#/properties/event_id/type",keyword:"type",params:{type: schema89.properties.event_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -8492,7 +13857,7 @@ errors++;
 if(data.event_type !== undefined){
 let data6 = data.event_type;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err18 = {instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/type",keyword:"type",params:{type: schema64.properties.event_type.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/type",keyword:"type",params:{type: schema89.properties.event_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -8505,7 +13870,7 @@ errors++;
 if(data.delivery_id !== undefined){
 let data7 = data.delivery_id;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err19 = {instancePath:instancePath+"/delivery_id",schemaPath:"#/properties/delivery_id/type",keyword:"type",params:{type: schema64.properties.delivery_id.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/delivery_id",schemaPath:"#/properties/delivery_id/type",keyword:"type",params:{type: schema89.properties.delivery_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -8518,7 +13883,7 @@ errors++;
 if(data.attempt !== undefined){
 let data8 = data.attempt;
 if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err20 = {instancePath:instancePath+"/attempt",schemaPath:"#/properties/attempt/type",keyword:"type",params:{type: schema64.properties.attempt.type},message:"must be integer,null"};
+const err20 = {instancePath:instancePath+"/attempt",schemaPath:"#/properties/attempt/type",keyword:"type",params:{type: schema89.properties.attempt.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -8543,7 +13908,7 @@ errors++;
 if(data.signature_valid !== undefined){
 let data9 = data.signature_valid;
 if((typeof data9 !== "boolean") && (data9 !== null)){
-const err22 = {instancePath:instancePath+"/signature_valid",schemaPath:"#/properties/signature_valid/type",keyword:"type",params:{type: schema64.properties.signature_valid.type},message:"must be boolean,null"};
+const err22 = {instancePath:instancePath+"/signature_valid",schemaPath:"#/properties/signature_valid/type",keyword:"type",params:{type: schema89.properties.signature_valid.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -8564,16 +13929,16 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate132.errors = vErrors;
+validate208.errors = vErrors;
 return errors === 0;
 }
-validate132.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate208.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate131.evaluated;
+const evaluated0 = validate207.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8618,8 +13983,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate132(data0[i0], {instancePath:instancePath+"/deliveries/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
+if(!(validate208(data0[i0], {instancePath:instancePath+"/deliveries/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
 errors = vErrors.length;
 }
 }
@@ -8646,16 +14011,16 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate131.errors = vErrors;
+validate207.errors = vErrors;
 return errors === 0;
 }
-validate131.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate207.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate129.evaluated;
+const evaluated0 = validate205.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8678,8 +14043,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate131(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
+if(!(validate207(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
 errors = vErrors.length;
 }
 }
@@ -8694,20 +14059,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate129.errors = vErrors;
+validate205.errors = vErrors;
 return errors === 0;
 }
-validate129.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate205.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const clearInbox_response_200 = validate135;
-const schema65 = {"$ref":"#/components/responses/Cleared/content/application~1json/schema","$comment":"validator entry"};
-const schema66 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ClearedResult"}}}]};
-const schema67 = {"type":"object","required":["cleared"],"additionalProperties":false,"properties":{"cleared":{"type":"integer","minimum":0,"description":"How many records (or faults) were removed."}}};
+export const clearInbox_response_200 = validate211;
+const schema90 = {"$ref":"#/components/responses/Cleared/content/application~1json/schema","$comment":"validator entry"};
+const schema91 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ClearedResult"}}}]};
+const schema92 = {"type":"object","required":["cleared"],"additionalProperties":false,"properties":{"cleared":{"type":"integer","minimum":0,"description":"How many records (or faults) were removed."}}};
 
-function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate138.evaluated;
+const evaluated0 = validate214.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8773,16 +14138,16 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate138.errors = vErrors;
+validate214.errors = vErrors;
 return errors === 0;
 }
-validate138.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate214.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate136.evaluated;
+const evaluated0 = validate212.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8805,8 +14170,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate138(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
+if(!(validate214(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
 errors = vErrors.length;
 }
 }
@@ -8821,39 +14186,39 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate136.errors = vErrors;
+validate212.errors = vErrors;
 return errors === 0;
 }
-validate136.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate212.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate135.evaluated;
+const evaluated0 = validate211.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate136(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
+if(!(validate212(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
 errors = vErrors.length;
 }
-validate135.errors = vErrors;
+validate211.errors = vErrors;
 return errors === 0;
 }
-validate135.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate211.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const setWebhookFault_body = validate141;
-const schema68 = {"$ref":"#/components/schemas/WebhookFaultRequest","$comment":"validator entry"};
-const schema69 = {"type":"object","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","format":"uri","maxLength":2048,"description":"The fault applies to every webhook target URL that starts with this text.","example":"http://127.0.0.1:4010/__mock/webhooks/inbox"},"fail_next":{"type":"integer","minimum":1,"maximum":1000,"description":"The next this many attempts are answered with `status` by the mock itself, without contacting the target."},"status":{"type":"integer","minimum":400,"maximum":599,"description":"The HTTP status of the attempts the fault answers. Default 500 with `fail_next`; without it, every attempt is answered with this status until the faults are cleared."},"delay_ms":{"type":"integer","minimum":0,"maximum":60000,"description":"Milliseconds of real time to wait before each attempt is sent; past the delivery machine's attempt timeout the attempt fails as a timeout.","x-assumption":"Real time, not the virtual clock, since the attempt timeout is real time (a receiver answers in real time even while the clock is frozen)."},"duplicate":{"type":"boolean","description":"true sends the next attempt twice, as a receiver must be ready for; the delivery records one attempt."}}};
+export const setWebhookFault_body = validate217;
+const schema93 = {"$ref":"#/components/schemas/WebhookFaultRequest","$comment":"validator entry"};
+const schema94 = {"type":"object","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","format":"uri","maxLength":2048,"description":"The fault applies to every webhook target URL that starts with this text.","example":"http://127.0.0.1:4010/__mock/webhooks/inbox"},"fail_next":{"type":"integer","minimum":1,"maximum":1000,"description":"The next this many attempts are answered with `status` by the mock itself, without contacting the target."},"status":{"type":"integer","minimum":400,"maximum":599,"description":"The HTTP status of the attempts the fault answers. Default 500 with `fail_next`; without it, every attempt is answered with this status until the faults are cleared."},"delay_ms":{"type":"integer","minimum":0,"maximum":60000,"description":"Milliseconds of real time to wait before each attempt is sent; past the delivery machine's attempt timeout the attempt fails as a timeout.","x-assumption":"Real time, not the virtual clock, since the attempt timeout is real time (a receiver answers in real time even while the clock is frozen)."},"duplicate":{"type":"boolean","description":"true sends the next attempt twice, as a receiver must be ready for; the delivery records one attempt."}}};
 
-function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate142.evaluated;
+const evaluated0 = validate218.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8896,7 +14261,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(!(formats26(data0))){
+if(!(formats30(data0))){
 const err3 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -9046,39 +14411,39 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate142.errors = vErrors;
+validate218.errors = vErrors;
 return errors === 0;
 }
-validate142.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate218.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate141.evaluated;
+const evaluated0 = validate217.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate142(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
+if(!(validate218(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate218.errors : vErrors.concat(validate218.errors);
 errors = vErrors.length;
 }
-validate141.errors = vErrors;
+validate217.errors = vErrors;
 return errors === 0;
 }
-validate141.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate217.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const setWebhookFault_response_201 = validate144;
-const schema70 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookFault"}}}]};
-const schema71 = {"type":"object","description":"A fault in force.","required":["url","fail_next","status","delay_ms","duplicate","created_at"],"additionalProperties":false,"properties":{"url":{"type":"string","format":"uri"},"fail_next":{"type":["integer","null"],"minimum":0,"description":"Attempts still to be answered with `status`; null when `status` answers every attempt, or when the fault fails none (then `status` is unused)."},"status":{"type":["integer","null"],"minimum":400,"maximum":599,"description":"The status faulted attempts get; null when the fault fails no attempt."},"delay_ms":{"type":"integer","minimum":0},"duplicate":{"type":"boolean","description":"Whether the next attempt is still to be sent twice."},"created_at":{"type":"string","format":"date-time"}}};
+export const setWebhookFault_response_201 = validate220;
+const schema95 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookFault"}}}]};
+const schema96 = {"type":"object","description":"A fault in force.","required":["url","fail_next","status","delay_ms","duplicate","created_at"],"additionalProperties":false,"properties":{"url":{"type":"string","format":"uri"},"fail_next":{"type":["integer","null"],"minimum":0,"description":"Attempts still to be answered with `status`; null when `status` answers every attempt, or when the fault fails none (then `status` is unused)."},"status":{"type":["integer","null"],"minimum":400,"maximum":599,"description":"The status faulted attempts get; null when the fault fails no attempt."},"delay_ms":{"type":"integer","minimum":0},"duplicate":{"type":"boolean","description":"Whether the next attempt is still to be sent twice."},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate146.evaluated;
+const evaluated0 = validate222.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9161,7 +14526,7 @@ errors++;
 if(data.url !== undefined){
 let data0 = data.url;
 if(typeof data0 === "string"){
-if(!(formats26(data0))){
+if(!(formats30(data0))){
 const err7 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -9186,7 +14551,7 @@ errors++;
 if(data.fail_next !== undefined){
 let data1 = data.fail_next;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err9 = {instancePath:instancePath+"/fail_next",schemaPath:"#/properties/fail_next/type",keyword:"type",params:{type: schema71.properties.fail_next.type},message:"must be integer,null"};
+const err9 = {instancePath:instancePath+"/fail_next",schemaPath:"#/properties/fail_next/type",keyword:"type",params:{type: schema96.properties.fail_next.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -9211,7 +14576,7 @@ errors++;
 if(data.status !== undefined){
 let data2 = data.status;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema71.properties.status.type},message:"must be integer,null"};
+const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema96.properties.status.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9316,16 +14681,16 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate146.errors = vErrors;
+validate222.errors = vErrors;
 return errors === 0;
 }
-validate146.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate222.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate144.evaluated;
+const evaluated0 = validate220.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9348,8 +14713,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate146(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+if(!(validate222(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
 errors = vErrors.length;
 }
 }
@@ -9364,19 +14729,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate144.errors = vErrors;
+validate220.errors = vErrors;
 return errors === 0;
 }
-validate144.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate220.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceWebhookRetry_path = validate148;
-const schema72 = {"type":"object","properties":{"delivery":{"type":"string","format":"uuid"}},"required":["delivery"]};
-const formats40 = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
+export const forceWebhookRetry_path = validate224;
+const schema97 = {"type":"object","properties":{"delivery":{"type":"string","format":"uuid"}},"required":["delivery"]};
+const formats44 = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 
-function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate148.evaluated;
+const evaluated0 = validate224.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9397,7 +14762,7 @@ errors++;
 if(data.delivery !== undefined){
 let data0 = data.delivery;
 if(typeof data0 === "string"){
-if(!(formats40.test(data0))){
+if(!(formats44.test(data0))){
 const err1 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
 if(vErrors === null){
 vErrors = [err1];
@@ -9430,20 +14795,20 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate148.errors = vErrors;
+validate224.errors = vErrors;
 return errors === 0;
 }
-validate148.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
+validate224.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceWebhookRetry_response_200 = validate149;
-const schema73 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RetriedDeliveryResult"}}}]};
-const schema74 = {"type":"object","required":["delivery"],"properties":{"delivery":{"$ref":"#/components/schemas/PresentedRecord"}}};
-const schema75 = {"type":"object","description":"A record as its own API presents it (an exchange v3 Order or Verification, a deposit v1 Deposit, StaticAddress or AmlCheck, a webhook event or delivery); its schema is in that API's contract.","x-assumption":"The control API points at the record schemas of the other contracts instead of copying them, so they cannot drift apart.","additionalProperties":true};
+export const forceWebhookRetry_response_200 = validate225;
+const schema98 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RetriedDeliveryResult"}}}]};
+const schema99 = {"type":"object","required":["delivery"],"properties":{"delivery":{"$ref":"#/components/schemas/PresentedRecord"}}};
+const schema100 = {"type":"object","description":"A record as its own API presents it (an exchange v3 Order or Verification, a deposit v1 Deposit, StaticAddress or AmlCheck, a webhook event or delivery); its schema is in that API's contract.","x-assumption":"The control API points at the record schemas of the other contracts instead of copying them, so they cannot drift apart.","additionalProperties":true};
 
-function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate152.evaluated;
+const evaluated0 = validate228.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9462,16 +14827,16 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate152.errors = vErrors;
+validate228.errors = vErrors;
 return errors === 0;
 }
-validate152.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate228.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate151.evaluated;
+const evaluated0 = validate227.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9490,8 +14855,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.delivery !== undefined){
-if(!(validate152(data.delivery, {instancePath:instancePath+"/delivery",parentData:data,parentDataProperty:"delivery",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+if(!(validate228(data.delivery, {instancePath:instancePath+"/delivery",parentData:data,parentDataProperty:"delivery",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
 errors = vErrors.length;
 }
 }
@@ -9506,16 +14871,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate151.errors = vErrors;
+validate227.errors = vErrors;
 return errors === 0;
 }
-validate151.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
+validate227.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate149.evaluated;
+const evaluated0 = validate225.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9538,8 +14903,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate151(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
+if(!(validate227(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
 errors = vErrors.length;
 }
 }
@@ -9554,18 +14919,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate149.errors = vErrors;
+validate225.errors = vErrors;
 return errors === 0;
 }
-validate149.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate225.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceWebhookRetry_response_404 = validate155;
-const schema76 = {"$ref":"#/components/responses/NotFound/content/application~1json/schema","$comment":"validator entry"};
+export const forceWebhookRetry_response_404 = validate231;
+const schema101 = {"$ref":"#/components/responses/NotFound/content/application~1json/schema","$comment":"validator entry"};
 
-function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate156.evaluated;
+const evaluated0 = validate232.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10408,38 +15773,38 @@ vErrors.push(err65);
 }
 errors++;
 }
-validate156.errors = vErrors;
+validate232.errors = vErrors;
 return errors === 0;
 }
-validate156.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate232.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate155.evaluated;
+const evaluated0 = validate231.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate156(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
+if(!(validate232(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
 errors = vErrors.length;
 }
-validate155.errors = vErrors;
+validate231.errors = vErrors;
 return errors === 0;
 }
-validate155.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate231.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceWebhookRetry_response_409 = validate158;
-const schema78 = {"$ref":"#/components/responses/InvalidStateTransition/content/application~1json/schema","$comment":"validator entry"};
+export const forceWebhookRetry_response_409 = validate234;
+const schema103 = {"$ref":"#/components/responses/InvalidStateTransition/content/application~1json/schema","$comment":"validator entry"};
 
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate159.evaluated;
+const evaluated0 = validate235.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11282,39 +16647,39 @@ vErrors.push(err65);
 }
 errors++;
 }
-validate159.errors = vErrors;
+validate235.errors = vErrors;
 return errors === 0;
 }
-validate159.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate235.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate158.evaluated;
+const evaluated0 = validate234.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate159(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
+if(!(validate235(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate235.errors : vErrors.concat(validate235.errors);
 errors = vErrors.length;
 }
-validate158.errors = vErrors;
+validate234.errors = vErrors;
 return errors === 0;
 }
-validate158.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate234.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const runDueWebhooks_response_200 = validate161;
-const schema80 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/DueWebhooksRunResult"}}}]};
-const schema81 = {"type":"object","description":"The attempts made by this call.","required":["attempted","delivered","retrying","failed","skipped","refused"],"additionalProperties":false,"properties":{"attempted":{"type":"integer","minimum":0,"description":"Attempts made."},"delivered":{"type":"integer","minimum":0,"description":"Attempts answered with a 2xx (the delivery is delivered)."},"retrying":{"type":"integer","minimum":0,"description":"Failed attempts with attempts left (the delivery is retrying)."},"failed":{"type":"integer","minimum":0,"description":"Failed attempts after which no automatic attempt remains (the delivery is failed)."},"skipped":{"type":"integer","minimum":0,"description":"Due deliveries not attempted (their endpoint is gone or disabled, or they no longer await an attempt)."},"refused":{"type":"integer","minimum":0,"description":"Outcomes the delivery machine refused because the delivery changed during the attempt."}}};
+export const runDueWebhooks_response_200 = validate237;
+const schema105 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/DueWebhooksRunResult"}}}]};
+const schema106 = {"type":"object","description":"The attempts made by this call.","required":["attempted","delivered","retrying","failed","skipped","refused"],"additionalProperties":false,"properties":{"attempted":{"type":"integer","minimum":0,"description":"Attempts made."},"delivered":{"type":"integer","minimum":0,"description":"Attempts answered with a 2xx (the delivery is delivered)."},"retrying":{"type":"integer","minimum":0,"description":"Failed attempts with attempts left (the delivery is retrying)."},"failed":{"type":"integer","minimum":0,"description":"Failed attempts after which no automatic attempt remains (the delivery is failed)."},"skipped":{"type":"integer","minimum":0,"description":"Due deliveries not attempted (their endpoint is gone or disabled, or they no longer await an attempt)."},"refused":{"type":"integer","minimum":0,"description":"Outcomes the delivery machine refused because the delivery changed during the attempt."}}};
 
-function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate163.evaluated;
+const evaluated0 = validate239.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11555,16 +16920,16 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate163.errors = vErrors;
+validate239.errors = vErrors;
 return errors === 0;
 }
-validate163.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate239.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate161.evaluated;
+const evaluated0 = validate237.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11587,8 +16952,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate163(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+if(!(validate239(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
 errors = vErrors.length;
 }
 }
@@ -11603,21 +16968,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate161.errors = vErrors;
+validate237.errors = vErrors;
 return errors === 0;
 }
-validate161.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate237.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listFaults_response_200 = validate165;
-const schema82 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/FaultListResult"}}}]};
-const schema83 = {"type":"object","required":["faults"],"additionalProperties":false,"properties":{"faults":{"type":"array","items":{"$ref":"#/components/schemas/Fault"}}}};
-const schema84 = {"type":"object","description":"A fault in force.","required":["id","operation","family","key_id","site_id","latency_ms","error","reset","times_left","probability","seed","applied","created_at"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"operation":{"type":"string"},"family":{"type":"string","enum":["v3","v1"],"description":"The API the operation belongs to."},"key_id":{"type":["integer","null"]},"site_id":{"type":["integer","null"]},"latency_ms":{"description":"The latency range (a fixed latency has min = max); null without latency.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/FaultLatencyRange"}]},"error":{"oneOf":[{"type":"null"},{"$ref":"#/components/schemas/FaultError"}]},"reset":{"type":"boolean"},"times_left":{"type":["integer","null"],"minimum":1,"description":"Calls the fault still acts on; null when it acts until removed."},"probability":{"type":["number","null"]},"seed":{"$ref":"#/components/schemas/Seed"},"applied":{"type":"integer","minimum":0,"description":"Calls the fault has acted on."},"created_at":{"type":"string","format":"date-time"}}};
-const schema85 = {"type":"object","required":["min","max"],"additionalProperties":false,"properties":{"min":{"type":"integer","minimum":0,"maximum":60000},"max":{"type":"integer","minimum":0,"maximum":60000,"description":"At least `min`."}}};
+export const listFaults_response_200 = validate241;
+const schema107 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/FaultListResult"}}}]};
+const schema108 = {"type":"object","required":["faults"],"additionalProperties":false,"properties":{"faults":{"type":"array","items":{"$ref":"#/components/schemas/Fault"}}}};
+const schema109 = {"type":"object","description":"A fault in force.","required":["id","operation","family","key_id","site_id","latency_ms","error","reset","times_left","probability","seed","applied","created_at"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"operation":{"type":"string"},"family":{"type":"string","enum":["v3","v1"],"description":"The API the operation belongs to."},"key_id":{"type":["integer","null"]},"site_id":{"type":["integer","null"]},"latency_ms":{"description":"The latency range (a fixed latency has min = max); null without latency.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/FaultLatencyRange"}]},"error":{"oneOf":[{"type":"null"},{"$ref":"#/components/schemas/FaultError"}]},"reset":{"type":"boolean"},"times_left":{"type":["integer","null"],"minimum":1,"description":"Calls the fault still acts on; null when it acts until removed."},"probability":{"type":["number","null"]},"seed":{"$ref":"#/components/schemas/Seed"},"applied":{"type":"integer","minimum":0,"description":"Calls the fault has acted on."},"created_at":{"type":"string","format":"date-time"}}};
+const schema110 = {"type":"object","required":["min","max"],"additionalProperties":false,"properties":{"min":{"type":"integer","minimum":0,"maximum":60000},"max":{"type":"integer","minimum":0,"maximum":60000,"description":"At least `min`."}}};
 
-function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate169.evaluated;
+const evaluated0 = validate245.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11738,17 +17103,17 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate169.errors = vErrors;
+validate245.errors = vErrors;
 return errors === 0;
 }
-validate169.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate245.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema86 = {"type":"object","required":["status","code","message"],"additionalProperties":false,"properties":{"status":{"type":"integer","minimum":400,"maximum":599},"code":{"type":"string"},"message":{"type":"string"},"details":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}}},"retry_after_seconds":{"type":"integer","minimum":0}}};
+const schema111 = {"type":"object","required":["status","code","message"],"additionalProperties":false,"properties":{"status":{"type":"integer","minimum":400,"maximum":599},"code":{"type":"string"},"message":{"type":"string"},"details":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}}},"retry_after_seconds":{"type":"integer","minimum":0}}};
 
-function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate171.evaluated;
+const evaluated0 = validate247.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11936,16 +17301,16 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate171.errors = vErrors;
+validate247.errors = vErrors;
 return errors === 0;
 }
-validate171.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate247.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate168.evaluated;
+const evaluated0 = validate244.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12084,7 +17449,7 @@ vErrors.push(err12);
 errors++;
 }
 for(const key0 in data){
-if(!(func14.call(schema84.properties, key0))){
+if(!(func13.call(schema109.properties, key0))){
 const err13 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err13];
@@ -12145,7 +17510,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!((data2 === "v3") || (data2 === "v1"))){
-const err18 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/enum",keyword:"enum",params:{allowedValues: schema84.properties.family.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/enum",keyword:"enum",params:{allowedValues: schema109.properties.family.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -12158,7 +17523,7 @@ errors++;
 if(data.key_id !== undefined){
 let data3 = data.key_id;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err19 = {instancePath:instancePath+"/key_id",schemaPath:"#/properties/key_id/type",keyword:"type",params:{type: schema84.properties.key_id.type},message:"must be integer,null"};
+const err19 = {instancePath:instancePath+"/key_id",schemaPath:"#/properties/key_id/type",keyword:"type",params:{type: schema109.properties.key_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -12171,7 +17536,7 @@ errors++;
 if(data.site_id !== undefined){
 let data4 = data.site_id;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err20 = {instancePath:instancePath+"/site_id",schemaPath:"#/properties/site_id/type",keyword:"type",params:{type: schema84.properties.site_id.type},message:"must be integer,null"};
+const err20 = {instancePath:instancePath+"/site_id",schemaPath:"#/properties/site_id/type",keyword:"type",params:{type: schema109.properties.site_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -12203,8 +17568,8 @@ valid1 = true;
 passing0 = 0;
 }
 const _errs16 = errors;
-if(!(validate169(data5, {instancePath:instancePath+"/latency_ms",parentData:data,parentDataProperty:"latency_ms",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
+if(!(validate245(data5, {instancePath:instancePath+"/latency_ms",parentData:data,parentDataProperty:"latency_ms",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs16 === errors;
@@ -12262,8 +17627,8 @@ valid2 = true;
 passing1 = 0;
 }
 const _errs21 = errors;
-if(!(validate171(data6, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
+if(!(validate247(data6, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs21 === errors;
@@ -12314,7 +17679,7 @@ errors++;
 if(data.times_left !== undefined){
 let data8 = data.times_left;
 if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err26 = {instancePath:instancePath+"/times_left",schemaPath:"#/properties/times_left/type",keyword:"type",params:{type: schema84.properties.times_left.type},message:"must be integer,null"};
+const err26 = {instancePath:instancePath+"/times_left",schemaPath:"#/properties/times_left/type",keyword:"type",params:{type: schema109.properties.times_left.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -12339,7 +17704,7 @@ errors++;
 if(data.probability !== undefined){
 let data9 = data.probability;
 if((!((typeof data9 == "number") && (isFinite(data9)))) && (data9 !== null)){
-const err28 = {instancePath:instancePath+"/probability",schemaPath:"#/properties/probability/type",keyword:"type",params:{type: schema84.properties.probability.type},message:"must be number,null"};
+const err28 = {instancePath:instancePath+"/probability",schemaPath:"#/properties/probability/type",keyword:"type",params:{type: schema109.properties.probability.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -12416,16 +17781,16 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate168.errors = vErrors;
+validate244.errors = vErrors;
 return errors === 0;
 }
-validate168.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate244.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate167.evaluated;
+const evaluated0 = validate243.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12460,8 +17825,8 @@ let data0 = data.faults;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate168(data0[i0], {instancePath:instancePath+"/faults/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+if(!(validate244(data0[i0], {instancePath:instancePath+"/faults/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
 errors = vErrors.length;
 }
 }
@@ -12488,16 +17853,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate167.errors = vErrors;
+validate243.errors = vErrors;
 return errors === 0;
 }
-validate167.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate243.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate165.evaluated;
+const evaluated0 = validate241.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12520,8 +17885,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate167(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
+if(!(validate243(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate243.errors : vErrors.concat(validate243.errors);
 errors = vErrors.length;
 }
 }
@@ -12536,20 +17901,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate165.errors = vErrors;
+validate241.errors = vErrors;
 return errors === 0;
 }
-validate165.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate241.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const injectFault_body = validate176;
-const schema87 = {"$ref":"#/components/schemas/FaultRequest","$comment":"validator entry"};
-const schema88 = {"type":"object","required":["operation"],"additionalProperties":false,"description":"At least one of `latency_ms`, `error` and `reset`; not both `error` and `reset`; not both `key_id` and `site_id`.","properties":{"operation":{"type":"string","minLength":1,"maxLength":100,"description":"The operationId of a v3 or v1 operation (see /docs); an unknown one gives 422.","example":"createOrder"},"key_id":{"type":"integer","minimum":1,"description":"Only calls authenticated with this v3 key (mintToken's `key.id`; the default key is 1). The operation must be a private v3 one."},"site_id":{"type":"integer","minimum":1,"description":"Only calls signed by this v1 site (createSite's `site.id`; the default site is 1). The operation must be a v1 one."},"latency_ms":{"description":"Milliseconds of real time to wait before the operation runs (or fails); a number, or a range drawn from uniformly per call.","x-assumption":"Real time, not the virtual clock, since a client's timeout is real time (as for setWebhookFault's delay_ms).","oneOf":[{"type":"integer","minimum":0,"maximum":60000},{"$ref":"#/components/schemas/FaultLatencyRange"}]},"error":{"$ref":"#/components/schemas/FaultErrorRequest"},"reset":{"type":"boolean","enum":[true],"description":"Destroy the connection without an answer (the client sees a connection reset)."},"times":{"type":"integer","minimum":1,"maximum":100000,"description":"The fault acts on this many calls, then it is removed. Without it, it acts until removed."},"probability":{"type":"number","exclusiveMinimum":0,"maximum":1,"description":"The share of matching calls the fault acts on, drawn per call from the fault's seeded stream. Without it, every matching call."},"seed":{"$ref":"#/components/schemas/Seed"}}};
-const schema89 = {"type":"object","required":["status"],"additionalProperties":false,"properties":{"status":{"type":"integer","minimum":400,"maximum":599,"description":"An error status the operation's contract declares, or 500."},"code":{"type":"string","minLength":1,"maxLength":64,"description":"A code of the family's error catalog with this status; default the catalog's first one."},"message":{"type":"string","minLength":1,"maxLength":500,"description":"The error message; default the code's condition in the catalog."},"details":{"type":"object","maxProperties":20,"additionalProperties":{"type":"array","maxItems":10,"items":{"type":"string","maxLength":500}},"description":"`error.details` of the answer (field → messages), as a validation error carries them."},"retry_after_seconds":{"type":"integer","minimum":0,"maximum":86400,"description":"Sent as `Retry-After`; default 1 on a 429, none otherwise."}}};
+export const injectFault_body = validate252;
+const schema112 = {"$ref":"#/components/schemas/FaultRequest","$comment":"validator entry"};
+const schema113 = {"type":"object","required":["operation"],"additionalProperties":false,"description":"At least one of `latency_ms`, `error` and `reset`; not both `error` and `reset`; not both `key_id` and `site_id`.","properties":{"operation":{"type":"string","minLength":1,"maxLength":100,"description":"The operationId of a v3 or v1 operation (see /docs); an unknown one gives 422.","example":"createOrder"},"key_id":{"type":"integer","minimum":1,"description":"Only calls authenticated with this v3 key (mintToken's `key.id`; the default key is 1). The operation must be a private v3 one."},"site_id":{"type":"integer","minimum":1,"description":"Only calls signed by this v1 site (createSite's `site.id`; the default site is 1). The operation must be a v1 one."},"latency_ms":{"description":"Milliseconds of real time to wait before the operation runs (or fails); a number, or a range drawn from uniformly per call.","x-assumption":"Real time, not the virtual clock, since a client's timeout is real time (as for setWebhookFault's delay_ms).","oneOf":[{"type":"integer","minimum":0,"maximum":60000},{"$ref":"#/components/schemas/FaultLatencyRange"}]},"error":{"$ref":"#/components/schemas/FaultErrorRequest"},"reset":{"type":"boolean","enum":[true],"description":"Destroy the connection without an answer (the client sees a connection reset)."},"times":{"type":"integer","minimum":1,"maximum":100000,"description":"The fault acts on this many calls, then it is removed. Without it, it acts until removed."},"probability":{"type":"number","exclusiveMinimum":0,"maximum":1,"description":"The share of matching calls the fault acts on, drawn per call from the fault's seeded stream. Without it, every matching call."},"seed":{"$ref":"#/components/schemas/Seed"}}};
+const schema114 = {"type":"object","required":["status"],"additionalProperties":false,"properties":{"status":{"type":"integer","minimum":400,"maximum":599,"description":"An error status the operation's contract declares, or 500."},"code":{"type":"string","minLength":1,"maxLength":64,"description":"A code of the family's error catalog with this status; default the catalog's first one."},"message":{"type":"string","minLength":1,"maxLength":500,"description":"The error message; default the code's condition in the catalog."},"details":{"type":"object","maxProperties":20,"additionalProperties":{"type":"array","maxItems":10,"items":{"type":"string","maxLength":500}},"description":"`error.details` of the answer (field → messages), as a validation error carries them."},"retry_after_seconds":{"type":"integer","minimum":0,"maximum":86400,"description":"Sent as `Retry-After`; default 1 on a 429, none otherwise."}}};
 
-function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate179.evaluated;
+const evaluated0 = validate255.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12806,16 +18171,16 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate179.errors = vErrors;
+validate255.errors = vErrors;
 return errors === 0;
 }
-validate179.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate255.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate177.evaluated;
+const evaluated0 = validate253.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12834,7 +18199,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func14.call(schema88.properties, key0))){
+if(!(func13.call(schema113.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -12974,8 +18339,8 @@ valid1 = true;
 passing0 = 0;
 }
 const _errs12 = errors;
-if(!(validate169(data3, {instancePath:instancePath+"/latency_ms",parentData:data,parentDataProperty:"latency_ms",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
+if(!(validate245(data3, {instancePath:instancePath+"/latency_ms",parentData:data,parentDataProperty:"latency_ms",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -13012,8 +18377,8 @@ vErrors = null;
 }
 }
 if(data.error !== undefined){
-if(!(validate179(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
+if(!(validate255(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
 errors = vErrors.length;
 }
 }
@@ -13030,7 +18395,7 @@ vErrors.push(err13);
 errors++;
 }
 if(!(data5 === true)){
-const err14 = {instancePath:instancePath+"/reset",schemaPath:"#/properties/reset/enum",keyword:"enum",params:{allowedValues: schema88.properties.reset.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/reset",schemaPath:"#/properties/reset/enum",keyword:"enum",params:{allowedValues: schema113.properties.reset.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -13127,39 +18492,39 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate177.errors = vErrors;
+validate253.errors = vErrors;
 return errors === 0;
 }
-validate177.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate253.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate176.evaluated;
+const evaluated0 = validate252.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate177(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
+if(!(validate253(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
 errors = vErrors.length;
 }
-validate176.errors = vErrors;
+validate252.errors = vErrors;
 return errors === 0;
 }
-validate176.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate252.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const injectFault_response_201 = validate183;
-const schema90 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/FaultResult"}}}]};
-const schema91 = {"type":"object","required":["fault"],"additionalProperties":false,"properties":{"fault":{"$ref":"#/components/schemas/Fault"}}};
+export const injectFault_response_201 = validate259;
+const schema115 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/FaultResult"}}}]};
+const schema116 = {"type":"object","required":["fault"],"additionalProperties":false,"properties":{"fault":{"$ref":"#/components/schemas/Fault"}}};
 
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate185.evaluated;
+const evaluated0 = validate261.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13190,8 +18555,8 @@ errors++;
 }
 }
 if(data.fault !== undefined){
-if(!(validate168(data.fault, {instancePath:instancePath+"/fault",parentData:data,parentDataProperty:"fault",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+if(!(validate244(data.fault, {instancePath:instancePath+"/fault",parentData:data,parentDataProperty:"fault",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
 errors = vErrors.length;
 }
 }
@@ -13206,16 +18571,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate185.errors = vErrors;
+validate261.errors = vErrors;
 return errors === 0;
 }
-validate185.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate261.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate183.evaluated;
+const evaluated0 = validate259.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13238,8 +18603,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate185(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate261(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
 errors = vErrors.length;
 }
 }
@@ -13254,18 +18619,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate183.errors = vErrors;
+validate259.errors = vErrors;
 return errors === 0;
 }
-validate183.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate259.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const removeFault_path = validate188;
-const schema92 = {"type":"object","properties":{"fault":{"type":"integer","minimum":1}},"required":["fault"]};
+export const removeFault_path = validate264;
+const schema117 = {"type":"object","properties":{"fault":{"type":"integer","minimum":1}},"required":["fault"]};
 
-function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate188.evaluated;
+const evaluated0 = validate264.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13319,18 +18684,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate188.errors = vErrors;
+validate264.errors = vErrors;
 return errors === 0;
 }
-validate188.evaluated = {"props":{"fault":true},"dynamicProps":false,"dynamicItems":false};
+validate264.evaluated = {"props":{"fault":true},"dynamicProps":false,"dynamicItems":false};
 
-export const streamWebhookEvents_query = validate189;
-const schema93 = {"type":"object","properties":{"events":{"type":"array","minItems":1,"maxItems":50,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":128}}},"required":[]};
+export const streamWebhookEvents_query = validate265;
+const schema118 = {"type":"object","properties":{"events":{"type":"array","minItems":1,"maxItems":50,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":128}}},"required":[]};
 
-function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate189.evaluated;
+const evaluated0 = validate265.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13444,19 +18809,19 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate189.errors = vErrors;
+validate265.errors = vErrors;
 return errors === 0;
 }
-validate189.evaluated = {"props":{"events":true},"dynamicProps":false,"dynamicItems":false};
+validate265.evaluated = {"props":{"events":true},"dynamicProps":false,"dynamicItems":false};
 
-export const streamWebhookEvents_headers = validate190;
-const schema94 = {"type":"object","properties":{"last-event-id":{"type":"string","pattern":"^[0-9]{1,15}$"}},"required":[]};
+export const streamWebhookEvents_headers = validate266;
+const schema119 = {"type":"object","properties":{"last-event-id":{"type":"string","pattern":"^[0-9]{1,15}$"}},"required":[]};
 const pattern21 = new RegExp("^[0-9]{1,15}$", "u");
 
-function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate190.evaluated;
+const evaluated0 = validate266.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13500,20 +18865,20 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate190.errors = vErrors;
+validate266.errors = vErrors;
 return errors === 0;
 }
-validate190.evaluated = {"props":{"last-event-id":true},"dynamicProps":false,"dynamicItems":false};
+validate266.evaluated = {"props":{"last-event-id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const setAmlAnswer_body = validate191;
-const schema95 = {"$ref":"#/components/schemas/SetAmlAnswerRequest","$comment":"validator entry"};
-const schema96 = {"type":"object","required":["address"],"additionalProperties":false,"description":"An answer (`score` and `level` required) or, with `outcome` `failed`, a provider failure (with an optional `reason`, no score or level); another combination gives 422 `validation_error`.","properties":{"address":{"type":"string","minLength":1,"maxLength":256,"description":"The screened address, compared exactly (case-sensitive)."},"outcome":{"type":"string","enum":["completed","failed"],"default":"completed","description":"`completed`: the provider answers with `score` and `level`; `failed`: it cannot screen the address, and the check ends `failed` with `reason`.","x-assumption":"Providers reject requests or stay unavailable; a failure per address lets a test reach the AML machine's provider_failed transition."},"score":{"type":"number","minimum":0,"maximum":100,"description":"Risk score normalised to 0..100, as the v1 AmlCheck's riskScore."},"level":{"$ref":"#/components/schemas/AmlRiskLevel"},"reason":{"type":"string","minLength":1,"maxLength":500,"description":"With `outcome` `failed`, the AmlCheck's `reason`; default \"The provider could not screen the address.\""},"delay_seconds":{"type":"integer","minimum":0,"maximum":86400,"default":0,"description":"Seconds of virtual time between sending a check and the answer (or the failure) being ready; 0 answers at once."}}};
-const schema97 = {"type":"string","description":"Risk level (Chainalysis-style), as the v1 AmlCheck's riskLevel.","enum":["low","medium","high","severe"]};
+export const setAmlAnswer_body = validate267;
+const schema120 = {"$ref":"#/components/schemas/SetAmlAnswerRequest","$comment":"validator entry"};
+const schema121 = {"type":"object","required":["address"],"additionalProperties":false,"description":"An answer (`score` and `level` required) or, with `outcome` `failed`, a provider failure (with an optional `reason`, no score or level); another combination gives 422 `validation_error`.","properties":{"address":{"type":"string","minLength":1,"maxLength":256,"description":"The screened address, compared exactly (case-sensitive)."},"outcome":{"type":"string","enum":["completed","failed"],"default":"completed","description":"`completed`: the provider answers with `score` and `level`; `failed`: it cannot screen the address, and the check ends `failed` with `reason`.","x-assumption":"Providers reject requests or stay unavailable; a failure per address lets a test reach the AML machine's provider_failed transition."},"score":{"type":"number","minimum":0,"maximum":100,"description":"Risk score normalised to 0..100, as the v1 AmlCheck's riskScore."},"level":{"$ref":"#/components/schemas/AmlRiskLevel"},"reason":{"type":"string","minLength":1,"maxLength":500,"description":"With `outcome` `failed`, the AmlCheck's `reason`; default \"The provider could not screen the address.\""},"delay_seconds":{"type":"integer","minimum":0,"maximum":86400,"default":0,"description":"Seconds of virtual time between sending a check and the answer (or the failure) being ready; 0 answers at once."}}};
+const schema122 = {"type":"string","description":"Risk level (Chainalysis-style), as the v1 AmlCheck's riskLevel.","enum":["low","medium","high","severe"]};
 
-function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate193.evaluated;
+const evaluated0 = validate269.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13531,7 +18896,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data === "low") || (data === "medium")) || (data === "high")) || (data === "severe"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema97.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema122.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13540,16 +18905,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate193.errors = vErrors;
+validate269.errors = vErrors;
 return errors === 0;
 }
-validate193.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate269.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate192.evaluated;
+const evaluated0 = validate268.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13627,7 +18992,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!((data1 === "completed") || (data1 === "failed"))){
-const err6 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema96.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema121.properties.outcome.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -13673,8 +19038,8 @@ errors++;
 }
 }
 if(data.level !== undefined){
-if(!(validate193(data.level, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
+if(!(validate269(data.level, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
 errors = vErrors.length;
 }
 }
@@ -13759,39 +19124,39 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate192.errors = vErrors;
+validate268.errors = vErrors;
 return errors === 0;
 }
-validate192.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate268.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate191.evaluated;
+const evaluated0 = validate267.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate192(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
+if(!(validate268(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
 errors = vErrors.length;
 }
-validate191.errors = vErrors;
+validate267.errors = vErrors;
 return errors === 0;
 }
-validate191.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate267.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const setAmlAnswer_response_201 = validate196;
-const schema98 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/AmlAnswer"}}}]};
-const schema99 = {"type":"object","description":"An answer configured for an address.","required":["address","outcome","score","level","reason","delay_seconds","created_at"],"additionalProperties":false,"properties":{"address":{"type":"string"},"outcome":{"type":"string","enum":["completed","failed"]},"score":{"type":["number","null"],"minimum":0,"maximum":100,"description":"Null for a failure."},"level":{"description":"Null for a failure.","oneOf":[{"$ref":"#/components/schemas/AmlRiskLevel"},{"type":"null"}]},"reason":{"type":["string","null"],"description":"Why the provider fails; null for an answer."},"delay_seconds":{"type":"integer","minimum":0},"created_at":{"type":"string","format":"date-time"}}};
+export const setAmlAnswer_response_201 = validate272;
+const schema123 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/AmlAnswer"}}}]};
+const schema124 = {"type":"object","description":"An answer configured for an address.","required":["address","outcome","score","level","reason","delay_seconds","created_at"],"additionalProperties":false,"properties":{"address":{"type":"string"},"outcome":{"type":"string","enum":["completed","failed"]},"score":{"type":["number","null"],"minimum":0,"maximum":100,"description":"Null for a failure."},"level":{"description":"Null for a failure.","oneOf":[{"$ref":"#/components/schemas/AmlRiskLevel"},{"type":"null"}]},"reason":{"type":["string","null"],"description":"Why the provider fails; null for an answer."},"delay_seconds":{"type":"integer","minimum":0},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate198.evaluated;
+const evaluated0 = validate274.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13906,7 +19271,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((data1 === "completed") || (data1 === "failed"))){
-const err10 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema99.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema124.properties.outcome.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -13919,7 +19284,7 @@ errors++;
 if(data.score !== undefined){
 let data2 = data.score;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
-const err11 = {instancePath:instancePath+"/score",schemaPath:"#/properties/score/type",keyword:"type",params:{type: schema99.properties.score.type},message:"must be number,null"};
+const err11 = {instancePath:instancePath+"/score",schemaPath:"#/properties/score/type",keyword:"type",params:{type: schema124.properties.score.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -13957,8 +19322,8 @@ const _errs9 = errors;
 let valid1 = false;
 let passing0 = null;
 const _errs10 = errors;
-if(!(validate193(data3, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
+if(!(validate269(data3, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -14013,7 +19378,7 @@ vErrors = null;
 if(data.reason !== undefined){
 let data4 = data.reason;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err16 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema99.properties.reason.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema124.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -14084,16 +19449,16 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate198.errors = vErrors;
+validate274.errors = vErrors;
 return errors === 0;
 }
-validate198.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate274.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate196.evaluated;
+const evaluated0 = validate272.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14116,8 +19481,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate198(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
+if(!(validate274(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
 errors = vErrors.length;
 }
 }
@@ -14132,21 +19497,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate196.errors = vErrors;
+validate272.errors = vErrors;
 return errors === 0;
 }
-validate196.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate272.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const setAmlCurrencies_body = validate201;
-const schema100 = {"$ref":"#/components/schemas/SetAmlCurrenciesRequest","$comment":"validator entry"};
-const schema101 = {"type":"object","required":["currencies"],"additionalProperties":false,"properties":{"currencies":{"type":"array","maxItems":500,"items":{"$ref":"#/components/schemas/AmlCurrencyEntry"}}}};
-const schema102 = {"type":"object","required":["code","network"],"additionalProperties":false,"properties":{"code":{"type":"string","minLength":1,"maxLength":20,"description":"Currency ticker as createAmlCheck takes it (`USDT`)."},"network":{"type":"string","pattern":"^[A-Z0-9]{2,10}$","description":"Network code of the v1 family (`TRON`)."},"name":{"type":"string","minLength":1,"maxLength":100}}};
+export const setAmlCurrencies_body = validate277;
+const schema125 = {"$ref":"#/components/schemas/SetAmlCurrenciesRequest","$comment":"validator entry"};
+const schema126 = {"type":"object","required":["currencies"],"additionalProperties":false,"properties":{"currencies":{"type":"array","maxItems":500,"items":{"$ref":"#/components/schemas/AmlCurrencyEntry"}}}};
+const schema127 = {"type":"object","required":["code","network"],"additionalProperties":false,"properties":{"code":{"type":"string","minLength":1,"maxLength":20,"description":"Currency ticker as createAmlCheck takes it (`USDT`)."},"network":{"type":"string","pattern":"^[A-Z0-9]{2,10}$","description":"Network code of the v1 family (`TRON`)."},"name":{"type":"string","minLength":1,"maxLength":100}}};
 const pattern22 = new RegExp("^[A-Z0-9]{2,10}$", "u");
 
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate203.evaluated;
+const evaluated0 = validate279.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14292,16 +19657,16 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate203.errors = vErrors;
+validate279.errors = vErrors;
 return errors === 0;
 }
-validate203.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate279.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate202.evaluated;
+const evaluated0 = validate278.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14346,8 +19711,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate203(data0[i0], {instancePath:instancePath+"/currencies/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
+if(!(validate279(data0[i0], {instancePath:instancePath+"/currencies/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate279.errors : vErrors.concat(validate279.errors);
 errors = vErrors.length;
 }
 }
@@ -14374,40 +19739,40 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate202.errors = vErrors;
+validate278.errors = vErrors;
 return errors === 0;
 }
-validate202.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate278.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate201.evaluated;
+const evaluated0 = validate277.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate202(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
+if(!(validate278(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
 errors = vErrors.length;
 }
-validate201.errors = vErrors;
+validate277.errors = vErrors;
 return errors === 0;
 }
-validate201.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate277.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const setAmlCurrencies_response_200 = validate206;
-const schema103 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/AmlCurrenciesResult"}}}]};
-const schema104 = {"type":"object","required":["currencies"],"additionalProperties":false,"properties":{"currencies":{"type":"array","items":{"$ref":"#/components/schemas/AmlCurrency"}}}};
-const schema105 = {"type":"object","required":["code","network","name"],"additionalProperties":false,"properties":{"code":{"type":"string"},"network":{"type":"string"},"name":{"type":"string"}}};
+export const setAmlCurrencies_response_200 = validate282;
+const schema128 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/AmlCurrenciesResult"}}}]};
+const schema129 = {"type":"object","required":["currencies"],"additionalProperties":false,"properties":{"currencies":{"type":"array","items":{"$ref":"#/components/schemas/AmlCurrency"}}}};
+const schema130 = {"type":"object","required":["code","network","name"],"additionalProperties":false,"properties":{"code":{"type":"string"},"network":{"type":"string"},"name":{"type":"string"}}};
 
-function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate209.evaluated;
+const evaluated0 = validate285.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14504,16 +19869,16 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate209.errors = vErrors;
+validate285.errors = vErrors;
 return errors === 0;
 }
-validate209.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate285.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate208.evaluated;
+const evaluated0 = validate284.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14548,8 +19913,8 @@ let data0 = data.currencies;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate209(data0[i0], {instancePath:instancePath+"/currencies/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate209.errors : vErrors.concat(validate209.errors);
+if(!(validate285(data0[i0], {instancePath:instancePath+"/currencies/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate285.errors : vErrors.concat(validate285.errors);
 errors = vErrors.length;
 }
 }
@@ -14576,16 +19941,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate208.errors = vErrors;
+validate284.errors = vErrors;
 return errors === 0;
 }
-validate208.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate284.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate206.evaluated;
+const evaluated0 = validate282.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14608,8 +19973,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate208(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
+if(!(validate284(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
 errors = vErrors.length;
 }
 }
@@ -14624,19 +19989,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate206.errors = vErrors;
+validate282.errors = vErrors;
 return errors === 0;
 }
-validate206.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate282.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getAmlProvider_response_200 = validate212;
-const schema106 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/AmlProviderState"}}}]};
-const schema107 = {"type":"object","required":["calls","answers"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0,"description":"Requests the provider received since the last reset (quota consumed)."},"answers":{"type":"array","items":{"$ref":"#/components/schemas/AmlAnswer"}}}};
+export const getAmlProvider_response_200 = validate288;
+const schema131 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/AmlProviderState"}}}]};
+const schema132 = {"type":"object","required":["calls","answers"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0,"description":"Requests the provider received since the last reset (quota consumed)."},"answers":{"type":"array","items":{"$ref":"#/components/schemas/AmlAnswer"}}}};
 
-function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate214.evaluated;
+const evaluated0 = validate290.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14706,8 +20071,8 @@ let data1 = data.answers;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate198(data1[i0], {instancePath:instancePath+"/answers/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
+if(!(validate274(data1[i0], {instancePath:instancePath+"/answers/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
 errors = vErrors.length;
 }
 }
@@ -14734,16 +20099,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate214.errors = vErrors;
+validate290.errors = vErrors;
 return errors === 0;
 }
-validate214.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate290.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate212.evaluated;
+const evaluated0 = validate288.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14766,8 +20131,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate214(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
+if(!(validate290(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
 errors = vErrors.length;
 }
 }
@@ -14782,20 +20147,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate212.errors = vErrors;
+validate288.errors = vErrors;
 return errors === 0;
 }
-validate212.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate288.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const injectChainTransaction_body = validate217;
-const schema108 = {"$ref":"#/components/schemas/InjectChainTransactionRequest","$comment":"validator entry"};
-const schema109 = {"type":"object","required":["network","address","amount"],"additionalProperties":false,"properties":{"network":{"type":"string","pattern":"^[A-Z0-9]{2,10}$","description":"Network code of the v1 catalog (listNetworks), e.g. `TRON`, `XRP`."},"address":{"type":"string","minLength":1,"maxLength":128,"description":"The receiving address (a deposit's `address`)."},"memo":{"type":"string","minLength":1,"maxLength":128,"description":"Memo, destination tag or comment the payer added; omit for a payment without one."},"amount":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","maxLength":64,"description":"Amount of the asset, as a decimal string."},"hash":{"type":"string","minLength":1,"maxLength":128,"description":"Transaction hash; drawn in the network's format when omitted."},"from":{"type":"string","minLength":1,"maxLength":128,"description":"Sender address; drawn in the network's format when omitted."},"confirmations":{"type":"integer","minimum":0,"maximum":1000000,"description":"Confirmations the transaction has when it arrives (default 0)."}}};
+export const injectChainTransaction_body = validate293;
+const schema133 = {"$ref":"#/components/schemas/InjectChainTransactionRequest","$comment":"validator entry"};
+const schema134 = {"type":"object","required":["network","address","amount"],"additionalProperties":false,"properties":{"network":{"type":"string","pattern":"^[A-Z0-9]{2,10}$","description":"Network code of the v1 catalog (listNetworks), e.g. `TRON`, `XRP`."},"address":{"type":"string","minLength":1,"maxLength":128,"description":"The receiving address (a deposit's `address`)."},"memo":{"type":"string","minLength":1,"maxLength":128,"description":"Memo, destination tag or comment the payer added; omit for a payment without one."},"amount":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","maxLength":64,"description":"Amount of the asset, as a decimal string."},"hash":{"type":"string","minLength":1,"maxLength":128,"description":"Transaction hash; drawn in the network's format when omitted."},"from":{"type":"string","minLength":1,"maxLength":128,"description":"Sender address; drawn in the network's format when omitted."},"confirmations":{"type":"integer","minimum":0,"maximum":1000000,"description":"Confirmations the transaction has when it arrives (default 0)."}}};
 const pattern24 = new RegExp("^\\d+(\\.\\d+)?$", "u");
 
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate218.evaluated;
+const evaluated0 = validate294.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15091,39 +20456,39 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate218.errors = vErrors;
+validate294.errors = vErrors;
 return errors === 0;
 }
-validate218.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate294.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate217.evaluated;
+const evaluated0 = validate293.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate218(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate218.errors : vErrors.concat(validate218.errors);
+if(!(validate294(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate294.errors : vErrors.concat(validate294.errors);
 errors = vErrors.length;
 }
-validate217.errors = vErrors;
+validate293.errors = vErrors;
 return errors === 0;
 }
-validate217.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate293.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const injectChainTransaction_response_201 = validate220;
-const schema110 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ChainTransaction"}}}]};
-const schema111 = {"type":"object","description":"A transaction of the simulated chain.","required":["hash","network","address","memo","amount","from","confirmations","required_confirmations","block_height","created_at","deposit_uuid","order_id"],"additionalProperties":false,"properties":{"hash":{"type":"string"},"network":{"type":"string"},"address":{"type":"string"},"memo":{"type":["string","null"]},"amount":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"},"from":{"type":"string","description":"Sender address."},"confirmations":{"type":"integer","minimum":0,"description":"Confirmations now (explicit ones plus blocks produced on the virtual clock since)."},"required_confirmations":{"type":"integer","minimum":0,"description":"The network's defaultConfirmations."},"block_height":{"type":["integer","null"],"minimum":0,"description":"Height of the including block; null while the transaction has no confirmation."},"created_at":{"type":"string","format":"date-time","description":"When it arrived on the chain (virtual clock)."},"deposit_uuid":{"type":["string","null"],"format":"uuid","description":"The deposit the transaction was credited to; null when none took it (no matching address and memo, a final deposit, or an expired one past its late window)."},"order_id":{"type":["integer","null"],"minimum":1,"description":"The exchange order (v3, its database id) whose payment address the transaction paid; null when it paid none."}}};
+export const injectChainTransaction_response_201 = validate296;
+const schema135 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ChainTransaction"}}}]};
+const schema136 = {"type":"object","description":"A transaction of the simulated chain.","required":["hash","network","address","memo","amount","from","confirmations","required_confirmations","block_height","created_at","deposit_uuid","order_id"],"additionalProperties":false,"properties":{"hash":{"type":"string"},"network":{"type":"string"},"address":{"type":"string"},"memo":{"type":["string","null"]},"amount":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"},"from":{"type":"string","description":"Sender address."},"confirmations":{"type":"integer","minimum":0,"description":"Confirmations now (explicit ones plus blocks produced on the virtual clock since)."},"required_confirmations":{"type":"integer","minimum":0,"description":"The network's defaultConfirmations."},"block_height":{"type":["integer","null"],"minimum":0,"description":"Height of the including block; null while the transaction has no confirmation."},"created_at":{"type":"string","format":"date-time","description":"When it arrived on the chain (virtual clock)."},"deposit_uuid":{"type":["string","null"],"format":"uuid","description":"The deposit the transaction was credited to; null when none took it (no matching address and memo, a final deposit, or an expired one past its late window)."},"order_id":{"type":["integer","null"],"minimum":1,"description":"The exchange order (v3, its database id) whose payment address the transaction paid; null when it paid none."}}};
 
-function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate222.evaluated;
+const evaluated0 = validate298.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15252,7 +20617,7 @@ vErrors.push(err11);
 errors++;
 }
 for(const key0 in data){
-if(!(func14.call(schema111.properties, key0))){
+if(!(func13.call(schema136.properties, key0))){
 const err12 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err12];
@@ -15302,7 +20667,7 @@ errors++;
 if(data.memo !== undefined){
 let data3 = data.memo;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err16 = {instancePath:instancePath+"/memo",schemaPath:"#/properties/memo/type",keyword:"type",params:{type: schema111.properties.memo.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/memo",schemaPath:"#/properties/memo/type",keyword:"type",params:{type: schema136.properties.memo.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -15402,7 +20767,7 @@ errors++;
 if(data.block_height !== undefined){
 let data8 = data.block_height;
 if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err24 = {instancePath:instancePath+"/block_height",schemaPath:"#/properties/block_height/type",keyword:"type",params:{type: schema111.properties.block_height.type},message:"must be integer,null"};
+const err24 = {instancePath:instancePath+"/block_height",schemaPath:"#/properties/block_height/type",keyword:"type",params:{type: schema136.properties.block_height.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -15452,7 +20817,7 @@ errors++;
 if(data.deposit_uuid !== undefined){
 let data10 = data.deposit_uuid;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err28 = {instancePath:instancePath+"/deposit_uuid",schemaPath:"#/properties/deposit_uuid/type",keyword:"type",params:{type: schema111.properties.deposit_uuid.type},message:"must be string,null"};
+const err28 = {instancePath:instancePath+"/deposit_uuid",schemaPath:"#/properties/deposit_uuid/type",keyword:"type",params:{type: schema136.properties.deposit_uuid.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -15462,7 +20827,7 @@ vErrors.push(err28);
 errors++;
 }
 if(typeof data10 === "string"){
-if(!(formats40.test(data10))){
+if(!(formats44.test(data10))){
 const err29 = {instancePath:instancePath+"/deposit_uuid",schemaPath:"#/properties/deposit_uuid/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
 if(vErrors === null){
 vErrors = [err29];
@@ -15477,7 +20842,7 @@ errors++;
 if(data.order_id !== undefined){
 let data11 = data.order_id;
 if((!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))) && (data11 !== null)){
-const err30 = {instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/type",keyword:"type",params:{type: schema111.properties.order_id.type},message:"must be integer,null"};
+const err30 = {instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/type",keyword:"type",params:{type: schema136.properties.order_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -15510,16 +20875,16 @@ vErrors.push(err32);
 }
 errors++;
 }
-validate222.errors = vErrors;
+validate298.errors = vErrors;
 return errors === 0;
 }
-validate222.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate298.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate220.evaluated;
+const evaluated0 = validate296.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15542,8 +20907,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate222(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
+if(!(validate298(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate298.errors : vErrors.concat(validate298.errors);
 errors = vErrors.length;
 }
 }
@@ -15558,18 +20923,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate220.errors = vErrors;
+validate296.errors = vErrors;
 return errors === 0;
 }
-validate220.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate296.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const addChainConfirmations_path = validate224;
-const schema112 = {"type":"object","properties":{"hash":{"type":"string","minLength":1,"maxLength":128}},"required":["hash"]};
+export const addChainConfirmations_path = validate300;
+const schema137 = {"type":"object","properties":{"hash":{"type":"string","minLength":1,"maxLength":128}},"required":["hash"]};
 
-function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate224.evaluated;
+const evaluated0 = validate300.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15633,19 +20998,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate224.errors = vErrors;
+validate300.errors = vErrors;
 return errors === 0;
 }
-validate224.evaluated = {"props":{"hash":true},"dynamicProps":false,"dynamicItems":false};
+validate300.evaluated = {"props":{"hash":true},"dynamicProps":false,"dynamicItems":false};
 
-export const addChainConfirmations_body = validate225;
-const schema113 = {"$ref":"#/components/schemas/AddChainConfirmationsRequest","$comment":"validator entry"};
-const schema114 = {"type":"object","required":["count"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1,"maximum":1000000,"description":"Confirmations to add."}}};
+export const addChainConfirmations_body = validate301;
+const schema138 = {"$ref":"#/components/schemas/AddChainConfirmationsRequest","$comment":"validator entry"};
+const schema139 = {"type":"object","required":["count"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1,"maximum":1000000,"description":"Confirmations to add."}}};
 
-function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate226.evaluated;
+const evaluated0 = validate302.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15721,38 +21086,38 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate226.errors = vErrors;
+validate302.errors = vErrors;
 return errors === 0;
 }
-validate226.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate302.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate225.evaluated;
+const evaluated0 = validate301.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate226(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
+if(!(validate302(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
 errors = vErrors.length;
 }
-validate225.errors = vErrors;
+validate301.errors = vErrors;
 return errors === 0;
 }
-validate225.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate301.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const addChainConfirmations_response_404 = validate228;
-const schema115 = {"$ref":"#/components/schemas/ErrorEnvelope","$comment":"validator entry"};
+export const addChainConfirmations_response_404 = validate304;
+const schema140 = {"$ref":"#/components/schemas/ErrorEnvelope","$comment":"validator entry"};
 
-function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate229.evaluated;
+const evaluated0 = validate305.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16595,38 +21960,38 @@ vErrors.push(err65);
 }
 errors++;
 }
-validate229.errors = vErrors;
+validate305.errors = vErrors;
 return errors === 0;
 }
-validate229.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate305.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate228.evaluated;
+const evaluated0 = validate304.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate229(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
+if(!(validate305(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
 errors = vErrors.length;
 }
-validate228.errors = vErrors;
+validate304.errors = vErrors;
 return errors === 0;
 }
-validate228.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate304.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceOrderEvent_path = validate231;
-const schema117 = {"type":"object","properties":{"order":{"type":"string","minLength":1,"maxLength":64}},"required":["order"]};
+export const forceOrderEvent_path = validate307;
+const schema142 = {"type":"object","properties":{"order":{"type":"string","minLength":1,"maxLength":64}},"required":["order"]};
 
-function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate231.evaluated;
+const evaluated0 = validate307.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16690,20 +22055,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate231.errors = vErrors;
+validate307.errors = vErrors;
 return errors === 0;
 }
-validate231.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
+validate307.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceOrderEvent_body = validate232;
-const schema118 = {"$ref":"#/components/schemas/ForceOrderEventRequest","$comment":"validator entry"};
-const schema119 = {"type":"object","additionalProperties":false,"required":["event"],"properties":{"event":{"$ref":"#/components/schemas/OrderMachineEvent"}}};
-const schema120 = {"type":"string","x-machine-events":"order","description":"An event of the order machine (contracts/machines/order.yaml).","enum":["confirm","pay","pay_short","cancel","expire","hold_for_verification","process","fail","verification_approved","verification_rejected","complete","refund"]};
+export const forceOrderEvent_body = validate308;
+const schema143 = {"$ref":"#/components/schemas/ForceOrderEventRequest","$comment":"validator entry"};
+const schema144 = {"type":"object","additionalProperties":false,"required":["event"],"properties":{"event":{"$ref":"#/components/schemas/OrderMachineEvent"}}};
+const schema145 = {"type":"string","x-machine-events":"order","description":"An event of the order machine (contracts/machines/order.yaml).","enum":["confirm","pay","pay_short","cancel","expire","hold_for_verification","process","fail","verification_approved","verification_rejected","complete","refund"]};
 
-function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate234.evaluated;
+const evaluated0 = validate310.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16721,7 +22086,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((((((((data === "confirm") || (data === "pay")) || (data === "pay_short")) || (data === "cancel")) || (data === "expire")) || (data === "hold_for_verification")) || (data === "process")) || (data === "fail")) || (data === "verification_approved")) || (data === "verification_rejected")) || (data === "complete")) || (data === "refund"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema120.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema145.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16730,16 +22095,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate234.errors = vErrors;
+validate310.errors = vErrors;
 return errors === 0;
 }
-validate234.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate310.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate233.evaluated;
+const evaluated0 = validate309.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16770,8 +22135,8 @@ errors++;
 }
 }
 if(data.event !== undefined){
-if(!(validate234(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
+if(!(validate310(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
 errors = vErrors.length;
 }
 }
@@ -16786,39 +22151,39 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate233.errors = vErrors;
+validate309.errors = vErrors;
 return errors === 0;
 }
-validate233.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate309.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate232.evaluated;
+const evaluated0 = validate308.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate233(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate233.errors : vErrors.concat(validate233.errors);
+if(!(validate309(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate309.errors : vErrors.concat(validate309.errors);
 errors = vErrors.length;
 }
-validate232.errors = vErrors;
+validate308.errors = vErrors;
 return errors === 0;
 }
-validate232.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate308.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const forceOrderEvent_response_200 = validate237;
-const schema121 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ForcedOrderEventResult"}}}]};
-const schema122 = {"type":"object","required":["order","transition"],"properties":{"order":{"$ref":"#/components/schemas/PresentedRecord"},"transition":{"type":"object","required":["from","event","to"],"additionalProperties":false,"properties":{"from":{"type":"string"},"event":{"$ref":"#/components/schemas/OrderMachineEvent"},"to":{"type":"string"}}}}};
+export const forceOrderEvent_response_200 = validate313;
+const schema146 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ForcedOrderEventResult"}}}]};
+const schema147 = {"type":"object","required":["order","transition"],"properties":{"order":{"$ref":"#/components/schemas/PresentedRecord"},"transition":{"type":"object","required":["from","event","to"],"additionalProperties":false,"properties":{"from":{"type":"string"},"event":{"$ref":"#/components/schemas/OrderMachineEvent"},"to":{"type":"string"}}}}};
 
-function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate239.evaluated;
+const evaluated0 = validate315.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16847,8 +22212,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data.order !== undefined){
-if(!(validate152(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+if(!(validate228(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
 errors = vErrors.length;
 }
 }
@@ -16910,8 +22275,8 @@ errors++;
 }
 }
 if(data1.event !== undefined){
-if(!(validate234(data1.event, {instancePath:instancePath+"/transition/event",parentData:data1,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
+if(!(validate310(data1.event, {instancePath:instancePath+"/transition/event",parentData:data1,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
 errors = vErrors.length;
 }
 }
@@ -16950,16 +22315,16 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate239.errors = vErrors;
+validate315.errors = vErrors;
 return errors === 0;
 }
-validate239.evaluated = {"props":{"order":true,"transition":true},"dynamicProps":false,"dynamicItems":false};
+validate315.evaluated = {"props":{"order":true,"transition":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate237.evaluated;
+const evaluated0 = validate313.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16982,8 +22347,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate239(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
+if(!(validate315(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
 errors = vErrors.length;
 }
 }
@@ -16998,18 +22363,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate237.errors = vErrors;
+validate313.errors = vErrors;
 return errors === 0;
 }
-validate237.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate313.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const reviewVerification_path = validate243;
-const schema123 = {"type":"object","properties":{"verification":{"type":"string","format":"uuid"}},"required":["verification"]};
+export const reviewVerification_path = validate319;
+const schema148 = {"type":"object","properties":{"verification":{"type":"string","format":"uuid"}},"required":["verification"]};
 
-function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate243.evaluated;
+const evaluated0 = validate319.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17030,7 +22395,7 @@ errors++;
 if(data.verification !== undefined){
 let data0 = data.verification;
 if(typeof data0 === "string"){
-if(!(formats40.test(data0))){
+if(!(formats44.test(data0))){
 const err1 = {instancePath:instancePath+"/verification",schemaPath:"#/properties/verification/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
 if(vErrors === null){
 vErrors = [err1];
@@ -17063,19 +22428,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate243.errors = vErrors;
+validate319.errors = vErrors;
 return errors === 0;
 }
-validate243.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
+validate319.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
 
-export const reviewVerification_body = validate244;
-const schema124 = {"$ref":"#/components/schemas/ReviewVerificationRequest","$comment":"validator entry"};
-const schema125 = {"type":"object","additionalProperties":false,"required":["decision"],"properties":{"decision":{"type":"string","enum":["approve","reject","request_more_info"],"description":"The verification machine's event of the same name."},"reason":{"type":"string","minLength":1,"maxLength":500,"description":"Why the verification is rejected, or what the client must send; required with `reject` and `request_more_info`, shown to the client as `rejection_reason`."},"documents":{"type":"array","minItems":1,"maxItems":5,"uniqueItems":true,"description":"With `request_more_info`, the kinds (the exchange v3 contract's DocumentKind) of the attached documents to send again; they are set aside, so the client uploads new ones. Without it the documents stay and the client submits them again as they are, or adds to them.","items":{"type":"string","minLength":1,"maxLength":32}}}};
+export const reviewVerification_body = validate320;
+const schema149 = {"$ref":"#/components/schemas/ReviewVerificationRequest","$comment":"validator entry"};
+const schema150 = {"type":"object","additionalProperties":false,"required":["decision"],"properties":{"decision":{"type":"string","enum":["approve","reject","request_more_info"],"description":"The verification machine's event of the same name."},"reason":{"type":"string","minLength":1,"maxLength":500,"description":"Why the verification is rejected, or what the client must send; required with `reject` and `request_more_info`, shown to the client as `rejection_reason`."},"documents":{"type":"array","minItems":1,"maxItems":5,"uniqueItems":true,"description":"With `request_more_info`, the kinds (the exchange v3 contract's DocumentKind) of the attached documents to send again; they are set aside, so the client uploads new ones. Without it the documents stay and the client submits them again as they are, or adds to them.","items":{"type":"string","minLength":1,"maxLength":32}}}};
 
-function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate245.evaluated;
+const evaluated0 = validate321.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17118,7 +22483,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!(((data0 === "approve") || (data0 === "reject")) || (data0 === "request_more_info"))){
-const err3 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema125.properties.decision.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema150.properties.decision.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -17269,39 +22634,39 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate245.errors = vErrors;
+validate321.errors = vErrors;
 return errors === 0;
 }
-validate245.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate321.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate244.evaluated;
+const evaluated0 = validate320.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate245(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
+if(!(validate321(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate321.errors : vErrors.concat(validate321.errors);
 errors = vErrors.length;
 }
-validate244.errors = vErrors;
+validate320.errors = vErrors;
 return errors === 0;
 }
-validate244.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate320.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const reviewVerification_response_200 = validate247;
-const schema126 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewedVerificationResult"}}}]};
-const schema127 = {"type":"object","required":["verification"],"properties":{"verification":{"$ref":"#/components/schemas/PresentedRecord"}}};
+export const reviewVerification_response_200 = validate323;
+const schema151 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewedVerificationResult"}}}]};
+const schema152 = {"type":"object","required":["verification"],"properties":{"verification":{"$ref":"#/components/schemas/PresentedRecord"}}};
 
-function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate249.evaluated;
+const evaluated0 = validate325.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17320,8 +22685,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.verification !== undefined){
-if(!(validate152(data.verification, {instancePath:instancePath+"/verification",parentData:data,parentDataProperty:"verification",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+if(!(validate228(data.verification, {instancePath:instancePath+"/verification",parentData:data,parentDataProperty:"verification",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
 errors = vErrors.length;
 }
 }
@@ -17336,16 +22701,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate249.errors = vErrors;
+validate325.errors = vErrors;
 return errors === 0;
 }
-validate249.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
+validate325.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate247.evaluated;
+const evaluated0 = validate323.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17368,8 +22733,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate249(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
+if(!(validate325(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate325.errors : vErrors.concat(validate325.errors);
 errors = vErrors.length;
 }
 }
@@ -17384,19 +22749,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate247.errors = vErrors;
+validate323.errors = vErrors;
 return errors === 0;
 }
-validate247.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate323.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listInspectorRecords_path = validate252;
-const schema128 = {"type":"object","properties":{"kind":{"$ref":"#/components/schemas/InspectorKind"}},"required":["kind"]};
-const schema129 = {"type":"string","description":"A kind of record the inspector shows.","enum":["orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"]};
+export const listInspectorRecords_path = validate328;
+const schema153 = {"type":"object","properties":{"kind":{"$ref":"#/components/schemas/InspectorKind"}},"required":["kind"]};
+const schema154 = {"type":"string","description":"A kind of record the inspector shows.","enum":["orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"]};
 
-function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate253.evaluated;
+const evaluated0 = validate329.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17414,7 +22779,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((((data === "orders") || (data === "deposits")) || (data === "static_addresses")) || (data === "aml_checks")) || (data === "webhook_events")) || (data === "webhook_deliveries")) || (data === "upload_intents")) || (data === "verifications"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema129.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema154.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17423,16 +22788,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate253.errors = vErrors;
+validate329.errors = vErrors;
 return errors === 0;
 }
-validate253.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate329.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate252.evaluated;
+const evaluated0 = validate328.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17451,8 +22816,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.kind !== undefined){
-if(!(validate253(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
+if(!(validate329(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
 errors = vErrors.length;
 }
 }
@@ -17467,18 +22832,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate252.errors = vErrors;
+validate328.errors = vErrors;
 return errors === 0;
 }
-validate252.evaluated = {"props":{"kind":true},"dynamicProps":false,"dynamicItems":false};
+validate328.evaluated = {"props":{"kind":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listInspectorRecords_query = validate255;
-const schema130 = {"type":"object","properties":{"q":{"type":"string","minLength":1,"maxLength":200},"status":{"type":"string","minLength":1,"maxLength":64},"not_sent":{"type":"string","enum":["exclude","include","only"],"default":"exclude"},"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"per_page":{"type":"integer","minimum":1,"maximum":200,"default":50}},"required":[]};
+export const listInspectorRecords_query = validate331;
+const schema155 = {"type":"object","properties":{"q":{"type":"string","minLength":1,"maxLength":200},"status":{"type":"string","minLength":1,"maxLength":64},"not_sent":{"type":"string","enum":["exclude","include","only"],"default":"exclude"},"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"per_page":{"type":"integer","minimum":1,"maximum":200,"default":50}},"required":[]};
 
-function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate255.evaluated;
+const evaluated0 = validate331.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17569,7 +22934,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data2 === "exclude") || (data2 === "include")) || (data2 === "only"))){
-const err7 = {instancePath:instancePath+"/not_sent",schemaPath:"#/properties/not_sent/enum",keyword:"enum",params:{allowedValues: schema130.properties.not_sent.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/not_sent",schemaPath:"#/properties/not_sent/enum",keyword:"enum",params:{allowedValues: schema155.properties.not_sent.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -17660,19 +23025,19 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate255.errors = vErrors;
+validate331.errors = vErrors;
 return errors === 0;
 }
-validate255.evaluated = {"props":{"q":true,"status":true,"not_sent":true,"page":true,"per_page":true},"dynamicProps":false,"dynamicItems":false};
+validate331.evaluated = {"props":{"q":true,"status":true,"not_sent":true,"page":true,"per_page":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listInspectorRecords_response_200 = validate256;
-const schema131 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InspectorRecordsResult"}}}]};
-const schema132 = {"type":"object","additionalProperties":false,"required":["kind","items","total","page","per_page","not_sent_hidden"],"properties":{"kind":{"$ref":"#/components/schemas/InspectorKind"},"items":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"total":{"type":"integer","minimum":0,"description":"Records that match the query (on every page)."},"page":{"type":"integer","minimum":1},"per_page":{"type":"integer","minimum":1},"not_sent_hidden":{"type":"integer","minimum":0,"description":"Webhook deliveries that match `q` and `status` but were left out as never sent (see `not_sent`); 0 for other kinds."}}};
+export const listInspectorRecords_response_200 = validate332;
+const schema156 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InspectorRecordsResult"}}}]};
+const schema157 = {"type":"object","additionalProperties":false,"required":["kind","items","total","page","per_page","not_sent_hidden"],"properties":{"kind":{"$ref":"#/components/schemas/InspectorKind"},"items":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"total":{"type":"integer","minimum":0,"description":"Records that match the query (on every page)."},"page":{"type":"integer","minimum":1},"per_page":{"type":"integer","minimum":1},"not_sent_hidden":{"type":"integer","minimum":0,"description":"Webhook deliveries that match `q` and `status` but were left out as never sent (see `not_sent`); 0 for other kinds."}}};
 
-function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate258.evaluated;
+const evaluated0 = validate334.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17753,8 +23118,8 @@ errors++;
 }
 }
 if(data.kind !== undefined){
-if(!(validate253(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
+if(!(validate329(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
 errors = vErrors.length;
 }
 }
@@ -17763,8 +23128,8 @@ let data1 = data.items;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate152(data1[i0], {instancePath:instancePath+"/items/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+if(!(validate228(data1[i0], {instancePath:instancePath+"/items/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
 errors = vErrors.length;
 }
 }
@@ -17891,16 +23256,16 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate258.errors = vErrors;
+validate334.errors = vErrors;
 return errors === 0;
 }
-validate258.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate334.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate256.evaluated;
+const evaluated0 = validate332.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17923,8 +23288,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate258(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate258.errors : vErrors.concat(validate258.errors);
+if(!(validate334(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate334.errors : vErrors.concat(validate334.errors);
 errors = vErrors.length;
 }
 }
@@ -17939,18 +23304,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate256.errors = vErrors;
+validate332.errors = vErrors;
 return errors === 0;
 }
-validate256.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate332.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getInspectorState_query = validate262;
-const schema133 = {"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":500,"default":50}},"required":[]};
+export const getInspectorState_query = validate338;
+const schema158 = {"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":500,"default":50}},"required":[]};
 
-function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate262.evaluated;
+const evaluated0 = validate338.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18004,19 +23369,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate262.errors = vErrors;
+validate338.errors = vErrors;
 return errors === 0;
 }
-validate262.evaluated = {"props":{"limit":true},"dynamicProps":false,"dynamicItems":false};
+validate338.evaluated = {"props":{"limit":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getInspectorState_response_200 = validate263;
-const schema134 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InspectorState"}}}]};
-const schema135 = {"type":"object","additionalProperties":false,"required":["clock","counts","orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"],"properties":{"clock":{"$ref":"#/components/schemas/ClockState"},"counts":{"type":"object","additionalProperties":false,"required":["orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"],"properties":{"orders":{"type":"integer","minimum":0},"deposits":{"type":"integer","minimum":0},"static_addresses":{"type":"integer","minimum":0},"aml_checks":{"type":"integer","minimum":0},"webhook_events":{"type":"integer","minimum":0},"webhook_deliveries":{"type":"integer","minimum":0},"upload_intents":{"type":"integer","minimum":0},"verifications":{"type":"integer","minimum":0}}},"orders":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"deposits":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"static_addresses":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"aml_checks":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"webhook_events":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"webhook_deliveries":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"upload_intents":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"verifications":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}}}};
+export const getInspectorState_response_200 = validate339;
+const schema159 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InspectorState"}}}]};
+const schema160 = {"type":"object","additionalProperties":false,"required":["clock","counts","orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"],"properties":{"clock":{"$ref":"#/components/schemas/ClockState"},"counts":{"type":"object","additionalProperties":false,"required":["orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"],"properties":{"orders":{"type":"integer","minimum":0},"deposits":{"type":"integer","minimum":0},"static_addresses":{"type":"integer","minimum":0},"aml_checks":{"type":"integer","minimum":0},"webhook_events":{"type":"integer","minimum":0},"webhook_deliveries":{"type":"integer","minimum":0},"upload_intents":{"type":"integer","minimum":0},"verifications":{"type":"integer","minimum":0}}},"orders":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"deposits":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"static_addresses":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"aml_checks":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"webhook_events":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"webhook_deliveries":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"upload_intents":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"verifications":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}}}};
 
-function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate265.evaluated;
+const evaluated0 = validate341.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18125,7 +23490,7 @@ vErrors.push(err9);
 errors++;
 }
 for(const key0 in data){
-if(!(func14.call(schema135.properties, key0))){
+if(!(func13.call(schema160.properties, key0))){
 const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err10];
@@ -18137,8 +23502,8 @@ errors++;
 }
 }
 if(data.clock !== undefined){
-if(!(validate84(data.clock, {instancePath:instancePath+"/clock",parentData:data,parentDataProperty:"clock",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+if(!(validate160(data.clock, {instancePath:instancePath+"/clock",parentData:data,parentDataProperty:"clock",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
 errors = vErrors.length;
 }
 }
@@ -18454,8 +23819,8 @@ let data10 = data.orders;
 if(Array.isArray(data10)){
 const len0 = data10.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate152(data10[i0], {instancePath:instancePath+"/orders/" + i0,parentData:data10,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+if(!(validate228(data10[i0], {instancePath:instancePath+"/orders/" + i0,parentData:data10,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
 errors = vErrors.length;
 }
 }
@@ -18476,8 +23841,8 @@ let data12 = data.deposits;
 if(Array.isArray(data12)){
 const len1 = data12.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate152(data12[i1], {instancePath:instancePath+"/deposits/" + i1,parentData:data12,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+if(!(validate228(data12[i1], {instancePath:instancePath+"/deposits/" + i1,parentData:data12,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
 errors = vErrors.length;
 }
 }
@@ -18498,8 +23863,8 @@ let data14 = data.static_addresses;
 if(Array.isArray(data14)){
 const len2 = data14.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate152(data14[i2], {instancePath:instancePath+"/static_addresses/" + i2,parentData:data14,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+if(!(validate228(data14[i2], {instancePath:instancePath+"/static_addresses/" + i2,parentData:data14,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
 errors = vErrors.length;
 }
 }
@@ -18520,8 +23885,8 @@ let data16 = data.aml_checks;
 if(Array.isArray(data16)){
 const len3 = data16.length;
 for(let i3=0; i3<len3; i3++){
-if(!(validate152(data16[i3], {instancePath:instancePath+"/aml_checks/" + i3,parentData:data16,parentDataProperty:i3,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+if(!(validate228(data16[i3], {instancePath:instancePath+"/aml_checks/" + i3,parentData:data16,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
 errors = vErrors.length;
 }
 }
@@ -18542,8 +23907,8 @@ let data18 = data.webhook_events;
 if(Array.isArray(data18)){
 const len4 = data18.length;
 for(let i4=0; i4<len4; i4++){
-if(!(validate152(data18[i4], {instancePath:instancePath+"/webhook_events/" + i4,parentData:data18,parentDataProperty:i4,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+if(!(validate228(data18[i4], {instancePath:instancePath+"/webhook_events/" + i4,parentData:data18,parentDataProperty:i4,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
 errors = vErrors.length;
 }
 }
@@ -18564,8 +23929,8 @@ let data20 = data.webhook_deliveries;
 if(Array.isArray(data20)){
 const len5 = data20.length;
 for(let i5=0; i5<len5; i5++){
-if(!(validate152(data20[i5], {instancePath:instancePath+"/webhook_deliveries/" + i5,parentData:data20,parentDataProperty:i5,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+if(!(validate228(data20[i5], {instancePath:instancePath+"/webhook_deliveries/" + i5,parentData:data20,parentDataProperty:i5,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
 errors = vErrors.length;
 }
 }
@@ -18586,8 +23951,8 @@ let data22 = data.upload_intents;
 if(Array.isArray(data22)){
 const len6 = data22.length;
 for(let i6=0; i6<len6; i6++){
-if(!(validate152(data22[i6], {instancePath:instancePath+"/upload_intents/" + i6,parentData:data22,parentDataProperty:i6,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+if(!(validate228(data22[i6], {instancePath:instancePath+"/upload_intents/" + i6,parentData:data22,parentDataProperty:i6,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
 errors = vErrors.length;
 }
 }
@@ -18608,8 +23973,8 @@ let data24 = data.verifications;
 if(Array.isArray(data24)){
 const len7 = data24.length;
 for(let i7=0; i7<len7; i7++){
-if(!(validate152(data24[i7], {instancePath:instancePath+"/verifications/" + i7,parentData:data24,parentDataProperty:i7,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+if(!(validate228(data24[i7], {instancePath:instancePath+"/verifications/" + i7,parentData:data24,parentDataProperty:i7,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
 errors = vErrors.length;
 }
 }
@@ -18636,16 +24001,16 @@ vErrors.push(err45);
 }
 errors++;
 }
-validate265.errors = vErrors;
+validate341.errors = vErrors;
 return errors === 0;
 }
-validate265.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate341.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate263.evaluated;
+const evaluated0 = validate339.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18668,8 +24033,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate265(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
+if(!(validate341(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate341.errors : vErrors.concat(validate341.errors);
 errors = vErrors.length;
 }
 }
@@ -18684,18 +24049,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate263.errors = vErrors;
+validate339.errors = vErrors;
 return errors === 0;
 }
-validate263.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate339.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceStaticAddressEvent_path = validate276;
-const schema136 = {"type":"object","properties":{"static_address":{"type":"string","format":"uuid"}},"required":["static_address"]};
+export const forceStaticAddressEvent_path = validate352;
+const schema161 = {"type":"object","properties":{"static_address":{"type":"string","format":"uuid"}},"required":["static_address"]};
 
-function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate276.evaluated;
+const evaluated0 = validate352.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18716,7 +24081,7 @@ errors++;
 if(data.static_address !== undefined){
 let data0 = data.static_address;
 if(typeof data0 === "string"){
-if(!(formats40.test(data0))){
+if(!(formats44.test(data0))){
 const err1 = {instancePath:instancePath+"/static_address",schemaPath:"#/properties/static_address/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
 if(vErrors === null){
 vErrors = [err1];
@@ -18749,20 +24114,20 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate276.errors = vErrors;
+validate352.errors = vErrors;
 return errors === 0;
 }
-validate276.evaluated = {"props":{"static_address":true},"dynamicProps":false,"dynamicItems":false};
+validate352.evaluated = {"props":{"static_address":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceStaticAddressEvent_body = validate277;
-const schema137 = {"$ref":"#/components/schemas/ForceStaticAddressEventRequest","$comment":"validator entry"};
-const schema138 = {"type":"object","additionalProperties":false,"required":["event"],"properties":{"event":{"$ref":"#/components/schemas/StaticAddressMachineEvent"}}};
-const schema139 = {"type":"string","x-machine-events":"static-address","description":"An event of the static-address machine (contracts/machines/static-address.yaml).","enum":["disable","enable"]};
+export const forceStaticAddressEvent_body = validate353;
+const schema162 = {"$ref":"#/components/schemas/ForceStaticAddressEventRequest","$comment":"validator entry"};
+const schema163 = {"type":"object","additionalProperties":false,"required":["event"],"properties":{"event":{"$ref":"#/components/schemas/StaticAddressMachineEvent"}}};
+const schema164 = {"type":"string","x-machine-events":"static-address","description":"An event of the static-address machine (contracts/machines/static-address.yaml).","enum":["disable","enable"]};
 
-function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate279.evaluated;
+const evaluated0 = validate355.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18780,7 +24145,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "disable") || (data === "enable"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema139.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema164.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -18789,16 +24154,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate279.errors = vErrors;
+validate355.errors = vErrors;
 return errors === 0;
 }
-validate279.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate355.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate278.evaluated;
+const evaluated0 = validate354.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18829,8 +24194,8 @@ errors++;
 }
 }
 if(data.event !== undefined){
-if(!(validate279(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate279.errors : vErrors.concat(validate279.errors);
+if(!(validate355(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate355.errors : vErrors.concat(validate355.errors);
 errors = vErrors.length;
 }
 }
@@ -18845,39 +24210,39 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate278.errors = vErrors;
+validate354.errors = vErrors;
 return errors === 0;
 }
-validate278.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate354.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate277.evaluated;
+const evaluated0 = validate353.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate278(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
+if(!(validate354(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
 errors = vErrors.length;
 }
-validate277.errors = vErrors;
+validate353.errors = vErrors;
 return errors === 0;
 }
-validate277.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate353.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const forceStaticAddressEvent_response_200 = validate282;
-const schema140 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ForcedStaticAddressEventResult"}}}]};
-const schema141 = {"type":"object","required":["static_address","transition"],"properties":{"static_address":{"$ref":"#/components/schemas/PresentedRecord"},"transition":{"type":"object","required":["from","event","to"],"additionalProperties":false,"properties":{"from":{"type":"string"},"event":{"$ref":"#/components/schemas/StaticAddressMachineEvent"},"to":{"type":"string"}}}}};
+export const forceStaticAddressEvent_response_200 = validate358;
+const schema165 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ForcedStaticAddressEventResult"}}}]};
+const schema166 = {"type":"object","required":["static_address","transition"],"properties":{"static_address":{"$ref":"#/components/schemas/PresentedRecord"},"transition":{"type":"object","required":["from","event","to"],"additionalProperties":false,"properties":{"from":{"type":"string"},"event":{"$ref":"#/components/schemas/StaticAddressMachineEvent"},"to":{"type":"string"}}}}};
 
-function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate284.evaluated;
+const evaluated0 = validate360.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18906,8 +24271,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data.static_address !== undefined){
-if(!(validate152(data.static_address, {instancePath:instancePath+"/static_address",parentData:data,parentDataProperty:"static_address",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+if(!(validate228(data.static_address, {instancePath:instancePath+"/static_address",parentData:data,parentDataProperty:"static_address",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
 errors = vErrors.length;
 }
 }
@@ -18969,8 +24334,8 @@ errors++;
 }
 }
 if(data1.event !== undefined){
-if(!(validate279(data1.event, {instancePath:instancePath+"/transition/event",parentData:data1,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate279.errors : vErrors.concat(validate279.errors);
+if(!(validate355(data1.event, {instancePath:instancePath+"/transition/event",parentData:data1,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate355.errors : vErrors.concat(validate355.errors);
 errors = vErrors.length;
 }
 }
@@ -19009,16 +24374,16 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate284.errors = vErrors;
+validate360.errors = vErrors;
 return errors === 0;
 }
-validate284.evaluated = {"props":{"static_address":true,"transition":true},"dynamicProps":false,"dynamicItems":false};
+validate360.evaluated = {"props":{"static_address":true,"transition":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate282.evaluated;
+const evaluated0 = validate358.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19041,8 +24406,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate284(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
+if(!(validate360(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate360.errors : vErrors.concat(validate360.errors);
 errors = vErrors.length;
 }
 }
@@ -19057,18 +24422,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate282.errors = vErrors;
+validate358.errors = vErrors;
 return errors === 0;
 }
-validate282.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate358.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const moderateReview_path = validate288;
-const schema142 = {"type":"object","properties":{"review":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["review"]};
+export const moderateReview_path = validate364;
+const schema167 = {"type":"object","properties":{"review":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["review"]};
 
-function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate288.evaluated;
+const evaluated0 = validate364.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19132,20 +24497,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate288.errors = vErrors;
+validate364.errors = vErrors;
 return errors === 0;
 }
-validate288.evaluated = {"props":{"review":true},"dynamicProps":false,"dynamicItems":false};
+validate364.evaluated = {"props":{"review":true},"dynamicProps":false,"dynamicItems":false};
 
-export const moderateReview_body = validate289;
-const schema143 = {"$ref":"#/components/schemas/ModerateReviewRequest","$comment":"validator entry"};
-const schema144 = {"type":"object","additionalProperties":false,"required":["decision"],"properties":{"decision":{"$ref":"#/components/schemas/ReviewMachineEvent"}}};
-const schema145 = {"type":"string","x-machine-events":"review","description":"An event of the review machine (contracts/machines/review.yaml).","enum":["publish","reject"]};
+export const moderateReview_body = validate365;
+const schema168 = {"$ref":"#/components/schemas/ModerateReviewRequest","$comment":"validator entry"};
+const schema169 = {"type":"object","additionalProperties":false,"required":["decision"],"properties":{"decision":{"$ref":"#/components/schemas/ReviewMachineEvent"}}};
+const schema170 = {"type":"string","x-machine-events":"review","description":"An event of the review machine (contracts/machines/review.yaml).","enum":["publish","reject"]};
 
-function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate291.evaluated;
+const evaluated0 = validate367.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19163,7 +24528,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "publish") || (data === "reject"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema145.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema170.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19172,16 +24537,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate291.errors = vErrors;
+validate367.errors = vErrors;
 return errors === 0;
 }
-validate291.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate367.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate290.evaluated;
+const evaluated0 = validate366.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19212,8 +24577,8 @@ errors++;
 }
 }
 if(data.decision !== undefined){
-if(!(validate291(data.decision, {instancePath:instancePath+"/decision",parentData:data,parentDataProperty:"decision",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate291.errors : vErrors.concat(validate291.errors);
+if(!(validate367(data.decision, {instancePath:instancePath+"/decision",parentData:data,parentDataProperty:"decision",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
 errors = vErrors.length;
 }
 }
@@ -19228,39 +24593,39 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate290.errors = vErrors;
+validate366.errors = vErrors;
 return errors === 0;
 }
-validate290.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate366.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate289.evaluated;
+const evaluated0 = validate365.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate290(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
+if(!(validate366(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate366.errors : vErrors.concat(validate366.errors);
 errors = vErrors.length;
 }
-validate289.errors = vErrors;
+validate365.errors = vErrors;
 return errors === 0;
 }
-validate289.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate365.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const moderateReview_response_200 = validate294;
-const schema146 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ModeratedReviewResult"}}}]};
-const schema147 = {"type":"object","required":["review"],"properties":{"review":{"$ref":"#/components/schemas/PresentedRecord"}}};
+export const moderateReview_response_200 = validate370;
+const schema171 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ModeratedReviewResult"}}}]};
+const schema172 = {"type":"object","required":["review"],"properties":{"review":{"$ref":"#/components/schemas/PresentedRecord"}}};
 
-function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate296.evaluated;
+const evaluated0 = validate372.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19279,8 +24644,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.review !== undefined){
-if(!(validate152(data.review, {instancePath:instancePath+"/review",parentData:data,parentDataProperty:"review",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+if(!(validate228(data.review, {instancePath:instancePath+"/review",parentData:data,parentDataProperty:"review",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
 errors = vErrors.length;
 }
 }
@@ -19295,16 +24660,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate296.errors = vErrors;
+validate372.errors = vErrors;
 return errors === 0;
 }
-validate296.evaluated = {"props":{"review":true},"dynamicProps":false,"dynamicItems":false};
+validate372.evaluated = {"props":{"review":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate294.evaluated;
+const evaluated0 = validate370.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19327,8 +24692,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate296(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate296.errors : vErrors.concat(validate296.errors);
+if(!(validate372(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate372.errors : vErrors.concat(validate372.errors);
 errors = vErrors.length;
 }
 }
@@ -19343,18 +24708,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate294.errors = vErrors;
+validate370.errors = vErrors;
 return errors === 0;
 }
-validate294.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate370.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const setReserve_path = validate299;
-const schema148 = {"type":"object","properties":{"payment_system":{"type":"string","minLength":1,"maxLength":32}},"required":["payment_system"]};
+export const setReserve_path = validate375;
+const schema173 = {"type":"object","properties":{"payment_system":{"type":"string","minLength":1,"maxLength":32}},"required":["payment_system"]};
 
-function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate299.evaluated;
+const evaluated0 = validate375.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19418,20 +24783,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate299.errors = vErrors;
+validate375.errors = vErrors;
 return errors === 0;
 }
-validate299.evaluated = {"props":{"payment_system":true},"dynamicProps":false,"dynamicItems":false};
+validate375.evaluated = {"props":{"payment_system":true},"dynamicProps":false,"dynamicItems":false};
 
-export const setReserve_body = validate300;
-const schema149 = {"$ref":"#/components/schemas/SetReserveRequest","$comment":"validator entry"};
-const schema150 = {"type":"object","additionalProperties":false,"required":["amount"],"properties":{"amount":{"type":"string","pattern":"^\\d{1,15}(\\.\\d{1,18})?$","description":"The new reserve, in the system's units (a decimal string)."}}};
+export const setReserve_body = validate376;
+const schema174 = {"$ref":"#/components/schemas/SetReserveRequest","$comment":"validator entry"};
+const schema175 = {"type":"object","additionalProperties":false,"required":["amount"],"properties":{"amount":{"type":"string","pattern":"^\\d{1,15}(\\.\\d{1,18})?$","description":"The new reserve, in the system's units (a decimal string)."}}};
 const pattern27 = new RegExp("^\\d{1,15}(\\.\\d{1,18})?$", "u");
 
-function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate301.evaluated;
+const evaluated0 = validate377.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19497,39 +24862,39 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate301.errors = vErrors;
+validate377.errors = vErrors;
 return errors === 0;
 }
-validate301.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate377.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate300.evaluated;
+const evaluated0 = validate376.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate301(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
+if(!(validate377(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
 errors = vErrors.length;
 }
-validate300.errors = vErrors;
+validate376.errors = vErrors;
 return errors === 0;
 }
-validate300.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate376.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const setReserve_response_200 = validate303;
-const schema151 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReserveResult"}}}]};
-const schema152 = {"type":"object","required":["payment_system","routes"],"properties":{"payment_system":{"type":"object","required":["id","code","reserve"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"code":{"type":"string"},"reserve":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"}}},"routes":{"type":"array","description":"The routes paying out in this system, by id.","items":{"type":"object","required":["id","enabled","reason"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"enabled":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the route is off (payouts suspended, reserve depleted); null when it is enabled."}}}}}};
+export const setReserve_response_200 = validate379;
+const schema176 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReserveResult"}}}]};
+const schema177 = {"type":"object","required":["payment_system","routes"],"properties":{"payment_system":{"type":"object","required":["id","code","reserve"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"code":{"type":"string"},"reserve":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"}}},"routes":{"type":"array","description":"The routes paying out in this system, by id.","items":{"type":"object","required":["id","enabled","reason"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"enabled":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the route is off (payouts suspended, reserve depleted); null when it is enabled."}}}}}};
 
-function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate305.evaluated;
+const evaluated0 = validate381.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19765,7 +25130,7 @@ errors++;
 if(data5.reason !== undefined){
 let data8 = data5.reason;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err19 = {instancePath:instancePath+"/routes/" + i0+"/reason",schemaPath:"#/properties/routes/items/properties/reason/type",keyword:"type",params:{type: schema152.properties.routes.items.properties.reason.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/routes/" + i0+"/reason",schemaPath:"#/properties/routes/items/properties/reason/type",keyword:"type",params:{type: schema177.properties.routes.items.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -19810,16 +25175,16 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate305.errors = vErrors;
+validate381.errors = vErrors;
 return errors === 0;
 }
-validate305.evaluated = {"props":{"payment_system":true,"routes":true},"dynamicProps":false,"dynamicItems":false};
+validate381.evaluated = {"props":{"payment_system":true,"routes":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate303.evaluated;
+const evaluated0 = validate379.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19842,8 +25207,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate305(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
+if(!(validate381(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate381.errors : vErrors.concat(validate381.errors);
 errors = vErrors.length;
 }
 }
@@ -19858,11 +25223,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate303.errors = vErrors;
+validate379.errors = vErrors;
 return errors === 0;
 }
-validate303.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate379.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
+export const importSandboxState_response_400 = resetSandbox_response_400;
 export const advanceClock_response_400 = resetSandbox_response_400;
 export const mintToken_response_400 = resetSandbox_response_400;
 export const createSite_response_400 = resetSandbox_response_400;
@@ -19884,6 +25250,8 @@ export const getInspectorState_response_400 = resetSandbox_response_400;
 export const forceStaticAddressEvent_response_400 = resetSandbox_response_400;
 export const moderateReview_response_400 = resetSandbox_response_400;
 export const setReserve_response_400 = resetSandbox_response_400;
+export const exportSandboxState_response_401 = resetSandbox_response_401;
+export const importSandboxState_response_401 = resetSandbox_response_401;
 export const getClock_response_401 = resetSandbox_response_401;
 export const freezeClock_response_401 = resetSandbox_response_401;
 export const resumeClock_response_401 = resetSandbox_response_401;
@@ -19915,6 +25283,7 @@ export const getInspectorState_response_401 = resetSandbox_response_401;
 export const forceStaticAddressEvent_response_401 = resetSandbox_response_401;
 export const moderateReview_response_401 = resetSandbox_response_401;
 export const setReserve_response_401 = resetSandbox_response_401;
+export const importSandboxState_response_413 = resetSandbox_response_413;
 export const advanceClock_response_413 = resetSandbox_response_413;
 export const mintToken_response_413 = resetSandbox_response_413;
 export const createSite_response_413 = resetSandbox_response_413;
@@ -19931,6 +25300,7 @@ export const reviewVerification_response_413 = resetSandbox_response_413;
 export const forceStaticAddressEvent_response_413 = resetSandbox_response_413;
 export const moderateReview_response_413 = resetSandbox_response_413;
 export const setReserve_response_413 = resetSandbox_response_413;
+export const importSandboxState_response_415 = resetSandbox_response_415;
 export const advanceClock_response_415 = resetSandbox_response_415;
 export const mintToken_response_415 = resetSandbox_response_415;
 export const createSite_response_415 = resetSandbox_response_415;
@@ -19947,6 +25317,7 @@ export const reviewVerification_response_415 = resetSandbox_response_415;
 export const forceStaticAddressEvent_response_415 = resetSandbox_response_415;
 export const moderateReview_response_415 = resetSandbox_response_415;
 export const setReserve_response_415 = resetSandbox_response_415;
+export const importSandboxState_response_422 = resetSandbox_response_422;
 export const advanceClock_response_422 = resetSandbox_response_422;
 export const mintToken_response_422 = resetSandbox_response_422;
 export const createSite_response_422 = resetSandbox_response_422;
@@ -19995,6 +25366,23 @@ export const operationValidators = {
       "413": resetSandbox_response_413,
       "415": resetSandbox_response_415,
       "422": resetSandbox_response_422,
+    },
+  },
+  exportSandboxState: {
+    responses: {
+      "200": exportSandboxState_response_200,
+      "401": exportSandboxState_response_401,
+    },
+  },
+  importSandboxState: {
+    body: importSandboxState_body,
+    responses: {
+      "200": importSandboxState_response_200,
+      "400": importSandboxState_response_400,
+      "401": importSandboxState_response_401,
+      "413": importSandboxState_response_413,
+      "415": importSandboxState_response_415,
+      "422": importSandboxState_response_422,
     },
   },
   getClock: {

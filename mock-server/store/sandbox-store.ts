@@ -31,6 +31,15 @@ export interface Cells<T> {
   update<R>(key: string, nowMs: number, change: (current: T | undefined) => CellChange<T, R>): Promise<R>;
   /** Stores `value` only when no live cell holds the key; true when it stored (one atomic step). */
   claim(key: string, value: T, nowMs: number, expiresAtMs: number): Promise<boolean>;
+  /** Every cell live at `nowMs` (a snapshot's export). */
+  entries(nowMs: number): Promise<CellEntry<T>[]>;
+}
+
+/** A cell as a snapshot holds it. */
+export interface CellEntry<T> {
+  key: string;
+  value: T;
+  expiresAtMs: number;
 }
 
 /** The kinds of cell the sandbox keeps; each is its own key space. */
@@ -71,6 +80,16 @@ export interface IdempotencyStore {
   complete(slot: IdempotencySlot, response: StoredResponse): Promise<void>;
   /** Gives a reserved slot up unstored (the answer is not final: a 5xx, a 429, a lost connection). */
   release(slot: IdempotencySlot): Promise<void>;
+  /** Every finished record live at `nowMs`, a response kept (a snapshot's export: a pending reservation is not). */
+  finished(nowMs: number): Promise<FinishedIdempotencyRecord[]>;
+  /** Stores a finished record as it was (a snapshot's load, into an emptied store). */
+  restore(record: FinishedIdempotencyRecord): Promise<void>;
+}
+
+export interface FinishedIdempotencyRecord extends IdempotencySlot {
+  reservedAtMs: number;
+  expiresAtMs: number;
+  response: StoredResponse;
 }
 
 export interface ClockSettingStore {

@@ -13,8 +13,8 @@ export interface WebhookStore {
   saveEndpoint(endpoint: EndpointRecord): Promise<void>;
   getEndpoint(id: string): Promise<EndpointRecord | undefined>;
   deleteEndpoint(id: string): Promise<boolean>;
-  /** A client's endpoints, oldest first. */
-  listEndpoints(clientId: string): Promise<EndpointRecord[]>;
+  /** A client's endpoints, oldest first; every client's when no client is given (snapshots). */
+  listEndpoints(clientId?: string): Promise<EndpointRecord[]>;
   countEndpoints(clientId: string): Promise<number>;
 
   saveEvent(event: EventRecord): Promise<void>;
