@@ -51,6 +51,13 @@ export class MemoryCells {
         create(key, value, expiresAtMs);
         return true;
       },
+      entries: async (nowMs) => {
+        const entries = [];
+        for (const cell of map.values()) {
+          if (cell.expiresAtMs > nowMs) entries.push({ key: cell.key, value: structuredClone(cell.value) as T, expiresAtMs: cell.expiresAtMs });
+        }
+        return entries;
+      },
     };
   }
 

@@ -2,7 +2,7 @@
 // were made, which is their expiry order (one window per family), so the bound per caller and the
 // instant its earliest record frees a place are read from the front of that order.
 import { DueQueue } from '../due-queue.js';
-import type { IdempotencySlot, IdempotencyStore, Reservation, StoredResponse } from '../sandbox-store.js';
+import type { FinishedIdempotencyRecord, IdempotencySlot, IdempotencyStore, Reservation, StoredResponse } from '../sandbox-store.js';
 
 interface IdempotencyRecord {
   readonly id: string;
@@ -58,6 +58,26 @@ export class MemoryIdempotency implements IdempotencyStore {
   async release(slot: IdempotencySlot): Promise<void> {
     const record = this.records.get(slotId(slot));
     if (record !== undefined && record.response === null) this.remove(record);
+  }
+
+  async finished(nowMs: number): Promise<FinishedIdempotencyRecord[]> {
+    const finished: FinishedIdempotencyRecord[] = [];
+    for (const record of this.records.values()) {
+      if (record.response === null || record.expiresAtMs <= nowMs) continue;
+      const { caller, reservedAtMs, expiresAtMs, response } = record;
+      finished.push({ caller, key: record.id.slice(caller.length + 1), reservedAtMs, expiresAtMs, response });
+    }
+    return finished;
+  }
+
+  async restore(record: FinishedIdempotencyRecord): Promise<void> {
+    const { caller, reservedAtMs, expiresAtMs, response } = record;
+    const stored: IdempotencyRecord = { id: slotId(record), caller, fingerprint: response.fingerprint, reservedAtMs, expiresAtMs, response, seq: this.seq++ };
+    this.records.set(stored.id, stored);
+    const mine = this.byCaller.get(record.caller) ?? new Set<IdempotencyRecord>();
+    mine.add(stored);
+    this.byCaller.set(record.caller, mine);
+    this.expiries.schedule(stored);
   }
 
   sweep(nowMs: number): number {

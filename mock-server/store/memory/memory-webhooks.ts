@@ -31,8 +31,8 @@ export class MemoryWebhookStore implements WebhookStore {
     return this.endpoints.delete(id);
   }
 
-  async listEndpoints(clientId: string): Promise<EndpointRecord[]> {
-    return [...this.endpoints.values()].filter((e) => e.clientId === clientId).map((e) => structuredClone(e));
+  async listEndpoints(clientId?: string): Promise<EndpointRecord[]> {
+    return [...this.endpoints.values()].filter((e) => clientId === undefined || e.clientId === clientId).map((e) => structuredClone(e));
   }
 
   async countEndpoints(clientId: string): Promise<number> {

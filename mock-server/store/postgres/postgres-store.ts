@@ -4,7 +4,7 @@
 // idempotency key twice.
 import type { Pool, PoolClient } from 'pg';
 import type { ClockSetting } from '../../clock.js';
-import type { CellChange, CellKind, Cells, ClockSettingStore, IdempotencySlot, IdempotencyStore, Reservation, SandboxStore, StoredResponse } from '../sandbox-store.js';
+import type { CellChange, CellKind, Cells, ClockSettingStore, FinishedIdempotencyRecord, IdempotencySlot, IdempotencyStore, Reservation, SandboxStore, StoredResponse } from '../sandbox-store.js';
 import { PostgresWebhookStore } from './postgres-webhooks.js';
 
 interface CellRow {
@@ -70,6 +70,10 @@ export class PostgresStore implements SandboxStore {
           [kind, key, JSON.stringify(value), expiresAtMs, nowMs],
         );
         return result.rowCount === 1;
+      },
+      entries: async (nowMs) => {
+        const { rows } = await this.pool.query<CellRow & { key: string }>('SELECT key, value, expires_at FROM cells WHERE kind = $1 AND expires_at > $2 ORDER BY key', [kind, nowMs]);
+        return rows.map((row) => ({ key: row.key, value: JSON.parse(row.value) as T, expiresAtMs: Number(row.expires_at) }));
       },
     };
   }
@@ -149,6 +153,28 @@ class PostgresIdempotency implements IdempotencyStore {
 
   async release(slot: IdempotencySlot): Promise<void> {
     await this.pool.query('DELETE FROM idempotency WHERE caller = $1 AND key = $2 AND status IS NULL', [slot.caller, slot.key]);
+  }
+
+  async finished(nowMs: number): Promise<FinishedIdempotencyRecord[]> {
+    const { rows } = await this.pool.query<IdempotencyRow & { caller: string; key: string }>(
+      'SELECT caller, key, fingerprint, reserved_at, expires_at, status, headers, body FROM idempotency WHERE status IS NOT NULL AND expires_at > $1 ORDER BY expires_at, caller, key',
+      [nowMs],
+    );
+    return rows.map((row) => ({ caller: row.caller, key: row.key, reservedAtMs: Number(row.reserved_at), expiresAtMs: Number(row.expires_at), response: storedResponse(row) }));
+  }
+
+  async restore(record: FinishedIdempotencyRecord): Promise<void> {
+    const { response } = record;
+    await this.pool.query('INSERT INTO idempotency (caller, key, fingerprint, reserved_at, expires_at, status, headers, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
+      record.caller,
+      record.key,
+      response.fingerprint,
+      record.reservedAtMs,
+      record.expiresAtMs,
+      response.status,
+      JSON.stringify(response.headers),
+      response.body,
+    ]);
   }
 }
 

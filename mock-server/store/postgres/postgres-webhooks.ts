@@ -30,8 +30,10 @@ export class PostgresWebhookStore implements WebhookStore {
     return ((await this.pool.query('DELETE FROM webhook_endpoints WHERE id = $1', [id])).rowCount ?? 0) > 0;
   }
 
-  listEndpoints(clientId: string): Promise<EndpointRecord[]> {
-    return this.docs('SELECT doc FROM webhook_endpoints WHERE client_id = $1 ORDER BY seq', [clientId]);
+  listEndpoints(clientId?: string): Promise<EndpointRecord[]> {
+    return clientId === undefined
+      ? this.docs('SELECT doc FROM webhook_endpoints ORDER BY seq', [])
+      : this.docs('SELECT doc FROM webhook_endpoints WHERE client_id = $1 ORDER BY seq', [clientId]);
   }
 
   async countEndpoints(clientId: string): Promise<number> {

@@ -6,7 +6,7 @@
 import type { ClockSetting } from '../../clock.js';
 import type { Database, Statement } from 'better-sqlite3';
 import { SqliteWebhookStore } from './sqlite-webhooks.js';
-import type { CellChange, CellKind, Cells, ClockSettingStore, IdempotencySlot, IdempotencyStore, Reservation, SandboxStore, StoredResponse } from '../sandbox-store.js';
+import type { CellChange, CellKind, Cells, ClockSettingStore, FinishedIdempotencyRecord, IdempotencySlot, IdempotencyStore, Reservation, SandboxStore, StoredResponse } from '../sandbox-store.js';
 
 interface CellRow {
   value: string;
@@ -30,6 +30,7 @@ export class SqliteStore implements SandboxStore {
   private readonly cellReads: Statement<[string, string], CellRow>;
   private readonly cellWrite: Statement<[string, string, string, number]>;
   private readonly cellClaim: Statement<[string, string, string, number, number]>;
+  private readonly cellEntries: Statement<[string, number], { key: string; value: string; expires_at: number }>;
   private readonly sweepCells: Statement<[number, number]>;
   private readonly sweepRecords: Statement<[number, number]>;
 
@@ -44,6 +45,7 @@ export class SqliteStore implements SandboxStore {
     this.cellClaim = db.prepare(
       'INSERT INTO cells (kind, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (kind, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at WHERE cells.expires_at <= ?',
     );
+    this.cellEntries = db.prepare('SELECT key, value, expires_at FROM cells WHERE kind = ? AND expires_at > ? ORDER BY key');
     this.sweepCells = db.prepare('DELETE FROM cells WHERE (kind, key) IN (SELECT kind, key FROM cells WHERE expires_at <= ? LIMIT ?)');
     this.sweepRecords = db.prepare('DELETE FROM idempotency WHERE rowid IN (SELECT rowid FROM idempotency WHERE expires_at <= ? LIMIT ?)');
     this.idempotency = new SqliteIdempotency(db);
@@ -66,6 +68,8 @@ export class SqliteStore implements SandboxStore {
       update: async <R>(key: string, nowMs: number, change: (current: T | undefined) => CellChange<T, R>) => update.immediate(key, nowMs, change) as R,
       // One statement: it inserts, or replaces an expired cell, or changes nothing.
       claim: async (key, value, nowMs, expiresAtMs) => this.cellClaim.run(kind, key, JSON.stringify(value), expiresAtMs, nowMs).changes === 1,
+      entries: async (nowMs) =>
+        this.cellEntries.all(kind, nowMs).map((row) => ({ key: row.key, value: JSON.parse(row.value) as T, expiresAtMs: row.expires_at })),
     };
   }
 
@@ -96,6 +100,8 @@ export class SqliteStore implements SandboxStore {
 class SqliteIdempotency implements IdempotencyStore {
   private readonly reserveTx;
   private readonly completeRow: Statement<[number, string, Buffer, string, string]>;
+  private readonly finishedRows: Statement<[number], IdempotencyRow & { caller: string; key: string }>;
+  private readonly restoreRow: Statement<[string, string, string, number, number, number, string, Buffer]>;
   private readonly releaseRow: Statement<[string, string]>;
 
   constructor(db: Database) {
@@ -108,6 +114,10 @@ class SqliteIdempotency implements IdempotencyStore {
     const insert = db.prepare<[string, string, string, number, number]>('INSERT INTO idempotency (caller, key, fingerprint, reserved_at, expires_at) VALUES (?, ?, ?, ?, ?)');
     this.completeRow = db.prepare('UPDATE idempotency SET status = ?, headers = ?, body = ? WHERE caller = ? AND key = ?');
     this.releaseRow = db.prepare('DELETE FROM idempotency WHERE caller = ? AND key = ? AND status IS NULL');
+    this.finishedRows = db.prepare(
+      'SELECT caller, key, fingerprint, reserved_at, expires_at, status, headers, body FROM idempotency WHERE status IS NOT NULL AND expires_at > ? ORDER BY expires_at, caller, key',
+    );
+    this.restoreRow = db.prepare('INSERT INTO idempotency (caller, key, fingerprint, reserved_at, expires_at, status, headers, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     this.reserveTx = db.transaction(
       (slot: IdempotencySlot, fingerprint: string, nowMs: number, expiresAtMs: number, limits: { maxPerCaller: number; pendingLeaseMs: number }): Reservation => {
         const row = held.get(slot.caller, slot.key);
@@ -140,6 +150,21 @@ class SqliteIdempotency implements IdempotencyStore {
 
   async release(slot: IdempotencySlot): Promise<void> {
     this.releaseRow.run(slot.caller, slot.key);
+  }
+
+  async finished(nowMs: number): Promise<FinishedIdempotencyRecord[]> {
+    return this.finishedRows.all(nowMs).map((row) => ({
+      caller: row.caller,
+      key: row.key,
+      reservedAtMs: row.reserved_at,
+      expiresAtMs: row.expires_at,
+      response: storedResponse(row),
+    }));
+  }
+
+  async restore(record: FinishedIdempotencyRecord): Promise<void> {
+    const { response } = record;
+    this.restoreRow.run(record.caller, record.key, response.fingerprint, record.reservedAtMs, record.expiresAtMs, response.status, JSON.stringify(response.headers), response.body);
   }
 }
 

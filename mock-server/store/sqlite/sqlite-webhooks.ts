@@ -18,6 +18,7 @@ export class SqliteWebhookStore implements WebhookStore {
       getEndpoint: docs('SELECT doc FROM webhook_endpoints WHERE id = ?'),
       deleteEndpoint: db.prepare('DELETE FROM webhook_endpoints WHERE id = ?'),
       listEndpoints: docs('SELECT doc FROM webhook_endpoints WHERE client_id = ? ORDER BY rowid'),
+      listAllEndpoints: docs('SELECT doc FROM webhook_endpoints ORDER BY rowid'),
       countEndpoints: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM webhook_endpoints WHERE client_id = ?'),
       saveEvent: db.prepare('INSERT INTO webhook_events (id, client_id, doc) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc'),
       getEvent: docs('SELECT doc FROM webhook_events WHERE id = ?'),
@@ -55,8 +56,8 @@ export class SqliteWebhookStore implements WebhookStore {
     return this.statements.deleteEndpoint.run(id).changes > 0;
   }
 
-  async listEndpoints(clientId: string): Promise<EndpointRecord[]> {
-    return all(this.statements.listEndpoints, clientId);
+  async listEndpoints(clientId?: string): Promise<EndpointRecord[]> {
+    return clientId === undefined ? all(this.statements.listAllEndpoints) : all(this.statements.listEndpoints, clientId);
   }
 
   async countEndpoints(clientId: string): Promise<number> {
