@@ -80,8 +80,8 @@ export interface LoadedSandbox {
   clock: ClockSetting;
   /** Puts the loaded records into a new generation; throws when they do not fit together. */
   prepare(generation: SandboxGeneration): void;
-  /** Writes the loaded records the store keeps into the (emptied) store. */
-  store(store: SandboxStore): Promise<void>;
+  /** Writes the loaded records the store keeps into the (emptied) store, live at `nowMs` (the loaded clock's). */
+  store(store: SandboxStore, nowMs: number): Promise<void>;
 }
 
 export class Sandbox {
@@ -226,8 +226,8 @@ export class Sandbox {
     loaded.prepare(generation);
     this.usage.clear();
     await this.store.clear();
-    await loaded.store(this.store);
     this.clock.restore(loaded.clock);
+    await loaded.store(this.store, this.clock.nowMs());
     this.install(generation);
   }
 

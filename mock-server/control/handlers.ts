@@ -25,6 +25,7 @@ import type { OperationFaults } from './operation-faults.js';
 import { staticAddressControlHandlers } from './static-address-controls.js';
 import { reviewControlHandlers } from './review-controls.js';
 import { catalogControlHandlers } from './catalog-controls.js';
+import { stateControlHandlers } from './state-controls.js';
 
 const maxAdvanceMs = 31_536_000_000;
 const knownScopes = new Set(allScopes(exchangeV3Routes));
@@ -46,6 +47,7 @@ export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, optio
     ...staticAddressControlHandlers(sandbox),
     ...reviewControlHandlers(sandbox),
     ...catalogControlHandlers(sandbox),
+    ...stateControlHandlers(sandbox, faults),
     resetSandbox: async (request, context) => {
       await sandbox.reset(request.body?.seed);
       faults.reset();

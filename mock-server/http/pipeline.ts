@@ -11,6 +11,7 @@ import { exchangeV3Info, type ExchangeV3ErrorCode } from '../../generated/exchan
 import { sandboxControlInfo } from '../../generated/sandbox-control/contract-data.js';
 import { operationValidators as exchangeV3Validators } from '../../generated/exchange-v3/validators.js';
 import type { RouteDefinition } from '../../generated/runtime/router-runtime.js';
+import { operationExtension } from '../bundled-contracts.js';
 import type { Sandbox } from '../sandbox.js';
 import { authenticateV1, verifySignatureV1 } from './authenticate-v1.js';
 import { authenticateV3, verifySignatureV3 } from './authenticate-v3.js';
@@ -82,6 +83,10 @@ export function createPipeline(sandbox: Sandbox, hooks: PipelineHooks = {}): Pip
       ...admitted(route),
       v1Idempotency(route),
     ],
-    control: (route) => [refuseAnnouncedOversize(route, controlLimit), ...readBody(route, controlLimit)],
+    control: (route) => {
+      // An operation may declare a larger limit of its own (importSandboxState: a whole sandbox).
+      const limit = (operationExtension('sandbox-control', route.operationId, 'x-body-limit-bytes') as number | undefined) ?? controlLimit;
+      return [refuseAnnouncedOversize(route, limit), ...readBody(route, limit)];
+    },
   };
 }

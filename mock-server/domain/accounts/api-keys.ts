@@ -87,6 +87,11 @@ export class ApiKeyRegistry {
     return this.byToken.get(token);
   }
 
+  /** Every key, in the order they were minted or adopted. */
+  all(): ApiKey[] {
+    return [...this.byToken.values()];
+  }
+
   /** Takes over a key from an earlier registry (sandbox reset keeps the default key). */
   adopt(key: ApiKey): void {
     key.lastUsedAt = null;

@@ -53,6 +53,11 @@ export class SiteRegistry {
     return this.byKey.get(apiKey);
   }
 
+  /** Every site, in the order they were created or adopted. */
+  all(): Site[] {
+    return [...this.byKey.values()];
+  }
+
   /** Takes over a site from an earlier registry (sandbox reset keeps the default site). */
   adopt(site: Site): void {
     this.byKey.set(site.apiKey, site);

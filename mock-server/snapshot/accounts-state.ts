@@ -1,0 +1,79 @@
+// The accounts part of a sandbox snapshot: the v3 keys with their clients, and the v1 sites. The
+// default key and site are the running mock's own (its configured credentials, as after a reset):
+// the document's records of them are skipped, and other records may not reuse their ids or
+// credentials.
+import type { SandboxStateAccounts, SandboxStateKey, SandboxStateSite } from '../../generated/sandbox-control/types.js';
+import type { ApiKey } from '../domain/accounts/api-keys.js';
+import type { Site } from '../domain/accounts/sites.js';
+import { StateRejected, type StateReferences } from '../domain/state-rejected.js';
+import type { SandboxGeneration } from '../sandbox.js';
+import { dateOf, msOf } from './instants.js';
+
+export function exportAccountsState(generation: Pick<SandboxGeneration, 'keys' | 'sites'>): SandboxStateAccounts {
+  return { keys: generation.keys.all().map(keyState), sites: generation.sites.all().map(siteState) };
+}
+
+/**
+ * Adopts the document's keys and sites into a new generation's registries (which hold the
+ * default key and site already) and answers the look-ups the other parts resolve ids with.
+ */
+export function restoreAccountsState(generation: Pick<SandboxGeneration, 'keys' | 'sites'>, state: SandboxStateAccounts, defaults: { key: ApiKey; site: Site }): StateReferences {
+  const clients = new Map([[defaults.key.client.id, defaults.key.client]]);
+  const sites = new Map([[defaults.site.id, defaults.site]]);
+  state.keys.forEach((record, index) => {
+    if (record.id === defaults.key.id) return;
+    const pointer = `/accounts/keys/${index}`;
+    if (clients.has(record.client.id)) throw new StateRejected(`${pointer}/client/id`, `client ${record.client.id} has another key already`);
+    if (generation.keys.find(record.token) !== undefined) throw new StateRejected(`${pointer}/token`, 'another key has this token');
+    const key = keyOf(record);
+    generation.keys.adopt(key);
+    key.lastUsedAt = dateOf(record.lastUsedAtMs);
+    clients.set(key.client.id, key.client);
+  });
+  state.sites.forEach((record, index) => {
+    if (record.id === defaults.site.id) return;
+    const pointer = `/accounts/sites/${index}`;
+    if (sites.has(record.id)) throw new StateRejected(`${pointer}/id`, `site ${record.id} appears twice`);
+    if (generation.sites.find(record.apiKey) !== undefined) throw new StateRejected(`${pointer}/apiKey`, 'another site has this API key');
+    const site = siteOf(record);
+    generation.sites.adopt(site);
+    sites.set(site.id, site);
+  });
+  return {
+    client: (id, pointer) => clients.get(id) ?? reject(pointer, `no key has client ${id}`),
+    site: (id, pointer) => sites.get(id) ?? reject(pointer, `no site has id ${id}`),
+  };
+}
+
+function reject(pointer: string, reason: string): never {
+  throw new StateRejected(pointer, reason);
+}
+
+function keyState(key: ApiKey): SandboxStateKey {
+  const { expiresAt, createdAt, lastUsedAt, client, scopes, ipAllowlist, limits, ...rest } = key;
+  return {
+    ...rest,
+    scopes: [...scopes],
+    client: { ...client },
+    ipAllowlist: [...ipAllowlist],
+    limits: { ...limits },
+    expiresAtMs: msOf(expiresAt),
+    createdAtMs: createdAt.getTime(),
+    lastUsedAtMs: msOf(lastUsedAt),
+  };
+}
+
+function keyOf(record: SandboxStateKey): ApiKey {
+  const { expiresAtMs, createdAtMs, lastUsedAtMs: _restoredAfterAdoption, ...rest } = record;
+  return { ...rest, expiresAt: dateOf(expiresAtMs), createdAt: new Date(createdAtMs), lastUsedAt: null };
+}
+
+function siteState(site: Site): SandboxStateSite {
+  const { createdAt, webhookEvents, ...rest } = site;
+  return { ...rest, webhookEvents: [...webhookEvents], createdAtMs: createdAt.getTime() };
+}
+
+function siteOf(record: SandboxStateSite): Site {
+  const { createdAtMs, ...rest } = record;
+  return { ...rest, createdAt: new Date(createdAtMs) };
+}

@@ -1,0 +1,173 @@
+// Sandbox snapshots over real HTTP: GET /__mock/state exports the whole sandbox, PUT /__mock/state
+// puts another mock in exactly that state (keys, sites, limits, idempotency records, webhooks, the
+// clock and the random streams), and a document that is of another version or does not fit
+// together is refused with 422, the sandbox left exactly as it was.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SandboxState } from '../../generated/sandbox-control/types.js';
+import { ExchangeV3Client } from '../../generated/exchange-v3/client.js';
+import { expectContractBody } from '../mock-server/support/contract.js';
+import { bearer, send } from '../mock-server/support/http.js';
+import { startTestServer, type TestServer } from '../mock-server/support/server.js';
+
+async function exportState(server: TestServer): Promise<SandboxState> {
+  const response = await server.control.exportSandboxState();
+  expectContractBody('control', 'exportSandboxState', response.status, response.body);
+  return response.body.result;
+}
+
+async function putState(server: TestServer, state: unknown) {
+  return send(server.url, '/__mock/state', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(state) });
+}
+
+/** The document without the instant it was taken at (two exports of one state differ only there). */
+function withoutTakenAt(state: SandboxState): Omit<SandboxState, 'taken_at'> {
+  const { taken_at: _takenAt, ...rest } = state;
+  return rest;
+}
+
+/**
+ * What a load carries over: the document but for its instant and the default key and site (id 1),
+ * which keep the credentials of the mock loaded into.
+ */
+function carriedOver(state: SandboxState): Omit<SandboxState, 'taken_at'> {
+  const { accounts, ...rest } = withoutTakenAt(state);
+  return { ...rest, accounts: { keys: accounts.keys.filter((key) => key.id !== 1), sites: accounts.sites.filter((site) => site.id !== 1) } };
+}
+
+describe('sandbox snapshots', () => {
+  let source: TestServer;
+  let target: TestServer;
+  let exported: SandboxState;
+  let minted: { token: string };
+  const idempotencyKey = 'snapshot-endpoint-0001';
+  let createdEndpoint: { status: number; body: string };
+
+  beforeAll(async () => {
+    [source, target] = await Promise.all([startTestServer({ seed: 42 }), startTestServer({ seed: 7 })]);
+    for (const server of [source, target]) server.sandbox.stopDispatching();
+    await source.control.freezeClock();
+    await source.control.advanceClock({ body: { duration: 'PT2H' } });
+    minted = (await source.control.mintToken({ body: { scopes: ['webhooks:read', 'webhooks:write'] } })).body.result;
+    await source.control.createSite({ body: { name: 'Second site' } });
+    const created = await send(source.url, '/api/v3/private/webhooks', {
+      method: 'POST',
+      headers: { ...bearer(minted.token), 'content-type': 'application/json', 'Idempotency-Key': idempotencyKey },
+      body: JSON.stringify({ name: 'Orders', url: 'http://127.0.0.1:9/hook', events: ['api.test'] }),
+    });
+    createdEndpoint = { status: created.status, body: created.text };
+    for (let i = 0; i < 3; i += 1) await send(source.url, '/api/v3/private/ping', { headers: bearer(minted.token) });
+    exported = await exportState(source);
+    const loaded = await putState(target, exported);
+    expect(loaded.status, loaded.text).toBe(200);
+    expectContractBody('control', 'importSandboxState', loaded.status, loaded.json);
+  });
+  afterAll(async () => {
+    await Promise.all([source.close(), target.close()]);
+  });
+
+  it('exports a document of the contract, and a loaded mock exports the same document', async () => {
+    expect(createdEndpoint.status).toBe(201);
+    expect(exported).toMatchObject({ format: 'exchange-api-kit/sandbox-state', version: 1, seed: 42 });
+    expect(exported.accounts.keys.map((key) => key.token)).toContain(minted.token);
+    expect(exported.webhooks.endpoints).toHaveLength(1);
+    expect(exported.limits.idempotency).toHaveLength(1);
+    expect(exported.limits.meters.length).toBeGreaterThan(0);
+    expect(carriedOver(await exportState(target))).toEqual(carriedOver(exported));
+  });
+
+  it('keeps the clock frozen where it stood', async () => {
+    const clock = (await target.control.getClock()).body.result;
+    expect(clock.frozen).toBe(true);
+    expect(clock.now).toBe(exported.taken_at);
+  });
+
+  it('answers a loaded key, and replays its idempotent request instead of running it again', async () => {
+    const client = new ExchangeV3Client({ baseUrl: target.url, token: minted.token, retry: false });
+    expect((await client.privatePing()).status).toBe(200);
+    const repeated = await send(target.url, '/api/v3/private/webhooks', {
+      method: 'POST',
+      headers: { ...bearer(minted.token), 'content-type': 'application/json', 'Idempotency-Key': idempotencyKey },
+      body: JSON.stringify({ name: 'Orders', url: 'http://127.0.0.1:9/hook', events: ['api.test'] }),
+    });
+    expect(repeated.status).toBe(201);
+    expect(repeated.headers.get('idempotent-replayed')).toBe('true');
+    // The same endpoint, secret included (only meta, the request's own, differs).
+    expect((repeated.json as { result: unknown }).result).toEqual((JSON.parse(createdEndpoint.body) as { result: unknown }).result);
+    expect((await client.listWebhookEndpoints()).body.result.endpoints).toHaveLength(1);
+  });
+
+  it('continues the random streams: the next key minted on both mocks is the same', async () => {
+    const [a, b] = await Promise.all([source.control.mintToken(), target.control.mintToken()]);
+    expect(b.body.result.token).toBe(a.body.result.token);
+    expect(b.body.result.key.id).toBe(a.body.result.key.id);
+  });
+
+  it('keeps the default credentials of the mock it is loaded into', async () => {
+    expect((await target.v3.privatePing()).status).toBe(200);
+    expect((await send(target.url, '/api/v3/private/ping', { headers: bearer(source.token) })).status).toBe(401);
+  });
+});
+
+describe('a document that cannot be loaded', () => {
+  let source: TestServer;
+  let target: TestServer;
+  let good: SandboxState;
+  beforeAll(async () => {
+    [source, target] = await Promise.all([startTestServer({ seed: 3 }), startTestServer({ seed: 4 })]);
+    for (const server of [source, target]) server.sandbox.stopDispatching();
+    await source.control.mintToken();
+    good = await exportState(source);
+    await target.control.mintToken();
+    await target.control.freezeClock();
+  });
+  afterAll(async () => {
+    await Promise.all([source.close(), target.close()]);
+  });
+
+  async function expectRefusedUntouched(document: unknown, field: string): Promise<void> {
+    const before = withoutTakenAt(await exportState(target));
+    const refused = await putState(target, document);
+    expect(refused.status, refused.text).toBe(422);
+    expectContractBody('control', 'importSandboxState', 422, refused.json);
+    expect(Object.keys((refused.json as { error: { details: object } }).error.details)).toContain(field);
+    expect(withoutTakenAt(await exportState(target))).toEqual(before);
+  }
+
+  it('refuses another version', async () => {
+    await expectRefusedUntouched({ ...good, version: 2 }, 'version');
+  });
+
+  it('refuses a document cut short', async () => {
+    const { webhooks: _cut, ...rest } = good;
+    await expectRefusedUntouched(rest, 'webhooks');
+  });
+
+  it('refuses records that do not fit together, naming where', async () => {
+    const delivery = {
+      id: 'dlv_orphan',
+      clientId: '1',
+      eventId: 'evt_missing',
+      eventType: 'api.test',
+      endpointId: 'we_missing',
+      endpointUrl: 'http://127.0.0.1:9/hook',
+      targeted: false,
+      status: 'pending',
+      attempts: [],
+      maxAttempts: 1,
+      nextAttemptAtMs: null,
+      deliveredAtMs: null,
+      createdAtMs: 0,
+      updatedAtMs: 0,
+    };
+    await expectRefusedUntouched({ ...good, webhooks: { ...good.webhooks, deliveries: [delivery] } }, 'webhooks.deliveries.0.eventId');
+  });
+
+  it('refuses a status its machine does not have', async () => {
+    const key = good.accounts.keys.at(-1)!;
+    const endpoint = {
+      id: 'we_1', clientId: String(key.client.id), name: 'x', url: 'http://127.0.0.1:9/hook', events: ['api.test'], status: 'sleeping', secret: 's', secretFingerprint: 'f',
+      failureCount: 0, failedDeliveries: 0, mirrorsSite: false, lastDeliveryAtMs: null, lastSuccessAtMs: null, lastFailureAtMs: null, createdAtMs: 0, updatedAtMs: 0,
+    };
+    await expectRefusedUntouched({ ...good, webhooks: { ...good.webhooks, endpoints: [endpoint] } }, 'webhooks.endpoints.0.status');
+  });
+});
