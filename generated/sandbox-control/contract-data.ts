@@ -20,7 +20,7 @@ export const sandboxControlErrorCodes = {
   },
   "payload_too_large": {
     "status": 413,
-    "condition": "The body exceeds the size limit (1 MB)."
+    "condition": "The body exceeds the size limit (1 MB; importSandboxState declares 256 MB in its own x-body-limit-bytes)."
   },
   "unsupported_media_type": {
     "status": 415,
