@@ -6,6 +6,9 @@ import { logLevels, type LogLevel } from '../mock-server/log.js';
 import { defaultHeadersTimeoutMs, defaultRequestTimeoutMs, startMockServer, type RunningMockServer, type StartOptions } from '../mock-server/server.js';
 import { FixtureError, readFixtures } from '../mock-server/replay/fixture-format.js';
 import { ReplayBook } from '../mock-server/replay/replay-book.js';
+import { StateRejected } from '../mock-server/domain/state-rejected.js';
+import { readSandboxState } from '../mock-server/snapshot/read-state.js';
+import { readFileSync } from 'node:fs';
 import { configOption, helpOption, optionsHelp, parsers, readOptions, UsageError, type OptionSpec } from './options.js';
 import type { CommandIo } from './io.js';
 
@@ -78,6 +81,7 @@ const serveOptions: OptionSpec[] = [
     help: `level of the log (one line per request at info): ${logLevels.join(', ')}; default info`,
     parse: parsers.oneOf(logLevels),
   },
+  { name: 'load', env: 'MOCK_LOAD', placeholder: '<file>', help: 'start from a sandbox state document (what GET /__mock/state exports)' },
   { name: 'replay', env: 'MOCK_REPLAY', placeholder: '<dir>', help: 'answer the exchanges `proxy --record <dir>` recorded first, then simulate' },
   { name: 'replay-only', env: 'MOCK_REPLAY_ONLY', boolean: true, help: "with --replay: 404 (in the family's error format) when no recording matches" },
   configOption,
@@ -124,6 +128,7 @@ export function serveStartOptions(argv: readonly string[], env: NodeJS.ProcessEn
       ...given('webhook-disable-after', 'webhookFailedDeliveriesLimit'),
       ...given('webhook-egress-ips', 'webhookEgressIps'),
       ...replayOptions(values.replay as string | undefined, values['replay-only'] === true),
+      ...loadOption(values.load as string | undefined),
       ...given('webhook-allow', 'webhookAllow'),
       ...given('webhook-inbox-bytes', 'webhookInboxBytes'),
       ...given('trust-proxy', 'trustProxy'),
@@ -141,6 +146,23 @@ function replayOptions(dir: string | undefined, only: boolean): Pick<StartOption
     return { replay: { book: new ReplayBook(readFixtures(dir)), only } };
   } catch (error) {
     if (error instanceof FixtureError) throw new UsageError(`--replay: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The document of --load, read and checked against the control contract at start; a bad one is a configuration error. */
+function loadOption(file: string | undefined): Pick<StartOptions, 'state'> {
+  if (file === undefined) return {};
+  let document: unknown;
+  try {
+    document = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`--load ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return { state: readSandboxState(document) };
+  } catch (error) {
+    if (error instanceof StateRejected) throw new UsageError(`--load ${file}: not a sandbox state document: ${error.message}`);
     throw error;
   }
 }
@@ -190,9 +212,11 @@ export async function serve(argv: readonly string[], io: CommandIo): Promise<num
   try {
     server = await startMockServer(options.start);
   } catch (error) {
-    // Bad values the sandbox itself refuses (e.g. egress IPs) are configuration errors too.
-    const code = error instanceof RangeError ? 2 : 1;
-    io.stderr(`exchange-api-kit serve: cannot start: ${(error as Error).message}`);
+    // Bad values the sandbox itself refuses (egress IPs, a --load document whose records do not
+    // fit together) are configuration errors too.
+    const code = error instanceof RangeError || error instanceof StateRejected ? 2 : 1;
+    const why = error instanceof StateRejected ? `--load: the document's records do not fit together: ${error.message}` : (error as Error).message;
+    io.stderr(`exchange-api-kit serve: cannot start: ${why}`);
     return code;
   }
   io.stdout(banner(server, options.start));

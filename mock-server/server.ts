@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.js';
 import type { Sandbox } from './sandbox.js';
 import { createLogger, type LogLevel } from './log.js';
+import { readSandboxState } from './snapshot/read-state.js';
+import { loadSandboxState } from './snapshot/sandbox-state.js';
 import type { OverridableOperation, OverrideHandlers } from './overrides/override-types.js';
 
 export interface StartOptions extends AppOptions {
@@ -17,6 +19,11 @@ export interface StartOptions extends AppOptions {
   headersTimeoutMs?: number | undefined;
   /** The whole request, body included, must arrive within this (default 60 s), or the connection is closed with 408. */
   requestTimeoutMs?: number | undefined;
+  /**
+   * A sandbox state document (what GET /__mock/state exports) to start from; one that is not of
+   * the control contract's SandboxState, or whose records do not fit together, throws StateRejected.
+   */
+  state?: unknown;
 }
 
 /**
@@ -58,6 +65,7 @@ export async function startMockServer(options: StartOptions = {}): Promise<Runni
   const logger = options.logger ?? (options.logLevel === undefined || options.logLevel === 'silent' ? undefined : await createLogger({ level: options.logLevel }));
   const { listener, sandbox, overrides } = createApp({ ...options, ...(logger ? { logger } : {}) });
   await sandbox.resume();
+  if (options.state !== undefined) await loadSandboxState(sandbox, readSandboxState(options.state));
   const host = options.host ?? '127.0.0.1';
   const server = createServer(timeouts(options), listener).listen(options.port ?? 0, host);
   await new Promise<void>((resolve, reject) => {

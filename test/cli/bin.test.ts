@@ -2,49 +2,15 @@
 // working token and logs one JSON line per request when stdout is not a terminal, stops with
 // exit code 0 on SIGTERM, exits 1 when it cannot start; generate --out writes the generated
 // files and --check sees them go stale; conformance is the runner's own command.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/contracts.js';
+import { describe, expect, it } from 'vitest';
+import { binRunner, output } from '../support/bin-process.js';
 
-const bin = join(repoRoot, 'bin', 'exchange-api-kit.mjs');
-const running: ChildProcess[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'exchange-api-kit-bin-'));
-
-function run(args: string[], env: Record<string, string> = {}): ChildProcess {
-  // Only what the command needs from the environment, so a developer's PORT or MOCK_* cannot leak in.
-  const { PATH = '', HOME = '' } = process.env;
-  const child = spawn(process.execPath, [bin, ...args], { cwd: dir, env: { PATH, HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.push(child);
-  return child;
-}
-
-interface Output {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Collects the output; `until` resolves early (code null) once stdout matches it. */
-function output(child: ChildProcess, until?: RegExp): Promise<Output> {
-  let stdout = '';
-  let stderr = '';
-  return new Promise((resolve) => {
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      if (until?.test(stdout)) resolve({ code: null, stdout, stderr });
-    });
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
+const run = binRunner(dir);
 
 describe('exchange-api-kit serve', () => {
   it('starts from a config file, prints a working token, logs JSON lines and exits 0 on SIGTERM', async () => {
