@@ -9,6 +9,15 @@ export interface DeliveryFilter {
   endpointId?: string;
 }
 
+export interface ClaimedDelivery {
+  delivery: DeliveryRecord;
+  /**
+   * An earlier claimant's lease of it ran out before an attempt was recorded: that claimant
+   * stopped (a replica killed mid-delivery), and its receiver may or may not have the attempt.
+   */
+  lostClaim: boolean;
+}
+
 export interface WebhookStore {
   saveEndpoint(endpoint: EndpointRecord): Promise<void>;
   getEndpoint(id: string): Promise<EndpointRecord | undefined>;
@@ -39,7 +48,9 @@ export interface WebhookStore {
    * the attempt is recorded (saving a delivery ends its lease): each attempt is made by one
    * replica, and a second only after a lease ran out.
    */
-  claimDue(now: Date, limit: number, lease: { nowMs: number; untilMs: number }): Promise<DeliveryRecord[]>;
+  claimDue(now: Date, limit: number, lease: { nowMs: number; untilMs: number }): Promise<ClaimedDelivery[]>;
+  /** Ends the claimant's leases of deliveries it claimed but did not attempt: others may claim them at once. */
+  releaseClaims(ids: readonly string[]): Promise<void>;
   /** Deliveries in the due queue (due now or later). */
   queuedCount(): Promise<number>;
 

@@ -122,18 +122,22 @@ for (const makeEngine of engines) {
       expect(await webhooks.queuedCount()).toBe(2);
     });
 
-    it('lease each due delivery to one claimant until the lease runs out or the attempt is recorded', async () => {
+    it('lease each due delivery to one claimant until the lease runs out, the attempt is recorded or the claim is released', async () => {
       const { webhooks } = await engine.open();
       for (let i = 0; i < 6; i += 1) await webhooks.saveDelivery(delivery(`d${i}`, { nextAttemptAt: at(10 + i) }));
       const lease = (nowMs: number) => ({ nowMs, untilMs: nowMs + 30_000 });
-      expect((await webhooks.claimDue(at(60), 4, lease(0))).map((d) => d.id)).toEqual(['d0', 'd1', 'd2', 'd3']);
-      expect((await webhooks.claimDue(at(60), 10, lease(1_000))).map((d) => d.id)).toEqual(['d4', 'd5']);
-      expect(await webhooks.claimDue(at(60), 10, lease(2_000))).toEqual([]);
+      const claim = async (limit: number, nowMs: number) => (await webhooks.claimDue(at(60), limit, lease(nowMs))).map((c) => `${c.delivery.id}${c.lostClaim ? ' lost' : ''}`);
+      expect(await claim(4, 0)).toEqual(['d0', 'd1', 'd2', 'd3']);
+      expect(await claim(10, 1_000)).toEqual(['d4', 'd5']);
+      expect(await claim(10, 2_000)).toEqual([]);
       // Recording an attempt ends the lease: the retry it schedules can be claimed at once.
       await webhooks.saveDelivery(delivery('d1', { nextAttemptAt: at(20), attempts: [attempt(1, 'failed')] }));
-      expect((await webhooks.claimDue(at(60), 10, lease(3_000))).map((d) => d.id)).toEqual(['d1']);
-      // A lease that ran out (its claimant died): the delivery is claimed again.
-      expect((await webhooks.claimDue(at(60), 10, lease(30_000))).map((d) => d.id)).toEqual(['d0', 'd2', 'd3']);
+      expect(await claim(10, 3_000)).toEqual(['d1']);
+      // A claim given back unattempted can be claimed at once, and nothing was lost.
+      await webhooks.releaseClaims(['d2']);
+      expect(await claim(10, 4_000)).toEqual(['d2']);
+      // A lease that ran out (its claimant died): the delivery is claimed again, marked as lost.
+      expect(await claim(10, 30_000)).toEqual(['d0 lost', 'd3 lost']);
     });
 
     it('give concurrent claimants sharing the data disjoint deliveries', async () => {
@@ -142,7 +146,7 @@ for (const makeEngine of engines) {
       for (let i = 0; i < 40; i += 1) await store.webhooks.saveDelivery(delivery(`d${i}`, { nextAttemptAt: at(10) }));
       const lease = { nowMs: 0, untilMs: 60_000 };
       const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? store : other).webhooks.claimDue(at(10), 7, lease)));
-      const ids = claims.flat().map((d) => d.id);
+      const ids = claims.flat().map((c) => c.delivery.id);
       expect(new Set(ids).size).toBe(ids.length);
       expect(ids).toHaveLength(40);
     });

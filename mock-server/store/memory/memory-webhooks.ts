@@ -1,6 +1,6 @@
 // The memory engine's webhook records. Records are copied in and out, as a durable engine would.
 import type { DeliveryRecord, EndpointRecord, EventRecord } from '../records/webhook-records.js';
-import type { DeliveryFilter, WebhookStore } from '../webhook-store.js';
+import type { ClaimedDelivery, DeliveryFilter, WebhookStore } from '../webhook-store.js';
 
 interface QueueEntry {
   at: number;
@@ -86,9 +86,9 @@ export class MemoryWebhookStore implements WebhookStore {
     return out;
   }
 
-  async claimDue(now: Date, limit: number, lease: { nowMs: number; untilMs: number }): Promise<DeliveryRecord[]> {
+  async claimDue(now: Date, limit: number, lease: { nowMs: number; untilMs: number }): Promise<ClaimedDelivery[]> {
     const nowMs = now.getTime();
-    const out: DeliveryRecord[] = [];
+    const out: ClaimedDelivery[] = [];
     for (const entry of this.queue) {
       if (entry.at > nowMs || out.length >= limit) break;
       const leased = this.leases.get(entry.id);
@@ -96,9 +96,13 @@ export class MemoryWebhookStore implements WebhookStore {
       const delivery = this.deliveries.get(entry.id);
       if (delivery === undefined) continue;
       this.leases.set(entry.id, lease.untilMs);
-      out.push(structuredClone(delivery));
+      out.push({ delivery: structuredClone(delivery), lostClaim: leased !== undefined });
     }
     return out;
+  }
+
+  async releaseClaims(ids: readonly string[]): Promise<void> {
+    for (const id of ids) this.leases.delete(id);
   }
 
   async queuedCount(): Promise<number> {

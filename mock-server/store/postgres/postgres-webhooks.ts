@@ -3,7 +3,7 @@
 import type { Pool } from 'pg';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
 import type { DeliveryRecord, EndpointRecord, EventRecord } from '../records/webhook-records.js';
-import type { DeliveryFilter, WebhookStore } from '../webhook-store.js';
+import type { ClaimedDelivery, DeliveryFilter, WebhookStore } from '../webhook-store.js';
 
 type Doc = { doc: string };
 
@@ -86,18 +86,23 @@ export class PostgresWebhookStore implements WebhookStore {
     ]);
   }
 
-  async claimDue(now: Date, limit: number, lease: { nowMs: number; untilMs: number }): Promise<DeliveryRecord[]> {
+  async claimDue(now: Date, limit: number, lease: { nowMs: number; untilMs: number }): Promise<ClaimedDelivery[]> {
     // SKIP LOCKED: rows another replica is claiming right now are passed over, not waited for.
-    const { rows } = await this.pool.query<Doc & { next_attempt_at: string; queue_seq: string }>(
-      `UPDATE webhook_deliveries SET lease_until = $4 WHERE id IN (
-         SELECT id FROM webhook_deliveries
+    const { rows } = await this.pool.query<Doc & { next_attempt_at: string; queue_seq: string; previous_lease: string | null }>(
+      `WITH due AS (
+         SELECT id, lease_until AS previous_lease FROM webhook_deliveries
          WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $2)
          ORDER BY next_attempt_at, queue_seq LIMIT $3 FOR UPDATE SKIP LOCKED)
-       RETURNING doc, next_attempt_at, queue_seq`,
+       UPDATE webhook_deliveries AS claimed SET lease_until = $4 FROM due WHERE claimed.id = due.id
+       RETURNING claimed.doc, claimed.next_attempt_at, claimed.queue_seq, due.previous_lease`,
       [now.getTime(), lease.nowMs, limit, lease.untilMs],
     );
     rows.sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at) || Number(a.queue_seq) - Number(b.queue_seq));
-    return rows.map((row) => decodeRecord<DeliveryRecord>(row.doc));
+    return rows.map((row) => ({ delivery: decodeRecord<DeliveryRecord>(row.doc), lostClaim: row.previous_lease !== null }));
+  }
+
+  async releaseClaims(ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await this.pool.query('UPDATE webhook_deliveries SET lease_until = NULL WHERE id = ANY($1)', [ids]);
   }
 
   async queuedCount(): Promise<number> {

@@ -2,7 +2,7 @@
 // the columns lists and the due queue are read by (client, event, endpoint, next attempt).
 import type { Database, Statement } from 'better-sqlite3';
 import type { DeliveryRecord, EndpointRecord, EventRecord } from '../records/webhook-records.js';
-import type { DeliveryFilter, WebhookStore } from '../webhook-store.js';
+import type { ClaimedDelivery, DeliveryFilter, WebhookStore } from '../webhook-store.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
 
 type Doc = { doc: string };
@@ -10,6 +10,7 @@ type Doc = { doc: string };
 export class SqliteWebhookStore implements WebhookStore {
   private readonly statements;
   private readonly claimTx;
+  private readonly releaseTx;
 
   constructor(private readonly db: Database) {
     const docs = (sql: string) => db.prepare<unknown[], Doc>(sql);
@@ -32,15 +33,18 @@ export class SqliteWebhookStore implements WebhookStore {
       getDelivery: docs('SELECT doc FROM webhook_deliveries WHERE id = ?'),
       dueDeliveries: docs('SELECT doc FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, queue_seq LIMIT ?'),
       queuedCount: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL'),
-      claimable: db.prepare<[number, number, number], Doc & { id: string }>(
-        'SELECT id, doc FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?) ORDER BY next_attempt_at, queue_seq LIMIT ?',
+      claimable: db.prepare<[number, number, number], Doc & { id: string; lease_until: number | null }>(
+        'SELECT id, doc, lease_until FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?) ORDER BY next_attempt_at, queue_seq LIMIT ?',
       ),
-      lease: db.prepare<[number, string]>('UPDATE webhook_deliveries SET lease_until = ? WHERE id = ?'),
+      lease: db.prepare<[number | null, string]>('UPDATE webhook_deliveries SET lease_until = ? WHERE id = ?'),
     };
     this.claimTx = db.transaction((nowMs: number, limit: number, lease: { nowMs: number; untilMs: number }) => {
       const rows = this.statements.claimable.all(nowMs, lease.nowMs, limit);
       for (const row of rows) this.statements.lease.run(lease.untilMs, row.id);
-      return rows.map((row) => decodeRecord<DeliveryRecord>(row.doc));
+      return rows.map((row): ClaimedDelivery => ({ delivery: decodeRecord<DeliveryRecord>(row.doc), lostClaim: row.lease_until !== null }));
+    });
+    this.releaseTx = db.transaction((ids: readonly string[]) => {
+      for (const id of ids) this.statements.lease.run(null, id);
     });
   }
 
@@ -101,8 +105,12 @@ export class SqliteWebhookStore implements WebhookStore {
     return all(this.statements.dueDeliveries, now.getTime(), limit);
   }
 
-  async claimDue(now: Date, limit: number, lease: { nowMs: number; untilMs: number }): Promise<DeliveryRecord[]> {
+  async claimDue(now: Date, limit: number, lease: { nowMs: number; untilMs: number }): Promise<ClaimedDelivery[]> {
     return this.claimTx.immediate(now.getTime(), limit, lease);
+  }
+
+  async releaseClaims(ids: readonly string[]): Promise<void> {
+    this.releaseTx(ids);
   }
 
   async queuedCount(): Promise<number> {
