@@ -61,6 +61,8 @@ describe('the exchange part of a snapshot', () => {
     const { exchange } = document;
     expect(new Set(exchange.orders.orders.map((o) => o.status))).toEqual(new Set(['awaiting_payment', 'paid', 'cancelled', 'completed', 'processing']));
     expect(exchange.quotes.quotes.map((q) => q.id)).toEqual([quoteId]);
+    // Priced on a floating rate some steps after the catalog was built: the state to rebuild has drifted.
+    expect(exchange.quotes.quotes[0]!.step).toBeGreaterThan(0);
     expect(exchange.catalog.reserves).toContainEqual({ paymentSystemId: expect.any(Number), reserve: '812.5' });
     expect(exchange.reviews.reviews.filter((r) => r.orderPublicId === completed.public_id)).toHaveLength(1);
     expect(exchange.partners.payouts.length).toBeGreaterThan(1);
@@ -72,6 +74,11 @@ describe('the exchange part of a snapshot', () => {
       expect((await loaded.v3.getExchangeOrder({ path: { order: ref } })).body.result.order).toEqual(completed);
     }
     expect((await failure(loaded.v3.getExchangeOrder({ path: { order: otherClients.public_id } }))).status).toBe(404);
+  });
+
+  it('shows the changed reserve on the routes paying out in it', async () => {
+    const routes = (await loaded.v3.listRoutes({ query: { 'filter[from]': 'BTC', 'filter[to]': 'ETH' } })).body.result.routes;
+    expect(routes.map((r) => r.limits.reserve)).toEqual(['812.5']);
   });
 
   it('takes an order citing a quote made before the export, priced on the same route state', async () => {
