@@ -353,8 +353,185 @@ export type SandboxStateWebhookAttempt = {
   };
 };
 
-/** The exchanger's records - route states and reserves, quotes, orders, reviews and partner data - with each service's random stream. */
-export type SandboxStateExchange = Record<string, never>;
+/** The exchanger's records - route states and reserves, quotes, orders, reviews and partner data - with each service's random stream. The payment systems and routes themselves are not exported; the seed builds them again. */
+export type SandboxStateExchange = {
+  catalog: SandboxStateExchangeCatalog;
+  quotes: SandboxStateExchangeQuotes;
+  paymentDetails: SandboxStateExchangePaymentDetails;
+  orders: SandboxStateExchangeOrders;
+  reviews: SandboxStateExchangeReviews;
+  partners: SandboxStateExchangePartners;
+};
+
+/** A non-negative decimal amount, as the mock keeps amounts. */
+export type SandboxStateExchangeDecimal = string;
+
+/** The id of a v3 key's client (in accounts.keys), as the mock keeps it on records. */
+export type SandboxStateExchangeClientId = string;
+
+/** What changes in the catalog the seed builds - the instant floating rates drift from, and each payment system's reserve. */
+export type SandboxStateExchangeCatalog = {
+  /** The instant the catalog was built; a floating rate moves one step every few minutes from here. */
+  builtAtMs: EpochMs;
+  /** One per payment system of the catalog. */
+  reserves: {
+    paymentSystemId: number;
+    reserve: SandboxStateExchangeDecimal;
+  }[];
+};
+
+export type SandboxStateExchangeQuotes = {
+  random: RandomStreamState;
+  /** Oldest first. */
+  quotes: SandboxStateExchangeQuote[];
+};
+
+/** A quote and the route state it was priced on (the route's floating step and its receive side's reserve then). */
+export type SandboxStateExchangeQuote = {
+  id: string;
+  clientId: SandboxStateExchangeClientId;
+  routeId: number;
+  /** An AmountSide of the v3 contract. */
+  side: string;
+  amountIn: SandboxStateExchangeDecimal;
+  amountOut: SandboxStateExchangeDecimal;
+  fee: SandboxStateExchangeDecimal;
+  step: number;
+  reserve: SandboxStateExchangeDecimal;
+  createdAtMs: EpochMs;
+  expiresAtMs: EpochMs;
+};
+
+/** Where orders are paid - the stream deposit addresses and memos are drawn from, and the exchanger's receiving card of each card payment system drawn so far. */
+export type SandboxStateExchangePaymentDetails = {
+  random: RandomStreamState;
+  cards: {
+    paymentSystemId: number;
+    number: string;
+  }[];
+};
+
+export type SandboxStateExchangeOrders = {
+  random: RandomStreamState;
+  /** The id the next order gets. */
+  nextId: number;
+  orders: SandboxStateExchangeOrder[];
+};
+
+export type SandboxStateExchangeOrder = {
+  id: number;
+  publicId: string;
+  trackingId: string;
+  clientId: SandboxStateExchangeClientId;
+  draft: SandboxStateExchangeOrderDraft;
+  correlationId: string | null;
+  /** SHA-256 of each side's unmasked requisite (the mock never keeps them in clear). */
+  requisiteDigests: {
+    from: string | null;
+    to: string | null;
+  };
+  createdAtMs: EpochMs;
+  /** A state of the order machine. */
+  status: string;
+  statusSinceMs: EpochMs;
+  paymentReceived: boolean;
+  /** Transactions to the payment address, oldest first; each hash is a chain transaction of deposits.chain. */
+  payments: {
+    hash: string;
+    amount: SandboxStateExchangeDecimal;
+    seenAtMs: EpochMs;
+    confirmedAtMs: EpochMs | null;
+  }[];
+  /** A state of the verification machine; null until one is started. */
+  verificationStatus: string | null;
+  paymentReference: string | null;
+  cancelReason: string | null;
+  updatedAtMs: EpochMs;
+  completedAtMs: EpochMs | null;
+  history: {
+    /** A state of the order machine; null for the creation. */
+    from: string | null;
+    /** A state of the order machine. */
+    to: string;
+    /** An event of the order machine, or `create`. */
+    event: string;
+    atMs: EpochMs;
+    /** An actor of the order machine's transitions. */
+    actor: string;
+  }[];
+};
+
+/** What the order was created from - its route, priced amounts, payment details and masked requisites. */
+export type SandboxStateExchangeOrderDraft = {
+  routeId: number;
+  quoteId: string | null;
+  amountIn: SandboxStateExchangeDecimal;
+  amountOut: SandboxStateExchangeDecimal;
+  rate: SandboxStateExchangeDecimal;
+  fee: SandboxStateExchangeDecimal;
+  currencyIn: string;
+  currencyOut: string;
+  paymentDetails: {
+    network: string | null;
+    address: string | null;
+    memo: string | null;
+    account: string | null;
+    amount: SandboxStateExchangeDecimal;
+    currency: string;
+  };
+  /** The masked requisites, as the v3 contract's MaskedOrderRequisites. */
+  requisites: {
+    [key: string]: string | null;
+  };
+  fromRequisite: string | null;
+  toRequisite: string | null;
+  email: string;
+  clientOrderId: string | null;
+  verificationRequired: {
+    identity: boolean;
+    card: boolean;
+  };
+};
+
+export type SandboxStateExchangeReviews = {
+  /** The id the next review gets. */
+  nextId: number;
+  reviews: {
+    id: number;
+    clientId: SandboxStateExchangeClientId;
+    /** The public id of one of the client's orders; null for an imported review. */
+    orderPublicId: string | null;
+    rating: number;
+    text: string;
+    authorName: string;
+    /** A state of the review machine. */
+    status: string;
+    createdAtMs: EpochMs;
+  }[];
+};
+
+/** Partner accounts (opened when a client first asks for its own; the code and name come from the client) and their payouts. */
+export type SandboxStateExchangePartners = {
+  /** The id the next payout gets. */
+  nextPayoutId: number;
+  accounts: {
+    clientId: SandboxStateExchangeClientId;
+    commissionPercent: SandboxStateExchangeDecimal;
+    createdAtMs: EpochMs;
+    /** Earned before the sandbox started (a seeded history), in the partner currency. */
+    openingEarned: SandboxStateExchangeDecimal;
+  }[];
+  payouts: {
+    id: number;
+    clientId: SandboxStateExchangeClientId;
+    amount: SandboxStateExchangeDecimal;
+    /** A status of the v3 contract's PartnerPayout. */
+    status: string;
+    requisite: string;
+    createdAtMs: EpochMs;
+    paidAtMs: EpochMs | null;
+  }[];
+};
 
 /** The deposit gateway's records - deposits, chain transactions, static addresses, AML checks and the AML provider's settings - with each service's random stream. */
 export type SandboxStateDeposits = Record<string, never>;

@@ -10089,7 +10089,3149 @@ return errors === 0;
 }
 validate122.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema56 = {"type":"object","description":"The exchanger's records - route states and reserves, quotes, orders, reviews and partner data - with each service's random stream.","additionalProperties":false,"properties":{}};
+const schema56 = {"type":"object","description":"The exchanger's records - route states and reserves, quotes, orders, reviews and partner data - with each service's random stream. The payment systems and routes themselves are not exported; the seed builds them again.","required":["catalog","quotes","paymentDetails","orders","reviews","partners"],"additionalProperties":false,"properties":{"catalog":{"$ref":"#/components/schemas/SandboxStateExchangeCatalog"},"quotes":{"$ref":"#/components/schemas/SandboxStateExchangeQuotes"},"paymentDetails":{"$ref":"#/components/schemas/SandboxStateExchangePaymentDetails"},"orders":{"$ref":"#/components/schemas/SandboxStateExchangeOrders"},"reviews":{"$ref":"#/components/schemas/SandboxStateExchangeReviews"},"partners":{"$ref":"#/components/schemas/SandboxStateExchangePartners"}}};
+const schema57 = {"type":"object","description":"What changes in the catalog the seed builds - the instant floating rates drift from, and each payment system's reserve.","required":["builtAtMs","reserves"],"additionalProperties":false,"properties":{"builtAtMs":{"$ref":"#/components/schemas/EpochMs","description":"The instant the catalog was built; a floating rate moves one step every few minutes from here."},"reserves":{"type":"array","description":"One per payment system of the catalog.","items":{"type":"object","required":["paymentSystemId","reserve"],"additionalProperties":false,"properties":{"paymentSystemId":{"type":"integer","minimum":1},"reserve":{"$ref":"#/components/schemas/SandboxStateExchangeDecimal"}}}}}};
+const schema58 = {"type":"string","pattern":"^\\d+(\\.\\d+)?$","description":"A non-negative decimal amount, as the mock keeps amounts."};
+const pattern8 = new RegExp("^\\d+(\\.\\d+)?$", "u");
+
+function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate146.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern8.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate146.errors = vErrors;
+return errors === 0;
+}
+validate146.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate144.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.builtAtMs === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "builtAtMs"},message:"must have required property '"+"builtAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.reserves === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reserves"},message:"must have required property '"+"reserves"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "builtAtMs") || (key0 === "reserves"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.builtAtMs !== undefined){
+if(!(validate86(data.builtAtMs, {instancePath:instancePath+"/builtAtMs",parentData:data,parentDataProperty:"builtAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data.reserves !== undefined){
+let data1 = data.reserves;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.paymentSystemId === undefined){
+const err3 = {instancePath:instancePath+"/reserves/" + i0,schemaPath:"#/properties/reserves/items/required",keyword:"required",params:{missingProperty: "paymentSystemId"},message:"must have required property '"+"paymentSystemId"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data2.reserve === undefined){
+const err4 = {instancePath:instancePath+"/reserves/" + i0,schemaPath:"#/properties/reserves/items/required",keyword:"required",params:{missingProperty: "reserve"},message:"must have required property '"+"reserve"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!((key1 === "paymentSystemId") || (key1 === "reserve"))){
+const err5 = {instancePath:instancePath+"/reserves/" + i0,schemaPath:"#/properties/reserves/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data2.paymentSystemId !== undefined){
+let data3 = data2.paymentSystemId;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err6 = {instancePath:instancePath+"/reserves/" + i0+"/paymentSystemId",schemaPath:"#/properties/reserves/items/properties/paymentSystemId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 1 || isNaN(data3)){
+const err7 = {instancePath:instancePath+"/reserves/" + i0+"/paymentSystemId",schemaPath:"#/properties/reserves/items/properties/paymentSystemId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data2.reserve !== undefined){
+if(!(validate146(data2.reserve, {instancePath:instancePath+"/reserves/" + i0+"/reserve",parentData:data2,parentDataProperty:"reserve",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/reserves/" + i0,schemaPath:"#/properties/reserves/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/reserves",schemaPath:"#/properties/reserves/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate144.errors = vErrors;
+return errors === 0;
+}
+validate144.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema59 = {"type":"object","required":["random","quotes"],"additionalProperties":false,"properties":{"random":{"$ref":"#/components/schemas/RandomStreamState"},"quotes":{"type":"array","description":"Oldest first.","items":{"$ref":"#/components/schemas/SandboxStateExchangeQuote"}}}};
+const schema60 = {"type":"object","description":"A quote and the route state it was priced on (the route's floating step and its receive side's reserve then).","required":["id","clientId","routeId","side","amountIn","amountOut","fee","step","reserve","createdAtMs","expiresAtMs"],"additionalProperties":false,"properties":{"id":{"type":"string","minLength":1},"clientId":{"$ref":"#/components/schemas/SandboxStateExchangeClientId"},"routeId":{"type":"integer","minimum":1},"side":{"type":"string","description":"An AmountSide of the v3 contract."},"amountIn":{"$ref":"#/components/schemas/SandboxStateExchangeDecimal"},"amountOut":{"$ref":"#/components/schemas/SandboxStateExchangeDecimal"},"fee":{"$ref":"#/components/schemas/SandboxStateExchangeDecimal"},"step":{"type":"integer","minimum":0},"reserve":{"$ref":"#/components/schemas/SandboxStateExchangeDecimal"},"createdAtMs":{"$ref":"#/components/schemas/EpochMs"},"expiresAtMs":{"$ref":"#/components/schemas/EpochMs"}}};
+const schema61 = {"type":"string","pattern":"^[1-9][0-9]*$","description":"The id of a v3 key's client (in accounts.keys), as the mock keeps it on records."};
+const pattern9 = new RegExp("^[1-9][0-9]*$", "u");
+
+function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate152.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern9.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9][0-9]*$"},message:"must match pattern \""+"^[1-9][0-9]*$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate152.errors = vErrors;
+return errors === 0;
+}
+validate152.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate151.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.clientId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.routeId === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "routeId"},message:"must have required property '"+"routeId"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.side === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "side"},message:"must have required property '"+"side"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.amountIn === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amountIn"},message:"must have required property '"+"amountIn"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.amountOut === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amountOut"},message:"must have required property '"+"amountOut"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.fee === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fee"},message:"must have required property '"+"fee"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.step === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.reserve === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reserve"},message:"must have required property '"+"reserve"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.createdAtMs === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAtMs"},message:"must have required property '"+"createdAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.expiresAtMs === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expiresAtMs"},message:"must have required property '"+"expiresAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func13.call(schema60.properties, key0))){
+const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err12 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.clientId !== undefined){
+if(!(validate152(data.clientId, {instancePath:instancePath+"/clientId",parentData:data,parentDataProperty:"clientId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+errors = vErrors.length;
+}
+}
+if(data.routeId !== undefined){
+let data2 = data.routeId;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err14 = {instancePath:instancePath+"/routeId",schemaPath:"#/properties/routeId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 1 || isNaN(data2)){
+const err15 = {instancePath:instancePath+"/routeId",schemaPath:"#/properties/routeId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+if(data.side !== undefined){
+if(typeof data.side !== "string"){
+const err16 = {instancePath:instancePath+"/side",schemaPath:"#/properties/side/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.amountIn !== undefined){
+if(!(validate146(data.amountIn, {instancePath:instancePath+"/amountIn",parentData:data,parentDataProperty:"amountIn",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+errors = vErrors.length;
+}
+}
+if(data.amountOut !== undefined){
+if(!(validate146(data.amountOut, {instancePath:instancePath+"/amountOut",parentData:data,parentDataProperty:"amountOut",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+errors = vErrors.length;
+}
+}
+if(data.fee !== undefined){
+if(!(validate146(data.fee, {instancePath:instancePath+"/fee",parentData:data,parentDataProperty:"fee",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+errors = vErrors.length;
+}
+}
+if(data.step !== undefined){
+let data7 = data.step;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err17 = {instancePath:instancePath+"/step",schemaPath:"#/properties/step/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err18 = {instancePath:instancePath+"/step",schemaPath:"#/properties/step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data.reserve !== undefined){
+if(!(validate146(data.reserve, {instancePath:instancePath+"/reserve",parentData:data,parentDataProperty:"reserve",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+errors = vErrors.length;
+}
+}
+if(data.createdAtMs !== undefined){
+if(!(validate86(data.createdAtMs, {instancePath:instancePath+"/createdAtMs",parentData:data,parentDataProperty:"createdAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data.expiresAtMs !== undefined){
+if(!(validate86(data.expiresAtMs, {instancePath:instancePath+"/expiresAtMs",parentData:data,parentDataProperty:"expiresAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+validate151.errors = vErrors;
+return errors === 0;
+}
+validate151.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate149.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.random === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "random"},message:"must have required property '"+"random"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.quotes === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "quotes"},message:"must have required property '"+"quotes"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "random") || (key0 === "quotes"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.random !== undefined){
+if(!(validate89(data.random, {instancePath:instancePath+"/random",parentData:data,parentDataProperty:"random",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+errors = vErrors.length;
+}
+}
+if(data.quotes !== undefined){
+let data1 = data.quotes;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate151(data1[i0], {instancePath:instancePath+"/quotes/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/quotes",schemaPath:"#/properties/quotes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate149.errors = vErrors;
+return errors === 0;
+}
+validate149.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema62 = {"type":"object","description":"Where orders are paid - the stream deposit addresses and memos are drawn from, and the exchanger's receiving card of each card payment system drawn so far.","required":["random","cards"],"additionalProperties":false,"properties":{"random":{"$ref":"#/components/schemas/RandomStreamState"},"cards":{"type":"array","items":{"type":"object","required":["paymentSystemId","number"],"additionalProperties":false,"properties":{"paymentSystemId":{"type":"integer","minimum":1},"number":{"type":"string","pattern":"^[0-9]{12,19}$"}}}}}};
+const pattern10 = new RegExp("^[0-9]{12,19}$", "u");
+
+function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate162.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.random === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "random"},message:"must have required property '"+"random"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.cards === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cards"},message:"must have required property '"+"cards"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "random") || (key0 === "cards"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.random !== undefined){
+if(!(validate89(data.random, {instancePath:instancePath+"/random",parentData:data,parentDataProperty:"random",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+errors = vErrors.length;
+}
+}
+if(data.cards !== undefined){
+let data1 = data.cards;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.paymentSystemId === undefined){
+const err3 = {instancePath:instancePath+"/cards/" + i0,schemaPath:"#/properties/cards/items/required",keyword:"required",params:{missingProperty: "paymentSystemId"},message:"must have required property '"+"paymentSystemId"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data2.number === undefined){
+const err4 = {instancePath:instancePath+"/cards/" + i0,schemaPath:"#/properties/cards/items/required",keyword:"required",params:{missingProperty: "number"},message:"must have required property '"+"number"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!((key1 === "paymentSystemId") || (key1 === "number"))){
+const err5 = {instancePath:instancePath+"/cards/" + i0,schemaPath:"#/properties/cards/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data2.paymentSystemId !== undefined){
+let data3 = data2.paymentSystemId;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err6 = {instancePath:instancePath+"/cards/" + i0+"/paymentSystemId",schemaPath:"#/properties/cards/items/properties/paymentSystemId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 1 || isNaN(data3)){
+const err7 = {instancePath:instancePath+"/cards/" + i0+"/paymentSystemId",schemaPath:"#/properties/cards/items/properties/paymentSystemId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data2.number !== undefined){
+let data4 = data2.number;
+if(typeof data4 === "string"){
+if(!pattern10.test(data4)){
+const err8 = {instancePath:instancePath+"/cards/" + i0+"/number",schemaPath:"#/properties/cards/items/properties/number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{12,19}$"},message:"must match pattern \""+"^[0-9]{12,19}$"+"\""};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/cards/" + i0+"/number",schemaPath:"#/properties/cards/items/properties/number/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/cards/" + i0,schemaPath:"#/properties/cards/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/cards",schemaPath:"#/properties/cards/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate162.errors = vErrors;
+return errors === 0;
+}
+validate162.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema63 = {"type":"object","required":["random","nextId","orders"],"additionalProperties":false,"properties":{"random":{"$ref":"#/components/schemas/RandomStreamState"},"nextId":{"type":"integer","minimum":1,"description":"The id the next order gets."},"orders":{"type":"array","items":{"$ref":"#/components/schemas/SandboxStateExchangeOrder"}}}};
+const schema64 = {"type":"object","required":["id","publicId","trackingId","clientId","draft","correlationId","requisiteDigests","createdAtMs","status","statusSinceMs","paymentReceived","payments","verificationStatus","paymentReference","cancelReason","updatedAtMs","completedAtMs","history"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"publicId":{"type":"string","minLength":1},"trackingId":{"type":"string","minLength":1},"clientId":{"$ref":"#/components/schemas/SandboxStateExchangeClientId"},"draft":{"$ref":"#/components/schemas/SandboxStateExchangeOrderDraft"},"correlationId":{"type":["string","null"]},"requisiteDigests":{"type":"object","description":"SHA-256 of each side's unmasked requisite (the mock never keeps them in clear).","required":["from","to"],"additionalProperties":false,"properties":{"from":{"type":["string","null"]},"to":{"type":["string","null"]}}},"createdAtMs":{"$ref":"#/components/schemas/EpochMs"},"status":{"type":"string","description":"A state of the order machine."},"statusSinceMs":{"$ref":"#/components/schemas/EpochMs"},"paymentReceived":{"type":"boolean"},"payments":{"type":"array","description":"Transactions to the payment address, oldest first; each hash is a chain transaction of deposits.chain.","items":{"type":"object","required":["hash","amount","seenAtMs","confirmedAtMs"],"additionalProperties":false,"properties":{"hash":{"type":"string","minLength":1},"amount":{"$ref":"#/components/schemas/SandboxStateExchangeDecimal"},"seenAtMs":{"$ref":"#/components/schemas/EpochMs"},"confirmedAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]}}}},"verificationStatus":{"type":["string","null"],"description":"A state of the verification machine; null until one is started."},"paymentReference":{"type":["string","null"]},"cancelReason":{"type":["string","null"]},"updatedAtMs":{"$ref":"#/components/schemas/EpochMs"},"completedAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]},"history":{"type":"array","minItems":1,"items":{"type":"object","required":["from","to","event","atMs","actor"],"additionalProperties":false,"properties":{"from":{"type":["string","null"],"description":"A state of the order machine; null for the creation."},"to":{"type":"string","description":"A state of the order machine."},"event":{"type":"string","description":"An event of the order machine, or `create`."},"atMs":{"$ref":"#/components/schemas/EpochMs"},"actor":{"type":"string","description":"An actor of the order machine's transitions."}}}}}};
+const schema65 = {"type":"object","description":"What the order was created from - its route, priced amounts, payment details and masked requisites.","required":["routeId","quoteId","amountIn","amountOut","rate","fee","currencyIn","currencyOut","paymentDetails","requisites","fromRequisite","toRequisite","email","clientOrderId","verificationRequired"],"additionalProperties":false,"properties":{"routeId":{"type":"integer","minimum":1},"quoteId":{"type":["string","null"]},"amountIn":{"$ref":"#/components/schemas/SandboxStateExchangeDecimal"},"amountOut":{"$ref":"#/components/schemas/SandboxStateExchangeDecimal"},"rate":{"$ref":"#/components/schemas/SandboxStateExchangeDecimal"},"fee":{"$ref":"#/components/schemas/SandboxStateExchangeDecimal"},"currencyIn":{"type":"string"},"currencyOut":{"type":"string"},"paymentDetails":{"type":"object","required":["network","address","memo","account","amount","currency"],"additionalProperties":false,"properties":{"network":{"type":["string","null"]},"address":{"type":["string","null"]},"memo":{"type":["string","null"]},"account":{"type":["string","null"]},"amount":{"$ref":"#/components/schemas/SandboxStateExchangeDecimal"},"currency":{"type":"string"}}},"requisites":{"type":"object","description":"The masked requisites, as the v3 contract's MaskedOrderRequisites.","additionalProperties":{"type":["string","null"]}},"fromRequisite":{"type":["string","null"]},"toRequisite":{"type":["string","null"]},"email":{"type":"string"},"clientOrderId":{"type":["string","null"]},"verificationRequired":{"type":"object","required":["identity","card"],"additionalProperties":false,"properties":{"identity":{"type":"boolean"},"card":{"type":"boolean"}}}}};
+
+function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate169.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.routeId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "routeId"},message:"must have required property '"+"routeId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.quoteId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "quoteId"},message:"must have required property '"+"quoteId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.amountIn === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amountIn"},message:"must have required property '"+"amountIn"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.amountOut === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amountOut"},message:"must have required property '"+"amountOut"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.rate === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rate"},message:"must have required property '"+"rate"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.fee === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fee"},message:"must have required property '"+"fee"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.currencyIn === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "currencyIn"},message:"must have required property '"+"currencyIn"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.currencyOut === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "currencyOut"},message:"must have required property '"+"currencyOut"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.paymentDetails === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "paymentDetails"},message:"must have required property '"+"paymentDetails"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.requisites === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requisites"},message:"must have required property '"+"requisites"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.fromRequisite === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fromRequisite"},message:"must have required property '"+"fromRequisite"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.toRequisite === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "toRequisite"},message:"must have required property '"+"toRequisite"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.email === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data.clientOrderId === undefined){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientOrderId"},message:"must have required property '"+"clientOrderId"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data.verificationRequired === undefined){
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "verificationRequired"},message:"must have required property '"+"verificationRequired"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func13.call(schema65.properties, key0))){
+const err15 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.routeId !== undefined){
+let data0 = data.routeId;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err16 = {instancePath:instancePath+"/routeId",schemaPath:"#/properties/routeId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+const err17 = {instancePath:instancePath+"/routeId",schemaPath:"#/properties/routeId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+if(data.quoteId !== undefined){
+let data1 = data.quoteId;
+if((typeof data1 !== "string") && (data1 !== null)){
+const err18 = {instancePath:instancePath+"/quoteId",schemaPath:"#/properties/quoteId/type",keyword:"type",params:{type: schema65.properties.quoteId.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.amountIn !== undefined){
+if(!(validate146(data.amountIn, {instancePath:instancePath+"/amountIn",parentData:data,parentDataProperty:"amountIn",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+errors = vErrors.length;
+}
+}
+if(data.amountOut !== undefined){
+if(!(validate146(data.amountOut, {instancePath:instancePath+"/amountOut",parentData:data,parentDataProperty:"amountOut",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+errors = vErrors.length;
+}
+}
+if(data.rate !== undefined){
+if(!(validate146(data.rate, {instancePath:instancePath+"/rate",parentData:data,parentDataProperty:"rate",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+errors = vErrors.length;
+}
+}
+if(data.fee !== undefined){
+if(!(validate146(data.fee, {instancePath:instancePath+"/fee",parentData:data,parentDataProperty:"fee",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+errors = vErrors.length;
+}
+}
+if(data.currencyIn !== undefined){
+if(typeof data.currencyIn !== "string"){
+const err19 = {instancePath:instancePath+"/currencyIn",schemaPath:"#/properties/currencyIn/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.currencyOut !== undefined){
+if(typeof data.currencyOut !== "string"){
+const err20 = {instancePath:instancePath+"/currencyOut",schemaPath:"#/properties/currencyOut/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.paymentDetails !== undefined){
+let data8 = data.paymentDetails;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.network === undefined){
+const err21 = {instancePath:instancePath+"/paymentDetails",schemaPath:"#/properties/paymentDetails/required",keyword:"required",params:{missingProperty: "network"},message:"must have required property '"+"network"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data8.address === undefined){
+const err22 = {instancePath:instancePath+"/paymentDetails",schemaPath:"#/properties/paymentDetails/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data8.memo === undefined){
+const err23 = {instancePath:instancePath+"/paymentDetails",schemaPath:"#/properties/paymentDetails/required",keyword:"required",params:{missingProperty: "memo"},message:"must have required property '"+"memo"+"'"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data8.account === undefined){
+const err24 = {instancePath:instancePath+"/paymentDetails",schemaPath:"#/properties/paymentDetails/required",keyword:"required",params:{missingProperty: "account"},message:"must have required property '"+"account"+"'"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data8.amount === undefined){
+const err25 = {instancePath:instancePath+"/paymentDetails",schemaPath:"#/properties/paymentDetails/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data8.currency === undefined){
+const err26 = {instancePath:instancePath+"/paymentDetails",schemaPath:"#/properties/paymentDetails/required",keyword:"required",params:{missingProperty: "currency"},message:"must have required property '"+"currency"+"'"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+for(const key1 in data8){
+if(!((((((key1 === "network") || (key1 === "address")) || (key1 === "memo")) || (key1 === "account")) || (key1 === "amount")) || (key1 === "currency"))){
+const err27 = {instancePath:instancePath+"/paymentDetails",schemaPath:"#/properties/paymentDetails/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data8.network !== undefined){
+let data9 = data8.network;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err28 = {instancePath:instancePath+"/paymentDetails/network",schemaPath:"#/properties/paymentDetails/properties/network/type",keyword:"type",params:{type: schema65.properties.paymentDetails.properties.network.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data8.address !== undefined){
+let data10 = data8.address;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err29 = {instancePath:instancePath+"/paymentDetails/address",schemaPath:"#/properties/paymentDetails/properties/address/type",keyword:"type",params:{type: schema65.properties.paymentDetails.properties.address.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data8.memo !== undefined){
+let data11 = data8.memo;
+if((typeof data11 !== "string") && (data11 !== null)){
+const err30 = {instancePath:instancePath+"/paymentDetails/memo",schemaPath:"#/properties/paymentDetails/properties/memo/type",keyword:"type",params:{type: schema65.properties.paymentDetails.properties.memo.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data8.account !== undefined){
+let data12 = data8.account;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err31 = {instancePath:instancePath+"/paymentDetails/account",schemaPath:"#/properties/paymentDetails/properties/account/type",keyword:"type",params:{type: schema65.properties.paymentDetails.properties.account.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data8.amount !== undefined){
+if(!(validate146(data8.amount, {instancePath:instancePath+"/paymentDetails/amount",parentData:data8,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+errors = vErrors.length;
+}
+}
+if(data8.currency !== undefined){
+if(typeof data8.currency !== "string"){
+const err32 = {instancePath:instancePath+"/paymentDetails/currency",schemaPath:"#/properties/paymentDetails/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/paymentDetails",schemaPath:"#/properties/paymentDetails/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.requisites !== undefined){
+let data15 = data.requisites;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+for(const key2 in data15){
+let data16 = data15[key2];
+if((typeof data16 !== "string") && (data16 !== null)){
+const err34 = {instancePath:instancePath+"/requisites/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/requisites/additionalProperties/type",keyword:"type",params:{type: schema65.properties.requisites.additionalProperties.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/requisites",schemaPath:"#/properties/requisites/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.fromRequisite !== undefined){
+let data17 = data.fromRequisite;
+if((typeof data17 !== "string") && (data17 !== null)){
+const err36 = {instancePath:instancePath+"/fromRequisite",schemaPath:"#/properties/fromRequisite/type",keyword:"type",params:{type: schema65.properties.fromRequisite.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data.toRequisite !== undefined){
+let data18 = data.toRequisite;
+if((typeof data18 !== "string") && (data18 !== null)){
+const err37 = {instancePath:instancePath+"/toRequisite",schemaPath:"#/properties/toRequisite/type",keyword:"type",params:{type: schema65.properties.toRequisite.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.email !== undefined){
+if(typeof data.email !== "string"){
+const err38 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.clientOrderId !== undefined){
+let data20 = data.clientOrderId;
+if((typeof data20 !== "string") && (data20 !== null)){
+const err39 = {instancePath:instancePath+"/clientOrderId",schemaPath:"#/properties/clientOrderId/type",keyword:"type",params:{type: schema65.properties.clientOrderId.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.verificationRequired !== undefined){
+let data21 = data.verificationRequired;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(data21.identity === undefined){
+const err40 = {instancePath:instancePath+"/verificationRequired",schemaPath:"#/properties/verificationRequired/required",keyword:"required",params:{missingProperty: "identity"},message:"must have required property '"+"identity"+"'"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(data21.card === undefined){
+const err41 = {instancePath:instancePath+"/verificationRequired",schemaPath:"#/properties/verificationRequired/required",keyword:"required",params:{missingProperty: "card"},message:"must have required property '"+"card"+"'"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+for(const key3 in data21){
+if(!((key3 === "identity") || (key3 === "card"))){
+const err42 = {instancePath:instancePath+"/verificationRequired",schemaPath:"#/properties/verificationRequired/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data21.identity !== undefined){
+if(typeof data21.identity !== "boolean"){
+const err43 = {instancePath:instancePath+"/verificationRequired/identity",schemaPath:"#/properties/verificationRequired/properties/identity/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data21.card !== undefined){
+if(typeof data21.card !== "boolean"){
+const err44 = {instancePath:instancePath+"/verificationRequired/card",schemaPath:"#/properties/verificationRequired/properties/card/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/verificationRequired",schemaPath:"#/properties/verificationRequired/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+else {
+const err46 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+validate169.errors = vErrors;
+return errors === 0;
+}
+validate169.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate167.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.publicId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicId"},message:"must have required property '"+"publicId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.trackingId === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trackingId"},message:"must have required property '"+"trackingId"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.clientId === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.draft === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "draft"},message:"must have required property '"+"draft"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.correlationId === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "correlationId"},message:"must have required property '"+"correlationId"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.requisiteDigests === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requisiteDigests"},message:"must have required property '"+"requisiteDigests"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.createdAtMs === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAtMs"},message:"must have required property '"+"createdAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.status === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.statusSinceMs === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusSinceMs"},message:"must have required property '"+"statusSinceMs"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.paymentReceived === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "paymentReceived"},message:"must have required property '"+"paymentReceived"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.payments === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "payments"},message:"must have required property '"+"payments"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.verificationStatus === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "verificationStatus"},message:"must have required property '"+"verificationStatus"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data.paymentReference === undefined){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "paymentReference"},message:"must have required property '"+"paymentReference"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data.cancelReason === undefined){
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cancelReason"},message:"must have required property '"+"cancelReason"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data.updatedAtMs === undefined){
+const err15 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAtMs"},message:"must have required property '"+"updatedAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data.completedAtMs === undefined){
+const err16 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "completedAtMs"},message:"must have required property '"+"completedAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data.history === undefined){
+const err17 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "history"},message:"must have required property '"+"history"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func13.call(schema64.properties, key0))){
+const err18 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err19 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+const err20 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+if(data.publicId !== undefined){
+let data1 = data.publicId;
+if(typeof data1 === "string"){
+if(func1(data1) < 1){
+const err21 = {instancePath:instancePath+"/publicId",schemaPath:"#/properties/publicId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/publicId",schemaPath:"#/properties/publicId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.trackingId !== undefined){
+let data2 = data.trackingId;
+if(typeof data2 === "string"){
+if(func1(data2) < 1){
+const err23 = {instancePath:instancePath+"/trackingId",schemaPath:"#/properties/trackingId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/trackingId",schemaPath:"#/properties/trackingId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.clientId !== undefined){
+if(!(validate152(data.clientId, {instancePath:instancePath+"/clientId",parentData:data,parentDataProperty:"clientId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+errors = vErrors.length;
+}
+}
+if(data.draft !== undefined){
+if(!(validate169(data.draft, {instancePath:instancePath+"/draft",parentData:data,parentDataProperty:"draft",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
+errors = vErrors.length;
+}
+}
+if(data.correlationId !== undefined){
+let data5 = data.correlationId;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err25 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/type",keyword:"type",params:{type: schema64.properties.correlationId.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.requisiteDigests !== undefined){
+let data6 = data.requisiteDigests;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.from === undefined){
+const err26 = {instancePath:instancePath+"/requisiteDigests",schemaPath:"#/properties/requisiteDigests/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data6.to === undefined){
+const err27 = {instancePath:instancePath+"/requisiteDigests",schemaPath:"#/properties/requisiteDigests/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+for(const key1 in data6){
+if(!((key1 === "from") || (key1 === "to"))){
+const err28 = {instancePath:instancePath+"/requisiteDigests",schemaPath:"#/properties/requisiteDigests/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data6.from !== undefined){
+let data7 = data6.from;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err29 = {instancePath:instancePath+"/requisiteDigests/from",schemaPath:"#/properties/requisiteDigests/properties/from/type",keyword:"type",params:{type: schema64.properties.requisiteDigests.properties.from.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data6.to !== undefined){
+let data8 = data6.to;
+if((typeof data8 !== "string") && (data8 !== null)){
+const err30 = {instancePath:instancePath+"/requisiteDigests/to",schemaPath:"#/properties/requisiteDigests/properties/to/type",keyword:"type",params:{type: schema64.properties.requisiteDigests.properties.to.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/requisiteDigests",schemaPath:"#/properties/requisiteDigests/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.createdAtMs !== undefined){
+if(!(validate86(data.createdAtMs, {instancePath:instancePath+"/createdAtMs",parentData:data,parentDataProperty:"createdAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data.status !== undefined){
+if(typeof data.status !== "string"){
+const err32 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.statusSinceMs !== undefined){
+if(!(validate86(data.statusSinceMs, {instancePath:instancePath+"/statusSinceMs",parentData:data,parentDataProperty:"statusSinceMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data.paymentReceived !== undefined){
+if(typeof data.paymentReceived !== "boolean"){
+const err33 = {instancePath:instancePath+"/paymentReceived",schemaPath:"#/properties/paymentReceived/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.payments !== undefined){
+let data13 = data.payments;
+if(Array.isArray(data13)){
+const len0 = data13.length;
+for(let i0=0; i0<len0; i0++){
+let data14 = data13[i0];
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.hash === undefined){
+const err34 = {instancePath:instancePath+"/payments/" + i0,schemaPath:"#/properties/payments/items/required",keyword:"required",params:{missingProperty: "hash"},message:"must have required property '"+"hash"+"'"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data14.amount === undefined){
+const err35 = {instancePath:instancePath+"/payments/" + i0,schemaPath:"#/properties/payments/items/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data14.seenAtMs === undefined){
+const err36 = {instancePath:instancePath+"/payments/" + i0,schemaPath:"#/properties/payments/items/required",keyword:"required",params:{missingProperty: "seenAtMs"},message:"must have required property '"+"seenAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(data14.confirmedAtMs === undefined){
+const err37 = {instancePath:instancePath+"/payments/" + i0,schemaPath:"#/properties/payments/items/required",keyword:"required",params:{missingProperty: "confirmedAtMs"},message:"must have required property '"+"confirmedAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+for(const key2 in data14){
+if(!((((key2 === "hash") || (key2 === "amount")) || (key2 === "seenAtMs")) || (key2 === "confirmedAtMs"))){
+const err38 = {instancePath:instancePath+"/payments/" + i0,schemaPath:"#/properties/payments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data14.hash !== undefined){
+let data15 = data14.hash;
+if(typeof data15 === "string"){
+if(func1(data15) < 1){
+const err39 = {instancePath:instancePath+"/payments/" + i0+"/hash",schemaPath:"#/properties/payments/items/properties/hash/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/payments/" + i0+"/hash",schemaPath:"#/properties/payments/items/properties/hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data14.amount !== undefined){
+if(!(validate146(data14.amount, {instancePath:instancePath+"/payments/" + i0+"/amount",parentData:data14,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+errors = vErrors.length;
+}
+}
+if(data14.seenAtMs !== undefined){
+if(!(validate86(data14.seenAtMs, {instancePath:instancePath+"/payments/" + i0+"/seenAtMs",parentData:data14,parentDataProperty:"seenAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data14.confirmedAtMs !== undefined){
+let data18 = data14.confirmedAtMs;
+const _errs35 = errors;
+let valid5 = false;
+let passing0 = null;
+const _errs36 = errors;
+if(!(validate86(data18, {instancePath:instancePath+"/payments/" + i0+"/confirmedAtMs",parentData:data14,parentDataProperty:"confirmedAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs36 === errors;
+if(_valid0){
+valid5 = true;
+passing0 = 0;
+}
+const _errs37 = errors;
+if(data18 !== null){
+const err41 = {instancePath:instancePath+"/payments/" + i0+"/confirmedAtMs",schemaPath:"#/properties/payments/items/properties/confirmedAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+var _valid0 = _errs37 === errors;
+if(_valid0 && valid5){
+valid5 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid5 = true;
+passing0 = 1;
+}
+}
+if(!valid5){
+const err42 = {instancePath:instancePath+"/payments/" + i0+"/confirmedAtMs",schemaPath:"#/properties/payments/items/properties/confirmedAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+else {
+errors = _errs35;
+if(vErrors !== null){
+if(_errs35){
+vErrors.length = _errs35;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/payments/" + i0,schemaPath:"#/properties/payments/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/payments",schemaPath:"#/properties/payments/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data.verificationStatus !== undefined){
+let data19 = data.verificationStatus;
+if((typeof data19 !== "string") && (data19 !== null)){
+const err45 = {instancePath:instancePath+"/verificationStatus",schemaPath:"#/properties/verificationStatus/type",keyword:"type",params:{type: schema64.properties.verificationStatus.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data.paymentReference !== undefined){
+let data20 = data.paymentReference;
+if((typeof data20 !== "string") && (data20 !== null)){
+const err46 = {instancePath:instancePath+"/paymentReference",schemaPath:"#/properties/paymentReference/type",keyword:"type",params:{type: schema64.properties.paymentReference.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data.cancelReason !== undefined){
+let data21 = data.cancelReason;
+if((typeof data21 !== "string") && (data21 !== null)){
+const err47 = {instancePath:instancePath+"/cancelReason",schemaPath:"#/properties/cancelReason/type",keyword:"type",params:{type: schema64.properties.cancelReason.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data.updatedAtMs !== undefined){
+if(!(validate86(data.updatedAtMs, {instancePath:instancePath+"/updatedAtMs",parentData:data,parentDataProperty:"updatedAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data.completedAtMs !== undefined){
+let data23 = data.completedAtMs;
+const _errs47 = errors;
+let valid6 = false;
+let passing1 = null;
+const _errs48 = errors;
+if(!(validate86(data23, {instancePath:instancePath+"/completedAtMs",parentData:data,parentDataProperty:"completedAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs48 === errors;
+if(_valid1){
+valid6 = true;
+passing1 = 0;
+}
+const _errs49 = errors;
+if(data23 !== null){
+const err48 = {instancePath:instancePath+"/completedAtMs",schemaPath:"#/properties/completedAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+var _valid1 = _errs49 === errors;
+if(_valid1 && valid6){
+valid6 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid6 = true;
+passing1 = 1;
+}
+}
+if(!valid6){
+const err49 = {instancePath:instancePath+"/completedAtMs",schemaPath:"#/properties/completedAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+else {
+errors = _errs47;
+if(vErrors !== null){
+if(_errs47){
+vErrors.length = _errs47;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.history !== undefined){
+let data24 = data.history;
+if(Array.isArray(data24)){
+if(data24.length < 1){
+const err50 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+const len1 = data24.length;
+for(let i1=0; i1<len1; i1++){
+let data25 = data24[i1];
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+if(data25.from === undefined){
+const err51 = {instancePath:instancePath+"/history/" + i1,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if(data25.to === undefined){
+const err52 = {instancePath:instancePath+"/history/" + i1,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+if(data25.event === undefined){
+const err53 = {instancePath:instancePath+"/history/" + i1,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+if(data25.atMs === undefined){
+const err54 = {instancePath:instancePath+"/history/" + i1,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "atMs"},message:"must have required property '"+"atMs"+"'"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(data25.actor === undefined){
+const err55 = {instancePath:instancePath+"/history/" + i1,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+for(const key3 in data25){
+if(!(((((key3 === "from") || (key3 === "to")) || (key3 === "event")) || (key3 === "atMs")) || (key3 === "actor"))){
+const err56 = {instancePath:instancePath+"/history/" + i1,schemaPath:"#/properties/history/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data25.from !== undefined){
+let data26 = data25.from;
+if((typeof data26 !== "string") && (data26 !== null)){
+const err57 = {instancePath:instancePath+"/history/" + i1+"/from",schemaPath:"#/properties/history/items/properties/from/type",keyword:"type",params:{type: schema64.properties.history.items.properties.from.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data25.to !== undefined){
+if(typeof data25.to !== "string"){
+const err58 = {instancePath:instancePath+"/history/" + i1+"/to",schemaPath:"#/properties/history/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data25.event !== undefined){
+if(typeof data25.event !== "string"){
+const err59 = {instancePath:instancePath+"/history/" + i1+"/event",schemaPath:"#/properties/history/items/properties/event/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data25.atMs !== undefined){
+if(!(validate86(data25.atMs, {instancePath:instancePath+"/history/" + i1+"/atMs",parentData:data25,parentDataProperty:"atMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data25.actor !== undefined){
+if(typeof data25.actor !== "string"){
+const err60 = {instancePath:instancePath+"/history/" + i1+"/actor",schemaPath:"#/properties/history/items/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/history/" + i1,schemaPath:"#/properties/history/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+}
+else {
+const err63 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+validate167.errors = vErrors;
+return errors === 0;
+}
+validate167.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate165.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.random === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "random"},message:"must have required property '"+"random"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.nextId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nextId"},message:"must have required property '"+"nextId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.orders === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "orders"},message:"must have required property '"+"orders"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "random") || (key0 === "nextId")) || (key0 === "orders"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.random !== undefined){
+if(!(validate89(data.random, {instancePath:instancePath+"/random",parentData:data,parentDataProperty:"random",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+errors = vErrors.length;
+}
+}
+if(data.nextId !== undefined){
+let data1 = data.nextId;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/nextId",schemaPath:"#/properties/nextId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/nextId",schemaPath:"#/properties/nextId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.orders !== undefined){
+let data2 = data.orders;
+if(Array.isArray(data2)){
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate167(data2[i0], {instancePath:instancePath+"/orders/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/orders",schemaPath:"#/properties/orders/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate165.errors = vErrors;
+return errors === 0;
+}
+validate165.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema66 = {"type":"object","required":["nextId","reviews"],"additionalProperties":false,"properties":{"nextId":{"type":"integer","minimum":1,"description":"The id the next review gets."},"reviews":{"type":"array","items":{"type":"object","required":["id","clientId","orderPublicId","rating","text","authorName","status","createdAtMs"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"clientId":{"$ref":"#/components/schemas/SandboxStateExchangeClientId"},"orderPublicId":{"type":["string","null"],"description":"The public id of one of the client's orders; null for an imported review."},"rating":{"type":"integer","minimum":1,"maximum":5},"text":{"type":"string"},"authorName":{"type":"string"},"status":{"type":"string","description":"A state of the review machine."},"createdAtMs":{"$ref":"#/components/schemas/EpochMs"}}}}}};
+
+function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate186.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.nextId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nextId"},message:"must have required property '"+"nextId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.reviews === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reviews"},message:"must have required property '"+"reviews"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "nextId") || (key0 === "reviews"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.nextId !== undefined){
+let data0 = data.nextId;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err3 = {instancePath:instancePath+"/nextId",schemaPath:"#/properties/nextId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/nextId",schemaPath:"#/properties/nextId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.reviews !== undefined){
+let data1 = data.reviews;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.id === undefined){
+const err5 = {instancePath:instancePath+"/reviews/" + i0,schemaPath:"#/properties/reviews/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data2.clientId === undefined){
+const err6 = {instancePath:instancePath+"/reviews/" + i0,schemaPath:"#/properties/reviews/items/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data2.orderPublicId === undefined){
+const err7 = {instancePath:instancePath+"/reviews/" + i0,schemaPath:"#/properties/reviews/items/required",keyword:"required",params:{missingProperty: "orderPublicId"},message:"must have required property '"+"orderPublicId"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data2.rating === undefined){
+const err8 = {instancePath:instancePath+"/reviews/" + i0,schemaPath:"#/properties/reviews/items/required",keyword:"required",params:{missingProperty: "rating"},message:"must have required property '"+"rating"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data2.text === undefined){
+const err9 = {instancePath:instancePath+"/reviews/" + i0,schemaPath:"#/properties/reviews/items/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data2.authorName === undefined){
+const err10 = {instancePath:instancePath+"/reviews/" + i0,schemaPath:"#/properties/reviews/items/required",keyword:"required",params:{missingProperty: "authorName"},message:"must have required property '"+"authorName"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data2.status === undefined){
+const err11 = {instancePath:instancePath+"/reviews/" + i0,schemaPath:"#/properties/reviews/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data2.createdAtMs === undefined){
+const err12 = {instancePath:instancePath+"/reviews/" + i0,schemaPath:"#/properties/reviews/items/required",keyword:"required",params:{missingProperty: "createdAtMs"},message:"must have required property '"+"createdAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!((((((((key1 === "id") || (key1 === "clientId")) || (key1 === "orderPublicId")) || (key1 === "rating")) || (key1 === "text")) || (key1 === "authorName")) || (key1 === "status")) || (key1 === "createdAtMs"))){
+const err13 = {instancePath:instancePath+"/reviews/" + i0,schemaPath:"#/properties/reviews/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data2.id !== undefined){
+let data3 = data2.id;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err14 = {instancePath:instancePath+"/reviews/" + i0+"/id",schemaPath:"#/properties/reviews/items/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 1 || isNaN(data3)){
+const err15 = {instancePath:instancePath+"/reviews/" + i0+"/id",schemaPath:"#/properties/reviews/items/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+if(data2.clientId !== undefined){
+if(!(validate152(data2.clientId, {instancePath:instancePath+"/reviews/" + i0+"/clientId",parentData:data2,parentDataProperty:"clientId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+errors = vErrors.length;
+}
+}
+if(data2.orderPublicId !== undefined){
+let data5 = data2.orderPublicId;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err16 = {instancePath:instancePath+"/reviews/" + i0+"/orderPublicId",schemaPath:"#/properties/reviews/items/properties/orderPublicId/type",keyword:"type",params:{type: schema66.properties.reviews.items.properties.orderPublicId.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data2.rating !== undefined){
+let data6 = data2.rating;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err17 = {instancePath:instancePath+"/reviews/" + i0+"/rating",schemaPath:"#/properties/reviews/items/properties/rating/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 5 || isNaN(data6)){
+const err18 = {instancePath:instancePath+"/reviews/" + i0+"/rating",schemaPath:"#/properties/reviews/items/properties/rating/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/reviews/" + i0+"/rating",schemaPath:"#/properties/reviews/items/properties/rating/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+if(data2.text !== undefined){
+if(typeof data2.text !== "string"){
+const err20 = {instancePath:instancePath+"/reviews/" + i0+"/text",schemaPath:"#/properties/reviews/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data2.authorName !== undefined){
+if(typeof data2.authorName !== "string"){
+const err21 = {instancePath:instancePath+"/reviews/" + i0+"/authorName",schemaPath:"#/properties/reviews/items/properties/authorName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data2.status !== undefined){
+if(typeof data2.status !== "string"){
+const err22 = {instancePath:instancePath+"/reviews/" + i0+"/status",schemaPath:"#/properties/reviews/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data2.createdAtMs !== undefined){
+if(!(validate86(data2.createdAtMs, {instancePath:instancePath+"/reviews/" + i0+"/createdAtMs",parentData:data2,parentDataProperty:"createdAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/reviews/" + i0,schemaPath:"#/properties/reviews/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/reviews",schemaPath:"#/properties/reviews/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+validate186.errors = vErrors;
+return errors === 0;
+}
+validate186.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema67 = {"type":"object","description":"Partner accounts (opened when a client first asks for its own; the code and name come from the client) and their payouts.","required":["nextPayoutId","accounts","payouts"],"additionalProperties":false,"properties":{"nextPayoutId":{"type":"integer","minimum":1,"description":"The id the next payout gets."},"accounts":{"type":"array","items":{"type":"object","required":["clientId","commissionPercent","createdAtMs","openingEarned"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/components/schemas/SandboxStateExchangeClientId"},"commissionPercent":{"$ref":"#/components/schemas/SandboxStateExchangeDecimal"},"createdAtMs":{"$ref":"#/components/schemas/EpochMs"},"openingEarned":{"$ref":"#/components/schemas/SandboxStateExchangeDecimal","description":"Earned before the sandbox started (a seeded history), in the partner currency."}}}},"payouts":{"type":"array","items":{"type":"object","required":["id","clientId","amount","status","requisite","createdAtMs","paidAtMs"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"clientId":{"$ref":"#/components/schemas/SandboxStateExchangeClientId"},"amount":{"$ref":"#/components/schemas/SandboxStateExchangeDecimal"},"status":{"type":"string","description":"A status of the v3 contract's PartnerPayout."},"requisite":{"type":"string"},"createdAtMs":{"$ref":"#/components/schemas/EpochMs"},"paidAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]}}}}}};
+
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate190.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.nextPayoutId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nextPayoutId"},message:"must have required property '"+"nextPayoutId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.accounts === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "accounts"},message:"must have required property '"+"accounts"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.payouts === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "payouts"},message:"must have required property '"+"payouts"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "nextPayoutId") || (key0 === "accounts")) || (key0 === "payouts"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.nextPayoutId !== undefined){
+let data0 = data.nextPayoutId;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err4 = {instancePath:instancePath+"/nextPayoutId",schemaPath:"#/properties/nextPayoutId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+const err5 = {instancePath:instancePath+"/nextPayoutId",schemaPath:"#/properties/nextPayoutId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.accounts !== undefined){
+let data1 = data.accounts;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.clientId === undefined){
+const err6 = {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data2.commissionPercent === undefined){
+const err7 = {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/required",keyword:"required",params:{missingProperty: "commissionPercent"},message:"must have required property '"+"commissionPercent"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data2.createdAtMs === undefined){
+const err8 = {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/required",keyword:"required",params:{missingProperty: "createdAtMs"},message:"must have required property '"+"createdAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data2.openingEarned === undefined){
+const err9 = {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/required",keyword:"required",params:{missingProperty: "openingEarned"},message:"must have required property '"+"openingEarned"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!((((key1 === "clientId") || (key1 === "commissionPercent")) || (key1 === "createdAtMs")) || (key1 === "openingEarned"))){
+const err10 = {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data2.clientId !== undefined){
+if(!(validate152(data2.clientId, {instancePath:instancePath+"/accounts/" + i0+"/clientId",parentData:data2,parentDataProperty:"clientId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+errors = vErrors.length;
+}
+}
+if(data2.commissionPercent !== undefined){
+if(!(validate146(data2.commissionPercent, {instancePath:instancePath+"/accounts/" + i0+"/commissionPercent",parentData:data2,parentDataProperty:"commissionPercent",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+errors = vErrors.length;
+}
+}
+if(data2.createdAtMs !== undefined){
+if(!(validate86(data2.createdAtMs, {instancePath:instancePath+"/accounts/" + i0+"/createdAtMs",parentData:data2,parentDataProperty:"createdAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data2.openingEarned !== undefined){
+if(!(validate146(data2.openingEarned, {instancePath:instancePath+"/accounts/" + i0+"/openingEarned",parentData:data2,parentDataProperty:"openingEarned",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/accounts",schemaPath:"#/properties/accounts/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.payouts !== undefined){
+let data7 = data.payouts;
+if(Array.isArray(data7)){
+const len1 = data7.length;
+for(let i1=0; i1<len1; i1++){
+let data8 = data7[i1];
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.id === undefined){
+const err13 = {instancePath:instancePath+"/payouts/" + i1,schemaPath:"#/properties/payouts/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data8.clientId === undefined){
+const err14 = {instancePath:instancePath+"/payouts/" + i1,schemaPath:"#/properties/payouts/items/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data8.amount === undefined){
+const err15 = {instancePath:instancePath+"/payouts/" + i1,schemaPath:"#/properties/payouts/items/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data8.status === undefined){
+const err16 = {instancePath:instancePath+"/payouts/" + i1,schemaPath:"#/properties/payouts/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data8.requisite === undefined){
+const err17 = {instancePath:instancePath+"/payouts/" + i1,schemaPath:"#/properties/payouts/items/required",keyword:"required",params:{missingProperty: "requisite"},message:"must have required property '"+"requisite"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data8.createdAtMs === undefined){
+const err18 = {instancePath:instancePath+"/payouts/" + i1,schemaPath:"#/properties/payouts/items/required",keyword:"required",params:{missingProperty: "createdAtMs"},message:"must have required property '"+"createdAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data8.paidAtMs === undefined){
+const err19 = {instancePath:instancePath+"/payouts/" + i1,schemaPath:"#/properties/payouts/items/required",keyword:"required",params:{missingProperty: "paidAtMs"},message:"must have required property '"+"paidAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+for(const key2 in data8){
+if(!(((((((key2 === "id") || (key2 === "clientId")) || (key2 === "amount")) || (key2 === "status")) || (key2 === "requisite")) || (key2 === "createdAtMs")) || (key2 === "paidAtMs"))){
+const err20 = {instancePath:instancePath+"/payouts/" + i1,schemaPath:"#/properties/payouts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data8.id !== undefined){
+let data9 = data8.id;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err21 = {instancePath:instancePath+"/payouts/" + i1+"/id",schemaPath:"#/properties/payouts/items/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 1 || isNaN(data9)){
+const err22 = {instancePath:instancePath+"/payouts/" + i1+"/id",schemaPath:"#/properties/payouts/items/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+if(data8.clientId !== undefined){
+if(!(validate152(data8.clientId, {instancePath:instancePath+"/payouts/" + i1+"/clientId",parentData:data8,parentDataProperty:"clientId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+errors = vErrors.length;
+}
+}
+if(data8.amount !== undefined){
+if(!(validate146(data8.amount, {instancePath:instancePath+"/payouts/" + i1+"/amount",parentData:data8,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+errors = vErrors.length;
+}
+}
+if(data8.status !== undefined){
+if(typeof data8.status !== "string"){
+const err23 = {instancePath:instancePath+"/payouts/" + i1+"/status",schemaPath:"#/properties/payouts/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data8.requisite !== undefined){
+if(typeof data8.requisite !== "string"){
+const err24 = {instancePath:instancePath+"/payouts/" + i1+"/requisite",schemaPath:"#/properties/payouts/items/properties/requisite/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data8.createdAtMs !== undefined){
+if(!(validate86(data8.createdAtMs, {instancePath:instancePath+"/payouts/" + i1+"/createdAtMs",parentData:data8,parentDataProperty:"createdAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data8.paidAtMs !== undefined){
+let data15 = data8.paidAtMs;
+const _errs28 = errors;
+let valid7 = false;
+let passing0 = null;
+const _errs29 = errors;
+if(!(validate86(data15, {instancePath:instancePath+"/payouts/" + i1+"/paidAtMs",parentData:data8,parentDataProperty:"paidAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs29 === errors;
+if(_valid0){
+valid7 = true;
+passing0 = 0;
+}
+const _errs30 = errors;
+if(data15 !== null){
+const err25 = {instancePath:instancePath+"/payouts/" + i1+"/paidAtMs",schemaPath:"#/properties/payouts/items/properties/paidAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+var _valid0 = _errs30 === errors;
+if(_valid0 && valid7){
+valid7 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid7 = true;
+passing0 = 1;
+}
+}
+if(!valid7){
+const err26 = {instancePath:instancePath+"/payouts/" + i1+"/paidAtMs",schemaPath:"#/properties/payouts/items/properties/paidAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+else {
+errors = _errs28;
+if(vErrors !== null){
+if(_errs28){
+vErrors.length = _errs28;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/payouts/" + i1,schemaPath:"#/properties/payouts/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/payouts",schemaPath:"#/properties/payouts/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+validate190.errors = vErrors;
+return errors === 0;
+}
+validate190.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
 
 function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10102,8 +13244,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(data.catalog === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "catalog"},message:"must have required property '"+"catalog"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10112,14 +13254,112 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.quotes === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "quotes"},message:"must have required property '"+"quotes"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
+}
+errors++;
+}
+if(data.paymentDetails === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "paymentDetails"},message:"must have required property '"+"paymentDetails"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.orders === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "orders"},message:"must have required property '"+"orders"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.reviews === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reviews"},message:"must have required property '"+"reviews"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.partners === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "partners"},message:"must have required property '"+"partners"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((key0 === "catalog") || (key0 === "quotes")) || (key0 === "paymentDetails")) || (key0 === "orders")) || (key0 === "reviews")) || (key0 === "partners"))){
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.catalog !== undefined){
+if(!(validate144(data.catalog, {instancePath:instancePath+"/catalog",parentData:data,parentDataProperty:"catalog",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
+errors = vErrors.length;
+}
+}
+if(data.quotes !== undefined){
+if(!(validate149(data.quotes, {instancePath:instancePath+"/quotes",parentData:data,parentDataProperty:"quotes",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+errors = vErrors.length;
+}
+}
+if(data.paymentDetails !== undefined){
+if(!(validate162(data.paymentDetails, {instancePath:instancePath+"/paymentDetails",parentData:data,parentDataProperty:"paymentDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
+errors = vErrors.length;
+}
+}
+if(data.orders !== undefined){
+if(!(validate165(data.orders, {instancePath:instancePath+"/orders",parentData:data,parentDataProperty:"orders",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
+errors = vErrors.length;
+}
+}
+if(data.reviews !== undefined){
+if(!(validate186(data.reviews, {instancePath:instancePath+"/reviews",parentData:data,parentDataProperty:"reviews",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
+errors = vErrors.length;
+}
+}
+if(data.partners !== undefined){
+if(!(validate190(data.partners, {instancePath:instancePath+"/partners",parentData:data,parentDataProperty:"partners",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
 }
 errors++;
 }
@@ -10128,12 +13368,12 @@ return errors === 0;
 }
 validate143.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema57 = {"type":"object","description":"The deposit gateway's records - deposits, chain transactions, static addresses, AML checks and the AML provider's settings - with each service's random stream.","additionalProperties":false,"properties":{}};
+const schema68 = {"type":"object","description":"The deposit gateway's records - deposits, chain transactions, static addresses, AML checks and the AML provider's settings - with each service's random stream.","additionalProperties":false,"properties":{}};
 
-function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate145.evaluated;
+const evaluated0 = validate201.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10162,17 +13402,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate145.errors = vErrors;
+validate201.errors = vErrors;
 return errors === 0;
 }
-validate145.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate201.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema58 = {"type":"object","description":"Upload intents with their files' metadata, and verifications, with each service's random stream.","additionalProperties":false,"properties":{}};
+const schema69 = {"type":"object","description":"Upload intents with their files' metadata, and verifications, with each service's random stream.","additionalProperties":false,"properties":{}};
 
-function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate147.evaluated;
+const evaluated0 = validate203.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10201,10 +13441,10 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate147.errors = vErrors;
+validate203.errors = vErrors;
 return errors === 0;
 }
-validate147.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate203.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -10442,14 +13682,14 @@ errors = vErrors.length;
 }
 }
 if(data.deposits !== undefined){
-if(!(validate145(data.deposits, {instancePath:instancePath+"/deposits",parentData:data,parentDataProperty:"deposits",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
+if(!(validate201(data.deposits, {instancePath:instancePath+"/deposits",parentData:data,parentDataProperty:"deposits",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
 errors = vErrors.length;
 }
 }
 if(data.files !== undefined){
-if(!(validate147(data.files, {instancePath:instancePath+"/files",parentData:data,parentDataProperty:"files",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
+if(!(validate203(data.files, {instancePath:instancePath+"/files",parentData:data,parentDataProperty:"files",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
 errors = vErrors.length;
 }
 }
@@ -10517,13 +13757,13 @@ return errors === 0;
 }
 validate81.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const importSandboxState_body = validate150;
-const schema59 = {"$ref":"#/components/schemas/SandboxState","$comment":"validator entry"};
+export const importSandboxState_body = validate206;
+const schema70 = {"$ref":"#/components/schemas/SandboxState","$comment":"validator entry"};
 
-function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate150.evaluated;
+const evaluated0 = validate206.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10534,19 +13774,19 @@ if(!(validate83(data, {instancePath,parentData,parentDataProperty,rootData,dynam
 vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
 errors = vErrors.length;
 }
-validate150.errors = vErrors;
+validate206.errors = vErrors;
 return errors === 0;
 }
-validate150.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate206.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const importSandboxState_response_200 = validate152;
-const schema60 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SandboxStateLoaded"}}}]};
-const schema61 = {"type":"object","required":["seed","now","records"],"additionalProperties":false,"properties":{"seed":{"$ref":"#/components/schemas/Seed"},"now":{"type":"string","format":"date-time","description":"The virtual instant after the load (the document's clock)."},"records":{"type":"integer","minimum":0,"description":"How many records the document held."}}};
+export const importSandboxState_response_200 = validate208;
+const schema71 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SandboxStateLoaded"}}}]};
+const schema72 = {"type":"object","required":["seed","now","records"],"additionalProperties":false,"properties":{"seed":{"$ref":"#/components/schemas/Seed"},"now":{"type":"string","format":"date-time","description":"The virtual instant after the load (the document's clock)."},"records":{"type":"integer","minimum":0,"description":"How many records the document held."}}};
 
-function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate154.evaluated;
+const evaluated0 = validate210.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10663,16 +13903,16 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate154.errors = vErrors;
+validate210.errors = vErrors;
 return errors === 0;
 }
-validate154.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate210.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate152.evaluated;
+const evaluated0 = validate208.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10695,8 +13935,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate154(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+if(!(validate210(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
 }
@@ -10711,20 +13951,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate152.errors = vErrors;
+validate208.errors = vErrors;
 return errors === 0;
 }
-validate152.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate208.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getClock_response_200 = validate157;
-const schema62 = {"$ref":"#/components/responses/ClockState/content/application~1json/schema","$comment":"validator entry"};
-const schema63 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ClockState"}}}]};
-const schema64 = {"type":"object","required":["now","frozen","offset_seconds"],"additionalProperties":false,"properties":{"now":{"type":"string","format":"date-time","description":"The current virtual instant."},"frozen":{"type":"boolean","description":"Whether time is stopped (see freezeClock)."},"offset_seconds":{"type":"number","description":"The virtual instant minus real time, in seconds. 0 on a fresh clock; advances add to it; while the clock is frozen it falls as real time passes.","x-assumption":"A signed number of seconds (fractions allowed) is the simplest way to show how far the mock is from the wall clock."}}};
+export const getClock_response_200 = validate213;
+const schema73 = {"$ref":"#/components/responses/ClockState/content/application~1json/schema","$comment":"validator entry"};
+const schema74 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ClockState"}}}]};
+const schema75 = {"type":"object","required":["now","frozen","offset_seconds"],"additionalProperties":false,"properties":{"now":{"type":"string","format":"date-time","description":"The current virtual instant."},"frozen":{"type":"boolean","description":"Whether time is stopped (see freezeClock)."},"offset_seconds":{"type":"number","description":"The virtual instant minus real time, in seconds. 0 on a fresh clock; advances add to it; while the clock is frozen it falls as real time passes.","x-assumption":"A signed number of seconds (fractions allowed) is the simplest way to show how far the mock is from the wall clock."}}};
 
-function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate160.evaluated;
+const evaluated0 = validate216.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10835,16 +14075,16 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate160.errors = vErrors;
+validate216.errors = vErrors;
 return errors === 0;
 }
-validate160.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate216.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate158.evaluated;
+const evaluated0 = validate214.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10867,8 +14107,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate160(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+if(!(validate216(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate216.errors : vErrors.concat(validate216.errors);
 errors = vErrors.length;
 }
 }
@@ -10883,40 +14123,40 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate158.errors = vErrors;
+validate214.errors = vErrors;
 return errors === 0;
 }
-validate158.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate214.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate157.evaluated;
+const evaluated0 = validate213.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate158(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
+if(!(validate214(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
 errors = vErrors.length;
 }
-validate157.errors = vErrors;
+validate213.errors = vErrors;
 return errors === 0;
 }
-validate157.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate213.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const advanceClock_body = validate163;
-const schema65 = {"$ref":"#/components/schemas/AdvanceClockRequest","$comment":"validator entry"};
-const schema66 = {"description":"Exactly one of `seconds` and `duration`.","oneOf":[{"$ref":"#/components/schemas/AdvanceClockBySeconds"},{"$ref":"#/components/schemas/AdvanceClockByDuration"}]};
-const schema67 = {"type":"object","required":["seconds"],"additionalProperties":false,"properties":{"seconds":{"type":"number","exclusiveMinimum":0,"maximum":31536000,"description":"Seconds to move forward (fractions allowed), at most one year (365 days).","x-assumption":"A year bounds one call while covering every lifetime and retry schedule of the service.","example":1860}}};
+export const advanceClock_body = validate219;
+const schema76 = {"$ref":"#/components/schemas/AdvanceClockRequest","$comment":"validator entry"};
+const schema77 = {"description":"Exactly one of `seconds` and `duration`.","oneOf":[{"$ref":"#/components/schemas/AdvanceClockBySeconds"},{"$ref":"#/components/schemas/AdvanceClockByDuration"}]};
+const schema78 = {"type":"object","required":["seconds"],"additionalProperties":false,"properties":{"seconds":{"type":"number","exclusiveMinimum":0,"maximum":31536000,"description":"Seconds to move forward (fractions allowed), at most one year (365 days).","x-assumption":"A year bounds one call while covering every lifetime and retry schedule of the service.","example":1860}}};
 
-function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate165.evaluated;
+const evaluated0 = validate221.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10992,18 +14232,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate165.errors = vErrors;
+validate221.errors = vErrors;
 return errors === 0;
 }
-validate165.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate221.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema68 = {"type":"object","required":["duration"],"additionalProperties":false,"properties":{"duration":{"type":"string","maxLength":64,"pattern":"^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$","description":"An ISO 8601 duration such as `PT31M` or `P1DT2H`; a year counts 365 days and a month 30 days. Zero, or more than 31536000 seconds, gives 422 `validation_error`.","x-assumption":"Fixed lengths for years and months keep an advance independent of the calendar date it starts from.","example":"PT31M"}}};
-const pattern8 = new RegExp("^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "u");
+const schema79 = {"type":"object","required":["duration"],"additionalProperties":false,"properties":{"duration":{"type":"string","maxLength":64,"pattern":"^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$","description":"An ISO 8601 duration such as `PT31M` or `P1DT2H`; a year counts 365 days and a month 30 days. Zero, or more than 31536000 seconds, gives 422 `validation_error`.","x-assumption":"Fixed lengths for years and months keep an advance independent of the calendar date it starts from.","example":"PT31M"}}};
+const pattern11 = new RegExp("^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "u");
 
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate167.evaluated;
+const evaluated0 = validate223.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11046,7 +14286,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(!pattern8.test(data0)){
+if(!pattern11.test(data0)){
 const err3 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/pattern",keyword:"pattern",params:{pattern: "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$"},message:"must match pattern \""+"^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -11079,16 +14319,16 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate167.errors = vErrors;
+validate223.errors = vErrors;
 return errors === 0;
 }
-validate167.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate223.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate164.evaluated;
+const evaluated0 = validate220.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11099,8 +14339,8 @@ const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate165(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
+if(!(validate221(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate221.errors : vErrors.concat(validate221.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -11110,8 +14350,8 @@ passing0 = 0;
 var props0 = true;
 }
 const _errs2 = errors;
-if(!(validate167(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
+if(!(validate223(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate223.errors : vErrors.concat(validate223.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -11149,48 +14389,48 @@ vErrors = null;
 }
 }
 }
-validate164.errors = vErrors;
+validate220.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate164.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate220.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate163.evaluated;
+const evaluated0 = validate219.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate164(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
+if(!(validate220(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
 errors = vErrors.length;
 }
 else {
-var props0 = validate164.evaluated.props;
+var props0 = validate220.evaluated.props;
 }
-validate163.errors = vErrors;
+validate219.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate163.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate219.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const mintToken_body = validate170;
-const schema69 = {"$ref":"#/components/schemas/MintTokenRequest","$comment":"validator entry"};
-const schema70 = {"type":"object","additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":64,"description":"Name of the key. Default `key-<id>`."},"token":{"type":"string","minLength":16,"maxLength":128,"pattern":"^[A-Za-z0-9_\\-.]+$","description":"A fixed Bearer token, for CI configuration that cannot read the response. Default a random token."},"scopes":{"type":"array","uniqueItems":true,"maxItems":100,"items":{"$ref":"#/components/schemas/ScopeName"},"description":"The key's scopes. Default every scope of the v3 contract. An empty list gives a key that only reaches operations without a scope (`/private/ping`); a scope the v3 contract does not declare gives 422 `validation_error`.","x-assumption":"Rejecting unknown scopes surfaces typos in tests instead of minting a key that silently lacks a scope."},"client_active":{"type":"boolean","default":true,"description":"false gives `client_inactive` on every private v3 call."},"api_access_enabled":{"type":"boolean","default":true,"description":"false gives `api_access_disabled` on every private v3 call."},"key_active":{"type":"boolean","default":true,"description":"false gives `invalid_token` on every private v3 call."},"expires_at":{"type":["string","null"],"format":"date-time","default":null,"description":"When the key expires, on the virtual clock; null never. An instant in the past mints an already expired key (`token_expired`)."},"ip_allowlist":{"type":"array","maxItems":50,"items":{"$ref":"#/components/schemas/IpAllowlistEntry"},"description":"Caller addresses allowed to use the key; empty or absent means no allow-list. Another caller gets `ip_not_allowed`."},"hmac_required":{"type":"boolean","default":false,"description":"true requires the `hmacSignature` scheme of the v3 contract, keyed with the returned `hmac_secret`."},"rate_limit_per_minute":{"type":"integer","minimum":1,"maximum":100000,"description":"Requests a minute. Default `requests_per_minute` of the v3 contract's `info.x-rate-limits`."},"quota_daily":{"type":"integer","minimum":1,"maximum":100000000,"description":"Requests a day. Default `quota_daily` of the v3 contract's `info.x-rate-limits`."},"quota_monthly":{"type":"integer","minimum":1,"maximum":1000000000,"description":"Requests a month. Default `quota_monthly` of the v3 contract's `info.x-rate-limits`."}},"x-assumption":"Defaults come from the v3 contract (its scopes and info.x-rate-limits) so the control contract restates no number of the service."};
+export const mintToken_body = validate226;
+const schema80 = {"$ref":"#/components/schemas/MintTokenRequest","$comment":"validator entry"};
+const schema81 = {"type":"object","additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":64,"description":"Name of the key. Default `key-<id>`."},"token":{"type":"string","minLength":16,"maxLength":128,"pattern":"^[A-Za-z0-9_\\-.]+$","description":"A fixed Bearer token, for CI configuration that cannot read the response. Default a random token."},"scopes":{"type":"array","uniqueItems":true,"maxItems":100,"items":{"$ref":"#/components/schemas/ScopeName"},"description":"The key's scopes. Default every scope of the v3 contract. An empty list gives a key that only reaches operations without a scope (`/private/ping`); a scope the v3 contract does not declare gives 422 `validation_error`.","x-assumption":"Rejecting unknown scopes surfaces typos in tests instead of minting a key that silently lacks a scope."},"client_active":{"type":"boolean","default":true,"description":"false gives `client_inactive` on every private v3 call."},"api_access_enabled":{"type":"boolean","default":true,"description":"false gives `api_access_disabled` on every private v3 call."},"key_active":{"type":"boolean","default":true,"description":"false gives `invalid_token` on every private v3 call."},"expires_at":{"type":["string","null"],"format":"date-time","default":null,"description":"When the key expires, on the virtual clock; null never. An instant in the past mints an already expired key (`token_expired`)."},"ip_allowlist":{"type":"array","maxItems":50,"items":{"$ref":"#/components/schemas/IpAllowlistEntry"},"description":"Caller addresses allowed to use the key; empty or absent means no allow-list. Another caller gets `ip_not_allowed`."},"hmac_required":{"type":"boolean","default":false,"description":"true requires the `hmacSignature` scheme of the v3 contract, keyed with the returned `hmac_secret`."},"rate_limit_per_minute":{"type":"integer","minimum":1,"maximum":100000,"description":"Requests a minute. Default `requests_per_minute` of the v3 contract's `info.x-rate-limits`."},"quota_daily":{"type":"integer","minimum":1,"maximum":100000000,"description":"Requests a day. Default `quota_daily` of the v3 contract's `info.x-rate-limits`."},"quota_monthly":{"type":"integer","minimum":1,"maximum":1000000000,"description":"Requests a month. Default `quota_monthly` of the v3 contract's `info.x-rate-limits`."}},"x-assumption":"Defaults come from the v3 contract (its scopes and info.x-rate-limits) so the control contract restates no number of the service."};
 const func0 = imported_ajv_dist_runtime_equal.default;
-const pattern9 = new RegExp("^[A-Za-z0-9_\\-.]+$", "u");
-const schema71 = {"type":"string","pattern":"^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$","description":"A scope of the v3 contract (`x-scope` of its operations), for example `orders:read`.","example":"orders:read"};
-const pattern10 = new RegExp("^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$", "u");
+const pattern12 = new RegExp("^[A-Za-z0-9_\\-.]+$", "u");
+const schema82 = {"type":"string","pattern":"^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$","description":"A scope of the v3 contract (`x-scope` of its operations), for example `orders:read`.","example":"orders:read"};
+const pattern13 = new RegExp("^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$", "u");
 
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate172.evaluated;
+const evaluated0 = validate228.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11198,7 +14438,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!pattern10.test(data)){
+if(!pattern13.test(data)){
 const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$"},message:"must match pattern \""+"^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -11219,21 +14459,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate172.errors = vErrors;
+validate228.errors = vErrors;
 return errors === 0;
 }
-validate172.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate228.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema72 = {"type":"string","maxLength":49,"description":"An IPv4 or IPv6 address, or a CIDR block of either.","anyOf":[{"format":"ipv4"},{"format":"ipv6"},{"pattern":"^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$"},{"pattern":"^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$"}],"x-assumption":"The IPv6 CIDR pattern is loose; the mock parses each entry and rejects an invalid one with 422.","example":"198.51.100.0/24"};
+const schema83 = {"type":"string","maxLength":49,"description":"An IPv4 or IPv6 address, or a CIDR block of either.","anyOf":[{"format":"ipv4"},{"format":"ipv6"},{"pattern":"^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$"},{"pattern":"^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$"}],"x-assumption":"The IPv6 CIDR pattern is loose; the mock parses each entry and rejects an invalid one with 422.","example":"198.51.100.0/24"};
 const formats22 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 const formats24 = /^((([0-9a-f]{1,4}:){7}([0-9a-f]{1,4}|:))|(([0-9a-f]{1,4}:){6}(:[0-9a-f]{1,4}|((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){5}(((:[0-9a-f]{1,4}){1,2})|:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){4}(((:[0-9a-f]{1,4}){1,3})|((:[0-9a-f]{1,4})?:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){3}(((:[0-9a-f]{1,4}){1,4})|((:[0-9a-f]{1,4}){0,2}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){2}(((:[0-9a-f]{1,4}){1,5})|((:[0-9a-f]{1,4}){0,3}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){1}(((:[0-9a-f]{1,4}){1,6})|((:[0-9a-f]{1,4}){0,4}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(:(((:[0-9a-f]{1,4}){1,7})|((:[0-9a-f]{1,4}){0,5}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:)))$/i;
-const pattern11 = new RegExp("^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$", "u");
-const pattern12 = new RegExp("^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$", "u");
+const pattern14 = new RegExp("^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$", "u");
+const pattern15 = new RegExp("^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$", "u");
 
-function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate174.evaluated;
+const evaluated0 = validate230.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11274,7 +14514,7 @@ var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 const _errs4 = errors;
 if(typeof data === "string"){
-if(!pattern11.test(data)){
+if(!pattern14.test(data)){
 const err2 = {instancePath,schemaPath:"#/anyOf/2/pattern",keyword:"pattern",params:{pattern: "^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$"},message:"must match pattern \""+"^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -11289,7 +14529,7 @@ var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
 const _errs5 = errors;
 if(typeof data === "string"){
-if(!pattern12.test(data)){
+if(!pattern15.test(data)){
 const err3 = {instancePath,schemaPath:"#/anyOf/3/pattern",keyword:"pattern",params:{pattern: "^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$"},message:"must match pattern \""+"^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -11345,16 +14585,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate174.errors = vErrors;
+validate230.errors = vErrors;
 return errors === 0;
 }
-validate174.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate230.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate171.evaluated;
+const evaluated0 = validate227.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11363,7 +14603,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func13.call(schema70.properties, key0))){
+if(!(func13.call(schema81.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -11432,7 +14672,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(!pattern9.test(data1)){
+if(!pattern12.test(data1)){
 const err6 = {instancePath:instancePath+"/token",schemaPath:"#/properties/token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_\\-.]+$"},message:"must match pattern \""+"^[A-Za-z0-9_\\-.]+$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -11469,8 +14709,8 @@ errors++;
 }
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate172(data2[i0], {instancePath:instancePath+"/scopes/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
+if(!(validate228(data2[i0], {instancePath:instancePath+"/scopes/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
 errors = vErrors.length;
 }
 }
@@ -11545,7 +14785,7 @@ errors++;
 if(data.expires_at !== undefined){
 let data7 = data.expires_at;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err14 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema70.properties.expires_at.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema81.properties.expires_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11582,8 +14822,8 @@ errors++;
 }
 const len1 = data8.length;
 for(let i2=0; i2<len1; i2++){
-if(!(validate174(data8[i2], {instancePath:instancePath+"/ip_allowlist/" + i2,parentData:data8,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
+if(!(validate230(data8[i2], {instancePath:instancePath+"/ip_allowlist/" + i2,parentData:data8,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
 errors = vErrors.length;
 }
 }
@@ -11727,40 +14967,40 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate171.errors = vErrors;
+validate227.errors = vErrors;
 return errors === 0;
 }
-validate171.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate227.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate170.evaluated;
+const evaluated0 = validate226.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate171(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
+if(!(validate227(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
 errors = vErrors.length;
 }
-validate170.errors = vErrors;
+validate226.errors = vErrors;
 return errors === 0;
 }
-validate170.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate226.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const mintToken_response_201 = validate177;
-const schema73 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/MintedTokenResult"}}}]};
-const schema74 = {"type":"object","required":["token","hmac_secret","key"],"additionalProperties":false,"properties":{"token":{"type":"string","description":"The Bearer token. Shown once."},"hmac_secret":{"type":"string","description":"The key's API HMAC secret for the `hmacSignature` scheme (needed when `hmac_required`). Shown once."},"key":{"$ref":"#/components/schemas/MintedKey"}}};
-const schema75 = {"type":"object","required":["id","name","scopes","client","key_active","expires_at","ip_allowlist","hmac_required","rate_limit_per_minute","quota_daily","quota_monthly","created_at"],"additionalProperties":false,"description":"The minted key with every setting resolved (defaults filled in).","properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"scopes":{"type":"array","items":{"$ref":"#/components/schemas/ScopeName"}},"client":{"type":"object","required":["id","active","api_access_enabled"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"active":{"type":"boolean"},"api_access_enabled":{"type":"boolean"}}},"key_active":{"type":"boolean"},"expires_at":{"type":["string","null"],"format":"date-time"},"ip_allowlist":{"type":"array","items":{"$ref":"#/components/schemas/IpAllowlistEntry"}},"hmac_required":{"type":"boolean"},"rate_limit_per_minute":{"type":"integer","minimum":1},"quota_daily":{"type":"integer","minimum":1},"quota_monthly":{"type":"integer","minimum":1},"created_at":{"type":"string","format":"date-time"}}};
+export const mintToken_response_201 = validate233;
+const schema84 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/MintedTokenResult"}}}]};
+const schema85 = {"type":"object","required":["token","hmac_secret","key"],"additionalProperties":false,"properties":{"token":{"type":"string","description":"The Bearer token. Shown once."},"hmac_secret":{"type":"string","description":"The key's API HMAC secret for the `hmacSignature` scheme (needed when `hmac_required`). Shown once."},"key":{"$ref":"#/components/schemas/MintedKey"}}};
+const schema86 = {"type":"object","required":["id","name","scopes","client","key_active","expires_at","ip_allowlist","hmac_required","rate_limit_per_minute","quota_daily","quota_monthly","created_at"],"additionalProperties":false,"description":"The minted key with every setting resolved (defaults filled in).","properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"scopes":{"type":"array","items":{"$ref":"#/components/schemas/ScopeName"}},"client":{"type":"object","required":["id","active","api_access_enabled"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"active":{"type":"boolean"},"api_access_enabled":{"type":"boolean"}}},"key_active":{"type":"boolean"},"expires_at":{"type":["string","null"],"format":"date-time"},"ip_allowlist":{"type":"array","items":{"$ref":"#/components/schemas/IpAllowlistEntry"}},"hmac_required":{"type":"boolean"},"rate_limit_per_minute":{"type":"integer","minimum":1},"quota_daily":{"type":"integer","minimum":1},"quota_monthly":{"type":"integer","minimum":1},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate180.evaluated;
+const evaluated0 = validate236.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11889,7 +15129,7 @@ vErrors.push(err11);
 errors++;
 }
 for(const key0 in data){
-if(!(func13.call(schema75.properties, key0))){
+if(!(func13.call(schema86.properties, key0))){
 const err12 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err12];
@@ -11942,8 +15182,8 @@ let data2 = data.scopes;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate172(data2[i0], {instancePath:instancePath+"/scopes/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
+if(!(validate228(data2[i0], {instancePath:instancePath+"/scopes/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
 errors = vErrors.length;
 }
 }
@@ -12080,7 +15320,7 @@ errors++;
 if(data.expires_at !== undefined){
 let data9 = data.expires_at;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err27 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema75.properties.expires_at.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema86.properties.expires_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -12107,8 +15347,8 @@ let data10 = data.ip_allowlist;
 if(Array.isArray(data10)){
 const len1 = data10.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate174(data10[i1], {instancePath:instancePath+"/ip_allowlist/" + i1,parentData:data10,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
+if(!(validate230(data10[i1], {instancePath:instancePath+"/ip_allowlist/" + i1,parentData:data10,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
 errors = vErrors.length;
 }
 }
@@ -12247,16 +15487,16 @@ vErrors.push(err39);
 }
 errors++;
 }
-validate180.errors = vErrors;
+validate236.errors = vErrors;
 return errors === 0;
 }
-validate180.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate236.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate179.evaluated;
+const evaluated0 = validate235.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12331,8 +15571,8 @@ errors++;
 }
 }
 if(data.key !== undefined){
-if(!(validate180(data.key, {instancePath:instancePath+"/key",parentData:data,parentDataProperty:"key",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
+if(!(validate236(data.key, {instancePath:instancePath+"/key",parentData:data,parentDataProperty:"key",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
 errors = vErrors.length;
 }
 }
@@ -12347,16 +15587,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate179.errors = vErrors;
+validate235.errors = vErrors;
 return errors === 0;
 }
-validate179.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate235.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate177.evaluated;
+const evaluated0 = validate233.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12379,8 +15619,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate179(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
+if(!(validate235(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate235.errors : vErrors.concat(validate235.errors);
 errors = vErrors.length;
 }
 }
@@ -12395,24 +15635,24 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate177.errors = vErrors;
+validate233.errors = vErrors;
 return errors === 0;
 }
-validate177.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate233.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createSite_body = validate185;
-const schema76 = {"$ref":"#/components/schemas/CreateSiteRequest","$comment":"validator entry"};
-const schema77 = {"type":"object","additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":64,"description":"Name of the site. Default `site-<id>`."},"api_key":{"type":"string","minLength":16,"maxLength":128,"pattern":"^[A-Za-z0-9_\\-.]+$","description":"A fixed API key (`X-Api-Key` of the v1 `hmac` scheme), for CI configuration. Default a random key.","x-assumption":"Limited to URL- and header-safe characters because it travels in a header."},"api_secret":{"type":"string","minLength":32,"maxLength":128,"pattern":"^[\\x21-\\x7E]+$","description":"A fixed API secret (the HMAC key of the v1 `hmac` scheme). Default a random secret.","x-assumption":"Printable ASCII without spaces, so the secret can sit in any environment variable or config file."},"callback_url":{"type":["string","null"],"format":"uri","maxLength":2048,"pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$","default":null,"description":"Where the site's webhooks are POSTed: an http or https URL without credentials in it,\nwhich the mock's webhook egress policy must permit (the rules of a v3 endpoint's\n`url`). When null, the mock records each delivery without sending it.\n","x-assumption":"A site without a callback URL is useful to tests that only inspect the recorded deliveries."},"aml_enabled":{"type":"boolean","default":true,"description":"Whether deposits of the site are AML-screened; when false, their `amlStatus` is `not_checked`."},"webhook_events":{"type":"array","uniqueItems":true,"maxItems":50,"items":{"$ref":"#/components/schemas/WebhookEventTypeName"},"description":"The event types sent to the site (its `subscribed` list). Default every `deposit.*` type of the v1 contract."}}};
-const pattern14 = new RegExp("^[\\x21-\\x7E]+$", "u");
-const pattern15 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$", "u");
+export const createSite_body = validate241;
+const schema87 = {"$ref":"#/components/schemas/CreateSiteRequest","$comment":"validator entry"};
+const schema88 = {"type":"object","additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":64,"description":"Name of the site. Default `site-<id>`."},"api_key":{"type":"string","minLength":16,"maxLength":128,"pattern":"^[A-Za-z0-9_\\-.]+$","description":"A fixed API key (`X-Api-Key` of the v1 `hmac` scheme), for CI configuration. Default a random key.","x-assumption":"Limited to URL- and header-safe characters because it travels in a header."},"api_secret":{"type":"string","minLength":32,"maxLength":128,"pattern":"^[\\x21-\\x7E]+$","description":"A fixed API secret (the HMAC key of the v1 `hmac` scheme). Default a random secret.","x-assumption":"Printable ASCII without spaces, so the secret can sit in any environment variable or config file."},"callback_url":{"type":["string","null"],"format":"uri","maxLength":2048,"pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$","default":null,"description":"Where the site's webhooks are POSTed: an http or https URL without credentials in it,\nwhich the mock's webhook egress policy must permit (the rules of a v3 endpoint's\n`url`). When null, the mock records each delivery without sending it.\n","x-assumption":"A site without a callback URL is useful to tests that only inspect the recorded deliveries."},"aml_enabled":{"type":"boolean","default":true,"description":"Whether deposits of the site are AML-screened; when false, their `amlStatus` is `not_checked`."},"webhook_events":{"type":"array","uniqueItems":true,"maxItems":50,"items":{"$ref":"#/components/schemas/WebhookEventTypeName"},"description":"The event types sent to the site (its `subscribed` list). Default every `deposit.*` type of the v1 contract."}}};
+const pattern17 = new RegExp("^[\\x21-\\x7E]+$", "u");
+const pattern18 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$", "u");
 const formats30 = imported_ajv_formats_dist_formats.fullFormats.uri;
-const schema78 = {"type":"string","pattern":"^[a-z][a-z_]*\\.[a-z][a-z_]*$","description":"A deposit webhook event type of the v1 contract (`components.schemas.WebhookEventType`), for example `deposit.paid`; another value gives 422 `validation_error`.","x-assumption":"Written as a pattern, not an enum, so the event list lives only in the v1 contract; the mock checks values against it.","example":"deposit.paid"};
-const pattern16 = new RegExp("^[a-z][a-z_]*\\.[a-z][a-z_]*$", "u");
+const schema89 = {"type":"string","pattern":"^[a-z][a-z_]*\\.[a-z][a-z_]*$","description":"A deposit webhook event type of the v1 contract (`components.schemas.WebhookEventType`), for example `deposit.paid`; another value gives 422 `validation_error`.","x-assumption":"Written as a pattern, not an enum, so the event list lives only in the v1 contract; the mock checks values against it.","example":"deposit.paid"};
+const pattern19 = new RegExp("^[a-z][a-z_]*\\.[a-z][a-z_]*$", "u");
 
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate187.evaluated;
+const evaluated0 = validate243.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12420,7 +15660,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!pattern16.test(data)){
+if(!pattern19.test(data)){
 const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]*\\.[a-z][a-z_]*$"},message:"must match pattern \""+"^[a-z][a-z_]*\\.[a-z][a-z_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -12441,16 +15681,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate187.errors = vErrors;
+validate243.errors = vErrors;
 return errors === 0;
 }
-validate187.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate243.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate186.evaluated;
+const evaluated0 = validate242.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12528,7 +15768,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(!pattern9.test(data1)){
+if(!pattern12.test(data1)){
 const err6 = {instancePath:instancePath+"/api_key",schemaPath:"#/properties/api_key/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_\\-.]+$"},message:"must match pattern \""+"^[A-Za-z0-9_\\-.]+$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -12573,7 +15813,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!pattern14.test(data2)){
+if(!pattern17.test(data2)){
 const err10 = {instancePath:instancePath+"/api_secret",schemaPath:"#/properties/api_secret/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E]+$"},message:"must match pattern \""+"^[\\x21-\\x7E]+$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -12598,7 +15838,7 @@ errors++;
 if(data.callback_url !== undefined){
 let data3 = data.callback_url;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err12 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/type",keyword:"type",params:{type: schema77.properties.callback_url.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/type",keyword:"type",params:{type: schema88.properties.callback_url.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -12618,7 +15858,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!pattern15.test(data3)){
+if(!pattern18.test(data3)){
 const err14 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -12667,8 +15907,8 @@ errors++;
 }
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate187(data5[i0], {instancePath:instancePath+"/webhook_events/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate243(data5[i0], {instancePath:instancePath+"/webhook_events/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate243.errors : vErrors.concat(validate243.errors);
 errors = vErrors.length;
 }
 }
@@ -12715,40 +15955,40 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate186.errors = vErrors;
+validate242.errors = vErrors;
 return errors === 0;
 }
-validate186.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate242.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate185.evaluated;
+const evaluated0 = validate241.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate186(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
+if(!(validate242(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
 errors = vErrors.length;
 }
-validate185.errors = vErrors;
+validate241.errors = vErrors;
 return errors === 0;
 }
-validate185.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate241.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createSite_response_201 = validate190;
-const schema79 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SiteWithSecretsResult"}}}]};
-const schema80 = {"type":"object","required":["site","api_secret","webhook_secret"],"additionalProperties":false,"properties":{"site":{"$ref":"#/components/schemas/Site"},"api_secret":{"type":"string","description":"The API secret of the v1 `hmac` scheme. Shown once."},"webhook_secret":{"type":"string","description":"The secret that signs the site's webhooks (`X-Signature`). Shown once."}}};
-const schema81 = {"type":"object","required":["id","name","api_key","callback_url","aml_enabled","webhook_events","created_at"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"api_key":{"type":"string"},"callback_url":{"type":["string","null"],"format":"uri"},"aml_enabled":{"type":"boolean"},"webhook_events":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEventTypeName"}},"created_at":{"type":"string","format":"date-time"}}};
+export const createSite_response_201 = validate246;
+const schema90 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SiteWithSecretsResult"}}}]};
+const schema91 = {"type":"object","required":["site","api_secret","webhook_secret"],"additionalProperties":false,"properties":{"site":{"$ref":"#/components/schemas/Site"},"api_secret":{"type":"string","description":"The API secret of the v1 `hmac` scheme. Shown once."},"webhook_secret":{"type":"string","description":"The secret that signs the site's webhooks (`X-Signature`). Shown once."}}};
+const schema92 = {"type":"object","required":["id","name","api_key","callback_url","aml_enabled","webhook_events","created_at"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"api_key":{"type":"string"},"callback_url":{"type":["string","null"],"format":"uri"},"aml_enabled":{"type":"boolean"},"webhook_events":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEventTypeName"}},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate193.evaluated;
+const evaluated0 = validate249.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12890,7 +16130,7 @@ errors++;
 if(data.callback_url !== undefined){
 let data3 = data.callback_url;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err12 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/type",keyword:"type",params:{type: schema81.properties.callback_url.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/type",keyword:"type",params:{type: schema92.properties.callback_url.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -12929,8 +16169,8 @@ let data5 = data.webhook_events;
 if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate187(data5[i0], {instancePath:instancePath+"/webhook_events/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate243(data5[i0], {instancePath:instancePath+"/webhook_events/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate243.errors : vErrors.concat(validate243.errors);
 errors = vErrors.length;
 }
 }
@@ -12982,16 +16222,16 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate193.errors = vErrors;
+validate249.errors = vErrors;
 return errors === 0;
 }
-validate193.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate249.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate192.evaluated;
+const evaluated0 = validate248.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13042,8 +16282,8 @@ errors++;
 }
 }
 if(data.site !== undefined){
-if(!(validate193(data.site, {instancePath:instancePath+"/site",parentData:data,parentDataProperty:"site",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
+if(!(validate249(data.site, {instancePath:instancePath+"/site",parentData:data,parentDataProperty:"site",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
 errors = vErrors.length;
 }
 }
@@ -13082,16 +16322,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate192.errors = vErrors;
+validate248.errors = vErrors;
 return errors === 0;
 }
-validate192.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate248.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate190.evaluated;
+const evaluated0 = validate246.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13114,8 +16354,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate192(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
+if(!(validate248(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
 errors = vErrors.length;
 }
 }
@@ -13130,20 +16370,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate190.errors = vErrors;
+validate246.errors = vErrors;
 return errors === 0;
 }
-validate190.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate246.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const signDepositRequest_body = validate197;
-const schema82 = {"$ref":"#/components/schemas/SignDepositRequestRequest","$comment":"validator entry"};
-const schema83 = {"type":"object","required":["method","path"],"additionalProperties":false,"properties":{"method":{"type":"string","enum":["GET","POST","PUT","PATCH","DELETE"]},"path":{"type":"string","minLength":1,"maxLength":2048,"pattern":"^/","description":"The path and query string exactly as they will be sent.","example":"/v1/public/deposits?per_page=20"},"body":{"type":"string","maxLength":65536,"description":"The exact body text (at most the v1 body limit, 64 KiB); none for a request without a body."},"api_key":{"type":"string","minLength":1,"maxLength":128,"description":"The site's API key; alone, it names one of the mock's sites."},"api_secret":{"type":"string","minLength":1,"maxLength":128,"description":"The secret to sign with; needs `api_key`."}}};
-const pattern17 = new RegExp("^/", "u");
+export const signDepositRequest_body = validate253;
+const schema93 = {"$ref":"#/components/schemas/SignDepositRequestRequest","$comment":"validator entry"};
+const schema94 = {"type":"object","required":["method","path"],"additionalProperties":false,"properties":{"method":{"type":"string","enum":["GET","POST","PUT","PATCH","DELETE"]},"path":{"type":"string","minLength":1,"maxLength":2048,"pattern":"^/","description":"The path and query string exactly as they will be sent.","example":"/v1/public/deposits?per_page=20"},"body":{"type":"string","maxLength":65536,"description":"The exact body text (at most the v1 body limit, 64 KiB); none for a request without a body."},"api_key":{"type":"string","minLength":1,"maxLength":128,"description":"The site's API key; alone, it names one of the mock's sites."},"api_secret":{"type":"string","minLength":1,"maxLength":128,"description":"The secret to sign with; needs `api_key`."}}};
+const pattern20 = new RegExp("^/", "u");
 
-function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate198.evaluated;
+const evaluated0 = validate254.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13196,7 +16436,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(((((data0 === "GET") || (data0 === "POST")) || (data0 === "PUT")) || (data0 === "PATCH")) || (data0 === "DELETE"))){
-const err4 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/enum",keyword:"enum",params:{allowedValues: schema83.properties.method.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/enum",keyword:"enum",params:{allowedValues: schema94.properties.method.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13229,7 +16469,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(!pattern17.test(data1)){
+if(!pattern20.test(data1)){
 const err7 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -13357,39 +16597,39 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate198.errors = vErrors;
+validate254.errors = vErrors;
 return errors === 0;
 }
-validate198.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate254.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate197.evaluated;
+const evaluated0 = validate253.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
+if(!(validate254(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
 errors = vErrors.length;
 }
-validate197.errors = vErrors;
+validate253.errors = vErrors;
 return errors === 0;
 }
-validate197.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate253.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const signDepositRequest_response_200 = validate200;
-const schema84 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SignedDepositRequest"}}}]};
-const schema85 = {"type":"object","required":["headers","site_id"],"additionalProperties":false,"properties":{"headers":{"type":"object","description":"Header name to value, to add to the request.","additionalProperties":{"type":"string"}},"site_id":{"type":["integer","null"],"description":"The mock's site with that API key and secret; null when no site of this mock has them."}}};
+export const signDepositRequest_response_200 = validate256;
+const schema95 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SignedDepositRequest"}}}]};
+const schema96 = {"type":"object","required":["headers","site_id"],"additionalProperties":false,"properties":{"headers":{"type":"object","description":"Header name to value, to add to the request.","additionalProperties":{"type":"string"}},"site_id":{"type":["integer","null"],"description":"The mock's site with that API key and secret; null when no site of this mock has them."}}};
 
-function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate202.evaluated;
+const evaluated0 = validate258.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13459,7 +16699,7 @@ errors++;
 if(data.site_id !== undefined){
 let data2 = data.site_id;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err5 = {instancePath:instancePath+"/site_id",schemaPath:"#/properties/site_id/type",keyword:"type",params:{type: schema85.properties.site_id.type},message:"must be integer,null"};
+const err5 = {instancePath:instancePath+"/site_id",schemaPath:"#/properties/site_id/type",keyword:"type",params:{type: schema96.properties.site_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -13480,16 +16720,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate202.errors = vErrors;
+validate258.errors = vErrors;
 return errors === 0;
 }
-validate202.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate258.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate200.evaluated;
+const evaluated0 = validate256.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13512,8 +16752,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate202(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
+if(!(validate258(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate258.errors : vErrors.concat(validate258.errors);
 errors = vErrors.length;
 }
 }
@@ -13528,18 +16768,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate200.errors = vErrors;
+validate256.errors = vErrors;
 return errors === 0;
 }
-validate200.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate256.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listInboxWebhooks_query = validate204;
-const schema86 = {"type":"object","properties":{"event_type":{"type":"string","minLength":1,"maxLength":128},"event_id":{"type":"string","minLength":1,"maxLength":128}},"required":[]};
+export const listInboxWebhooks_query = validate260;
+const schema97 = {"type":"object","properties":{"event_type":{"type":"string","minLength":1,"maxLength":128},"event_id":{"type":"string","minLength":1,"maxLength":128}},"required":[]};
 
-function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate204.evaluated;
+const evaluated0 = validate260.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13628,21 +16868,21 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate204.errors = vErrors;
+validate260.errors = vErrors;
 return errors === 0;
 }
-validate204.evaluated = {"props":{"event_type":true,"event_id":true},"dynamicProps":false,"dynamicItems":false};
+validate260.evaluated = {"props":{"event_type":true,"event_id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listInboxWebhooks_response_200 = validate205;
-const schema87 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InboxDeliveriesResult"}}}]};
-const schema88 = {"type":"object","required":["deliveries"],"additionalProperties":false,"properties":{"deliveries":{"type":"array","maxItems":1000,"items":{"$ref":"#/components/schemas/InboxDelivery"}}}};
-const schema89 = {"type":"object","description":"One request the built-in inbox received.","required":["id","received_at","headers","body","event_id","event_type","delivery_id","attempt","signature_valid"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^inbox_[1-9][0-9]*$","description":"Id of the record, in order of arrival since the last reset.","x-assumption":"A counter, not a draw from the seeded random source, so deliveries arriving in any order leave every other seeded id unchanged."},"received_at":{"type":"string","format":"date-time","description":"When it arrived, on the virtual clock."},"headers":{"type":"object","description":"Every request header, by lower-case name (repeated headers joined with `, `).","additionalProperties":{"type":"string"}},"body":{"type":"string","description":"The raw body as UTF-8 text (empty when none was sent), exactly the bytes the signature covers."},"event_id":{"type":["string","null"],"description":"The `X-Event-Id` header; null when absent."},"event_type":{"type":["string","null"],"description":"The `X-Event-Type` header; null when absent."},"delivery_id":{"type":["string","null"],"description":"The `X-Delivery-Id` header; null when absent."},"attempt":{"type":["integer","null"],"minimum":1,"description":"The `X-Delivery-Attempt` header as a number; null when absent or not a positive integer."},"signature_valid":{"type":["boolean","null"],"description":"Whether `X-Signature` is the signature of the body with the secret of the v3 endpoint or v1 site that the delivery (by `X-Delivery-Id`, else `X-Event-Id`) belongs to; false when the header is missing or wrong; null when the delivery is not one of this mock's."}}};
-const pattern18 = new RegExp("^inbox_[1-9][0-9]*$", "u");
+export const listInboxWebhooks_response_200 = validate261;
+const schema98 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InboxDeliveriesResult"}}}]};
+const schema99 = {"type":"object","required":["deliveries"],"additionalProperties":false,"properties":{"deliveries":{"type":"array","maxItems":1000,"items":{"$ref":"#/components/schemas/InboxDelivery"}}}};
+const schema100 = {"type":"object","description":"One request the built-in inbox received.","required":["id","received_at","headers","body","event_id","event_type","delivery_id","attempt","signature_valid"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^inbox_[1-9][0-9]*$","description":"Id of the record, in order of arrival since the last reset.","x-assumption":"A counter, not a draw from the seeded random source, so deliveries arriving in any order leave every other seeded id unchanged."},"received_at":{"type":"string","format":"date-time","description":"When it arrived, on the virtual clock."},"headers":{"type":"object","description":"Every request header, by lower-case name (repeated headers joined with `, `).","additionalProperties":{"type":"string"}},"body":{"type":"string","description":"The raw body as UTF-8 text (empty when none was sent), exactly the bytes the signature covers."},"event_id":{"type":["string","null"],"description":"The `X-Event-Id` header; null when absent."},"event_type":{"type":["string","null"],"description":"The `X-Event-Type` header; null when absent."},"delivery_id":{"type":["string","null"],"description":"The `X-Delivery-Id` header; null when absent."},"attempt":{"type":["integer","null"],"minimum":1,"description":"The `X-Delivery-Attempt` header as a number; null when absent or not a positive integer."},"signature_valid":{"type":["boolean","null"],"description":"Whether `X-Signature` is the signature of the body with the secret of the v3 endpoint or v1 site that the delivery (by `X-Delivery-Id`, else `X-Event-Id`) belongs to; false when the header is missing or wrong; null when the delivery is not one of this mock's."}}};
+const pattern21 = new RegExp("^inbox_[1-9][0-9]*$", "u");
 
-function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate208.evaluated;
+const evaluated0 = validate264.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13741,7 +16981,7 @@ vErrors.push(err8);
 errors++;
 }
 for(const key0 in data){
-if(!(func13.call(schema89.properties, key0))){
+if(!(func13.call(schema100.properties, key0))){
 const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err9];
@@ -13755,7 +16995,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
-if(!pattern18.test(data0)){
+if(!pattern21.test(data0)){
 const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^inbox_[1-9][0-9]*$"},message:"must match pattern \""+"^inbox_[1-9][0-9]*$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -13844,7 +17084,7 @@ errors++;
 if(data.event_id !== undefined){
 let data5 = data.event_id;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err17 = {instancePath:instancePath+"/event_id",schemaPath:"#/properties/event_id/type",keyword:"type",params:{type: schema89.properties.event_id.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/event_id",schemaPath:"#/properties/event_id/type",keyword:"type",params:{type: schema100.properties.event_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -13857,7 +17097,7 @@ errors++;
 if(data.event_type !== undefined){
 let data6 = data.event_type;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err18 = {instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/type",keyword:"type",params:{type: schema89.properties.event_type.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/type",keyword:"type",params:{type: schema100.properties.event_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -13870,7 +17110,7 @@ errors++;
 if(data.delivery_id !== undefined){
 let data7 = data.delivery_id;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err19 = {instancePath:instancePath+"/delivery_id",schemaPath:"#/properties/delivery_id/type",keyword:"type",params:{type: schema89.properties.delivery_id.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/delivery_id",schemaPath:"#/properties/delivery_id/type",keyword:"type",params:{type: schema100.properties.delivery_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -13883,7 +17123,7 @@ errors++;
 if(data.attempt !== undefined){
 let data8 = data.attempt;
 if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err20 = {instancePath:instancePath+"/attempt",schemaPath:"#/properties/attempt/type",keyword:"type",params:{type: schema89.properties.attempt.type},message:"must be integer,null"};
+const err20 = {instancePath:instancePath+"/attempt",schemaPath:"#/properties/attempt/type",keyword:"type",params:{type: schema100.properties.attempt.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -13908,7 +17148,7 @@ errors++;
 if(data.signature_valid !== undefined){
 let data9 = data.signature_valid;
 if((typeof data9 !== "boolean") && (data9 !== null)){
-const err22 = {instancePath:instancePath+"/signature_valid",schemaPath:"#/properties/signature_valid/type",keyword:"type",params:{type: schema89.properties.signature_valid.type},message:"must be boolean,null"};
+const err22 = {instancePath:instancePath+"/signature_valid",schemaPath:"#/properties/signature_valid/type",keyword:"type",params:{type: schema100.properties.signature_valid.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -13929,16 +17169,16 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate208.errors = vErrors;
+validate264.errors = vErrors;
 return errors === 0;
 }
-validate208.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate264.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate207.evaluated;
+const evaluated0 = validate263.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13983,8 +17223,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate208(data0[i0], {instancePath:instancePath+"/deliveries/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
+if(!(validate264(data0[i0], {instancePath:instancePath+"/deliveries/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate264.errors : vErrors.concat(validate264.errors);
 errors = vErrors.length;
 }
 }
@@ -14011,16 +17251,16 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate207.errors = vErrors;
+validate263.errors = vErrors;
 return errors === 0;
 }
-validate207.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate263.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate205.evaluated;
+const evaluated0 = validate261.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14043,8 +17283,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate207(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
+if(!(validate263(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
 errors = vErrors.length;
 }
 }
@@ -14059,20 +17299,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate205.errors = vErrors;
+validate261.errors = vErrors;
 return errors === 0;
 }
-validate205.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate261.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const clearInbox_response_200 = validate211;
-const schema90 = {"$ref":"#/components/responses/Cleared/content/application~1json/schema","$comment":"validator entry"};
-const schema91 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ClearedResult"}}}]};
-const schema92 = {"type":"object","required":["cleared"],"additionalProperties":false,"properties":{"cleared":{"type":"integer","minimum":0,"description":"How many records (or faults) were removed."}}};
+export const clearInbox_response_200 = validate267;
+const schema101 = {"$ref":"#/components/responses/Cleared/content/application~1json/schema","$comment":"validator entry"};
+const schema102 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ClearedResult"}}}]};
+const schema103 = {"type":"object","required":["cleared"],"additionalProperties":false,"properties":{"cleared":{"type":"integer","minimum":0,"description":"How many records (or faults) were removed."}}};
 
-function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate214.evaluated;
+const evaluated0 = validate270.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14138,16 +17378,16 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate214.errors = vErrors;
+validate270.errors = vErrors;
 return errors === 0;
 }
-validate214.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate270.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate212.evaluated;
+const evaluated0 = validate268.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14170,8 +17410,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate214(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
+if(!(validate270(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate270.errors : vErrors.concat(validate270.errors);
 errors = vErrors.length;
 }
 }
@@ -14186,39 +17426,39 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate212.errors = vErrors;
+validate268.errors = vErrors;
 return errors === 0;
 }
-validate212.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate268.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate211.evaluated;
+const evaluated0 = validate267.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate212(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
+if(!(validate268(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
 errors = vErrors.length;
 }
-validate211.errors = vErrors;
+validate267.errors = vErrors;
 return errors === 0;
 }
-validate211.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate267.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const setWebhookFault_body = validate217;
-const schema93 = {"$ref":"#/components/schemas/WebhookFaultRequest","$comment":"validator entry"};
-const schema94 = {"type":"object","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","format":"uri","maxLength":2048,"description":"The fault applies to every webhook target URL that starts with this text.","example":"http://127.0.0.1:4010/__mock/webhooks/inbox"},"fail_next":{"type":"integer","minimum":1,"maximum":1000,"description":"The next this many attempts are answered with `status` by the mock itself, without contacting the target."},"status":{"type":"integer","minimum":400,"maximum":599,"description":"The HTTP status of the attempts the fault answers. Default 500 with `fail_next`; without it, every attempt is answered with this status until the faults are cleared."},"delay_ms":{"type":"integer","minimum":0,"maximum":60000,"description":"Milliseconds of real time to wait before each attempt is sent; past the delivery machine's attempt timeout the attempt fails as a timeout.","x-assumption":"Real time, not the virtual clock, since the attempt timeout is real time (a receiver answers in real time even while the clock is frozen)."},"duplicate":{"type":"boolean","description":"true sends the next attempt twice, as a receiver must be ready for; the delivery records one attempt."}}};
+export const setWebhookFault_body = validate273;
+const schema104 = {"$ref":"#/components/schemas/WebhookFaultRequest","$comment":"validator entry"};
+const schema105 = {"type":"object","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","format":"uri","maxLength":2048,"description":"The fault applies to every webhook target URL that starts with this text.","example":"http://127.0.0.1:4010/__mock/webhooks/inbox"},"fail_next":{"type":"integer","minimum":1,"maximum":1000,"description":"The next this many attempts are answered with `status` by the mock itself, without contacting the target."},"status":{"type":"integer","minimum":400,"maximum":599,"description":"The HTTP status of the attempts the fault answers. Default 500 with `fail_next`; without it, every attempt is answered with this status until the faults are cleared."},"delay_ms":{"type":"integer","minimum":0,"maximum":60000,"description":"Milliseconds of real time to wait before each attempt is sent; past the delivery machine's attempt timeout the attempt fails as a timeout.","x-assumption":"Real time, not the virtual clock, since the attempt timeout is real time (a receiver answers in real time even while the clock is frozen)."},"duplicate":{"type":"boolean","description":"true sends the next attempt twice, as a receiver must be ready for; the delivery records one attempt."}}};
 
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate218.evaluated;
+const evaluated0 = validate274.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14411,39 +17651,39 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate218.errors = vErrors;
+validate274.errors = vErrors;
 return errors === 0;
 }
-validate218.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate274.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate217.evaluated;
+const evaluated0 = validate273.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate218(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate218.errors : vErrors.concat(validate218.errors);
+if(!(validate274(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
 errors = vErrors.length;
 }
-validate217.errors = vErrors;
+validate273.errors = vErrors;
 return errors === 0;
 }
-validate217.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate273.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const setWebhookFault_response_201 = validate220;
-const schema95 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookFault"}}}]};
-const schema96 = {"type":"object","description":"A fault in force.","required":["url","fail_next","status","delay_ms","duplicate","created_at"],"additionalProperties":false,"properties":{"url":{"type":"string","format":"uri"},"fail_next":{"type":["integer","null"],"minimum":0,"description":"Attempts still to be answered with `status`; null when `status` answers every attempt, or when the fault fails none (then `status` is unused)."},"status":{"type":["integer","null"],"minimum":400,"maximum":599,"description":"The status faulted attempts get; null when the fault fails no attempt."},"delay_ms":{"type":"integer","minimum":0},"duplicate":{"type":"boolean","description":"Whether the next attempt is still to be sent twice."},"created_at":{"type":"string","format":"date-time"}}};
+export const setWebhookFault_response_201 = validate276;
+const schema106 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookFault"}}}]};
+const schema107 = {"type":"object","description":"A fault in force.","required":["url","fail_next","status","delay_ms","duplicate","created_at"],"additionalProperties":false,"properties":{"url":{"type":"string","format":"uri"},"fail_next":{"type":["integer","null"],"minimum":0,"description":"Attempts still to be answered with `status`; null when `status` answers every attempt, or when the fault fails none (then `status` is unused)."},"status":{"type":["integer","null"],"minimum":400,"maximum":599,"description":"The status faulted attempts get; null when the fault fails no attempt."},"delay_ms":{"type":"integer","minimum":0},"duplicate":{"type":"boolean","description":"Whether the next attempt is still to be sent twice."},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate222.evaluated;
+const evaluated0 = validate278.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14551,7 +17791,7 @@ errors++;
 if(data.fail_next !== undefined){
 let data1 = data.fail_next;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err9 = {instancePath:instancePath+"/fail_next",schemaPath:"#/properties/fail_next/type",keyword:"type",params:{type: schema96.properties.fail_next.type},message:"must be integer,null"};
+const err9 = {instancePath:instancePath+"/fail_next",schemaPath:"#/properties/fail_next/type",keyword:"type",params:{type: schema107.properties.fail_next.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -14576,7 +17816,7 @@ errors++;
 if(data.status !== undefined){
 let data2 = data.status;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema96.properties.status.type},message:"must be integer,null"};
+const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema107.properties.status.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -14681,16 +17921,16 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate222.errors = vErrors;
+validate278.errors = vErrors;
 return errors === 0;
 }
-validate222.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate278.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate220.evaluated;
+const evaluated0 = validate276.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14713,8 +17953,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate222(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
+if(!(validate278(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
 errors = vErrors.length;
 }
 }
@@ -14729,19 +17969,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate220.errors = vErrors;
+validate276.errors = vErrors;
 return errors === 0;
 }
-validate220.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate276.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceWebhookRetry_path = validate224;
-const schema97 = {"type":"object","properties":{"delivery":{"type":"string","format":"uuid"}},"required":["delivery"]};
+export const forceWebhookRetry_path = validate280;
+const schema108 = {"type":"object","properties":{"delivery":{"type":"string","format":"uuid"}},"required":["delivery"]};
 const formats44 = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 
-function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate224.evaluated;
+const evaluated0 = validate280.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14795,20 +18035,20 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate224.errors = vErrors;
+validate280.errors = vErrors;
 return errors === 0;
 }
-validate224.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
+validate280.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceWebhookRetry_response_200 = validate225;
-const schema98 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RetriedDeliveryResult"}}}]};
-const schema99 = {"type":"object","required":["delivery"],"properties":{"delivery":{"$ref":"#/components/schemas/PresentedRecord"}}};
-const schema100 = {"type":"object","description":"A record as its own API presents it (an exchange v3 Order or Verification, a deposit v1 Deposit, StaticAddress or AmlCheck, a webhook event or delivery); its schema is in that API's contract.","x-assumption":"The control API points at the record schemas of the other contracts instead of copying them, so they cannot drift apart.","additionalProperties":true};
+export const forceWebhookRetry_response_200 = validate281;
+const schema109 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RetriedDeliveryResult"}}}]};
+const schema110 = {"type":"object","required":["delivery"],"properties":{"delivery":{"$ref":"#/components/schemas/PresentedRecord"}}};
+const schema111 = {"type":"object","description":"A record as its own API presents it (an exchange v3 Order or Verification, a deposit v1 Deposit, StaticAddress or AmlCheck, a webhook event or delivery); its schema is in that API's contract.","x-assumption":"The control API points at the record schemas of the other contracts instead of copying them, so they cannot drift apart.","additionalProperties":true};
 
-function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate228.evaluated;
+const evaluated0 = validate284.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14827,16 +18067,16 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate228.errors = vErrors;
+validate284.errors = vErrors;
 return errors === 0;
 }
-validate228.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate284.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate227.evaluated;
+const evaluated0 = validate283.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14855,8 +18095,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.delivery !== undefined){
-if(!(validate228(data.delivery, {instancePath:instancePath+"/delivery",parentData:data,parentDataProperty:"delivery",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate284(data.delivery, {instancePath:instancePath+"/delivery",parentData:data,parentDataProperty:"delivery",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
 errors = vErrors.length;
 }
 }
@@ -14871,16 +18111,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate227.errors = vErrors;
+validate283.errors = vErrors;
 return errors === 0;
 }
-validate227.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
+validate283.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate225.evaluated;
+const evaluated0 = validate281.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14903,8 +18143,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate227(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
+if(!(validate283(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate283.errors : vErrors.concat(validate283.errors);
 errors = vErrors.length;
 }
 }
@@ -14919,18 +18159,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate225.errors = vErrors;
+validate281.errors = vErrors;
 return errors === 0;
 }
-validate225.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate281.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceWebhookRetry_response_404 = validate231;
-const schema101 = {"$ref":"#/components/responses/NotFound/content/application~1json/schema","$comment":"validator entry"};
+export const forceWebhookRetry_response_404 = validate287;
+const schema112 = {"$ref":"#/components/responses/NotFound/content/application~1json/schema","$comment":"validator entry"};
 
-function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate232.evaluated;
+const evaluated0 = validate288.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15773,38 +19013,38 @@ vErrors.push(err65);
 }
 errors++;
 }
-validate232.errors = vErrors;
+validate288.errors = vErrors;
 return errors === 0;
 }
-validate232.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate288.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate231.evaluated;
+const evaluated0 = validate287.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate232(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
+if(!(validate288(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate288.errors : vErrors.concat(validate288.errors);
 errors = vErrors.length;
 }
-validate231.errors = vErrors;
+validate287.errors = vErrors;
 return errors === 0;
 }
-validate231.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate287.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceWebhookRetry_response_409 = validate234;
-const schema103 = {"$ref":"#/components/responses/InvalidStateTransition/content/application~1json/schema","$comment":"validator entry"};
+export const forceWebhookRetry_response_409 = validate290;
+const schema114 = {"$ref":"#/components/responses/InvalidStateTransition/content/application~1json/schema","$comment":"validator entry"};
 
-function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate235.evaluated;
+const evaluated0 = validate291.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16647,39 +19887,39 @@ vErrors.push(err65);
 }
 errors++;
 }
-validate235.errors = vErrors;
+validate291.errors = vErrors;
 return errors === 0;
 }
-validate235.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate291.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate234.evaluated;
+const evaluated0 = validate290.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate235(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate235.errors : vErrors.concat(validate235.errors);
+if(!(validate291(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate291.errors : vErrors.concat(validate291.errors);
 errors = vErrors.length;
 }
-validate234.errors = vErrors;
+validate290.errors = vErrors;
 return errors === 0;
 }
-validate234.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate290.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const runDueWebhooks_response_200 = validate237;
-const schema105 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/DueWebhooksRunResult"}}}]};
-const schema106 = {"type":"object","description":"The attempts made by this call.","required":["attempted","delivered","retrying","failed","skipped","refused"],"additionalProperties":false,"properties":{"attempted":{"type":"integer","minimum":0,"description":"Attempts made."},"delivered":{"type":"integer","minimum":0,"description":"Attempts answered with a 2xx (the delivery is delivered)."},"retrying":{"type":"integer","minimum":0,"description":"Failed attempts with attempts left (the delivery is retrying)."},"failed":{"type":"integer","minimum":0,"description":"Failed attempts after which no automatic attempt remains (the delivery is failed)."},"skipped":{"type":"integer","minimum":0,"description":"Due deliveries not attempted (their endpoint is gone or disabled, or they no longer await an attempt)."},"refused":{"type":"integer","minimum":0,"description":"Outcomes the delivery machine refused because the delivery changed during the attempt."}}};
+export const runDueWebhooks_response_200 = validate293;
+const schema116 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/DueWebhooksRunResult"}}}]};
+const schema117 = {"type":"object","description":"The attempts made by this call.","required":["attempted","delivered","retrying","failed","skipped","refused"],"additionalProperties":false,"properties":{"attempted":{"type":"integer","minimum":0,"description":"Attempts made."},"delivered":{"type":"integer","minimum":0,"description":"Attempts answered with a 2xx (the delivery is delivered)."},"retrying":{"type":"integer","minimum":0,"description":"Failed attempts with attempts left (the delivery is retrying)."},"failed":{"type":"integer","minimum":0,"description":"Failed attempts after which no automatic attempt remains (the delivery is failed)."},"skipped":{"type":"integer","minimum":0,"description":"Due deliveries not attempted (their endpoint is gone or disabled, or they no longer await an attempt)."},"refused":{"type":"integer","minimum":0,"description":"Outcomes the delivery machine refused because the delivery changed during the attempt."}}};
 
-function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate239.evaluated;
+const evaluated0 = validate295.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16920,16 +20160,16 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate239.errors = vErrors;
+validate295.errors = vErrors;
 return errors === 0;
 }
-validate239.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate295.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate237.evaluated;
+const evaluated0 = validate293.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16952,8 +20192,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate239(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
+if(!(validate295(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate295.errors : vErrors.concat(validate295.errors);
 errors = vErrors.length;
 }
 }
@@ -16968,21 +20208,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate237.errors = vErrors;
+validate293.errors = vErrors;
 return errors === 0;
 }
-validate237.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate293.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listFaults_response_200 = validate241;
-const schema107 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/FaultListResult"}}}]};
-const schema108 = {"type":"object","required":["faults"],"additionalProperties":false,"properties":{"faults":{"type":"array","items":{"$ref":"#/components/schemas/Fault"}}}};
-const schema109 = {"type":"object","description":"A fault in force.","required":["id","operation","family","key_id","site_id","latency_ms","error","reset","times_left","probability","seed","applied","created_at"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"operation":{"type":"string"},"family":{"type":"string","enum":["v3","v1"],"description":"The API the operation belongs to."},"key_id":{"type":["integer","null"]},"site_id":{"type":["integer","null"]},"latency_ms":{"description":"The latency range (a fixed latency has min = max); null without latency.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/FaultLatencyRange"}]},"error":{"oneOf":[{"type":"null"},{"$ref":"#/components/schemas/FaultError"}]},"reset":{"type":"boolean"},"times_left":{"type":["integer","null"],"minimum":1,"description":"Calls the fault still acts on; null when it acts until removed."},"probability":{"type":["number","null"]},"seed":{"$ref":"#/components/schemas/Seed"},"applied":{"type":"integer","minimum":0,"description":"Calls the fault has acted on."},"created_at":{"type":"string","format":"date-time"}}};
-const schema110 = {"type":"object","required":["min","max"],"additionalProperties":false,"properties":{"min":{"type":"integer","minimum":0,"maximum":60000},"max":{"type":"integer","minimum":0,"maximum":60000,"description":"At least `min`."}}};
+export const listFaults_response_200 = validate297;
+const schema118 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/FaultListResult"}}}]};
+const schema119 = {"type":"object","required":["faults"],"additionalProperties":false,"properties":{"faults":{"type":"array","items":{"$ref":"#/components/schemas/Fault"}}}};
+const schema120 = {"type":"object","description":"A fault in force.","required":["id","operation","family","key_id","site_id","latency_ms","error","reset","times_left","probability","seed","applied","created_at"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"operation":{"type":"string"},"family":{"type":"string","enum":["v3","v1"],"description":"The API the operation belongs to."},"key_id":{"type":["integer","null"]},"site_id":{"type":["integer","null"]},"latency_ms":{"description":"The latency range (a fixed latency has min = max); null without latency.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/FaultLatencyRange"}]},"error":{"oneOf":[{"type":"null"},{"$ref":"#/components/schemas/FaultError"}]},"reset":{"type":"boolean"},"times_left":{"type":["integer","null"],"minimum":1,"description":"Calls the fault still acts on; null when it acts until removed."},"probability":{"type":["number","null"]},"seed":{"$ref":"#/components/schemas/Seed"},"applied":{"type":"integer","minimum":0,"description":"Calls the fault has acted on."},"created_at":{"type":"string","format":"date-time"}}};
+const schema121 = {"type":"object","required":["min","max"],"additionalProperties":false,"properties":{"min":{"type":"integer","minimum":0,"maximum":60000},"max":{"type":"integer","minimum":0,"maximum":60000,"description":"At least `min`."}}};
 
-function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate245.evaluated;
+const evaluated0 = validate301.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17103,17 +20343,17 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate245.errors = vErrors;
+validate301.errors = vErrors;
 return errors === 0;
 }
-validate245.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate301.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema111 = {"type":"object","required":["status","code","message"],"additionalProperties":false,"properties":{"status":{"type":"integer","minimum":400,"maximum":599},"code":{"type":"string"},"message":{"type":"string"},"details":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}}},"retry_after_seconds":{"type":"integer","minimum":0}}};
+const schema122 = {"type":"object","required":["status","code","message"],"additionalProperties":false,"properties":{"status":{"type":"integer","minimum":400,"maximum":599},"code":{"type":"string"},"message":{"type":"string"},"details":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}}},"retry_after_seconds":{"type":"integer","minimum":0}}};
 
-function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate247.evaluated;
+const evaluated0 = validate303.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17301,16 +20541,16 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate247.errors = vErrors;
+validate303.errors = vErrors;
 return errors === 0;
 }
-validate247.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate303.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate244.evaluated;
+const evaluated0 = validate300.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17449,7 +20689,7 @@ vErrors.push(err12);
 errors++;
 }
 for(const key0 in data){
-if(!(func13.call(schema109.properties, key0))){
+if(!(func13.call(schema120.properties, key0))){
 const err13 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err13];
@@ -17510,7 +20750,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!((data2 === "v3") || (data2 === "v1"))){
-const err18 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/enum",keyword:"enum",params:{allowedValues: schema109.properties.family.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/enum",keyword:"enum",params:{allowedValues: schema120.properties.family.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -17523,7 +20763,7 @@ errors++;
 if(data.key_id !== undefined){
 let data3 = data.key_id;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err19 = {instancePath:instancePath+"/key_id",schemaPath:"#/properties/key_id/type",keyword:"type",params:{type: schema109.properties.key_id.type},message:"must be integer,null"};
+const err19 = {instancePath:instancePath+"/key_id",schemaPath:"#/properties/key_id/type",keyword:"type",params:{type: schema120.properties.key_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -17536,7 +20776,7 @@ errors++;
 if(data.site_id !== undefined){
 let data4 = data.site_id;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err20 = {instancePath:instancePath+"/site_id",schemaPath:"#/properties/site_id/type",keyword:"type",params:{type: schema109.properties.site_id.type},message:"must be integer,null"};
+const err20 = {instancePath:instancePath+"/site_id",schemaPath:"#/properties/site_id/type",keyword:"type",params:{type: schema120.properties.site_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -17568,8 +20808,8 @@ valid1 = true;
 passing0 = 0;
 }
 const _errs16 = errors;
-if(!(validate245(data5, {instancePath:instancePath+"/latency_ms",parentData:data,parentDataProperty:"latency_ms",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
+if(!(validate301(data5, {instancePath:instancePath+"/latency_ms",parentData:data,parentDataProperty:"latency_ms",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs16 === errors;
@@ -17627,8 +20867,8 @@ valid2 = true;
 passing1 = 0;
 }
 const _errs21 = errors;
-if(!(validate247(data6, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
+if(!(validate303(data6, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate303.errors : vErrors.concat(validate303.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs21 === errors;
@@ -17679,7 +20919,7 @@ errors++;
 if(data.times_left !== undefined){
 let data8 = data.times_left;
 if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err26 = {instancePath:instancePath+"/times_left",schemaPath:"#/properties/times_left/type",keyword:"type",params:{type: schema109.properties.times_left.type},message:"must be integer,null"};
+const err26 = {instancePath:instancePath+"/times_left",schemaPath:"#/properties/times_left/type",keyword:"type",params:{type: schema120.properties.times_left.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -17704,7 +20944,7 @@ errors++;
 if(data.probability !== undefined){
 let data9 = data.probability;
 if((!((typeof data9 == "number") && (isFinite(data9)))) && (data9 !== null)){
-const err28 = {instancePath:instancePath+"/probability",schemaPath:"#/properties/probability/type",keyword:"type",params:{type: schema109.properties.probability.type},message:"must be number,null"};
+const err28 = {instancePath:instancePath+"/probability",schemaPath:"#/properties/probability/type",keyword:"type",params:{type: schema120.properties.probability.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -17781,16 +21021,16 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate244.errors = vErrors;
+validate300.errors = vErrors;
 return errors === 0;
 }
-validate244.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate300.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate243.evaluated;
+const evaluated0 = validate299.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17825,8 +21065,8 @@ let data0 = data.faults;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate244(data0[i0], {instancePath:instancePath+"/faults/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
+if(!(validate300(data0[i0], {instancePath:instancePath+"/faults/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
 errors = vErrors.length;
 }
 }
@@ -17853,16 +21093,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate243.errors = vErrors;
+validate299.errors = vErrors;
 return errors === 0;
 }
-validate243.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate299.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate241.evaluated;
+const evaluated0 = validate297.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17885,8 +21125,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate243(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate243.errors : vErrors.concat(validate243.errors);
+if(!(validate299(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
 errors = vErrors.length;
 }
 }
@@ -17901,20 +21141,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate241.errors = vErrors;
+validate297.errors = vErrors;
 return errors === 0;
 }
-validate241.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate297.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const injectFault_body = validate252;
-const schema112 = {"$ref":"#/components/schemas/FaultRequest","$comment":"validator entry"};
-const schema113 = {"type":"object","required":["operation"],"additionalProperties":false,"description":"At least one of `latency_ms`, `error` and `reset`; not both `error` and `reset`; not both `key_id` and `site_id`.","properties":{"operation":{"type":"string","minLength":1,"maxLength":100,"description":"The operationId of a v3 or v1 operation (see /docs); an unknown one gives 422.","example":"createOrder"},"key_id":{"type":"integer","minimum":1,"description":"Only calls authenticated with this v3 key (mintToken's `key.id`; the default key is 1). The operation must be a private v3 one."},"site_id":{"type":"integer","minimum":1,"description":"Only calls signed by this v1 site (createSite's `site.id`; the default site is 1). The operation must be a v1 one."},"latency_ms":{"description":"Milliseconds of real time to wait before the operation runs (or fails); a number, or a range drawn from uniformly per call.","x-assumption":"Real time, not the virtual clock, since a client's timeout is real time (as for setWebhookFault's delay_ms).","oneOf":[{"type":"integer","minimum":0,"maximum":60000},{"$ref":"#/components/schemas/FaultLatencyRange"}]},"error":{"$ref":"#/components/schemas/FaultErrorRequest"},"reset":{"type":"boolean","enum":[true],"description":"Destroy the connection without an answer (the client sees a connection reset)."},"times":{"type":"integer","minimum":1,"maximum":100000,"description":"The fault acts on this many calls, then it is removed. Without it, it acts until removed."},"probability":{"type":"number","exclusiveMinimum":0,"maximum":1,"description":"The share of matching calls the fault acts on, drawn per call from the fault's seeded stream. Without it, every matching call."},"seed":{"$ref":"#/components/schemas/Seed"}}};
-const schema114 = {"type":"object","required":["status"],"additionalProperties":false,"properties":{"status":{"type":"integer","minimum":400,"maximum":599,"description":"An error status the operation's contract declares, or 500."},"code":{"type":"string","minLength":1,"maxLength":64,"description":"A code of the family's error catalog with this status; default the catalog's first one."},"message":{"type":"string","minLength":1,"maxLength":500,"description":"The error message; default the code's condition in the catalog."},"details":{"type":"object","maxProperties":20,"additionalProperties":{"type":"array","maxItems":10,"items":{"type":"string","maxLength":500}},"description":"`error.details` of the answer (field → messages), as a validation error carries them."},"retry_after_seconds":{"type":"integer","minimum":0,"maximum":86400,"description":"Sent as `Retry-After`; default 1 on a 429, none otherwise."}}};
+export const injectFault_body = validate308;
+const schema123 = {"$ref":"#/components/schemas/FaultRequest","$comment":"validator entry"};
+const schema124 = {"type":"object","required":["operation"],"additionalProperties":false,"description":"At least one of `latency_ms`, `error` and `reset`; not both `error` and `reset`; not both `key_id` and `site_id`.","properties":{"operation":{"type":"string","minLength":1,"maxLength":100,"description":"The operationId of a v3 or v1 operation (see /docs); an unknown one gives 422.","example":"createOrder"},"key_id":{"type":"integer","minimum":1,"description":"Only calls authenticated with this v3 key (mintToken's `key.id`; the default key is 1). The operation must be a private v3 one."},"site_id":{"type":"integer","minimum":1,"description":"Only calls signed by this v1 site (createSite's `site.id`; the default site is 1). The operation must be a v1 one."},"latency_ms":{"description":"Milliseconds of real time to wait before the operation runs (or fails); a number, or a range drawn from uniformly per call.","x-assumption":"Real time, not the virtual clock, since a client's timeout is real time (as for setWebhookFault's delay_ms).","oneOf":[{"type":"integer","minimum":0,"maximum":60000},{"$ref":"#/components/schemas/FaultLatencyRange"}]},"error":{"$ref":"#/components/schemas/FaultErrorRequest"},"reset":{"type":"boolean","enum":[true],"description":"Destroy the connection without an answer (the client sees a connection reset)."},"times":{"type":"integer","minimum":1,"maximum":100000,"description":"The fault acts on this many calls, then it is removed. Without it, it acts until removed."},"probability":{"type":"number","exclusiveMinimum":0,"maximum":1,"description":"The share of matching calls the fault acts on, drawn per call from the fault's seeded stream. Without it, every matching call."},"seed":{"$ref":"#/components/schemas/Seed"}}};
+const schema125 = {"type":"object","required":["status"],"additionalProperties":false,"properties":{"status":{"type":"integer","minimum":400,"maximum":599,"description":"An error status the operation's contract declares, or 500."},"code":{"type":"string","minLength":1,"maxLength":64,"description":"A code of the family's error catalog with this status; default the catalog's first one."},"message":{"type":"string","minLength":1,"maxLength":500,"description":"The error message; default the code's condition in the catalog."},"details":{"type":"object","maxProperties":20,"additionalProperties":{"type":"array","maxItems":10,"items":{"type":"string","maxLength":500}},"description":"`error.details` of the answer (field → messages), as a validation error carries them."},"retry_after_seconds":{"type":"integer","minimum":0,"maximum":86400,"description":"Sent as `Retry-After`; default 1 on a 429, none otherwise."}}};
 
-function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate255.evaluated;
+const evaluated0 = validate311.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18171,16 +21411,16 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate255.errors = vErrors;
+validate311.errors = vErrors;
 return errors === 0;
 }
-validate255.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate311.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate253.evaluated;
+const evaluated0 = validate309.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18199,7 +21439,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func13.call(schema113.properties, key0))){
+if(!(func13.call(schema124.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -18339,8 +21579,8 @@ valid1 = true;
 passing0 = 0;
 }
 const _errs12 = errors;
-if(!(validate245(data3, {instancePath:instancePath+"/latency_ms",parentData:data,parentDataProperty:"latency_ms",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
+if(!(validate301(data3, {instancePath:instancePath+"/latency_ms",parentData:data,parentDataProperty:"latency_ms",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -18377,8 +21617,8 @@ vErrors = null;
 }
 }
 if(data.error !== undefined){
-if(!(validate255(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
+if(!(validate311(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
 errors = vErrors.length;
 }
 }
@@ -18395,7 +21635,7 @@ vErrors.push(err13);
 errors++;
 }
 if(!(data5 === true)){
-const err14 = {instancePath:instancePath+"/reset",schemaPath:"#/properties/reset/enum",keyword:"enum",params:{allowedValues: schema113.properties.reset.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/reset",schemaPath:"#/properties/reset/enum",keyword:"enum",params:{allowedValues: schema124.properties.reset.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -18492,39 +21732,39 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate253.errors = vErrors;
+validate309.errors = vErrors;
 return errors === 0;
 }
-validate253.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate309.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate252.evaluated;
+const evaluated0 = validate308.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate253(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
+if(!(validate309(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate309.errors : vErrors.concat(validate309.errors);
 errors = vErrors.length;
 }
-validate252.errors = vErrors;
+validate308.errors = vErrors;
 return errors === 0;
 }
-validate252.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate308.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const injectFault_response_201 = validate259;
-const schema115 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/FaultResult"}}}]};
-const schema116 = {"type":"object","required":["fault"],"additionalProperties":false,"properties":{"fault":{"$ref":"#/components/schemas/Fault"}}};
+export const injectFault_response_201 = validate315;
+const schema126 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/FaultResult"}}}]};
+const schema127 = {"type":"object","required":["fault"],"additionalProperties":false,"properties":{"fault":{"$ref":"#/components/schemas/Fault"}}};
 
-function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate261.evaluated;
+const evaluated0 = validate317.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18555,8 +21795,8 @@ errors++;
 }
 }
 if(data.fault !== undefined){
-if(!(validate244(data.fault, {instancePath:instancePath+"/fault",parentData:data,parentDataProperty:"fault",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
+if(!(validate300(data.fault, {instancePath:instancePath+"/fault",parentData:data,parentDataProperty:"fault",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
 errors = vErrors.length;
 }
 }
@@ -18571,16 +21811,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate261.errors = vErrors;
+validate317.errors = vErrors;
 return errors === 0;
 }
-validate261.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate317.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate259.evaluated;
+const evaluated0 = validate315.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18603,8 +21843,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate261(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
+if(!(validate317(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
 errors = vErrors.length;
 }
 }
@@ -18619,18 +21859,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate259.errors = vErrors;
+validate315.errors = vErrors;
 return errors === 0;
 }
-validate259.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate315.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const removeFault_path = validate264;
-const schema117 = {"type":"object","properties":{"fault":{"type":"integer","minimum":1}},"required":["fault"]};
+export const removeFault_path = validate320;
+const schema128 = {"type":"object","properties":{"fault":{"type":"integer","minimum":1}},"required":["fault"]};
 
-function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate264.evaluated;
+const evaluated0 = validate320.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18684,18 +21924,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate264.errors = vErrors;
+validate320.errors = vErrors;
 return errors === 0;
 }
-validate264.evaluated = {"props":{"fault":true},"dynamicProps":false,"dynamicItems":false};
+validate320.evaluated = {"props":{"fault":true},"dynamicProps":false,"dynamicItems":false};
 
-export const streamWebhookEvents_query = validate265;
-const schema118 = {"type":"object","properties":{"events":{"type":"array","minItems":1,"maxItems":50,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":128}}},"required":[]};
+export const streamWebhookEvents_query = validate321;
+const schema129 = {"type":"object","properties":{"events":{"type":"array","minItems":1,"maxItems":50,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":128}}},"required":[]};
 
-function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate265.evaluated;
+const evaluated0 = validate321.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18809,19 +22049,19 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate265.errors = vErrors;
+validate321.errors = vErrors;
 return errors === 0;
 }
-validate265.evaluated = {"props":{"events":true},"dynamicProps":false,"dynamicItems":false};
+validate321.evaluated = {"props":{"events":true},"dynamicProps":false,"dynamicItems":false};
 
-export const streamWebhookEvents_headers = validate266;
-const schema119 = {"type":"object","properties":{"last-event-id":{"type":"string","pattern":"^[0-9]{1,15}$"}},"required":[]};
-const pattern21 = new RegExp("^[0-9]{1,15}$", "u");
+export const streamWebhookEvents_headers = validate322;
+const schema130 = {"type":"object","properties":{"last-event-id":{"type":"string","pattern":"^[0-9]{1,15}$"}},"required":[]};
+const pattern24 = new RegExp("^[0-9]{1,15}$", "u");
 
-function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate266.evaluated;
+const evaluated0 = validate322.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18832,7 +22072,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["last-event-id"] !== undefined){
 let data0 = data["last-event-id"];
 if(typeof data0 === "string"){
-if(!pattern21.test(data0)){
+if(!pattern24.test(data0)){
 const err0 = {instancePath:instancePath+"/last-event-id",schemaPath:"#/properties/last-event-id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,15}$"},message:"must match pattern \""+"^[0-9]{1,15}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -18865,20 +22105,20 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate266.errors = vErrors;
+validate322.errors = vErrors;
 return errors === 0;
 }
-validate266.evaluated = {"props":{"last-event-id":true},"dynamicProps":false,"dynamicItems":false};
+validate322.evaluated = {"props":{"last-event-id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const setAmlAnswer_body = validate267;
-const schema120 = {"$ref":"#/components/schemas/SetAmlAnswerRequest","$comment":"validator entry"};
-const schema121 = {"type":"object","required":["address"],"additionalProperties":false,"description":"An answer (`score` and `level` required) or, with `outcome` `failed`, a provider failure (with an optional `reason`, no score or level); another combination gives 422 `validation_error`.","properties":{"address":{"type":"string","minLength":1,"maxLength":256,"description":"The screened address, compared exactly (case-sensitive)."},"outcome":{"type":"string","enum":["completed","failed"],"default":"completed","description":"`completed`: the provider answers with `score` and `level`; `failed`: it cannot screen the address, and the check ends `failed` with `reason`.","x-assumption":"Providers reject requests or stay unavailable; a failure per address lets a test reach the AML machine's provider_failed transition."},"score":{"type":"number","minimum":0,"maximum":100,"description":"Risk score normalised to 0..100, as the v1 AmlCheck's riskScore."},"level":{"$ref":"#/components/schemas/AmlRiskLevel"},"reason":{"type":"string","minLength":1,"maxLength":500,"description":"With `outcome` `failed`, the AmlCheck's `reason`; default \"The provider could not screen the address.\""},"delay_seconds":{"type":"integer","minimum":0,"maximum":86400,"default":0,"description":"Seconds of virtual time between sending a check and the answer (or the failure) being ready; 0 answers at once."}}};
-const schema122 = {"type":"string","description":"Risk level (Chainalysis-style), as the v1 AmlCheck's riskLevel.","enum":["low","medium","high","severe"]};
+export const setAmlAnswer_body = validate323;
+const schema131 = {"$ref":"#/components/schemas/SetAmlAnswerRequest","$comment":"validator entry"};
+const schema132 = {"type":"object","required":["address"],"additionalProperties":false,"description":"An answer (`score` and `level` required) or, with `outcome` `failed`, a provider failure (with an optional `reason`, no score or level); another combination gives 422 `validation_error`.","properties":{"address":{"type":"string","minLength":1,"maxLength":256,"description":"The screened address, compared exactly (case-sensitive)."},"outcome":{"type":"string","enum":["completed","failed"],"default":"completed","description":"`completed`: the provider answers with `score` and `level`; `failed`: it cannot screen the address, and the check ends `failed` with `reason`.","x-assumption":"Providers reject requests or stay unavailable; a failure per address lets a test reach the AML machine's provider_failed transition."},"score":{"type":"number","minimum":0,"maximum":100,"description":"Risk score normalised to 0..100, as the v1 AmlCheck's riskScore."},"level":{"$ref":"#/components/schemas/AmlRiskLevel"},"reason":{"type":"string","minLength":1,"maxLength":500,"description":"With `outcome` `failed`, the AmlCheck's `reason`; default \"The provider could not screen the address.\""},"delay_seconds":{"type":"integer","minimum":0,"maximum":86400,"default":0,"description":"Seconds of virtual time between sending a check and the answer (or the failure) being ready; 0 answers at once."}}};
+const schema133 = {"type":"string","description":"Risk level (Chainalysis-style), as the v1 AmlCheck's riskLevel.","enum":["low","medium","high","severe"]};
 
-function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate269.evaluated;
+const evaluated0 = validate325.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18896,7 +22136,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data === "low") || (data === "medium")) || (data === "high")) || (data === "severe"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema122.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema133.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -18905,16 +22145,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate269.errors = vErrors;
+validate325.errors = vErrors;
 return errors === 0;
 }
-validate269.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate325.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate268.evaluated;
+const evaluated0 = validate324.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18992,7 +22232,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!((data1 === "completed") || (data1 === "failed"))){
-const err6 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema121.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema132.properties.outcome.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -19038,8 +22278,8 @@ errors++;
 }
 }
 if(data.level !== undefined){
-if(!(validate269(data.level, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
+if(!(validate325(data.level, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate325.errors : vErrors.concat(validate325.errors);
 errors = vErrors.length;
 }
 }
@@ -19124,39 +22364,39 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate268.errors = vErrors;
+validate324.errors = vErrors;
 return errors === 0;
 }
-validate268.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate324.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate267.evaluated;
+const evaluated0 = validate323.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate268(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
+if(!(validate324(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate324.errors : vErrors.concat(validate324.errors);
 errors = vErrors.length;
 }
-validate267.errors = vErrors;
+validate323.errors = vErrors;
 return errors === 0;
 }
-validate267.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate323.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const setAmlAnswer_response_201 = validate272;
-const schema123 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/AmlAnswer"}}}]};
-const schema124 = {"type":"object","description":"An answer configured for an address.","required":["address","outcome","score","level","reason","delay_seconds","created_at"],"additionalProperties":false,"properties":{"address":{"type":"string"},"outcome":{"type":"string","enum":["completed","failed"]},"score":{"type":["number","null"],"minimum":0,"maximum":100,"description":"Null for a failure."},"level":{"description":"Null for a failure.","oneOf":[{"$ref":"#/components/schemas/AmlRiskLevel"},{"type":"null"}]},"reason":{"type":["string","null"],"description":"Why the provider fails; null for an answer."},"delay_seconds":{"type":"integer","minimum":0},"created_at":{"type":"string","format":"date-time"}}};
+export const setAmlAnswer_response_201 = validate328;
+const schema134 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/AmlAnswer"}}}]};
+const schema135 = {"type":"object","description":"An answer configured for an address.","required":["address","outcome","score","level","reason","delay_seconds","created_at"],"additionalProperties":false,"properties":{"address":{"type":"string"},"outcome":{"type":"string","enum":["completed","failed"]},"score":{"type":["number","null"],"minimum":0,"maximum":100,"description":"Null for a failure."},"level":{"description":"Null for a failure.","oneOf":[{"$ref":"#/components/schemas/AmlRiskLevel"},{"type":"null"}]},"reason":{"type":["string","null"],"description":"Why the provider fails; null for an answer."},"delay_seconds":{"type":"integer","minimum":0},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate274.evaluated;
+const evaluated0 = validate330.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19271,7 +22511,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((data1 === "completed") || (data1 === "failed"))){
-const err10 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema124.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema135.properties.outcome.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -19284,7 +22524,7 @@ errors++;
 if(data.score !== undefined){
 let data2 = data.score;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
-const err11 = {instancePath:instancePath+"/score",schemaPath:"#/properties/score/type",keyword:"type",params:{type: schema124.properties.score.type},message:"must be number,null"};
+const err11 = {instancePath:instancePath+"/score",schemaPath:"#/properties/score/type",keyword:"type",params:{type: schema135.properties.score.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -19322,8 +22562,8 @@ const _errs9 = errors;
 let valid1 = false;
 let passing0 = null;
 const _errs10 = errors;
-if(!(validate269(data3, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
+if(!(validate325(data3, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate325.errors : vErrors.concat(validate325.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -19378,7 +22618,7 @@ vErrors = null;
 if(data.reason !== undefined){
 let data4 = data.reason;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err16 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema124.properties.reason.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema135.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -19449,16 +22689,16 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate274.errors = vErrors;
+validate330.errors = vErrors;
 return errors === 0;
 }
-validate274.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate330.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate272.evaluated;
+const evaluated0 = validate328.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19481,8 +22721,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate274(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
+if(!(validate330(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate330.errors : vErrors.concat(validate330.errors);
 errors = vErrors.length;
 }
 }
@@ -19497,21 +22737,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate272.errors = vErrors;
+validate328.errors = vErrors;
 return errors === 0;
 }
-validate272.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate328.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const setAmlCurrencies_body = validate277;
-const schema125 = {"$ref":"#/components/schemas/SetAmlCurrenciesRequest","$comment":"validator entry"};
-const schema126 = {"type":"object","required":["currencies"],"additionalProperties":false,"properties":{"currencies":{"type":"array","maxItems":500,"items":{"$ref":"#/components/schemas/AmlCurrencyEntry"}}}};
-const schema127 = {"type":"object","required":["code","network"],"additionalProperties":false,"properties":{"code":{"type":"string","minLength":1,"maxLength":20,"description":"Currency ticker as createAmlCheck takes it (`USDT`)."},"network":{"type":"string","pattern":"^[A-Z0-9]{2,10}$","description":"Network code of the v1 family (`TRON`)."},"name":{"type":"string","minLength":1,"maxLength":100}}};
-const pattern22 = new RegExp("^[A-Z0-9]{2,10}$", "u");
+export const setAmlCurrencies_body = validate333;
+const schema136 = {"$ref":"#/components/schemas/SetAmlCurrenciesRequest","$comment":"validator entry"};
+const schema137 = {"type":"object","required":["currencies"],"additionalProperties":false,"properties":{"currencies":{"type":"array","maxItems":500,"items":{"$ref":"#/components/schemas/AmlCurrencyEntry"}}}};
+const schema138 = {"type":"object","required":["code","network"],"additionalProperties":false,"properties":{"code":{"type":"string","minLength":1,"maxLength":20,"description":"Currency ticker as createAmlCheck takes it (`USDT`)."},"network":{"type":"string","pattern":"^[A-Z0-9]{2,10}$","description":"Network code of the v1 family (`TRON`)."},"name":{"type":"string","minLength":1,"maxLength":100}}};
+const pattern25 = new RegExp("^[A-Z0-9]{2,10}$", "u");
 
-function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate279.evaluated;
+const evaluated0 = validate335.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19589,7 +22829,7 @@ errors++;
 if(data.network !== undefined){
 let data1 = data.network;
 if(typeof data1 === "string"){
-if(!pattern22.test(data1)){
+if(!pattern25.test(data1)){
 const err6 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{2,10}$"},message:"must match pattern \""+"^[A-Z0-9]{2,10}$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -19657,16 +22897,16 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate279.errors = vErrors;
+validate335.errors = vErrors;
 return errors === 0;
 }
-validate279.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate335.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate278.evaluated;
+const evaluated0 = validate334.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19711,8 +22951,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate279(data0[i0], {instancePath:instancePath+"/currencies/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate279.errors : vErrors.concat(validate279.errors);
+if(!(validate335(data0[i0], {instancePath:instancePath+"/currencies/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
 errors = vErrors.length;
 }
 }
@@ -19739,40 +22979,40 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate278.errors = vErrors;
+validate334.errors = vErrors;
 return errors === 0;
 }
-validate278.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate334.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate277.evaluated;
+const evaluated0 = validate333.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate278(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
+if(!(validate334(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate334.errors : vErrors.concat(validate334.errors);
 errors = vErrors.length;
 }
-validate277.errors = vErrors;
+validate333.errors = vErrors;
 return errors === 0;
 }
-validate277.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate333.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const setAmlCurrencies_response_200 = validate282;
-const schema128 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/AmlCurrenciesResult"}}}]};
-const schema129 = {"type":"object","required":["currencies"],"additionalProperties":false,"properties":{"currencies":{"type":"array","items":{"$ref":"#/components/schemas/AmlCurrency"}}}};
-const schema130 = {"type":"object","required":["code","network","name"],"additionalProperties":false,"properties":{"code":{"type":"string"},"network":{"type":"string"},"name":{"type":"string"}}};
+export const setAmlCurrencies_response_200 = validate338;
+const schema139 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/AmlCurrenciesResult"}}}]};
+const schema140 = {"type":"object","required":["currencies"],"additionalProperties":false,"properties":{"currencies":{"type":"array","items":{"$ref":"#/components/schemas/AmlCurrency"}}}};
+const schema141 = {"type":"object","required":["code","network","name"],"additionalProperties":false,"properties":{"code":{"type":"string"},"network":{"type":"string"},"name":{"type":"string"}}};
 
-function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate285.evaluated;
+const evaluated0 = validate341.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19869,16 +23109,16 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate285.errors = vErrors;
+validate341.errors = vErrors;
 return errors === 0;
 }
-validate285.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate341.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate284.evaluated;
+const evaluated0 = validate340.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19913,8 +23153,8 @@ let data0 = data.currencies;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate285(data0[i0], {instancePath:instancePath+"/currencies/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate285.errors : vErrors.concat(validate285.errors);
+if(!(validate341(data0[i0], {instancePath:instancePath+"/currencies/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate341.errors : vErrors.concat(validate341.errors);
 errors = vErrors.length;
 }
 }
@@ -19941,16 +23181,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate284.errors = vErrors;
+validate340.errors = vErrors;
 return errors === 0;
 }
-validate284.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate340.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate282.evaluated;
+const evaluated0 = validate338.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19973,8 +23213,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate284(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
+if(!(validate340(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate340.errors : vErrors.concat(validate340.errors);
 errors = vErrors.length;
 }
 }
@@ -19989,19 +23229,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate282.errors = vErrors;
+validate338.errors = vErrors;
 return errors === 0;
 }
-validate282.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate338.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getAmlProvider_response_200 = validate288;
-const schema131 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/AmlProviderState"}}}]};
-const schema132 = {"type":"object","required":["calls","answers"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0,"description":"Requests the provider received since the last reset (quota consumed)."},"answers":{"type":"array","items":{"$ref":"#/components/schemas/AmlAnswer"}}}};
+export const getAmlProvider_response_200 = validate344;
+const schema142 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/AmlProviderState"}}}]};
+const schema143 = {"type":"object","required":["calls","answers"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0,"description":"Requests the provider received since the last reset (quota consumed)."},"answers":{"type":"array","items":{"$ref":"#/components/schemas/AmlAnswer"}}}};
 
-function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate290.evaluated;
+const evaluated0 = validate346.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20071,8 +23311,8 @@ let data1 = data.answers;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate274(data1[i0], {instancePath:instancePath+"/answers/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
+if(!(validate330(data1[i0], {instancePath:instancePath+"/answers/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate330.errors : vErrors.concat(validate330.errors);
 errors = vErrors.length;
 }
 }
@@ -20099,16 +23339,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate290.errors = vErrors;
+validate346.errors = vErrors;
 return errors === 0;
 }
-validate290.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate346.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate344(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate288.evaluated;
+const evaluated0 = validate344.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20131,8 +23371,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate290(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
+if(!(validate346(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate346.errors : vErrors.concat(validate346.errors);
 errors = vErrors.length;
 }
 }
@@ -20147,20 +23387,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate288.errors = vErrors;
+validate344.errors = vErrors;
 return errors === 0;
 }
-validate288.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate344.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const injectChainTransaction_body = validate293;
-const schema133 = {"$ref":"#/components/schemas/InjectChainTransactionRequest","$comment":"validator entry"};
-const schema134 = {"type":"object","required":["network","address","amount"],"additionalProperties":false,"properties":{"network":{"type":"string","pattern":"^[A-Z0-9]{2,10}$","description":"Network code of the v1 catalog (listNetworks), e.g. `TRON`, `XRP`."},"address":{"type":"string","minLength":1,"maxLength":128,"description":"The receiving address (a deposit's `address`)."},"memo":{"type":"string","minLength":1,"maxLength":128,"description":"Memo, destination tag or comment the payer added; omit for a payment without one."},"amount":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","maxLength":64,"description":"Amount of the asset, as a decimal string."},"hash":{"type":"string","minLength":1,"maxLength":128,"description":"Transaction hash; drawn in the network's format when omitted."},"from":{"type":"string","minLength":1,"maxLength":128,"description":"Sender address; drawn in the network's format when omitted."},"confirmations":{"type":"integer","minimum":0,"maximum":1000000,"description":"Confirmations the transaction has when it arrives (default 0)."}}};
-const pattern24 = new RegExp("^\\d+(\\.\\d+)?$", "u");
+export const injectChainTransaction_body = validate349;
+const schema144 = {"$ref":"#/components/schemas/InjectChainTransactionRequest","$comment":"validator entry"};
+const schema145 = {"type":"object","required":["network","address","amount"],"additionalProperties":false,"properties":{"network":{"type":"string","pattern":"^[A-Z0-9]{2,10}$","description":"Network code of the v1 catalog (listNetworks), e.g. `TRON`, `XRP`."},"address":{"type":"string","minLength":1,"maxLength":128,"description":"The receiving address (a deposit's `address`)."},"memo":{"type":"string","minLength":1,"maxLength":128,"description":"Memo, destination tag or comment the payer added; omit for a payment without one."},"amount":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","maxLength":64,"description":"Amount of the asset, as a decimal string."},"hash":{"type":"string","minLength":1,"maxLength":128,"description":"Transaction hash; drawn in the network's format when omitted."},"from":{"type":"string","minLength":1,"maxLength":128,"description":"Sender address; drawn in the network's format when omitted."},"confirmations":{"type":"integer","minimum":0,"maximum":1000000,"description":"Confirmations the transaction has when it arrives (default 0)."}}};
 
-function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate294.evaluated;
+const evaluated0 = validate350.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20213,7 +23452,7 @@ errors++;
 if(data.network !== undefined){
 let data0 = data.network;
 if(typeof data0 === "string"){
-if(!pattern22.test(data0)){
+if(!pattern25.test(data0)){
 const err4 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{2,10}$"},message:"must match pattern \""+"^[A-Z0-9]{2,10}$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -20318,7 +23557,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(!pattern24.test(data3)){
+if(!pattern8.test(data3)){
 const err13 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -20456,39 +23695,39 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate294.errors = vErrors;
+validate350.errors = vErrors;
 return errors === 0;
 }
-validate294.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate350.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate293.evaluated;
+const evaluated0 = validate349.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate294(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate294.errors : vErrors.concat(validate294.errors);
+if(!(validate350(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate350.errors : vErrors.concat(validate350.errors);
 errors = vErrors.length;
 }
-validate293.errors = vErrors;
+validate349.errors = vErrors;
 return errors === 0;
 }
-validate293.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate349.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const injectChainTransaction_response_201 = validate296;
-const schema135 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ChainTransaction"}}}]};
-const schema136 = {"type":"object","description":"A transaction of the simulated chain.","required":["hash","network","address","memo","amount","from","confirmations","required_confirmations","block_height","created_at","deposit_uuid","order_id"],"additionalProperties":false,"properties":{"hash":{"type":"string"},"network":{"type":"string"},"address":{"type":"string"},"memo":{"type":["string","null"]},"amount":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"},"from":{"type":"string","description":"Sender address."},"confirmations":{"type":"integer","minimum":0,"description":"Confirmations now (explicit ones plus blocks produced on the virtual clock since)."},"required_confirmations":{"type":"integer","minimum":0,"description":"The network's defaultConfirmations."},"block_height":{"type":["integer","null"],"minimum":0,"description":"Height of the including block; null while the transaction has no confirmation."},"created_at":{"type":"string","format":"date-time","description":"When it arrived on the chain (virtual clock)."},"deposit_uuid":{"type":["string","null"],"format":"uuid","description":"The deposit the transaction was credited to; null when none took it (no matching address and memo, a final deposit, or an expired one past its late window)."},"order_id":{"type":["integer","null"],"minimum":1,"description":"The exchange order (v3, its database id) whose payment address the transaction paid; null when it paid none."}}};
+export const injectChainTransaction_response_201 = validate352;
+const schema146 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ChainTransaction"}}}]};
+const schema147 = {"type":"object","description":"A transaction of the simulated chain.","required":["hash","network","address","memo","amount","from","confirmations","required_confirmations","block_height","created_at","deposit_uuid","order_id"],"additionalProperties":false,"properties":{"hash":{"type":"string"},"network":{"type":"string"},"address":{"type":"string"},"memo":{"type":["string","null"]},"amount":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"},"from":{"type":"string","description":"Sender address."},"confirmations":{"type":"integer","minimum":0,"description":"Confirmations now (explicit ones plus blocks produced on the virtual clock since)."},"required_confirmations":{"type":"integer","minimum":0,"description":"The network's defaultConfirmations."},"block_height":{"type":["integer","null"],"minimum":0,"description":"Height of the including block; null while the transaction has no confirmation."},"created_at":{"type":"string","format":"date-time","description":"When it arrived on the chain (virtual clock)."},"deposit_uuid":{"type":["string","null"],"format":"uuid","description":"The deposit the transaction was credited to; null when none took it (no matching address and memo, a final deposit, or an expired one past its late window)."},"order_id":{"type":["integer","null"],"minimum":1,"description":"The exchange order (v3, its database id) whose payment address the transaction paid; null when it paid none."}}};
 
-function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate298.evaluated;
+const evaluated0 = validate354.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20617,7 +23856,7 @@ vErrors.push(err11);
 errors++;
 }
 for(const key0 in data){
-if(!(func13.call(schema136.properties, key0))){
+if(!(func13.call(schema147.properties, key0))){
 const err12 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err12];
@@ -20667,7 +23906,7 @@ errors++;
 if(data.memo !== undefined){
 let data3 = data.memo;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err16 = {instancePath:instancePath+"/memo",schemaPath:"#/properties/memo/type",keyword:"type",params:{type: schema136.properties.memo.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/memo",schemaPath:"#/properties/memo/type",keyword:"type",params:{type: schema147.properties.memo.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -20680,7 +23919,7 @@ errors++;
 if(data.amount !== undefined){
 let data4 = data.amount;
 if(typeof data4 === "string"){
-if(!pattern24.test(data4)){
+if(!pattern8.test(data4)){
 const err17 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
 if(vErrors === null){
 vErrors = [err17];
@@ -20767,7 +24006,7 @@ errors++;
 if(data.block_height !== undefined){
 let data8 = data.block_height;
 if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err24 = {instancePath:instancePath+"/block_height",schemaPath:"#/properties/block_height/type",keyword:"type",params:{type: schema136.properties.block_height.type},message:"must be integer,null"};
+const err24 = {instancePath:instancePath+"/block_height",schemaPath:"#/properties/block_height/type",keyword:"type",params:{type: schema147.properties.block_height.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -20817,7 +24056,7 @@ errors++;
 if(data.deposit_uuid !== undefined){
 let data10 = data.deposit_uuid;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err28 = {instancePath:instancePath+"/deposit_uuid",schemaPath:"#/properties/deposit_uuid/type",keyword:"type",params:{type: schema136.properties.deposit_uuid.type},message:"must be string,null"};
+const err28 = {instancePath:instancePath+"/deposit_uuid",schemaPath:"#/properties/deposit_uuid/type",keyword:"type",params:{type: schema147.properties.deposit_uuid.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -20842,7 +24081,7 @@ errors++;
 if(data.order_id !== undefined){
 let data11 = data.order_id;
 if((!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))) && (data11 !== null)){
-const err30 = {instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/type",keyword:"type",params:{type: schema136.properties.order_id.type},message:"must be integer,null"};
+const err30 = {instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/type",keyword:"type",params:{type: schema147.properties.order_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -20875,16 +24114,16 @@ vErrors.push(err32);
 }
 errors++;
 }
-validate298.errors = vErrors;
+validate354.errors = vErrors;
 return errors === 0;
 }
-validate298.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate354.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate296.evaluated;
+const evaluated0 = validate352.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20907,8 +24146,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate298(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate298.errors : vErrors.concat(validate298.errors);
+if(!(validate354(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
 errors = vErrors.length;
 }
 }
@@ -20923,18 +24162,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate296.errors = vErrors;
+validate352.errors = vErrors;
 return errors === 0;
 }
-validate296.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate352.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const addChainConfirmations_path = validate300;
-const schema137 = {"type":"object","properties":{"hash":{"type":"string","minLength":1,"maxLength":128}},"required":["hash"]};
+export const addChainConfirmations_path = validate356;
+const schema148 = {"type":"object","properties":{"hash":{"type":"string","minLength":1,"maxLength":128}},"required":["hash"]};
 
-function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate300.evaluated;
+const evaluated0 = validate356.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20998,19 +24237,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate300.errors = vErrors;
+validate356.errors = vErrors;
 return errors === 0;
 }
-validate300.evaluated = {"props":{"hash":true},"dynamicProps":false,"dynamicItems":false};
+validate356.evaluated = {"props":{"hash":true},"dynamicProps":false,"dynamicItems":false};
 
-export const addChainConfirmations_body = validate301;
-const schema138 = {"$ref":"#/components/schemas/AddChainConfirmationsRequest","$comment":"validator entry"};
-const schema139 = {"type":"object","required":["count"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1,"maximum":1000000,"description":"Confirmations to add."}}};
+export const addChainConfirmations_body = validate357;
+const schema149 = {"$ref":"#/components/schemas/AddChainConfirmationsRequest","$comment":"validator entry"};
+const schema150 = {"type":"object","required":["count"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1,"maximum":1000000,"description":"Confirmations to add."}}};
 
-function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate302.evaluated;
+const evaluated0 = validate358.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21086,38 +24325,38 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate302.errors = vErrors;
+validate358.errors = vErrors;
 return errors === 0;
 }
-validate302.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate358.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate301.evaluated;
+const evaluated0 = validate357.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate302(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
+if(!(validate358(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate358.errors : vErrors.concat(validate358.errors);
 errors = vErrors.length;
 }
-validate301.errors = vErrors;
+validate357.errors = vErrors;
 return errors === 0;
 }
-validate301.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate357.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const addChainConfirmations_response_404 = validate304;
-const schema140 = {"$ref":"#/components/schemas/ErrorEnvelope","$comment":"validator entry"};
+export const addChainConfirmations_response_404 = validate360;
+const schema151 = {"$ref":"#/components/schemas/ErrorEnvelope","$comment":"validator entry"};
 
-function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate305.evaluated;
+const evaluated0 = validate361.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21960,38 +25199,38 @@ vErrors.push(err65);
 }
 errors++;
 }
-validate305.errors = vErrors;
+validate361.errors = vErrors;
 return errors === 0;
 }
-validate305.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate361.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate304.evaluated;
+const evaluated0 = validate360.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate305(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
+if(!(validate361(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate361.errors : vErrors.concat(validate361.errors);
 errors = vErrors.length;
 }
-validate304.errors = vErrors;
+validate360.errors = vErrors;
 return errors === 0;
 }
-validate304.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate360.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceOrderEvent_path = validate307;
-const schema142 = {"type":"object","properties":{"order":{"type":"string","minLength":1,"maxLength":64}},"required":["order"]};
+export const forceOrderEvent_path = validate363;
+const schema153 = {"type":"object","properties":{"order":{"type":"string","minLength":1,"maxLength":64}},"required":["order"]};
 
-function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate307.evaluated;
+const evaluated0 = validate363.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22055,20 +25294,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate307.errors = vErrors;
+validate363.errors = vErrors;
 return errors === 0;
 }
-validate307.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
+validate363.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceOrderEvent_body = validate308;
-const schema143 = {"$ref":"#/components/schemas/ForceOrderEventRequest","$comment":"validator entry"};
-const schema144 = {"type":"object","additionalProperties":false,"required":["event"],"properties":{"event":{"$ref":"#/components/schemas/OrderMachineEvent"}}};
-const schema145 = {"type":"string","x-machine-events":"order","description":"An event of the order machine (contracts/machines/order.yaml).","enum":["confirm","pay","pay_short","cancel","expire","hold_for_verification","process","fail","verification_approved","verification_rejected","complete","refund"]};
+export const forceOrderEvent_body = validate364;
+const schema154 = {"$ref":"#/components/schemas/ForceOrderEventRequest","$comment":"validator entry"};
+const schema155 = {"type":"object","additionalProperties":false,"required":["event"],"properties":{"event":{"$ref":"#/components/schemas/OrderMachineEvent"}}};
+const schema156 = {"type":"string","x-machine-events":"order","description":"An event of the order machine (contracts/machines/order.yaml).","enum":["confirm","pay","pay_short","cancel","expire","hold_for_verification","process","fail","verification_approved","verification_rejected","complete","refund"]};
 
-function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate310.evaluated;
+const evaluated0 = validate366.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22086,7 +25325,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((((((((data === "confirm") || (data === "pay")) || (data === "pay_short")) || (data === "cancel")) || (data === "expire")) || (data === "hold_for_verification")) || (data === "process")) || (data === "fail")) || (data === "verification_approved")) || (data === "verification_rejected")) || (data === "complete")) || (data === "refund"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema145.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema156.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -22095,16 +25334,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate310.errors = vErrors;
+validate366.errors = vErrors;
 return errors === 0;
 }
-validate310.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate366.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate309.evaluated;
+const evaluated0 = validate365.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22135,8 +25374,8 @@ errors++;
 }
 }
 if(data.event !== undefined){
-if(!(validate310(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
+if(!(validate366(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate366.errors : vErrors.concat(validate366.errors);
 errors = vErrors.length;
 }
 }
@@ -22151,39 +25390,39 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate309.errors = vErrors;
+validate365.errors = vErrors;
 return errors === 0;
 }
-validate309.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate365.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate308.evaluated;
+const evaluated0 = validate364.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate309(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate309.errors : vErrors.concat(validate309.errors);
+if(!(validate365(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate365.errors : vErrors.concat(validate365.errors);
 errors = vErrors.length;
 }
-validate308.errors = vErrors;
+validate364.errors = vErrors;
 return errors === 0;
 }
-validate308.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate364.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const forceOrderEvent_response_200 = validate313;
-const schema146 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ForcedOrderEventResult"}}}]};
-const schema147 = {"type":"object","required":["order","transition"],"properties":{"order":{"$ref":"#/components/schemas/PresentedRecord"},"transition":{"type":"object","required":["from","event","to"],"additionalProperties":false,"properties":{"from":{"type":"string"},"event":{"$ref":"#/components/schemas/OrderMachineEvent"},"to":{"type":"string"}}}}};
+export const forceOrderEvent_response_200 = validate369;
+const schema157 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ForcedOrderEventResult"}}}]};
+const schema158 = {"type":"object","required":["order","transition"],"properties":{"order":{"$ref":"#/components/schemas/PresentedRecord"},"transition":{"type":"object","required":["from","event","to"],"additionalProperties":false,"properties":{"from":{"type":"string"},"event":{"$ref":"#/components/schemas/OrderMachineEvent"},"to":{"type":"string"}}}}};
 
-function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate315.evaluated;
+const evaluated0 = validate371.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22212,8 +25451,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data.order !== undefined){
-if(!(validate228(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate284(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
 errors = vErrors.length;
 }
 }
@@ -22275,8 +25514,8 @@ errors++;
 }
 }
 if(data1.event !== undefined){
-if(!(validate310(data1.event, {instancePath:instancePath+"/transition/event",parentData:data1,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
+if(!(validate366(data1.event, {instancePath:instancePath+"/transition/event",parentData:data1,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate366.errors : vErrors.concat(validate366.errors);
 errors = vErrors.length;
 }
 }
@@ -22315,16 +25554,16 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate315.errors = vErrors;
+validate371.errors = vErrors;
 return errors === 0;
 }
-validate315.evaluated = {"props":{"order":true,"transition":true},"dynamicProps":false,"dynamicItems":false};
+validate371.evaluated = {"props":{"order":true,"transition":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate313.evaluated;
+const evaluated0 = validate369.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22347,8 +25586,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate315(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
+if(!(validate371(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate371.errors : vErrors.concat(validate371.errors);
 errors = vErrors.length;
 }
 }
@@ -22363,18 +25602,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate313.errors = vErrors;
+validate369.errors = vErrors;
 return errors === 0;
 }
-validate313.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate369.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const reviewVerification_path = validate319;
-const schema148 = {"type":"object","properties":{"verification":{"type":"string","format":"uuid"}},"required":["verification"]};
+export const reviewVerification_path = validate375;
+const schema159 = {"type":"object","properties":{"verification":{"type":"string","format":"uuid"}},"required":["verification"]};
 
-function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate319.evaluated;
+const evaluated0 = validate375.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22428,19 +25667,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate319.errors = vErrors;
+validate375.errors = vErrors;
 return errors === 0;
 }
-validate319.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
+validate375.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
 
-export const reviewVerification_body = validate320;
-const schema149 = {"$ref":"#/components/schemas/ReviewVerificationRequest","$comment":"validator entry"};
-const schema150 = {"type":"object","additionalProperties":false,"required":["decision"],"properties":{"decision":{"type":"string","enum":["approve","reject","request_more_info"],"description":"The verification machine's event of the same name."},"reason":{"type":"string","minLength":1,"maxLength":500,"description":"Why the verification is rejected, or what the client must send; required with `reject` and `request_more_info`, shown to the client as `rejection_reason`."},"documents":{"type":"array","minItems":1,"maxItems":5,"uniqueItems":true,"description":"With `request_more_info`, the kinds (the exchange v3 contract's DocumentKind) of the attached documents to send again; they are set aside, so the client uploads new ones. Without it the documents stay and the client submits them again as they are, or adds to them.","items":{"type":"string","minLength":1,"maxLength":32}}}};
+export const reviewVerification_body = validate376;
+const schema160 = {"$ref":"#/components/schemas/ReviewVerificationRequest","$comment":"validator entry"};
+const schema161 = {"type":"object","additionalProperties":false,"required":["decision"],"properties":{"decision":{"type":"string","enum":["approve","reject","request_more_info"],"description":"The verification machine's event of the same name."},"reason":{"type":"string","minLength":1,"maxLength":500,"description":"Why the verification is rejected, or what the client must send; required with `reject` and `request_more_info`, shown to the client as `rejection_reason`."},"documents":{"type":"array","minItems":1,"maxItems":5,"uniqueItems":true,"description":"With `request_more_info`, the kinds (the exchange v3 contract's DocumentKind) of the attached documents to send again; they are set aside, so the client uploads new ones. Without it the documents stay and the client submits them again as they are, or adds to them.","items":{"type":"string","minLength":1,"maxLength":32}}}};
 
-function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate321.evaluated;
+const evaluated0 = validate377.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22483,7 +25722,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!(((data0 === "approve") || (data0 === "reject")) || (data0 === "request_more_info"))){
-const err3 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema150.properties.decision.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema161.properties.decision.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -22634,39 +25873,39 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate321.errors = vErrors;
+validate377.errors = vErrors;
 return errors === 0;
 }
-validate321.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate377.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate320.evaluated;
+const evaluated0 = validate376.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate321(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate321.errors : vErrors.concat(validate321.errors);
+if(!(validate377(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
 errors = vErrors.length;
 }
-validate320.errors = vErrors;
+validate376.errors = vErrors;
 return errors === 0;
 }
-validate320.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate376.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const reviewVerification_response_200 = validate323;
-const schema151 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewedVerificationResult"}}}]};
-const schema152 = {"type":"object","required":["verification"],"properties":{"verification":{"$ref":"#/components/schemas/PresentedRecord"}}};
+export const reviewVerification_response_200 = validate379;
+const schema162 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewedVerificationResult"}}}]};
+const schema163 = {"type":"object","required":["verification"],"properties":{"verification":{"$ref":"#/components/schemas/PresentedRecord"}}};
 
-function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate325.evaluated;
+const evaluated0 = validate381.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22685,8 +25924,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.verification !== undefined){
-if(!(validate228(data.verification, {instancePath:instancePath+"/verification",parentData:data,parentDataProperty:"verification",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate284(data.verification, {instancePath:instancePath+"/verification",parentData:data,parentDataProperty:"verification",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
 errors = vErrors.length;
 }
 }
@@ -22701,16 +25940,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate325.errors = vErrors;
+validate381.errors = vErrors;
 return errors === 0;
 }
-validate325.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
+validate381.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate323.evaluated;
+const evaluated0 = validate379.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22733,8 +25972,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate325(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate325.errors : vErrors.concat(validate325.errors);
+if(!(validate381(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate381.errors : vErrors.concat(validate381.errors);
 errors = vErrors.length;
 }
 }
@@ -22749,19 +25988,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate323.errors = vErrors;
+validate379.errors = vErrors;
 return errors === 0;
 }
-validate323.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate379.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listInspectorRecords_path = validate328;
-const schema153 = {"type":"object","properties":{"kind":{"$ref":"#/components/schemas/InspectorKind"}},"required":["kind"]};
-const schema154 = {"type":"string","description":"A kind of record the inspector shows.","enum":["orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"]};
+export const listInspectorRecords_path = validate384;
+const schema164 = {"type":"object","properties":{"kind":{"$ref":"#/components/schemas/InspectorKind"}},"required":["kind"]};
+const schema165 = {"type":"string","description":"A kind of record the inspector shows.","enum":["orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"]};
 
-function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate329.evaluated;
+const evaluated0 = validate385.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22779,7 +26018,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((((data === "orders") || (data === "deposits")) || (data === "static_addresses")) || (data === "aml_checks")) || (data === "webhook_events")) || (data === "webhook_deliveries")) || (data === "upload_intents")) || (data === "verifications"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema154.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema165.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -22788,16 +26027,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate329.errors = vErrors;
+validate385.errors = vErrors;
 return errors === 0;
 }
-validate329.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate385.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate328.evaluated;
+const evaluated0 = validate384.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22816,8 +26055,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.kind !== undefined){
-if(!(validate329(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
+if(!(validate385(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate385.errors : vErrors.concat(validate385.errors);
 errors = vErrors.length;
 }
 }
@@ -22832,18 +26071,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate328.errors = vErrors;
+validate384.errors = vErrors;
 return errors === 0;
 }
-validate328.evaluated = {"props":{"kind":true},"dynamicProps":false,"dynamicItems":false};
+validate384.evaluated = {"props":{"kind":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listInspectorRecords_query = validate331;
-const schema155 = {"type":"object","properties":{"q":{"type":"string","minLength":1,"maxLength":200},"status":{"type":"string","minLength":1,"maxLength":64},"not_sent":{"type":"string","enum":["exclude","include","only"],"default":"exclude"},"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"per_page":{"type":"integer","minimum":1,"maximum":200,"default":50}},"required":[]};
+export const listInspectorRecords_query = validate387;
+const schema166 = {"type":"object","properties":{"q":{"type":"string","minLength":1,"maxLength":200},"status":{"type":"string","minLength":1,"maxLength":64},"not_sent":{"type":"string","enum":["exclude","include","only"],"default":"exclude"},"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"per_page":{"type":"integer","minimum":1,"maximum":200,"default":50}},"required":[]};
 
-function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate331.evaluated;
+const evaluated0 = validate387.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22934,7 +26173,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data2 === "exclude") || (data2 === "include")) || (data2 === "only"))){
-const err7 = {instancePath:instancePath+"/not_sent",schemaPath:"#/properties/not_sent/enum",keyword:"enum",params:{allowedValues: schema155.properties.not_sent.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/not_sent",schemaPath:"#/properties/not_sent/enum",keyword:"enum",params:{allowedValues: schema166.properties.not_sent.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -23025,19 +26264,19 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate331.errors = vErrors;
+validate387.errors = vErrors;
 return errors === 0;
 }
-validate331.evaluated = {"props":{"q":true,"status":true,"not_sent":true,"page":true,"per_page":true},"dynamicProps":false,"dynamicItems":false};
+validate387.evaluated = {"props":{"q":true,"status":true,"not_sent":true,"page":true,"per_page":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listInspectorRecords_response_200 = validate332;
-const schema156 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InspectorRecordsResult"}}}]};
-const schema157 = {"type":"object","additionalProperties":false,"required":["kind","items","total","page","per_page","not_sent_hidden"],"properties":{"kind":{"$ref":"#/components/schemas/InspectorKind"},"items":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"total":{"type":"integer","minimum":0,"description":"Records that match the query (on every page)."},"page":{"type":"integer","minimum":1},"per_page":{"type":"integer","minimum":1},"not_sent_hidden":{"type":"integer","minimum":0,"description":"Webhook deliveries that match `q` and `status` but were left out as never sent (see `not_sent`); 0 for other kinds."}}};
+export const listInspectorRecords_response_200 = validate388;
+const schema167 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InspectorRecordsResult"}}}]};
+const schema168 = {"type":"object","additionalProperties":false,"required":["kind","items","total","page","per_page","not_sent_hidden"],"properties":{"kind":{"$ref":"#/components/schemas/InspectorKind"},"items":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"total":{"type":"integer","minimum":0,"description":"Records that match the query (on every page)."},"page":{"type":"integer","minimum":1},"per_page":{"type":"integer","minimum":1},"not_sent_hidden":{"type":"integer","minimum":0,"description":"Webhook deliveries that match `q` and `status` but were left out as never sent (see `not_sent`); 0 for other kinds."}}};
 
-function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate334.evaluated;
+const evaluated0 = validate390.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23118,8 +26357,8 @@ errors++;
 }
 }
 if(data.kind !== undefined){
-if(!(validate329(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
+if(!(validate385(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate385.errors : vErrors.concat(validate385.errors);
 errors = vErrors.length;
 }
 }
@@ -23128,8 +26367,8 @@ let data1 = data.items;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate228(data1[i0], {instancePath:instancePath+"/items/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate284(data1[i0], {instancePath:instancePath+"/items/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
 errors = vErrors.length;
 }
 }
@@ -23256,16 +26495,16 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate334.errors = vErrors;
+validate390.errors = vErrors;
 return errors === 0;
 }
-validate334.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate390.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate332.evaluated;
+const evaluated0 = validate388.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23288,8 +26527,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate334(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate334.errors : vErrors.concat(validate334.errors);
+if(!(validate390(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate390.errors : vErrors.concat(validate390.errors);
 errors = vErrors.length;
 }
 }
@@ -23304,18 +26543,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate332.errors = vErrors;
+validate388.errors = vErrors;
 return errors === 0;
 }
-validate332.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate388.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getInspectorState_query = validate338;
-const schema158 = {"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":500,"default":50}},"required":[]};
+export const getInspectorState_query = validate394;
+const schema169 = {"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":500,"default":50}},"required":[]};
 
-function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate338.evaluated;
+const evaluated0 = validate394.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23369,19 +26608,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate338.errors = vErrors;
+validate394.errors = vErrors;
 return errors === 0;
 }
-validate338.evaluated = {"props":{"limit":true},"dynamicProps":false,"dynamicItems":false};
+validate394.evaluated = {"props":{"limit":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getInspectorState_response_200 = validate339;
-const schema159 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InspectorState"}}}]};
-const schema160 = {"type":"object","additionalProperties":false,"required":["clock","counts","orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"],"properties":{"clock":{"$ref":"#/components/schemas/ClockState"},"counts":{"type":"object","additionalProperties":false,"required":["orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"],"properties":{"orders":{"type":"integer","minimum":0},"deposits":{"type":"integer","minimum":0},"static_addresses":{"type":"integer","minimum":0},"aml_checks":{"type":"integer","minimum":0},"webhook_events":{"type":"integer","minimum":0},"webhook_deliveries":{"type":"integer","minimum":0},"upload_intents":{"type":"integer","minimum":0},"verifications":{"type":"integer","minimum":0}}},"orders":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"deposits":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"static_addresses":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"aml_checks":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"webhook_events":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"webhook_deliveries":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"upload_intents":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"verifications":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}}}};
+export const getInspectorState_response_200 = validate395;
+const schema170 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InspectorState"}}}]};
+const schema171 = {"type":"object","additionalProperties":false,"required":["clock","counts","orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"],"properties":{"clock":{"$ref":"#/components/schemas/ClockState"},"counts":{"type":"object","additionalProperties":false,"required":["orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"],"properties":{"orders":{"type":"integer","minimum":0},"deposits":{"type":"integer","minimum":0},"static_addresses":{"type":"integer","minimum":0},"aml_checks":{"type":"integer","minimum":0},"webhook_events":{"type":"integer","minimum":0},"webhook_deliveries":{"type":"integer","minimum":0},"upload_intents":{"type":"integer","minimum":0},"verifications":{"type":"integer","minimum":0}}},"orders":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"deposits":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"static_addresses":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"aml_checks":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"webhook_events":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"webhook_deliveries":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"upload_intents":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"verifications":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}}}};
 
-function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate397(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate341.evaluated;
+const evaluated0 = validate397.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23490,7 +26729,7 @@ vErrors.push(err9);
 errors++;
 }
 for(const key0 in data){
-if(!(func13.call(schema160.properties, key0))){
+if(!(func13.call(schema171.properties, key0))){
 const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err10];
@@ -23502,8 +26741,8 @@ errors++;
 }
 }
 if(data.clock !== undefined){
-if(!(validate160(data.clock, {instancePath:instancePath+"/clock",parentData:data,parentDataProperty:"clock",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+if(!(validate216(data.clock, {instancePath:instancePath+"/clock",parentData:data,parentDataProperty:"clock",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate216.errors : vErrors.concat(validate216.errors);
 errors = vErrors.length;
 }
 }
@@ -23819,8 +27058,8 @@ let data10 = data.orders;
 if(Array.isArray(data10)){
 const len0 = data10.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate228(data10[i0], {instancePath:instancePath+"/orders/" + i0,parentData:data10,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate284(data10[i0], {instancePath:instancePath+"/orders/" + i0,parentData:data10,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
 errors = vErrors.length;
 }
 }
@@ -23841,8 +27080,8 @@ let data12 = data.deposits;
 if(Array.isArray(data12)){
 const len1 = data12.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate228(data12[i1], {instancePath:instancePath+"/deposits/" + i1,parentData:data12,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate284(data12[i1], {instancePath:instancePath+"/deposits/" + i1,parentData:data12,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
 errors = vErrors.length;
 }
 }
@@ -23863,8 +27102,8 @@ let data14 = data.static_addresses;
 if(Array.isArray(data14)){
 const len2 = data14.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate228(data14[i2], {instancePath:instancePath+"/static_addresses/" + i2,parentData:data14,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate284(data14[i2], {instancePath:instancePath+"/static_addresses/" + i2,parentData:data14,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
 errors = vErrors.length;
 }
 }
@@ -23885,8 +27124,8 @@ let data16 = data.aml_checks;
 if(Array.isArray(data16)){
 const len3 = data16.length;
 for(let i3=0; i3<len3; i3++){
-if(!(validate228(data16[i3], {instancePath:instancePath+"/aml_checks/" + i3,parentData:data16,parentDataProperty:i3,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate284(data16[i3], {instancePath:instancePath+"/aml_checks/" + i3,parentData:data16,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
 errors = vErrors.length;
 }
 }
@@ -23907,8 +27146,8 @@ let data18 = data.webhook_events;
 if(Array.isArray(data18)){
 const len4 = data18.length;
 for(let i4=0; i4<len4; i4++){
-if(!(validate228(data18[i4], {instancePath:instancePath+"/webhook_events/" + i4,parentData:data18,parentDataProperty:i4,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate284(data18[i4], {instancePath:instancePath+"/webhook_events/" + i4,parentData:data18,parentDataProperty:i4,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
 errors = vErrors.length;
 }
 }
@@ -23929,8 +27168,8 @@ let data20 = data.webhook_deliveries;
 if(Array.isArray(data20)){
 const len5 = data20.length;
 for(let i5=0; i5<len5; i5++){
-if(!(validate228(data20[i5], {instancePath:instancePath+"/webhook_deliveries/" + i5,parentData:data20,parentDataProperty:i5,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate284(data20[i5], {instancePath:instancePath+"/webhook_deliveries/" + i5,parentData:data20,parentDataProperty:i5,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
 errors = vErrors.length;
 }
 }
@@ -23951,8 +27190,8 @@ let data22 = data.upload_intents;
 if(Array.isArray(data22)){
 const len6 = data22.length;
 for(let i6=0; i6<len6; i6++){
-if(!(validate228(data22[i6], {instancePath:instancePath+"/upload_intents/" + i6,parentData:data22,parentDataProperty:i6,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate284(data22[i6], {instancePath:instancePath+"/upload_intents/" + i6,parentData:data22,parentDataProperty:i6,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
 errors = vErrors.length;
 }
 }
@@ -23973,8 +27212,8 @@ let data24 = data.verifications;
 if(Array.isArray(data24)){
 const len7 = data24.length;
 for(let i7=0; i7<len7; i7++){
-if(!(validate228(data24[i7], {instancePath:instancePath+"/verifications/" + i7,parentData:data24,parentDataProperty:i7,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate284(data24[i7], {instancePath:instancePath+"/verifications/" + i7,parentData:data24,parentDataProperty:i7,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
 errors = vErrors.length;
 }
 }
@@ -24001,16 +27240,16 @@ vErrors.push(err45);
 }
 errors++;
 }
-validate341.errors = vErrors;
+validate397.errors = vErrors;
 return errors === 0;
 }
-validate341.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate397.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate339.evaluated;
+const evaluated0 = validate395.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24033,8 +27272,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate341(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate341.errors : vErrors.concat(validate341.errors);
+if(!(validate397(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate397.errors : vErrors.concat(validate397.errors);
 errors = vErrors.length;
 }
 }
@@ -24049,18 +27288,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate339.errors = vErrors;
+validate395.errors = vErrors;
 return errors === 0;
 }
-validate339.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate395.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceStaticAddressEvent_path = validate352;
-const schema161 = {"type":"object","properties":{"static_address":{"type":"string","format":"uuid"}},"required":["static_address"]};
+export const forceStaticAddressEvent_path = validate408;
+const schema172 = {"type":"object","properties":{"static_address":{"type":"string","format":"uuid"}},"required":["static_address"]};
 
-function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate408(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate352.evaluated;
+const evaluated0 = validate408.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24114,20 +27353,20 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate352.errors = vErrors;
+validate408.errors = vErrors;
 return errors === 0;
 }
-validate352.evaluated = {"props":{"static_address":true},"dynamicProps":false,"dynamicItems":false};
+validate408.evaluated = {"props":{"static_address":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceStaticAddressEvent_body = validate353;
-const schema162 = {"$ref":"#/components/schemas/ForceStaticAddressEventRequest","$comment":"validator entry"};
-const schema163 = {"type":"object","additionalProperties":false,"required":["event"],"properties":{"event":{"$ref":"#/components/schemas/StaticAddressMachineEvent"}}};
-const schema164 = {"type":"string","x-machine-events":"static-address","description":"An event of the static-address machine (contracts/machines/static-address.yaml).","enum":["disable","enable"]};
+export const forceStaticAddressEvent_body = validate409;
+const schema173 = {"$ref":"#/components/schemas/ForceStaticAddressEventRequest","$comment":"validator entry"};
+const schema174 = {"type":"object","additionalProperties":false,"required":["event"],"properties":{"event":{"$ref":"#/components/schemas/StaticAddressMachineEvent"}}};
+const schema175 = {"type":"string","x-machine-events":"static-address","description":"An event of the static-address machine (contracts/machines/static-address.yaml).","enum":["disable","enable"]};
 
-function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate411(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate355.evaluated;
+const evaluated0 = validate411.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24145,7 +27384,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "disable") || (data === "enable"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema164.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema175.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24154,16 +27393,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate355.errors = vErrors;
+validate411.errors = vErrors;
 return errors === 0;
 }
-validate355.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate411.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate410(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate354.evaluated;
+const evaluated0 = validate410.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24194,8 +27433,8 @@ errors++;
 }
 }
 if(data.event !== undefined){
-if(!(validate355(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate355.errors : vErrors.concat(validate355.errors);
+if(!(validate411(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate411.errors : vErrors.concat(validate411.errors);
 errors = vErrors.length;
 }
 }
@@ -24210,39 +27449,39 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate354.errors = vErrors;
+validate410.errors = vErrors;
 return errors === 0;
 }
-validate354.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate410.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate409(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate353.evaluated;
+const evaluated0 = validate409.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate354(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
+if(!(validate410(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate410.errors : vErrors.concat(validate410.errors);
 errors = vErrors.length;
 }
-validate353.errors = vErrors;
+validate409.errors = vErrors;
 return errors === 0;
 }
-validate353.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate409.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const forceStaticAddressEvent_response_200 = validate358;
-const schema165 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ForcedStaticAddressEventResult"}}}]};
-const schema166 = {"type":"object","required":["static_address","transition"],"properties":{"static_address":{"$ref":"#/components/schemas/PresentedRecord"},"transition":{"type":"object","required":["from","event","to"],"additionalProperties":false,"properties":{"from":{"type":"string"},"event":{"$ref":"#/components/schemas/StaticAddressMachineEvent"},"to":{"type":"string"}}}}};
+export const forceStaticAddressEvent_response_200 = validate414;
+const schema176 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ForcedStaticAddressEventResult"}}}]};
+const schema177 = {"type":"object","required":["static_address","transition"],"properties":{"static_address":{"$ref":"#/components/schemas/PresentedRecord"},"transition":{"type":"object","required":["from","event","to"],"additionalProperties":false,"properties":{"from":{"type":"string"},"event":{"$ref":"#/components/schemas/StaticAddressMachineEvent"},"to":{"type":"string"}}}}};
 
-function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate416(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate360.evaluated;
+const evaluated0 = validate416.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24271,8 +27510,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data.static_address !== undefined){
-if(!(validate228(data.static_address, {instancePath:instancePath+"/static_address",parentData:data,parentDataProperty:"static_address",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate284(data.static_address, {instancePath:instancePath+"/static_address",parentData:data,parentDataProperty:"static_address",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
 errors = vErrors.length;
 }
 }
@@ -24334,8 +27573,8 @@ errors++;
 }
 }
 if(data1.event !== undefined){
-if(!(validate355(data1.event, {instancePath:instancePath+"/transition/event",parentData:data1,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate355.errors : vErrors.concat(validate355.errors);
+if(!(validate411(data1.event, {instancePath:instancePath+"/transition/event",parentData:data1,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate411.errors : vErrors.concat(validate411.errors);
 errors = vErrors.length;
 }
 }
@@ -24374,16 +27613,16 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate360.errors = vErrors;
+validate416.errors = vErrors;
 return errors === 0;
 }
-validate360.evaluated = {"props":{"static_address":true,"transition":true},"dynamicProps":false,"dynamicItems":false};
+validate416.evaluated = {"props":{"static_address":true,"transition":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate358.evaluated;
+const evaluated0 = validate414.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24406,8 +27645,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate360(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate360.errors : vErrors.concat(validate360.errors);
+if(!(validate416(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate416.errors : vErrors.concat(validate416.errors);
 errors = vErrors.length;
 }
 }
@@ -24422,18 +27661,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate358.errors = vErrors;
+validate414.errors = vErrors;
 return errors === 0;
 }
-validate358.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate414.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const moderateReview_path = validate364;
-const schema167 = {"type":"object","properties":{"review":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["review"]};
+export const moderateReview_path = validate420;
+const schema178 = {"type":"object","properties":{"review":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["review"]};
 
-function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate420(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate364.evaluated;
+const evaluated0 = validate420.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24497,20 +27736,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate364.errors = vErrors;
+validate420.errors = vErrors;
 return errors === 0;
 }
-validate364.evaluated = {"props":{"review":true},"dynamicProps":false,"dynamicItems":false};
+validate420.evaluated = {"props":{"review":true},"dynamicProps":false,"dynamicItems":false};
 
-export const moderateReview_body = validate365;
-const schema168 = {"$ref":"#/components/schemas/ModerateReviewRequest","$comment":"validator entry"};
-const schema169 = {"type":"object","additionalProperties":false,"required":["decision"],"properties":{"decision":{"$ref":"#/components/schemas/ReviewMachineEvent"}}};
-const schema170 = {"type":"string","x-machine-events":"review","description":"An event of the review machine (contracts/machines/review.yaml).","enum":["publish","reject"]};
+export const moderateReview_body = validate421;
+const schema179 = {"$ref":"#/components/schemas/ModerateReviewRequest","$comment":"validator entry"};
+const schema180 = {"type":"object","additionalProperties":false,"required":["decision"],"properties":{"decision":{"$ref":"#/components/schemas/ReviewMachineEvent"}}};
+const schema181 = {"type":"string","x-machine-events":"review","description":"An event of the review machine (contracts/machines/review.yaml).","enum":["publish","reject"]};
 
-function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate367.evaluated;
+const evaluated0 = validate423.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24528,7 +27767,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "publish") || (data === "reject"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema170.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema181.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24537,16 +27776,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate367.errors = vErrors;
+validate423.errors = vErrors;
 return errors === 0;
 }
-validate367.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate423.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate422(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate366.evaluated;
+const evaluated0 = validate422.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24577,8 +27816,8 @@ errors++;
 }
 }
 if(data.decision !== undefined){
-if(!(validate367(data.decision, {instancePath:instancePath+"/decision",parentData:data,parentDataProperty:"decision",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
+if(!(validate423(data.decision, {instancePath:instancePath+"/decision",parentData:data,parentDataProperty:"decision",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate423.errors : vErrors.concat(validate423.errors);
 errors = vErrors.length;
 }
 }
@@ -24593,39 +27832,39 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate366.errors = vErrors;
+validate422.errors = vErrors;
 return errors === 0;
 }
-validate366.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate422.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate421(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate365.evaluated;
+const evaluated0 = validate421.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate366(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate366.errors : vErrors.concat(validate366.errors);
+if(!(validate422(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate422.errors : vErrors.concat(validate422.errors);
 errors = vErrors.length;
 }
-validate365.errors = vErrors;
+validate421.errors = vErrors;
 return errors === 0;
 }
-validate365.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate421.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const moderateReview_response_200 = validate370;
-const schema171 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ModeratedReviewResult"}}}]};
-const schema172 = {"type":"object","required":["review"],"properties":{"review":{"$ref":"#/components/schemas/PresentedRecord"}}};
+export const moderateReview_response_200 = validate426;
+const schema182 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ModeratedReviewResult"}}}]};
+const schema183 = {"type":"object","required":["review"],"properties":{"review":{"$ref":"#/components/schemas/PresentedRecord"}}};
 
-function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate428(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate372.evaluated;
+const evaluated0 = validate428.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24644,8 +27883,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.review !== undefined){
-if(!(validate228(data.review, {instancePath:instancePath+"/review",parentData:data,parentDataProperty:"review",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate284(data.review, {instancePath:instancePath+"/review",parentData:data,parentDataProperty:"review",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
 errors = vErrors.length;
 }
 }
@@ -24660,16 +27899,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate372.errors = vErrors;
+validate428.errors = vErrors;
 return errors === 0;
 }
-validate372.evaluated = {"props":{"review":true},"dynamicProps":false,"dynamicItems":false};
+validate428.evaluated = {"props":{"review":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate426(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate370.evaluated;
+const evaluated0 = validate426.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24692,8 +27931,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate372(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate372.errors : vErrors.concat(validate372.errors);
+if(!(validate428(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate428.errors : vErrors.concat(validate428.errors);
 errors = vErrors.length;
 }
 }
@@ -24708,18 +27947,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate370.errors = vErrors;
+validate426.errors = vErrors;
 return errors === 0;
 }
-validate370.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate426.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const setReserve_path = validate375;
-const schema173 = {"type":"object","properties":{"payment_system":{"type":"string","minLength":1,"maxLength":32}},"required":["payment_system"]};
+export const setReserve_path = validate431;
+const schema184 = {"type":"object","properties":{"payment_system":{"type":"string","minLength":1,"maxLength":32}},"required":["payment_system"]};
 
-function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate431(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate375.evaluated;
+const evaluated0 = validate431.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24783,20 +28022,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate375.errors = vErrors;
+validate431.errors = vErrors;
 return errors === 0;
 }
-validate375.evaluated = {"props":{"payment_system":true},"dynamicProps":false,"dynamicItems":false};
+validate431.evaluated = {"props":{"payment_system":true},"dynamicProps":false,"dynamicItems":false};
 
-export const setReserve_body = validate376;
-const schema174 = {"$ref":"#/components/schemas/SetReserveRequest","$comment":"validator entry"};
-const schema175 = {"type":"object","additionalProperties":false,"required":["amount"],"properties":{"amount":{"type":"string","pattern":"^\\d{1,15}(\\.\\d{1,18})?$","description":"The new reserve, in the system's units (a decimal string)."}}};
-const pattern27 = new RegExp("^\\d{1,15}(\\.\\d{1,18})?$", "u");
+export const setReserve_body = validate432;
+const schema185 = {"$ref":"#/components/schemas/SetReserveRequest","$comment":"validator entry"};
+const schema186 = {"type":"object","additionalProperties":false,"required":["amount"],"properties":{"amount":{"type":"string","pattern":"^\\d{1,15}(\\.\\d{1,18})?$","description":"The new reserve, in the system's units (a decimal string)."}}};
+const pattern30 = new RegExp("^\\d{1,15}(\\.\\d{1,18})?$", "u");
 
-function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate433(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate377.evaluated;
+const evaluated0 = validate433.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24829,7 +28068,7 @@ errors++;
 if(data.amount !== undefined){
 let data0 = data.amount;
 if(typeof data0 === "string"){
-if(!pattern27.test(data0)){
+if(!pattern30.test(data0)){
 const err2 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^\\d{1,15}(\\.\\d{1,18})?$"},message:"must match pattern \""+"^\\d{1,15}(\\.\\d{1,18})?$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -24862,39 +28101,39 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate377.errors = vErrors;
+validate433.errors = vErrors;
 return errors === 0;
 }
-validate377.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate433.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate376.evaluated;
+const evaluated0 = validate432.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate377(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
+if(!(validate433(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate433.errors : vErrors.concat(validate433.errors);
 errors = vErrors.length;
 }
-validate376.errors = vErrors;
+validate432.errors = vErrors;
 return errors === 0;
 }
-validate376.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate432.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const setReserve_response_200 = validate379;
-const schema176 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReserveResult"}}}]};
-const schema177 = {"type":"object","required":["payment_system","routes"],"properties":{"payment_system":{"type":"object","required":["id","code","reserve"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"code":{"type":"string"},"reserve":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"}}},"routes":{"type":"array","description":"The routes paying out in this system, by id.","items":{"type":"object","required":["id","enabled","reason"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"enabled":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the route is off (payouts suspended, reserve depleted); null when it is enabled."}}}}}};
+export const setReserve_response_200 = validate435;
+const schema187 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReserveResult"}}}]};
+const schema188 = {"type":"object","required":["payment_system","routes"],"properties":{"payment_system":{"type":"object","required":["id","code","reserve"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"code":{"type":"string"},"reserve":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"}}},"routes":{"type":"array","description":"The routes paying out in this system, by id.","items":{"type":"object","required":["id","enabled","reason"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"enabled":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the route is off (payouts suspended, reserve depleted); null when it is enabled."}}}}}};
 
-function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate437(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate381.evaluated;
+const evaluated0 = validate437.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25007,7 +28246,7 @@ errors++;
 if(data0.reserve !== undefined){
 let data3 = data0.reserve;
 if(typeof data3 === "string"){
-if(!pattern24.test(data3)){
+if(!pattern8.test(data3)){
 const err9 = {instancePath:instancePath+"/payment_system/reserve",schemaPath:"#/properties/payment_system/properties/reserve/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -25130,7 +28369,7 @@ errors++;
 if(data5.reason !== undefined){
 let data8 = data5.reason;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err19 = {instancePath:instancePath+"/routes/" + i0+"/reason",schemaPath:"#/properties/routes/items/properties/reason/type",keyword:"type",params:{type: schema177.properties.routes.items.properties.reason.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/routes/" + i0+"/reason",schemaPath:"#/properties/routes/items/properties/reason/type",keyword:"type",params:{type: schema188.properties.routes.items.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -25175,16 +28414,16 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate381.errors = vErrors;
+validate437.errors = vErrors;
 return errors === 0;
 }
-validate381.evaluated = {"props":{"payment_system":true,"routes":true},"dynamicProps":false,"dynamicItems":false};
+validate437.evaluated = {"props":{"payment_system":true,"routes":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate435(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate379.evaluated;
+const evaluated0 = validate435.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25207,8 +28446,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate381(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate381.errors : vErrors.concat(validate381.errors);
+if(!(validate437(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate437.errors : vErrors.concat(validate437.errors);
 errors = vErrors.length;
 }
 }
@@ -25223,10 +28462,10 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate379.errors = vErrors;
+validate435.errors = vErrors;
 return errors === 0;
 }
-validate379.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate435.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const importSandboxState_response_400 = resetSandbox_response_400;
 export const advanceClock_response_400 = resetSandbox_response_400;

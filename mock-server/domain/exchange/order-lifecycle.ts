@@ -2,7 +2,7 @@
 // OrderRecord: this file decides which guards hold and when a timer falls due; fire.ts and the
 // table decide the transition. Shared by the live orders (order-service.ts) and the scratch
 // orders of the sandbox simulation (order-simulation.ts), so both follow exactly the same rules.
-import { orderMachine, type OrderEvent, type OrderState, type Transition } from '../../../generated/machines.js';
+import { orderMachine, type Actor, type OrderEvent, type OrderState, type Transition } from '../../../generated/machines.js';
 import { tryFire, type FireResult } from '../machines/fire.js';
 import { needsVerification, type OrderDraft, type OrderRecord } from './order-records.js';
 
@@ -12,6 +12,8 @@ const PAYMENT_RECEIVED = 'payment_received';
 const NO_PAYMENT_SEEN = 'no_payment_seen';
 /** The event by which the exchanger sees the payment: from then on payment_received holds. */
 const PAYMENT_EVENT: OrderEvent = 'pay';
+/** Who the history names for an order's creation (no transition of the machine: the client's createOrder). */
+export const creationActor: Actor = 'client';
 /** The state whose entry sets completed_at: the payout was sent. */
 export const completedState: OrderState = 'completed';
 
@@ -88,7 +90,7 @@ export function newOrderRecord(fields: NewOrderFields, now: Date): OrderRecord {
     cancelReason: null,
     updatedAt: now,
     completedAt: null,
-    history: [{ from: null, to: orderMachine.initial, event: 'create', at: now, actor: 'client' }],
+    history: [{ from: null, to: orderMachine.initial, event: 'create', at: now, actor: creationActor }],
   };
 }
 

@@ -4,22 +4,27 @@
 // order-payments.ts), the payment window and payment confirmations on the virtual clock (a queue
 // of due orders, so a tick looks only at orders with something due), and the order.* webhook
 // events each change emits through the sandbox's webhook engine. The machine is executed from the
-// generated table (order-lifecycle.ts); this file keeps the records and emits.
+// generated table (order-lifecycle.ts); this file keeps the records and emits. A snapshot's
+// orders (order-state.ts) come back with every index and due timer rebuilt from the records.
 import type { Order, OrderRequisites, VerificationStatus } from '../../../generated/exchange-v3/types.js';
 import { orderMachine, type OrderEvent, type OrderState } from '../../../generated/machines.js';
+import type { SandboxStateExchangeOrders } from '../../../generated/sandbox-control/types.js';
 import type { Clock } from '../../clock.js';
-import type { Random } from '../../random.js';
+import { createRandom, type Random } from '../../random.js';
 import { DueQueue } from '../../store/due-queue.js';
 import { listContract } from '../../store/list-contract.js';
 import { parseSortTerm } from '../../store/list-query.js';
 import { ListableCollection } from '../../store/list-records.js';
 import { tryFire, type FireResult } from '../machines/fire.js';
+import { StateRejected } from '../state-rejected.js';
 import { randomUuid } from '../webhooks/ids.js';
 import type { EmitInput } from '../webhooks/webhook-service.js';
 import { completedState, fireOrderEvent, newOrderRecord, pendingTimer, settleOrder, type StepListener } from './order-lifecycle.js';
 import { paymentsDueAtMs, recordPayment, settlePayments, type PaymentChain } from './order-payments.js';
 import { createdEventData, presentOrder, statusChangedEventData } from './order-present.js';
 import { requisiteDigests, type CausingRequest, type OrderDraft, type OrderRecord } from './order-records.js';
+import { orderFromState, orderToState } from './order-state.js';
+import { requireNextIdAbove } from './restore-checks.js';
 
 /** Machine events a decided verification fires on an order held for it. */
 const VERIFICATION_EVENTS: Partial<Record<VerificationStatus, OrderEvent>> = {
@@ -70,6 +75,15 @@ export interface OrderFireOptions {
   ignoreGuards?: boolean;
 }
 
+/** What a snapshot's orders refer to, checked as they are restored. */
+export interface OrderReferences {
+  /** Throws StateRejected naming `pointer` when no key has the client. */
+  requireClient(clientId: string, pointer: string): void;
+  isRoute(id: number): boolean;
+  /** Whether the simulated chain holds the transaction (every payment of an order is one). */
+  isTransaction(hash: string): boolean;
+}
+
 /** The partition listOrders reads: one client's orders. */
 export const BY_CLIENT = 'client';
 
@@ -101,6 +115,7 @@ export class OrderService {
   /** Transaction hashes the watcher credited → the order they paid. */
   private readonly byPaymentHash = new Map<string, OrderRecord>();
   private nextId = 1;
+  private random: Random;
   private emitted: Promise<void> = Promise.resolve();
   /** Orders by the end of their pending timer (the payment window) or their payments' confirmation (tests read its metrics). */
   readonly timers = new DueQueue<OrderRecord>({
@@ -108,11 +123,13 @@ export class OrderService {
     creationOrder: (a, b) => a.id - b.id,
   });
 
-  constructor(private readonly options: OrderServiceOptions) {}
+  constructor(private readonly options: OrderServiceOptions) {
+    this.random = options.random;
+  }
 
   /** A new order in the machine's initial state; emits the machine's creation event (order.created). */
   create(clientId: string, draft: OrderDraft, cause: CausingRequest, requisites?: OrderRequisites): OrderRecord {
-    const { random } = this.options;
+    const { random } = this;
     let publicId: string;
     do publicId = newPublicId(random, 'EX');
     while (this.byPublicId.has(publicId));
@@ -129,17 +146,46 @@ export class OrderService {
       this.options.clock.now(),
     );
     this.nextId += 1;
-    this.byPublicId.set(order.publicId, order);
-    this.byTrackingId.set(order.trackingId, order);
-    const { network, address, memo } = draft.paymentDetails;
-    // The first order keeps a destination (drawn addresses never repeat; hand-made drafts may).
-    if (network !== null && address !== null && !this.byDestination.has(destinationKey(network, address, memo))) {
-      this.byDestination.set(destinationKey(network, address, memo), order);
-    }
-    this.collection.upsert(order);
-    this.timers.schedule(order);
+    this.add(order);
     if (orderMachine.createdEmits !== null) this.emit(order, orderMachine.createdEmits, createdEventData(order), cause);
     return order;
+  }
+
+  exportState(): SandboxStateExchangeOrders {
+    return { random: this.random.state(), nextId: this.nextId, orders: [...this.collection.values()].map(orderToState) };
+  }
+
+  /**
+   * Replaces the orders with the snapshot's (none is emitted again) and resumes the id counter
+   * and the stream; throws StateRejected for a duplicate id, an unknown client, route or
+   * transaction, or a status the machines do not have. Run after the chain is restored: the
+   * due timers read when each payment is confirmed.
+   */
+  restoreState(state: SandboxStateExchangeOrders, references: OrderReferences, pointer: string): void {
+    const records = state.orders.map((order, index) => {
+      const at = `${pointer}/orders/${index}`;
+      references.requireClient(order.clientId, `${at}/clientId`);
+      if (!references.isRoute(order.draft.routeId)) throw new StateRejected(`${at}/draft/routeId`, `${order.draft.routeId} is not a route`);
+      order.payments.forEach(({ hash }, p) => {
+        if (!references.isTransaction(hash)) throw new StateRejected(`${at}/payments/${p}/hash`, `${hash} is not a chain transaction`);
+      });
+      return { record: orderFromState(order, at), at };
+    });
+    this.collection.clear();
+    this.timers.clear();
+    for (const index of [this.byPublicId, this.byTrackingId, this.byDestination, this.byPaymentHash]) index.clear();
+    // Creation order, so the first order keeps a shared destination as it did.
+    for (const { record, at } of records.sort((a, b) => a.record.id - b.record.id)) {
+      if (this.collection.get(record.id) !== undefined) throw new StateRejected(`${at}/id`, `order ${record.id} is listed twice`);
+      if (this.byPublicId.has(record.publicId)) throw new StateRejected(`${at}/publicId`, `${record.publicId} belongs to another order`);
+      if (this.byTrackingId.has(record.trackingId)) throw new StateRejected(`${at}/trackingId`, `${record.trackingId} belongs to another order`);
+      const paidTwice = record.payments.findIndex((p) => this.byPaymentHash.has(p.hash));
+      if (paidTwice >= 0) throw new StateRejected(`${at}/payments/${paidTwice}/hash`, 'paid another order');
+      this.add(record);
+    }
+    requireNextIdAbove(state.nextId, state.orders, `${pointer}/nextId`);
+    this.nextId = state.nextId;
+    this.random = createRandom(this.random.seed, state.random);
   }
 
   /** The client's order by id, public_id or tracking_id, brought up to date; undefined for another client's. */
@@ -204,6 +250,11 @@ export class OrderService {
     this.settle(order);
   }
 
+  /** The client of the order with this public id, without bringing the order up to date (a snapshot's reviews refer to orders). */
+  clientOf(publicId: string): string | undefined {
+    return this.byPublicId.get(publicId)?.clientId;
+  }
+
   /** The order a chain transaction paid, if any (the control API's view of a transaction). */
   paidBy(hash: string): OrderRecord | undefined {
     return this.byPaymentHash.get(hash);
@@ -227,6 +278,20 @@ export class OrderService {
   /** Resolves once every order.* event emitted so far is stored with its deliveries. */
   flush(): Promise<void> {
     return this.emitted;
+  }
+
+  /** Indexes an order by each of its ids, its payment destination and payments, and schedules its timers. */
+  private add(order: OrderRecord): void {
+    this.byPublicId.set(order.publicId, order);
+    this.byTrackingId.set(order.trackingId, order);
+    const { network, address, memo } = order.draft.paymentDetails;
+    // The first order keeps a destination (drawn addresses never repeat; hand-made drafts may).
+    if (network !== null && address !== null && !this.byDestination.has(destinationKey(network, address, memo))) {
+      this.byDestination.set(destinationKey(network, address, memo), order);
+    }
+    for (const payment of order.payments) this.byPaymentHash.set(payment.hash, order);
+    this.collection.upsert(order);
+    this.timers.schedule(order);
   }
 
   /** Applies what is due by now: the payment window, then the payment once its transactions are confirmed. */

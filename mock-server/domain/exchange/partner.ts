@@ -3,14 +3,19 @@
 // referrals (partner-ledger.ts computes both from the orders). The account keeps what orders do
 // not hold: its code, commission, and payouts of the balance. The default client starts with a
 // seeded history from before the sandbox started: earlier earnings and payouts (paid, rejected
-// and one pending), so the payouts list shows something at once. A reset seeds it again.
+// and one pending), so the payouts list shows something at once. A reset seeds it again; a
+// snapshot replaces accounts and payouts (an account's name and code come from its client).
 import type { PartnerPayout } from '../../../generated/exchange-v3/types.js';
+import type { SandboxStateExchangePartners } from '../../../generated/sandbox-control/types.js';
 import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
 import { ListableCollection } from '../../store/list-records.js';
 import type { Client } from '../accounts/api-keys.js';
 import { createChainData } from '../deposits/chain-data.js';
 import { add, formatDecimal, parseDecimal, type Decimal } from '../../decimal.js';
+import { requireOneOf, StateRejected } from '../state-rejected.js';
+import { v3Enum } from './contract-enums.js';
+import { requireNextIdAbove } from './restore-checks.js';
 
 /** The partner balance currency (PartnerMoney.currency) and its precision. */
 export const partnerCurrency = { code: 'USDT', decimals: 2 };
@@ -40,6 +45,7 @@ export interface PayoutRecord {
 }
 
 const day = 24 * 3600 * 1000;
+const payoutStatuses = v3Enum<PayoutRecord['status']>('PartnerPayout', 'status');
 
 export class PartnerBook {
   /** Every partner's payouts; the sort field is the contract's PartnerPayoutSort field. */
@@ -54,18 +60,43 @@ export class PartnerBook {
     const clientId = String(client.id);
     let account = this.accounts.get(clientId);
     if (account === undefined) {
-      account = {
-        clientId,
-        id: client.id,
-        name: client.name,
-        referralCode: `${client.name.replace(/[^A-Za-z0-9]/g, '').slice(0, 24).toUpperCase()}${client.id}`,
-        commissionPercent,
-        createdAt: openedAt,
-        openingEarned: '0',
-      };
+      account = newAccount(client, { commissionPercent, createdAt: openedAt, openingEarned: '0' });
       this.accounts.set(clientId, account);
     }
     return account;
+  }
+
+  exportState(): SandboxStateExchangePartners {
+    return {
+      nextPayoutId: this.nextPayoutId,
+      accounts: [...this.accounts.values()].map((a) => ({ clientId: a.clientId, commissionPercent: a.commissionPercent, createdAtMs: a.createdAt.getTime(), openingEarned: a.openingEarned })),
+      payouts: [...this.payouts.values()].map(({ createdAt, paidAt, ...payout }) => ({ ...payout, createdAtMs: createdAt.getTime(), paidAtMs: paidAt?.getTime() ?? null })),
+    };
+  }
+
+  /**
+   * Replaces the accounts and payouts with the snapshot's; throws StateRejected for an unknown
+   * client (`clientOf` resolves one), a client with two accounts, a duplicate payout id or a
+   * payout status the v3 contract lacks.
+   */
+  restoreState(state: SandboxStateExchangePartners, clientOf: (clientId: string, pointer: string) => Client, pointer: string): void {
+    this.accounts.clear();
+    this.payouts.clear();
+    state.accounts.forEach(({ clientId, createdAtMs, ...terms }, index) => {
+      const at = `${pointer}/accounts/${index}/clientId`;
+      const client = clientOf(clientId, at);
+      if (this.accounts.has(clientId)) throw new StateRejected(at, `client ${clientId} has another account`);
+      this.accounts.set(clientId, newAccount(client, { ...terms, createdAt: new Date(createdAtMs) }));
+    });
+    state.payouts.forEach(({ createdAtMs, paidAtMs, ...payout }, index) => {
+      const at = `${pointer}/payouts/${index}`;
+      if (this.payouts.get(payout.id) !== undefined) throw new StateRejected(`${at}/id`, `payout ${payout.id} is listed twice`);
+      clientOf(payout.clientId, `${at}/clientId`);
+      const status = requireOneOf(payout.status, payoutStatuses, `${at}/status`);
+      this.payouts.upsert({ ...payout, status, createdAt: new Date(createdAtMs), paidAt: paidAtMs === null ? null : new Date(paidAtMs) });
+    });
+    requireNextIdAbove(state.nextPayoutId, state.payouts, `${pointer}/nextPayoutId`);
+    this.nextPayoutId = state.nextPayoutId;
   }
 
   referralUrl(account: PartnerAccount): string {
@@ -99,6 +130,17 @@ export class PartnerBook {
   payoutsOf(clientId: string): PayoutRecord[] {
     return [...this.payouts.values()].filter((p) => p.clientId === clientId);
   }
+}
+
+/** The account of a client, on the given terms; its name and referral code are the client's. */
+function newAccount(client: Client, terms: Pick<PartnerAccount, 'commissionPercent' | 'createdAt' | 'openingEarned'>): PartnerAccount {
+  return {
+    clientId: String(client.id),
+    id: client.id,
+    name: client.name,
+    referralCode: `${client.name.replace(/[^A-Za-z0-9]/g, '').slice(0, 24).toUpperCase()}${client.id}`,
+    ...terms,
+  };
 }
 
 /** An amount of the partner currency between whole `min` and `max`, with cents. */

@@ -2,8 +2,10 @@
 // the memo of memo networks), shaped like the real chain's (deposits/chain-data.ts), or on a fiat
 // give side the exchanger's card or account. Drawn from a stream of its own, so a seed replays
 // the same addresses for the same orders.
-import type { Random } from '../../random.js';
+import type { SandboxStateExchangePaymentDetails } from '../../../generated/sandbox-control/types.js';
+import { createRandom, type Random } from '../../random.js';
 import { createChainData, type ChainData } from '../deposits/chain-data.js';
+import { StateRejected } from '../state-rejected.js';
 import type { RouteRecord } from './catalog/catalog-records.js';
 import { passesLuhn } from './catalog/requisite-formats.js';
 
@@ -18,12 +20,29 @@ export interface PaymentDetails {
 }
 
 export class PaymentDetailsSource {
-  private readonly chain: ChainData;
+  private chain: ChainData;
   /** The exchanger's receiving card per payment system, drawn once. */
   private readonly cards = new Map<number, string>();
 
-  constructor(private readonly random: Random) {
+  constructor(private random: Random) {
     this.chain = createChainData(random);
+  }
+
+  exportState(): SandboxStateExchangePaymentDetails {
+    return { random: this.random.state(), cards: [...this.cards].map(([paymentSystemId, number]) => ({ paymentSystemId, number })) };
+  }
+
+  /** Replaces the drawn cards and resumes the stream; `isCardSystem` tells a card payment system's id. */
+  restoreState(state: SandboxStateExchangePaymentDetails, isCardSystem: (id: number) => boolean, pointer: string): void {
+    this.cards.clear();
+    state.cards.forEach(({ paymentSystemId, number }, index) => {
+      const at = `${pointer}/cards/${index}/paymentSystemId`;
+      if (!isCardSystem(paymentSystemId)) throw new StateRejected(at, `${paymentSystemId} is not a card payment system`);
+      if (this.cards.has(paymentSystemId)) throw new StateRejected(at, `payment system ${paymentSystemId} has a card already`);
+      this.cards.set(paymentSystemId, number);
+    });
+    this.random = createRandom(this.random.seed, state.random);
+    this.chain = createChainData(this.random);
   }
 
   forRoute(route: RouteRecord, amount: string): PaymentDetails {

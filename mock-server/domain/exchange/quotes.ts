@@ -1,9 +1,14 @@
 // Quotes: an amount priced on a route at its current state, held for the quote TTL so an
 // order may cite it (order-request.ts). Kept per client; expired quotes are kept a while so
-// citing one answers quote_expired rather than "unknown".
+// citing one answers quote_expired rather than "unknown". A snapshot keeps each quote with the
+// floating step and reserve of the route state it was priced on, from which that state is rebuilt.
 import type { AmountSide, Quote } from '../../../generated/exchange-v3/types.js';
+import type { SandboxStateExchangeQuotes } from '../../../generated/sandbox-control/types.js';
 import type { Clock } from '../../clock.js';
-import type { Random } from '../../random.js';
+import { createRandom, type Random } from '../../random.js';
+import { requireOneOf, StateRejected } from '../state-rejected.js';
+import type { ExchangeCatalog } from './catalog/catalog-service.js';
+import { v3Enum } from './contract-enums.js';
 import { randomUuid } from '../webhooks/ids.js';
 import { quoteTtlSeconds } from './catalog/quote-ttl.js';
 import { routeSnapshot, type RouteState } from './catalog/route-state.js';
@@ -30,6 +35,8 @@ interface StoredQuote {
   expiresAtMs: number;
 }
 
+const amountSides = v3Enum<AmountSide>('AmountSide');
+
 /** How long an expired quote is still recognised (then it is forgotten). */
 const keepExpiredMs = 24 * 3600 * 1000;
 /** At most this many quotes are kept; the oldest go first. */
@@ -41,7 +48,7 @@ export class QuoteBook {
 
   constructor(
     private readonly clock: Clock,
-    private readonly random: Random,
+    private random: Random,
   ) {}
 
   create(clientId: string, state: RouteState, side: AmountSide, priced: Priced): Quote {
@@ -68,6 +75,51 @@ export class QuoteBook {
 
   isExpired(record: QuoteRecord): boolean {
     return record.expiresAtMs <= this.clock.nowMs();
+  }
+
+  exportState(): SandboxStateExchangeQuotes {
+    return {
+      random: this.random.state(),
+      quotes: [...this.quotes.values()].map((q) => ({
+        id: q.id,
+        clientId: q.clientId,
+        routeId: q.state.route.id,
+        side: q.side,
+        amountIn: q.priced.amountIn,
+        amountOut: q.priced.amountOut,
+        fee: q.priced.fee,
+        step: q.state.step,
+        reserve: q.state.limits.reserve,
+        createdAtMs: q.createdAtMs,
+        expiresAtMs: q.expiresAtMs,
+      })),
+    };
+  }
+
+  /**
+   * Replaces the quotes with the snapshot's, each on its route's state rebuilt by the catalog;
+   * `requireClient` throws StateRejected for a client id no key has.
+   */
+  restoreState(state: SandboxStateExchangeQuotes, catalog: ExchangeCatalog, requireClient: (clientId: string, pointer: string) => void, pointer: string): void {
+    this.quotes.clear();
+    state.quotes.forEach((q, index) => {
+      const at = `${pointer}/quotes/${index}`;
+      if (this.quotes.has(q.id)) throw new StateRejected(`${at}/id`, `quote ${q.id} is listed twice`);
+      requireClient(q.clientId, `${at}/clientId`);
+      const route = catalog.route(q.routeId);
+      if (route === undefined) throw new StateRejected(`${at}/routeId`, `${q.routeId} is not a route`);
+      if (route.rateType === 'fixed' && q.step !== 0) throw new StateRejected(`${at}/step`, `route ${route.id} has a fixed rate: its only step is 0`);
+      this.quotes.set(q.id, {
+        clientId: q.clientId,
+        id: q.id,
+        state: catalog.stateAt(route, q.step, q.reserve),
+        side: requireOneOf(q.side, amountSides, `${at}/side`),
+        priced: { amountIn: q.amountIn, amountOut: q.amountOut, fee: q.fee },
+        createdAtMs: q.createdAtMs,
+        expiresAtMs: q.expiresAtMs,
+      });
+    });
+    this.random = createRandom(this.random.seed, state.random);
   }
 
   private forgetOld(): void {

@@ -1,13 +1,16 @@
 // Reviews: one moderated review per completed order of a client (the review machine: staff publish
 // or reject it through the control API), listed with the client's other reviews. The default client starts with a seeded history of imported reviews (no order, some
 // published, some waiting, some rejected), so the list, its filters and sorts show something
-// before the first order completes. A reset seeds them again.
+// before the first order completes. A reset seeds them again; a snapshot replaces them all.
 import type { Review, ReviewStatus } from '../../../generated/exchange-v3/types.js';
 import { reviewMachine, type ReviewEvent, type ReviewState } from '../../../generated/machines.js';
+import type { SandboxStateExchangeReviews } from '../../../generated/sandbox-control/types.js';
 import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
 import { ListableCollection, match, type FilterMatcher } from '../../store/list-records.js';
 import { tryFire, type FireResult } from '../machines/fire.js';
+import { requireOneOf, StateRejected } from '../state-rejected.js';
+import { requireNextIdAbove } from './restore-checks.js';
 
 export interface ReviewRecord {
   id: number;
@@ -77,6 +80,41 @@ export class ReviewBook {
     this.collection.upsert(review);
     if (review.orderPublicId !== null) this.byOrder.add(review.orderPublicId);
     return review;
+  }
+
+  exportState(): SandboxStateExchangeReviews {
+    return {
+      nextId: this.nextId,
+      reviews: [...this.collection.values()].map(({ createdAt, ...review }) => ({ ...review, createdAtMs: createdAt.getTime() })),
+    };
+  }
+
+  /**
+   * Replaces the reviews with the snapshot's; throws StateRejected for a duplicate id, an unknown
+   * client, a status the review machine lacks, or an order that is not the client's or has
+   * another review. `clientOfOrder` gives the client of an order by public id (restored first).
+   */
+  restoreState(
+    state: SandboxStateExchangeReviews,
+    requireClient: (clientId: string, pointer: string) => void,
+    clientOfOrder: (publicId: string) => string | undefined,
+    pointer: string,
+  ): void {
+    this.collection.clear();
+    this.byOrder.clear();
+    state.reviews.forEach(({ createdAtMs, ...review }, index) => {
+      const at = `${pointer}/reviews/${index}`;
+      if (this.collection.get(review.id) !== undefined) throw new StateRejected(`${at}/id`, `review ${review.id} is listed twice`);
+      requireClient(review.clientId, `${at}/clientId`);
+      const { orderPublicId } = review;
+      if (orderPublicId !== null && clientOfOrder(orderPublicId) !== review.clientId) throw new StateRejected(`${at}/orderPublicId`, `${orderPublicId} is not an order of client ${review.clientId}`);
+      if (orderPublicId !== null && this.byOrder.has(orderPublicId)) throw new StateRejected(`${at}/orderPublicId`, `order ${orderPublicId} has another review`);
+      const status = requireOneOf(review.status, reviewMachine.states, `${at}/status`);
+      this.collection.upsert({ ...review, status, createdAt: new Date(createdAtMs) });
+      if (orderPublicId !== null) this.byOrder.add(orderPublicId);
+    });
+    requireNextIdAbove(state.nextId, state.reviews, `${pointer}/nextId`);
+    this.nextId = state.nextId;
   }
 
   /** The seeded history of imported reviews of one client, over the past months. */

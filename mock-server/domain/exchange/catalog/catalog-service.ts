@@ -1,11 +1,14 @@
 // The exchange catalog of one sandbox: payment systems and routes built from the seed, held in
 // listable collections, with each route's state read at the virtual clock's instant (floating
 // rates drift as the clock advances; reserves move with completed orders and staff). A reset
-// builds it again from the seed.
+// builds it again from the seed; a snapshot keeps only what changes: the build instant the
+// floating steps count from, and the reserves.
+import type { SandboxStateExchangeCatalog } from '../../../../generated/sandbox-control/types.js';
 import type { Clock } from '../../../clock.js';
 import { add, compare, formatDecimal, parseDecimal, roundDecimal, subtract, type Decimal } from '../../../decimal.js';
 import { createRandom, type Random } from '../../../random.js';
 import { ListableCollection } from '../../../store/list-records.js';
+import { StateRejected } from '../../state-rejected.js';
 import { buildPaymentSystems, buildRoutes, type PaymentSystemRecord, type RouteRecord } from './catalog-records.js';
 import { floatingStep, routeState, type RouteState } from './route-state.js';
 
@@ -24,7 +27,7 @@ export class ExchangeCatalog {
     id: (r) => r.id,
     fields: { ...sortFields, name: (r) => r.name },
   });
-  private readonly builtAtMs: number;
+  private builtAtMs: number;
   private readonly seed: number;
   /**
    * Each route's last computed state and what it was computed from. Lists price every listed
@@ -101,9 +104,38 @@ export class ExchangeCatalog {
     if (cached !== undefined && cached.route === route && cached.step === step && cached.reserve === reserve && cached.suspended === route.suspended) {
       return cached.state;
     }
-    const state = routeState(route, this.builtAtMs, step, (routeId, at) => this.drift(routeId, at));
+    const state = this.stateAt(route, step, reserve);
     this.states.set(route.id, { route, step, reserve, suspended: route.suspended, state });
     return state;
+  }
+
+  /** The route's state in floating step `step` with `reserve` on its receive side (now, or when a quote was priced). */
+  stateAt(route: RouteRecord, step: number, reserve: string): RouteState {
+    return routeState(route, reserve, this.builtAtMs, step, (routeId, at) => this.drift(routeId, at));
+  }
+
+  exportState(): SandboxStateExchangeCatalog {
+    return {
+      builtAtMs: this.builtAtMs,
+      reserves: [...this.paymentSystems.values()].map((system) => ({ paymentSystemId: system.id, reserve: system.reserve })),
+    };
+  }
+
+  /** Takes the snapshot's build instant and reserves (one per payment system); `pointer` locates `state` in the document. */
+  restoreState(state: SandboxStateExchangeCatalog, pointer: string): void {
+    const seen = new Set<number>();
+    state.reserves.forEach(({ paymentSystemId, reserve }, index) => {
+      const system = this.paymentSystems.get(paymentSystemId);
+      const at = `${pointer}/reserves/${index}/paymentSystemId`;
+      if (system === undefined) throw new StateRejected(at, `${paymentSystemId} is not a payment system`);
+      if (seen.has(paymentSystemId)) throw new StateRejected(at, `payment system ${paymentSystemId} has a reserve already`);
+      seen.add(paymentSystemId);
+      this.setReserve(system, parseDecimal(reserve));
+    });
+    const missing = [...this.paymentSystems.values()].filter((system) => !seen.has(system.id));
+    if (missing.length > 0) throw new StateRejected(`${pointer}/reserves`, `lacks the reserves of payment systems ${missing.map((s) => s.id).join(', ')}`);
+    this.builtAtMs = state.builtAtMs;
+    this.states.clear();
   }
 
   /** A move in [-1, 1] for one route and step: the same for a seed, whenever it is asked. */

@@ -25,6 +25,8 @@ export interface RouteLimits {
 /** Shared by every request in the same floating step (cached), hence read-only. */
 export interface RouteState {
   readonly route: RouteRecord;
+  /** The floating step the state belongs to (0 for a fixed rate). */
+  readonly step: number;
   readonly course: string;
   readonly limits: Readonly<RouteLimits>;
   readonly enabled: boolean;
@@ -42,9 +44,11 @@ export function floatingStep(route: RouteRecord, builtAtMs: number, nowMs: numbe
   return route.rateType === 'floating' ? Math.max(0, Math.floor((nowMs - builtAtMs) / (floatingStepSeconds * 1000))) : 0;
 }
 
-/** The route's state in floating step `step` (the arithmetic; ExchangeCatalog caches the result). */
-export function routeState(route: RouteRecord, builtAtMs: number, step: number, drift: DriftSource): RouteState {
-  const { reserve } = route.to;
+/**
+ * The route's state in floating step `step` with `reserve` on its receive side (the arithmetic;
+ * ExchangeCatalog caches the result).
+ */
+export function routeState(route: RouteRecord, reserve: string, builtAtMs: number, step: number, drift: DriftSource): RouteState {
   const course = step === 0 ? route.baseCourse : driftedCourse(route.baseCourse, Math.round(drift(route.id, step) * floatingDriftPpm));
   const atMin = priceGive(route, course, route.minGive).amountOut;
   const atMax = priceGive(route, course, route.maxGive).amountOut;
@@ -53,6 +57,7 @@ export function routeState(route: RouteRecord, builtAtMs: number, step: number, 
   const disabledReason = route.suspended ?? (depleted ? depletedReason(route, reserve) : null);
   return Object.freeze({
     route,
+    step,
     course,
     limits: Object.freeze({ min_give: route.minGive, max_give: route.maxGive, min_receive: atMin, max_receive: maxReceive, reserve }),
     enabled: disabledReason === null,

@@ -1,0 +1,85 @@
+// An order record as a sandbox snapshot holds it, and back: instants as epoch milliseconds, and
+// on the way back every status, event and actor checked against the order machine (and the
+// verification status against the verification machine), since the document keeps them as
+// plain strings. What the record derives (the end of the payment window) is derived again.
+import type { MaskedOrderRequisites, VerificationStatus } from '../../../generated/exchange-v3/types.js';
+import { orderMachine, verificationMachine, type Actor, type OrderEvent } from '../../../generated/machines.js';
+import type { SandboxStateExchangeOrder } from '../../../generated/sandbox-control/types.js';
+import { requireOneOf, StateRejected } from '../state-rejected.js';
+import { creationActor, newOrderRecord } from './order-lifecycle.js';
+import type { OrderHistoryEntry, OrderPayment, OrderRecord } from './order-records.js';
+
+/** The history's first entry: the creation, which is no transition of the machine. */
+const CREATE = 'create';
+const events: readonly (OrderEvent | typeof CREATE)[] = [CREATE, ...new Set(orderMachine.transitions.map((t) => t.event))];
+const actors: readonly Actor[] = [...new Set([creationActor, ...orderMachine.transitions.map((t) => t.actor)])];
+
+const ms = (date: Date): number => date.getTime();
+const msOrNull = (date: Date | null): number | null => date?.getTime() ?? null;
+const dateOrNull = (epochMs: number | null): Date | null => (epochMs === null ? null : new Date(epochMs));
+
+export function orderToState(order: OrderRecord): SandboxStateExchangeOrder {
+  return {
+    id: order.id,
+    publicId: order.publicId,
+    trackingId: order.trackingId,
+    clientId: order.clientId,
+    draft: { ...order.draft, paymentDetails: { ...order.draft.paymentDetails }, requisites: { ...order.draft.requisites }, verificationRequired: { ...order.draft.verificationRequired } },
+    correlationId: order.correlationId,
+    requisiteDigests: { ...order.requisiteDigests },
+    createdAtMs: ms(order.createdAt),
+    status: order.status,
+    statusSinceMs: ms(order.statusSince),
+    paymentReceived: order.paymentReceived,
+    payments: order.payments.map((p) => ({ hash: p.hash, amount: p.amount, seenAtMs: ms(p.seenAt), confirmedAtMs: msOrNull(p.confirmedAt) })),
+    verificationStatus: order.verificationStatus,
+    paymentReference: order.paymentReference,
+    cancelReason: order.cancelReason,
+    updatedAtMs: ms(order.updatedAt),
+    completedAtMs: msOrNull(order.completedAt),
+    history: order.history.map((h) => ({ from: h.from, to: h.to, event: h.event, atMs: ms(h.at), actor: h.actor })),
+  };
+}
+
+/** The record of a snapshot's order at `pointer`; throws StateRejected for a status, event or actor the machines do not have. */
+export function orderFromState(state: SandboxStateExchangeOrder, pointer: string): OrderRecord {
+  const { draft } = state;
+  const created = newOrderRecord(
+    {
+      id: state.id,
+      publicId: state.publicId,
+      trackingId: state.trackingId,
+      clientId: state.clientId,
+      draft: { ...draft, requisites: draft.requisites as MaskedOrderRequisites },
+      correlationId: state.correlationId,
+      requisiteDigests: state.requisiteDigests,
+    },
+    new Date(state.createdAtMs),
+  );
+  return {
+    ...created,
+    status: requireOneOf(state.status, orderMachine.states, `${pointer}/status`),
+    statusSince: new Date(state.statusSinceMs),
+    paymentReceived: state.paymentReceived,
+    payments: state.payments.map((p): OrderPayment => ({ hash: p.hash, amount: p.amount, seenAt: new Date(p.seenAtMs), confirmedAt: dateOrNull(p.confirmedAtMs) })),
+    verificationStatus:
+      state.verificationStatus === null ? null : (requireOneOf(state.verificationStatus, verificationMachine.states, `${pointer}/verificationStatus`) as VerificationStatus),
+    paymentReference: state.paymentReference,
+    cancelReason: state.cancelReason,
+    updatedAt: new Date(state.updatedAtMs),
+    completedAt: dateOrNull(state.completedAtMs),
+    history: state.history.map((h, index) => historyEntry(h, `${pointer}/history/${index}`)),
+  };
+}
+
+function historyEntry(entry: SandboxStateExchangeOrder['history'][number], pointer: string): OrderHistoryEntry {
+  const event = requireOneOf(entry.event, events, `${pointer}/event`);
+  if ((entry.from === null) !== (event === CREATE)) throw new StateRejected(`${pointer}/from`, `is null exactly when the event is ${CREATE}`);
+  return {
+    from: entry.from === null ? null : requireOneOf(entry.from, orderMachine.states, `${pointer}/from`),
+    to: requireOneOf(entry.to, orderMachine.states, `${pointer}/to`),
+    event,
+    at: new Date(entry.atMs),
+    actor: requireOneOf(entry.actor, actors, `${pointer}/actor`),
+  };
+}
