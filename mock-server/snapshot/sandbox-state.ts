@@ -45,8 +45,9 @@ export async function loadSandboxState(sandbox: Sandbox, state: SandboxState): P
     clock: { offsetMs: state.clock.offset_ms, frozenAtMs: state.clock.frozen_at_ms },
     prepare: (generation) => {
       const references = restoreAccountsState(generation, state.accounts, { key: sandbox.defaultKey, site: sandbox.defaultSite });
-      restoreExchangeState(generation.services, state.exchange, references);
+      // Deposits first: an order's payments refer to the chain transactions the deposits part holds.
       restoreDepositsState(generation.services, state.deposits, references);
+      restoreExchangeState(generation.services, state.exchange, references);
       restoreFilesState(generation.services, state.files, references);
     },
     store: async (store, nowMs) => {
