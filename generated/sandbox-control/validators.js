@@ -10128,7 +10128,2951 @@ return errors === 0;
 }
 validate143.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema57 = {"type":"object","description":"The deposit gateway's records - deposits, chain transactions, static addresses, AML checks and the AML provider's settings - with each service's random stream.","additionalProperties":false,"properties":{}};
+const schema57 = {"type":"object","description":"The deposit gateway's records - deposits, chain transactions, static addresses with the hot wallets their payments are swept to, the deposits' AML screenings, AML checks and the AML provider's settings - with each service's random stream. The indexes (by order, by payment destination, by credited transaction), a static address's payment count and each network's shared memo address are rebuilt from the records.","required":["deposits","transactions","staticAddresses","hotWallets","depositScreenings","amlChecks","amlProvider","random"],"additionalProperties":false,"properties":{"deposits":{"type":"array","description":"In creation order (the order a tick settles deposits due at one instant).","items":{"$ref":"#/components/schemas/SandboxStateDeposit"}},"transactions":{"type":"array","description":"Every transaction on the simulated chain (deposits' and orders' payments), oldest first.","items":{"$ref":"#/components/schemas/SandboxStateChainTransaction"}},"staticAddresses":{"type":"array","items":{"$ref":"#/components/schemas/SandboxStateStaticAddress"}},"hotWallets":{"type":"array","description":"The address per network that static-address payments are swept to, once one was drawn.","items":{"$ref":"#/components/schemas/SandboxStateStaticAddressHotWallet"}},"depositScreenings":{"type":"array","items":{"$ref":"#/components/schemas/SandboxStateDepositScreening"}},"amlChecks":{"type":"array","description":"Oldest first. Their uuids come from the sandbox's main stream.","items":{"$ref":"#/components/schemas/SandboxStateAmlCheck"}},"amlProvider":{"$ref":"#/components/schemas/SandboxStateAmlProvider"},"random":{"type":"object","required":["deposits","staticAddresses"],"additionalProperties":false,"properties":{"deposits":{"$ref":"#/components/schemas/RandomStreamState"},"staticAddresses":{"$ref":"#/components/schemas/RandomStreamState"}}}}};
+const schema58 = {"type":"object","description":"A v1 deposit; its network is its asset's.","required":["uuid","siteId","orderId","asset","address","memo","amount","status","amlStatus","transactionHashes","seenAtMs","expiresAtMs","expiredAtMs","confirmedAtMs","createdAtMs","updatedAtMs","paidAtMs","lastRefreshAtMs","staticAddressUuid"],"additionalProperties":false,"properties":{"uuid":{"type":"string","minLength":1},"siteId":{"type":"integer","minimum":1},"orderId":{"type":"string"},"asset":{"type":"string","description":"An asset code of the deposit catalog."},"address":{"type":"string","minLength":1},"memo":{"type":["string","null"],"description":"Set exactly on memo networks."},"amount":{"oneOf":[{"$ref":"#/components/schemas/SandboxStateChainAmount"},{"type":"null"}]},"status":{"type":"string","description":"A state of the deposit machine."},"amlStatus":{"type":"string","description":"A DepositAmlStatus of the v1 contract, as last synchronised."},"transactionHashes":{"type":"array","description":"The chain transactions credited to the deposit, oldest first; each is credited to one deposit only.","items":{"type":"string"}},"seenAtMs":{"type":"array","description":"When the deposit saw each credited transaction, in the order of transactionHashes.","items":{"$ref":"#/components/schemas/EpochMs"}},"expiresAtMs":{"$ref":"#/components/schemas/EpochMs"},"expiredAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]},"confirmedAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]},"createdAtMs":{"$ref":"#/components/schemas/EpochMs"},"updatedAtMs":{"$ref":"#/components/schemas/EpochMs"},"paidAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]},"lastRefreshAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]},"staticAddressUuid":{"type":["string","null"],"description":"The static address this deposit is a payment to (same site and order id)."}}};
+const schema59 = {"type":"string","pattern":"^\\d+(\\.\\d+)?$","maxLength":64,"description":"An amount of an asset, as a decimal string."};
+const pattern8 = new RegExp("^\\d+(\\.\\d+)?$", "u");
+
+function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate147.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(func1(data) > 64){
+const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!pattern8.test(data)){
+const err1 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate147.errors = vErrors;
+return errors === 0;
+}
+validate147.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate146.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.uuid === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uuid"},message:"must have required property '"+"uuid"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.siteId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "siteId"},message:"must have required property '"+"siteId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.orderId === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "orderId"},message:"must have required property '"+"orderId"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.asset === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "asset"},message:"must have required property '"+"asset"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.address === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.memo === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "memo"},message:"must have required property '"+"memo"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.amount === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.status === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.amlStatus === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amlStatus"},message:"must have required property '"+"amlStatus"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.transactionHashes === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "transactionHashes"},message:"must have required property '"+"transactionHashes"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.seenAtMs === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seenAtMs"},message:"must have required property '"+"seenAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.expiresAtMs === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expiresAtMs"},message:"must have required property '"+"expiresAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.expiredAtMs === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expiredAtMs"},message:"must have required property '"+"expiredAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data.confirmedAtMs === undefined){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "confirmedAtMs"},message:"must have required property '"+"confirmedAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data.createdAtMs === undefined){
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAtMs"},message:"must have required property '"+"createdAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data.updatedAtMs === undefined){
+const err15 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAtMs"},message:"must have required property '"+"updatedAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data.paidAtMs === undefined){
+const err16 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "paidAtMs"},message:"must have required property '"+"paidAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data.lastRefreshAtMs === undefined){
+const err17 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lastRefreshAtMs"},message:"must have required property '"+"lastRefreshAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data.staticAddressUuid === undefined){
+const err18 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "staticAddressUuid"},message:"must have required property '"+"staticAddressUuid"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func13.call(schema58.properties, key0))){
+const err19 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.uuid !== undefined){
+let data0 = data.uuid;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err20 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.siteId !== undefined){
+let data1 = data.siteId;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err22 = {instancePath:instancePath+"/siteId",schemaPath:"#/properties/siteId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+const err23 = {instancePath:instancePath+"/siteId",schemaPath:"#/properties/siteId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+if(data.orderId !== undefined){
+if(typeof data.orderId !== "string"){
+const err24 = {instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.asset !== undefined){
+if(typeof data.asset !== "string"){
+const err25 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.address !== undefined){
+let data4 = data.address;
+if(typeof data4 === "string"){
+if(func1(data4) < 1){
+const err26 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.memo !== undefined){
+let data5 = data.memo;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err28 = {instancePath:instancePath+"/memo",schemaPath:"#/properties/memo/type",keyword:"type",params:{type: schema58.properties.memo.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.amount !== undefined){
+let data6 = data.amount;
+const _errs15 = errors;
+let valid1 = false;
+let passing0 = null;
+const _errs16 = errors;
+if(!(validate147(data6, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs16 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+}
+const _errs17 = errors;
+if(data6 !== null){
+const err29 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+var _valid0 = _errs17 === errors;
+if(_valid0 && valid1){
+valid1 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid1 = true;
+passing0 = 1;
+}
+}
+if(!valid1){
+const err30 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+else {
+errors = _errs15;
+if(vErrors !== null){
+if(_errs15){
+vErrors.length = _errs15;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.status !== undefined){
+if(typeof data.status !== "string"){
+const err31 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.amlStatus !== undefined){
+if(typeof data.amlStatus !== "string"){
+const err32 = {instancePath:instancePath+"/amlStatus",schemaPath:"#/properties/amlStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.transactionHashes !== undefined){
+let data9 = data.transactionHashes;
+if(Array.isArray(data9)){
+const len0 = data9.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data9[i0] !== "string"){
+const err33 = {instancePath:instancePath+"/transactionHashes/" + i0,schemaPath:"#/properties/transactionHashes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/transactionHashes",schemaPath:"#/properties/transactionHashes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.seenAtMs !== undefined){
+let data11 = data.seenAtMs;
+if(Array.isArray(data11)){
+const len1 = data11.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate86(data11[i1], {instancePath:instancePath+"/seenAtMs/" + i1,parentData:data11,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/seenAtMs",schemaPath:"#/properties/seenAtMs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.expiresAtMs !== undefined){
+if(!(validate86(data.expiresAtMs, {instancePath:instancePath+"/expiresAtMs",parentData:data,parentDataProperty:"expiresAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data.expiredAtMs !== undefined){
+let data14 = data.expiredAtMs;
+const _errs32 = errors;
+let valid6 = false;
+let passing1 = null;
+const _errs33 = errors;
+if(!(validate86(data14, {instancePath:instancePath+"/expiredAtMs",parentData:data,parentDataProperty:"expiredAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs33 === errors;
+if(_valid1){
+valid6 = true;
+passing1 = 0;
+}
+const _errs34 = errors;
+if(data14 !== null){
+const err36 = {instancePath:instancePath+"/expiredAtMs",schemaPath:"#/properties/expiredAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+var _valid1 = _errs34 === errors;
+if(_valid1 && valid6){
+valid6 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid6 = true;
+passing1 = 1;
+}
+}
+if(!valid6){
+const err37 = {instancePath:instancePath+"/expiredAtMs",schemaPath:"#/properties/expiredAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+else {
+errors = _errs32;
+if(vErrors !== null){
+if(_errs32){
+vErrors.length = _errs32;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.confirmedAtMs !== undefined){
+let data15 = data.confirmedAtMs;
+const _errs37 = errors;
+let valid7 = false;
+let passing2 = null;
+const _errs38 = errors;
+if(!(validate86(data15, {instancePath:instancePath+"/confirmedAtMs",parentData:data,parentDataProperty:"confirmedAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs38 === errors;
+if(_valid2){
+valid7 = true;
+passing2 = 0;
+}
+const _errs39 = errors;
+if(data15 !== null){
+const err38 = {instancePath:instancePath+"/confirmedAtMs",schemaPath:"#/properties/confirmedAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+var _valid2 = _errs39 === errors;
+if(_valid2 && valid7){
+valid7 = false;
+passing2 = [passing2, 1];
+}
+else {
+if(_valid2){
+valid7 = true;
+passing2 = 1;
+}
+}
+if(!valid7){
+const err39 = {instancePath:instancePath+"/confirmedAtMs",schemaPath:"#/properties/confirmedAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+else {
+errors = _errs37;
+if(vErrors !== null){
+if(_errs37){
+vErrors.length = _errs37;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.createdAtMs !== undefined){
+if(!(validate86(data.createdAtMs, {instancePath:instancePath+"/createdAtMs",parentData:data,parentDataProperty:"createdAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data.updatedAtMs !== undefined){
+if(!(validate86(data.updatedAtMs, {instancePath:instancePath+"/updatedAtMs",parentData:data,parentDataProperty:"updatedAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data.paidAtMs !== undefined){
+let data18 = data.paidAtMs;
+const _errs44 = errors;
+let valid8 = false;
+let passing3 = null;
+const _errs45 = errors;
+if(!(validate86(data18, {instancePath:instancePath+"/paidAtMs",parentData:data,parentDataProperty:"paidAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+var _valid3 = _errs45 === errors;
+if(_valid3){
+valid8 = true;
+passing3 = 0;
+}
+const _errs46 = errors;
+if(data18 !== null){
+const err40 = {instancePath:instancePath+"/paidAtMs",schemaPath:"#/properties/paidAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+var _valid3 = _errs46 === errors;
+if(_valid3 && valid8){
+valid8 = false;
+passing3 = [passing3, 1];
+}
+else {
+if(_valid3){
+valid8 = true;
+passing3 = 1;
+}
+}
+if(!valid8){
+const err41 = {instancePath:instancePath+"/paidAtMs",schemaPath:"#/properties/paidAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+else {
+errors = _errs44;
+if(vErrors !== null){
+if(_errs44){
+vErrors.length = _errs44;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.lastRefreshAtMs !== undefined){
+let data19 = data.lastRefreshAtMs;
+const _errs49 = errors;
+let valid9 = false;
+let passing4 = null;
+const _errs50 = errors;
+if(!(validate86(data19, {instancePath:instancePath+"/lastRefreshAtMs",parentData:data,parentDataProperty:"lastRefreshAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+var _valid4 = _errs50 === errors;
+if(_valid4){
+valid9 = true;
+passing4 = 0;
+}
+const _errs51 = errors;
+if(data19 !== null){
+const err42 = {instancePath:instancePath+"/lastRefreshAtMs",schemaPath:"#/properties/lastRefreshAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+var _valid4 = _errs51 === errors;
+if(_valid4 && valid9){
+valid9 = false;
+passing4 = [passing4, 1];
+}
+else {
+if(_valid4){
+valid9 = true;
+passing4 = 1;
+}
+}
+if(!valid9){
+const err43 = {instancePath:instancePath+"/lastRefreshAtMs",schemaPath:"#/properties/lastRefreshAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+else {
+errors = _errs49;
+if(vErrors !== null){
+if(_errs49){
+vErrors.length = _errs49;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.staticAddressUuid !== undefined){
+let data20 = data.staticAddressUuid;
+if((typeof data20 !== "string") && (data20 !== null)){
+const err44 = {instancePath:instancePath+"/staticAddressUuid",schemaPath:"#/properties/staticAddressUuid/type",keyword:"type",params:{type: schema58.properties.staticAddressUuid.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+validate146.errors = vErrors;
+return errors === 0;
+}
+validate146.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema60 = {"type":"object","description":"A transaction of the simulated chain; it needs the network's default confirmations.","required":["hash","network","address","memo","amount","from","blockHeight","createdAtMs","baseConfirmations","baseAtMs"],"additionalProperties":false,"properties":{"hash":{"type":"string","minLength":1},"network":{"type":"string","description":"A network code of the deposit catalog."},"address":{"type":"string","minLength":1},"memo":{"type":["string","null"]},"amount":{"$ref":"#/components/schemas/SandboxStateChainAmount"},"from":{"type":"string"},"blockHeight":{"type":"integer","minimum":0},"createdAtMs":{"$ref":"#/components/schemas/EpochMs"},"baseConfirmations":{"type":"integer","minimum":0,"description":"Explicit confirmations at baseAtMs; blocks produced since add to them."},"baseAtMs":{"$ref":"#/components/schemas/EpochMs"}}};
+
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate158.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.hash === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "hash"},message:"must have required property '"+"hash"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.network === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "network"},message:"must have required property '"+"network"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.address === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.memo === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "memo"},message:"must have required property '"+"memo"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.amount === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.from === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.blockHeight === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockHeight"},message:"must have required property '"+"blockHeight"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.createdAtMs === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAtMs"},message:"must have required property '"+"createdAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.baseConfirmations === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "baseConfirmations"},message:"must have required property '"+"baseConfirmations"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.baseAtMs === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "baseAtMs"},message:"must have required property '"+"baseAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func13.call(schema60.properties, key0))){
+const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.hash !== undefined){
+let data0 = data.hash;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err11 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.network !== undefined){
+if(typeof data.network !== "string"){
+const err13 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.address !== undefined){
+let data2 = data.address;
+if(typeof data2 === "string"){
+if(func1(data2) < 1){
+const err14 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.memo !== undefined){
+let data3 = data.memo;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err16 = {instancePath:instancePath+"/memo",schemaPath:"#/properties/memo/type",keyword:"type",params:{type: schema60.properties.memo.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.amount !== undefined){
+if(!(validate147(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
+errors = vErrors.length;
+}
+}
+if(data.from !== undefined){
+if(typeof data.from !== "string"){
+const err17 = {instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.blockHeight !== undefined){
+let data6 = data.blockHeight;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err18 = {instancePath:instancePath+"/blockHeight",schemaPath:"#/properties/blockHeight/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 0 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/blockHeight",schemaPath:"#/properties/blockHeight/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+if(data.createdAtMs !== undefined){
+if(!(validate86(data.createdAtMs, {instancePath:instancePath+"/createdAtMs",parentData:data,parentDataProperty:"createdAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data.baseConfirmations !== undefined){
+let data8 = data.baseConfirmations;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err20 = {instancePath:instancePath+"/baseConfirmations",schemaPath:"#/properties/baseConfirmations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err21 = {instancePath:instancePath+"/baseConfirmations",schemaPath:"#/properties/baseConfirmations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+if(data.baseAtMs !== undefined){
+if(!(validate86(data.baseAtMs, {instancePath:instancePath+"/baseAtMs",parentData:data,parentDataProperty:"baseAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+validate158.errors = vErrors;
+return errors === 0;
+}
+validate158.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema61 = {"type":"object","description":"A v1 static address; its network is its asset's, its payment count that of the deposits paid to it.","required":["uuid","siteId","orderId","asset","address","memo","status","createdAtMs"],"additionalProperties":false,"properties":{"uuid":{"type":"string","minLength":1},"siteId":{"type":"integer","minimum":1},"orderId":{"type":"string"},"asset":{"type":"string","description":"An asset code of the deposit catalog."},"address":{"type":"string","minLength":1},"memo":{"type":["string","null"],"description":"Set exactly on memo networks."},"status":{"type":"string","description":"A state of the static-address machine."},"createdAtMs":{"$ref":"#/components/schemas/EpochMs"}}};
+
+function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate163.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.uuid === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uuid"},message:"must have required property '"+"uuid"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.siteId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "siteId"},message:"must have required property '"+"siteId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.orderId === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "orderId"},message:"must have required property '"+"orderId"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.asset === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "asset"},message:"must have required property '"+"asset"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.address === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.memo === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "memo"},message:"must have required property '"+"memo"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.status === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.createdAtMs === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAtMs"},message:"must have required property '"+"createdAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((((key0 === "uuid") || (key0 === "siteId")) || (key0 === "orderId")) || (key0 === "asset")) || (key0 === "address")) || (key0 === "memo")) || (key0 === "status")) || (key0 === "createdAtMs"))){
+const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.uuid !== undefined){
+let data0 = data.uuid;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err9 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.siteId !== undefined){
+let data1 = data.siteId;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err11 = {instancePath:instancePath+"/siteId",schemaPath:"#/properties/siteId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+const err12 = {instancePath:instancePath+"/siteId",schemaPath:"#/properties/siteId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+if(data.orderId !== undefined){
+if(typeof data.orderId !== "string"){
+const err13 = {instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.asset !== undefined){
+if(typeof data.asset !== "string"){
+const err14 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.address !== undefined){
+let data4 = data.address;
+if(typeof data4 === "string"){
+if(func1(data4) < 1){
+const err15 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.memo !== undefined){
+let data5 = data.memo;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err17 = {instancePath:instancePath+"/memo",schemaPath:"#/properties/memo/type",keyword:"type",params:{type: schema61.properties.memo.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+if(typeof data.status !== "string"){
+const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.createdAtMs !== undefined){
+if(!(validate86(data.createdAtMs, {instancePath:instancePath+"/createdAtMs",parentData:data,parentDataProperty:"createdAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+validate163.errors = vErrors;
+return errors === 0;
+}
+validate163.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema62 = {"type":"object","required":["network","address"],"additionalProperties":false,"properties":{"network":{"type":"string","description":"A network code of the deposit catalog."},"address":{"type":"string","minLength":1}}};
+
+function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate166.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.network === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "network"},message:"must have required property '"+"network"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.address === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "network") || (key0 === "address"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.network !== undefined){
+if(typeof data.network !== "string"){
+const err3 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.address !== undefined){
+let data1 = data.address;
+if(typeof data1 === "string"){
+if(func1(data1) < 1){
+const err4 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate166.errors = vErrors;
+return errors === 0;
+}
+validate166.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema63 = {"type":"object","description":"The AML screening of a deposit's latest credited transaction as it was sent to the provider (the sender screened is that transaction's).","required":["depositUuid","hash","status","riskScore","riskLevel","reason","checkedAtMs","job"],"additionalProperties":false,"properties":{"depositUuid":{"type":"string"},"hash":{"type":"string","description":"A transaction credited to the deposit."},"status":{"type":"string","description":"A state of the AML-check machine."},"riskScore":{"type":["number","null"]},"riskLevel":{"oneOf":[{"$ref":"#/components/schemas/AmlRiskLevel"},{"type":"null"}]},"reason":{"type":["string","null"]},"checkedAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]},"job":{"$ref":"#/components/schemas/SandboxStateAmlJob"}}};
+const schema64 = {"type":"string","description":"Risk level (Chainalysis-style), as the v1 AmlCheck's riskLevel.","enum":["low","medium","high","severe"]};
+
+function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate169.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!((((data === "low") || (data === "medium")) || (data === "high")) || (data === "severe"))){
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema64.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate169.errors = vErrors;
+return errors === 0;
+}
+validate169.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema65 = {"type":"object","description":"A request the AML provider received; its answer was fixed on arrival (the address screened is the check's or screening's).","required":["answer","readyAtMs"],"additionalProperties":false,"properties":{"answer":{"$ref":"#/components/schemas/SandboxStateAmlAnswer"},"readyAtMs":{"$ref":"#/components/schemas/EpochMs"}}};
+const schema66 = {"oneOf":[{"type":"object","required":["failed","score","level"],"additionalProperties":false,"properties":{"failed":{"const":false},"score":{"type":"number","minimum":0,"maximum":100},"level":{"$ref":"#/components/schemas/AmlRiskLevel"}}},{"type":"object","required":["failed","reason"],"additionalProperties":false,"properties":{"failed":{"const":true},"reason":{"type":"string"}}}]};
+
+function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate173.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.failed === undefined){
+const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "failed"},message:"must have required property '"+"failed"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.score === undefined){
+const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "score"},message:"must have required property '"+"score"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.level === undefined){
+const err2 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "level"},message:"must have required property '"+"level"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "failed") || (key0 === "score")) || (key0 === "level"))){
+const err3 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.failed !== undefined){
+if(false !== data.failed){
+const err4 = {instancePath:instancePath+"/failed",schemaPath:"#/oneOf/0/properties/failed/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.score !== undefined){
+let data1 = data.score;
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/score",schemaPath:"#/oneOf/0/properties/score/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data1 < 0 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/score",schemaPath:"#/oneOf/0/properties/score/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/score",schemaPath:"#/oneOf/0/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.level !== undefined){
+if(!(validate169(data.level, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+var props0 = true;
+}
+const _errs8 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.failed === undefined){
+const err9 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "failed"},message:"must have required property '"+"failed"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.reason === undefined){
+const err10 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+for(const key1 in data){
+if(!((key1 === "failed") || (key1 === "reason"))){
+const err11 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.failed !== undefined){
+if(true !== data.failed){
+const err12 = {instancePath:instancePath+"/failed",schemaPath:"#/oneOf/1/properties/failed/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.reason !== undefined){
+if(typeof data.reason !== "string"){
+const err13 = {instancePath:instancePath+"/reason",schemaPath:"#/oneOf/1/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = true;
+}
+}
+}
+if(!valid0){
+const err15 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate173.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate173.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+
+function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate172.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.answer === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "answer"},message:"must have required property '"+"answer"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.readyAtMs === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "readyAtMs"},message:"must have required property '"+"readyAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "answer") || (key0 === "readyAtMs"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.answer !== undefined){
+if(!(validate173(data.answer, {instancePath:instancePath+"/answer",parentData:data,parentDataProperty:"answer",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
+errors = vErrors.length;
+}
+}
+if(data.readyAtMs !== undefined){
+if(!(validate86(data.readyAtMs, {instancePath:instancePath+"/readyAtMs",parentData:data,parentDataProperty:"readyAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate172.errors = vErrors;
+return errors === 0;
+}
+validate172.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate168.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.depositUuid === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "depositUuid"},message:"must have required property '"+"depositUuid"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.hash === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "hash"},message:"must have required property '"+"hash"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.riskScore === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "riskScore"},message:"must have required property '"+"riskScore"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.riskLevel === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "riskLevel"},message:"must have required property '"+"riskLevel"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.reason === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.checkedAtMs === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "checkedAtMs"},message:"must have required property '"+"checkedAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.job === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "job"},message:"must have required property '"+"job"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((((key0 === "depositUuid") || (key0 === "hash")) || (key0 === "status")) || (key0 === "riskScore")) || (key0 === "riskLevel")) || (key0 === "reason")) || (key0 === "checkedAtMs")) || (key0 === "job"))){
+const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.depositUuid !== undefined){
+if(typeof data.depositUuid !== "string"){
+const err9 = {instancePath:instancePath+"/depositUuid",schemaPath:"#/properties/depositUuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.hash !== undefined){
+if(typeof data.hash !== "string"){
+const err10 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+if(typeof data.status !== "string"){
+const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.riskScore !== undefined){
+let data3 = data.riskScore;
+if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
+const err12 = {instancePath:instancePath+"/riskScore",schemaPath:"#/properties/riskScore/type",keyword:"type",params:{type: schema63.properties.riskScore.type},message:"must be number,null"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.riskLevel !== undefined){
+let data4 = data.riskLevel;
+const _errs11 = errors;
+let valid1 = false;
+let passing0 = null;
+const _errs12 = errors;
+if(!(validate169(data4, {instancePath:instancePath+"/riskLevel",parentData:data,parentDataProperty:"riskLevel",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs12 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+}
+const _errs13 = errors;
+if(data4 !== null){
+const err13 = {instancePath:instancePath+"/riskLevel",schemaPath:"#/properties/riskLevel/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+var _valid0 = _errs13 === errors;
+if(_valid0 && valid1){
+valid1 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid1 = true;
+passing0 = 1;
+}
+}
+if(!valid1){
+const err14 = {instancePath:instancePath+"/riskLevel",schemaPath:"#/properties/riskLevel/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+else {
+errors = _errs11;
+if(vErrors !== null){
+if(_errs11){
+vErrors.length = _errs11;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.reason !== undefined){
+let data5 = data.reason;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err15 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema63.properties.reason.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.checkedAtMs !== undefined){
+let data6 = data.checkedAtMs;
+const _errs18 = errors;
+let valid2 = false;
+let passing1 = null;
+const _errs19 = errors;
+if(!(validate86(data6, {instancePath:instancePath+"/checkedAtMs",parentData:data,parentDataProperty:"checkedAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs19 === errors;
+if(_valid1){
+valid2 = true;
+passing1 = 0;
+}
+const _errs20 = errors;
+if(data6 !== null){
+const err16 = {instancePath:instancePath+"/checkedAtMs",schemaPath:"#/properties/checkedAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+var _valid1 = _errs20 === errors;
+if(_valid1 && valid2){
+valid2 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid2 = true;
+passing1 = 1;
+}
+}
+if(!valid2){
+const err17 = {instancePath:instancePath+"/checkedAtMs",schemaPath:"#/properties/checkedAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+else {
+errors = _errs18;
+if(vErrors !== null){
+if(_errs18){
+vErrors.length = _errs18;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.job !== undefined){
+if(!(validate172(data.job, {instancePath:instancePath+"/job",parentData:data,parentDataProperty:"job",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+validate168.errors = vErrors;
+return errors === 0;
+}
+validate168.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema67 = {"type":"object","required":["uuid","siteId","type","currency","network","address","txHash","status","riskScore","riskLevel","reason","createdAtMs","checkedAtMs","job"],"additionalProperties":false,"properties":{"uuid":{"type":"string","minLength":1},"siteId":{"type":"integer","minimum":1},"type":{"type":"string","description":"An AmlCheck type of the v1 contract."},"currency":{"type":"string"},"network":{"type":"string"},"address":{"type":"string"},"txHash":{"type":["string","null"]},"status":{"type":"string","description":"A state of the AML-check machine."},"riskScore":{"type":["number","null"]},"riskLevel":{"oneOf":[{"$ref":"#/components/schemas/AmlRiskLevel"},{"type":"null"}]},"reason":{"type":["string","null"]},"createdAtMs":{"$ref":"#/components/schemas/EpochMs"},"checkedAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]},"job":{"description":"Null for a check skipped without asking the provider.","oneOf":[{"$ref":"#/components/schemas/SandboxStateAmlJob"},{"type":"null"}]}}};
+
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate179.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.uuid === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uuid"},message:"must have required property '"+"uuid"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.siteId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "siteId"},message:"must have required property '"+"siteId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.type === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.currency === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "currency"},message:"must have required property '"+"currency"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.network === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "network"},message:"must have required property '"+"network"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.address === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.txHash === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txHash"},message:"must have required property '"+"txHash"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.status === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.riskScore === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "riskScore"},message:"must have required property '"+"riskScore"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.riskLevel === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "riskLevel"},message:"must have required property '"+"riskLevel"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.reason === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.createdAtMs === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAtMs"},message:"must have required property '"+"createdAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.checkedAtMs === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "checkedAtMs"},message:"must have required property '"+"checkedAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data.job === undefined){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "job"},message:"must have required property '"+"job"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func13.call(schema67.properties, key0))){
+const err14 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.uuid !== undefined){
+let data0 = data.uuid;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err15 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.siteId !== undefined){
+let data1 = data.siteId;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err17 = {instancePath:instancePath+"/siteId",schemaPath:"#/properties/siteId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+const err18 = {instancePath:instancePath+"/siteId",schemaPath:"#/properties/siteId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data.type !== undefined){
+if(typeof data.type !== "string"){
+const err19 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.currency !== undefined){
+if(typeof data.currency !== "string"){
+const err20 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.network !== undefined){
+if(typeof data.network !== "string"){
+const err21 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.address !== undefined){
+if(typeof data.address !== "string"){
+const err22 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.txHash !== undefined){
+let data6 = data.txHash;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err23 = {instancePath:instancePath+"/txHash",schemaPath:"#/properties/txHash/type",keyword:"type",params:{type: schema67.properties.txHash.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+if(typeof data.status !== "string"){
+const err24 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.riskScore !== undefined){
+let data8 = data.riskScore;
+if((!((typeof data8 == "number") && (isFinite(data8)))) && (data8 !== null)){
+const err25 = {instancePath:instancePath+"/riskScore",schemaPath:"#/properties/riskScore/type",keyword:"type",params:{type: schema67.properties.riskScore.type},message:"must be number,null"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.riskLevel !== undefined){
+let data9 = data.riskLevel;
+const _errs21 = errors;
+let valid1 = false;
+let passing0 = null;
+const _errs22 = errors;
+if(!(validate169(data9, {instancePath:instancePath+"/riskLevel",parentData:data,parentDataProperty:"riskLevel",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs22 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+}
+const _errs23 = errors;
+if(data9 !== null){
+const err26 = {instancePath:instancePath+"/riskLevel",schemaPath:"#/properties/riskLevel/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+var _valid0 = _errs23 === errors;
+if(_valid0 && valid1){
+valid1 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid1 = true;
+passing0 = 1;
+}
+}
+if(!valid1){
+const err27 = {instancePath:instancePath+"/riskLevel",schemaPath:"#/properties/riskLevel/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+else {
+errors = _errs21;
+if(vErrors !== null){
+if(_errs21){
+vErrors.length = _errs21;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.reason !== undefined){
+let data10 = data.reason;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err28 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema67.properties.reason.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.createdAtMs !== undefined){
+if(!(validate86(data.createdAtMs, {instancePath:instancePath+"/createdAtMs",parentData:data,parentDataProperty:"createdAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data.checkedAtMs !== undefined){
+let data12 = data.checkedAtMs;
+const _errs29 = errors;
+let valid2 = false;
+let passing1 = null;
+const _errs30 = errors;
+if(!(validate86(data12, {instancePath:instancePath+"/checkedAtMs",parentData:data,parentDataProperty:"checkedAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs30 === errors;
+if(_valid1){
+valid2 = true;
+passing1 = 0;
+}
+const _errs31 = errors;
+if(data12 !== null){
+const err29 = {instancePath:instancePath+"/checkedAtMs",schemaPath:"#/properties/checkedAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+var _valid1 = _errs31 === errors;
+if(_valid1 && valid2){
+valid2 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid2 = true;
+passing1 = 1;
+}
+}
+if(!valid2){
+const err30 = {instancePath:instancePath+"/checkedAtMs",schemaPath:"#/properties/checkedAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+else {
+errors = _errs29;
+if(vErrors !== null){
+if(_errs29){
+vErrors.length = _errs29;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.job !== undefined){
+let data13 = data.job;
+const _errs34 = errors;
+let valid3 = false;
+let passing2 = null;
+const _errs35 = errors;
+if(!(validate172(data13, {instancePath:instancePath+"/job",parentData:data,parentDataProperty:"job",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs35 === errors;
+if(_valid2){
+valid3 = true;
+passing2 = 0;
+}
+const _errs36 = errors;
+if(data13 !== null){
+const err31 = {instancePath:instancePath+"/job",schemaPath:"#/properties/job/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+var _valid2 = _errs36 === errors;
+if(_valid2 && valid3){
+valid3 = false;
+passing2 = [passing2, 1];
+}
+else {
+if(_valid2){
+valid3 = true;
+passing2 = 1;
+}
+}
+if(!valid3){
+const err32 = {instancePath:instancePath+"/job",schemaPath:"#/properties/job/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+else {
+errors = _errs34;
+if(vErrors !== null){
+if(_errs34){
+vErrors.length = _errs34;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+validate179.errors = vErrors;
+return errors === 0;
+}
+validate179.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema68 = {"type":"object","required":["calls","allowlist","answers"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0,"description":"Requests the provider received (the quota consumed)."},"allowlist":{"type":"array","items":{"type":"object","required":["code","network","name"],"additionalProperties":false,"properties":{"code":{"type":"string"},"network":{"type":"string"},"name":{"type":"string"}}}},"answers":{"type":"array","description":"The answers configured per address, in the order they were last set; one per address.","items":{"type":"object","required":["address","answer","delaySeconds","createdAtMs"],"additionalProperties":false,"properties":{"address":{"type":"string"},"answer":{"$ref":"#/components/schemas/SandboxStateAmlAnswer"},"delaySeconds":{"type":"integer","minimum":0},"createdAtMs":{"$ref":"#/components/schemas/EpochMs"}}}}}};
+
+function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate185.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.calls === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "calls"},message:"must have required property '"+"calls"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.allowlist === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "allowlist"},message:"must have required property '"+"allowlist"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.answers === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "answers"},message:"must have required property '"+"answers"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "calls") || (key0 === "allowlist")) || (key0 === "answers"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.calls !== undefined){
+let data0 = data.calls;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err4 = {instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+const err5 = {instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.allowlist !== undefined){
+let data1 = data.allowlist;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.code === undefined){
+const err6 = {instancePath:instancePath+"/allowlist/" + i0,schemaPath:"#/properties/allowlist/items/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data2.network === undefined){
+const err7 = {instancePath:instancePath+"/allowlist/" + i0,schemaPath:"#/properties/allowlist/items/required",keyword:"required",params:{missingProperty: "network"},message:"must have required property '"+"network"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data2.name === undefined){
+const err8 = {instancePath:instancePath+"/allowlist/" + i0,schemaPath:"#/properties/allowlist/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!(((key1 === "code") || (key1 === "network")) || (key1 === "name"))){
+const err9 = {instancePath:instancePath+"/allowlist/" + i0,schemaPath:"#/properties/allowlist/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data2.code !== undefined){
+if(typeof data2.code !== "string"){
+const err10 = {instancePath:instancePath+"/allowlist/" + i0+"/code",schemaPath:"#/properties/allowlist/items/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data2.network !== undefined){
+if(typeof data2.network !== "string"){
+const err11 = {instancePath:instancePath+"/allowlist/" + i0+"/network",schemaPath:"#/properties/allowlist/items/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data2.name !== undefined){
+if(typeof data2.name !== "string"){
+const err12 = {instancePath:instancePath+"/allowlist/" + i0+"/name",schemaPath:"#/properties/allowlist/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/allowlist/" + i0,schemaPath:"#/properties/allowlist/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/allowlist",schemaPath:"#/properties/allowlist/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.answers !== undefined){
+let data6 = data.answers;
+if(Array.isArray(data6)){
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+let data7 = data6[i1];
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.address === undefined){
+const err15 = {instancePath:instancePath+"/answers/" + i1,schemaPath:"#/properties/answers/items/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data7.answer === undefined){
+const err16 = {instancePath:instancePath+"/answers/" + i1,schemaPath:"#/properties/answers/items/required",keyword:"required",params:{missingProperty: "answer"},message:"must have required property '"+"answer"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data7.delaySeconds === undefined){
+const err17 = {instancePath:instancePath+"/answers/" + i1,schemaPath:"#/properties/answers/items/required",keyword:"required",params:{missingProperty: "delaySeconds"},message:"must have required property '"+"delaySeconds"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data7.createdAtMs === undefined){
+const err18 = {instancePath:instancePath+"/answers/" + i1,schemaPath:"#/properties/answers/items/required",keyword:"required",params:{missingProperty: "createdAtMs"},message:"must have required property '"+"createdAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+for(const key2 in data7){
+if(!((((key2 === "address") || (key2 === "answer")) || (key2 === "delaySeconds")) || (key2 === "createdAtMs"))){
+const err19 = {instancePath:instancePath+"/answers/" + i1,schemaPath:"#/properties/answers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data7.address !== undefined){
+if(typeof data7.address !== "string"){
+const err20 = {instancePath:instancePath+"/answers/" + i1+"/address",schemaPath:"#/properties/answers/items/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data7.answer !== undefined){
+if(!(validate173(data7.answer, {instancePath:instancePath+"/answers/" + i1+"/answer",parentData:data7,parentDataProperty:"answer",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
+errors = vErrors.length;
+}
+}
+if(data7.delaySeconds !== undefined){
+let data10 = data7.delaySeconds;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err21 = {instancePath:instancePath+"/answers/" + i1+"/delaySeconds",schemaPath:"#/properties/answers/items/properties/delaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err22 = {instancePath:instancePath+"/answers/" + i1+"/delaySeconds",schemaPath:"#/properties/answers/items/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+if(data7.createdAtMs !== undefined){
+if(!(validate86(data7.createdAtMs, {instancePath:instancePath+"/answers/" + i1+"/createdAtMs",parentData:data7,parentDataProperty:"createdAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/answers/" + i1,schemaPath:"#/properties/answers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/answers",schemaPath:"#/properties/answers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+validate185.errors = vErrors;
+return errors === 0;
+}
+validate185.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
 
 function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10141,8 +13085,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(data.deposits === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deposits"},message:"must have required property '"+"deposits"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10151,14 +13095,293 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.transactions === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "transactions"},message:"must have required property '"+"transactions"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
+}
+errors++;
+}
+if(data.staticAddresses === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "staticAddresses"},message:"must have required property '"+"staticAddresses"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.hotWallets === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "hotWallets"},message:"must have required property '"+"hotWallets"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.depositScreenings === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "depositScreenings"},message:"must have required property '"+"depositScreenings"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.amlChecks === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amlChecks"},message:"must have required property '"+"amlChecks"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.amlProvider === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amlProvider"},message:"must have required property '"+"amlProvider"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.random === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "random"},message:"must have required property '"+"random"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((((key0 === "deposits") || (key0 === "transactions")) || (key0 === "staticAddresses")) || (key0 === "hotWallets")) || (key0 === "depositScreenings")) || (key0 === "amlChecks")) || (key0 === "amlProvider")) || (key0 === "random"))){
+const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.deposits !== undefined){
+let data0 = data.deposits;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate146(data0[i0], {instancePath:instancePath+"/deposits/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/deposits",schemaPath:"#/properties/deposits/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.transactions !== undefined){
+let data2 = data.transactions;
+if(Array.isArray(data2)){
+const len1 = data2.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate158(data2[i1], {instancePath:instancePath+"/transactions/" + i1,parentData:data2,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.staticAddresses !== undefined){
+let data4 = data.staticAddresses;
+if(Array.isArray(data4)){
+const len2 = data4.length;
+for(let i2=0; i2<len2; i2++){
+if(!(validate163(data4[i2], {instancePath:instancePath+"/staticAddresses/" + i2,parentData:data4,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/staticAddresses",schemaPath:"#/properties/staticAddresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.hotWallets !== undefined){
+let data6 = data.hotWallets;
+if(Array.isArray(data6)){
+const len3 = data6.length;
+for(let i3=0; i3<len3; i3++){
+if(!(validate166(data6[i3], {instancePath:instancePath+"/hotWallets/" + i3,parentData:data6,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/hotWallets",schemaPath:"#/properties/hotWallets/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.depositScreenings !== undefined){
+let data8 = data.depositScreenings;
+if(Array.isArray(data8)){
+const len4 = data8.length;
+for(let i4=0; i4<len4; i4++){
+if(!(validate168(data8[i4], {instancePath:instancePath+"/depositScreenings/" + i4,parentData:data8,parentDataProperty:i4,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/depositScreenings",schemaPath:"#/properties/depositScreenings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.amlChecks !== undefined){
+let data10 = data.amlChecks;
+if(Array.isArray(data10)){
+const len5 = data10.length;
+for(let i5=0; i5<len5; i5++){
+if(!(validate179(data10[i5], {instancePath:instancePath+"/amlChecks/" + i5,parentData:data10,parentDataProperty:i5,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/amlChecks",schemaPath:"#/properties/amlChecks/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.amlProvider !== undefined){
+if(!(validate185(data.amlProvider, {instancePath:instancePath+"/amlProvider",parentData:data,parentDataProperty:"amlProvider",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+errors = vErrors.length;
+}
+}
+if(data.random !== undefined){
+let data13 = data.random;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.deposits === undefined){
+const err15 = {instancePath:instancePath+"/random",schemaPath:"#/properties/random/required",keyword:"required",params:{missingProperty: "deposits"},message:"must have required property '"+"deposits"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data13.staticAddresses === undefined){
+const err16 = {instancePath:instancePath+"/random",schemaPath:"#/properties/random/required",keyword:"required",params:{missingProperty: "staticAddresses"},message:"must have required property '"+"staticAddresses"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+for(const key1 in data13){
+if(!((key1 === "deposits") || (key1 === "staticAddresses"))){
+const err17 = {instancePath:instancePath+"/random",schemaPath:"#/properties/random/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data13.deposits !== undefined){
+if(!(validate89(data13.deposits, {instancePath:instancePath+"/random/deposits",parentData:data13,parentDataProperty:"deposits",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+errors = vErrors.length;
+}
+}
+if(data13.staticAddresses !== undefined){
+if(!(validate89(data13.staticAddresses, {instancePath:instancePath+"/random/staticAddresses",parentData:data13,parentDataProperty:"staticAddresses",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/random",schemaPath:"#/properties/random/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
 }
 errors++;
 }
@@ -10167,12 +13390,13 @@ return errors === 0;
 }
 validate145.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema58 = {"type":"object","description":"Upload intents with their files' metadata, and verifications, with each service's random stream.","additionalProperties":false,"properties":{}};
+const schema69 = {"type":"object","description":"Upload intents with their files' metadata (the mock never keeps a file's bytes, so neither does the document), and verifications, with each service's random stream. An intent's next id and a verification's creation sequence are rebuilt from the records.","required":["uploads","verifications","random"],"additionalProperties":false,"properties":{"uploads":{"type":"array","items":{"$ref":"#/components/schemas/SandboxStateUploadIntent"}},"verifications":{"type":"array","description":"In creation order (the order a tick expires verifications due at one instant).","items":{"$ref":"#/components/schemas/SandboxStateVerification"}},"random":{"type":"object","required":["uploads","verifications"],"additionalProperties":false,"properties":{"uploads":{"$ref":"#/components/schemas/RandomStreamState"},"verifications":{"$ref":"#/components/schemas/RandomStreamState"}}}}};
+const schema70 = {"type":"object","required":["id","uuid","clientId","purpose","resourceType","resourceId","fieldKey","status","allowedExtensions","maxBytes","file","expiresAtMs","committedAtMs","consumedAtMs"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"uuid":{"type":"string","minLength":1},"clientId":{"type":"string","description":"The id of a v3 key's client."},"purpose":{"type":"string","description":"An UploadPurpose of the v3 contract."},"resourceType":{"type":["string","null"]},"resourceId":{"type":["string","null"]},"fieldKey":{"type":["string","null"]},"status":{"type":"string","description":"A state of the upload-intent machine."},"allowedExtensions":{"type":"array","items":{"type":"string"}},"maxBytes":{"type":"integer","minimum":1},"file":{"oneOf":[{"type":"null"},{"type":"object","required":["name","size","contentType","sha256"],"additionalProperties":false,"properties":{"name":{"type":"string"},"size":{"type":"integer","minimum":0},"contentType":{"type":"string"},"sha256":{"type":"string"}}}]},"expiresAtMs":{"$ref":"#/components/schemas/EpochMs"},"committedAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]},"consumedAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]}}};
 
-function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate147.evaluated;
+const evaluated0 = validate193.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10180,8 +13404,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10190,9 +13414,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.uuid === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uuid"},message:"must have required property '"+"uuid"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10201,10 +13424,1387 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate147.errors = vErrors;
+if(data.clientId === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.purpose === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "purpose"},message:"must have required property '"+"purpose"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.resourceType === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"},message:"must have required property '"+"resourceType"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.resourceId === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceId"},message:"must have required property '"+"resourceId"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.fieldKey === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fieldKey"},message:"must have required property '"+"fieldKey"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.status === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.allowedExtensions === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "allowedExtensions"},message:"must have required property '"+"allowedExtensions"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.maxBytes === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "maxBytes"},message:"must have required property '"+"maxBytes"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.file === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.expiresAtMs === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expiresAtMs"},message:"must have required property '"+"expiresAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.committedAtMs === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "committedAtMs"},message:"must have required property '"+"committedAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data.consumedAtMs === undefined){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "consumedAtMs"},message:"must have required property '"+"consumedAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func13.call(schema70.properties, key0))){
+const err14 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err15 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+const err16 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+if(data.uuid !== undefined){
+let data1 = data.uuid;
+if(typeof data1 === "string"){
+if(func1(data1) < 1){
+const err17 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.clientId !== undefined){
+if(typeof data.clientId !== "string"){
+const err19 = {instancePath:instancePath+"/clientId",schemaPath:"#/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.purpose !== undefined){
+if(typeof data.purpose !== "string"){
+const err20 = {instancePath:instancePath+"/purpose",schemaPath:"#/properties/purpose/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.resourceType !== undefined){
+let data4 = data.resourceType;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err21 = {instancePath:instancePath+"/resourceType",schemaPath:"#/properties/resourceType/type",keyword:"type",params:{type: schema70.properties.resourceType.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.resourceId !== undefined){
+let data5 = data.resourceId;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err22 = {instancePath:instancePath+"/resourceId",schemaPath:"#/properties/resourceId/type",keyword:"type",params:{type: schema70.properties.resourceId.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.fieldKey !== undefined){
+let data6 = data.fieldKey;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err23 = {instancePath:instancePath+"/fieldKey",schemaPath:"#/properties/fieldKey/type",keyword:"type",params:{type: schema70.properties.fieldKey.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+if(typeof data.status !== "string"){
+const err24 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.allowedExtensions !== undefined){
+let data8 = data.allowedExtensions;
+if(Array.isArray(data8)){
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data8[i0] !== "string"){
+const err25 = {instancePath:instancePath+"/allowedExtensions/" + i0,schemaPath:"#/properties/allowedExtensions/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/allowedExtensions",schemaPath:"#/properties/allowedExtensions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.maxBytes !== undefined){
+let data10 = data.maxBytes;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err27 = {instancePath:instancePath+"/maxBytes",schemaPath:"#/properties/maxBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 1 || isNaN(data10)){
+const err28 = {instancePath:instancePath+"/maxBytes",schemaPath:"#/properties/maxBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+if(data.file !== undefined){
+let data11 = data.file;
+const _errs25 = errors;
+let valid3 = false;
+let passing0 = null;
+const _errs26 = errors;
+if(data11 !== null){
+const err29 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+var _valid0 = _errs26 === errors;
+if(_valid0){
+valid3 = true;
+passing0 = 0;
+}
+const _errs28 = errors;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.name === undefined){
+const err30 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/oneOf/1/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(data11.size === undefined){
+const err31 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/oneOf/1/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(data11.contentType === undefined){
+const err32 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/oneOf/1/required",keyword:"required",params:{missingProperty: "contentType"},message:"must have required property '"+"contentType"+"'"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(data11.sha256 === undefined){
+const err33 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/oneOf/1/required",keyword:"required",params:{missingProperty: "sha256"},message:"must have required property '"+"sha256"+"'"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+for(const key1 in data11){
+if(!((((key1 === "name") || (key1 === "size")) || (key1 === "contentType")) || (key1 === "sha256"))){
+const err34 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data11.name !== undefined){
+if(typeof data11.name !== "string"){
+const err35 = {instancePath:instancePath+"/file/name",schemaPath:"#/properties/file/oneOf/1/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data11.size !== undefined){
+let data13 = data11.size;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err36 = {instancePath:instancePath+"/file/size",schemaPath:"#/properties/file/oneOf/1/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 < 0 || isNaN(data13)){
+const err37 = {instancePath:instancePath+"/file/size",schemaPath:"#/properties/file/oneOf/1/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+if(data11.contentType !== undefined){
+if(typeof data11.contentType !== "string"){
+const err38 = {instancePath:instancePath+"/file/contentType",schemaPath:"#/properties/file/oneOf/1/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data11.sha256 !== undefined){
+if(typeof data11.sha256 !== "string"){
+const err39 = {instancePath:instancePath+"/file/sha256",schemaPath:"#/properties/file/oneOf/1/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+var _valid0 = _errs28 === errors;
+if(_valid0 && valid3){
+valid3 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid3 = true;
+passing0 = 1;
+}
+}
+if(!valid3){
+const err41 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+else {
+errors = _errs25;
+if(vErrors !== null){
+if(_errs25){
+vErrors.length = _errs25;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.expiresAtMs !== undefined){
+if(!(validate86(data.expiresAtMs, {instancePath:instancePath+"/expiresAtMs",parentData:data,parentDataProperty:"expiresAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data.committedAtMs !== undefined){
+let data17 = data.committedAtMs;
+const _errs41 = errors;
+let valid5 = false;
+let passing1 = null;
+const _errs42 = errors;
+if(!(validate86(data17, {instancePath:instancePath+"/committedAtMs",parentData:data,parentDataProperty:"committedAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs42 === errors;
+if(_valid1){
+valid5 = true;
+passing1 = 0;
+}
+const _errs43 = errors;
+if(data17 !== null){
+const err42 = {instancePath:instancePath+"/committedAtMs",schemaPath:"#/properties/committedAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+var _valid1 = _errs43 === errors;
+if(_valid1 && valid5){
+valid5 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid5 = true;
+passing1 = 1;
+}
+}
+if(!valid5){
+const err43 = {instancePath:instancePath+"/committedAtMs",schemaPath:"#/properties/committedAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+else {
+errors = _errs41;
+if(vErrors !== null){
+if(_errs41){
+vErrors.length = _errs41;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.consumedAtMs !== undefined){
+let data18 = data.consumedAtMs;
+const _errs46 = errors;
+let valid6 = false;
+let passing2 = null;
+const _errs47 = errors;
+if(!(validate86(data18, {instancePath:instancePath+"/consumedAtMs",parentData:data,parentDataProperty:"consumedAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs47 === errors;
+if(_valid2){
+valid6 = true;
+passing2 = 0;
+}
+const _errs48 = errors;
+if(data18 !== null){
+const err44 = {instancePath:instancePath+"/consumedAtMs",schemaPath:"#/properties/consumedAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+var _valid2 = _errs48 === errors;
+if(_valid2 && valid6){
+valid6 = false;
+passing2 = [passing2, 1];
+}
+else {
+if(_valid2){
+valid6 = true;
+passing2 = 1;
+}
+}
+if(!valid6){
+const err45 = {instancePath:instancePath+"/consumedAtMs",schemaPath:"#/properties/consumedAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+else {
+errors = _errs46;
+if(vErrors !== null){
+if(_errs46){
+vErrors.length = _errs46;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err46 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+validate193.errors = vErrors;
 return errors === 0;
 }
-validate147.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate193.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema71 = {"type":"object","required":["id","clientId","type","status","orderId","documents","card","rejectionReason","expiresAtMs","createdAtMs","updatedAtMs","reviewedAtMs"],"additionalProperties":false,"properties":{"id":{"type":"string","minLength":1},"clientId":{"type":"string","description":"The id of a v3 key's client."},"type":{"type":"string","description":"A VerificationType of the v3 contract."},"status":{"type":"string","description":"A state of the verification machine."},"orderId":{"type":["integer","null"]},"documents":{"type":"array","items":{"type":"object","required":["uploadIntent","kind"],"additionalProperties":false,"properties":{"uploadIntent":{"type":"string","description":"The uuid of an upload intent of the same client."},"kind":{"type":"string","description":"A DocumentKind the verification's type accepts."}}}},"card":{"description":"The card's masked parts and the digest that recognises it again; never its number.","oneOf":[{"type":"null"},{"type":"object","required":["first6","last4","holderName","digest"],"additionalProperties":false,"properties":{"first6":{"type":"string"},"last4":{"type":"string"},"holderName":{"type":"string"},"digest":{"type":"string"}}}]},"rejectionReason":{"type":["string","null"]},"expiresAtMs":{"$ref":"#/components/schemas/EpochMs"},"createdAtMs":{"$ref":"#/components/schemas/EpochMs"},"updatedAtMs":{"$ref":"#/components/schemas/EpochMs"},"reviewedAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]}}};
+
+function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate198.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.clientId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.type === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.status === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.orderId === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "orderId"},message:"must have required property '"+"orderId"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.documents === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "documents"},message:"must have required property '"+"documents"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.card === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "card"},message:"must have required property '"+"card"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.rejectionReason === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rejectionReason"},message:"must have required property '"+"rejectionReason"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.expiresAtMs === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expiresAtMs"},message:"must have required property '"+"expiresAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.createdAtMs === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAtMs"},message:"must have required property '"+"createdAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.updatedAtMs === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAtMs"},message:"must have required property '"+"updatedAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.reviewedAtMs === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reviewedAtMs"},message:"must have required property '"+"reviewedAtMs"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func13.call(schema71.properties, key0))){
+const err12 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err13 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.clientId !== undefined){
+if(typeof data.clientId !== "string"){
+const err15 = {instancePath:instancePath+"/clientId",schemaPath:"#/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+if(typeof data.type !== "string"){
+const err16 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+if(typeof data.status !== "string"){
+const err17 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.orderId !== undefined){
+let data4 = data.orderId;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+const err18 = {instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/type",keyword:"type",params:{type: schema71.properties.orderId.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.documents !== undefined){
+let data5 = data.documents;
+if(Array.isArray(data5)){
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.uploadIntent === undefined){
+const err19 = {instancePath:instancePath+"/documents/" + i0,schemaPath:"#/properties/documents/items/required",keyword:"required",params:{missingProperty: "uploadIntent"},message:"must have required property '"+"uploadIntent"+"'"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6.kind === undefined){
+const err20 = {instancePath:instancePath+"/documents/" + i0,schemaPath:"#/properties/documents/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+for(const key1 in data6){
+if(!((key1 === "uploadIntent") || (key1 === "kind"))){
+const err21 = {instancePath:instancePath+"/documents/" + i0,schemaPath:"#/properties/documents/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data6.uploadIntent !== undefined){
+if(typeof data6.uploadIntent !== "string"){
+const err22 = {instancePath:instancePath+"/documents/" + i0+"/uploadIntent",schemaPath:"#/properties/documents/items/properties/uploadIntent/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data6.kind !== undefined){
+if(typeof data6.kind !== "string"){
+const err23 = {instancePath:instancePath+"/documents/" + i0+"/kind",schemaPath:"#/properties/documents/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/documents/" + i0,schemaPath:"#/properties/documents/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/documents",schemaPath:"#/properties/documents/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.card !== undefined){
+let data9 = data.card;
+const _errs22 = errors;
+let valid4 = false;
+let passing0 = null;
+const _errs23 = errors;
+if(data9 !== null){
+const err26 = {instancePath:instancePath+"/card",schemaPath:"#/properties/card/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+var _valid0 = _errs23 === errors;
+if(_valid0){
+valid4 = true;
+passing0 = 0;
+}
+const _errs25 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.first6 === undefined){
+const err27 = {instancePath:instancePath+"/card",schemaPath:"#/properties/card/oneOf/1/required",keyword:"required",params:{missingProperty: "first6"},message:"must have required property '"+"first6"+"'"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data9.last4 === undefined){
+const err28 = {instancePath:instancePath+"/card",schemaPath:"#/properties/card/oneOf/1/required",keyword:"required",params:{missingProperty: "last4"},message:"must have required property '"+"last4"+"'"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data9.holderName === undefined){
+const err29 = {instancePath:instancePath+"/card",schemaPath:"#/properties/card/oneOf/1/required",keyword:"required",params:{missingProperty: "holderName"},message:"must have required property '"+"holderName"+"'"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data9.digest === undefined){
+const err30 = {instancePath:instancePath+"/card",schemaPath:"#/properties/card/oneOf/1/required",keyword:"required",params:{missingProperty: "digest"},message:"must have required property '"+"digest"+"'"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+for(const key2 in data9){
+if(!((((key2 === "first6") || (key2 === "last4")) || (key2 === "holderName")) || (key2 === "digest"))){
+const err31 = {instancePath:instancePath+"/card",schemaPath:"#/properties/card/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data9.first6 !== undefined){
+if(typeof data9.first6 !== "string"){
+const err32 = {instancePath:instancePath+"/card/first6",schemaPath:"#/properties/card/oneOf/1/properties/first6/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data9.last4 !== undefined){
+if(typeof data9.last4 !== "string"){
+const err33 = {instancePath:instancePath+"/card/last4",schemaPath:"#/properties/card/oneOf/1/properties/last4/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data9.holderName !== undefined){
+if(typeof data9.holderName !== "string"){
+const err34 = {instancePath:instancePath+"/card/holderName",schemaPath:"#/properties/card/oneOf/1/properties/holderName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data9.digest !== undefined){
+if(typeof data9.digest !== "string"){
+const err35 = {instancePath:instancePath+"/card/digest",schemaPath:"#/properties/card/oneOf/1/properties/digest/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/card",schemaPath:"#/properties/card/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+var _valid0 = _errs25 === errors;
+if(_valid0 && valid4){
+valid4 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid4 = true;
+passing0 = 1;
+}
+}
+if(!valid4){
+const err37 = {instancePath:instancePath+"/card",schemaPath:"#/properties/card/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+else {
+errors = _errs22;
+if(vErrors !== null){
+if(_errs22){
+vErrors.length = _errs22;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.rejectionReason !== undefined){
+let data14 = data.rejectionReason;
+if((typeof data14 !== "string") && (data14 !== null)){
+const err38 = {instancePath:instancePath+"/rejectionReason",schemaPath:"#/properties/rejectionReason/type",keyword:"type",params:{type: schema71.properties.rejectionReason.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.expiresAtMs !== undefined){
+if(!(validate86(data.expiresAtMs, {instancePath:instancePath+"/expiresAtMs",parentData:data,parentDataProperty:"expiresAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data.createdAtMs !== undefined){
+if(!(validate86(data.createdAtMs, {instancePath:instancePath+"/createdAtMs",parentData:data,parentDataProperty:"createdAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data.updatedAtMs !== undefined){
+if(!(validate86(data.updatedAtMs, {instancePath:instancePath+"/updatedAtMs",parentData:data,parentDataProperty:"updatedAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+if(data.reviewedAtMs !== undefined){
+let data18 = data.reviewedAtMs;
+const _errs42 = errors;
+let valid6 = false;
+let passing1 = null;
+const _errs43 = errors;
+if(!(validate86(data18, {instancePath:instancePath+"/reviewedAtMs",parentData:data,parentDataProperty:"reviewedAtMs",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs43 === errors;
+if(_valid1){
+valid6 = true;
+passing1 = 0;
+}
+const _errs44 = errors;
+if(data18 !== null){
+const err39 = {instancePath:instancePath+"/reviewedAtMs",schemaPath:"#/properties/reviewedAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+var _valid1 = _errs44 === errors;
+if(_valid1 && valid6){
+valid6 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid6 = true;
+passing1 = 1;
+}
+}
+if(!valid6){
+const err40 = {instancePath:instancePath+"/reviewedAtMs",schemaPath:"#/properties/reviewedAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+else {
+errors = _errs42;
+if(vErrors !== null){
+if(_errs42){
+vErrors.length = _errs42;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+validate198.errors = vErrors;
+return errors === 0;
+}
+validate198.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate192.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.uploads === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uploads"},message:"must have required property '"+"uploads"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.verifications === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "verifications"},message:"must have required property '"+"verifications"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.random === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "random"},message:"must have required property '"+"random"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "uploads") || (key0 === "verifications")) || (key0 === "random"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.uploads !== undefined){
+let data0 = data.uploads;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate193(data0[i0], {instancePath:instancePath+"/uploads/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/uploads",schemaPath:"#/properties/uploads/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.verifications !== undefined){
+let data2 = data.verifications;
+if(Array.isArray(data2)){
+const len1 = data2.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate198(data2[i1], {instancePath:instancePath+"/verifications/" + i1,parentData:data2,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/verifications",schemaPath:"#/properties/verifications/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.random !== undefined){
+let data4 = data.random;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.uploads === undefined){
+const err6 = {instancePath:instancePath+"/random",schemaPath:"#/properties/random/required",keyword:"required",params:{missingProperty: "uploads"},message:"must have required property '"+"uploads"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data4.verifications === undefined){
+const err7 = {instancePath:instancePath+"/random",schemaPath:"#/properties/random/required",keyword:"required",params:{missingProperty: "verifications"},message:"must have required property '"+"verifications"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key1 in data4){
+if(!((key1 === "uploads") || (key1 === "verifications"))){
+const err8 = {instancePath:instancePath+"/random",schemaPath:"#/properties/random/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.uploads !== undefined){
+if(!(validate89(data4.uploads, {instancePath:instancePath+"/random/uploads",parentData:data4,parentDataProperty:"uploads",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+errors = vErrors.length;
+}
+}
+if(data4.verifications !== undefined){
+if(!(validate89(data4.verifications, {instancePath:instancePath+"/random/verifications",parentData:data4,parentDataProperty:"verifications",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/random",schemaPath:"#/properties/random/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate192.errors = vErrors;
+return errors === 0;
+}
+validate192.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -10448,8 +15048,8 @@ errors = vErrors.length;
 }
 }
 if(data.files !== undefined){
-if(!(validate147(data.files, {instancePath:instancePath+"/files",parentData:data,parentDataProperty:"files",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
+if(!(validate192(data.files, {instancePath:instancePath+"/files",parentData:data,parentDataProperty:"files",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
 errors = vErrors.length;
 }
 }
@@ -10517,13 +15117,13 @@ return errors === 0;
 }
 validate81.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const importSandboxState_body = validate150;
-const schema59 = {"$ref":"#/components/schemas/SandboxState","$comment":"validator entry"};
+export const importSandboxState_body = validate208;
+const schema72 = {"$ref":"#/components/schemas/SandboxState","$comment":"validator entry"};
 
-function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate150.evaluated;
+const evaluated0 = validate208.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10534,19 +15134,19 @@ if(!(validate83(data, {instancePath,parentData,parentDataProperty,rootData,dynam
 vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
 errors = vErrors.length;
 }
-validate150.errors = vErrors;
+validate208.errors = vErrors;
 return errors === 0;
 }
-validate150.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate208.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const importSandboxState_response_200 = validate152;
-const schema60 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SandboxStateLoaded"}}}]};
-const schema61 = {"type":"object","required":["seed","now","records"],"additionalProperties":false,"properties":{"seed":{"$ref":"#/components/schemas/Seed"},"now":{"type":"string","format":"date-time","description":"The virtual instant after the load (the document's clock)."},"records":{"type":"integer","minimum":0,"description":"How many records the document held."}}};
+export const importSandboxState_response_200 = validate210;
+const schema73 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SandboxStateLoaded"}}}]};
+const schema74 = {"type":"object","required":["seed","now","records"],"additionalProperties":false,"properties":{"seed":{"$ref":"#/components/schemas/Seed"},"now":{"type":"string","format":"date-time","description":"The virtual instant after the load (the document's clock)."},"records":{"type":"integer","minimum":0,"description":"How many records the document held."}}};
 
-function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate154.evaluated;
+const evaluated0 = validate212.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10663,16 +15263,16 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate154.errors = vErrors;
+validate212.errors = vErrors;
 return errors === 0;
 }
-validate154.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate212.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate152.evaluated;
+const evaluated0 = validate210.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10695,8 +15295,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate154(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+if(!(validate212(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
 errors = vErrors.length;
 }
 }
@@ -10711,20 +15311,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate152.errors = vErrors;
+validate210.errors = vErrors;
 return errors === 0;
 }
-validate152.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate210.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getClock_response_200 = validate157;
-const schema62 = {"$ref":"#/components/responses/ClockState/content/application~1json/schema","$comment":"validator entry"};
-const schema63 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ClockState"}}}]};
-const schema64 = {"type":"object","required":["now","frozen","offset_seconds"],"additionalProperties":false,"properties":{"now":{"type":"string","format":"date-time","description":"The current virtual instant."},"frozen":{"type":"boolean","description":"Whether time is stopped (see freezeClock)."},"offset_seconds":{"type":"number","description":"The virtual instant minus real time, in seconds. 0 on a fresh clock; advances add to it; while the clock is frozen it falls as real time passes.","x-assumption":"A signed number of seconds (fractions allowed) is the simplest way to show how far the mock is from the wall clock."}}};
+export const getClock_response_200 = validate215;
+const schema75 = {"$ref":"#/components/responses/ClockState/content/application~1json/schema","$comment":"validator entry"};
+const schema76 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ClockState"}}}]};
+const schema77 = {"type":"object","required":["now","frozen","offset_seconds"],"additionalProperties":false,"properties":{"now":{"type":"string","format":"date-time","description":"The current virtual instant."},"frozen":{"type":"boolean","description":"Whether time is stopped (see freezeClock)."},"offset_seconds":{"type":"number","description":"The virtual instant minus real time, in seconds. 0 on a fresh clock; advances add to it; while the clock is frozen it falls as real time passes.","x-assumption":"A signed number of seconds (fractions allowed) is the simplest way to show how far the mock is from the wall clock."}}};
 
-function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate160.evaluated;
+const evaluated0 = validate218.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10835,16 +15435,16 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate160.errors = vErrors;
+validate218.errors = vErrors;
 return errors === 0;
 }
-validate160.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate218.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate158.evaluated;
+const evaluated0 = validate216.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10867,8 +15467,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate160(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+if(!(validate218(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate218.errors : vErrors.concat(validate218.errors);
 errors = vErrors.length;
 }
 }
@@ -10883,40 +15483,40 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate158.errors = vErrors;
+validate216.errors = vErrors;
 return errors === 0;
 }
-validate158.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate216.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate157.evaluated;
+const evaluated0 = validate215.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate158(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
+if(!(validate216(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate216.errors : vErrors.concat(validate216.errors);
 errors = vErrors.length;
 }
-validate157.errors = vErrors;
+validate215.errors = vErrors;
 return errors === 0;
 }
-validate157.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate215.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const advanceClock_body = validate163;
-const schema65 = {"$ref":"#/components/schemas/AdvanceClockRequest","$comment":"validator entry"};
-const schema66 = {"description":"Exactly one of `seconds` and `duration`.","oneOf":[{"$ref":"#/components/schemas/AdvanceClockBySeconds"},{"$ref":"#/components/schemas/AdvanceClockByDuration"}]};
-const schema67 = {"type":"object","required":["seconds"],"additionalProperties":false,"properties":{"seconds":{"type":"number","exclusiveMinimum":0,"maximum":31536000,"description":"Seconds to move forward (fractions allowed), at most one year (365 days).","x-assumption":"A year bounds one call while covering every lifetime and retry schedule of the service.","example":1860}}};
+export const advanceClock_body = validate221;
+const schema78 = {"$ref":"#/components/schemas/AdvanceClockRequest","$comment":"validator entry"};
+const schema79 = {"description":"Exactly one of `seconds` and `duration`.","oneOf":[{"$ref":"#/components/schemas/AdvanceClockBySeconds"},{"$ref":"#/components/schemas/AdvanceClockByDuration"}]};
+const schema80 = {"type":"object","required":["seconds"],"additionalProperties":false,"properties":{"seconds":{"type":"number","exclusiveMinimum":0,"maximum":31536000,"description":"Seconds to move forward (fractions allowed), at most one year (365 days).","x-assumption":"A year bounds one call while covering every lifetime and retry schedule of the service.","example":1860}}};
 
-function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate165.evaluated;
+const evaluated0 = validate223.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10992,18 +15592,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate165.errors = vErrors;
+validate223.errors = vErrors;
 return errors === 0;
 }
-validate165.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate223.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema68 = {"type":"object","required":["duration"],"additionalProperties":false,"properties":{"duration":{"type":"string","maxLength":64,"pattern":"^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$","description":"An ISO 8601 duration such as `PT31M` or `P1DT2H`; a year counts 365 days and a month 30 days. Zero, or more than 31536000 seconds, gives 422 `validation_error`.","x-assumption":"Fixed lengths for years and months keep an advance independent of the calendar date it starts from.","example":"PT31M"}}};
-const pattern8 = new RegExp("^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "u");
+const schema81 = {"type":"object","required":["duration"],"additionalProperties":false,"properties":{"duration":{"type":"string","maxLength":64,"pattern":"^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$","description":"An ISO 8601 duration such as `PT31M` or `P1DT2H`; a year counts 365 days and a month 30 days. Zero, or more than 31536000 seconds, gives 422 `validation_error`.","x-assumption":"Fixed lengths for years and months keep an advance independent of the calendar date it starts from.","example":"PT31M"}}};
+const pattern9 = new RegExp("^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "u");
 
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate167.evaluated;
+const evaluated0 = validate225.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11046,7 +15646,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(!pattern8.test(data0)){
+if(!pattern9.test(data0)){
 const err3 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/pattern",keyword:"pattern",params:{pattern: "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$"},message:"must match pattern \""+"^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -11079,16 +15679,16 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate167.errors = vErrors;
+validate225.errors = vErrors;
 return errors === 0;
 }
-validate167.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate225.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate164.evaluated;
+const evaluated0 = validate222.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11099,8 +15699,8 @@ const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate165(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
+if(!(validate223(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate223.errors : vErrors.concat(validate223.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -11110,8 +15710,8 @@ passing0 = 0;
 var props0 = true;
 }
 const _errs2 = errors;
-if(!(validate167(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
+if(!(validate225(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -11149,48 +15749,48 @@ vErrors = null;
 }
 }
 }
-validate164.errors = vErrors;
+validate222.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate164.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate222.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate163.evaluated;
+const evaluated0 = validate221.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate164(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
+if(!(validate222(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
 errors = vErrors.length;
 }
 else {
-var props0 = validate164.evaluated.props;
+var props0 = validate222.evaluated.props;
 }
-validate163.errors = vErrors;
+validate221.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate163.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate221.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const mintToken_body = validate170;
-const schema69 = {"$ref":"#/components/schemas/MintTokenRequest","$comment":"validator entry"};
-const schema70 = {"type":"object","additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":64,"description":"Name of the key. Default `key-<id>`."},"token":{"type":"string","minLength":16,"maxLength":128,"pattern":"^[A-Za-z0-9_\\-.]+$","description":"A fixed Bearer token, for CI configuration that cannot read the response. Default a random token."},"scopes":{"type":"array","uniqueItems":true,"maxItems":100,"items":{"$ref":"#/components/schemas/ScopeName"},"description":"The key's scopes. Default every scope of the v3 contract. An empty list gives a key that only reaches operations without a scope (`/private/ping`); a scope the v3 contract does not declare gives 422 `validation_error`.","x-assumption":"Rejecting unknown scopes surfaces typos in tests instead of minting a key that silently lacks a scope."},"client_active":{"type":"boolean","default":true,"description":"false gives `client_inactive` on every private v3 call."},"api_access_enabled":{"type":"boolean","default":true,"description":"false gives `api_access_disabled` on every private v3 call."},"key_active":{"type":"boolean","default":true,"description":"false gives `invalid_token` on every private v3 call."},"expires_at":{"type":["string","null"],"format":"date-time","default":null,"description":"When the key expires, on the virtual clock; null never. An instant in the past mints an already expired key (`token_expired`)."},"ip_allowlist":{"type":"array","maxItems":50,"items":{"$ref":"#/components/schemas/IpAllowlistEntry"},"description":"Caller addresses allowed to use the key; empty or absent means no allow-list. Another caller gets `ip_not_allowed`."},"hmac_required":{"type":"boolean","default":false,"description":"true requires the `hmacSignature` scheme of the v3 contract, keyed with the returned `hmac_secret`."},"rate_limit_per_minute":{"type":"integer","minimum":1,"maximum":100000,"description":"Requests a minute. Default `requests_per_minute` of the v3 contract's `info.x-rate-limits`."},"quota_daily":{"type":"integer","minimum":1,"maximum":100000000,"description":"Requests a day. Default `quota_daily` of the v3 contract's `info.x-rate-limits`."},"quota_monthly":{"type":"integer","minimum":1,"maximum":1000000000,"description":"Requests a month. Default `quota_monthly` of the v3 contract's `info.x-rate-limits`."}},"x-assumption":"Defaults come from the v3 contract (its scopes and info.x-rate-limits) so the control contract restates no number of the service."};
+export const mintToken_body = validate228;
+const schema82 = {"$ref":"#/components/schemas/MintTokenRequest","$comment":"validator entry"};
+const schema83 = {"type":"object","additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":64,"description":"Name of the key. Default `key-<id>`."},"token":{"type":"string","minLength":16,"maxLength":128,"pattern":"^[A-Za-z0-9_\\-.]+$","description":"A fixed Bearer token, for CI configuration that cannot read the response. Default a random token."},"scopes":{"type":"array","uniqueItems":true,"maxItems":100,"items":{"$ref":"#/components/schemas/ScopeName"},"description":"The key's scopes. Default every scope of the v3 contract. An empty list gives a key that only reaches operations without a scope (`/private/ping`); a scope the v3 contract does not declare gives 422 `validation_error`.","x-assumption":"Rejecting unknown scopes surfaces typos in tests instead of minting a key that silently lacks a scope."},"client_active":{"type":"boolean","default":true,"description":"false gives `client_inactive` on every private v3 call."},"api_access_enabled":{"type":"boolean","default":true,"description":"false gives `api_access_disabled` on every private v3 call."},"key_active":{"type":"boolean","default":true,"description":"false gives `invalid_token` on every private v3 call."},"expires_at":{"type":["string","null"],"format":"date-time","default":null,"description":"When the key expires, on the virtual clock; null never. An instant in the past mints an already expired key (`token_expired`)."},"ip_allowlist":{"type":"array","maxItems":50,"items":{"$ref":"#/components/schemas/IpAllowlistEntry"},"description":"Caller addresses allowed to use the key; empty or absent means no allow-list. Another caller gets `ip_not_allowed`."},"hmac_required":{"type":"boolean","default":false,"description":"true requires the `hmacSignature` scheme of the v3 contract, keyed with the returned `hmac_secret`."},"rate_limit_per_minute":{"type":"integer","minimum":1,"maximum":100000,"description":"Requests a minute. Default `requests_per_minute` of the v3 contract's `info.x-rate-limits`."},"quota_daily":{"type":"integer","minimum":1,"maximum":100000000,"description":"Requests a day. Default `quota_daily` of the v3 contract's `info.x-rate-limits`."},"quota_monthly":{"type":"integer","minimum":1,"maximum":1000000000,"description":"Requests a month. Default `quota_monthly` of the v3 contract's `info.x-rate-limits`."}},"x-assumption":"Defaults come from the v3 contract (its scopes and info.x-rate-limits) so the control contract restates no number of the service."};
 const func0 = imported_ajv_dist_runtime_equal.default;
-const pattern9 = new RegExp("^[A-Za-z0-9_\\-.]+$", "u");
-const schema71 = {"type":"string","pattern":"^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$","description":"A scope of the v3 contract (`x-scope` of its operations), for example `orders:read`.","example":"orders:read"};
-const pattern10 = new RegExp("^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$", "u");
+const pattern10 = new RegExp("^[A-Za-z0-9_\\-.]+$", "u");
+const schema84 = {"type":"string","pattern":"^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$","description":"A scope of the v3 contract (`x-scope` of its operations), for example `orders:read`.","example":"orders:read"};
+const pattern11 = new RegExp("^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$", "u");
 
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate172.evaluated;
+const evaluated0 = validate230.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11198,7 +15798,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!pattern10.test(data)){
+if(!pattern11.test(data)){
 const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$"},message:"must match pattern \""+"^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -11219,21 +15819,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate172.errors = vErrors;
+validate230.errors = vErrors;
 return errors === 0;
 }
-validate172.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate230.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema72 = {"type":"string","maxLength":49,"description":"An IPv4 or IPv6 address, or a CIDR block of either.","anyOf":[{"format":"ipv4"},{"format":"ipv6"},{"pattern":"^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$"},{"pattern":"^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$"}],"x-assumption":"The IPv6 CIDR pattern is loose; the mock parses each entry and rejects an invalid one with 422.","example":"198.51.100.0/24"};
+const schema85 = {"type":"string","maxLength":49,"description":"An IPv4 or IPv6 address, or a CIDR block of either.","anyOf":[{"format":"ipv4"},{"format":"ipv6"},{"pattern":"^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$"},{"pattern":"^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$"}],"x-assumption":"The IPv6 CIDR pattern is loose; the mock parses each entry and rejects an invalid one with 422.","example":"198.51.100.0/24"};
 const formats22 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 const formats24 = /^((([0-9a-f]{1,4}:){7}([0-9a-f]{1,4}|:))|(([0-9a-f]{1,4}:){6}(:[0-9a-f]{1,4}|((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){5}(((:[0-9a-f]{1,4}){1,2})|:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){4}(((:[0-9a-f]{1,4}){1,3})|((:[0-9a-f]{1,4})?:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){3}(((:[0-9a-f]{1,4}){1,4})|((:[0-9a-f]{1,4}){0,2}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){2}(((:[0-9a-f]{1,4}){1,5})|((:[0-9a-f]{1,4}){0,3}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){1}(((:[0-9a-f]{1,4}){1,6})|((:[0-9a-f]{1,4}){0,4}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(:(((:[0-9a-f]{1,4}){1,7})|((:[0-9a-f]{1,4}){0,5}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:)))$/i;
-const pattern11 = new RegExp("^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$", "u");
-const pattern12 = new RegExp("^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$", "u");
+const pattern12 = new RegExp("^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$", "u");
+const pattern13 = new RegExp("^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$", "u");
 
-function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate174.evaluated;
+const evaluated0 = validate232.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11274,7 +15874,7 @@ var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 const _errs4 = errors;
 if(typeof data === "string"){
-if(!pattern11.test(data)){
+if(!pattern12.test(data)){
 const err2 = {instancePath,schemaPath:"#/anyOf/2/pattern",keyword:"pattern",params:{pattern: "^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$"},message:"must match pattern \""+"^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -11289,7 +15889,7 @@ var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
 const _errs5 = errors;
 if(typeof data === "string"){
-if(!pattern12.test(data)){
+if(!pattern13.test(data)){
 const err3 = {instancePath,schemaPath:"#/anyOf/3/pattern",keyword:"pattern",params:{pattern: "^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$"},message:"must match pattern \""+"^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -11345,16 +15945,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate174.errors = vErrors;
+validate232.errors = vErrors;
 return errors === 0;
 }
-validate174.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate232.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate171.evaluated;
+const evaluated0 = validate229.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11363,7 +15963,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func13.call(schema70.properties, key0))){
+if(!(func13.call(schema83.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -11432,7 +16032,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(!pattern9.test(data1)){
+if(!pattern10.test(data1)){
 const err6 = {instancePath:instancePath+"/token",schemaPath:"#/properties/token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_\\-.]+$"},message:"must match pattern \""+"^[A-Za-z0-9_\\-.]+$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -11469,8 +16069,8 @@ errors++;
 }
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate172(data2[i0], {instancePath:instancePath+"/scopes/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
+if(!(validate230(data2[i0], {instancePath:instancePath+"/scopes/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
 errors = vErrors.length;
 }
 }
@@ -11545,7 +16145,7 @@ errors++;
 if(data.expires_at !== undefined){
 let data7 = data.expires_at;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err14 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema70.properties.expires_at.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema83.properties.expires_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11582,8 +16182,8 @@ errors++;
 }
 const len1 = data8.length;
 for(let i2=0; i2<len1; i2++){
-if(!(validate174(data8[i2], {instancePath:instancePath+"/ip_allowlist/" + i2,parentData:data8,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
+if(!(validate232(data8[i2], {instancePath:instancePath+"/ip_allowlist/" + i2,parentData:data8,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
 errors = vErrors.length;
 }
 }
@@ -11727,40 +16327,40 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate171.errors = vErrors;
+validate229.errors = vErrors;
 return errors === 0;
 }
-validate171.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate229.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate170.evaluated;
+const evaluated0 = validate228.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate171(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
+if(!(validate229(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
 errors = vErrors.length;
 }
-validate170.errors = vErrors;
+validate228.errors = vErrors;
 return errors === 0;
 }
-validate170.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate228.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const mintToken_response_201 = validate177;
-const schema73 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/MintedTokenResult"}}}]};
-const schema74 = {"type":"object","required":["token","hmac_secret","key"],"additionalProperties":false,"properties":{"token":{"type":"string","description":"The Bearer token. Shown once."},"hmac_secret":{"type":"string","description":"The key's API HMAC secret for the `hmacSignature` scheme (needed when `hmac_required`). Shown once."},"key":{"$ref":"#/components/schemas/MintedKey"}}};
-const schema75 = {"type":"object","required":["id","name","scopes","client","key_active","expires_at","ip_allowlist","hmac_required","rate_limit_per_minute","quota_daily","quota_monthly","created_at"],"additionalProperties":false,"description":"The minted key with every setting resolved (defaults filled in).","properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"scopes":{"type":"array","items":{"$ref":"#/components/schemas/ScopeName"}},"client":{"type":"object","required":["id","active","api_access_enabled"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"active":{"type":"boolean"},"api_access_enabled":{"type":"boolean"}}},"key_active":{"type":"boolean"},"expires_at":{"type":["string","null"],"format":"date-time"},"ip_allowlist":{"type":"array","items":{"$ref":"#/components/schemas/IpAllowlistEntry"}},"hmac_required":{"type":"boolean"},"rate_limit_per_minute":{"type":"integer","minimum":1},"quota_daily":{"type":"integer","minimum":1},"quota_monthly":{"type":"integer","minimum":1},"created_at":{"type":"string","format":"date-time"}}};
+export const mintToken_response_201 = validate235;
+const schema86 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/MintedTokenResult"}}}]};
+const schema87 = {"type":"object","required":["token","hmac_secret","key"],"additionalProperties":false,"properties":{"token":{"type":"string","description":"The Bearer token. Shown once."},"hmac_secret":{"type":"string","description":"The key's API HMAC secret for the `hmacSignature` scheme (needed when `hmac_required`). Shown once."},"key":{"$ref":"#/components/schemas/MintedKey"}}};
+const schema88 = {"type":"object","required":["id","name","scopes","client","key_active","expires_at","ip_allowlist","hmac_required","rate_limit_per_minute","quota_daily","quota_monthly","created_at"],"additionalProperties":false,"description":"The minted key with every setting resolved (defaults filled in).","properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"scopes":{"type":"array","items":{"$ref":"#/components/schemas/ScopeName"}},"client":{"type":"object","required":["id","active","api_access_enabled"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"active":{"type":"boolean"},"api_access_enabled":{"type":"boolean"}}},"key_active":{"type":"boolean"},"expires_at":{"type":["string","null"],"format":"date-time"},"ip_allowlist":{"type":"array","items":{"$ref":"#/components/schemas/IpAllowlistEntry"}},"hmac_required":{"type":"boolean"},"rate_limit_per_minute":{"type":"integer","minimum":1},"quota_daily":{"type":"integer","minimum":1},"quota_monthly":{"type":"integer","minimum":1},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate180.evaluated;
+const evaluated0 = validate238.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11889,7 +16489,7 @@ vErrors.push(err11);
 errors++;
 }
 for(const key0 in data){
-if(!(func13.call(schema75.properties, key0))){
+if(!(func13.call(schema88.properties, key0))){
 const err12 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err12];
@@ -11942,8 +16542,8 @@ let data2 = data.scopes;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate172(data2[i0], {instancePath:instancePath+"/scopes/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
+if(!(validate230(data2[i0], {instancePath:instancePath+"/scopes/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
 errors = vErrors.length;
 }
 }
@@ -12080,7 +16680,7 @@ errors++;
 if(data.expires_at !== undefined){
 let data9 = data.expires_at;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err27 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema75.properties.expires_at.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema88.properties.expires_at.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -12107,8 +16707,8 @@ let data10 = data.ip_allowlist;
 if(Array.isArray(data10)){
 const len1 = data10.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate174(data10[i1], {instancePath:instancePath+"/ip_allowlist/" + i1,parentData:data10,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
+if(!(validate232(data10[i1], {instancePath:instancePath+"/ip_allowlist/" + i1,parentData:data10,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
 errors = vErrors.length;
 }
 }
@@ -12247,16 +16847,16 @@ vErrors.push(err39);
 }
 errors++;
 }
-validate180.errors = vErrors;
+validate238.errors = vErrors;
 return errors === 0;
 }
-validate180.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate238.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate179.evaluated;
+const evaluated0 = validate237.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12331,8 +16931,8 @@ errors++;
 }
 }
 if(data.key !== undefined){
-if(!(validate180(data.key, {instancePath:instancePath+"/key",parentData:data,parentDataProperty:"key",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
+if(!(validate238(data.key, {instancePath:instancePath+"/key",parentData:data,parentDataProperty:"key",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate238.errors : vErrors.concat(validate238.errors);
 errors = vErrors.length;
 }
 }
@@ -12347,16 +16947,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate179.errors = vErrors;
+validate237.errors = vErrors;
 return errors === 0;
 }
-validate179.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate237.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate177.evaluated;
+const evaluated0 = validate235.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12379,8 +16979,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate179(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
+if(!(validate237(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate237.errors : vErrors.concat(validate237.errors);
 errors = vErrors.length;
 }
 }
@@ -12395,24 +16995,24 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate177.errors = vErrors;
+validate235.errors = vErrors;
 return errors === 0;
 }
-validate177.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate235.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createSite_body = validate185;
-const schema76 = {"$ref":"#/components/schemas/CreateSiteRequest","$comment":"validator entry"};
-const schema77 = {"type":"object","additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":64,"description":"Name of the site. Default `site-<id>`."},"api_key":{"type":"string","minLength":16,"maxLength":128,"pattern":"^[A-Za-z0-9_\\-.]+$","description":"A fixed API key (`X-Api-Key` of the v1 `hmac` scheme), for CI configuration. Default a random key.","x-assumption":"Limited to URL- and header-safe characters because it travels in a header."},"api_secret":{"type":"string","minLength":32,"maxLength":128,"pattern":"^[\\x21-\\x7E]+$","description":"A fixed API secret (the HMAC key of the v1 `hmac` scheme). Default a random secret.","x-assumption":"Printable ASCII without spaces, so the secret can sit in any environment variable or config file."},"callback_url":{"type":["string","null"],"format":"uri","maxLength":2048,"pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$","default":null,"description":"Where the site's webhooks are POSTed: an http or https URL without credentials in it,\nwhich the mock's webhook egress policy must permit (the rules of a v3 endpoint's\n`url`). When null, the mock records each delivery without sending it.\n","x-assumption":"A site without a callback URL is useful to tests that only inspect the recorded deliveries."},"aml_enabled":{"type":"boolean","default":true,"description":"Whether deposits of the site are AML-screened; when false, their `amlStatus` is `not_checked`."},"webhook_events":{"type":"array","uniqueItems":true,"maxItems":50,"items":{"$ref":"#/components/schemas/WebhookEventTypeName"},"description":"The event types sent to the site (its `subscribed` list). Default every `deposit.*` type of the v1 contract."}}};
-const pattern14 = new RegExp("^[\\x21-\\x7E]+$", "u");
-const pattern15 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$", "u");
+export const createSite_body = validate243;
+const schema89 = {"$ref":"#/components/schemas/CreateSiteRequest","$comment":"validator entry"};
+const schema90 = {"type":"object","additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":64,"description":"Name of the site. Default `site-<id>`."},"api_key":{"type":"string","minLength":16,"maxLength":128,"pattern":"^[A-Za-z0-9_\\-.]+$","description":"A fixed API key (`X-Api-Key` of the v1 `hmac` scheme), for CI configuration. Default a random key.","x-assumption":"Limited to URL- and header-safe characters because it travels in a header."},"api_secret":{"type":"string","minLength":32,"maxLength":128,"pattern":"^[\\x21-\\x7E]+$","description":"A fixed API secret (the HMAC key of the v1 `hmac` scheme). Default a random secret.","x-assumption":"Printable ASCII without spaces, so the secret can sit in any environment variable or config file."},"callback_url":{"type":["string","null"],"format":"uri","maxLength":2048,"pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$","default":null,"description":"Where the site's webhooks are POSTed: an http or https URL without credentials in it,\nwhich the mock's webhook egress policy must permit (the rules of a v3 endpoint's\n`url`). When null, the mock records each delivery without sending it.\n","x-assumption":"A site without a callback URL is useful to tests that only inspect the recorded deliveries."},"aml_enabled":{"type":"boolean","default":true,"description":"Whether deposits of the site are AML-screened; when false, their `amlStatus` is `not_checked`."},"webhook_events":{"type":"array","uniqueItems":true,"maxItems":50,"items":{"$ref":"#/components/schemas/WebhookEventTypeName"},"description":"The event types sent to the site (its `subscribed` list). Default every `deposit.*` type of the v1 contract."}}};
+const pattern15 = new RegExp("^[\\x21-\\x7E]+$", "u");
+const pattern16 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$", "u");
 const formats30 = imported_ajv_formats_dist_formats.fullFormats.uri;
-const schema78 = {"type":"string","pattern":"^[a-z][a-z_]*\\.[a-z][a-z_]*$","description":"A deposit webhook event type of the v1 contract (`components.schemas.WebhookEventType`), for example `deposit.paid`; another value gives 422 `validation_error`.","x-assumption":"Written as a pattern, not an enum, so the event list lives only in the v1 contract; the mock checks values against it.","example":"deposit.paid"};
-const pattern16 = new RegExp("^[a-z][a-z_]*\\.[a-z][a-z_]*$", "u");
+const schema91 = {"type":"string","pattern":"^[a-z][a-z_]*\\.[a-z][a-z_]*$","description":"A deposit webhook event type of the v1 contract (`components.schemas.WebhookEventType`), for example `deposit.paid`; another value gives 422 `validation_error`.","x-assumption":"Written as a pattern, not an enum, so the event list lives only in the v1 contract; the mock checks values against it.","example":"deposit.paid"};
+const pattern17 = new RegExp("^[a-z][a-z_]*\\.[a-z][a-z_]*$", "u");
 
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate187.evaluated;
+const evaluated0 = validate245.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12420,7 +17020,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!pattern16.test(data)){
+if(!pattern17.test(data)){
 const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]*\\.[a-z][a-z_]*$"},message:"must match pattern \""+"^[a-z][a-z_]*\\.[a-z][a-z_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -12441,16 +17041,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate187.errors = vErrors;
+validate245.errors = vErrors;
 return errors === 0;
 }
-validate187.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate245.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate186.evaluated;
+const evaluated0 = validate244.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12528,7 +17128,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(!pattern9.test(data1)){
+if(!pattern10.test(data1)){
 const err6 = {instancePath:instancePath+"/api_key",schemaPath:"#/properties/api_key/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_\\-.]+$"},message:"must match pattern \""+"^[A-Za-z0-9_\\-.]+$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -12573,7 +17173,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!pattern14.test(data2)){
+if(!pattern15.test(data2)){
 const err10 = {instancePath:instancePath+"/api_secret",schemaPath:"#/properties/api_secret/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E]+$"},message:"must match pattern \""+"^[\\x21-\\x7E]+$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -12598,7 +17198,7 @@ errors++;
 if(data.callback_url !== undefined){
 let data3 = data.callback_url;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err12 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/type",keyword:"type",params:{type: schema77.properties.callback_url.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/type",keyword:"type",params:{type: schema90.properties.callback_url.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -12618,7 +17218,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!pattern15.test(data3)){
+if(!pattern16.test(data3)){
 const err14 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -12667,8 +17267,8 @@ errors++;
 }
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate187(data5[i0], {instancePath:instancePath+"/webhook_events/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate245(data5[i0], {instancePath:instancePath+"/webhook_events/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
 errors = vErrors.length;
 }
 }
@@ -12715,40 +17315,40 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate186.errors = vErrors;
+validate244.errors = vErrors;
 return errors === 0;
 }
-validate186.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate244.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate185.evaluated;
+const evaluated0 = validate243.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate186(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
+if(!(validate244(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
 errors = vErrors.length;
 }
-validate185.errors = vErrors;
+validate243.errors = vErrors;
 return errors === 0;
 }
-validate185.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate243.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const createSite_response_201 = validate190;
-const schema79 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SiteWithSecretsResult"}}}]};
-const schema80 = {"type":"object","required":["site","api_secret","webhook_secret"],"additionalProperties":false,"properties":{"site":{"$ref":"#/components/schemas/Site"},"api_secret":{"type":"string","description":"The API secret of the v1 `hmac` scheme. Shown once."},"webhook_secret":{"type":"string","description":"The secret that signs the site's webhooks (`X-Signature`). Shown once."}}};
-const schema81 = {"type":"object","required":["id","name","api_key","callback_url","aml_enabled","webhook_events","created_at"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"api_key":{"type":"string"},"callback_url":{"type":["string","null"],"format":"uri"},"aml_enabled":{"type":"boolean"},"webhook_events":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEventTypeName"}},"created_at":{"type":"string","format":"date-time"}}};
+export const createSite_response_201 = validate248;
+const schema92 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SiteWithSecretsResult"}}}]};
+const schema93 = {"type":"object","required":["site","api_secret","webhook_secret"],"additionalProperties":false,"properties":{"site":{"$ref":"#/components/schemas/Site"},"api_secret":{"type":"string","description":"The API secret of the v1 `hmac` scheme. Shown once."},"webhook_secret":{"type":"string","description":"The secret that signs the site's webhooks (`X-Signature`). Shown once."}}};
+const schema94 = {"type":"object","required":["id","name","api_key","callback_url","aml_enabled","webhook_events","created_at"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"},"api_key":{"type":"string"},"callback_url":{"type":["string","null"],"format":"uri"},"aml_enabled":{"type":"boolean"},"webhook_events":{"type":"array","items":{"$ref":"#/components/schemas/WebhookEventTypeName"}},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate193.evaluated;
+const evaluated0 = validate251.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12890,7 +17490,7 @@ errors++;
 if(data.callback_url !== undefined){
 let data3 = data.callback_url;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err12 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/type",keyword:"type",params:{type: schema81.properties.callback_url.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/type",keyword:"type",params:{type: schema94.properties.callback_url.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -12929,8 +17529,8 @@ let data5 = data.webhook_events;
 if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate187(data5[i0], {instancePath:instancePath+"/webhook_events/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate245(data5[i0], {instancePath:instancePath+"/webhook_events/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
 errors = vErrors.length;
 }
 }
@@ -12982,16 +17582,16 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate193.errors = vErrors;
+validate251.errors = vErrors;
 return errors === 0;
 }
-validate193.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate251.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate192.evaluated;
+const evaluated0 = validate250.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13042,8 +17642,8 @@ errors++;
 }
 }
 if(data.site !== undefined){
-if(!(validate193(data.site, {instancePath:instancePath+"/site",parentData:data,parentDataProperty:"site",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
+if(!(validate251(data.site, {instancePath:instancePath+"/site",parentData:data,parentDataProperty:"site",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
 errors = vErrors.length;
 }
 }
@@ -13082,16 +17682,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate192.errors = vErrors;
+validate250.errors = vErrors;
 return errors === 0;
 }
-validate192.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate250.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate190.evaluated;
+const evaluated0 = validate248.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13114,8 +17714,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate192(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
+if(!(validate250(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
 errors = vErrors.length;
 }
 }
@@ -13130,20 +17730,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate190.errors = vErrors;
+validate248.errors = vErrors;
 return errors === 0;
 }
-validate190.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate248.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const signDepositRequest_body = validate197;
-const schema82 = {"$ref":"#/components/schemas/SignDepositRequestRequest","$comment":"validator entry"};
-const schema83 = {"type":"object","required":["method","path"],"additionalProperties":false,"properties":{"method":{"type":"string","enum":["GET","POST","PUT","PATCH","DELETE"]},"path":{"type":"string","minLength":1,"maxLength":2048,"pattern":"^/","description":"The path and query string exactly as they will be sent.","example":"/v1/public/deposits?per_page=20"},"body":{"type":"string","maxLength":65536,"description":"The exact body text (at most the v1 body limit, 64 KiB); none for a request without a body."},"api_key":{"type":"string","minLength":1,"maxLength":128,"description":"The site's API key; alone, it names one of the mock's sites."},"api_secret":{"type":"string","minLength":1,"maxLength":128,"description":"The secret to sign with; needs `api_key`."}}};
-const pattern17 = new RegExp("^/", "u");
+export const signDepositRequest_body = validate255;
+const schema95 = {"$ref":"#/components/schemas/SignDepositRequestRequest","$comment":"validator entry"};
+const schema96 = {"type":"object","required":["method","path"],"additionalProperties":false,"properties":{"method":{"type":"string","enum":["GET","POST","PUT","PATCH","DELETE"]},"path":{"type":"string","minLength":1,"maxLength":2048,"pattern":"^/","description":"The path and query string exactly as they will be sent.","example":"/v1/public/deposits?per_page=20"},"body":{"type":"string","maxLength":65536,"description":"The exact body text (at most the v1 body limit, 64 KiB); none for a request without a body."},"api_key":{"type":"string","minLength":1,"maxLength":128,"description":"The site's API key; alone, it names one of the mock's sites."},"api_secret":{"type":"string","minLength":1,"maxLength":128,"description":"The secret to sign with; needs `api_key`."}}};
+const pattern18 = new RegExp("^/", "u");
 
-function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate198.evaluated;
+const evaluated0 = validate256.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13196,7 +17796,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(((((data0 === "GET") || (data0 === "POST")) || (data0 === "PUT")) || (data0 === "PATCH")) || (data0 === "DELETE"))){
-const err4 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/enum",keyword:"enum",params:{allowedValues: schema83.properties.method.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/enum",keyword:"enum",params:{allowedValues: schema96.properties.method.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13229,7 +17829,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(!pattern17.test(data1)){
+if(!pattern18.test(data1)){
 const err7 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -13357,39 +17957,39 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate198.errors = vErrors;
+validate256.errors = vErrors;
 return errors === 0;
 }
-validate198.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate256.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate197.evaluated;
+const evaluated0 = validate255.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
+if(!(validate256(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
 errors = vErrors.length;
 }
-validate197.errors = vErrors;
+validate255.errors = vErrors;
 return errors === 0;
 }
-validate197.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate255.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const signDepositRequest_response_200 = validate200;
-const schema84 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SignedDepositRequest"}}}]};
-const schema85 = {"type":"object","required":["headers","site_id"],"additionalProperties":false,"properties":{"headers":{"type":"object","description":"Header name to value, to add to the request.","additionalProperties":{"type":"string"}},"site_id":{"type":["integer","null"],"description":"The mock's site with that API key and secret; null when no site of this mock has them."}}};
+export const signDepositRequest_response_200 = validate258;
+const schema97 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SignedDepositRequest"}}}]};
+const schema98 = {"type":"object","required":["headers","site_id"],"additionalProperties":false,"properties":{"headers":{"type":"object","description":"Header name to value, to add to the request.","additionalProperties":{"type":"string"}},"site_id":{"type":["integer","null"],"description":"The mock's site with that API key and secret; null when no site of this mock has them."}}};
 
-function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate202.evaluated;
+const evaluated0 = validate260.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13459,7 +18059,7 @@ errors++;
 if(data.site_id !== undefined){
 let data2 = data.site_id;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err5 = {instancePath:instancePath+"/site_id",schemaPath:"#/properties/site_id/type",keyword:"type",params:{type: schema85.properties.site_id.type},message:"must be integer,null"};
+const err5 = {instancePath:instancePath+"/site_id",schemaPath:"#/properties/site_id/type",keyword:"type",params:{type: schema98.properties.site_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -13480,16 +18080,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate202.errors = vErrors;
+validate260.errors = vErrors;
 return errors === 0;
 }
-validate202.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate260.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate200.evaluated;
+const evaluated0 = validate258.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13512,8 +18112,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate202(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
+if(!(validate260(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
 errors = vErrors.length;
 }
 }
@@ -13528,18 +18128,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate200.errors = vErrors;
+validate258.errors = vErrors;
 return errors === 0;
 }
-validate200.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate258.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listInboxWebhooks_query = validate204;
-const schema86 = {"type":"object","properties":{"event_type":{"type":"string","minLength":1,"maxLength":128},"event_id":{"type":"string","minLength":1,"maxLength":128}},"required":[]};
+export const listInboxWebhooks_query = validate262;
+const schema99 = {"type":"object","properties":{"event_type":{"type":"string","minLength":1,"maxLength":128},"event_id":{"type":"string","minLength":1,"maxLength":128}},"required":[]};
 
-function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate204.evaluated;
+const evaluated0 = validate262.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13628,21 +18228,21 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate204.errors = vErrors;
+validate262.errors = vErrors;
 return errors === 0;
 }
-validate204.evaluated = {"props":{"event_type":true,"event_id":true},"dynamicProps":false,"dynamicItems":false};
+validate262.evaluated = {"props":{"event_type":true,"event_id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listInboxWebhooks_response_200 = validate205;
-const schema87 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InboxDeliveriesResult"}}}]};
-const schema88 = {"type":"object","required":["deliveries"],"additionalProperties":false,"properties":{"deliveries":{"type":"array","maxItems":1000,"items":{"$ref":"#/components/schemas/InboxDelivery"}}}};
-const schema89 = {"type":"object","description":"One request the built-in inbox received.","required":["id","received_at","headers","body","event_id","event_type","delivery_id","attempt","signature_valid"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^inbox_[1-9][0-9]*$","description":"Id of the record, in order of arrival since the last reset.","x-assumption":"A counter, not a draw from the seeded random source, so deliveries arriving in any order leave every other seeded id unchanged."},"received_at":{"type":"string","format":"date-time","description":"When it arrived, on the virtual clock."},"headers":{"type":"object","description":"Every request header, by lower-case name (repeated headers joined with `, `).","additionalProperties":{"type":"string"}},"body":{"type":"string","description":"The raw body as UTF-8 text (empty when none was sent), exactly the bytes the signature covers."},"event_id":{"type":["string","null"],"description":"The `X-Event-Id` header; null when absent."},"event_type":{"type":["string","null"],"description":"The `X-Event-Type` header; null when absent."},"delivery_id":{"type":["string","null"],"description":"The `X-Delivery-Id` header; null when absent."},"attempt":{"type":["integer","null"],"minimum":1,"description":"The `X-Delivery-Attempt` header as a number; null when absent or not a positive integer."},"signature_valid":{"type":["boolean","null"],"description":"Whether `X-Signature` is the signature of the body with the secret of the v3 endpoint or v1 site that the delivery (by `X-Delivery-Id`, else `X-Event-Id`) belongs to; false when the header is missing or wrong; null when the delivery is not one of this mock's."}}};
-const pattern18 = new RegExp("^inbox_[1-9][0-9]*$", "u");
+export const listInboxWebhooks_response_200 = validate263;
+const schema100 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InboxDeliveriesResult"}}}]};
+const schema101 = {"type":"object","required":["deliveries"],"additionalProperties":false,"properties":{"deliveries":{"type":"array","maxItems":1000,"items":{"$ref":"#/components/schemas/InboxDelivery"}}}};
+const schema102 = {"type":"object","description":"One request the built-in inbox received.","required":["id","received_at","headers","body","event_id","event_type","delivery_id","attempt","signature_valid"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^inbox_[1-9][0-9]*$","description":"Id of the record, in order of arrival since the last reset.","x-assumption":"A counter, not a draw from the seeded random source, so deliveries arriving in any order leave every other seeded id unchanged."},"received_at":{"type":"string","format":"date-time","description":"When it arrived, on the virtual clock."},"headers":{"type":"object","description":"Every request header, by lower-case name (repeated headers joined with `, `).","additionalProperties":{"type":"string"}},"body":{"type":"string","description":"The raw body as UTF-8 text (empty when none was sent), exactly the bytes the signature covers."},"event_id":{"type":["string","null"],"description":"The `X-Event-Id` header; null when absent."},"event_type":{"type":["string","null"],"description":"The `X-Event-Type` header; null when absent."},"delivery_id":{"type":["string","null"],"description":"The `X-Delivery-Id` header; null when absent."},"attempt":{"type":["integer","null"],"minimum":1,"description":"The `X-Delivery-Attempt` header as a number; null when absent or not a positive integer."},"signature_valid":{"type":["boolean","null"],"description":"Whether `X-Signature` is the signature of the body with the secret of the v3 endpoint or v1 site that the delivery (by `X-Delivery-Id`, else `X-Event-Id`) belongs to; false when the header is missing or wrong; null when the delivery is not one of this mock's."}}};
+const pattern19 = new RegExp("^inbox_[1-9][0-9]*$", "u");
 
-function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate208.evaluated;
+const evaluated0 = validate266.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13741,7 +18341,7 @@ vErrors.push(err8);
 errors++;
 }
 for(const key0 in data){
-if(!(func13.call(schema89.properties, key0))){
+if(!(func13.call(schema102.properties, key0))){
 const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err9];
@@ -13755,7 +18355,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
-if(!pattern18.test(data0)){
+if(!pattern19.test(data0)){
 const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^inbox_[1-9][0-9]*$"},message:"must match pattern \""+"^inbox_[1-9][0-9]*$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -13844,7 +18444,7 @@ errors++;
 if(data.event_id !== undefined){
 let data5 = data.event_id;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err17 = {instancePath:instancePath+"/event_id",schemaPath:"#/properties/event_id/type",keyword:"type",params:{type: schema89.properties.event_id.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/event_id",schemaPath:"#/properties/event_id/type",keyword:"type",params:{type: schema102.properties.event_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -13857,7 +18457,7 @@ errors++;
 if(data.event_type !== undefined){
 let data6 = data.event_type;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err18 = {instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/type",keyword:"type",params:{type: schema89.properties.event_type.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/type",keyword:"type",params:{type: schema102.properties.event_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -13870,7 +18470,7 @@ errors++;
 if(data.delivery_id !== undefined){
 let data7 = data.delivery_id;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err19 = {instancePath:instancePath+"/delivery_id",schemaPath:"#/properties/delivery_id/type",keyword:"type",params:{type: schema89.properties.delivery_id.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/delivery_id",schemaPath:"#/properties/delivery_id/type",keyword:"type",params:{type: schema102.properties.delivery_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -13883,7 +18483,7 @@ errors++;
 if(data.attempt !== undefined){
 let data8 = data.attempt;
 if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err20 = {instancePath:instancePath+"/attempt",schemaPath:"#/properties/attempt/type",keyword:"type",params:{type: schema89.properties.attempt.type},message:"must be integer,null"};
+const err20 = {instancePath:instancePath+"/attempt",schemaPath:"#/properties/attempt/type",keyword:"type",params:{type: schema102.properties.attempt.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -13908,7 +18508,7 @@ errors++;
 if(data.signature_valid !== undefined){
 let data9 = data.signature_valid;
 if((typeof data9 !== "boolean") && (data9 !== null)){
-const err22 = {instancePath:instancePath+"/signature_valid",schemaPath:"#/properties/signature_valid/type",keyword:"type",params:{type: schema89.properties.signature_valid.type},message:"must be boolean,null"};
+const err22 = {instancePath:instancePath+"/signature_valid",schemaPath:"#/properties/signature_valid/type",keyword:"type",params:{type: schema102.properties.signature_valid.type},message:"must be boolean,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -13929,16 +18529,16 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate208.errors = vErrors;
+validate266.errors = vErrors;
 return errors === 0;
 }
-validate208.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate266.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate207.evaluated;
+const evaluated0 = validate265.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13983,8 +18583,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate208(data0[i0], {instancePath:instancePath+"/deliveries/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
+if(!(validate266(data0[i0], {instancePath:instancePath+"/deliveries/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
 errors = vErrors.length;
 }
 }
@@ -14011,16 +18611,16 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate207.errors = vErrors;
+validate265.errors = vErrors;
 return errors === 0;
 }
-validate207.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate265.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate205.evaluated;
+const evaluated0 = validate263.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14043,8 +18643,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate207(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
+if(!(validate265(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
 errors = vErrors.length;
 }
 }
@@ -14059,20 +18659,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate205.errors = vErrors;
+validate263.errors = vErrors;
 return errors === 0;
 }
-validate205.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate263.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const clearInbox_response_200 = validate211;
-const schema90 = {"$ref":"#/components/responses/Cleared/content/application~1json/schema","$comment":"validator entry"};
-const schema91 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ClearedResult"}}}]};
-const schema92 = {"type":"object","required":["cleared"],"additionalProperties":false,"properties":{"cleared":{"type":"integer","minimum":0,"description":"How many records (or faults) were removed."}}};
+export const clearInbox_response_200 = validate269;
+const schema103 = {"$ref":"#/components/responses/Cleared/content/application~1json/schema","$comment":"validator entry"};
+const schema104 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ClearedResult"}}}]};
+const schema105 = {"type":"object","required":["cleared"],"additionalProperties":false,"properties":{"cleared":{"type":"integer","minimum":0,"description":"How many records (or faults) were removed."}}};
 
-function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate214.evaluated;
+const evaluated0 = validate272.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14138,16 +18738,16 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate214.errors = vErrors;
+validate272.errors = vErrors;
 return errors === 0;
 }
-validate214.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate272.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate212.evaluated;
+const evaluated0 = validate270.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14170,8 +18770,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate214(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
+if(!(validate272(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
 errors = vErrors.length;
 }
 }
@@ -14186,39 +18786,39 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate212.errors = vErrors;
+validate270.errors = vErrors;
 return errors === 0;
 }
-validate212.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate270.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate211.evaluated;
+const evaluated0 = validate269.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate212(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
+if(!(validate270(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate270.errors : vErrors.concat(validate270.errors);
 errors = vErrors.length;
 }
-validate211.errors = vErrors;
+validate269.errors = vErrors;
 return errors === 0;
 }
-validate211.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate269.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const setWebhookFault_body = validate217;
-const schema93 = {"$ref":"#/components/schemas/WebhookFaultRequest","$comment":"validator entry"};
-const schema94 = {"type":"object","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","format":"uri","maxLength":2048,"description":"The fault applies to every webhook target URL that starts with this text.","example":"http://127.0.0.1:4010/__mock/webhooks/inbox"},"fail_next":{"type":"integer","minimum":1,"maximum":1000,"description":"The next this many attempts are answered with `status` by the mock itself, without contacting the target."},"status":{"type":"integer","minimum":400,"maximum":599,"description":"The HTTP status of the attempts the fault answers. Default 500 with `fail_next`; without it, every attempt is answered with this status until the faults are cleared."},"delay_ms":{"type":"integer","minimum":0,"maximum":60000,"description":"Milliseconds of real time to wait before each attempt is sent; past the delivery machine's attempt timeout the attempt fails as a timeout.","x-assumption":"Real time, not the virtual clock, since the attempt timeout is real time (a receiver answers in real time even while the clock is frozen)."},"duplicate":{"type":"boolean","description":"true sends the next attempt twice, as a receiver must be ready for; the delivery records one attempt."}}};
+export const setWebhookFault_body = validate275;
+const schema106 = {"$ref":"#/components/schemas/WebhookFaultRequest","$comment":"validator entry"};
+const schema107 = {"type":"object","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","format":"uri","maxLength":2048,"description":"The fault applies to every webhook target URL that starts with this text.","example":"http://127.0.0.1:4010/__mock/webhooks/inbox"},"fail_next":{"type":"integer","minimum":1,"maximum":1000,"description":"The next this many attempts are answered with `status` by the mock itself, without contacting the target."},"status":{"type":"integer","minimum":400,"maximum":599,"description":"The HTTP status of the attempts the fault answers. Default 500 with `fail_next`; without it, every attempt is answered with this status until the faults are cleared."},"delay_ms":{"type":"integer","minimum":0,"maximum":60000,"description":"Milliseconds of real time to wait before each attempt is sent; past the delivery machine's attempt timeout the attempt fails as a timeout.","x-assumption":"Real time, not the virtual clock, since the attempt timeout is real time (a receiver answers in real time even while the clock is frozen)."},"duplicate":{"type":"boolean","description":"true sends the next attempt twice, as a receiver must be ready for; the delivery records one attempt."}}};
 
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate218.evaluated;
+const evaluated0 = validate276.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14411,39 +19011,39 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate218.errors = vErrors;
+validate276.errors = vErrors;
 return errors === 0;
 }
-validate218.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate276.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate217.evaluated;
+const evaluated0 = validate275.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate218(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate218.errors : vErrors.concat(validate218.errors);
+if(!(validate276(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
 errors = vErrors.length;
 }
-validate217.errors = vErrors;
+validate275.errors = vErrors;
 return errors === 0;
 }
-validate217.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate275.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const setWebhookFault_response_201 = validate220;
-const schema95 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookFault"}}}]};
-const schema96 = {"type":"object","description":"A fault in force.","required":["url","fail_next","status","delay_ms","duplicate","created_at"],"additionalProperties":false,"properties":{"url":{"type":"string","format":"uri"},"fail_next":{"type":["integer","null"],"minimum":0,"description":"Attempts still to be answered with `status`; null when `status` answers every attempt, or when the fault fails none (then `status` is unused)."},"status":{"type":["integer","null"],"minimum":400,"maximum":599,"description":"The status faulted attempts get; null when the fault fails no attempt."},"delay_ms":{"type":"integer","minimum":0},"duplicate":{"type":"boolean","description":"Whether the next attempt is still to be sent twice."},"created_at":{"type":"string","format":"date-time"}}};
+export const setWebhookFault_response_201 = validate278;
+const schema108 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/WebhookFault"}}}]};
+const schema109 = {"type":"object","description":"A fault in force.","required":["url","fail_next","status","delay_ms","duplicate","created_at"],"additionalProperties":false,"properties":{"url":{"type":"string","format":"uri"},"fail_next":{"type":["integer","null"],"minimum":0,"description":"Attempts still to be answered with `status`; null when `status` answers every attempt, or when the fault fails none (then `status` is unused)."},"status":{"type":["integer","null"],"minimum":400,"maximum":599,"description":"The status faulted attempts get; null when the fault fails no attempt."},"delay_ms":{"type":"integer","minimum":0},"duplicate":{"type":"boolean","description":"Whether the next attempt is still to be sent twice."},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate222.evaluated;
+const evaluated0 = validate280.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14551,7 +19151,7 @@ errors++;
 if(data.fail_next !== undefined){
 let data1 = data.fail_next;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err9 = {instancePath:instancePath+"/fail_next",schemaPath:"#/properties/fail_next/type",keyword:"type",params:{type: schema96.properties.fail_next.type},message:"must be integer,null"};
+const err9 = {instancePath:instancePath+"/fail_next",schemaPath:"#/properties/fail_next/type",keyword:"type",params:{type: schema109.properties.fail_next.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -14576,7 +19176,7 @@ errors++;
 if(data.status !== undefined){
 let data2 = data.status;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema96.properties.status.type},message:"must be integer,null"};
+const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema109.properties.status.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -14681,16 +19281,16 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate222.errors = vErrors;
+validate280.errors = vErrors;
 return errors === 0;
 }
-validate222.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate280.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate220.evaluated;
+const evaluated0 = validate278.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14713,8 +19313,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate222(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
+if(!(validate280(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate280.errors : vErrors.concat(validate280.errors);
 errors = vErrors.length;
 }
 }
@@ -14729,19 +19329,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate220.errors = vErrors;
+validate278.errors = vErrors;
 return errors === 0;
 }
-validate220.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate278.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceWebhookRetry_path = validate224;
-const schema97 = {"type":"object","properties":{"delivery":{"type":"string","format":"uuid"}},"required":["delivery"]};
+export const forceWebhookRetry_path = validate282;
+const schema110 = {"type":"object","properties":{"delivery":{"type":"string","format":"uuid"}},"required":["delivery"]};
 const formats44 = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 
-function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate224.evaluated;
+const evaluated0 = validate282.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14795,20 +19395,20 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate224.errors = vErrors;
+validate282.errors = vErrors;
 return errors === 0;
 }
-validate224.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
+validate282.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceWebhookRetry_response_200 = validate225;
-const schema98 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RetriedDeliveryResult"}}}]};
-const schema99 = {"type":"object","required":["delivery"],"properties":{"delivery":{"$ref":"#/components/schemas/PresentedRecord"}}};
-const schema100 = {"type":"object","description":"A record as its own API presents it (an exchange v3 Order or Verification, a deposit v1 Deposit, StaticAddress or AmlCheck, a webhook event or delivery); its schema is in that API's contract.","x-assumption":"The control API points at the record schemas of the other contracts instead of copying them, so they cannot drift apart.","additionalProperties":true};
+export const forceWebhookRetry_response_200 = validate283;
+const schema111 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/RetriedDeliveryResult"}}}]};
+const schema112 = {"type":"object","required":["delivery"],"properties":{"delivery":{"$ref":"#/components/schemas/PresentedRecord"}}};
+const schema113 = {"type":"object","description":"A record as its own API presents it (an exchange v3 Order or Verification, a deposit v1 Deposit, StaticAddress or AmlCheck, a webhook event or delivery); its schema is in that API's contract.","x-assumption":"The control API points at the record schemas of the other contracts instead of copying them, so they cannot drift apart.","additionalProperties":true};
 
-function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate228.evaluated;
+const evaluated0 = validate286.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14827,16 +19427,16 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate228.errors = vErrors;
+validate286.errors = vErrors;
 return errors === 0;
 }
-validate228.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate286.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate227.evaluated;
+const evaluated0 = validate285.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14855,8 +19455,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.delivery !== undefined){
-if(!(validate228(data.delivery, {instancePath:instancePath+"/delivery",parentData:data,parentDataProperty:"delivery",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate286(data.delivery, {instancePath:instancePath+"/delivery",parentData:data,parentDataProperty:"delivery",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
 errors = vErrors.length;
 }
 }
@@ -14871,16 +19471,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate227.errors = vErrors;
+validate285.errors = vErrors;
 return errors === 0;
 }
-validate227.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
+validate285.evaluated = {"props":{"delivery":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate225.evaluated;
+const evaluated0 = validate283.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14903,8 +19503,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate227(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
+if(!(validate285(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate285.errors : vErrors.concat(validate285.errors);
 errors = vErrors.length;
 }
 }
@@ -14919,18 +19519,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate225.errors = vErrors;
+validate283.errors = vErrors;
 return errors === 0;
 }
-validate225.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate283.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceWebhookRetry_response_404 = validate231;
-const schema101 = {"$ref":"#/components/responses/NotFound/content/application~1json/schema","$comment":"validator entry"};
+export const forceWebhookRetry_response_404 = validate289;
+const schema114 = {"$ref":"#/components/responses/NotFound/content/application~1json/schema","$comment":"validator entry"};
 
-function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate232.evaluated;
+const evaluated0 = validate290.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15773,38 +20373,38 @@ vErrors.push(err65);
 }
 errors++;
 }
-validate232.errors = vErrors;
+validate290.errors = vErrors;
 return errors === 0;
 }
-validate232.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate290.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate231.evaluated;
+const evaluated0 = validate289.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate232(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
+if(!(validate290(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
 errors = vErrors.length;
 }
-validate231.errors = vErrors;
+validate289.errors = vErrors;
 return errors === 0;
 }
-validate231.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate289.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceWebhookRetry_response_409 = validate234;
-const schema103 = {"$ref":"#/components/responses/InvalidStateTransition/content/application~1json/schema","$comment":"validator entry"};
+export const forceWebhookRetry_response_409 = validate292;
+const schema116 = {"$ref":"#/components/responses/InvalidStateTransition/content/application~1json/schema","$comment":"validator entry"};
 
-function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate235.evaluated;
+const evaluated0 = validate293.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16647,39 +21247,39 @@ vErrors.push(err65);
 }
 errors++;
 }
-validate235.errors = vErrors;
+validate293.errors = vErrors;
 return errors === 0;
 }
-validate235.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate293.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate234.evaluated;
+const evaluated0 = validate292.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate235(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate235.errors : vErrors.concat(validate235.errors);
+if(!(validate293(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
 errors = vErrors.length;
 }
-validate234.errors = vErrors;
+validate292.errors = vErrors;
 return errors === 0;
 }
-validate234.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate292.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const runDueWebhooks_response_200 = validate237;
-const schema105 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/DueWebhooksRunResult"}}}]};
-const schema106 = {"type":"object","description":"The attempts made by this call.","required":["attempted","delivered","retrying","failed","skipped","refused"],"additionalProperties":false,"properties":{"attempted":{"type":"integer","minimum":0,"description":"Attempts made."},"delivered":{"type":"integer","minimum":0,"description":"Attempts answered with a 2xx (the delivery is delivered)."},"retrying":{"type":"integer","minimum":0,"description":"Failed attempts with attempts left (the delivery is retrying)."},"failed":{"type":"integer","minimum":0,"description":"Failed attempts after which no automatic attempt remains (the delivery is failed)."},"skipped":{"type":"integer","minimum":0,"description":"Due deliveries not attempted (their endpoint is gone or disabled, or they no longer await an attempt)."},"refused":{"type":"integer","minimum":0,"description":"Outcomes the delivery machine refused because the delivery changed during the attempt."}}};
+export const runDueWebhooks_response_200 = validate295;
+const schema118 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/DueWebhooksRunResult"}}}]};
+const schema119 = {"type":"object","description":"The attempts made by this call.","required":["attempted","delivered","retrying","failed","skipped","refused"],"additionalProperties":false,"properties":{"attempted":{"type":"integer","minimum":0,"description":"Attempts made."},"delivered":{"type":"integer","minimum":0,"description":"Attempts answered with a 2xx (the delivery is delivered)."},"retrying":{"type":"integer","minimum":0,"description":"Failed attempts with attempts left (the delivery is retrying)."},"failed":{"type":"integer","minimum":0,"description":"Failed attempts after which no automatic attempt remains (the delivery is failed)."},"skipped":{"type":"integer","minimum":0,"description":"Due deliveries not attempted (their endpoint is gone or disabled, or they no longer await an attempt)."},"refused":{"type":"integer","minimum":0,"description":"Outcomes the delivery machine refused because the delivery changed during the attempt."}}};
 
-function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate239.evaluated;
+const evaluated0 = validate297.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16920,16 +21520,16 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate239.errors = vErrors;
+validate297.errors = vErrors;
 return errors === 0;
 }
-validate239.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate297.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate237.evaluated;
+const evaluated0 = validate295.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16952,8 +21552,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate239(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
+if(!(validate297(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate297.errors : vErrors.concat(validate297.errors);
 errors = vErrors.length;
 }
 }
@@ -16968,21 +21568,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate237.errors = vErrors;
+validate295.errors = vErrors;
 return errors === 0;
 }
-validate237.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate295.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listFaults_response_200 = validate241;
-const schema107 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/FaultListResult"}}}]};
-const schema108 = {"type":"object","required":["faults"],"additionalProperties":false,"properties":{"faults":{"type":"array","items":{"$ref":"#/components/schemas/Fault"}}}};
-const schema109 = {"type":"object","description":"A fault in force.","required":["id","operation","family","key_id","site_id","latency_ms","error","reset","times_left","probability","seed","applied","created_at"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"operation":{"type":"string"},"family":{"type":"string","enum":["v3","v1"],"description":"The API the operation belongs to."},"key_id":{"type":["integer","null"]},"site_id":{"type":["integer","null"]},"latency_ms":{"description":"The latency range (a fixed latency has min = max); null without latency.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/FaultLatencyRange"}]},"error":{"oneOf":[{"type":"null"},{"$ref":"#/components/schemas/FaultError"}]},"reset":{"type":"boolean"},"times_left":{"type":["integer","null"],"minimum":1,"description":"Calls the fault still acts on; null when it acts until removed."},"probability":{"type":["number","null"]},"seed":{"$ref":"#/components/schemas/Seed"},"applied":{"type":"integer","minimum":0,"description":"Calls the fault has acted on."},"created_at":{"type":"string","format":"date-time"}}};
-const schema110 = {"type":"object","required":["min","max"],"additionalProperties":false,"properties":{"min":{"type":"integer","minimum":0,"maximum":60000},"max":{"type":"integer","minimum":0,"maximum":60000,"description":"At least `min`."}}};
+export const listFaults_response_200 = validate299;
+const schema120 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/FaultListResult"}}}]};
+const schema121 = {"type":"object","required":["faults"],"additionalProperties":false,"properties":{"faults":{"type":"array","items":{"$ref":"#/components/schemas/Fault"}}}};
+const schema122 = {"type":"object","description":"A fault in force.","required":["id","operation","family","key_id","site_id","latency_ms","error","reset","times_left","probability","seed","applied","created_at"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"operation":{"type":"string"},"family":{"type":"string","enum":["v3","v1"],"description":"The API the operation belongs to."},"key_id":{"type":["integer","null"]},"site_id":{"type":["integer","null"]},"latency_ms":{"description":"The latency range (a fixed latency has min = max); null without latency.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/FaultLatencyRange"}]},"error":{"oneOf":[{"type":"null"},{"$ref":"#/components/schemas/FaultError"}]},"reset":{"type":"boolean"},"times_left":{"type":["integer","null"],"minimum":1,"description":"Calls the fault still acts on; null when it acts until removed."},"probability":{"type":["number","null"]},"seed":{"$ref":"#/components/schemas/Seed"},"applied":{"type":"integer","minimum":0,"description":"Calls the fault has acted on."},"created_at":{"type":"string","format":"date-time"}}};
+const schema123 = {"type":"object","required":["min","max"],"additionalProperties":false,"properties":{"min":{"type":"integer","minimum":0,"maximum":60000},"max":{"type":"integer","minimum":0,"maximum":60000,"description":"At least `min`."}}};
 
-function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate245.evaluated;
+const evaluated0 = validate303.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17103,17 +21703,17 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate245.errors = vErrors;
+validate303.errors = vErrors;
 return errors === 0;
 }
-validate245.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate303.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema111 = {"type":"object","required":["status","code","message"],"additionalProperties":false,"properties":{"status":{"type":"integer","minimum":400,"maximum":599},"code":{"type":"string"},"message":{"type":"string"},"details":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}}},"retry_after_seconds":{"type":"integer","minimum":0}}};
+const schema124 = {"type":"object","required":["status","code","message"],"additionalProperties":false,"properties":{"status":{"type":"integer","minimum":400,"maximum":599},"code":{"type":"string"},"message":{"type":"string"},"details":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}}},"retry_after_seconds":{"type":"integer","minimum":0}}};
 
-function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate247.evaluated;
+const evaluated0 = validate305.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17301,16 +21901,16 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate247.errors = vErrors;
+validate305.errors = vErrors;
 return errors === 0;
 }
-validate247.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate305.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate244.evaluated;
+const evaluated0 = validate302.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17449,7 +22049,7 @@ vErrors.push(err12);
 errors++;
 }
 for(const key0 in data){
-if(!(func13.call(schema109.properties, key0))){
+if(!(func13.call(schema122.properties, key0))){
 const err13 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err13];
@@ -17510,7 +22110,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!((data2 === "v3") || (data2 === "v1"))){
-const err18 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/enum",keyword:"enum",params:{allowedValues: schema109.properties.family.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/enum",keyword:"enum",params:{allowedValues: schema122.properties.family.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -17523,7 +22123,7 @@ errors++;
 if(data.key_id !== undefined){
 let data3 = data.key_id;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err19 = {instancePath:instancePath+"/key_id",schemaPath:"#/properties/key_id/type",keyword:"type",params:{type: schema109.properties.key_id.type},message:"must be integer,null"};
+const err19 = {instancePath:instancePath+"/key_id",schemaPath:"#/properties/key_id/type",keyword:"type",params:{type: schema122.properties.key_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -17536,7 +22136,7 @@ errors++;
 if(data.site_id !== undefined){
 let data4 = data.site_id;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err20 = {instancePath:instancePath+"/site_id",schemaPath:"#/properties/site_id/type",keyword:"type",params:{type: schema109.properties.site_id.type},message:"must be integer,null"};
+const err20 = {instancePath:instancePath+"/site_id",schemaPath:"#/properties/site_id/type",keyword:"type",params:{type: schema122.properties.site_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -17568,8 +22168,8 @@ valid1 = true;
 passing0 = 0;
 }
 const _errs16 = errors;
-if(!(validate245(data5, {instancePath:instancePath+"/latency_ms",parentData:data,parentDataProperty:"latency_ms",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
+if(!(validate303(data5, {instancePath:instancePath+"/latency_ms",parentData:data,parentDataProperty:"latency_ms",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate303.errors : vErrors.concat(validate303.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs16 === errors;
@@ -17627,8 +22227,8 @@ valid2 = true;
 passing1 = 0;
 }
 const _errs21 = errors;
-if(!(validate247(data6, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
+if(!(validate305(data6, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs21 === errors;
@@ -17679,7 +22279,7 @@ errors++;
 if(data.times_left !== undefined){
 let data8 = data.times_left;
 if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err26 = {instancePath:instancePath+"/times_left",schemaPath:"#/properties/times_left/type",keyword:"type",params:{type: schema109.properties.times_left.type},message:"must be integer,null"};
+const err26 = {instancePath:instancePath+"/times_left",schemaPath:"#/properties/times_left/type",keyword:"type",params:{type: schema122.properties.times_left.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -17704,7 +22304,7 @@ errors++;
 if(data.probability !== undefined){
 let data9 = data.probability;
 if((!((typeof data9 == "number") && (isFinite(data9)))) && (data9 !== null)){
-const err28 = {instancePath:instancePath+"/probability",schemaPath:"#/properties/probability/type",keyword:"type",params:{type: schema109.properties.probability.type},message:"must be number,null"};
+const err28 = {instancePath:instancePath+"/probability",schemaPath:"#/properties/probability/type",keyword:"type",params:{type: schema122.properties.probability.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -17781,16 +22381,16 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate244.errors = vErrors;
+validate302.errors = vErrors;
 return errors === 0;
 }
-validate244.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate302.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate243.evaluated;
+const evaluated0 = validate301.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17825,8 +22425,8 @@ let data0 = data.faults;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate244(data0[i0], {instancePath:instancePath+"/faults/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
+if(!(validate302(data0[i0], {instancePath:instancePath+"/faults/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
 errors = vErrors.length;
 }
 }
@@ -17853,16 +22453,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate243.errors = vErrors;
+validate301.errors = vErrors;
 return errors === 0;
 }
-validate243.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate301.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate241.evaluated;
+const evaluated0 = validate299.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17885,8 +22485,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate243(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate243.errors : vErrors.concat(validate243.errors);
+if(!(validate301(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
 errors = vErrors.length;
 }
 }
@@ -17901,20 +22501,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate241.errors = vErrors;
+validate299.errors = vErrors;
 return errors === 0;
 }
-validate241.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate299.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const injectFault_body = validate252;
-const schema112 = {"$ref":"#/components/schemas/FaultRequest","$comment":"validator entry"};
-const schema113 = {"type":"object","required":["operation"],"additionalProperties":false,"description":"At least one of `latency_ms`, `error` and `reset`; not both `error` and `reset`; not both `key_id` and `site_id`.","properties":{"operation":{"type":"string","minLength":1,"maxLength":100,"description":"The operationId of a v3 or v1 operation (see /docs); an unknown one gives 422.","example":"createOrder"},"key_id":{"type":"integer","minimum":1,"description":"Only calls authenticated with this v3 key (mintToken's `key.id`; the default key is 1). The operation must be a private v3 one."},"site_id":{"type":"integer","minimum":1,"description":"Only calls signed by this v1 site (createSite's `site.id`; the default site is 1). The operation must be a v1 one."},"latency_ms":{"description":"Milliseconds of real time to wait before the operation runs (or fails); a number, or a range drawn from uniformly per call.","x-assumption":"Real time, not the virtual clock, since a client's timeout is real time (as for setWebhookFault's delay_ms).","oneOf":[{"type":"integer","minimum":0,"maximum":60000},{"$ref":"#/components/schemas/FaultLatencyRange"}]},"error":{"$ref":"#/components/schemas/FaultErrorRequest"},"reset":{"type":"boolean","enum":[true],"description":"Destroy the connection without an answer (the client sees a connection reset)."},"times":{"type":"integer","minimum":1,"maximum":100000,"description":"The fault acts on this many calls, then it is removed. Without it, it acts until removed."},"probability":{"type":"number","exclusiveMinimum":0,"maximum":1,"description":"The share of matching calls the fault acts on, drawn per call from the fault's seeded stream. Without it, every matching call."},"seed":{"$ref":"#/components/schemas/Seed"}}};
-const schema114 = {"type":"object","required":["status"],"additionalProperties":false,"properties":{"status":{"type":"integer","minimum":400,"maximum":599,"description":"An error status the operation's contract declares, or 500."},"code":{"type":"string","minLength":1,"maxLength":64,"description":"A code of the family's error catalog with this status; default the catalog's first one."},"message":{"type":"string","minLength":1,"maxLength":500,"description":"The error message; default the code's condition in the catalog."},"details":{"type":"object","maxProperties":20,"additionalProperties":{"type":"array","maxItems":10,"items":{"type":"string","maxLength":500}},"description":"`error.details` of the answer (field → messages), as a validation error carries them."},"retry_after_seconds":{"type":"integer","minimum":0,"maximum":86400,"description":"Sent as `Retry-After`; default 1 on a 429, none otherwise."}}};
+export const injectFault_body = validate310;
+const schema125 = {"$ref":"#/components/schemas/FaultRequest","$comment":"validator entry"};
+const schema126 = {"type":"object","required":["operation"],"additionalProperties":false,"description":"At least one of `latency_ms`, `error` and `reset`; not both `error` and `reset`; not both `key_id` and `site_id`.","properties":{"operation":{"type":"string","minLength":1,"maxLength":100,"description":"The operationId of a v3 or v1 operation (see /docs); an unknown one gives 422.","example":"createOrder"},"key_id":{"type":"integer","minimum":1,"description":"Only calls authenticated with this v3 key (mintToken's `key.id`; the default key is 1). The operation must be a private v3 one."},"site_id":{"type":"integer","minimum":1,"description":"Only calls signed by this v1 site (createSite's `site.id`; the default site is 1). The operation must be a v1 one."},"latency_ms":{"description":"Milliseconds of real time to wait before the operation runs (or fails); a number, or a range drawn from uniformly per call.","x-assumption":"Real time, not the virtual clock, since a client's timeout is real time (as for setWebhookFault's delay_ms).","oneOf":[{"type":"integer","minimum":0,"maximum":60000},{"$ref":"#/components/schemas/FaultLatencyRange"}]},"error":{"$ref":"#/components/schemas/FaultErrorRequest"},"reset":{"type":"boolean","enum":[true],"description":"Destroy the connection without an answer (the client sees a connection reset)."},"times":{"type":"integer","minimum":1,"maximum":100000,"description":"The fault acts on this many calls, then it is removed. Without it, it acts until removed."},"probability":{"type":"number","exclusiveMinimum":0,"maximum":1,"description":"The share of matching calls the fault acts on, drawn per call from the fault's seeded stream. Without it, every matching call."},"seed":{"$ref":"#/components/schemas/Seed"}}};
+const schema127 = {"type":"object","required":["status"],"additionalProperties":false,"properties":{"status":{"type":"integer","minimum":400,"maximum":599,"description":"An error status the operation's contract declares, or 500."},"code":{"type":"string","minLength":1,"maxLength":64,"description":"A code of the family's error catalog with this status; default the catalog's first one."},"message":{"type":"string","minLength":1,"maxLength":500,"description":"The error message; default the code's condition in the catalog."},"details":{"type":"object","maxProperties":20,"additionalProperties":{"type":"array","maxItems":10,"items":{"type":"string","maxLength":500}},"description":"`error.details` of the answer (field → messages), as a validation error carries them."},"retry_after_seconds":{"type":"integer","minimum":0,"maximum":86400,"description":"Sent as `Retry-After`; default 1 on a 429, none otherwise."}}};
 
-function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate255.evaluated;
+const evaluated0 = validate313.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18171,16 +22771,16 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate255.errors = vErrors;
+validate313.errors = vErrors;
 return errors === 0;
 }
-validate255.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate313.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate253.evaluated;
+const evaluated0 = validate311.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18199,7 +22799,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func13.call(schema113.properties, key0))){
+if(!(func13.call(schema126.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -18339,8 +22939,8 @@ valid1 = true;
 passing0 = 0;
 }
 const _errs12 = errors;
-if(!(validate245(data3, {instancePath:instancePath+"/latency_ms",parentData:data,parentDataProperty:"latency_ms",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
+if(!(validate303(data3, {instancePath:instancePath+"/latency_ms",parentData:data,parentDataProperty:"latency_ms",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate303.errors : vErrors.concat(validate303.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -18377,8 +22977,8 @@ vErrors = null;
 }
 }
 if(data.error !== undefined){
-if(!(validate255(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
+if(!(validate313(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate313.errors : vErrors.concat(validate313.errors);
 errors = vErrors.length;
 }
 }
@@ -18395,7 +22995,7 @@ vErrors.push(err13);
 errors++;
 }
 if(!(data5 === true)){
-const err14 = {instancePath:instancePath+"/reset",schemaPath:"#/properties/reset/enum",keyword:"enum",params:{allowedValues: schema113.properties.reset.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/reset",schemaPath:"#/properties/reset/enum",keyword:"enum",params:{allowedValues: schema126.properties.reset.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -18492,39 +23092,39 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate253.errors = vErrors;
+validate311.errors = vErrors;
 return errors === 0;
 }
-validate253.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate311.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate252.evaluated;
+const evaluated0 = validate310.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate253(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
+if(!(validate311(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
 errors = vErrors.length;
 }
-validate252.errors = vErrors;
+validate310.errors = vErrors;
 return errors === 0;
 }
-validate252.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate310.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const injectFault_response_201 = validate259;
-const schema115 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/FaultResult"}}}]};
-const schema116 = {"type":"object","required":["fault"],"additionalProperties":false,"properties":{"fault":{"$ref":"#/components/schemas/Fault"}}};
+export const injectFault_response_201 = validate317;
+const schema128 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/FaultResult"}}}]};
+const schema129 = {"type":"object","required":["fault"],"additionalProperties":false,"properties":{"fault":{"$ref":"#/components/schemas/Fault"}}};
 
-function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate261.evaluated;
+const evaluated0 = validate319.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18555,8 +23155,8 @@ errors++;
 }
 }
 if(data.fault !== undefined){
-if(!(validate244(data.fault, {instancePath:instancePath+"/fault",parentData:data,parentDataProperty:"fault",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
+if(!(validate302(data.fault, {instancePath:instancePath+"/fault",parentData:data,parentDataProperty:"fault",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
 errors = vErrors.length;
 }
 }
@@ -18571,16 +23171,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate261.errors = vErrors;
+validate319.errors = vErrors;
 return errors === 0;
 }
-validate261.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate319.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate259.evaluated;
+const evaluated0 = validate317.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18603,8 +23203,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate261(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
+if(!(validate319(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate319.errors : vErrors.concat(validate319.errors);
 errors = vErrors.length;
 }
 }
@@ -18619,18 +23219,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate259.errors = vErrors;
+validate317.errors = vErrors;
 return errors === 0;
 }
-validate259.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate317.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const removeFault_path = validate264;
-const schema117 = {"type":"object","properties":{"fault":{"type":"integer","minimum":1}},"required":["fault"]};
+export const removeFault_path = validate322;
+const schema130 = {"type":"object","properties":{"fault":{"type":"integer","minimum":1}},"required":["fault"]};
 
-function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate264.evaluated;
+const evaluated0 = validate322.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18684,18 +23284,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate264.errors = vErrors;
+validate322.errors = vErrors;
 return errors === 0;
 }
-validate264.evaluated = {"props":{"fault":true},"dynamicProps":false,"dynamicItems":false};
+validate322.evaluated = {"props":{"fault":true},"dynamicProps":false,"dynamicItems":false};
 
-export const streamWebhookEvents_query = validate265;
-const schema118 = {"type":"object","properties":{"events":{"type":"array","minItems":1,"maxItems":50,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":128}}},"required":[]};
+export const streamWebhookEvents_query = validate323;
+const schema131 = {"type":"object","properties":{"events":{"type":"array","minItems":1,"maxItems":50,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":128}}},"required":[]};
 
-function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate265.evaluated;
+const evaluated0 = validate323.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18809,19 +23409,19 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate265.errors = vErrors;
+validate323.errors = vErrors;
 return errors === 0;
 }
-validate265.evaluated = {"props":{"events":true},"dynamicProps":false,"dynamicItems":false};
+validate323.evaluated = {"props":{"events":true},"dynamicProps":false,"dynamicItems":false};
 
-export const streamWebhookEvents_headers = validate266;
-const schema119 = {"type":"object","properties":{"last-event-id":{"type":"string","pattern":"^[0-9]{1,15}$"}},"required":[]};
-const pattern21 = new RegExp("^[0-9]{1,15}$", "u");
+export const streamWebhookEvents_headers = validate324;
+const schema132 = {"type":"object","properties":{"last-event-id":{"type":"string","pattern":"^[0-9]{1,15}$"}},"required":[]};
+const pattern22 = new RegExp("^[0-9]{1,15}$", "u");
 
-function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate266.evaluated;
+const evaluated0 = validate324.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18832,7 +23432,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["last-event-id"] !== undefined){
 let data0 = data["last-event-id"];
 if(typeof data0 === "string"){
-if(!pattern21.test(data0)){
+if(!pattern22.test(data0)){
 const err0 = {instancePath:instancePath+"/last-event-id",schemaPath:"#/properties/last-event-id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,15}$"},message:"must match pattern \""+"^[0-9]{1,15}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -18865,56 +23465,19 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate266.errors = vErrors;
+validate324.errors = vErrors;
 return errors === 0;
 }
-validate266.evaluated = {"props":{"last-event-id":true},"dynamicProps":false,"dynamicItems":false};
+validate324.evaluated = {"props":{"last-event-id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const setAmlAnswer_body = validate267;
-const schema120 = {"$ref":"#/components/schemas/SetAmlAnswerRequest","$comment":"validator entry"};
-const schema121 = {"type":"object","required":["address"],"additionalProperties":false,"description":"An answer (`score` and `level` required) or, with `outcome` `failed`, a provider failure (with an optional `reason`, no score or level); another combination gives 422 `validation_error`.","properties":{"address":{"type":"string","minLength":1,"maxLength":256,"description":"The screened address, compared exactly (case-sensitive)."},"outcome":{"type":"string","enum":["completed","failed"],"default":"completed","description":"`completed`: the provider answers with `score` and `level`; `failed`: it cannot screen the address, and the check ends `failed` with `reason`.","x-assumption":"Providers reject requests or stay unavailable; a failure per address lets a test reach the AML machine's provider_failed transition."},"score":{"type":"number","minimum":0,"maximum":100,"description":"Risk score normalised to 0..100, as the v1 AmlCheck's riskScore."},"level":{"$ref":"#/components/schemas/AmlRiskLevel"},"reason":{"type":"string","minLength":1,"maxLength":500,"description":"With `outcome` `failed`, the AmlCheck's `reason`; default \"The provider could not screen the address.\""},"delay_seconds":{"type":"integer","minimum":0,"maximum":86400,"default":0,"description":"Seconds of virtual time between sending a check and the answer (or the failure) being ready; 0 answers at once."}}};
-const schema122 = {"type":"string","description":"Risk level (Chainalysis-style), as the v1 AmlCheck's riskLevel.","enum":["low","medium","high","severe"]};
+export const setAmlAnswer_body = validate325;
+const schema133 = {"$ref":"#/components/schemas/SetAmlAnswerRequest","$comment":"validator entry"};
+const schema134 = {"type":"object","required":["address"],"additionalProperties":false,"description":"An answer (`score` and `level` required) or, with `outcome` `failed`, a provider failure (with an optional `reason`, no score or level); another combination gives 422 `validation_error`.","properties":{"address":{"type":"string","minLength":1,"maxLength":256,"description":"The screened address, compared exactly (case-sensitive)."},"outcome":{"type":"string","enum":["completed","failed"],"default":"completed","description":"`completed`: the provider answers with `score` and `level`; `failed`: it cannot screen the address, and the check ends `failed` with `reason`.","x-assumption":"Providers reject requests or stay unavailable; a failure per address lets a test reach the AML machine's provider_failed transition."},"score":{"type":"number","minimum":0,"maximum":100,"description":"Risk score normalised to 0..100, as the v1 AmlCheck's riskScore."},"level":{"$ref":"#/components/schemas/AmlRiskLevel"},"reason":{"type":"string","minLength":1,"maxLength":500,"description":"With `outcome` `failed`, the AmlCheck's `reason`; default \"The provider could not screen the address.\""},"delay_seconds":{"type":"integer","minimum":0,"maximum":86400,"default":0,"description":"Seconds of virtual time between sending a check and the answer (or the failure) being ready; 0 answers at once."}}};
 
-function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate269.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(!((((data === "low") || (data === "medium")) || (data === "high")) || (data === "severe"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema122.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate269.errors = vErrors;
-return errors === 0;
-}
-validate269.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-
-function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate268.evaluated;
+const evaluated0 = validate326.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18992,7 +23555,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!((data1 === "completed") || (data1 === "failed"))){
-const err6 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema121.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema134.properties.outcome.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -19038,8 +23601,8 @@ errors++;
 }
 }
 if(data.level !== undefined){
-if(!(validate269(data.level, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
+if(!(validate169(data.level, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
 errors = vErrors.length;
 }
 }
@@ -19124,39 +23687,39 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate268.errors = vErrors;
+validate326.errors = vErrors;
 return errors === 0;
 }
-validate268.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate326.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate267.evaluated;
+const evaluated0 = validate325.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate268(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
+if(!(validate326(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate326.errors : vErrors.concat(validate326.errors);
 errors = vErrors.length;
 }
-validate267.errors = vErrors;
+validate325.errors = vErrors;
 return errors === 0;
 }
-validate267.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate325.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const setAmlAnswer_response_201 = validate272;
-const schema123 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/AmlAnswer"}}}]};
-const schema124 = {"type":"object","description":"An answer configured for an address.","required":["address","outcome","score","level","reason","delay_seconds","created_at"],"additionalProperties":false,"properties":{"address":{"type":"string"},"outcome":{"type":"string","enum":["completed","failed"]},"score":{"type":["number","null"],"minimum":0,"maximum":100,"description":"Null for a failure."},"level":{"description":"Null for a failure.","oneOf":[{"$ref":"#/components/schemas/AmlRiskLevel"},{"type":"null"}]},"reason":{"type":["string","null"],"description":"Why the provider fails; null for an answer."},"delay_seconds":{"type":"integer","minimum":0},"created_at":{"type":"string","format":"date-time"}}};
+export const setAmlAnswer_response_201 = validate329;
+const schema135 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/AmlAnswer"}}}]};
+const schema136 = {"type":"object","description":"An answer configured for an address.","required":["address","outcome","score","level","reason","delay_seconds","created_at"],"additionalProperties":false,"properties":{"address":{"type":"string"},"outcome":{"type":"string","enum":["completed","failed"]},"score":{"type":["number","null"],"minimum":0,"maximum":100,"description":"Null for a failure."},"level":{"description":"Null for a failure.","oneOf":[{"$ref":"#/components/schemas/AmlRiskLevel"},{"type":"null"}]},"reason":{"type":["string","null"],"description":"Why the provider fails; null for an answer."},"delay_seconds":{"type":"integer","minimum":0},"created_at":{"type":"string","format":"date-time"}}};
 
-function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate274.evaluated;
+const evaluated0 = validate331.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19271,7 +23834,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((data1 === "completed") || (data1 === "failed"))){
-const err10 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema124.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema136.properties.outcome.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -19284,7 +23847,7 @@ errors++;
 if(data.score !== undefined){
 let data2 = data.score;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
-const err11 = {instancePath:instancePath+"/score",schemaPath:"#/properties/score/type",keyword:"type",params:{type: schema124.properties.score.type},message:"must be number,null"};
+const err11 = {instancePath:instancePath+"/score",schemaPath:"#/properties/score/type",keyword:"type",params:{type: schema136.properties.score.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -19322,8 +23885,8 @@ const _errs9 = errors;
 let valid1 = false;
 let passing0 = null;
 const _errs10 = errors;
-if(!(validate269(data3, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
+if(!(validate169(data3, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -19378,7 +23941,7 @@ vErrors = null;
 if(data.reason !== undefined){
 let data4 = data.reason;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err16 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema124.properties.reason.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema136.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -19449,16 +24012,16 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate274.errors = vErrors;
+validate331.errors = vErrors;
 return errors === 0;
 }
-validate274.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate331.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate272.evaluated;
+const evaluated0 = validate329.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19481,8 +24044,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate274(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
+if(!(validate331(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate331.errors : vErrors.concat(validate331.errors);
 errors = vErrors.length;
 }
 }
@@ -19497,21 +24060,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate272.errors = vErrors;
+validate329.errors = vErrors;
 return errors === 0;
 }
-validate272.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate329.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const setAmlCurrencies_body = validate277;
-const schema125 = {"$ref":"#/components/schemas/SetAmlCurrenciesRequest","$comment":"validator entry"};
-const schema126 = {"type":"object","required":["currencies"],"additionalProperties":false,"properties":{"currencies":{"type":"array","maxItems":500,"items":{"$ref":"#/components/schemas/AmlCurrencyEntry"}}}};
-const schema127 = {"type":"object","required":["code","network"],"additionalProperties":false,"properties":{"code":{"type":"string","minLength":1,"maxLength":20,"description":"Currency ticker as createAmlCheck takes it (`USDT`)."},"network":{"type":"string","pattern":"^[A-Z0-9]{2,10}$","description":"Network code of the v1 family (`TRON`)."},"name":{"type":"string","minLength":1,"maxLength":100}}};
-const pattern22 = new RegExp("^[A-Z0-9]{2,10}$", "u");
+export const setAmlCurrencies_body = validate334;
+const schema137 = {"$ref":"#/components/schemas/SetAmlCurrenciesRequest","$comment":"validator entry"};
+const schema138 = {"type":"object","required":["currencies"],"additionalProperties":false,"properties":{"currencies":{"type":"array","maxItems":500,"items":{"$ref":"#/components/schemas/AmlCurrencyEntry"}}}};
+const schema139 = {"type":"object","required":["code","network"],"additionalProperties":false,"properties":{"code":{"type":"string","minLength":1,"maxLength":20,"description":"Currency ticker as createAmlCheck takes it (`USDT`)."},"network":{"type":"string","pattern":"^[A-Z0-9]{2,10}$","description":"Network code of the v1 family (`TRON`)."},"name":{"type":"string","minLength":1,"maxLength":100}}};
+const pattern23 = new RegExp("^[A-Z0-9]{2,10}$", "u");
 
-function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate279.evaluated;
+const evaluated0 = validate336.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19589,7 +24152,7 @@ errors++;
 if(data.network !== undefined){
 let data1 = data.network;
 if(typeof data1 === "string"){
-if(!pattern22.test(data1)){
+if(!pattern23.test(data1)){
 const err6 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{2,10}$"},message:"must match pattern \""+"^[A-Z0-9]{2,10}$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -19657,16 +24220,16 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate279.errors = vErrors;
+validate336.errors = vErrors;
 return errors === 0;
 }
-validate279.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate336.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate278.evaluated;
+const evaluated0 = validate335.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19711,8 +24274,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate279(data0[i0], {instancePath:instancePath+"/currencies/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate279.errors : vErrors.concat(validate279.errors);
+if(!(validate336(data0[i0], {instancePath:instancePath+"/currencies/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate336.errors : vErrors.concat(validate336.errors);
 errors = vErrors.length;
 }
 }
@@ -19739,40 +24302,40 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate278.errors = vErrors;
+validate335.errors = vErrors;
 return errors === 0;
 }
-validate278.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate335.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate277.evaluated;
+const evaluated0 = validate334.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate278(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
+if(!(validate335(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
 errors = vErrors.length;
 }
-validate277.errors = vErrors;
+validate334.errors = vErrors;
 return errors === 0;
 }
-validate277.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate334.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const setAmlCurrencies_response_200 = validate282;
-const schema128 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/AmlCurrenciesResult"}}}]};
-const schema129 = {"type":"object","required":["currencies"],"additionalProperties":false,"properties":{"currencies":{"type":"array","items":{"$ref":"#/components/schemas/AmlCurrency"}}}};
-const schema130 = {"type":"object","required":["code","network","name"],"additionalProperties":false,"properties":{"code":{"type":"string"},"network":{"type":"string"},"name":{"type":"string"}}};
+export const setAmlCurrencies_response_200 = validate339;
+const schema140 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/AmlCurrenciesResult"}}}]};
+const schema141 = {"type":"object","required":["currencies"],"additionalProperties":false,"properties":{"currencies":{"type":"array","items":{"$ref":"#/components/schemas/AmlCurrency"}}}};
+const schema142 = {"type":"object","required":["code","network","name"],"additionalProperties":false,"properties":{"code":{"type":"string"},"network":{"type":"string"},"name":{"type":"string"}}};
 
-function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate285.evaluated;
+const evaluated0 = validate342.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19869,16 +24432,16 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate285.errors = vErrors;
+validate342.errors = vErrors;
 return errors === 0;
 }
-validate285.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate342.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate284.evaluated;
+const evaluated0 = validate341.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19913,8 +24476,8 @@ let data0 = data.currencies;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate285(data0[i0], {instancePath:instancePath+"/currencies/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate285.errors : vErrors.concat(validate285.errors);
+if(!(validate342(data0[i0], {instancePath:instancePath+"/currencies/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate342.errors : vErrors.concat(validate342.errors);
 errors = vErrors.length;
 }
 }
@@ -19941,16 +24504,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate284.errors = vErrors;
+validate341.errors = vErrors;
 return errors === 0;
 }
-validate284.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate341.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate282.evaluated;
+const evaluated0 = validate339.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19973,8 +24536,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate284(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
+if(!(validate341(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate341.errors : vErrors.concat(validate341.errors);
 errors = vErrors.length;
 }
 }
@@ -19989,19 +24552,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate282.errors = vErrors;
+validate339.errors = vErrors;
 return errors === 0;
 }
-validate282.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate339.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getAmlProvider_response_200 = validate288;
-const schema131 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/AmlProviderState"}}}]};
-const schema132 = {"type":"object","required":["calls","answers"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0,"description":"Requests the provider received since the last reset (quota consumed)."},"answers":{"type":"array","items":{"$ref":"#/components/schemas/AmlAnswer"}}}};
+export const getAmlProvider_response_200 = validate345;
+const schema143 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/AmlProviderState"}}}]};
+const schema144 = {"type":"object","required":["calls","answers"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0,"description":"Requests the provider received since the last reset (quota consumed)."},"answers":{"type":"array","items":{"$ref":"#/components/schemas/AmlAnswer"}}}};
 
-function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate290.evaluated;
+const evaluated0 = validate347.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20071,8 +24634,8 @@ let data1 = data.answers;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate274(data1[i0], {instancePath:instancePath+"/answers/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
+if(!(validate331(data1[i0], {instancePath:instancePath+"/answers/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate331.errors : vErrors.concat(validate331.errors);
 errors = vErrors.length;
 }
 }
@@ -20099,16 +24662,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate290.errors = vErrors;
+validate347.errors = vErrors;
 return errors === 0;
 }
-validate290.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate347.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate288.evaluated;
+const evaluated0 = validate345.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20131,8 +24694,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate290(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
+if(!(validate347(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate347.errors : vErrors.concat(validate347.errors);
 errors = vErrors.length;
 }
 }
@@ -20147,20 +24710,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate288.errors = vErrors;
+validate345.errors = vErrors;
 return errors === 0;
 }
-validate288.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate345.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const injectChainTransaction_body = validate293;
-const schema133 = {"$ref":"#/components/schemas/InjectChainTransactionRequest","$comment":"validator entry"};
-const schema134 = {"type":"object","required":["network","address","amount"],"additionalProperties":false,"properties":{"network":{"type":"string","pattern":"^[A-Z0-9]{2,10}$","description":"Network code of the v1 catalog (listNetworks), e.g. `TRON`, `XRP`."},"address":{"type":"string","minLength":1,"maxLength":128,"description":"The receiving address (a deposit's `address`)."},"memo":{"type":"string","minLength":1,"maxLength":128,"description":"Memo, destination tag or comment the payer added; omit for a payment without one."},"amount":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","maxLength":64,"description":"Amount of the asset, as a decimal string."},"hash":{"type":"string","minLength":1,"maxLength":128,"description":"Transaction hash; drawn in the network's format when omitted."},"from":{"type":"string","minLength":1,"maxLength":128,"description":"Sender address; drawn in the network's format when omitted."},"confirmations":{"type":"integer","minimum":0,"maximum":1000000,"description":"Confirmations the transaction has when it arrives (default 0)."}}};
-const pattern24 = new RegExp("^\\d+(\\.\\d+)?$", "u");
+export const injectChainTransaction_body = validate350;
+const schema145 = {"$ref":"#/components/schemas/InjectChainTransactionRequest","$comment":"validator entry"};
+const schema146 = {"type":"object","required":["network","address","amount"],"additionalProperties":false,"properties":{"network":{"type":"string","pattern":"^[A-Z0-9]{2,10}$","description":"Network code of the v1 catalog (listNetworks), e.g. `TRON`, `XRP`."},"address":{"type":"string","minLength":1,"maxLength":128,"description":"The receiving address (a deposit's `address`)."},"memo":{"type":"string","minLength":1,"maxLength":128,"description":"Memo, destination tag or comment the payer added; omit for a payment without one."},"amount":{"type":"string","pattern":"^\\d+(\\.\\d+)?$","maxLength":64,"description":"Amount of the asset, as a decimal string."},"hash":{"type":"string","minLength":1,"maxLength":128,"description":"Transaction hash; drawn in the network's format when omitted."},"from":{"type":"string","minLength":1,"maxLength":128,"description":"Sender address; drawn in the network's format when omitted."},"confirmations":{"type":"integer","minimum":0,"maximum":1000000,"description":"Confirmations the transaction has when it arrives (default 0)."}}};
 
-function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate294.evaluated;
+const evaluated0 = validate351.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20213,7 +24775,7 @@ errors++;
 if(data.network !== undefined){
 let data0 = data.network;
 if(typeof data0 === "string"){
-if(!pattern22.test(data0)){
+if(!pattern23.test(data0)){
 const err4 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{2,10}$"},message:"must match pattern \""+"^[A-Z0-9]{2,10}$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -20318,7 +24880,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(!pattern24.test(data3)){
+if(!pattern8.test(data3)){
 const err13 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -20456,39 +25018,39 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate294.errors = vErrors;
+validate351.errors = vErrors;
 return errors === 0;
 }
-validate294.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate351.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate293.evaluated;
+const evaluated0 = validate350.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate294(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate294.errors : vErrors.concat(validate294.errors);
+if(!(validate351(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate351.errors : vErrors.concat(validate351.errors);
 errors = vErrors.length;
 }
-validate293.errors = vErrors;
+validate350.errors = vErrors;
 return errors === 0;
 }
-validate293.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate350.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const injectChainTransaction_response_201 = validate296;
-const schema135 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ChainTransaction"}}}]};
-const schema136 = {"type":"object","description":"A transaction of the simulated chain.","required":["hash","network","address","memo","amount","from","confirmations","required_confirmations","block_height","created_at","deposit_uuid","order_id"],"additionalProperties":false,"properties":{"hash":{"type":"string"},"network":{"type":"string"},"address":{"type":"string"},"memo":{"type":["string","null"]},"amount":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"},"from":{"type":"string","description":"Sender address."},"confirmations":{"type":"integer","minimum":0,"description":"Confirmations now (explicit ones plus blocks produced on the virtual clock since)."},"required_confirmations":{"type":"integer","minimum":0,"description":"The network's defaultConfirmations."},"block_height":{"type":["integer","null"],"minimum":0,"description":"Height of the including block; null while the transaction has no confirmation."},"created_at":{"type":"string","format":"date-time","description":"When it arrived on the chain (virtual clock)."},"deposit_uuid":{"type":["string","null"],"format":"uuid","description":"The deposit the transaction was credited to; null when none took it (no matching address and memo, a final deposit, or an expired one past its late window)."},"order_id":{"type":["integer","null"],"minimum":1,"description":"The exchange order (v3, its database id) whose payment address the transaction paid; null when it paid none."}}};
+export const injectChainTransaction_response_201 = validate353;
+const schema147 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ChainTransaction"}}}]};
+const schema148 = {"type":"object","description":"A transaction of the simulated chain.","required":["hash","network","address","memo","amount","from","confirmations","required_confirmations","block_height","created_at","deposit_uuid","order_id"],"additionalProperties":false,"properties":{"hash":{"type":"string"},"network":{"type":"string"},"address":{"type":"string"},"memo":{"type":["string","null"]},"amount":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"},"from":{"type":"string","description":"Sender address."},"confirmations":{"type":"integer","minimum":0,"description":"Confirmations now (explicit ones plus blocks produced on the virtual clock since)."},"required_confirmations":{"type":"integer","minimum":0,"description":"The network's defaultConfirmations."},"block_height":{"type":["integer","null"],"minimum":0,"description":"Height of the including block; null while the transaction has no confirmation."},"created_at":{"type":"string","format":"date-time","description":"When it arrived on the chain (virtual clock)."},"deposit_uuid":{"type":["string","null"],"format":"uuid","description":"The deposit the transaction was credited to; null when none took it (no matching address and memo, a final deposit, or an expired one past its late window)."},"order_id":{"type":["integer","null"],"minimum":1,"description":"The exchange order (v3, its database id) whose payment address the transaction paid; null when it paid none."}}};
 
-function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate298.evaluated;
+const evaluated0 = validate355.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20617,7 +25179,7 @@ vErrors.push(err11);
 errors++;
 }
 for(const key0 in data){
-if(!(func13.call(schema136.properties, key0))){
+if(!(func13.call(schema148.properties, key0))){
 const err12 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err12];
@@ -20667,7 +25229,7 @@ errors++;
 if(data.memo !== undefined){
 let data3 = data.memo;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err16 = {instancePath:instancePath+"/memo",schemaPath:"#/properties/memo/type",keyword:"type",params:{type: schema136.properties.memo.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/memo",schemaPath:"#/properties/memo/type",keyword:"type",params:{type: schema148.properties.memo.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -20680,7 +25242,7 @@ errors++;
 if(data.amount !== undefined){
 let data4 = data.amount;
 if(typeof data4 === "string"){
-if(!pattern24.test(data4)){
+if(!pattern8.test(data4)){
 const err17 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
 if(vErrors === null){
 vErrors = [err17];
@@ -20767,7 +25329,7 @@ errors++;
 if(data.block_height !== undefined){
 let data8 = data.block_height;
 if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err24 = {instancePath:instancePath+"/block_height",schemaPath:"#/properties/block_height/type",keyword:"type",params:{type: schema136.properties.block_height.type},message:"must be integer,null"};
+const err24 = {instancePath:instancePath+"/block_height",schemaPath:"#/properties/block_height/type",keyword:"type",params:{type: schema148.properties.block_height.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -20817,7 +25379,7 @@ errors++;
 if(data.deposit_uuid !== undefined){
 let data10 = data.deposit_uuid;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err28 = {instancePath:instancePath+"/deposit_uuid",schemaPath:"#/properties/deposit_uuid/type",keyword:"type",params:{type: schema136.properties.deposit_uuid.type},message:"must be string,null"};
+const err28 = {instancePath:instancePath+"/deposit_uuid",schemaPath:"#/properties/deposit_uuid/type",keyword:"type",params:{type: schema148.properties.deposit_uuid.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -20842,7 +25404,7 @@ errors++;
 if(data.order_id !== undefined){
 let data11 = data.order_id;
 if((!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))) && (data11 !== null)){
-const err30 = {instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/type",keyword:"type",params:{type: schema136.properties.order_id.type},message:"must be integer,null"};
+const err30 = {instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/type",keyword:"type",params:{type: schema148.properties.order_id.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -20875,16 +25437,16 @@ vErrors.push(err32);
 }
 errors++;
 }
-validate298.errors = vErrors;
+validate355.errors = vErrors;
 return errors === 0;
 }
-validate298.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate355.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate296.evaluated;
+const evaluated0 = validate353.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20907,8 +25469,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate298(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate298.errors : vErrors.concat(validate298.errors);
+if(!(validate355(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate355.errors : vErrors.concat(validate355.errors);
 errors = vErrors.length;
 }
 }
@@ -20923,18 +25485,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate296.errors = vErrors;
+validate353.errors = vErrors;
 return errors === 0;
 }
-validate296.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate353.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const addChainConfirmations_path = validate300;
-const schema137 = {"type":"object","properties":{"hash":{"type":"string","minLength":1,"maxLength":128}},"required":["hash"]};
+export const addChainConfirmations_path = validate357;
+const schema149 = {"type":"object","properties":{"hash":{"type":"string","minLength":1,"maxLength":128}},"required":["hash"]};
 
-function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate300.evaluated;
+const evaluated0 = validate357.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20998,19 +25560,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate300.errors = vErrors;
+validate357.errors = vErrors;
 return errors === 0;
 }
-validate300.evaluated = {"props":{"hash":true},"dynamicProps":false,"dynamicItems":false};
+validate357.evaluated = {"props":{"hash":true},"dynamicProps":false,"dynamicItems":false};
 
-export const addChainConfirmations_body = validate301;
-const schema138 = {"$ref":"#/components/schemas/AddChainConfirmationsRequest","$comment":"validator entry"};
-const schema139 = {"type":"object","required":["count"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1,"maximum":1000000,"description":"Confirmations to add."}}};
+export const addChainConfirmations_body = validate358;
+const schema150 = {"$ref":"#/components/schemas/AddChainConfirmationsRequest","$comment":"validator entry"};
+const schema151 = {"type":"object","required":["count"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1,"maximum":1000000,"description":"Confirmations to add."}}};
 
-function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate302.evaluated;
+const evaluated0 = validate359.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21086,38 +25648,38 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate302.errors = vErrors;
+validate359.errors = vErrors;
 return errors === 0;
 }
-validate302.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate359.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate301.evaluated;
+const evaluated0 = validate358.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate302(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
+if(!(validate359(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate359.errors : vErrors.concat(validate359.errors);
 errors = vErrors.length;
 }
-validate301.errors = vErrors;
+validate358.errors = vErrors;
 return errors === 0;
 }
-validate301.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate358.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const addChainConfirmations_response_404 = validate304;
-const schema140 = {"$ref":"#/components/schemas/ErrorEnvelope","$comment":"validator entry"};
+export const addChainConfirmations_response_404 = validate361;
+const schema152 = {"$ref":"#/components/schemas/ErrorEnvelope","$comment":"validator entry"};
 
-function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate305.evaluated;
+const evaluated0 = validate362.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21960,38 +26522,38 @@ vErrors.push(err65);
 }
 errors++;
 }
-validate305.errors = vErrors;
+validate362.errors = vErrors;
 return errors === 0;
 }
-validate305.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate362.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate304.evaluated;
+const evaluated0 = validate361.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate305(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
+if(!(validate362(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate362.errors : vErrors.concat(validate362.errors);
 errors = vErrors.length;
 }
-validate304.errors = vErrors;
+validate361.errors = vErrors;
 return errors === 0;
 }
-validate304.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate361.evaluated = {"props":{"state":true,"message":true,"result":true,"error":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceOrderEvent_path = validate307;
-const schema142 = {"type":"object","properties":{"order":{"type":"string","minLength":1,"maxLength":64}},"required":["order"]};
+export const forceOrderEvent_path = validate364;
+const schema154 = {"type":"object","properties":{"order":{"type":"string","minLength":1,"maxLength":64}},"required":["order"]};
 
-function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate307.evaluated;
+const evaluated0 = validate364.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22055,20 +26617,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate307.errors = vErrors;
+validate364.errors = vErrors;
 return errors === 0;
 }
-validate307.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
+validate364.evaluated = {"props":{"order":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceOrderEvent_body = validate308;
-const schema143 = {"$ref":"#/components/schemas/ForceOrderEventRequest","$comment":"validator entry"};
-const schema144 = {"type":"object","additionalProperties":false,"required":["event"],"properties":{"event":{"$ref":"#/components/schemas/OrderMachineEvent"}}};
-const schema145 = {"type":"string","x-machine-events":"order","description":"An event of the order machine (contracts/machines/order.yaml).","enum":["confirm","pay","pay_short","cancel","expire","hold_for_verification","process","fail","verification_approved","verification_rejected","complete","refund"]};
+export const forceOrderEvent_body = validate365;
+const schema155 = {"$ref":"#/components/schemas/ForceOrderEventRequest","$comment":"validator entry"};
+const schema156 = {"type":"object","additionalProperties":false,"required":["event"],"properties":{"event":{"$ref":"#/components/schemas/OrderMachineEvent"}}};
+const schema157 = {"type":"string","x-machine-events":"order","description":"An event of the order machine (contracts/machines/order.yaml).","enum":["confirm","pay","pay_short","cancel","expire","hold_for_verification","process","fail","verification_approved","verification_rejected","complete","refund"]};
 
-function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate310.evaluated;
+const evaluated0 = validate367.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22086,7 +26648,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((((((((data === "confirm") || (data === "pay")) || (data === "pay_short")) || (data === "cancel")) || (data === "expire")) || (data === "hold_for_verification")) || (data === "process")) || (data === "fail")) || (data === "verification_approved")) || (data === "verification_rejected")) || (data === "complete")) || (data === "refund"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema145.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema157.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -22095,16 +26657,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate310.errors = vErrors;
+validate367.errors = vErrors;
 return errors === 0;
 }
-validate310.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate367.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate309.evaluated;
+const evaluated0 = validate366.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22135,8 +26697,8 @@ errors++;
 }
 }
 if(data.event !== undefined){
-if(!(validate310(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
+if(!(validate367(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
 errors = vErrors.length;
 }
 }
@@ -22151,39 +26713,39 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate309.errors = vErrors;
+validate366.errors = vErrors;
 return errors === 0;
 }
-validate309.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate366.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate308.evaluated;
+const evaluated0 = validate365.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate309(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate309.errors : vErrors.concat(validate309.errors);
+if(!(validate366(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate366.errors : vErrors.concat(validate366.errors);
 errors = vErrors.length;
 }
-validate308.errors = vErrors;
+validate365.errors = vErrors;
 return errors === 0;
 }
-validate308.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate365.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const forceOrderEvent_response_200 = validate313;
-const schema146 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ForcedOrderEventResult"}}}]};
-const schema147 = {"type":"object","required":["order","transition"],"properties":{"order":{"$ref":"#/components/schemas/PresentedRecord"},"transition":{"type":"object","required":["from","event","to"],"additionalProperties":false,"properties":{"from":{"type":"string"},"event":{"$ref":"#/components/schemas/OrderMachineEvent"},"to":{"type":"string"}}}}};
+export const forceOrderEvent_response_200 = validate370;
+const schema158 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ForcedOrderEventResult"}}}]};
+const schema159 = {"type":"object","required":["order","transition"],"properties":{"order":{"$ref":"#/components/schemas/PresentedRecord"},"transition":{"type":"object","required":["from","event","to"],"additionalProperties":false,"properties":{"from":{"type":"string"},"event":{"$ref":"#/components/schemas/OrderMachineEvent"},"to":{"type":"string"}}}}};
 
-function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate315.evaluated;
+const evaluated0 = validate372.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22212,8 +26774,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data.order !== undefined){
-if(!(validate228(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate286(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
 errors = vErrors.length;
 }
 }
@@ -22275,8 +26837,8 @@ errors++;
 }
 }
 if(data1.event !== undefined){
-if(!(validate310(data1.event, {instancePath:instancePath+"/transition/event",parentData:data1,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
+if(!(validate367(data1.event, {instancePath:instancePath+"/transition/event",parentData:data1,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
 errors = vErrors.length;
 }
 }
@@ -22315,16 +26877,16 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate315.errors = vErrors;
+validate372.errors = vErrors;
 return errors === 0;
 }
-validate315.evaluated = {"props":{"order":true,"transition":true},"dynamicProps":false,"dynamicItems":false};
+validate372.evaluated = {"props":{"order":true,"transition":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate313.evaluated;
+const evaluated0 = validate370.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22347,8 +26909,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate315(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
+if(!(validate372(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate372.errors : vErrors.concat(validate372.errors);
 errors = vErrors.length;
 }
 }
@@ -22363,18 +26925,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate313.errors = vErrors;
+validate370.errors = vErrors;
 return errors === 0;
 }
-validate313.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate370.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const reviewVerification_path = validate319;
-const schema148 = {"type":"object","properties":{"verification":{"type":"string","format":"uuid"}},"required":["verification"]};
+export const reviewVerification_path = validate376;
+const schema160 = {"type":"object","properties":{"verification":{"type":"string","format":"uuid"}},"required":["verification"]};
 
-function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate319.evaluated;
+const evaluated0 = validate376.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22428,19 +26990,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate319.errors = vErrors;
+validate376.errors = vErrors;
 return errors === 0;
 }
-validate319.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
+validate376.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
 
-export const reviewVerification_body = validate320;
-const schema149 = {"$ref":"#/components/schemas/ReviewVerificationRequest","$comment":"validator entry"};
-const schema150 = {"type":"object","additionalProperties":false,"required":["decision"],"properties":{"decision":{"type":"string","enum":["approve","reject","request_more_info"],"description":"The verification machine's event of the same name."},"reason":{"type":"string","minLength":1,"maxLength":500,"description":"Why the verification is rejected, or what the client must send; required with `reject` and `request_more_info`, shown to the client as `rejection_reason`."},"documents":{"type":"array","minItems":1,"maxItems":5,"uniqueItems":true,"description":"With `request_more_info`, the kinds (the exchange v3 contract's DocumentKind) of the attached documents to send again; they are set aside, so the client uploads new ones. Without it the documents stay and the client submits them again as they are, or adds to them.","items":{"type":"string","minLength":1,"maxLength":32}}}};
+export const reviewVerification_body = validate377;
+const schema161 = {"$ref":"#/components/schemas/ReviewVerificationRequest","$comment":"validator entry"};
+const schema162 = {"type":"object","additionalProperties":false,"required":["decision"],"properties":{"decision":{"type":"string","enum":["approve","reject","request_more_info"],"description":"The verification machine's event of the same name."},"reason":{"type":"string","minLength":1,"maxLength":500,"description":"Why the verification is rejected, or what the client must send; required with `reject` and `request_more_info`, shown to the client as `rejection_reason`."},"documents":{"type":"array","minItems":1,"maxItems":5,"uniqueItems":true,"description":"With `request_more_info`, the kinds (the exchange v3 contract's DocumentKind) of the attached documents to send again; they are set aside, so the client uploads new ones. Without it the documents stay and the client submits them again as they are, or adds to them.","items":{"type":"string","minLength":1,"maxLength":32}}}};
 
-function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate321.evaluated;
+const evaluated0 = validate378.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22483,7 +27045,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!(((data0 === "approve") || (data0 === "reject")) || (data0 === "request_more_info"))){
-const err3 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema150.properties.decision.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema162.properties.decision.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -22634,39 +27196,39 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate321.errors = vErrors;
+validate378.errors = vErrors;
 return errors === 0;
 }
-validate321.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate378.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate320.evaluated;
+const evaluated0 = validate377.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate321(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate321.errors : vErrors.concat(validate321.errors);
+if(!(validate378(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate378.errors : vErrors.concat(validate378.errors);
 errors = vErrors.length;
 }
-validate320.errors = vErrors;
+validate377.errors = vErrors;
 return errors === 0;
 }
-validate320.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate377.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const reviewVerification_response_200 = validate323;
-const schema151 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewedVerificationResult"}}}]};
-const schema152 = {"type":"object","required":["verification"],"properties":{"verification":{"$ref":"#/components/schemas/PresentedRecord"}}};
+export const reviewVerification_response_200 = validate380;
+const schema163 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReviewedVerificationResult"}}}]};
+const schema164 = {"type":"object","required":["verification"],"properties":{"verification":{"$ref":"#/components/schemas/PresentedRecord"}}};
 
-function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate382(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate325.evaluated;
+const evaluated0 = validate382.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22685,8 +27247,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.verification !== undefined){
-if(!(validate228(data.verification, {instancePath:instancePath+"/verification",parentData:data,parentDataProperty:"verification",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate286(data.verification, {instancePath:instancePath+"/verification",parentData:data,parentDataProperty:"verification",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
 errors = vErrors.length;
 }
 }
@@ -22701,16 +27263,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate325.errors = vErrors;
+validate382.errors = vErrors;
 return errors === 0;
 }
-validate325.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
+validate382.evaluated = {"props":{"verification":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate323.evaluated;
+const evaluated0 = validate380.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22733,8 +27295,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate325(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate325.errors : vErrors.concat(validate325.errors);
+if(!(validate382(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate382.errors : vErrors.concat(validate382.errors);
 errors = vErrors.length;
 }
 }
@@ -22749,19 +27311,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate323.errors = vErrors;
+validate380.errors = vErrors;
 return errors === 0;
 }
-validate323.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate380.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listInspectorRecords_path = validate328;
-const schema153 = {"type":"object","properties":{"kind":{"$ref":"#/components/schemas/InspectorKind"}},"required":["kind"]};
-const schema154 = {"type":"string","description":"A kind of record the inspector shows.","enum":["orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"]};
+export const listInspectorRecords_path = validate385;
+const schema165 = {"type":"object","properties":{"kind":{"$ref":"#/components/schemas/InspectorKind"}},"required":["kind"]};
+const schema166 = {"type":"string","description":"A kind of record the inspector shows.","enum":["orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"]};
 
-function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate329.evaluated;
+const evaluated0 = validate386.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22779,7 +27341,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((((data === "orders") || (data === "deposits")) || (data === "static_addresses")) || (data === "aml_checks")) || (data === "webhook_events")) || (data === "webhook_deliveries")) || (data === "upload_intents")) || (data === "verifications"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema154.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema166.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -22788,16 +27350,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate329.errors = vErrors;
+validate386.errors = vErrors;
 return errors === 0;
 }
-validate329.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate386.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate328.evaluated;
+const evaluated0 = validate385.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22816,8 +27378,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.kind !== undefined){
-if(!(validate329(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
+if(!(validate386(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate386.errors : vErrors.concat(validate386.errors);
 errors = vErrors.length;
 }
 }
@@ -22832,18 +27394,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate328.errors = vErrors;
+validate385.errors = vErrors;
 return errors === 0;
 }
-validate328.evaluated = {"props":{"kind":true},"dynamicProps":false,"dynamicItems":false};
+validate385.evaluated = {"props":{"kind":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listInspectorRecords_query = validate331;
-const schema155 = {"type":"object","properties":{"q":{"type":"string","minLength":1,"maxLength":200},"status":{"type":"string","minLength":1,"maxLength":64},"not_sent":{"type":"string","enum":["exclude","include","only"],"default":"exclude"},"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"per_page":{"type":"integer","minimum":1,"maximum":200,"default":50}},"required":[]};
+export const listInspectorRecords_query = validate388;
+const schema167 = {"type":"object","properties":{"q":{"type":"string","minLength":1,"maxLength":200},"status":{"type":"string","minLength":1,"maxLength":64},"not_sent":{"type":"string","enum":["exclude","include","only"],"default":"exclude"},"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"per_page":{"type":"integer","minimum":1,"maximum":200,"default":50}},"required":[]};
 
-function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate331.evaluated;
+const evaluated0 = validate388.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22934,7 +27496,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data2 === "exclude") || (data2 === "include")) || (data2 === "only"))){
-const err7 = {instancePath:instancePath+"/not_sent",schemaPath:"#/properties/not_sent/enum",keyword:"enum",params:{allowedValues: schema155.properties.not_sent.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/not_sent",schemaPath:"#/properties/not_sent/enum",keyword:"enum",params:{allowedValues: schema167.properties.not_sent.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -23025,19 +27587,19 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate331.errors = vErrors;
+validate388.errors = vErrors;
 return errors === 0;
 }
-validate331.evaluated = {"props":{"q":true,"status":true,"not_sent":true,"page":true,"per_page":true},"dynamicProps":false,"dynamicItems":false};
+validate388.evaluated = {"props":{"q":true,"status":true,"not_sent":true,"page":true,"per_page":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listInspectorRecords_response_200 = validate332;
-const schema156 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InspectorRecordsResult"}}}]};
-const schema157 = {"type":"object","additionalProperties":false,"required":["kind","items","total","page","per_page","not_sent_hidden"],"properties":{"kind":{"$ref":"#/components/schemas/InspectorKind"},"items":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"total":{"type":"integer","minimum":0,"description":"Records that match the query (on every page)."},"page":{"type":"integer","minimum":1},"per_page":{"type":"integer","minimum":1},"not_sent_hidden":{"type":"integer","minimum":0,"description":"Webhook deliveries that match `q` and `status` but were left out as never sent (see `not_sent`); 0 for other kinds."}}};
+export const listInspectorRecords_response_200 = validate389;
+const schema168 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InspectorRecordsResult"}}}]};
+const schema169 = {"type":"object","additionalProperties":false,"required":["kind","items","total","page","per_page","not_sent_hidden"],"properties":{"kind":{"$ref":"#/components/schemas/InspectorKind"},"items":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"total":{"type":"integer","minimum":0,"description":"Records that match the query (on every page)."},"page":{"type":"integer","minimum":1},"per_page":{"type":"integer","minimum":1},"not_sent_hidden":{"type":"integer","minimum":0,"description":"Webhook deliveries that match `q` and `status` but were left out as never sent (see `not_sent`); 0 for other kinds."}}};
 
-function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate334.evaluated;
+const evaluated0 = validate391.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23118,8 +27680,8 @@ errors++;
 }
 }
 if(data.kind !== undefined){
-if(!(validate329(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
+if(!(validate386(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate386.errors : vErrors.concat(validate386.errors);
 errors = vErrors.length;
 }
 }
@@ -23128,8 +27690,8 @@ let data1 = data.items;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate228(data1[i0], {instancePath:instancePath+"/items/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate286(data1[i0], {instancePath:instancePath+"/items/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
 errors = vErrors.length;
 }
 }
@@ -23256,16 +27818,16 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate334.errors = vErrors;
+validate391.errors = vErrors;
 return errors === 0;
 }
-validate334.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate391.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate332.evaluated;
+const evaluated0 = validate389.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23288,8 +27850,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate334(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate334.errors : vErrors.concat(validate334.errors);
+if(!(validate391(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate391.errors : vErrors.concat(validate391.errors);
 errors = vErrors.length;
 }
 }
@@ -23304,18 +27866,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate332.errors = vErrors;
+validate389.errors = vErrors;
 return errors === 0;
 }
-validate332.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate389.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getInspectorState_query = validate338;
-const schema158 = {"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":500,"default":50}},"required":[]};
+export const getInspectorState_query = validate395;
+const schema170 = {"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":500,"default":50}},"required":[]};
 
-function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate338.evaluated;
+const evaluated0 = validate395.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23369,19 +27931,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate338.errors = vErrors;
+validate395.errors = vErrors;
 return errors === 0;
 }
-validate338.evaluated = {"props":{"limit":true},"dynamicProps":false,"dynamicItems":false};
+validate395.evaluated = {"props":{"limit":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getInspectorState_response_200 = validate339;
-const schema159 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InspectorState"}}}]};
-const schema160 = {"type":"object","additionalProperties":false,"required":["clock","counts","orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"],"properties":{"clock":{"$ref":"#/components/schemas/ClockState"},"counts":{"type":"object","additionalProperties":false,"required":["orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"],"properties":{"orders":{"type":"integer","minimum":0},"deposits":{"type":"integer","minimum":0},"static_addresses":{"type":"integer","minimum":0},"aml_checks":{"type":"integer","minimum":0},"webhook_events":{"type":"integer","minimum":0},"webhook_deliveries":{"type":"integer","minimum":0},"upload_intents":{"type":"integer","minimum":0},"verifications":{"type":"integer","minimum":0}}},"orders":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"deposits":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"static_addresses":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"aml_checks":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"webhook_events":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"webhook_deliveries":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"upload_intents":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"verifications":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}}}};
+export const getInspectorState_response_200 = validate396;
+const schema171 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InspectorState"}}}]};
+const schema172 = {"type":"object","additionalProperties":false,"required":["clock","counts","orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"],"properties":{"clock":{"$ref":"#/components/schemas/ClockState"},"counts":{"type":"object","additionalProperties":false,"required":["orders","deposits","static_addresses","aml_checks","webhook_events","webhook_deliveries","upload_intents","verifications"],"properties":{"orders":{"type":"integer","minimum":0},"deposits":{"type":"integer","minimum":0},"static_addresses":{"type":"integer","minimum":0},"aml_checks":{"type":"integer","minimum":0},"webhook_events":{"type":"integer","minimum":0},"webhook_deliveries":{"type":"integer","minimum":0},"upload_intents":{"type":"integer","minimum":0},"verifications":{"type":"integer","minimum":0}}},"orders":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"deposits":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"static_addresses":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"aml_checks":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"webhook_events":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"webhook_deliveries":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"upload_intents":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}},"verifications":{"type":"array","items":{"$ref":"#/components/schemas/PresentedRecord"}}}};
 
-function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate341.evaluated;
+const evaluated0 = validate398.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23490,7 +28052,7 @@ vErrors.push(err9);
 errors++;
 }
 for(const key0 in data){
-if(!(func13.call(schema160.properties, key0))){
+if(!(func13.call(schema172.properties, key0))){
 const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err10];
@@ -23502,8 +28064,8 @@ errors++;
 }
 }
 if(data.clock !== undefined){
-if(!(validate160(data.clock, {instancePath:instancePath+"/clock",parentData:data,parentDataProperty:"clock",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+if(!(validate218(data.clock, {instancePath:instancePath+"/clock",parentData:data,parentDataProperty:"clock",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate218.errors : vErrors.concat(validate218.errors);
 errors = vErrors.length;
 }
 }
@@ -23819,8 +28381,8 @@ let data10 = data.orders;
 if(Array.isArray(data10)){
 const len0 = data10.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate228(data10[i0], {instancePath:instancePath+"/orders/" + i0,parentData:data10,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate286(data10[i0], {instancePath:instancePath+"/orders/" + i0,parentData:data10,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
 errors = vErrors.length;
 }
 }
@@ -23841,8 +28403,8 @@ let data12 = data.deposits;
 if(Array.isArray(data12)){
 const len1 = data12.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate228(data12[i1], {instancePath:instancePath+"/deposits/" + i1,parentData:data12,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate286(data12[i1], {instancePath:instancePath+"/deposits/" + i1,parentData:data12,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
 errors = vErrors.length;
 }
 }
@@ -23863,8 +28425,8 @@ let data14 = data.static_addresses;
 if(Array.isArray(data14)){
 const len2 = data14.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate228(data14[i2], {instancePath:instancePath+"/static_addresses/" + i2,parentData:data14,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate286(data14[i2], {instancePath:instancePath+"/static_addresses/" + i2,parentData:data14,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
 errors = vErrors.length;
 }
 }
@@ -23885,8 +28447,8 @@ let data16 = data.aml_checks;
 if(Array.isArray(data16)){
 const len3 = data16.length;
 for(let i3=0; i3<len3; i3++){
-if(!(validate228(data16[i3], {instancePath:instancePath+"/aml_checks/" + i3,parentData:data16,parentDataProperty:i3,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate286(data16[i3], {instancePath:instancePath+"/aml_checks/" + i3,parentData:data16,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
 errors = vErrors.length;
 }
 }
@@ -23907,8 +28469,8 @@ let data18 = data.webhook_events;
 if(Array.isArray(data18)){
 const len4 = data18.length;
 for(let i4=0; i4<len4; i4++){
-if(!(validate228(data18[i4], {instancePath:instancePath+"/webhook_events/" + i4,parentData:data18,parentDataProperty:i4,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate286(data18[i4], {instancePath:instancePath+"/webhook_events/" + i4,parentData:data18,parentDataProperty:i4,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
 errors = vErrors.length;
 }
 }
@@ -23929,8 +28491,8 @@ let data20 = data.webhook_deliveries;
 if(Array.isArray(data20)){
 const len5 = data20.length;
 for(let i5=0; i5<len5; i5++){
-if(!(validate228(data20[i5], {instancePath:instancePath+"/webhook_deliveries/" + i5,parentData:data20,parentDataProperty:i5,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate286(data20[i5], {instancePath:instancePath+"/webhook_deliveries/" + i5,parentData:data20,parentDataProperty:i5,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
 errors = vErrors.length;
 }
 }
@@ -23951,8 +28513,8 @@ let data22 = data.upload_intents;
 if(Array.isArray(data22)){
 const len6 = data22.length;
 for(let i6=0; i6<len6; i6++){
-if(!(validate228(data22[i6], {instancePath:instancePath+"/upload_intents/" + i6,parentData:data22,parentDataProperty:i6,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate286(data22[i6], {instancePath:instancePath+"/upload_intents/" + i6,parentData:data22,parentDataProperty:i6,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
 errors = vErrors.length;
 }
 }
@@ -23973,8 +28535,8 @@ let data24 = data.verifications;
 if(Array.isArray(data24)){
 const len7 = data24.length;
 for(let i7=0; i7<len7; i7++){
-if(!(validate228(data24[i7], {instancePath:instancePath+"/verifications/" + i7,parentData:data24,parentDataProperty:i7,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate286(data24[i7], {instancePath:instancePath+"/verifications/" + i7,parentData:data24,parentDataProperty:i7,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
 errors = vErrors.length;
 }
 }
@@ -24001,16 +28563,16 @@ vErrors.push(err45);
 }
 errors++;
 }
-validate341.errors = vErrors;
+validate398.errors = vErrors;
 return errors === 0;
 }
-validate341.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate398.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate339.evaluated;
+const evaluated0 = validate396.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24033,8 +28595,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate341(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate341.errors : vErrors.concat(validate341.errors);
+if(!(validate398(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate398.errors : vErrors.concat(validate398.errors);
 errors = vErrors.length;
 }
 }
@@ -24049,18 +28611,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate339.errors = vErrors;
+validate396.errors = vErrors;
 return errors === 0;
 }
-validate339.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate396.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceStaticAddressEvent_path = validate352;
-const schema161 = {"type":"object","properties":{"static_address":{"type":"string","format":"uuid"}},"required":["static_address"]};
+export const forceStaticAddressEvent_path = validate409;
+const schema173 = {"type":"object","properties":{"static_address":{"type":"string","format":"uuid"}},"required":["static_address"]};
 
-function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate409(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate352.evaluated;
+const evaluated0 = validate409.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24114,20 +28676,20 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate352.errors = vErrors;
+validate409.errors = vErrors;
 return errors === 0;
 }
-validate352.evaluated = {"props":{"static_address":true},"dynamicProps":false,"dynamicItems":false};
+validate409.evaluated = {"props":{"static_address":true},"dynamicProps":false,"dynamicItems":false};
 
-export const forceStaticAddressEvent_body = validate353;
-const schema162 = {"$ref":"#/components/schemas/ForceStaticAddressEventRequest","$comment":"validator entry"};
-const schema163 = {"type":"object","additionalProperties":false,"required":["event"],"properties":{"event":{"$ref":"#/components/schemas/StaticAddressMachineEvent"}}};
-const schema164 = {"type":"string","x-machine-events":"static-address","description":"An event of the static-address machine (contracts/machines/static-address.yaml).","enum":["disable","enable"]};
+export const forceStaticAddressEvent_body = validate410;
+const schema174 = {"$ref":"#/components/schemas/ForceStaticAddressEventRequest","$comment":"validator entry"};
+const schema175 = {"type":"object","additionalProperties":false,"required":["event"],"properties":{"event":{"$ref":"#/components/schemas/StaticAddressMachineEvent"}}};
+const schema176 = {"type":"string","x-machine-events":"static-address","description":"An event of the static-address machine (contracts/machines/static-address.yaml).","enum":["disable","enable"]};
 
-function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate412(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate355.evaluated;
+const evaluated0 = validate412.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24145,7 +28707,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "disable") || (data === "enable"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema164.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema176.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24154,16 +28716,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate355.errors = vErrors;
+validate412.errors = vErrors;
 return errors === 0;
 }
-validate355.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate412.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate411(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate354.evaluated;
+const evaluated0 = validate411.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24194,8 +28756,8 @@ errors++;
 }
 }
 if(data.event !== undefined){
-if(!(validate355(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate355.errors : vErrors.concat(validate355.errors);
+if(!(validate412(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate412.errors : vErrors.concat(validate412.errors);
 errors = vErrors.length;
 }
 }
@@ -24210,39 +28772,39 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate354.errors = vErrors;
+validate411.errors = vErrors;
 return errors === 0;
 }
-validate354.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate411.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate410(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate353.evaluated;
+const evaluated0 = validate410.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate354(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
+if(!(validate411(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate411.errors : vErrors.concat(validate411.errors);
 errors = vErrors.length;
 }
-validate353.errors = vErrors;
+validate410.errors = vErrors;
 return errors === 0;
 }
-validate353.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate410.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const forceStaticAddressEvent_response_200 = validate358;
-const schema165 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ForcedStaticAddressEventResult"}}}]};
-const schema166 = {"type":"object","required":["static_address","transition"],"properties":{"static_address":{"$ref":"#/components/schemas/PresentedRecord"},"transition":{"type":"object","required":["from","event","to"],"additionalProperties":false,"properties":{"from":{"type":"string"},"event":{"$ref":"#/components/schemas/StaticAddressMachineEvent"},"to":{"type":"string"}}}}};
+export const forceStaticAddressEvent_response_200 = validate415;
+const schema177 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ForcedStaticAddressEventResult"}}}]};
+const schema178 = {"type":"object","required":["static_address","transition"],"properties":{"static_address":{"$ref":"#/components/schemas/PresentedRecord"},"transition":{"type":"object","required":["from","event","to"],"additionalProperties":false,"properties":{"from":{"type":"string"},"event":{"$ref":"#/components/schemas/StaticAddressMachineEvent"},"to":{"type":"string"}}}}};
 
-function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate360.evaluated;
+const evaluated0 = validate417.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24271,8 +28833,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data.static_address !== undefined){
-if(!(validate228(data.static_address, {instancePath:instancePath+"/static_address",parentData:data,parentDataProperty:"static_address",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate286(data.static_address, {instancePath:instancePath+"/static_address",parentData:data,parentDataProperty:"static_address",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
 errors = vErrors.length;
 }
 }
@@ -24334,8 +28896,8 @@ errors++;
 }
 }
 if(data1.event !== undefined){
-if(!(validate355(data1.event, {instancePath:instancePath+"/transition/event",parentData:data1,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate355.errors : vErrors.concat(validate355.errors);
+if(!(validate412(data1.event, {instancePath:instancePath+"/transition/event",parentData:data1,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate412.errors : vErrors.concat(validate412.errors);
 errors = vErrors.length;
 }
 }
@@ -24374,16 +28936,16 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate360.errors = vErrors;
+validate417.errors = vErrors;
 return errors === 0;
 }
-validate360.evaluated = {"props":{"static_address":true,"transition":true},"dynamicProps":false,"dynamicItems":false};
+validate417.evaluated = {"props":{"static_address":true,"transition":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate415(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate358.evaluated;
+const evaluated0 = validate415.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24406,8 +28968,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate360(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate360.errors : vErrors.concat(validate360.errors);
+if(!(validate417(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate417.errors : vErrors.concat(validate417.errors);
 errors = vErrors.length;
 }
 }
@@ -24422,18 +28984,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate358.errors = vErrors;
+validate415.errors = vErrors;
 return errors === 0;
 }
-validate358.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate415.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const moderateReview_path = validate364;
-const schema167 = {"type":"object","properties":{"review":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["review"]};
+export const moderateReview_path = validate421;
+const schema179 = {"type":"object","properties":{"review":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["review"]};
 
-function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate421(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate364.evaluated;
+const evaluated0 = validate421.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24497,20 +29059,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate364.errors = vErrors;
+validate421.errors = vErrors;
 return errors === 0;
 }
-validate364.evaluated = {"props":{"review":true},"dynamicProps":false,"dynamicItems":false};
+validate421.evaluated = {"props":{"review":true},"dynamicProps":false,"dynamicItems":false};
 
-export const moderateReview_body = validate365;
-const schema168 = {"$ref":"#/components/schemas/ModerateReviewRequest","$comment":"validator entry"};
-const schema169 = {"type":"object","additionalProperties":false,"required":["decision"],"properties":{"decision":{"$ref":"#/components/schemas/ReviewMachineEvent"}}};
-const schema170 = {"type":"string","x-machine-events":"review","description":"An event of the review machine (contracts/machines/review.yaml).","enum":["publish","reject"]};
+export const moderateReview_body = validate422;
+const schema180 = {"$ref":"#/components/schemas/ModerateReviewRequest","$comment":"validator entry"};
+const schema181 = {"type":"object","additionalProperties":false,"required":["decision"],"properties":{"decision":{"$ref":"#/components/schemas/ReviewMachineEvent"}}};
+const schema182 = {"type":"string","x-machine-events":"review","description":"An event of the review machine (contracts/machines/review.yaml).","enum":["publish","reject"]};
 
-function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate424(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate367.evaluated;
+const evaluated0 = validate424.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24528,7 +29090,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "publish") || (data === "reject"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema170.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema182.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24537,16 +29099,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate367.errors = vErrors;
+validate424.errors = vErrors;
 return errors === 0;
 }
-validate367.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate424.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate366.evaluated;
+const evaluated0 = validate423.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24577,8 +29139,8 @@ errors++;
 }
 }
 if(data.decision !== undefined){
-if(!(validate367(data.decision, {instancePath:instancePath+"/decision",parentData:data,parentDataProperty:"decision",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
+if(!(validate424(data.decision, {instancePath:instancePath+"/decision",parentData:data,parentDataProperty:"decision",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate424.errors : vErrors.concat(validate424.errors);
 errors = vErrors.length;
 }
 }
@@ -24593,39 +29155,39 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate366.errors = vErrors;
+validate423.errors = vErrors;
 return errors === 0;
 }
-validate366.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate423.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate422(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate365.evaluated;
+const evaluated0 = validate422.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate366(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate366.errors : vErrors.concat(validate366.errors);
+if(!(validate423(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate423.errors : vErrors.concat(validate423.errors);
 errors = vErrors.length;
 }
-validate365.errors = vErrors;
+validate422.errors = vErrors;
 return errors === 0;
 }
-validate365.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate422.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const moderateReview_response_200 = validate370;
-const schema171 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ModeratedReviewResult"}}}]};
-const schema172 = {"type":"object","required":["review"],"properties":{"review":{"$ref":"#/components/schemas/PresentedRecord"}}};
+export const moderateReview_response_200 = validate427;
+const schema183 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ModeratedReviewResult"}}}]};
+const schema184 = {"type":"object","required":["review"],"properties":{"review":{"$ref":"#/components/schemas/PresentedRecord"}}};
 
-function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate429(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate372.evaluated;
+const evaluated0 = validate429.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24644,8 +29206,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.review !== undefined){
-if(!(validate228(data.review, {instancePath:instancePath+"/review",parentData:data,parentDataProperty:"review",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate286(data.review, {instancePath:instancePath+"/review",parentData:data,parentDataProperty:"review",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
 errors = vErrors.length;
 }
 }
@@ -24660,16 +29222,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate372.errors = vErrors;
+validate429.errors = vErrors;
 return errors === 0;
 }
-validate372.evaluated = {"props":{"review":true},"dynamicProps":false,"dynamicItems":false};
+validate429.evaluated = {"props":{"review":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate427(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate370.evaluated;
+const evaluated0 = validate427.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24692,8 +29254,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate372(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate372.errors : vErrors.concat(validate372.errors);
+if(!(validate429(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate429.errors : vErrors.concat(validate429.errors);
 errors = vErrors.length;
 }
 }
@@ -24708,18 +29270,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate370.errors = vErrors;
+validate427.errors = vErrors;
 return errors === 0;
 }
-validate370.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate427.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const setReserve_path = validate375;
-const schema173 = {"type":"object","properties":{"payment_system":{"type":"string","minLength":1,"maxLength":32}},"required":["payment_system"]};
+export const setReserve_path = validate432;
+const schema185 = {"type":"object","properties":{"payment_system":{"type":"string","minLength":1,"maxLength":32}},"required":["payment_system"]};
 
-function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate375.evaluated;
+const evaluated0 = validate432.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24783,20 +29345,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate375.errors = vErrors;
+validate432.errors = vErrors;
 return errors === 0;
 }
-validate375.evaluated = {"props":{"payment_system":true},"dynamicProps":false,"dynamicItems":false};
+validate432.evaluated = {"props":{"payment_system":true},"dynamicProps":false,"dynamicItems":false};
 
-export const setReserve_body = validate376;
-const schema174 = {"$ref":"#/components/schemas/SetReserveRequest","$comment":"validator entry"};
-const schema175 = {"type":"object","additionalProperties":false,"required":["amount"],"properties":{"amount":{"type":"string","pattern":"^\\d{1,15}(\\.\\d{1,18})?$","description":"The new reserve, in the system's units (a decimal string)."}}};
-const pattern27 = new RegExp("^\\d{1,15}(\\.\\d{1,18})?$", "u");
+export const setReserve_body = validate433;
+const schema186 = {"$ref":"#/components/schemas/SetReserveRequest","$comment":"validator entry"};
+const schema187 = {"type":"object","additionalProperties":false,"required":["amount"],"properties":{"amount":{"type":"string","pattern":"^\\d{1,15}(\\.\\d{1,18})?$","description":"The new reserve, in the system's units (a decimal string)."}}};
+const pattern28 = new RegExp("^\\d{1,15}(\\.\\d{1,18})?$", "u");
 
-function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate377.evaluated;
+const evaluated0 = validate434.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24829,7 +29391,7 @@ errors++;
 if(data.amount !== undefined){
 let data0 = data.amount;
 if(typeof data0 === "string"){
-if(!pattern27.test(data0)){
+if(!pattern28.test(data0)){
 const err2 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^\\d{1,15}(\\.\\d{1,18})?$"},message:"must match pattern \""+"^\\d{1,15}(\\.\\d{1,18})?$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -24862,39 +29424,39 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate377.errors = vErrors;
+validate434.errors = vErrors;
 return errors === 0;
 }
-validate377.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate434.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate433(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate376.evaluated;
+const evaluated0 = validate433.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate377(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
+if(!(validate434(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate434.errors : vErrors.concat(validate434.errors);
 errors = vErrors.length;
 }
-validate376.errors = vErrors;
+validate433.errors = vErrors;
 return errors === 0;
 }
-validate376.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate433.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const setReserve_response_200 = validate379;
-const schema176 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReserveResult"}}}]};
-const schema177 = {"type":"object","required":["payment_system","routes"],"properties":{"payment_system":{"type":"object","required":["id","code","reserve"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"code":{"type":"string"},"reserve":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"}}},"routes":{"type":"array","description":"The routes paying out in this system, by id.","items":{"type":"object","required":["id","enabled","reason"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"enabled":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the route is off (payouts suspended, reserve depleted); null when it is enabled."}}}}}};
+export const setReserve_response_200 = validate436;
+const schema188 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/ReserveResult"}}}]};
+const schema189 = {"type":"object","required":["payment_system","routes"],"properties":{"payment_system":{"type":"object","required":["id","code","reserve"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"code":{"type":"string"},"reserve":{"type":"string","pattern":"^\\d+(\\.\\d+)?$"}}},"routes":{"type":"array","description":"The routes paying out in this system, by id.","items":{"type":"object","required":["id","enabled","reason"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"enabled":{"type":"boolean"},"reason":{"type":["string","null"],"description":"Why the route is off (payouts suspended, reserve depleted); null when it is enabled."}}}}}};
 
-function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate381.evaluated;
+const evaluated0 = validate438.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25007,7 +29569,7 @@ errors++;
 if(data0.reserve !== undefined){
 let data3 = data0.reserve;
 if(typeof data3 === "string"){
-if(!pattern24.test(data3)){
+if(!pattern8.test(data3)){
 const err9 = {instancePath:instancePath+"/payment_system/reserve",schemaPath:"#/properties/payment_system/properties/reserve/pattern",keyword:"pattern",params:{pattern: "^\\d+(\\.\\d+)?$"},message:"must match pattern \""+"^\\d+(\\.\\d+)?$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -25130,7 +29692,7 @@ errors++;
 if(data5.reason !== undefined){
 let data8 = data5.reason;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err19 = {instancePath:instancePath+"/routes/" + i0+"/reason",schemaPath:"#/properties/routes/items/properties/reason/type",keyword:"type",params:{type: schema177.properties.routes.items.properties.reason.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/routes/" + i0+"/reason",schemaPath:"#/properties/routes/items/properties/reason/type",keyword:"type",params:{type: schema189.properties.routes.items.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -25175,16 +29737,16 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate381.errors = vErrors;
+validate438.errors = vErrors;
 return errors === 0;
 }
-validate381.evaluated = {"props":{"payment_system":true,"routes":true},"dynamicProps":false,"dynamicItems":false};
+validate438.evaluated = {"props":{"payment_system":true,"routes":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate436(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate379.evaluated;
+const evaluated0 = validate436.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25207,8 +29769,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.result !== undefined){
-if(!(validate381(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate381.errors : vErrors.concat(validate381.errors);
+if(!(validate438(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate438.errors : vErrors.concat(validate438.errors);
 errors = vErrors.length;
 }
 }
@@ -25223,10 +29785,10 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate379.errors = vErrors;
+validate436.errors = vErrors;
 return errors === 0;
 }
-validate379.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
+validate436.evaluated = {"props":{"result":true,"state":true,"message":true,"meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const importSandboxState_response_400 = resetSandbox_response_400;
 export const advanceClock_response_400 = resetSandbox_response_400;
