@@ -11567,7 +11567,7 @@ return errors === 0;
 }
 validate166.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema63 = {"type":"object","description":"The AML screening of a deposit's latest credited transaction as it was sent to the provider (the sender screened is that transaction's).","required":["depositUuid","hash","status","riskScore","riskLevel","reason","checkedAtMs","job"],"additionalProperties":false,"properties":{"depositUuid":{"type":"string"},"hash":{"type":"string","description":"A transaction credited to the deposit."},"status":{"type":"string","description":"A state of the AML-check machine."},"riskScore":{"type":["number","null"]},"riskLevel":{"oneOf":[{"$ref":"#/components/schemas/AmlRiskLevel"},{"type":"null"}]},"reason":{"type":["string","null"]},"checkedAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]},"job":{"$ref":"#/components/schemas/SandboxStateAmlJob"}}};
+const schema63 = {"type":"object","description":"The AML screening of a deposit's latest credited transaction as it was sent to the provider (the sender screened is that transaction's).","required":["depositUuid","hash","status","riskScore","riskLevel","reason","checkedAtMs","job"],"additionalProperties":false,"properties":{"depositUuid":{"type":"string"},"hash":{"type":"string","description":"A transaction credited to the deposit."},"status":{"type":"string","description":"A state of the AML-check machine."},"riskScore":{"type":["number","null"],"minimum":0,"maximum":100},"riskLevel":{"oneOf":[{"$ref":"#/components/schemas/AmlRiskLevel"},{"type":"null"}]},"reason":{"type":["string","null"]},"checkedAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]},"job":{"$ref":"#/components/schemas/SandboxStateAmlJob"}}};
 const schema64 = {"type":"string","description":"Risk level (Chainalysis-style), as the v1 AmlCheck's riskLevel.","enum":["low","medium","high","severe"]};
 
 function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -12069,6 +12069,28 @@ vErrors.push(err12);
 }
 errors++;
 }
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 100 || isNaN(data3)){
+const err13 = {instancePath:instancePath+"/riskScore",schemaPath:"#/properties/riskScore/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data3 < 0 || isNaN(data3)){
+const err14 = {instancePath:instancePath+"/riskScore",schemaPath:"#/properties/riskScore/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
 }
 if(data.riskLevel !== undefined){
 let data4 = data.riskLevel;
@@ -12087,12 +12109,12 @@ passing0 = 0;
 }
 const _errs13 = errors;
 if(data4 !== null){
-const err13 = {instancePath:instancePath+"/riskLevel",schemaPath:"#/properties/riskLevel/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err15 = {instancePath:instancePath+"/riskLevel",schemaPath:"#/properties/riskLevel/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err13];
+vErrors = [err15];
 }
 else {
-vErrors.push(err13);
+vErrors.push(err15);
 }
 errors++;
 }
@@ -12108,12 +12130,12 @@ passing0 = 1;
 }
 }
 if(!valid1){
-const err14 = {instancePath:instancePath+"/riskLevel",schemaPath:"#/properties/riskLevel/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+const err16 = {instancePath:instancePath+"/riskLevel",schemaPath:"#/properties/riskLevel/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err14];
+vErrors = [err16];
 }
 else {
-vErrors.push(err14);
+vErrors.push(err16);
 }
 errors++;
 }
@@ -12132,12 +12154,12 @@ vErrors = null;
 if(data.reason !== undefined){
 let data5 = data.reason;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err15 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema63.properties.reason.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema63.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err17];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err17);
 }
 errors++;
 }
@@ -12159,12 +12181,12 @@ passing1 = 0;
 }
 const _errs20 = errors;
 if(data6 !== null){
-const err16 = {instancePath:instancePath+"/checkedAtMs",schemaPath:"#/properties/checkedAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err18 = {instancePath:instancePath+"/checkedAtMs",schemaPath:"#/properties/checkedAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err18];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err18);
 }
 errors++;
 }
@@ -12180,12 +12202,12 @@ passing1 = 1;
 }
 }
 if(!valid2){
-const err17 = {instancePath:instancePath+"/checkedAtMs",schemaPath:"#/properties/checkedAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+const err19 = {instancePath:instancePath+"/checkedAtMs",schemaPath:"#/properties/checkedAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err19];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err19);
 }
 errors++;
 }
@@ -12209,12 +12231,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err20];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err20);
 }
 errors++;
 }
@@ -12223,7 +12245,7 @@ return errors === 0;
 }
 validate168.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema67 = {"type":"object","required":["uuid","siteId","type","currency","network","address","txHash","status","riskScore","riskLevel","reason","createdAtMs","checkedAtMs","job"],"additionalProperties":false,"properties":{"uuid":{"type":"string","minLength":1},"siteId":{"type":"integer","minimum":1},"type":{"type":"string","description":"An AmlCheck type of the v1 contract."},"currency":{"type":"string"},"network":{"type":"string"},"address":{"type":"string"},"txHash":{"type":["string","null"]},"status":{"type":"string","description":"A state of the AML-check machine."},"riskScore":{"type":["number","null"]},"riskLevel":{"oneOf":[{"$ref":"#/components/schemas/AmlRiskLevel"},{"type":"null"}]},"reason":{"type":["string","null"]},"createdAtMs":{"$ref":"#/components/schemas/EpochMs"},"checkedAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]},"job":{"description":"Null for a check skipped without asking the provider.","oneOf":[{"$ref":"#/components/schemas/SandboxStateAmlJob"},{"type":"null"}]}}};
+const schema67 = {"type":"object","required":["uuid","siteId","type","currency","network","address","txHash","status","riskScore","riskLevel","reason","createdAtMs","checkedAtMs","job"],"additionalProperties":false,"properties":{"uuid":{"type":"string","minLength":1},"siteId":{"type":"integer","minimum":1},"type":{"type":"string","description":"An AmlCheck type of the v1 contract."},"currency":{"type":"string"},"network":{"type":"string"},"address":{"type":"string"},"txHash":{"type":["string","null"]},"status":{"type":"string","description":"A state of the AML-check machine."},"riskScore":{"type":["number","null"],"minimum":0,"maximum":100},"riskLevel":{"oneOf":[{"$ref":"#/components/schemas/AmlRiskLevel"},{"type":"null"}]},"reason":{"type":["string","null"]},"createdAtMs":{"$ref":"#/components/schemas/EpochMs"},"checkedAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]},"job":{"description":"Null for a check skipped without asking the provider.","oneOf":[{"$ref":"#/components/schemas/SandboxStateAmlJob"},{"type":"null"}]}}};
 
 function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12523,6 +12545,28 @@ vErrors.push(err25);
 }
 errors++;
 }
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 100 || isNaN(data8)){
+const err26 = {instancePath:instancePath+"/riskScore",schemaPath:"#/properties/riskScore/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data8 < 0 || isNaN(data8)){
+const err27 = {instancePath:instancePath+"/riskScore",schemaPath:"#/properties/riskScore/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
 }
 if(data.riskLevel !== undefined){
 let data9 = data.riskLevel;
@@ -12541,12 +12585,12 @@ passing0 = 0;
 }
 const _errs23 = errors;
 if(data9 !== null){
-const err26 = {instancePath:instancePath+"/riskLevel",schemaPath:"#/properties/riskLevel/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err28 = {instancePath:instancePath+"/riskLevel",schemaPath:"#/properties/riskLevel/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err26];
+vErrors = [err28];
 }
 else {
-vErrors.push(err26);
+vErrors.push(err28);
 }
 errors++;
 }
@@ -12562,12 +12606,12 @@ passing0 = 1;
 }
 }
 if(!valid1){
-const err27 = {instancePath:instancePath+"/riskLevel",schemaPath:"#/properties/riskLevel/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+const err29 = {instancePath:instancePath+"/riskLevel",schemaPath:"#/properties/riskLevel/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err27];
+vErrors = [err29];
 }
 else {
-vErrors.push(err27);
+vErrors.push(err29);
 }
 errors++;
 }
@@ -12586,12 +12630,12 @@ vErrors = null;
 if(data.reason !== undefined){
 let data10 = data.reason;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err28 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema67.properties.reason.type},message:"must be string,null"};
+const err30 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema67.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err28];
+vErrors = [err30];
 }
 else {
-vErrors.push(err28);
+vErrors.push(err30);
 }
 errors++;
 }
@@ -12619,12 +12663,12 @@ passing1 = 0;
 }
 const _errs31 = errors;
 if(data12 !== null){
-const err29 = {instancePath:instancePath+"/checkedAtMs",schemaPath:"#/properties/checkedAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err31 = {instancePath:instancePath+"/checkedAtMs",schemaPath:"#/properties/checkedAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err29];
+vErrors = [err31];
 }
 else {
-vErrors.push(err29);
+vErrors.push(err31);
 }
 errors++;
 }
@@ -12640,12 +12684,12 @@ passing1 = 1;
 }
 }
 if(!valid2){
-const err30 = {instancePath:instancePath+"/checkedAtMs",schemaPath:"#/properties/checkedAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+const err32 = {instancePath:instancePath+"/checkedAtMs",schemaPath:"#/properties/checkedAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err30];
+vErrors = [err32];
 }
 else {
-vErrors.push(err30);
+vErrors.push(err32);
 }
 errors++;
 }
@@ -12678,12 +12722,12 @@ passing2 = 0;
 }
 const _errs36 = errors;
 if(data13 !== null){
-const err31 = {instancePath:instancePath+"/job",schemaPath:"#/properties/job/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err33 = {instancePath:instancePath+"/job",schemaPath:"#/properties/job/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err31];
+vErrors = [err33];
 }
 else {
-vErrors.push(err31);
+vErrors.push(err33);
 }
 errors++;
 }
@@ -12699,12 +12743,12 @@ passing2 = 1;
 }
 }
 if(!valid3){
-const err32 = {instancePath:instancePath+"/job",schemaPath:"#/properties/job/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
+const err34 = {instancePath:instancePath+"/job",schemaPath:"#/properties/job/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err32];
+vErrors = [err34];
 }
 else {
-vErrors.push(err32);
+vErrors.push(err34);
 }
 errors++;
 }
@@ -12722,12 +12766,12 @@ vErrors = null;
 }
 }
 else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err35 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err33];
+vErrors = [err35];
 }
 else {
-vErrors.push(err33);
+vErrors.push(err35);
 }
 errors++;
 }
