@@ -6,7 +6,7 @@ import { depositMachine } from '../../../generated/machines.js';
 import type { SandboxStateDeposit } from '../../../generated/sandbox-control/types.js';
 import type { Site } from '../accounts/sites.js';
 import { requireOneOf, StateRejected } from '../state-rejected.js';
-import { findAsset } from './assets.js';
+import { findAsset, type AssetDefinition } from './assets.js';
 import { noneCredited, type DepositRecord } from './deposit-records.js';
 
 // Keyed by the generated type, so the compiler keeps the list and the v1 contract in step.
@@ -20,8 +20,15 @@ export interface DepositReferences {
   staticPayment(uuid: string, deposit: Pick<SandboxStateDeposit, 'siteId' | 'orderId' | 'asset'>, pointer: string): StaticAddressRef;
 }
 
+/** The catalog's asset of a restored record (a deposit, a static address); throws StateRejected naming `pointer`. */
+export function restoredAsset(code: string, pointer: string): AssetDefinition {
+  const asset = findAsset(code);
+  if (asset === undefined) throw new StateRejected(pointer, `${JSON.stringify(code)} is not an asset of the deposit catalog`);
+  return asset;
+}
+
 export function depositState(deposit: DepositRecord): SandboxStateDeposit {
-  const { seq: _position, site, network: _asset, staticAddress, transactionHashes, seenAtMs, ...rest } = deposit;
+  const { seq: _position, site, network: _assetsNetwork, staticAddress, transactionHashes, seenAtMs, ...rest } = deposit;
   return {
     ...rest,
     siteId: site.id,
@@ -33,8 +40,7 @@ export function depositState(deposit: DepositRecord): SandboxStateDeposit {
 
 /** The record of a snapshot's deposit at `pointer`; its credited transactions are the caller's to check. */
 export function depositOf(state: SandboxStateDeposit, seq: number, references: DepositReferences, pointer: string): DepositRecord {
-  const asset = findAsset(state.asset);
-  if (asset === undefined) throw new StateRejected(`${pointer}/asset`, `${JSON.stringify(state.asset)} is not an asset of the deposit catalog`);
+  const asset = restoredAsset(state.asset, `${pointer}/asset`);
   if (state.seenAtMs.length !== state.transactionHashes.length) throw new StateRejected(`${pointer}/seenAtMs`, 'needs one instant per credited transaction');
   // Every field in the order DepositService.newDeposit writes them: one hidden class for all deposits.
   return {

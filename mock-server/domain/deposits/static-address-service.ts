@@ -14,10 +14,11 @@ import type { Site } from '../accounts/sites.js';
 import { tryFire, type FireResult } from '../machines/fire.js';
 import { requireOneOf, StateRejected, type StateReferences } from '../state-rejected.js';
 import { randomUuid } from '../webhooks/ids.js';
-import { findAsset, type AssetDefinition } from './assets.js';
+import type { AssetDefinition } from './assets.js';
 import { createChainData, type ChainData } from './chain-data.js';
 import type { ChainTransaction } from './chain-simulator.js';
 import type { DepositRecord } from './deposit-records.js';
+import { restoredAsset } from './deposit-state.js';
 import { BY_SITE, type DepositService } from './deposit-service.js';
 import { networkCodes, requireNetwork, type NetworkCode } from './networks.js';
 
@@ -130,7 +131,7 @@ export class StaticAddressService {
   /** The addresses in creation order, the hot wallets drawn so far and the stream's position (snapshots). */
   exportState(): { addresses: SandboxStateStaticAddress[]; hotWallets: SandboxStateStaticAddressHotWallet[]; random: number } {
     return {
-      addresses: [...this.collection.values()].map(({ site, network: _asset, paymentsCount: _payments, createdAt, ...rest }) => ({ ...rest, siteId: site.id, createdAtMs: createdAt.getTime() })),
+      addresses: [...this.collection.values()].map(({ site, network: _assetsNetwork, paymentsCount: _countedFromDeposits, createdAt, ...rest }) => ({ ...rest, siteId: site.id, createdAtMs: createdAt.getTime() })),
       hotWallets: [...this.hotWallets].map(([network, address]) => ({ network, address })),
       random: this.random.state(),
     };
@@ -150,8 +151,7 @@ export class StaticAddressService {
     this.data = createChainData(this.random);
     state.addresses.forEach(({ siteId, createdAtMs, ...rest }, index) => {
       const at = `${pointer}/staticAddresses/${index}`;
-      const asset = findAsset(rest.asset);
-      if (asset === undefined) throw new StateRejected(`${at}/asset`, `${JSON.stringify(rest.asset)} is not an asset of the deposit catalog`);
+      const asset = restoredAsset(rest.asset, `${at}/asset`);
       const site = references.site(siteId, `${at}/siteId`);
       const key = JSON.stringify([site.id, rest.orderId]);
       if (this.collection.get(rest.uuid) !== undefined) throw new StateRejected(`${at}/uuid`, 'another static address has this uuid');
