@@ -97,7 +97,7 @@ describe('a files part that does not fit', () => {
     await expectRefusedUntouched(loaded, withFiles({ verifications: [{ ...first!, status: 'lost' }, ...rest] }), 'files.verifications.0.status');
   });
 
-  it('refuses a verification document naming no upload intent', async () => {
+  it('refuses a verification document naming no upload intent of its client', async () => {
     const [first, ...rest] = exported.files.verifications;
     const documents = first!.documents.map((d, i) => (i === 0 ? { ...d, uploadIntent: 'no-such-intent' } : d));
     await expectRefusedUntouched(loaded, withFiles({ verifications: [{ ...first!, documents }, ...rest] }), 'files.verifications.0.documents.0.uploadIntent');

@@ -98,9 +98,9 @@ export class UploadIntentService {
     return intent;
   }
 
-  /** Any client's intent as it is stored, not brought up to date (a restored verification's documents). */
-  has(uuid: string): boolean {
-    return this.intents.has(uuid);
+  /** The client of any intent, undefined for an unknown uuid (a restored verification's documents). */
+  clientOf(uuid: string): string | undefined {
+    return this.intents.get(uuid)?.clientId;
   }
 
   /** Every intent in creation order, as stored (not brought up to date), and the stream's position (snapshots). */

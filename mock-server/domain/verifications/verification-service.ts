@@ -275,7 +275,7 @@ export class VerificationService {
         status: requireOneOf(rest.status, verificationMachine.states, `${at}/status`),
         documents: documents.map((document, position) => {
           const documentAt = `${at}/documents/${position}`;
-          if (!this.uploads.has(document.uploadIntent)) throw new StateRejected(`${documentAt}/uploadIntent`, 'no upload intent has this uuid');
+          if (this.uploads.clientOf(document.uploadIntent) !== rest.clientId) throw new StateRejected(`${documentAt}/uploadIntent`, 'the client has no upload intent with this uuid');
           return { uploadIntent: document.uploadIntent, kind: requireOneOf(document.kind, acceptedKinds(type), `${documentAt}/kind`) };
         }),
         expiresAt: new Date(expiresAtMs),
