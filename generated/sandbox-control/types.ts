@@ -533,11 +533,225 @@ export type SandboxStateExchangePartners = {
   }[];
 };
 
-/** The deposit gateway's records - deposits, chain transactions, static addresses, AML checks and the AML provider's settings - with each service's random stream. */
-export type SandboxStateDeposits = Record<string, never>;
+/** The deposit gateway's records - deposits, chain transactions, static addresses with the hot wallets their payments are swept to, the deposits' AML screenings, AML checks and the AML provider's settings - with each service's random stream. The indexes (by order, by payment destination, by credited transaction), a static address's payment count and each network's shared memo address are rebuilt from the records. */
+export type SandboxStateDeposits = {
+  /** In creation order (the order a tick settles deposits due at one instant). */
+  deposits: SandboxStateDeposit[];
+  /** Every transaction on the simulated chain (deposits' and orders' payments), oldest first. */
+  transactions: SandboxStateChainTransaction[];
+  staticAddresses: SandboxStateStaticAddress[];
+  /** The address per network that static-address payments are swept to, once one was drawn. */
+  hotWallets: SandboxStateStaticAddressHotWallet[];
+  depositScreenings: SandboxStateDepositScreening[];
+  /** Oldest first. Their uuids come from the sandbox's main stream. */
+  amlChecks: SandboxStateAmlCheck[];
+  amlProvider: SandboxStateAmlProvider;
+  random: {
+    deposits: RandomStreamState;
+    staticAddresses: RandomStreamState;
+  };
+};
 
-/** Upload intents with their files' metadata, and verifications, with each service's random stream. */
-export type SandboxStateFiles = Record<string, never>;
+/** A v1 deposit; its network is its asset's. */
+export type SandboxStateDeposit = {
+  uuid: string;
+  siteId: number;
+  orderId: string;
+  /** An asset code of the deposit catalog. */
+  asset: string;
+  address: string;
+  /** Set exactly on memo networks. */
+  memo: string | null;
+  amount: SandboxStateChainAmount | null;
+  /** A state of the deposit machine. */
+  status: string;
+  /** A DepositAmlStatus of the v1 contract, as last synchronised. */
+  amlStatus: string;
+  /** The chain transactions credited to the deposit, oldest first; each is credited to one deposit only. */
+  transactionHashes: string[];
+  /** When the deposit saw each credited transaction, in the order of transactionHashes. */
+  seenAtMs: EpochMs[];
+  expiresAtMs: EpochMs;
+  expiredAtMs: EpochMs | null;
+  confirmedAtMs: EpochMs | null;
+  createdAtMs: EpochMs;
+  updatedAtMs: EpochMs;
+  paidAtMs: EpochMs | null;
+  lastRefreshAtMs: EpochMs | null;
+  /** The static address this deposit is a payment to (same site and order id). */
+  staticAddressUuid: string | null;
+};
+
+/** An amount of an asset, as a decimal string. */
+export type SandboxStateChainAmount = string;
+
+/** A transaction of the simulated chain; it needs the network's default confirmations. */
+export type SandboxStateChainTransaction = {
+  hash: string;
+  /** A network code of the deposit catalog. */
+  network: string;
+  address: string;
+  memo: string | null;
+  amount: SandboxStateChainAmount;
+  from: string;
+  blockHeight: number;
+  createdAtMs: EpochMs;
+  /** Explicit confirmations at baseAtMs; blocks produced since add to them. */
+  baseConfirmations: number;
+  baseAtMs: EpochMs;
+};
+
+/** A v1 static address; its network is its asset's, its payment count that of the deposits paid to it. */
+export type SandboxStateStaticAddress = {
+  uuid: string;
+  siteId: number;
+  orderId: string;
+  /** An asset code of the deposit catalog. */
+  asset: string;
+  address: string;
+  /** Set exactly on memo networks. */
+  memo: string | null;
+  /** A state of the static-address machine. */
+  status: string;
+  createdAtMs: EpochMs;
+};
+
+export type SandboxStateStaticAddressHotWallet = {
+  /** A network code of the deposit catalog. */
+  network: string;
+  address: string;
+};
+
+/** The AML screening of a deposit's latest credited transaction as it was sent to the provider (the sender screened is that transaction's). */
+export type SandboxStateDepositScreening = {
+  depositUuid: string;
+  /** A transaction credited to the deposit. */
+  hash: string;
+  /** A state of the AML-check machine. */
+  status: string;
+  riskScore: number | null;
+  riskLevel: AmlRiskLevel | null;
+  reason: string | null;
+  checkedAtMs: EpochMs | null;
+  job: SandboxStateAmlJob;
+};
+
+/** A request the AML provider received; its answer was fixed on arrival (the address screened is the check's or screening's). */
+export type SandboxStateAmlJob = {
+  answer: SandboxStateAmlAnswer;
+  readyAtMs: EpochMs;
+};
+
+export type SandboxStateAmlAnswer = {
+  failed: false;
+  score: number;
+  level: AmlRiskLevel;
+} | {
+  failed: true;
+  reason: string;
+};
+
+export type SandboxStateAmlCheck = {
+  uuid: string;
+  siteId: number;
+  /** An AmlCheck type of the v1 contract. */
+  type: string;
+  currency: string;
+  network: string;
+  address: string;
+  txHash: string | null;
+  /** A state of the AML-check machine. */
+  status: string;
+  riskScore: number | null;
+  riskLevel: AmlRiskLevel | null;
+  reason: string | null;
+  createdAtMs: EpochMs;
+  checkedAtMs: EpochMs | null;
+  /** Null for a check skipped without asking the provider. */
+  job: SandboxStateAmlJob | null;
+};
+
+export type SandboxStateAmlProvider = {
+  /** Requests the provider received (the quota consumed). */
+  calls: number;
+  allowlist: {
+    code: string;
+    network: string;
+    name: string;
+  }[];
+  /** The answers configured per address, in the order they were last set; one per address. */
+  answers: {
+    address: string;
+    answer: SandboxStateAmlAnswer;
+    delaySeconds: number;
+    createdAtMs: EpochMs;
+  }[];
+};
+
+/** Upload intents with their files' metadata (the mock never keeps a file's bytes, so neither does the document), and verifications, with each service's random stream. An intent's next id and a verification's creation sequence are rebuilt from the records. */
+export type SandboxStateFiles = {
+  uploads: SandboxStateUploadIntent[];
+  /** In creation order (the order a tick expires verifications due at one instant). */
+  verifications: SandboxStateVerification[];
+  random: {
+    uploads: RandomStreamState;
+    verifications: RandomStreamState;
+  };
+};
+
+export type SandboxStateUploadIntent = {
+  id: number;
+  uuid: string;
+  /** The id of a v3 key's client. */
+  clientId: string;
+  /** An UploadPurpose of the v3 contract. */
+  purpose: string;
+  resourceType: string | null;
+  resourceId: string | null;
+  fieldKey: string | null;
+  /** A state of the upload-intent machine. */
+  status: string;
+  allowedExtensions: string[];
+  maxBytes: number;
+  file: null | {
+    name: string;
+    size: number;
+    contentType: string;
+    sha256: string;
+  };
+  expiresAtMs: EpochMs;
+  committedAtMs: EpochMs | null;
+  consumedAtMs: EpochMs | null;
+};
+
+export type SandboxStateVerification = {
+  id: string;
+  /** The id of a v3 key's client. */
+  clientId: string;
+  /** A VerificationType of the v3 contract. */
+  type: string;
+  /** A state of the verification machine. */
+  status: string;
+  orderId: number | null;
+  documents: {
+    /** The uuid of an upload intent of the same client. */
+    uploadIntent: string;
+    /** A DocumentKind the verification's type accepts. */
+    kind: string;
+  }[];
+  /** The card's masked parts and the digest that recognises it again; never its number. */
+  card: null | {
+    first6: string;
+    last4: string;
+    holderName: string;
+    digest: string;
+  };
+  rejectionReason: string | null;
+  expiresAtMs: EpochMs;
+  createdAtMs: EpochMs;
+  updatedAtMs: EpochMs;
+  reviewedAtMs: EpochMs | null;
+};
 
 export type ClockState = {
   /** The current virtual instant. */

@@ -3,9 +3,34 @@ import type { SandboxStateDeposits } from '../../generated/sandbox-control/types
 import type { StateReferences } from '../domain/state-rejected.js';
 import type { SandboxServices } from '../services.js';
 
-export function exportDepositsState(_services: SandboxServices): SandboxStateDeposits {
-  return {};
+export function exportDepositsState(services: SandboxServices): SandboxStateDeposits {
+  const { deposits, staticAddresses, depositAml, aml } = services;
+  const gateway = deposits.exportState();
+  const statics = staticAddresses.exportState();
+  return {
+    deposits: gateway.deposits,
+    transactions: gateway.transactions,
+    staticAddresses: statics.addresses,
+    hotWallets: statics.hotWallets,
+    depositScreenings: depositAml.exportState(deposits.collection.values()),
+    amlChecks: aml.exportState(),
+    amlProvider: aml.provider.exportState(),
+    random: { deposits: gateway.random, staticAddresses: statics.random },
+  };
 }
 
 /** Replaces the records of freshly built services with the snapshot's; throws StateRejected. */
-export function restoreDepositsState(_services: SandboxServices, _state: SandboxStateDeposits, _references: StateReferences): void {}
+export function restoreDepositsState(services: SandboxServices, state: SandboxStateDeposits, references: StateReferences): void {
+  const { deposits, staticAddresses, depositAml, aml } = services;
+  // Static addresses first: their destinations are reserved before the deposits', and a payment
+  // deposit refers to its static address.
+  staticAddresses.restoreState({ addresses: state.staticAddresses, hotWallets: state.hotWallets, randomAt: state.random.staticAddresses }, references, '/deposits');
+  deposits.restoreState(
+    { deposits: state.deposits, transactions: state.transactions, randomAt: state.random.deposits },
+    { site: (id, pointer) => references.site(id, pointer), staticPayment: (uuid, deposit, pointer) => staticAddresses.staticPayment(uuid, deposit, pointer) },
+    '/deposits',
+  );
+  depositAml.restoreState(state.depositScreenings, (uuid) => deposits.collection.get(uuid), '/deposits/depositScreenings');
+  aml.restoreState(state.amlChecks, references, '/deposits/amlChecks');
+  aml.provider.restoreState(state.amlProvider, '/deposits/amlProvider');
+}

@@ -4,8 +4,13 @@
 // (provider_answered), or fails when the provider cannot screen it (provider_failed), at creation
 // or when a read of the pending check asks the provider again ("reconciled on read"). Checks are scoped to the site that created them. A sandbox reset builds
 // a new screening, so the provider (allowlist, answers, counter) and the checks start afresh.
+import type { AmlCheck } from '../../../generated/deposit-v1/types.js';
+import { amlCheckMachine } from '../../../generated/machines.js';
+import type { SandboxStateAmlCheck } from '../../../generated/sandbox-control/types.js';
 import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
+import { networkCodes } from '../deposits/networks.js';
+import { requireOneOf, StateRejected, type StateReferences } from '../state-rejected.js';
 import { randomUuid } from '../webhooks/ids.js';
 import { applyProviderAnswer, CURRENCY_NOT_IN_ALLOWLIST, fireAml, initialAmlState, type AmlCheckState } from './aml-machine.js';
 import { AmlProvider, amlProviderName, type AmlProviderJob, type AmlRiskLevel } from './aml-provider.js';
@@ -31,6 +36,10 @@ export interface AmlCheckRecord extends AmlCheckInput {
   /** The provider request; null for a skipped check (nothing was sent). */
   job: AmlProviderJob | null;
 }
+
+// Keyed by the generated type, so the compiler keeps the list and the v1 contract in step.
+const checkTypeSet: Readonly<Record<AmlCheck['type'], true>> = { address: true, transaction: true };
+const checkTypes = Object.keys(checkTypeSet) as AmlCheck['type'][];
 
 /** Checks kept per sandbox generation; the oldest go first beyond this. */
 const maxChecks = 100_000;
@@ -86,6 +95,36 @@ export class AmlScreening {
   /** Every site's checks as they stand, oldest first, without asking the provider (the inspector). */
   values(): IterableIterator<AmlCheckRecord> {
     return this.checks.values();
+  }
+
+  /** Every check, oldest first, as a snapshot holds them (the provider's name and the job's address are the check's). */
+  exportState(): SandboxStateAmlCheck[] {
+    return [...this.checks.values()].map(({ provider: _name, createdAt, checkedAt, job, ...rest }) => ({
+      ...rest,
+      createdAtMs: createdAt.getTime(),
+      checkedAtMs: checkedAt?.getTime() ?? null,
+      job: job === null ? null : { answer: { ...job.answer }, readyAtMs: job.readyAtMs },
+    }));
+  }
+
+  /** Replaces the checks with a snapshot's (at `pointer`); the provider's settings are restored apart. Throws StateRejected. */
+  restoreState(records: readonly SandboxStateAmlCheck[], references: Pick<StateReferences, 'site'>, pointer: string): void {
+    this.checks.clear();
+    records.forEach(({ createdAtMs, checkedAtMs, job, ...rest }, index) => {
+      const at = `${pointer}/${index}`;
+      if (this.checks.has(rest.uuid)) throw new StateRejected(`${at}/uuid`, 'another AML check has this uuid');
+      this.remember({
+        ...rest,
+        siteId: references.site(rest.siteId, `${at}/siteId`).id,
+        type: requireOneOf(rest.type, checkTypes, `${at}/type`),
+        network: requireOneOf(rest.network, networkCodes, `${at}/network`),
+        status: requireOneOf(rest.status, amlCheckMachine.states, `${at}/status`),
+        provider: amlProviderName,
+        createdAt: new Date(createdAtMs),
+        checkedAt: checkedAtMs === null ? null : new Date(checkedAtMs),
+        job: job === null ? null : { address: rest.address, answer: job.answer, readyAtMs: job.readyAtMs },
+      });
+    });
   }
 
   private remember(record: AmlCheckRecord): void {

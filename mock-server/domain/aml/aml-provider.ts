@@ -4,7 +4,9 @@
 // score derived from a hash of the address, ready at once) and a counter of the requests it
 // received, i.e. the quota consumed.
 import { createHash } from 'node:crypto';
+import type { SandboxStateAmlProvider } from '../../../generated/sandbox-control/types.js';
 import { listedAssets, type AssetDefinition } from '../deposits/assets.js';
+import { StateRejected } from '../state-rejected.js';
 
 export type AmlRiskLevel = 'low' | 'medium' | 'high' | 'severe';
 
@@ -100,6 +102,26 @@ export class AmlProvider {
 
   listAnswers(): AmlAnswerConfig[] {
     return [...this.answers.values()];
+  }
+
+  /** The call count, the allowlist and the configured answers, as a snapshot holds them. */
+  exportState(): SandboxStateAmlProvider {
+    return {
+      calls: this.callCount,
+      allowlist: this.allowlist.map((entry) => ({ ...entry })),
+      answers: this.listAnswers().map(({ createdAt, answer, ...rest }) => ({ ...rest, answer: { ...answer }, createdAtMs: createdAt.getTime() })),
+    };
+  }
+
+  /** Replaces the settings with a snapshot's (at `pointer`); throws StateRejected when two answers are for one address. */
+  restoreState(state: SandboxStateAmlProvider, pointer: string): void {
+    this.callCount = state.calls;
+    this.setCurrencies(state.allowlist);
+    this.answers.clear();
+    state.answers.forEach(({ createdAtMs, ...answer }, index) => {
+      if (this.answers.has(answer.address)) throw new StateRejected(`${pointer}/answers/${index}/address`, 'another answer is for this address');
+      this.setAnswer({ ...answer, createdAt: new Date(createdAtMs) });
+    });
   }
 
   /** Sends a screening of `address`: one request; the answer is fixed now. */

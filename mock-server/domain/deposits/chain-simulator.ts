@@ -2,8 +2,10 @@
 // control API, and their confirmations. A transaction's confirmations are an explicit base (set
 // at injection, raised by the control API) plus the blocks the network produced on the virtual
 // clock since that base was set (blocksIn), so they accrue as the clock advances.
+import type { SandboxStateChainTransaction } from '../../../generated/sandbox-control/types.js';
+import { requireOneOf, StateRejected } from '../state-rejected.js';
 import type { ChainData } from './chain-data.js';
-import { blocksIn, requireNetwork, type NetworkCode } from './networks.js';
+import { blocksIn, networkCodes, requireNetwork, type NetworkCode } from './networks.js';
 
 export interface ChainTransaction {
   hash: string;
@@ -36,7 +38,7 @@ export interface InjectInput {
 export class SimulatedChain {
   private readonly transactions = new Map<string, ChainTransaction>();
 
-  constructor(private readonly data: ChainData) {}
+  constructor(private data: ChainData) {}
 
   has(hash: string): boolean {
     return this.transactions.has(hash);
@@ -76,6 +78,35 @@ export class SimulatedChain {
     };
     this.transactions.set(hash, tx);
     return tx;
+  }
+
+  /** Every transaction, oldest first, as a snapshot holds them (requiredConfirmations is the network's). */
+  exportState(): SandboxStateChainTransaction[] {
+    return [...this.transactions.values()].map(({ requiredConfirmations: _network, createdAt, baseAt, ...rest }) => ({
+      ...rest,
+      createdAtMs: createdAt.getTime(),
+      baseAtMs: baseAt.getTime(),
+    }));
+  }
+
+  /**
+   * Replaces the transactions with a snapshot's (`pointer` names its list), and the data new
+   * hashes and senders are drawn from with `data` (the resumed stream); throws StateRejected.
+   */
+  restoreState(records: readonly SandboxStateChainTransaction[], data: ChainData, pointer: string): void {
+    this.transactions.clear();
+    records.forEach(({ createdAtMs, baseAtMs, ...record }, index) => {
+      const network = requireNetwork(requireOneOf(record.network, networkCodes, `${pointer}/${index}/network`));
+      if (this.transactions.has(record.hash)) throw new StateRejected(`${pointer}/${index}/hash`, 'another transaction has this hash');
+      this.transactions.set(record.hash, {
+        ...record,
+        network: network.code,
+        requiredConfirmations: network.defaultConfirmations,
+        createdAt: new Date(createdAtMs),
+        baseAt: new Date(baseAtMs),
+      });
+    });
+    this.data = data;
   }
 
   /** Adds `count` explicit confirmations (on top of those accrued so far). */

@@ -8,9 +8,12 @@
 // the provider does not screen the deposit's currency on its network (allowlist; an empty
 // allowlist, i.e. not synced, screens everything, as for AML checks).
 import type { DepositAml } from '../../../generated/deposit-v1/types.js';
+import { amlCheckMachine } from '../../../generated/machines.js';
+import type { SandboxStateDepositScreening } from '../../../generated/sandbox-control/types.js';
 import type { Clock } from '../../clock.js';
 import { applyProviderAnswer, initialAmlState, type ScreeningResult } from '../aml/aml-machine.js';
 import type { AmlProvider, AmlProviderJob } from '../aml/aml-provider.js';
+import { requireOneOf, StateRejected } from '../state-rejected.js';
 import { findAsset } from './assets.js';
 import type { SimulatedChain } from './chain-simulator.js';
 import type { DepositRecord } from './deposit-records.js';
@@ -49,6 +52,43 @@ export class DepositAmlScreening {
     const result = this.evaluate(deposit);
     deposit.amlStatus = result.amlStatus;
     return result;
+  }
+
+  /** The screenings of these deposits, in their order (snapshots). */
+  exportState(deposits: Iterable<DepositRecord>): SandboxStateDepositScreening[] {
+    const states: SandboxStateDepositScreening[] = [];
+    for (const deposit of deposits) {
+      const screening = this.screenings.get(deposit);
+      if (screening === undefined) continue;
+      const { hash, status, riskScore, riskLevel, reason, checkedAt, job } = screening;
+      states.push({ depositUuid: deposit.uuid, hash, status, riskScore, riskLevel, reason, checkedAtMs: checkedAt?.getTime() ?? null, job: { answer: { ...job.answer }, readyAtMs: job.readyAtMs } });
+    }
+    return states;
+  }
+
+  /**
+   * Puts a snapshot's screenings (at `pointer`) onto the restored deposits; the sender screened is
+   * the screened transaction's. Throws StateRejected.
+   */
+  restoreState(records: readonly SandboxStateDepositScreening[], depositOf: (uuid: string) => DepositRecord | undefined, pointer: string): void {
+    records.forEach((record, index) => {
+      const at = `${pointer}/${index}`;
+      const deposit = depositOf(record.depositUuid);
+      if (deposit === undefined) throw new StateRejected(`${at}/depositUuid`, 'no deposit has this uuid');
+      if (this.screenings.has(deposit)) throw new StateRejected(`${at}/depositUuid`, 'the deposit has another screening');
+      if (!deposit.transactionHashes.includes(record.hash)) throw new StateRejected(`${at}/hash`, 'is not a transaction credited to the deposit');
+      const senderAddress = this.chain.require(record.hash).from;
+      this.screenings.set(deposit, {
+        hash: record.hash,
+        senderAddress,
+        job: { address: senderAddress, answer: record.job.answer, readyAtMs: record.job.readyAtMs },
+        status: requireOneOf(record.status, amlCheckMachine.states, `${at}/status`),
+        riskScore: record.riskScore,
+        riskLevel: record.riskLevel,
+        reason: record.reason,
+        checkedAt: record.checkedAtMs === null ? null : new Date(record.checkedAtMs),
+      });
+    });
   }
 
   private evaluate(deposit: DepositRecord): DepositAml {

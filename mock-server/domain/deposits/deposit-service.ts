@@ -8,19 +8,22 @@
 // by that instant, on a read, or when a transaction arrives.
 import { operationExtension } from '../../bundled-contracts.js';
 import { depositMachine, type DepositEvent, type DepositState, type Transition } from '../../../generated/machines.js';
+import type { SandboxStateChainTransaction, SandboxStateDeposit } from '../../../generated/sandbox-control/types.js';
 import type { Clock } from '../../clock.js';
 import { compareAmounts } from '../../decimal.js';
-import type { Random } from '../../random.js';
+import { createRandom, type Random } from '../../random.js';
 import { DueQueue } from '../../store/due-queue.js';
 import { flatString } from '../../store/flat-string.js';
 import { ListableCollection } from '../../store/list-records.js';
 import type { Site } from '../accounts/sites.js';
+import { StateRejected } from '../state-rejected.js';
 import { randomUuid } from '../webhooks/ids.js';
 import { emitSiteEvent, type SiteWebhookContext } from '../webhooks/site-endpoint.js';
 import type { AssetDefinition } from './assets.js';
 import { createChainData, type ChainData } from './chain-data.js';
 import { SimulatedChain, type ChainTransaction, type InjectInput } from './chain-simulator.js';
 import { depositView, noneCredited, receivedAmount, type DepositRecord } from './deposit-records.js';
+import { depositOf, depositState, type DepositReferences } from './deposit-state.js';
 import { requireNetwork, type NetworkCode } from './networks.js';
 
 // Timer and guard names of the machine file; checked against the generated table at load.
@@ -119,7 +122,9 @@ export class DepositService {
     defaultSort: [{ field: 'createdAt', direction: 'desc' }],
     partitions: { [BY_SITE]: (d) => d.site.id, [BY_STATIC_ADDRESS]: (d) => d.staticAddress?.uuid ?? null },
   });
-  private readonly data: ChainData;
+  /** The deposits' stream: their uuids, addresses, memos and the chain's hashes (a snapshot's load resumes it). */
+  private random: Random;
+  private data: ChainData;
   /** Site id → order id → its deposits (one, or several: other assets, static-address payments). */
   private readonly byOrder = new Map<number, Map<string, DepositRecord | DepositRecord[]>>();
   /**
@@ -143,7 +148,8 @@ export class DepositService {
   staticPayments: StaticPaymentHooks | null = null;
 
   constructor(private readonly options: DepositServiceOptions) {
-    this.data = createChainData(options.random);
+    this.random = options.random;
+    this.data = createChainData(this.random);
     this.chain = new SimulatedChain(this.data);
   }
 
@@ -227,6 +233,67 @@ export class DepositService {
   view(deposit: DepositRecord) {
     this.options.beforeView?.(deposit);
     return depositView(deposit, this.chain, this.options.clock.now());
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Snapshots (mock-server/snapshot/deposits-state.ts)
+
+  /** The deposits in creation order, the chain's transactions and the stream's position. */
+  exportState(): { deposits: SandboxStateDeposit[]; transactions: SandboxStateChainTransaction[]; random: number } {
+    return { deposits: [...this.collection.values()].map(depositState), transactions: this.chain.exportState(), random: this.random.state() };
+  }
+
+  /**
+   * Puts a snapshot's chain transactions and deposits (at `pointer`) into this freshly built
+   * service, whose static addresses are restored already (their destinations reserved), rebuilds
+   * every index and the due queue from them and resumes the stream at `randomAt`; throws
+   * StateRejected. Nothing is settled here: the clock is the snapshot's only once the load is done,
+   * and due transitions then happen at the instant they fell due, as without the round trip.
+   */
+  restoreState(
+    state: { deposits: readonly SandboxStateDeposit[]; transactions: readonly SandboxStateChainTransaction[]; randomAt: number },
+    references: DepositReferences,
+    pointer: string,
+  ): void {
+    this.random = createRandom(this.random.seed, state.randomAt);
+    this.data = createChainData(this.random);
+    this.chain.restoreState(state.transactions, this.data, `${pointer}/transactions`);
+    state.deposits.forEach((record, index) => {
+      const at = `${pointer}/deposits/${index}`;
+      if (this.collection.get(record.uuid) !== undefined) throw new StateRejected(`${at}/uuid`, 'another deposit has this uuid');
+      const deposit = depositOf(record, index, references, at);
+      deposit.transactionHashes.forEach((hash, position) => {
+        const hashAt = `${at}/transactionHashes/${position}`;
+        if (!this.chain.has(hash)) throw new StateRejected(hashAt, 'no chain transaction has this hash');
+        if (this.credited.has(hash)) throw new StateRejected(hashAt, 'the transaction is credited to another deposit');
+        this.credited.set(hash, deposit);
+      });
+      // A static address's payments receive at its destination, reserved with it.
+      if (deposit.staticAddress === null) this.restoreDestination(deposit.network, deposit.address, deposit.memo, at, deposit);
+      this.collection.upsert(deposit);
+      this.addToOrder(deposit);
+    });
+    this.nextSeq = state.deposits.length;
+    for (const deposit of this.collection.values()) this.timers.schedule(deposit);
+  }
+
+  /**
+   * Reserves the destination a restored record receives at (`deposit`'s, or a static address's
+   * with null), as allocateAddress and create did; throws StateRejected (naming fields under
+   * `pointer`) when another record receives there, when the memo does not fit the network, or when
+   * the records of a memo network do not share its one address.
+   */
+  restoreDestination(network: NetworkCode, address: string, memo: string | null, pointer: string, deposit: DepositRecord | null = null): void {
+    const memoNetwork = requireNetwork(network).memoName !== null;
+    if (memoNetwork !== (memo !== null)) throw new StateRejected(`${pointer}/memo`, memoNetwork ? `a ${network} destination needs a memo` : `a ${network} destination has no memo`);
+    if (memoNetwork) {
+      const shared = this.sharedAddresses.get(network) ?? address;
+      if (address !== shared) throw new StateRejected(`${pointer}/address`, `the ${network} destinations share the address ${shared}`);
+      this.sharedAddresses.set(network, shared);
+    }
+    const key = destinationKey(network, address, memo);
+    if (this.destinations.has(key)) throw new StateRejected(`${pointer}/address`, 'another deposit or static address receives here');
+    this.destinations.set(key, deposit);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -350,7 +417,7 @@ export class DepositService {
     // Every field in one literal, in one order: all deposits share one hidden class.
     const deposit: DepositRecord = {
       seq: this.nextSeq++,
-      uuid: flatString(randomUuid(this.options.random)),
+      uuid: flatString(randomUuid(this.random)),
       site: fields.site,
       orderId: fields.orderId,
       asset: fields.asset,

@@ -36,6 +36,9 @@ export const networks: readonly NetworkDefinition[] = Object.freeze([
   network({ code: 'XLM', name: 'Stellar', archetype: 'stellar', nativeTicker: 'XLM', enabled: true, defaultConfirmations: 1, memoRequired: true, memoName: 'memo', blockTimeSeconds: 5, referenceHeight: 56_000_000 }),
 ]);
 
+/** Every network's code, in catalog order. */
+export const networkCodes: readonly NetworkCode[] = networks.map((n) => n.code);
+
 const byCode = new Map<string, NetworkDefinition>(networks.map((n) => [n.code, n]));
 
 /** The network with this code, enabled or not; undefined for an unknown code. */

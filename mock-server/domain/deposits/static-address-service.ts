@@ -4,20 +4,23 @@
 // own deposit (DepositService.createStaticPayment, amount null = any amount) carrying
 // `staticAddress`; once that deposit is final it is swept to the network's hot wallet at once
 // (deposit.swept, sweptAt = the instant it became final).
-import type { StaticAddress } from '../../../generated/deposit-v1/types.js';
+import type { StaticAddress, StaticAddressRef } from '../../../generated/deposit-v1/types.js';
 import { staticAddressMachine, type StaticAddressEvent, type StaticAddressState } from '../../../generated/machines.js';
+import type { SandboxStateDeposit, SandboxStateStaticAddress, SandboxStateStaticAddressHotWallet } from '../../../generated/sandbox-control/types.js';
 import type { Clock } from '../../clock.js';
-import type { Random } from '../../random.js';
+import { createRandom, type Random } from '../../random.js';
 import { ListableCollection } from '../../store/list-records.js';
 import type { Site } from '../accounts/sites.js';
 import { tryFire, type FireResult } from '../machines/fire.js';
+import { requireOneOf, StateRejected, type StateReferences } from '../state-rejected.js';
 import { randomUuid } from '../webhooks/ids.js';
 import type { AssetDefinition } from './assets.js';
 import { createChainData, type ChainData } from './chain-data.js';
 import type { ChainTransaction } from './chain-simulator.js';
 import type { DepositRecord } from './deposit-records.js';
+import { restoredAsset } from './deposit-state.js';
 import { BY_SITE, type DepositService } from './deposit-service.js';
-import { requireNetwork, type NetworkCode } from './networks.js';
+import { networkCodes, requireNetwork, type NetworkCode } from './networks.js';
 
 export interface StaticAddressRecord {
   uuid: string;
@@ -47,12 +50,12 @@ export class StaticAddressService {
   /** (network, address, memo) → the static address that receives there. */
   private readonly byDestination = new Map<string, StaticAddressRecord>();
   private readonly hotWallets = new Map<NetworkCode, string>();
-  private readonly data: ChainData;
+  private data: ChainData;
 
   constructor(
     private readonly clock: Clock,
-    /** The static-address ids and sweep data: a stream of their own. */
-    private readonly random: Random,
+    /** The static-address ids and sweep data: a stream of their own (a snapshot's load resumes it). */
+    private random: Random,
     readonly deposits: DepositService,
   ) {
     this.data = createChainData(random);
@@ -123,6 +126,69 @@ export class StaticAddressService {
       paymentsCount: record.paymentsCount,
       createdAt: record.createdAt.toISOString(),
     };
+  }
+
+  /** The addresses in creation order, the hot wallets drawn so far and the stream's position (snapshots). */
+  exportState(): { addresses: SandboxStateStaticAddress[]; hotWallets: SandboxStateStaticAddressHotWallet[]; random: number } {
+    return {
+      addresses: [...this.collection.values()].map(({ site, network: _assetsNetwork, paymentsCount: _countedFromDeposits, createdAt, ...rest }) => ({ ...rest, siteId: site.id, createdAtMs: createdAt.getTime() })),
+      hotWallets: [...this.hotWallets].map(([network, address]) => ({ network, address })),
+      random: this.random.state(),
+    };
+  }
+
+  /**
+   * Puts a snapshot's static addresses and hot wallets (at `pointer`) into this freshly built
+   * service, reserving their destinations with the deposits (restored after them: their payments
+   * count through staticPayment), and resumes the stream at `randomAt`; throws StateRejected.
+   */
+  restoreState(
+    state: { addresses: readonly SandboxStateStaticAddress[]; hotWallets: readonly SandboxStateStaticAddressHotWallet[]; randomAt: number },
+    references: Pick<StateReferences, 'site'>,
+    pointer: string,
+  ): void {
+    this.random = createRandom(this.random.seed, state.randomAt);
+    this.data = createChainData(this.random);
+    state.addresses.forEach(({ siteId, createdAtMs, ...rest }, index) => {
+      const at = `${pointer}/staticAddresses/${index}`;
+      const asset = restoredAsset(rest.asset, `${at}/asset`);
+      const site = references.site(siteId, `${at}/siteId`);
+      const key = JSON.stringify([site.id, rest.orderId]);
+      if (this.collection.get(rest.uuid) !== undefined) throw new StateRejected(`${at}/uuid`, 'another static address has this uuid');
+      if (this.byOrder.has(key)) throw new StateRejected(`${at}/orderId`, 'the site has another static address for this order id');
+      this.deposits.restoreDestination(asset.network, rest.address, rest.memo, at);
+      const record: StaticAddressRecord = {
+        ...rest,
+        site,
+        network: asset.network,
+        status: requireOneOf(rest.status, staticAddressMachine.states, `${at}/status`),
+        paymentsCount: 0,
+        createdAt: new Date(createdAtMs),
+      };
+      this.byOrder.set(key, record);
+      this.byDestination.set(destinationKey(record.network, record.address, record.memo), record);
+      this.collection.upsert(record);
+    });
+    state.hotWallets.forEach(({ network, address }, index) => {
+      const at = `${pointer}/hotWallets/${index}`;
+      const code = requireOneOf(network, networkCodes, `${at}/network`);
+      if (this.hotWallets.has(code)) throw new StateRejected(`${at}/network`, `another hot wallet is on ${network}`);
+      this.hotWallets.set(code, address);
+    });
+  }
+
+  /**
+   * A restored deposit's static address: a payment to it is of its site, order and asset, and
+   * counts among its payments; throws StateRejected when there is no such static address.
+   */
+  staticPayment(uuid: string, deposit: Pick<SandboxStateDeposit, 'siteId' | 'orderId' | 'asset'>, pointer: string): StaticAddressRef {
+    const record = this.collection.get(uuid);
+    if (record === undefined) throw new StateRejected(pointer, 'no static address has this uuid');
+    if (record.site.id !== deposit.siteId || record.orderId !== deposit.orderId || record.asset !== deposit.asset) {
+      throw new StateRejected(pointer, 'a payment to this static address is of its site, order id and asset');
+    }
+    record.paymentsCount += 1;
+    return { uuid: record.uuid, orderId: record.orderId };
   }
 
   /** The chain watcher's first question: is this a payment to an active static address? */

@@ -4,9 +4,11 @@
 // detected type and digest are kept, never its bytes, so memory stays bounded.
 import type { UploadIntent, UploadPurpose } from '../../../generated/exchange-v3/types.js';
 import { uploadIntentMachine, type UploadIntentEvent, type UploadIntentState } from '../../../generated/machines.js';
+import type { SandboxStateUploadIntent } from '../../../generated/sandbox-control/types.js';
 import type { Clock } from '../../clock.js';
-import type { Random } from '../../random.js';
+import { createRandom, type Random } from '../../random.js';
 import { allowedEvents, tryFire } from '../machines/fire.js';
+import { requireOneOf, StateRejected } from '../state-rejected.js';
 import { randomUuid } from '../webhooks/ids.js';
 import { detectContentType, fileProblems, type ReceivedFile } from './file-content.js';
 import { uploadLimits } from './upload-limits.js';
@@ -44,6 +46,10 @@ export interface CreateUploadIntentInput {
   maxBytes: number | null;
 }
 
+// Keyed by the generated type, so the compiler keeps the list and the v3 contract in step.
+const purposeSet: Readonly<Record<UploadPurpose, true>> = { identity_verification: true, card_verification: true };
+const purposes = Object.keys(purposeSet) as UploadPurpose[];
+
 export type CommitOutcome =
   | { ok: true }
   /** The intent's status does not allow a commit: the machine's reason (409). */
@@ -57,7 +63,8 @@ export class UploadIntentService {
 
   constructor(
     private readonly clock: Clock,
-    private readonly random: Random,
+    /** The intents' uuids: a stream of their own (a snapshot's load resumes it). */
+    private random: Random,
   ) {}
 
   create(clientId: string, input: CreateUploadIntentInput): UploadIntentRecord {
@@ -89,6 +96,56 @@ export class UploadIntentService {
     if (intent === undefined || intent.clientId !== clientId) return undefined;
     this.settle(intent);
     return intent;
+  }
+
+  /** The client of any intent, undefined for an unknown uuid (a restored verification's documents). */
+  clientOf(uuid: string): string | undefined {
+    return this.intents.get(uuid)?.clientId;
+  }
+
+  /** Every intent in creation order, as stored (not brought up to date), and the stream's position (snapshots). */
+  exportState(): { intents: SandboxStateUploadIntent[]; random: number } {
+    const intents = [...this.intents.values()].map(({ allowedExtensions, file, expiresAt, committedAt, consumedAt, ...rest }) => ({
+      ...rest,
+      allowedExtensions: [...allowedExtensions],
+      file: file === null ? null : { ...file },
+      expiresAtMs: expiresAt.getTime(),
+      committedAtMs: committedAt?.getTime() ?? null,
+      consumedAtMs: consumedAt?.getTime() ?? null,
+    }));
+    return { intents, random: this.random.state() };
+  }
+
+  /**
+   * Replaces the intents with a snapshot's (at `pointer`), each client checked by `requireClient`,
+   * continues the ids after the highest and resumes the stream at `randomAt`. Throws StateRejected.
+   */
+  restoreState(
+    state: { intents: readonly SandboxStateUploadIntent[]; randomAt: number },
+    requireClient: (clientId: string, pointer: string) => void,
+    pointer: string,
+  ): void {
+    this.intents.clear();
+    const ids = new Set<number>();
+    let highest = 0;
+    state.intents.forEach(({ expiresAtMs, committedAtMs, consumedAtMs, ...rest }, index) => {
+      const at = `${pointer}/${index}`;
+      if (this.intents.has(rest.uuid)) throw new StateRejected(`${at}/uuid`, 'another upload intent has this uuid');
+      if (ids.has(rest.id)) throw new StateRejected(`${at}/id`, 'another upload intent has this id');
+      requireClient(rest.clientId, `${at}/clientId`);
+      ids.add(rest.id);
+      highest = Math.max(highest, rest.id);
+      this.intents.set(rest.uuid, {
+        ...rest,
+        purpose: requireOneOf(rest.purpose, purposes, `${at}/purpose`),
+        status: requireOneOf(rest.status, uploadIntentMachine.states, `${at}/status`),
+        expiresAt: new Date(expiresAtMs),
+        committedAt: committedAtMs === null ? null : new Date(committedAtMs),
+        consumedAt: consumedAtMs === null ? null : new Date(consumedAtMs),
+      });
+    });
+    this.nextId = highest + 1;
+    this.random = createRandom(this.random.seed, state.randomAt);
   }
 
   /** Every client's intents, brought up to date, newest first (the inspector). */

@@ -15,6 +15,9 @@ const requirements: Readonly<Record<VerificationType, TypeRequirements>> = {
   card: { purpose: 'card_verification', slots: [['card_photo']] },
 };
 
+/** Every verification type (a snapshot's records are checked against them). */
+export const verificationTypes = Object.keys(requirements) as VerificationType[];
+
 /** The upload purpose of this type's documents. */
 export function purposeOf(type: VerificationType): UploadPurpose {
   return requirements[type].purpose;

@@ -6,13 +6,15 @@
 // linked order (order-link.ts), which an approval releases from verification_hold.
 import type { DocumentKind, VerificationType } from '../../../generated/exchange-v3/types.js';
 import { verificationMachine, type VerificationEvent } from '../../../generated/machines.js';
+import type { SandboxStateVerification } from '../../../generated/sandbox-control/types.js';
 import type { Clock } from '../../clock.js';
-import type { Random } from '../../random.js';
+import { createRandom, type Random } from '../../random.js';
 import { DueQueue } from '../../store/due-queue.js';
 import type { UploadIntentRecord, UploadIntentService } from '../files/upload-intent-service.js';
 import { tryFire } from '../machines/fire.js';
+import { requireOneOf, StateRejected } from '../state-rejected.js';
 import { randomUuid } from '../webhooks/ids.js';
-import { acceptedKinds, purposeOf } from './document-requirements.js';
+import { acceptedKinds, purposeOf, verificationTypes } from './document-requirements.js';
 import { reportToOrder, type OrdersAwaitingVerification } from './order-link.js';
 import { approvedState, cardDigest, guardsOf, missingOf, refusal, waitsForDocuments, waitsForDocumentsIn, type VerificationRecord } from './verification-records.js';
 
@@ -59,7 +61,8 @@ export class VerificationService {
 
   constructor(
     private readonly clock: Clock,
-    private readonly random: Random,
+    /** The verifications' ids: a stream of their own (a snapshot's load resumes it). */
+    private random: Random,
     private readonly uploads: UploadIntentService,
     /** The orders a verification may be for: each change is reported to its order. */
     private readonly orders: OrdersAwaitingVerification,
@@ -232,6 +235,59 @@ export class VerificationService {
     }
     this.fire(verification, decision);
     return { ok: true, value: verification };
+  }
+
+  /** Every verification in creation order, as stored (not brought up to date), and the stream's position (snapshots). */
+  exportState(): { verifications: SandboxStateVerification[]; random: number } {
+    const verifications = [...this.verifications.values()].map(({ documents, card, expiresAt, createdAt, updatedAt, reviewedAt, ...rest }) => ({
+      ...rest,
+      documents: documents.map((d) => ({ ...d })),
+      card: card === null ? null : { ...card },
+      expiresAtMs: expiresAt.getTime(),
+      createdAtMs: createdAt.getTime(),
+      updatedAtMs: updatedAt.getTime(),
+      reviewedAtMs: reviewedAt?.getTime() ?? null,
+    }));
+    return { verifications, random: this.random.state() };
+  }
+
+  /**
+   * Replaces the verifications with a snapshot's (at `pointer`), after the upload intents their
+   * documents name were restored; each client is checked by `requireClient`. Rebuilds the creation
+   * sequence and the expiry queue, and resumes the stream at `randomAt`. Nothing is settled or
+   * reported to orders here: the clock is the snapshot's only once the load is done.
+   */
+  restoreState(
+    state: { verifications: readonly SandboxStateVerification[]; randomAt: number },
+    requireClient: (clientId: string, pointer: string) => void,
+    pointer: string,
+  ): void {
+    this.verifications.clear();
+    this.timers.clear();
+    state.verifications.forEach(({ documents, expiresAtMs, createdAtMs, updatedAtMs, reviewedAtMs, ...rest }, index) => {
+      const at = `${pointer}/${index}`;
+      if (this.verifications.has(rest.id)) throw new StateRejected(`${at}/id`, 'another verification has this id');
+      requireClient(rest.clientId, `${at}/clientId`);
+      const type = requireOneOf(rest.type, verificationTypes, `${at}/type`);
+      const verification: VerificationRecord = {
+        ...rest,
+        type,
+        status: requireOneOf(rest.status, verificationMachine.states, `${at}/status`),
+        documents: documents.map((document, position) => {
+          const documentAt = `${at}/documents/${position}`;
+          if (this.uploads.clientOf(document.uploadIntent) !== rest.clientId) throw new StateRejected(`${documentAt}/uploadIntent`, 'the client has no upload intent with this uuid');
+          return { uploadIntent: document.uploadIntent, kind: requireOneOf(document.kind, acceptedKinds(type), `${documentAt}/kind`) };
+        }),
+        expiresAt: new Date(expiresAtMs),
+        createdAt: new Date(createdAtMs),
+        updatedAt: new Date(updatedAtMs),
+        reviewedAt: reviewedAtMs === null ? null : new Date(reviewedAtMs),
+      };
+      this.sequence.set(verification, index);
+      this.verifications.set(verification.id, verification);
+    });
+    for (const verification of this.verifications.values()) this.timers.schedule(verification);
+    this.random = createRandom(this.random.seed, state.randomAt);
   }
 
   /** Applies every expiry now due: only the verifications the queue says are due. */
