@@ -148,7 +148,11 @@ export class Sandbox {
     const badIps = (options.webhookEgressIps ?? []).filter((ip) => isIP(ip) === 0);
     if (badIps.length > 0) throw new RangeError(`webhook egress IPs must be IP addresses: ${badIps.join(', ')}`);
     this.webhookEgressIps = options.webhookEgressIps ?? defaultWebhookEgressIps;
-    this.webhookEngineOptions = { retryScheduleSeconds: options.webhookRetrySchedule, failedDeliveriesLimit: options.webhookFailedDeliveriesLimit };
+    this.webhookEngineOptions = {
+      retryScheduleSeconds: options.webhookRetrySchedule,
+      failedDeliveriesLimit: options.webhookFailedDeliveriesLimit,
+      realNow: options.realNow,
+    };
     this.install(this.buildGeneration(this.seedInUse));
     // The store keeps the clock's setting, so a durable engine resumes the virtual time it left.
     this.clock.onChange((setting) => void this.store.clock.save(setting));

@@ -23,6 +23,8 @@ export interface WebhookEngineOptions {
   /** Failed deliveries in a row that disable an endpoint (0: never); default the endpoint machine's. */
   failedDeliveriesLimit?: number | undefined;
   feed?: WebhookFeed | undefined;
+  /** Real time, which the dispatcher's claims are leased in; default Date.now. */
+  realNow?: (() => number) | undefined;
 }
 
 export function createWebhookEngine(
@@ -36,5 +38,6 @@ export function createWebhookEngine(
   const machine = new DeliveryMachine(options.retryScheduleSeconds === undefined ? {} : { scheduleSeconds: options.retryScheduleSeconds });
   const limit = options.failedDeliveriesLimit === undefined ? {} : { failedDeliveriesLimit: options.failedDeliveriesLimit };
   const service = new WebhookService({ store, clock, random, machine, ...limit, ...(options.feed !== undefined ? { feed: options.feed } : {}) });
-  return { store, service, dispatcher: new Dispatcher({ service, store, clock, transport, pool }) };
+  const realNow = options.realNow === undefined ? {} : { realNow: options.realNow };
+  return { store, service, dispatcher: new Dispatcher({ service, store, clock, transport, pool, ...realNow }) };
 }

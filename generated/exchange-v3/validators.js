@@ -22843,7 +22843,7 @@ return errors === 0;
 }
 validate486.evaluated = {"props":{"status":true,"headers":true,"body":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema219 = {"type":"object","description":"Why one attempt got no HTTP answer.","required":["code","message"],"properties":{"code":{"type":"string","description":"For example `timeout` (no answer within 15 s), `connection_refused`, `dns_error`, `tls_error`, `egress_denied` (the sandbox's webhook egress policy refused the address the URL resolved to; nothing was sent).","x-assumption":"egress_denied is the mock's own code; a shared sandbox refuses private, link-local and metadata addresses and itself, checked on the address each attempt connects to."},"message":{"type":"string"}}};
+const schema219 = {"type":"object","description":"Why one attempt got no HTTP answer.","required":["code","message"],"properties":{"code":{"type":"string","description":"For example `timeout` (no answer within 15 s), `connection_refused`, `dns_error`, `tls_error`, `egress_denied` (the sandbox's webhook egress policy refused the address the URL resolved to; nothing was sent), `claim_expired` (the sender that claimed the attempt stopped before recording its outcome; the receiver may have received it, and the next attempt is a retry).","x-assumption":"egress_denied is the mock's own code; a shared sandbox refuses private, link-local and metadata addresses and itself, checked on the address each attempt connects to."},"message":{"type":"string"}}};
 
 function validate488(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;

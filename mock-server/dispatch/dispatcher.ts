@@ -1,10 +1,15 @@
-// Sends due deliveries: reads the store's due queue on the virtual clock, makes each attempt
-// (signed POST of the event's exact body, aborted after the machine's attempt timeout) through
-// the sandbox's one delivery pool, and reports every outcome through the service, which applies
-// the machine. However many runs overlap, no more attempts are in flight than the pool allows.
+// Sends due deliveries: claims them from the store's due queue on the virtual clock, one at a
+// time as a place in the sandbox's one delivery pool frees up, makes each attempt (signed POST of
+// the event's exact body, aborted after the machine's attempt timeout) and reports every outcome
+// through the service, which applies the machine. However many runs overlap, no more attempts are
+// in flight than the pool allows. A claim is a lease in real time: every process sharing the
+// store attempts a due delivery once, and a delivery whose claimant died (its lease ran out
+// unrecorded) gets that attempt recorded as failed with `claim_expired`, so the retry the
+// schedule then makes is marked as one (at least once: the receiver may have had the lost one).
 // Per-endpoint ordering is not promised: deliveries of one endpoint may be in flight together.
 import type { Clock } from '../clock.js';
 import type { AttemptOutcome, WebhookService } from '../domain/webhooks/webhook-service.js';
+import type { DeliveryRecord } from '../store/records/webhook-records.js';
 import type { WebhookStore } from '../store/webhook-store.js';
 import { DeliveryPool } from './delivery-pool.js';
 import { EgressPolicy } from './egress-policy.js';
@@ -18,11 +23,14 @@ export interface DispatcherOptions {
   clock: Clock;
   /** Where attempts wait for a place (default: a pool of its own of the default size). */
   pool?: DeliveryPool;
-  /** Due deliveries read from the store at a time (default 500). */
-  batchSize?: number;
   /** Default: real HTTP within the default egress policy (local). */
   transport?: Transport;
+  /** Real time, which leases run on (a frozen virtual clock must not keep a dead claimant's lease alive); default Date.now. */
+  realNow?: () => number;
 }
+
+/** How long a claim outlives the attempt's own timeout (the store's writes around it). */
+const leaseMarginMs = 10_000;
 
 export type AttemptResult = 'delivered' | 'retrying' | 'failed' | 'skipped' | 'refused';
 
@@ -45,8 +53,8 @@ export class Dispatcher {
   private readonly store: WebhookStore;
   private readonly clock: Clock;
   private readonly pool: DeliveryPool;
-  private readonly batchSize: number;
   private readonly transport: Transport;
+  private readonly realNow: () => number;
   /** Deliveries with an attempt under way or waiting for a place: never attempted twice at once. */
   private readonly inFlight = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
@@ -57,32 +65,47 @@ export class Dispatcher {
     this.store = options.store;
     this.clock = options.clock;
     this.pool = options.pool ?? new DeliveryPool();
-    this.batchSize = Math.max(1, options.batchSize ?? 500);
     this.transport = options.transport ?? httpTransport({ policy: new EgressPolicy() });
+    this.realNow = options.realNow ?? Date.now;
   }
 
   /**
    * Attempts every delivery due at the current virtual time, each at most once per call (a
    * retry it schedules for the same instant waits for the next call); resolves when all ended.
+   * As many claimants as the pool has places take one due delivery at a time, so a claim is
+   * made only when its attempt can start, and its lease need only outlast one attempt.
    */
   async runDue(): Promise<DispatchSummary> {
     const now = this.clock.now();
     const summary: DispatchSummary = { attempted: 0, delivered: 0, retrying: 0, failed: 0, skipped: 0, refused: 0 };
+    /** Claimed in this call: attempted, or held back unattempted (given back at the end). */
     const seen = new Set<string>();
-    for (;;) {
-      const limit = seen.size + this.inFlight.size + this.batchSize;
-      const page = await this.store.dueDeliveries(now, limit);
-      const fresh = page.filter((d) => !seen.has(d.id) && !this.inFlight.has(d.id)).map((d) => d.id);
-      if (fresh.length === 0) break;
-      for (const id of fresh) seen.add(id);
-      await Promise.all(
-        fresh.map(async (id) => {
-          const result = await this.attempt(id);
-          if (result !== 'skipped' && result !== 'refused') summary.attempted += 1;
-          summary[result] += 1;
-        }),
-      );
-      if (page.length < limit) break;
+    const heldBack: string[] = [];
+    const claimant = async (): Promise<void> => {
+      for (;;) {
+        const result = await this.pool.run(async () => {
+          const leaseFrom = this.realNow();
+          const lease = { nowMs: leaseFrom, untilMs: leaseFrom + this.service.machine.attemptTimeoutMs + leaseMarginMs };
+          const [claimed] = await this.store.claimDue(now, 1, lease);
+          if (claimed === undefined) return null;
+          const id = claimed.delivery.id;
+          if (seen.has(id) || this.inFlight.has(id)) {
+            heldBack.push(id); // stays leased to this call, so the next claim passes over it
+            return 'held';
+          }
+          seen.add(id);
+          return claimed.lostClaim ? this.recordLost(claimed.delivery) : this.attemptClaimed(id);
+        });
+        if (result === null) return;
+        if (result === 'held') continue;
+        if (result !== 'skipped' && result !== 'refused') summary.attempted += 1;
+        summary[result] += 1;
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: this.pool.size }, claimant));
+    } finally {
+      await this.store.releaseClaims(heldBack);
     }
     return summary;
   }
@@ -96,6 +119,26 @@ export class Dispatcher {
     } finally {
       this.inFlight.delete(deliveryId);
     }
+  }
+
+  /** The attempt of a delivery this dispatcher claimed, inside the pool place the claim was made in. */
+  private async attemptClaimed(deliveryId: string): Promise<AttemptResult> {
+    this.inFlight.add(deliveryId);
+    try {
+      return await this.send(deliveryId);
+    } finally {
+      this.inFlight.delete(deliveryId);
+    }
+  }
+
+  /** Records the attempt a dead claimant made (or was about to make) as failed; the schedule retries it. */
+  private async recordLost(delivery: DeliveryRecord): Promise<AttemptResult> {
+    const lost: AttemptOutcome = {
+      error: { code: 'claim_expired', message: 'the process that claimed this attempt stopped before recording its outcome; the receiver may have received it' },
+      request: { url: delivery.endpointUrl, headers: {}, body: '' },
+      durationMs: 0,
+    };
+    return this.outcome(await this.service.recordAttempt(delivery.id, lost));
   }
 
   private async send(deliveryId: string): Promise<AttemptResult> {
@@ -121,7 +164,10 @@ export class Dispatcher {
     } catch (error) {
       outcome = { error: attemptError(error), request, durationMs: elapsed(started) };
     }
-    const recorded = await this.service.recordAttempt(deliveryId, outcome);
+    return this.outcome(await this.service.recordAttempt(deliveryId, outcome));
+  }
+
+  private outcome(recorded: Awaited<ReturnType<WebhookService['recordAttempt']>>): AttemptResult {
     if (!recorded.ok) return 'refused';
     const status = recorded.delivery.status;
     return status === 'delivered' || status === 'retrying' || status === 'failed' ? status : 'refused';
