@@ -214,6 +214,7 @@ export class Sandbox {
   /** Wipes every record and re-seeds, keeping the default key and site; the clock returns to real time. */
   async reset(seed?: number): Promise<void> {
     this.clock.reset();
+    this.defaultKey.lastUsedAt = null;
     this.usage.clear();
     await this.store.clear();
     this.install(this.buildGeneration(seed ?? this.seedInUse));

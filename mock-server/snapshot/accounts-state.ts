@@ -27,7 +27,6 @@ export function restoreAccountsState(generation: Pick<SandboxGeneration, 'keys' 
     if (generation.keys.find(record.token) !== undefined) throw new StateRejected(`${pointer}/token`, 'another key has this token');
     const key = keyOf(record);
     generation.keys.adopt(key);
-    key.lastUsedAt = dateOf(record.lastUsedAtMs);
     clients.set(key.client.id, key.client);
   });
   state.sites.forEach((record, index) => {
@@ -64,8 +63,8 @@ function keyState(key: ApiKey): SandboxStateKey {
 }
 
 function keyOf(record: SandboxStateKey): ApiKey {
-  const { expiresAtMs, createdAtMs, lastUsedAtMs: _restoredAfterAdoption, ...rest } = record;
-  return { ...rest, expiresAt: dateOf(expiresAtMs), createdAt: new Date(createdAtMs), lastUsedAt: null };
+  const { expiresAtMs, createdAtMs, lastUsedAtMs, ...rest } = record;
+  return { ...rest, expiresAt: dateOf(expiresAtMs), createdAt: new Date(createdAtMs), lastUsedAt: dateOf(lastUsedAtMs) };
 }
 
 function siteState(site: Site): SandboxStateSite {

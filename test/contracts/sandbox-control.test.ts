@@ -54,6 +54,9 @@ const EXPECTED: Record<string, string> = {
   'POST /static-addresses/{static_address}/events': 'forceStaticAddressEvent',
   'POST /reviews/{review}/moderation': 'moderateReview',
   'PUT /reserves/{payment_system}': 'setReserve',
+  // issue 17, snapshots
+  'GET /state': 'exportSandboxState',
+  'PUT /state': 'importSandboxState',
 };
 
 const schemaNamed = (name: string): JsonObject => {

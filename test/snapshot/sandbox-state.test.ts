@@ -171,3 +171,28 @@ describe('a document that cannot be loaded', () => {
     await expectRefusedUntouched({ ...good, webhooks: { ...good.webhooks, endpoints: [endpoint] } }, 'webhooks.endpoints.0.status');
   });
 });
+
+describe('a refused load of a mock whose default key was used', () => {
+  let source: TestServer;
+  let target: TestServer;
+  beforeAll(async () => {
+    [source, target] = await Promise.all([startTestServer({ seed: 5 }), startTestServer({ seed: 6 })]);
+    for (const server of [source, target]) server.sandbox.stopDispatching();
+  });
+  afterAll(async () => {
+    await Promise.all([source.close(), target.close()]);
+  });
+
+  it('leaves the default key as it was, last use included', async () => {
+    await target.v3.privatePing();
+    await source.control.createSite();
+    const before = withoutTakenAt(await exportState(target));
+    expect(before.accounts.keys[0]!.lastUsedAtMs).not.toBeNull();
+    // Valid against the contract, refused once its records are read: a site twice.
+    const document = await exportState(source);
+    const twice = { ...document, accounts: { ...document.accounts, sites: [...document.accounts.sites, document.accounts.sites.at(-1)!] } };
+    const refused = await putState(target, twice);
+    expect(refused.status, refused.text).toBe(422);
+    expect(withoutTakenAt(await exportState(target))).toEqual(before);
+  });
+});

@@ -92,9 +92,8 @@ export class ApiKeyRegistry {
     return [...this.byToken.values()];
   }
 
-  /** Takes over a key from an earlier registry (sandbox reset keeps the default key). */
+  /** Takes over a key as it is, from an earlier registry (the default key) or a snapshot. */
   adopt(key: ApiKey): void {
-    key.lastUsedAt = null;
     this.byToken.set(key.token, key);
     this.lastId = Math.max(this.lastId, key.id);
   }
