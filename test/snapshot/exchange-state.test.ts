@@ -149,3 +149,28 @@ describe('a snapshot whose orders do not fit', () => {
     }, 'exchange.reviews.reviews.0.orderPublicId');
   });
 });
+
+describe('an order paid on the simulated chain before the export', () => {
+  let payer: TestServer;
+  let restored: TestServer;
+  beforeAll(async () => {
+    [payer, restored] = await Promise.all([startTestServer({ seed: 43 }), startTestServer({ seed: 8 })]);
+    for (const server of [payer, restored]) server.sandbox.stopDispatching();
+    await payer.control.freezeClock();
+  });
+  afterAll(async () => {
+    await Promise.all([payer?.close(), restored?.close()]);
+  });
+
+  it('is paid after the load once its transaction confirms, as on the original', async () => {
+    const order = await btcToUsdtOrder(payer, payer.v3, { events: [] });
+    await payer.control.injectChainTransaction({ body: { network: 'BTC', address: order.payment_details.address!, amount: order.amount_in, confirmations: 0 } });
+    const document = await exportedJson(payer);
+    expect(document.exchange.orders.orders[0]!.payments).toHaveLength(1);
+    expect((await restored.control.importSandboxState({ body: document })).status).toBe(200);
+    await Promise.all([payer.control.advanceClock({ body: { seconds: 7200 } }), restored.control.advanceClock({ body: { seconds: 7200 } })]);
+    const [there, here] = await Promise.all([payer.v3.getOrder({ path: { order: order.public_id } }), restored.v3.getOrder({ path: { order: order.public_id } })]);
+    expect(here.body.result.order.status).not.toBe('awaiting_payment');
+    expect(here.body.result.order.status).toBe(there.body.result.order.status);
+  });
+});
