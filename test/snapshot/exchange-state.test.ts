@@ -11,6 +11,7 @@ import type { SandboxState } from '../../generated/sandbox-control/types.js';
 import { btcToUsdtOrder } from '../mock-server/support/exchange-order.js';
 import { failure } from '../mock-server/support/failure.js';
 import { startTestServer, type TestServer } from '../mock-server/support/server.js';
+import { exportState } from './support/state-documents.js';
 
 let original: TestServer;
 let loaded: TestServer;
@@ -23,10 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([original?.close(), loaded?.close()]);
 });
-
-async function exportState(server: TestServer): Promise<SandboxState> {
-  return (await server.control.exportSandboxState()).body.result;
-}
 
 /** The document as a file holds it. */
 async function exportedJson(server: TestServer): Promise<SandboxState> {

@@ -7,17 +7,8 @@ import type { SandboxState } from '../../generated/sandbox-control/types.js';
 import { ExchangeV3Client } from '../../generated/exchange-v3/client.js';
 import { expectContractBody } from '../mock-server/support/contract.js';
 import { bearer, send } from '../mock-server/support/http.js';
+import { exportState, expectRefusedUntouched, putState } from './support/state-documents.js';
 import { startTestServer, type TestServer } from '../mock-server/support/server.js';
-
-async function exportState(server: TestServer): Promise<SandboxState> {
-  const response = await server.control.exportSandboxState();
-  expectContractBody('control', 'exportSandboxState', response.status, response.body);
-  return response.body.result;
-}
-
-async function putState(server: TestServer, state: unknown) {
-  return send(server.url, '/__mock/state', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(state) });
-}
 
 /** The document without the instant it was taken at (two exports of one state differ only there). */
 function withoutTakenAt(state: SandboxState): Omit<SandboxState, 'taken_at'> {
@@ -124,22 +115,13 @@ describe('a document that cannot be loaded', () => {
     await Promise.all([source.close(), target.close()]);
   });
 
-  async function expectRefusedUntouched(document: unknown, field: string): Promise<void> {
-    const before = withoutTakenAt(await exportState(target));
-    const refused = await putState(target, document);
-    expect(refused.status, refused.text).toBe(422);
-    expectContractBody('control', 'importSandboxState', 422, refused.json);
-    expect(Object.keys((refused.json as { error: { details: object } }).error.details)).toContain(field);
-    expect(withoutTakenAt(await exportState(target))).toEqual(before);
-  }
-
   it('refuses another version', async () => {
-    await expectRefusedUntouched({ ...good, version: 2 }, 'version');
+    await expectRefusedUntouched(target, { ...good, version: 2 }, 'version');
   });
 
   it('refuses a document cut short', async () => {
     const { webhooks: _cut, ...rest } = good;
-    await expectRefusedUntouched(rest, 'webhooks');
+    await expectRefusedUntouched(target, rest, 'webhooks');
   });
 
   it('refuses records that do not fit together, naming where', async () => {
@@ -159,7 +141,7 @@ describe('a document that cannot be loaded', () => {
       createdAtMs: 0,
       updatedAtMs: 0,
     };
-    await expectRefusedUntouched({ ...good, webhooks: { ...good.webhooks, deliveries: [delivery] } }, 'webhooks.deliveries.0.eventId');
+    await expectRefusedUntouched(target, { ...good, webhooks: { ...good.webhooks, deliveries: [delivery] } }, 'webhooks.deliveries.0.eventId');
   });
 
   it('refuses a status its machine does not have', async () => {
@@ -168,7 +150,7 @@ describe('a document that cannot be loaded', () => {
       id: 'we_1', clientId: String(key.client.id), name: 'x', url: 'http://127.0.0.1:9/hook', events: ['api.test'], status: 'sleeping', secret: 's', secretFingerprint: 'f',
       failureCount: 0, failedDeliveries: 0, mirrorsSite: false, lastDeliveryAtMs: null, lastSuccessAtMs: null, lastFailureAtMs: null, createdAtMs: 0, updatedAtMs: 0,
     };
-    await expectRefusedUntouched({ ...good, webhooks: { ...good.webhooks, endpoints: [endpoint] } }, 'webhooks.endpoints.0.status');
+    await expectRefusedUntouched(target, { ...good, webhooks: { ...good.webhooks, endpoints: [endpoint] } }, 'webhooks.endpoints.0.status');
   });
 });
 
