@@ -8501,7 +8501,7 @@ return errors === 0;
 }
 validate123.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema53 = {"type":"object","required":["id","clientId","type","resource","payload","status","requestId","correlationId","idempotencyKey","body","deliveryIds","createdAtMs"],"additionalProperties":false,"properties":{"id":{"type":"string","minLength":1},"clientId":{"type":"string"},"type":{"type":"string"},"resource":{"type":"object","required":["type","id"],"additionalProperties":false,"properties":{"type":{"type":"string"},"id":{"type":["string","integer","null"]}}},"payload":{"type":"object"},"status":{"type":"string","enum":["pending","delivered","failed","partially_delivered"]},"requestId":{"type":["string","null"]},"correlationId":{"type":["string","null"]},"idempotencyKey":{"type":["string","null"]},"body":{"type":"string","description":"The exact JSON text posted and signed on every attempt."},"deliveryIds":{"type":"array","items":{"type":"string"}},"createdAtMs":{"$ref":"#/components/schemas/EpochMs"}}};
+const schema53 = {"type":"object","required":["id","clientId","type","resource","payload","status","requestId","correlationId","idempotencyKey","body","deliveryIds","createdAtMs"],"additionalProperties":false,"properties":{"id":{"type":"string","minLength":1},"clientId":{"type":"string"},"type":{"type":"string"},"resource":{"type":"object","required":["type","id"],"additionalProperties":false,"properties":{"type":{"type":"string"},"id":{"type":["string","integer","null"]}}},"payload":{"type":"object","additionalProperties":true},"status":{"type":"string","enum":["pending","delivered","failed","partially_delivered"]},"requestId":{"type":["string","null"]},"correlationId":{"type":["string","null"]},"idempotencyKey":{"type":["string","null"]},"body":{"type":"string","description":"The exact JSON text posted and signed on every attempt."},"deliveryIds":{"type":"array","items":{"type":"string"}},"createdAtMs":{"$ref":"#/components/schemas/EpochMs"}}};
 
 function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8769,7 +8769,9 @@ errors++;
 }
 if(data.payload !== undefined){
 let data6 = data.payload;
-if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+}
+else {
 const err23 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err23];
