@@ -7,10 +7,12 @@
 //   inbox), in which case it is handed over without a connection;
 // - redirects are not followed: a 3xx is the attempt's answer;
 // - the receiver's answer is read as a stream and cut at maxResponseBodyBytes (the rest is never read).
-// Every attempt opens its own connection (no agent pool): a pooled socket would skip the check.
+// Connections are kept alive and reused, pooled by the checked address they were made to (the
+// host name is only the Host header and the TLS server name): a reused socket goes to an address
+// the policy allowed when it connected, and a name that now resolves elsewhere is checked again.
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { AttemptRequest } from '../store/records/webhook-records.js';
 import { targetPort, urlProblem, type EgressPolicy } from './egress-policy.js';
@@ -41,6 +43,8 @@ const defaultMaxResponseBodyBytes = 64 * 1024;
 export function httpTransport(options: HttpTransportOptions): Transport {
   const resolve = options.resolve ?? systemResolver;
   const limit = options.maxResponseBodyBytes ?? defaultMaxResponseBodyBytes;
+  // Idle sockets are dropped after a few seconds, so a receiver that goes away holds nothing long.
+  const agents = { 'http:': new HttpAgent({ keepAlive: true, timeout: idleSocketMs }), 'https:': new HttpsAgent({ keepAlive: true, timeout: idleSocketMs }) };
   return async (request, signal) => {
     const target = webhookTarget(request.url);
     const port = targetPort(target);
@@ -58,9 +62,12 @@ export function httpTransport(options: HttpTransportOptions): Transport {
     }
     const chosen = checked.find(({ verdict }) => verdict.allowed);
     if (chosen === undefined) throw denied(checked[0]!.verdict);
-    return post(target, chosen.candidate, sent, signal, limit);
+    return post(target, chosen.candidate, sent, signal, limit, target.protocol === 'https:' ? agents['https:'] : agents['http:']);
   };
 }
+
+/** How long a kept-alive socket may sit unused before it is closed. */
+const idleSocketMs = 5_000;
 
 /** The URL of an attempt, when it is one the mock sends to: http(s), no credentials. */
 function webhookTarget(url: string): URL {
@@ -84,28 +91,32 @@ function sentHeaders(target: URL, request: AttemptRequest): Record<string, strin
   const headers: Record<string, string> = { host: target.host };
   for (const [name, value] of Object.entries(request.headers)) headers[name.toLowerCase()] = value;
   headers['content-length'] = String(Buffer.byteLength(request.body));
-  headers.connection = 'close';
   return headers;
 }
 
-function post(target: URL, address: ResolvedAddress, request: AttemptRequest, signal: AbortSignal, limit: number): Promise<TransportResponse> {
-  // The connection goes to the checked address, whatever a second resolution would say.
+function post(target: URL, address: ResolvedAddress, request: AttemptRequest, signal: AbortSignal, limit: number, agent: HttpAgent): Promise<TransportResponse> {
+  // The connection goes to the checked address, whatever a second resolution would say; the
+  // address is also what the agent pools the socket by.
   const lookup = ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     if (options.all === true) callback(null, [address]);
     else callback(null, address.address, address.family);
   }) as unknown as LookupFunction;
-  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  const https = target.protocol === 'https:';
+  const send = https ? httpsRequest : httpRequest;
+  const hostname = target.hostname.replace(/^\[|\]$/g, '');
   return new Promise((resolve, reject) => {
     const outgoing = send(
       {
         protocol: target.protocol,
-        hostname: target.hostname.replace(/^\[|\]$/g, ''),
+        host: address.address,
+        family: address.family,
+        ...(https && isIP(hostname) === 0 ? { servername: hostname } : {}),
         port: target.port === '' ? undefined : Number(target.port),
         path: `${target.pathname}${target.search}`,
         method: 'POST',
         headers: request.headers,
         lookup,
-        agent: false,
+        agent,
         signal,
       },
       (response) => readCapped(response, limit).then(resolve, reject),
