@@ -12,6 +12,8 @@ export class MemoryWebhookStore implements WebhookStore {
   private readonly endpoints = new Map<string, EndpointRecord>();
   private readonly events = new Map<string, EventRecord>();
   private readonly deliveries = new Map<string, DeliveryRecord>();
+  /** Event id → its deliveries' ids, oldest first: an event's roll-up reads them after every attempt. */
+  private readonly byEvent = new Map<string, string[]>();
   // Sorted by (at, seq); `queued` finds a delivery's entry to move or remove it.
   private readonly queue: QueueEntry[] = [];
   private readonly queued = new Map<string, QueueEntry>();
@@ -54,6 +56,11 @@ export class MemoryWebhookStore implements WebhookStore {
   }
 
   async saveDelivery(delivery: DeliveryRecord): Promise<void> {
+    if (!this.deliveries.has(delivery.id)) {
+      const ofEvent = this.byEvent.get(delivery.eventId);
+      if (ofEvent === undefined) this.byEvent.set(delivery.eventId, [delivery.id]);
+      else ofEvent.push(delivery.id);
+    }
     this.deliveries.set(delivery.id, structuredClone(delivery));
     this.leases.delete(delivery.id);
     this.unqueue(delivery.id);
@@ -66,7 +73,8 @@ export class MemoryWebhookStore implements WebhookStore {
 
   async listDeliveries(filter: DeliveryFilter): Promise<DeliveryRecord[]> {
     const out: DeliveryRecord[] = [];
-    for (const d of this.deliveries.values()) {
+    const candidates = filter.eventId === undefined ? this.deliveries.values() : (this.byEvent.get(filter.eventId) ?? []).map((id) => this.deliveries.get(id)!);
+    for (const d of candidates) {
       if (filter.clientId !== undefined && d.clientId !== filter.clientId) continue;
       if (filter.eventId !== undefined && d.eventId !== filter.eventId) continue;
       if (filter.endpointId !== undefined && d.endpointId !== filter.endpointId) continue;
@@ -113,6 +121,7 @@ export class MemoryWebhookStore implements WebhookStore {
     this.endpoints.clear();
     this.events.clear();
     this.deliveries.clear();
+    this.byEvent.clear();
     this.queue.length = 0;
     this.queued.clear();
     this.leases.clear();
