@@ -104,13 +104,14 @@ export function createServices(dependencies: ServiceDependencies): SandboxServic
 
 /**
  * Applies every time-driven transition now due (payment windows, verification expiry, deposit
- * expiry and confirmations) and resolves once their events are stored. Cheap when nothing is
+ * expiry and confirmations, quotes no longer recognised) and resolves once their events are stored. Cheap when nothing is
  * due: each service takes its due records from a queue. The order is fixed, so a seed replays the
  * same event ids whatever a client touched first; a verification that expires tells its order,
  * whose events the orders' flush then waits for.
  */
 export async function runDueTimers(services: SandboxServices): Promise<void> {
-  const { orders, verifications, deposits } = services;
+  const { orders, verifications, deposits, quotes } = services;
+  quotes.sweep();
   orders.tick();
   verifications.tick();
   await orders.flush();

@@ -10,6 +10,7 @@ import { requireOneOf, StateRejected } from '../state-rejected.js';
 import type { ExchangeCatalog } from './catalog/catalog-service.js';
 import { v3Enum } from './contract-enums.js';
 import { randomUuid } from '../webhooks/ids.js';
+import { Fifo } from '../../store/fifo.js';
 import { quoteTtlSeconds } from './catalog/quote-ttl.js';
 import { routeSnapshot, type RouteState } from './catalog/route-state.js';
 import type { Priced } from './catalog/pricing.js';
@@ -23,7 +24,7 @@ export interface QuoteRecord {
 /**
  * What is kept of a quote: its id, the priced amounts and a reference to the route state it was
  * priced on (states are shared and never change), from which the answer is rebuilt when an order
- * cites it. About a quarter of the memory of the Quote object: the book holds up to 100,000.
+ * cites it. About a quarter of the memory of the Quote object.
  */
 interface StoredQuote {
   clientId: string;
@@ -39,20 +40,25 @@ const amountSides = v3Enum<AmountSide>('AmountSide');
 
 /** How long an expired quote is still recognised (then it is forgotten). */
 const keepExpiredMs = 24 * 3600 * 1000;
-/** At most this many quotes are kept; the oldest go first. */
-const maxQuotes = 100_000;
+/**
+ * The quotes one client holds at the most, expired ones included: past it, that client's oldest
+ * is forgotten. A bound per client, so one client's flood of quotes forgets none of another's.
+ */
+export const maxQuotesPerClient = 100_000;
 
 export class QuoteBook {
-  // Insertion order is expiry order (one TTL), so forgetting starts at the front.
   private readonly quotes = new Map<string, StoredQuote>();
+  /** Each client's quotes, oldest first: every quote lives one TTL, so that is expiry order too. */
+  private readonly byClient = new Map<string, Fifo<StoredQuote>>();
 
   constructor(
     private readonly clock: Clock,
     private random: Random,
+    private readonly maxPerClient = maxQuotesPerClient,
   ) {}
 
   create(clientId: string, state: RouteState, side: AmountSide, priced: Priced): Quote {
-    this.forgetOld();
+    this.forgetExpired(clientId);
     const createdAtMs = this.clock.nowMs();
     const stored: StoredQuote = {
       clientId,
@@ -63,7 +69,7 @@ export class QuoteBook {
       createdAtMs,
       expiresAtMs: createdAtMs + quoteTtlSeconds * 1000,
     };
-    this.quotes.set(stored.id, stored);
+    this.keep(stored);
     return quoteOf(stored);
   }
 
@@ -102,6 +108,7 @@ export class QuoteBook {
    */
   restoreState(state: SandboxStateExchangeQuotes, catalog: ExchangeCatalog, requireClient: (clientId: string, pointer: string) => void, pointer: string): void {
     this.quotes.clear();
+    this.byClient.clear();
     state.quotes.forEach((q, index) => {
       const at = `${pointer}/quotes/${index}`;
       if (this.quotes.has(q.id)) throw new StateRejected(`${at}/id`, `quote ${q.id} is listed twice`);
@@ -109,7 +116,7 @@ export class QuoteBook {
       const route = catalog.route(q.routeId);
       if (route === undefined) throw new StateRejected(`${at}/routeId`, `${q.routeId} is not a route`);
       if (route.rateType === 'fixed' && q.step !== 0) throw new StateRejected(`${at}/step`, `route ${route.id} has a fixed rate: its only step is 0`);
-      this.quotes.set(q.id, {
+      this.keep({
         clientId: q.clientId,
         id: q.id,
         state: catalog.stateAt(route, q.step, q.reserve),
@@ -122,12 +129,28 @@ export class QuoteBook {
     this.random = createRandom(this.random.seed, state.random);
   }
 
-  private forgetOld(): void {
-    const horizon = this.clock.nowMs() - keepExpiredMs;
-    for (const [id, record] of this.quotes) {
-      if (record.expiresAtMs > horizon && this.quotes.size < maxQuotes) break;
-      this.quotes.delete(id);
+  /** Forgets every client's quotes expired longer than they are recognised (the timer beat). */
+  sweep(): void {
+    for (const clientId of [...this.byClient.keys()]) this.forgetExpired(clientId);
+  }
+
+  private keep(stored: StoredQuote): void {
+    this.quotes.set(stored.id, stored);
+    let mine = this.byClient.get(stored.clientId);
+    if (mine === undefined) {
+      mine = new Fifo();
+      this.byClient.set(stored.clientId, mine);
     }
+    mine.push(stored);
+    while (mine.size > this.maxPerClient) this.quotes.delete(mine.shift()!.id);
+  }
+
+  private forgetExpired(clientId: string): void {
+    const mine = this.byClient.get(clientId);
+    if (mine === undefined) return;
+    const horizon = this.clock.nowMs() - keepExpiredMs;
+    for (let oldest = mine.peek(); oldest !== undefined && oldest.expiresAtMs <= horizon; oldest = mine.peek()) this.quotes.delete(mine.shift()!.id);
+    if (mine.size === 0) this.byClient.delete(clientId);
   }
 }
 
