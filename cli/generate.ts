@@ -4,6 +4,8 @@
 // of the integrator's project instead: the files of generated/, which `npm run generate -- --check`
 // keeps equal to what the generator makes of the kit's contracts. So an installed copy, which ships
 // generated/ but not the generator, writes the same bytes without the generator's dependencies.
+// With --contracts DIR or --contract FILE it runs the generator on another copy of the contracts
+// (a newer version): that needs the generator, so a checkout of the kit.
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { kitPath } from '../kit-files.js';
@@ -12,12 +14,14 @@ import type { CommandIo } from './io.js';
 import { helpOption, optionsHelp, readOptions, UsageError, type OptionSpec } from './options.js';
 const generateOptions: OptionSpec[] = [
   { name: 'out', placeholder: '<dir>', help: "write the generated files under <dir> instead of the kit's generated/" },
+  { name: 'contracts', placeholder: '<dir>', help: "generate from the contracts in <dir> (laid out like the kit's contracts/) instead of the kit's own; needs --out" },
+  { name: 'contract', placeholder: '<file>', help: 'generate from this one OpenAPI contract; needs --out' },
   { name: 'check', boolean: true, help: 'write nothing; exit 1 naming the files that are out of date' },
   helpOption,
 ];
 
 export const generateUsage = `usage: exchange-api-kit generate [options]
-Generates types, validators, routers and typed clients from the kit's contracts.
+Generates types, validators, routers and typed clients from the kit's contracts (or another copy).
 
 ${optionsHelp(generateOptions)}
 
@@ -38,6 +42,12 @@ export async function generateCommand(argv: readonly string[], io: CommandIo): P
     return 0;
   }
   const check = values.check === true;
+  const source = typeof values.contracts === 'string' ? ['--contracts', values.contracts] : typeof values.contract === 'string' ? ['--contract', values.contract] : [];
+  if (source.length > 0) {
+    // The generator checks the combination (--out is required) and names the file that does not load.
+    const out = typeof values.out === 'string' ? ['--out', values.out] : [];
+    return runScript('generator/cli.ts', [...source, ...out, ...(check ? ['--check'] : [])], 'generating from other contracts needs the generator');
+  }
   if (typeof values.out !== 'string') return runScript('generator/cli.ts', check ? ['--check'] : [], 'generate without --out rewrites the kit\'s own generated/; give --out <dir>');
   return writeInto(resolve(values.out), check, io);
 }
