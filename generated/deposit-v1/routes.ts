@@ -2,9 +2,12 @@
 // The express router of Exchange Service public deposit API.
 // One typed handler per operationId, passed in (regeneration never touches handler code), over
 // the hand-written runtime in ../runtime/router-runtime.ts, which parses and validates path,
-// query, headers and JSON body before a handler sees them.
+// query, headers and JSON body before a handler sees them. An operation without a handler
+// answers 501 in the contract's envelope.
 import {
   createRouter,
+  notImplemented,
+  type ContractErrors,
   type HandlerContext,
   type HandlerResponse,
   type OperationRequest,
@@ -15,7 +18,7 @@ import {
 import type { Operations } from './types.js';
 import { operationValidators } from './validators.js';
 
-export type { HandlerContext, HandlerResponse, RouteDefinition, Router, RouterOptions, ValidationDetails } from '../runtime/router-runtime.js';
+export type { ContractErrors, HandlerContext, HandlerResponse, RouteDefinition, Router, RouterOptions, ValidationDetails } from '../runtime/router-runtime.js';
 
 /** The parsed, validated request of one operation. */
 export type HandlerRequest<OperationId extends keyof Operations> = OperationRequest<Operations[OperationId]>;
@@ -370,7 +373,18 @@ export const depositV1Routes: readonly RouteDefinition[] = [
   },
 ];
 
-/** The dispatcher of every operation (an express middleware); mount it at depositV1RoutesBasePath after a JSON body parser. */
-export function createDepositV1Router(handlers: DepositV1Handlers, options: RouterOptions = {}): Router {
-  return createRouter(depositV1Routes, operationValidators, handlers, options);
+/** The contract's error format and the catalog codes the router answers with itself (failed validation, no handler). */
+export const depositV1RouterErrors: ContractErrors = { format: 'v1', validation: { code: 'VALIDATION_ERROR', status: 422 }, notImplemented: { code: 'NOT_IMPLEMENTED', status: 501 } };
+
+/** The contract's 501 answer: what an operation that is not implemented yet returns. */
+export function depositV1NotImplemented(context: HandlerContext): HandlerResponse {
+  return notImplemented(depositV1RouterErrors, context);
+}
+
+/**
+ * The dispatcher of every operation (an express middleware); mount it at depositV1RoutesBasePath
+ * after a JSON body parser. A handler left out answers 501 (depositV1NotImplemented).
+ */
+export function createDepositV1Router(handlers: Partial<DepositV1Handlers>, options: RouterOptions = {}): Router {
+  return createRouter(depositV1Routes, operationValidators, handlers, depositV1RouterErrors, options);
 }

@@ -2,9 +2,12 @@
 // The express router of Exchange Service API — exchange v3.
 // One typed handler per operationId, passed in (regeneration never touches handler code), over
 // the hand-written runtime in ../runtime/router-runtime.ts, which parses and validates path,
-// query, headers and JSON body before a handler sees them.
+// query, headers and JSON body before a handler sees them. An operation without a handler
+// answers 501 in the contract's envelope.
 import {
   createRouter,
+  notImplemented,
+  type ContractErrors,
   type HandlerContext,
   type HandlerResponse,
   type OperationRequest,
@@ -15,7 +18,7 @@ import {
 import type { Operations } from './types.js';
 import { operationValidators } from './validators.js';
 
-export type { HandlerContext, HandlerResponse, RouteDefinition, Router, RouterOptions, ValidationDetails } from '../runtime/router-runtime.js';
+export type { ContractErrors, HandlerContext, HandlerResponse, RouteDefinition, Router, RouterOptions, ValidationDetails } from '../runtime/router-runtime.js';
 
 /** The parsed, validated request of one operation. */
 export type HandlerRequest<OperationId extends keyof Operations> = OperationRequest<Operations[OperationId]>;
@@ -1276,7 +1279,18 @@ export const exchangeV3Routes: readonly RouteDefinition[] = [
   },
 ];
 
-/** The dispatcher of every operation (an express middleware); mount it at exchangeV3RoutesBasePath after a JSON body parser. */
-export function createExchangeV3Router(handlers: ExchangeV3Handlers, options: RouterOptions = {}): Router {
-  return createRouter(exchangeV3Routes, operationValidators, handlers, options);
+/** The contract's error format and the catalog codes the router answers with itself (failed validation, no handler). */
+export const exchangeV3RouterErrors: ContractErrors = { format: 'v3-envelope', validation: { code: 'validation_error', status: 422 }, notImplemented: { code: 'not_implemented', status: 501 } };
+
+/** The contract's 501 answer: what an operation that is not implemented yet returns. */
+export function exchangeV3NotImplemented(context: HandlerContext): HandlerResponse {
+  return notImplemented(exchangeV3RouterErrors, context);
+}
+
+/**
+ * The dispatcher of every operation (an express middleware); mount it at exchangeV3RoutesBasePath
+ * after a JSON body parser. A handler left out answers 501 (exchangeV3NotImplemented).
+ */
+export function createExchangeV3Router(handlers: Partial<ExchangeV3Handlers>, options: RouterOptions = {}): Router {
+  return createRouter(exchangeV3Routes, operationValidators, handlers, exchangeV3RouterErrors, options);
 }

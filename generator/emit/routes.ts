@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { JsonObject, JsonValue } from '../load.js';
 import { isObject, resolvePointer, type ContractModel, type OperationModel, type ParameterModel } from '../model.js';
-import type { ParameterDefinition, RouteDefinition, ScalarKind } from '../runtime/router-runtime.js';
+import type { ContractErrors, ParameterDefinition, RouteDefinition, ScalarKind } from '../runtime/router-runtime.js';
 import { banner, camelCase, pascalCase, type GeneratedFile } from './file.js';
 
 const defaultTemplatesDir = fileURLToPath(new URL('../../templates', import.meta.url));
@@ -27,6 +27,7 @@ export function emitRoutes(model: ContractModel, templatesDir: string = defaultT
       summary: op.summary.replace(/\*\//g, '*\\/'),
     })),
     routes: model.operations.map((op) => routeDefinition(model, op)),
+    errors: contractErrors(model),
   });
   return { path: `${model.name}/routes.ts`, contents };
 }
@@ -47,6 +48,20 @@ function literal(value: unknown): string {
     return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
   }
   return JSON.stringify(value);
+}
+
+/**
+ * The catalog codes the router answers with itself: the validation code (named
+ * `validation_error` in any case) and the 501 code; a contract without them gets those names.
+ */
+function contractErrors(model: ContractModel): ContractErrors {
+  const validation = model.errorCatalog.find((entry) => entry.code.toLowerCase() === 'validation_error');
+  const notImplemented = model.errorCatalog.find((entry) => entry.status === 501);
+  return {
+    format: model.errorFormat,
+    validation: { code: validation?.code ?? 'validation_error', status: validation?.status ?? 422 },
+    notImplemented: { code: notImplemented?.code ?? 'not_implemented', status: 501 },
+  };
 }
 
 function routeDefinition(model: ContractModel, op: OperationModel): RouteDefinition {

@@ -4,9 +4,13 @@
 // parameters), dispatches each request to its operation through a table compiled once (not
 // express's per-route matching: see the dispatch section), parses it (path, query from the raw
 // URL, headers, the body the app's JSON middleware parsed), validates it and calls the handler.
-// It installs no body parser: the app does, so the app controls limits.
+// It installs no body parser: the app does, so the app controls limits. An operation without a
+// handler answers 501 in the contract's envelope (after the route middleware, so auth still
+// applies), so a server can be built one operation at a time.
+import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { fieldErrors } from './field-errors.js';
+import type { ErrorFormat } from './client-errors.js';
+import { errorBody, type ResponseIds } from './server-envelope.js';
 import { encodeJson } from './serialized-json.js';
 
 /** The scalar type a parameter's raw string is coerced to (for arrays: the items' type). */
@@ -98,8 +102,25 @@ export interface HandlerContext {
   res: Response;
 }
 
+/** One code of the contract's error catalog (`x-error-codes`) with its status. */
+export interface CatalogCode {
+  code: string;
+  status: number;
+}
+
+/**
+ * How a contract's router answers what no handler answers, read from the contract by the
+ * generator: its error format and the catalog's codes for a failed validation and for an
+ * operation that has no handler yet.
+ */
+export interface ContractErrors {
+  format: ErrorFormat;
+  validation: CatalogCode;
+  notImplemented: CatalogCode;
+}
+
 export interface RouterOptions {
-  /** Answers a request that fails validation; default: 422 `{ error: { code: 'validation_error', details, locations } }` (fieldErrors). */
+  /** Answers a request that fails validation; default: the contract's validation code in its envelope, `error.details` and `error.locations` per field (fieldErrors). */
   onValidationError?: ((details: ValidationDetails, req: Request, res: Response, route: RouteDefinition) => void | Promise<void>) | undefined;
   /**
    * Express middleware run for a route after it matched and before its request is parsed and
@@ -150,16 +171,17 @@ export function createRouter(
   routes: readonly RouteDefinition[],
   validators: Readonly<Record<string, OperationValidators>>,
   handlers: object,
+  errors: ContractErrors,
   options: RouterOptions = {},
 ): Router {
   const table = new DispatchTable(
     routeOrder(routes).map((route) => {
-      const handler = (handlers as Record<string, unknown>)[route.operationId];
-      if (typeof handler !== 'function') throw new Error(`createRouter: no handler for operation ${route.operationId}`);
+      const found = (handlers as Record<string, unknown>)[route.operationId];
+      const handler: UntypedHandler =
+        typeof found === 'function' ? (request, context) => (found as UntypedHandler).call(handlers, request, context) : (_request, context) => notImplemented(errors, context);
       const operationValidators = validators[route.operationId] ?? {};
       const run: RequestHandler = (req, res, next) => {
-        handle(route, operationValidators, (request, context) => (handler as UntypedHandler).call(handlers, request, context), options, req, res)
-          .catch(next);
+        handle(route, operationValidators, handler, errors, options, req, res).catch(next);
       };
       return { route, payload: [...(options.routeMiddleware?.(route) ?? []), run] };
     }),
@@ -327,6 +349,7 @@ async function handle(
   route: RouteDefinition,
   validators: OperationValidators,
   handler: UntypedHandler,
+  errors: ContractErrors,
   options: RouterOptions,
   req: Request,
   res: Response,
@@ -336,7 +359,8 @@ async function handle(
   const request = parseParts(route, { params: req.params as Record<string, string>, rawQuery, headers: req.headers, body: req.body as unknown });
   const details = validateRequest(route, validators, request);
   if (Object.keys(details).length > 0) {
-    await (options.onValidationError ?? defaultValidationError)(details, req, res, route);
+    if (options.onValidationError !== undefined) await options.onValidationError(details, req, res, route);
+    else writeResponse(res, catalogError(errors, errors.validation, { req, res }, 'The given data was invalid.', details));
     return;
   }
   const response = await handler(request, { route, req, res });
@@ -344,8 +368,33 @@ async function handle(
   if (response.streamed !== true) writeResponse(res, response);
 }
 
-function defaultValidationError(details: ValidationDetails, _req: Request, res: Response): void {
-  res.status(422).json({ error: { code: 'validation_error', ...fieldErrors(details) } });
+/** The contract's 501 answer for an operation that has no handler yet: what a scaffolded handler returns. */
+export function notImplemented(errors: ContractErrors, context: Pick<HandlerContext, 'req' | 'res' | 'route'>): HandlerResponse {
+  return catalogError(errors, errors.notImplemented, context, `${context.route.operationId} is not implemented yet.`);
+}
+
+/** An error answer with a code of the contract's catalog, in the contract's format. */
+export function catalogError(
+  errors: ContractErrors,
+  entry: CatalogCode,
+  context: Pick<HandlerContext, 'req' | 'res'>,
+  message: string,
+  details?: ValidationDetails,
+): HandlerResponse {
+  return { status: entry.status, body: errorBody(errors.format, responseIds(context), entry.code, message, details) };
+}
+
+/**
+ * The ids of an answer: the X-Request-Id the app's middleware set on the response, or a new one
+ * (set on the response, so header and body agree), and the caller's X-Correlation-Id.
+ */
+export function responseIds({ req, res }: Pick<HandlerContext, 'req' | 'res'>): ResponseIds {
+  let requestId = res.getHeader('x-request-id');
+  if (typeof requestId !== 'string') {
+    requestId = randomUUID();
+    res.setHeader('X-Request-Id', requestId);
+  }
+  return { requestId, correlationId: req.get('x-correlation-id') ?? null, timestamp: new Date().toISOString() };
 }
 
 function isHandlerResponse(value: unknown): value is HandlerResponse {
