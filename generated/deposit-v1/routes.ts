@@ -5,6 +5,7 @@
 // query, headers and JSON body before a handler sees them. An operation without a handler
 // answers 501 in the contract's envelope.
 import {
+  catalogSuccess,
   createRouter,
   notImplemented,
   type ContractErrors,
@@ -379,6 +380,11 @@ export const depositV1RouterErrors: ContractErrors = { format: 'v1', validation:
 /** The contract's 501 answer: what an operation that is not implemented yet returns. */
 export function depositV1NotImplemented(context: HandlerContext): HandlerResponse {
   return notImplemented(depositV1RouterErrors, context);
+}
+
+/** A success answer in the contract's format, with the request's ids: `depositV1Success(context, 200, result)`. */
+export function depositV1Success(context: HandlerContext, status: number, result: unknown, meta?: Record<string, unknown>): HandlerResponse {
+  return catalogSuccess(depositV1RouterErrors, context, status, result, meta);
 }
 
 /**

@@ -5,6 +5,7 @@
 // query, headers and JSON body before a handler sees them. An operation without a handler
 // answers 501 in the contract's envelope.
 import {
+  catalogSuccess,
   createRouter,
   notImplemented,
   type ContractErrors,
@@ -1285,6 +1286,11 @@ export const exchangeV3RouterErrors: ContractErrors = { format: 'v3-envelope', v
 /** The contract's 501 answer: what an operation that is not implemented yet returns. */
 export function exchangeV3NotImplemented(context: HandlerContext): HandlerResponse {
   return notImplemented(exchangeV3RouterErrors, context);
+}
+
+/** A success answer in the contract's format, with the request's ids: `exchangeV3Success(context, 200, result)`. */
+export function exchangeV3Success(context: HandlerContext, status: number, result: unknown, meta?: Record<string, unknown>): HandlerResponse {
+  return catalogSuccess(exchangeV3RouterErrors, context, status, result, meta);
 }
 
 /**

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ErrorFormat } from './client-errors.js';
-import { errorBody, type ResponseIds } from './server-envelope.js';
+import { errorBody, successBody, type ResponseIds } from './server-envelope.js';
 import { encodeJson } from './serialized-json.js';
 
 /** The scalar type a parameter's raw string is coerced to (for arrays: the items' type). */
@@ -358,6 +358,8 @@ async function handle(
   // express's query parser turns `filter[status]` into nested objects: read the raw query string.
   const rawQuery = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
   const request = parseParts(route, { params: req.params as Record<string, string>, rawQuery, headers: req.headers, body: req.body as unknown });
+  // Every answer carries a request id (the contracts require X-Request-Id); the app's own middleware may have set one.
+  if (!res.hasHeader('x-request-id')) res.setHeader('X-Request-Id', randomUUID());
   const details = validateRequest(route, validators, request);
   if (Object.keys(details).length > 0) {
     if (options.onValidationError !== undefined) await options.onValidationError(details, req, res, route);
@@ -383,6 +385,17 @@ export function catalogError(
   details?: ValidationDetails,
 ): HandlerResponse {
   return { status: entry.status, body: errorBody(errors.format, responseIds(context), entry.code, message, details) };
+}
+
+/** A success answer in the contract's format: the v3 envelope around `result`, or v1's `{ data, meta? }`. */
+export function catalogSuccess(
+  errors: ContractErrors,
+  context: Pick<HandlerContext, 'req' | 'res'>,
+  status: number,
+  result: unknown,
+  meta?: Record<string, unknown>,
+): HandlerResponse {
+  return { status, body: successBody(errors.format, responseIds(context), result, meta) };
 }
 
 /**

@@ -5,6 +5,7 @@
 // query, headers and JSON body before a handler sees them. An operation without a handler
 // answers 501 in the contract's envelope.
 import {
+  catalogSuccess,
   createRouter,
   notImplemented,
   type ContractErrors,
@@ -539,6 +540,11 @@ export const sandboxControlRouterErrors: ContractErrors = { format: 'v3-envelope
 /** The contract's 501 answer: what an operation that is not implemented yet returns. */
 export function sandboxControlNotImplemented(context: HandlerContext): HandlerResponse {
   return notImplemented(sandboxControlRouterErrors, context);
+}
+
+/** A success answer in the contract's format, with the request's ids: `sandboxControlSuccess(context, 200, result)`. */
+export function sandboxControlSuccess(context: HandlerContext, status: number, result: unknown, meta?: Record<string, unknown>): HandlerResponse {
+  return catalogSuccess(sandboxControlRouterErrors, context, status, result, meta);
 }
 
 /**
