@@ -52,7 +52,8 @@ export async function generateCommand(argv: readonly string[], io: CommandIo): P
   return writeInto(resolve(values.out), check, io);
 }
 
-async function writeInto(outDir: string, check: boolean, io: CommandIo): Promise<number> {
+/** Writes the kit's generated/ files into `outDir` (only those that differ); with `check`, writes nothing and exits 1 when any differs. */
+export async function writeInto(outDir: string, check: boolean, io: CommandIo): Promise<number> {
   const generatedDir = kitPath('generated');
   const files = filesUnder(generatedDir).map((path) => ({ path: relative(generatedDir, path), contents: readFileSync(path, 'utf8') }));
   const current = (path: string) => {

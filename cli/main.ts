@@ -12,6 +12,7 @@ export const mainUsage = `usage: exchange-api-kit <command> [options]
 Commands:
   serve         run the mock server (exchange API v3, deposit API v1, sandbox control, /docs)
   generate      generate types, validators, routers and typed clients from the contracts
+  scaffold      write a starter server on the generated routers (--out DIR)
   conformance   check any server (the real service, the mock, a stub) against the contracts
   proxy         forward to any server, judging every exchange against the contracts (--record)
   listen        forward a running mock's webhook events to a local URL, signed
@@ -32,6 +33,8 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
       return generateCommand(rest, io);
     case 'conformance':
       return conformanceCommand(rest);
+    case 'scaffold':
+      return (await import('./scaffold.js')).scaffoldCommand(rest, io);
     // Integrator tools, loaded on demand so `serve` does not pay for them.
     case 'proxy':
       return (await import('./proxy.js')).proxyCommand(rest, io);

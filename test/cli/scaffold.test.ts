@@ -1,0 +1,104 @@
+// `exchange-api-kit scaffold --out DIR` as an implementer uses it: the starter compiles under
+// strict tsc, starts, and every operation answers the contract's 501, which the conformance
+// runner reports as not implemented; implementing ping and a list makes their checks pass; a
+// second scaffold keeps the implementer's files.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../cli/main.js';
+import { runConformance } from '../../conformance/index.js';
+import { depositV1Routes } from '../../generated/deposit-v1/routes.js';
+import { exchangeV3Routes } from '../../generated/exchange-v3/routes.js';
+import { repoRoot } from '../support/contracts.js';
+
+const project = mkdtempSync(join(tmpdir(), 'exchange-api-kit-scaffold-'));
+const io = { env: {}, stdout: () => undefined, stderr: () => undefined };
+let server: ChildProcess | undefined;
+
+/** Starts the scaffolded server on a free port with tsx, as `npm start` does; resolves with its URL. */
+async function start(): Promise<string> {
+  server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: project, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  for await (const chunk of server.stdout!) {
+    output += String(chunk);
+    const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+    if (url !== undefined) return url;
+  }
+  throw new Error(`the scaffolded server did not start: ${output}`);
+}
+
+async function stop(): Promise<void> {
+  if (server === undefined || server.exitCode !== null || server.signalCode !== null) return;
+  server.kill();
+  await once(server, 'exit');
+}
+
+/** A read-only run with credentials (the starter checks none yet); skips for what lists cannot provide. */
+const conformance = (baseUrl: string) =>
+  runConformance({ baseUrl, token: 'scaffold_token_0123456789', v1: { key: 'site-key', secret: 'site-secret' }, allowSkips: true });
+
+beforeAll(async () => {
+  expect(await main(['scaffold', '--out', project], io)).toBe(0);
+  symlinkSync(join(repoRoot, 'node_modules'), join(project, 'node_modules'));
+});
+afterAll(async () => {
+  await stop();
+  rmSync(project, { recursive: true, force: true });
+});
+
+describe('exchange-api-kit scaffold', () => {
+  it('writes a project that compiles under strict tsc (no skipLibCheck)', { timeout: 180_000 }, () => {
+    const tsc = spawnSync(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { encoding: 'utf8' });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.status).toBe(0);
+    expect(JSON.parse(readFileSync(join(project, 'tsconfig.json'), 'utf8'))).toMatchObject({
+      compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, skipLibCheck: false },
+    });
+  });
+
+  it('starts, and every operation conformance reaches answers the contract\'s 501', { timeout: 120_000 }, async () => {
+    const baseUrl = await start();
+    const report = await conformance(baseUrl);
+    await stop();
+    const statusRows = report.results.filter((result) => result.check === 'response:status');
+    // Every read operation that needs no value from a list (the others cannot run: the lists are empty).
+    const reachable = [...exchangeV3Routes, ...depositV1Routes].filter((route) => route.method === 'get' && !route.path.includes('{'));
+    expect(reachable.length).toBeGreaterThan(20);
+    for (const route of reachable) {
+      const row = statusRows.find((result) => result.operation === route.operationId);
+      expect(row, route.operationId).toMatchObject({ outcome: 'fail', reason: expect.stringMatching(/^not implemented: HTTP 501 (not_implemented|NOT_IMPLEMENTED)$/) });
+    }
+    // The 501 answers themselves are well-formed envelopes of the catalog: no other aspect fails.
+    expect(statusRows.filter((result) => result.outcome === 'fail' && !result.reason.startsWith('not implemented'))).toEqual([]);
+    expect(report.results.filter((result) => result.check.startsWith('response:') && result.check !== 'response:status' && result.outcome === 'fail')).toEqual([]);
+  });
+
+  it('implementing ping and a list makes their checks pass; a second scaffold keeps that code', { timeout: 120_000 }, async () => {
+    const platform = join(project, 'src', 'handlers', 'exchange-v3', 'platform.ts');
+    const orders = join(project, 'src', 'handlers', 'exchange-v3', 'orders.ts');
+    writeFileSync(platform, readFileSync(platform, 'utf8')
+      .replace('import { exchangeV3NotImplemented,', 'import { exchangeV3NotImplemented, exchangeV3Success,')
+      .replace('ping: (_request, context) => exchangeV3NotImplemented(context)', "ping: (_request, context) => exchangeV3Success(context, 200, null)"));
+    writeFileSync(orders, readFileSync(orders, 'utf8')
+      .replace('import { exchangeV3NotImplemented,', 'import { exchangeV3NotImplemented, exchangeV3Success,')
+      .replace(
+        'listPublicOrderStatuses: (_request, context) => exchangeV3NotImplemented(context)',
+        "listPublicOrderStatuses: (_request, context) => exchangeV3Success(context, 200, { statuses: [] })",
+      ));
+    const implemented = readFileSync(platform, 'utf8');
+    expect(await main(['scaffold', '--out', project], io)).toBe(0);
+    expect(readFileSync(platform, 'utf8')).toBe(implemented);
+
+    const report = await conformance(await start());
+    await stop();
+    for (const operation of ['ping', 'listPublicOrderStatuses']) {
+      const rows = report.results.filter((result) => result.operation === operation && result.check.startsWith('response:'));
+      expect(rows.length, operation).toBe(5);
+      expect(rows.filter((row) => row.outcome !== 'pass'), operation).toEqual([]);
+    }
+    expect(report.results.find((result) => result.operation === 'privatePing' && result.check === 'response:status')?.reason).toMatch(/^not implemented/);
+  });
+});
