@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { kitPath } from '../kit-files.js';
 import { runScript } from './delegate.js';
 import type { CommandIo } from './io.js';
-import { helpOption, optionsHelp, readOptions, UsageError, type OptionSpec } from './options.js';
+import { helpOption, optionsHelp, readCommandFlags, type OptionSpec } from './options.js';
 const generateOptions: OptionSpec[] = [
   { name: 'out', placeholder: '<dir>', help: "write the generated files under <dir> instead of the kit's generated/" },
   { name: 'contracts', placeholder: '<dir>', help: "generate from the contracts in <dir> (laid out like the kit's contracts/) instead of the kit's own; needs --out" },
@@ -29,18 +29,9 @@ Exit codes: 0 done (or up to date), 1 stale files (--check) or a contract that d
 2 bad arguments.`;
 
 export async function generateCommand(argv: readonly string[], io: CommandIo): Promise<number> {
-  let values: Record<string, unknown>;
-  try {
-    ({ values } = readOptions(generateOptions, argv, {}));
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.stderr(`exchange-api-kit generate: ${error.message}\n\n${generateUsage}`);
-    return 2;
-  }
-  if (values.help === true) {
-    io.stdout(generateUsage);
-    return 0;
-  }
+  const read = readCommandFlags('generate', generateOptions, argv, generateUsage, io);
+  if (typeof read === 'number') return read;
+  const { values } = read;
   const check = values.check === true;
   const source = typeof values.contracts === 'string' ? ['--contracts', values.contracts] : typeof values.contract === 'string' ? ['--contract', values.contract] : [];
   if (source.length > 0) {

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { writeInto } from './generate.js';
 import type { CommandIo } from './io.js';
-import { helpOption, optionsHelp, readOptions, UsageError, type OptionSpec } from './options.js';
+import { helpOption, optionsHelp, readCommandFlags, type OptionSpec } from './options.js';
 import { starterFiles } from './scaffold/starter-files.js';
 
 const scaffoldOptions: OptionSpec[] = [
@@ -24,18 +24,9 @@ ${optionsHelp(scaffoldOptions)}
 Exit codes: 0 done, 2 bad arguments.`;
 
 export async function scaffoldCommand(argv: readonly string[], io: CommandIo): Promise<number> {
-  let values: Record<string, unknown>;
-  try {
-    ({ values } = readOptions(scaffoldOptions, argv, {}));
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.stderr(`exchange-api-kit scaffold: ${error.message}\n\n${scaffoldUsage}`);
-    return 2;
-  }
-  if (values.help === true) {
-    io.stdout(scaffoldUsage);
-    return 0;
-  }
+  const read = readCommandFlags('scaffold', scaffoldOptions, argv, scaffoldUsage, io);
+  if (typeof read === 'number') return read;
+  const { values } = read;
   if (typeof values.out !== 'string') {
     io.stderr(`exchange-api-kit scaffold: --out <dir> is required\n\n${scaffoldUsage}`);
     return 2;
