@@ -28,6 +28,8 @@ export function emitRoutes(model: ContractModel, templatesDir: string = defaultT
     })),
     routes: model.operations.map((op) => routeDefinition(model, op)),
     errors: contractErrors(model),
+    // The member of a success body that holds the payload, by error format.
+    resultKey: model.errorFormat === 'v1' ? 'data' : 'result',
   });
   return { path: `${model.name}/routes.ts`, contents };
 }

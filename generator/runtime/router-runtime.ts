@@ -95,6 +95,45 @@ export interface HandlerResponse {
   streamed?: true;
 }
 
+/** What `notImplemented` answers: the catalog's 501 code in the contract's envelope. Any operation may give it. */
+export interface NotImplementedReply extends HandlerResponse {
+  status: 501;
+  body: Record<string, unknown>;
+}
+
+/**
+ * The answers an operation may give, from its responses by status (`Operations[id]['responses']`
+ * of the generated types): one member per declared status with that status's body type, plus
+ * the 501 of an operation not implemented yet. So `tsc` refuses an undeclared status or a body of
+ * the wrong shape. A status without a body (`unknown`) takes any body or none; ranges and
+ * `default` are not numbers and give no member.
+ */
+export type TypedReply<Responses> =
+  | {
+      [Status in keyof Responses & string]: Status extends `${infer Code extends number}`
+        ? unknown extends Responses[Status]
+          ? Omit<HandlerResponse, 'status'> & { status: Code }
+          : Omit<HandlerResponse, 'status' | 'body'> & { status: Code; body: Responses[Status] }
+        : never;
+    }[keyof Responses & string]
+  | NotImplementedReply;
+
+/** The 2xx members of a reply union. */
+export type SuccessReply<Reply> = Extract<Reply, { status: 200 | 201 | 202 | 203 | 204 | 205 | 206 }>;
+
+/** What a success answer wraps: the body's `result` (the v3 envelope) or `data` (v1), by `Key`. */
+export type EnvelopePayload<Body, Key extends string> = Key extends keyof Body ? Body[Key] : never;
+
+/**
+ * A handler map whose answers are not checked per operation (`HandlerResponse`): the requests
+ * are typed as in `Handlers`, the answers only need a status.
+ */
+export type UncheckedHandlers<Handlers> = {
+  [OperationId in keyof Handlers]: Handlers[OperationId] extends (request: infer Request, context: HandlerContext) => unknown
+    ? (request: Request, context: HandlerContext) => Promise<HandlerResponse> | HandlerResponse
+    : never;
+};
+
 /** The raw express objects and the matched route, for what the typed request does not carry. */
 export interface HandlerContext {
   route: RouteDefinition;
@@ -371,8 +410,9 @@ async function handle(
 }
 
 /** The contract's 501 answer for an operation that has no handler yet: what a scaffolded handler returns. */
-export function notImplemented(errors: ContractErrors, context: Pick<HandlerContext, 'req' | 'res' | 'route'>): HandlerResponse {
-  return catalogError(errors, errors.notImplemented, context, `${context.route.operationId} is not implemented yet.`);
+export function notImplemented(errors: ContractErrors, context: Pick<HandlerContext, 'req' | 'res' | 'route'>): NotImplementedReply {
+  const { body } = catalogError(errors, errors.notImplemented, context, `${context.route.operationId} is not implemented yet.`);
+  return { status: 501, body: body as Record<string, unknown> };
 }
 
 /** An error answer with a code of the contract's catalog, in the contract's format. */

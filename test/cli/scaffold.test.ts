@@ -49,11 +49,15 @@ afterAll(async () => {
   rmSync(project, { recursive: true, force: true });
 });
 
+/** `tsc -p` over the project (its tsconfig: strict, no emit): the exit code and what it printed. */
+function typecheck(): { status: number | null; output: string } {
+  const tsc = spawnSync(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { encoding: 'utf8' });
+  return { status: tsc.status, output: tsc.stdout + tsc.stderr };
+}
+
 describe('exchange-api-kit scaffold', () => {
   it('writes a project that compiles under strict tsc (no skipLibCheck)', { timeout: 180_000 }, () => {
-    const tsc = spawnSync(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { encoding: 'utf8' });
-    expect(tsc.stdout + tsc.stderr).toBe('');
-    expect(tsc.status).toBe(0);
+    expect(typecheck()).toEqual({ status: 0, output: '' });
     expect(JSON.parse(readFileSync(join(project, 'tsconfig.json'), 'utf8'))).toMatchObject({
       compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, skipLibCheck: false },
     });
@@ -81,16 +85,17 @@ describe('exchange-api-kit scaffold', () => {
     const orders = join(project, 'src', 'handlers', 'exchange-v3', 'orders.ts');
     writeFileSync(platform, readFileSync(platform, 'utf8')
       .replace('import { exchangeV3NotImplemented,', 'import { exchangeV3NotImplemented, exchangeV3Success,')
-      .replace('ping: (_request, context) => exchangeV3NotImplemented(context)', "ping: (_request, context) => exchangeV3Success(context, 200, null)"));
+      .replace('ping: (_request, context) => exchangeV3NotImplemented(context)', "ping: (_request, context) => exchangeV3Success('ping', context, 200, null)"));
     writeFileSync(orders, readFileSync(orders, 'utf8')
       .replace('import { exchangeV3NotImplemented,', 'import { exchangeV3NotImplemented, exchangeV3Success,')
       .replace(
         'listPublicOrderStatuses: (_request, context) => exchangeV3NotImplemented(context)',
-        "listPublicOrderStatuses: (_request, context) => exchangeV3Success(context, 200, { statuses: [] })",
+        "listPublicOrderStatuses: (_request, context) => exchangeV3Success('listPublicOrderStatuses', context, 200, { statuses: [] })",
       ));
     const implemented = readFileSync(platform, 'utf8');
     expect(await main(['scaffold', '--out', project], io)).toBe(0);
     expect(readFileSync(platform, 'utf8')).toBe(implemented);
+    expect(typecheck()).toMatchObject({ status: 0 });
 
     const report = await conformance(await start());
     await stop();
@@ -100,5 +105,21 @@ describe('exchange-api-kit scaffold', () => {
       expect(rows.filter((row) => row.outcome !== 'pass'), operation).toEqual([]);
     }
     expect(report.results.find((result) => result.operation === 'privatePing' && result.check === 'response:status')?.reason).toMatch(/^not implemented/);
+  });
+
+  it('refuses, under tsc, a handler whose body is not the contract\'s', { timeout: 180_000 }, () => {
+    const reviews = join(project, 'src', 'handlers', 'exchange-v3', 'reviews.ts');
+    const scaffolded = readFileSync(reviews, 'utf8');
+    writeFileSync(reviews, scaffolded.replace(
+      'listReviews: (_request, context) => exchangeV3NotImplemented(context)',
+      "listReviews: () => ({ status: 200, body: { state: 0, message: 'OK', result: 'no reviews' } })",
+    ));
+    try {
+      const { status, output } = typecheck();
+      expect(status).toBe(2);
+      expect(output).toMatch(/src\/handlers\/exchange-v3\/reviews\.ts\(\d+,\d+\): error TS2322/);
+    } finally {
+      writeFileSync(reviews, scaffolded);
+    }
   });
 });
