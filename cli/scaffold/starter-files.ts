@@ -34,6 +34,7 @@ export function starterFiles(): StarterFile[] {
   return [
     ...families.flatMap((family) => [...tagFiles(family), familyIndex(family)]),
     { path: 'src/app.ts', contents: appFile() },
+    { path: 'src/security.ts', contents: securityFile() },
     { path: 'src/server.ts', contents: serverFile() },
     { path: 'package.json', contents: `${JSON.stringify(packageJson(), null, 2)}\n` },
     { path: 'tsconfig.json', contents: `${JSON.stringify(tsconfig, null, 2)}\n` },
@@ -91,26 +92,54 @@ function appFile(): string {
   const imports = families.flatMap((family) => {
     const camel = camelCase(family.name);
     return [
-      `import { create${pascalCase(family.name)}Router, ${camel}RoutesBasePath } from './generated/${family.name}/routes.js';`,
+      `import { create${pascalCase(family.name)}Router, ${camel}RoutesBasePath, ${camel}Security } from './generated/${family.name}/routes.js';`,
       `import { ${camel}Handlers } from './handlers/${family.name}/index.js';`,
     ];
   });
   const mounts = families.map((family) => {
     const camel = camelCase(family.name);
-    return `  app.use(${camel}RoutesBasePath, create${pascalCase(family.name)}Router(${camel}Handlers));`;
+    return `  app.use(${camel}RoutesBasePath, create${pascalCase(family.name)}Router(${camel}Handlers, { routeMiddleware: ${camel}Security(${camel}Callers) }));`;
   });
   return `${header}
-// The express app: a JSON body parser, then the generated routers (they parse and validate each
-// request and answer failures in the contract's envelope) over your handlers.
+// The express app: a JSON body parser that keeps the raw body (signatures cover it), then the
+// generated routers: each checks the caller (security.ts), the scope and the signature, parses
+// and validates the request, and answers failures in the contract's envelope, before your handlers.
 import express, { type Express } from 'express';
+import { keepRawBody } from './generated/exchange-v3/routes.js';
 ${imports.join('\n')}
+import { ${families.map((family) => `${camelCase(family.name)}Callers`).join(', ')} } from './security.js';
 
 export function createApp(): Express {
   const app = express();
-  app.use(express.json({ limit: '1mb' }));
+  app.use(express.json({ limit: '1mb', verify: keepRawBody }));
 ${mounts.join('\n')}
   return app;
 }
+`;
+}
+
+/**
+ * The look-ups behind the security schemes: a starter that knows one caller per family from
+ * the environment, to be replaced by the implementer's key store.
+ */
+function securityFile(): string {
+  return `${header}
+// Who may call: the look-ups behind the contracts' security schemes. This starter knows one v3
+// key (API_TOKEN, holding every scope the contract names; API_HMAC_SECRET makes it sign) and one
+// v1 site (SITE_KEY, SITE_SECRET) from the environment; replace them with your key store.
+import { exchangeV3Routes, type SecurityHooks } from './generated/exchange-v3/routes.js';
+
+const everyScope = [...new Set(exchangeV3Routes.flatMap((route) => (typeof route.scope === 'string' ? [route.scope] : [])))];
+
+export const exchangeV3Callers: SecurityHooks = {
+  bearerToken: (token) =>
+    process.env.API_TOKEN !== undefined && token === process.env.API_TOKEN ? { scopes: everyScope, signingSecret: process.env.API_HMAC_SECRET } : undefined,
+};
+
+export const depositV1Callers: SecurityHooks = {
+  apiKey: (key) =>
+    process.env.SITE_KEY !== undefined && key === process.env.SITE_KEY ? { scopes: [], signingSecret: process.env.SITE_SECRET ?? '' } : undefined,
+};
 `;
 }
 

@@ -4,10 +4,12 @@
 // the hand-written runtime in ../runtime/router-runtime.ts, which parses and validates path,
 // query, headers and JSON body before a handler sees them. An operation without a handler
 // answers 501 in the contract's envelope.
+import type { RequestHandler } from 'express';
 import {
   catalogSuccess,
   createRouter,
   notImplemented,
+  type CatalogCode,
   type ContractErrors,
   type EnvelopePayload,
   type HandlerContext,
@@ -20,9 +22,17 @@ import {
   type SuccessReply,
   type TypedReply,
 } from '../runtime/router-runtime.js';
+import {
+  securityMiddleware,
+  type SecurityFailure,
+  type SecurityHooks,
+} from '../runtime/server-security.js';
+import { depositV1SecuritySchemes } from './contract-data.js';
 import type { Operations } from './types.js';
 import { operationValidators } from './validators.js';
 
+export type { Caller, SecurityHooks } from '../runtime/server-security.js';
+export { callerOf, keepRawBody } from '../runtime/server-security.js';
 export type { ContractErrors, HandlerContext, HandlerResponse, NotImplementedReply, RouteDefinition, Router, RouterOptions, UncheckedHandlers, ValidationDetails } from '../runtime/router-runtime.js';
 
 /** The parsed, validated request of one operation. */
@@ -407,6 +417,18 @@ export function depositV1Success<OperationId extends keyof Operations, Status ex
   if (context.route.operationId !== operationId) throw new Error(`depositV1Success('${operationId}') called by the handler of ${context.route.operationId}`);
   // The body is the envelope around the checked payload; its other fields are the runtime's.
   return catalogSuccess(depositV1RouterErrors, context, status, payload, meta) as SuccessOf<OperationId, Status>;
+}
+
+/** The catalog code of each failure of the security schemes (`x-security-failure`). */
+export const depositV1SecurityFailures: Readonly<Record<SecurityFailure, CatalogCode>> = { 'credentials-missing': { code: 'UNAUTHORIZED', status: 401 }, 'credentials-unknown': { code: 'INVALID_API_KEY', status: 401 }, 'signature-missing': { code: 'UNAUTHORIZED', status: 401 }, 'signature-invalid': { code: 'INVALID_SIGNATURE', status: 401 }, 'signature-expired': { code: 'TIMESTAMP_OUT_OF_WINDOW', status: 401 }, 'signature-replayed': { code: 'INVALID_SIGNATURE', status: 401 }, 'scope-denied': { code: 'forbidden', status: 403 } };
+
+/**
+ * The security of contracts/deposit-v1.openapi.yaml with your look-ups plugged in: pass it as
+ * `routeMiddleware`. Each private operation then needs a known caller (Bearer token or signing
+ * key), the operation's scope, and a valid signature when the caller must sign.
+ */
+export function depositV1Security(hooks: SecurityHooks): (route: RouteDefinition) => RequestHandler[] {
+  return securityMiddleware(depositV1SecuritySchemes, hooks, depositV1RouterErrors, depositV1SecurityFailures);
 }
 
 /**

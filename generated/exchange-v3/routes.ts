@@ -4,10 +4,12 @@
 // the hand-written runtime in ../runtime/router-runtime.ts, which parses and validates path,
 // query, headers and JSON body before a handler sees them. An operation without a handler
 // answers 501 in the contract's envelope.
+import type { RequestHandler } from 'express';
 import {
   catalogSuccess,
   createRouter,
   notImplemented,
+  type CatalogCode,
   type ContractErrors,
   type EnvelopePayload,
   type HandlerContext,
@@ -20,9 +22,17 @@ import {
   type SuccessReply,
   type TypedReply,
 } from '../runtime/router-runtime.js';
+import {
+  securityMiddleware,
+  type SecurityFailure,
+  type SecurityHooks,
+} from '../runtime/server-security.js';
+import { exchangeV3SecuritySchemes } from './contract-data.js';
 import type { Operations } from './types.js';
 import { operationValidators } from './validators.js';
 
+export type { Caller, SecurityHooks } from '../runtime/server-security.js';
+export { callerOf, keepRawBody } from '../runtime/server-security.js';
 export type { ContractErrors, HandlerContext, HandlerResponse, NotImplementedReply, RouteDefinition, Router, RouterOptions, UncheckedHandlers, ValidationDetails } from '../runtime/router-runtime.js';
 
 /** The parsed, validated request of one operation. */
@@ -1313,6 +1323,18 @@ export function exchangeV3Success<OperationId extends keyof Operations, Status e
   if (context.route.operationId !== operationId) throw new Error(`exchangeV3Success('${operationId}') called by the handler of ${context.route.operationId}`);
   // The body is the envelope around the checked payload; its other fields are the runtime's.
   return catalogSuccess(exchangeV3RouterErrors, context, status, payload, meta) as SuccessOf<OperationId, Status>;
+}
+
+/** The catalog code of each failure of the security schemes (`x-security-failure`). */
+export const exchangeV3SecurityFailures: Readonly<Record<SecurityFailure, CatalogCode>> = { 'credentials-missing': { code: 'authentication_required', status: 401 }, 'credentials-unknown': { code: 'invalid_token', status: 401 }, 'signature-missing': { code: 'signature_required', status: 401 }, 'signature-invalid': { code: 'invalid_signature', status: 401 }, 'signature-expired': { code: 'invalid_signature', status: 401 }, 'signature-replayed': { code: 'signature_replay', status: 401 }, 'scope-denied': { code: 'scope_denied', status: 403 } };
+
+/**
+ * The security of contracts/exchange-v3.openapi.yaml with your look-ups plugged in: pass it as
+ * `routeMiddleware`. Each private operation then needs a known caller (Bearer token or signing
+ * key), the operation's scope, and a valid signature when the caller must sign.
+ */
+export function exchangeV3Security(hooks: SecurityHooks): (route: RouteDefinition) => RequestHandler[] {
+  return securityMiddleware(exchangeV3SecuritySchemes, hooks, exchangeV3RouterErrors, exchangeV3SecurityFailures);
 }
 
 /**

@@ -17,10 +17,12 @@ import { repoRoot } from '../support/contracts.js';
 const project = mkdtempSync(join(tmpdir(), 'exchange-api-kit-scaffold-'));
 const io = { env: {}, stdout: () => undefined, stderr: () => undefined };
 let server: ChildProcess | undefined;
+/** The caller the starter's security.ts knows, from its environment; conformance uses the same. */
+const credentials = { token: 'scaffold_token_0123456789', v1: { key: 'site-key', secret: 'site-secret' } };
 
 /** Starts the scaffolded server on a free port with tsx, as `npm start` does; resolves with its URL. */
 async function start(): Promise<string> {
-  server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: project, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: project, env: { ...process.env, PORT: '0', API_TOKEN: credentials.token, SITE_KEY: credentials.v1.key, SITE_SECRET: credentials.v1.secret }, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   for await (const chunk of server.stdout!) {
     output += String(chunk);
@@ -36,9 +38,8 @@ async function stop(): Promise<void> {
   await once(server, 'exit');
 }
 
-/** A read-only run with credentials (the starter checks none yet); skips for what lists cannot provide. */
-const conformance = (baseUrl: string) =>
-  runConformance({ baseUrl, token: 'scaffold_token_0123456789', v1: { key: 'site-key', secret: 'site-secret' }, allowSkips: true });
+/** A read-only run with the starter's credentials; skips for what empty lists cannot provide. */
+const conformance = (baseUrl: string) => runConformance({ baseUrl, ...credentials, allowSkips: true });
 
 beforeAll(async () => {
   expect(await main(['scaffold', '--out', project], io)).toBe(0);
@@ -66,7 +67,11 @@ describe('exchange-api-kit scaffold', () => {
   it('starts, and every operation conformance reaches answers the contract\'s 501', { timeout: 120_000 }, async () => {
     const baseUrl = await start();
     const report = await conformance(baseUrl);
+    // The contract's security holds before any handler: no token, no answer.
+    const anonymous = await fetch(`${baseUrl}/api/v3/private/ping`);
     await stop();
+    expect(anonymous.status).toBe(401);
+    expect(((await anonymous.json()) as { error: { code: string } }).error.code).toBe('authentication_required');
     const statusRows = report.results.filter((result) => result.check === 'response:status');
     // Every read operation that needs no value from a list (the others cannot run: the lists are empty).
     const reachable = [...exchangeV3Routes, ...depositV1Routes].filter((route) => route.method === 'get' && !route.path.includes('{'));

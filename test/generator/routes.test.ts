@@ -12,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { banner, type GeneratedFile } from '../../generator/emit/file.js';
+import { emitContractData } from '../../generator/emit/contract-data.js';
 import { emitRoutes } from '../../generator/emit/routes.js';
 import { loadContract } from '../../generator/load.js';
 import { buildContractModel, type ContractModel } from '../../generator/model.js';
@@ -93,7 +94,10 @@ async function generatedFiles(model: ContractModel): Promise<GeneratedFile[]> {
     runtime('serialized-json.ts'),
     runtime('field-errors.ts'),
     runtime('server-envelope.ts'),
+    runtime('server-security.ts'),
+    runtime('client-signing.ts'),
     runtime('client-errors.ts'),
+    emitContractData(model),
   ];
 }
 
