@@ -105,7 +105,7 @@ function appFile(): string {
 // generated routers: each checks the caller (security.ts), the scope and the signature, parses
 // and validates the request, and answers failures in the contract's envelope, before your handlers.
 import express, { type Express } from 'express';
-import { keepRawBody } from './generated/exchange-v3/routes.js';
+import { keepRawBody } from './generated/runtime/server-security.js';
 ${imports.join('\n')}
 import { ${families.map((family) => `${camelCase(family.name)}Callers`).join(', ')} } from './security.js';
 
