@@ -4,20 +4,24 @@
 // of the integrator's project instead: the files of generated/, which `npm run generate -- --check`
 // keeps equal to what the generator makes of the kit's contracts. So an installed copy, which ships
 // generated/ but not the generator, writes the same bytes without the generator's dependencies.
+// With --contracts DIR or --contract FILE it runs the generator on another copy of the contracts
+// (a newer version): that needs the generator, so a checkout of the kit.
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { kitPath } from '../kit-files.js';
 import { runScript } from './delegate.js';
 import type { CommandIo } from './io.js';
-import { helpOption, optionsHelp, readOptions, UsageError, type OptionSpec } from './options.js';
+import { helpOption, optionsHelp, readCommandFlags, type OptionSpec } from './options.js';
 const generateOptions: OptionSpec[] = [
   { name: 'out', placeholder: '<dir>', help: "write the generated files under <dir> instead of the kit's generated/" },
+  { name: 'contracts', placeholder: '<dir>', help: "generate from the contracts in <dir> (laid out like the kit's contracts/) instead of the kit's own; needs --out" },
+  { name: 'contract', placeholder: '<file>', help: 'generate from this one OpenAPI contract; needs --out' },
   { name: 'check', boolean: true, help: 'write nothing; exit 1 naming the files that are out of date' },
   helpOption,
 ];
 
 export const generateUsage = `usage: exchange-api-kit generate [options]
-Generates types, validators, routers and typed clients from the kit's contracts.
+Generates types, validators, routers and typed clients from the kit's contracts (or another copy).
 
 ${optionsHelp(generateOptions)}
 
@@ -25,24 +29,22 @@ Exit codes: 0 done (or up to date), 1 stale files (--check) or a contract that d
 2 bad arguments.`;
 
 export async function generateCommand(argv: readonly string[], io: CommandIo): Promise<number> {
-  let values: Record<string, unknown>;
-  try {
-    ({ values } = readOptions(generateOptions, argv, {}));
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.stderr(`exchange-api-kit generate: ${error.message}\n\n${generateUsage}`);
-    return 2;
-  }
-  if (values.help === true) {
-    io.stdout(generateUsage);
-    return 0;
-  }
+  const read = readCommandFlags('generate', generateOptions, argv, generateUsage, io);
+  if (typeof read === 'number') return read;
+  const { values } = read;
   const check = values.check === true;
+  const source = typeof values.contracts === 'string' ? ['--contracts', values.contracts] : typeof values.contract === 'string' ? ['--contract', values.contract] : [];
+  if (source.length > 0) {
+    // The generator checks the combination (--out is required) and names the file that does not load.
+    const out = typeof values.out === 'string' ? ['--out', values.out] : [];
+    return runScript('generator/cli.ts', [...source, ...out, ...(check ? ['--check'] : [])], 'generating from other contracts needs the generator');
+  }
   if (typeof values.out !== 'string') return runScript('generator/cli.ts', check ? ['--check'] : [], 'generate without --out rewrites the kit\'s own generated/; give --out <dir>');
   return writeInto(resolve(values.out), check, io);
 }
 
-async function writeInto(outDir: string, check: boolean, io: CommandIo): Promise<number> {
+/** Writes the kit's generated/ files into `outDir` (only those that differ); with `check`, writes nothing and exits 1 when any differs. */
+export async function writeInto(outDir: string, check: boolean, io: CommandIo): Promise<number> {
   const generatedDir = kitPath('generated');
   const files = filesUnder(generatedDir).map((path) => ({ path: relative(generatedDir, path), contents: readFileSync(path, 'utf8') }));
   const current = (path: string) => {

@@ -12,6 +12,8 @@ export const mainUsage = `usage: exchange-api-kit <command> [options]
 Commands:
   serve         run the mock server (exchange API v3, deposit API v1, sandbox control, /docs)
   generate      generate types, validators, routers and typed clients from the contracts
+  scaffold      write a starter server on the generated routers (--out DIR)
+  diff          compare two versions of a contract: breaking and non-breaking changes
   conformance   check any server (the real service, the mock, a stub) against the contracts
   proxy         forward to any server, judging every exchange against the contracts (--record)
   listen        forward a running mock's webhook events to a local URL, signed
@@ -20,7 +22,7 @@ Commands:
 Run \`exchange-api-kit <command> --help\` for its options. Every option of serve can also be
 given as an environment variable or in a config file (--config mock.json|mock.yaml).
 
-Exit codes: 0 ok, 1 failure (cannot start, conformance failures, stale files),
+Exit codes: 0 ok, 1 failure (cannot start, conformance failures, stale files, breaking changes),
 2 usage or configuration error.`;
 
 export async function main(argv: readonly string[], io: CommandIo = processIo): Promise<number> {
@@ -32,6 +34,10 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
       return generateCommand(rest, io);
     case 'conformance':
       return conformanceCommand(rest);
+    case 'scaffold':
+      return (await import('./scaffold.js')).scaffoldCommand(rest, io);
+    case 'diff':
+      return (await import('./diff.js')).diffCommand(rest, io);
     // Integrator tools, loaded on demand so `serve` does not pay for them.
     case 'proxy':
       return (await import('./proxy.js')).proxyCommand(rest, io);

@@ -187,3 +187,31 @@ export const parsers = {
       return text;
     },
 };
+
+/**
+ * Reads a subcommand's flags (no environment, no config file) and answers what needs no more:
+ * `--help` prints the usage (exit code 0), a usage error prints it with the problem (exit code 2).
+ * Otherwise the values and positional arguments.
+ */
+export function readCommandFlags(
+  command: string,
+  specs: readonly OptionSpec[],
+  argv: readonly string[],
+  usage: string,
+  io: { stdout(text: string): void; stderr(text: string): void },
+  options: { positionals?: boolean } = {},
+): { values: OptionValues; positionals: string[] } | number {
+  let read: { values: OptionValues; positionals: string[] };
+  try {
+    read = readOptions(specs, argv, {}, options);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`exchange-api-kit ${command}: ${error.message}\n\n${usage}`);
+    return 2;
+  }
+  if (read.values.help === true) {
+    io.stdout(usage);
+    return 0;
+  }
+  return read;
+}

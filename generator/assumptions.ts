@@ -1,6 +1,6 @@
 // Collects every assumption the contracts make (`x-assumption: <line>` and
 // `x-assumptions: [<line>, ...]`) with where it stands, and renders the list docs/contracts.md embeds.
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { JsonValue as Json } from './load.js';
@@ -35,16 +35,22 @@ function collect(node: Json, file: string, pointer: string, into: Assumption[]):
  * catalog schemas, the platform contracts catalog, then the machines. Pointers are into the
  * source files, as written.
  */
-export function collectAssumptions(contractsDir: string): Assumption[] {
+export function collectAssumptions(contractsDir: string, contractFiles: readonly string[] = openApiFiles(contractsDir)): Assumption[] {
   const found: Assumption[] = [];
   const read = (relativePath: string): Json => parse(readFileSync(join(contractsDir, relativePath), 'utf8'), { maxAliasCount: -1 }) as Json;
+  // Another copy of the contracts may lack the catalog schemas, the platform catalog or the machines.
   const filesIn = (dir: string, ending: string): string[] =>
-    readdirSync(join(contractsDir, dir)).filter((f) => f.endsWith(ending)).sort().map((f) => (dir === '.' ? f : `${dir}/${f}`));
-  for (const file of filesIn('.', '.openapi.yaml')) collect(read(file), file, '', found);
+    existsSync(join(contractsDir, dir)) ? readdirSync(join(contractsDir, dir)).filter((f) => f.endsWith(ending)).sort().map((f) => `${dir}/${f}`) : [];
+  for (const file of contractFiles) collect(read(file), file, '', found);
   for (const file of filesIn('schemas', '.json')) collect(read(file), file, '', found);
-  collect(read('platform-contracts.yaml'), 'platform-contracts.yaml', '', found);
+  if (existsSync(join(contractsDir, 'platform-contracts.yaml'))) collect(read('platform-contracts.yaml'), 'platform-contracts.yaml', '', found);
   for (const file of filesIn('machines', '.yaml')) collect(read(file), file, '', found);
   return found;
+}
+
+/** The OpenAPI contracts of a folder, sorted. */
+export function openApiFiles(contractsDir: string): string[] {
+  return readdirSync(contractsDir).filter((f) => /\.openapi\.ya?ml$/.test(f)).sort();
 }
 
 /** The list of assumptions in Markdown: one list per file, one line per assumption. */

@@ -1,52 +1,85 @@
 // `npm run generate` writes generated/ (and docs/contracts.md's generated sections) from contracts/;
 // `npm run generate -- --check` writes nothing and exits 1, naming the stale files, when
-// generated/ or that page is out of date. A contract that does not load exits 1 with the
-// file, the JSON pointer and the reason. This is the only module that writes files.
+// generated/ or that page is out of date. `--contracts DIR` (a folder laid out like contracts/,
+// e.g. a newer copy) or `--contract FILE` (one contract) with `--out DIR` generates from another
+// copy of the contracts into DIR instead, leaving the kit's own files alone. A contract that does
+// not load exits 1 with the file, the JSON pointer and the reason. This is the only module that
+// writes files.
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { contractsPagePath, generate } from './generate.js';
+import { parseArgs } from 'node:util';
+import { contractsPagePath, generate, type ContractSource } from './generate.js';
 import { ContractError } from './load.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const generatedDir = join(repoRoot, 'generated');
-const pagePath = join(repoRoot, contractsPagePath);
+const usage = 'usage: npm run generate [-- [--check] [--contracts DIR | --contract FILE] [--out DIR]]';
+
+interface Arguments {
+  check: boolean;
+  source: ContractSource | undefined;
+  /** undefined: the kit's own generated/ and docs/contracts.md. */
+  out: string | undefined;
+}
+
+function readArguments(argv: string[]): Arguments | string {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { check: { type: 'boolean' }, contracts: { type: 'string' }, contract: { type: 'string' }, out: { type: 'string' } },
+    }));
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  if (values.contracts !== undefined && values.contract !== undefined) return '--contracts and --contract exclude each other';
+  const source = values.contracts !== undefined ? { dir: resolve(values.contracts) } : values.contract !== undefined ? { file: resolve(values.contract) } : undefined;
+  // Another copy of the contracts must not overwrite what the kit generates from its own.
+  if (source !== undefined && values.out === undefined) return '--contracts and --contract need --out DIR';
+  const missing = source === undefined ? undefined : 'dir' in source ? source.dir : source.file;
+  if (missing !== undefined && !existsSync(missing)) return `${missing} does not exist`;
+  return { check: values.check === true, source, out: values.out === undefined ? undefined : resolve(values.out) };
+}
 
 async function main(argv: string[]): Promise<number> {
-  const check = argv.includes('--check');
-  const unknown = argv.filter((arg) => arg !== '--check');
-  if (unknown.length > 0) {
-    console.error(`generate: unknown argument ${unknown.join(' ')} (usage: npm run generate [-- --check])`);
+  const args = readArguments(argv);
+  if (typeof args === 'string') {
+    console.error(`generate: ${args} (${usage})`);
     return 2;
   }
+  const ownFiles = args.out === undefined;
+  const outDir = args.out ?? join(repoRoot, 'generated');
+  const outName = ownFiles ? 'generated' : relative(process.cwd(), outDir) || '.';
+  const pagePath = join(repoRoot, contractsPagePath);
   const started = performance.now();
-  const { files, contractsPage } = await generate(repoRoot);
+  const { files, contractsPage } = await generate(repoRoot, args.source);
   const wanted = new Map(files.map((f) => [f.path, f.contents]));
-  const existing = existsSync(generatedDir) ? listFiles(generatedDir) : [];
+  // Only the kit's own generated/ is pruned: a folder of the user's project may hold other files.
+  const leftOver = ownFiles && existsSync(outDir) ? listFiles(outDir).filter((path) => !wanted.has(path)) : [];
 
   const stale = [
-    ...files.filter((f) => readOrNull(join(generatedDir, f.path)) !== f.contents).map((f) => `generated/${f.path}`),
-    ...existing.filter((path) => !wanted.has(path)).map((path) => `generated/${path} (not generated any more)`),
-    ...(readOrNull(pagePath) === contractsPage ? [] : [`${contractsPagePath} (generated sections)`]),
+    ...files.filter((f) => readOrNull(join(outDir, f.path)) !== f.contents).map((f) => `${outName}/${f.path}`),
+    ...leftOver.map((path) => `${outName}/${path} (not generated any more)`),
+    ...(!ownFiles || readOrNull(pagePath) === contractsPage ? [] : [`${contractsPagePath} (generated sections)`]),
   ];
   const ms = Math.round(performance.now() - started);
 
-  if (check) {
+  if (args.check) {
     if (stale.length === 0) {
-      console.log(`generate --check: generated/ is up to date (${files.length} files, ${ms} ms)`);
+      console.log(`generate --check: ${outName}/ is up to date (${files.length} files, ${ms} ms)`);
       return 0;
     }
     console.error(`generate --check: stale, run npm run generate:\n  ${stale.join('\n  ')}`);
     return 1;
   }
-  for (const path of existing.filter((p) => !wanted.has(p))) rmSync(join(generatedDir, path));
+  for (const path of leftOver) rmSync(join(outDir, path));
   for (const file of files) {
-    const target = join(generatedDir, file.path);
+    const target = join(outDir, file.path);
     mkdirSync(dirname(target), { recursive: true });
     if (readOrNull(target) !== file.contents) writeFileSync(target, file.contents);
   }
-  if (readOrNull(pagePath) !== contractsPage) writeFileSync(pagePath, contractsPage);
-  console.log(`generate: ${files.length} files in generated/, ${stale.length} changed (${ms} ms)`);
+  if (ownFiles && readOrNull(pagePath) !== contractsPage) writeFileSync(pagePath, contractsPage);
+  console.log(`generate: ${files.length} files in ${outName}/, ${stale.length} changed (${ms} ms)`);
   return 0;
 }
 

@@ -1,9 +1,9 @@
-// The whole generation as a pure step: reads contracts/, templates/ and generator/runtime/, and
-// returns every file of generated/ plus docs/contracts.md with its generated sections refreshed.
-// Writing is cli.ts's job.
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { collectAssumptions } from './assumptions.js';
+// The whole generation as a pure step: reads the contracts (the kit's contracts/ or another copy
+// of them), templates/ and generator/runtime/, and returns every file of generated/ plus
+// docs/contracts.md with its generated sections refreshed. Writing is cli.ts's job.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { collectAssumptions, openApiFiles } from './assumptions.js';
 import { emitClient } from './emit/client.js';
 import { emitBundledDocument, emitContractData } from './emit/contract-data.js';
 import { emitDocs, renderDocSections } from './emit/docs.js';
@@ -27,14 +27,25 @@ export interface Generation {
 /** The documentation page that embeds the generated operation table and assumptions. */
 export const contractsPagePath = 'docs/contracts.md';
 
-export async function generate(repoRoot: string): Promise<Generation> {
-  const contractsDir = join(repoRoot, 'contracts');
-  const contractFiles = readdirSync(contractsDir).filter((f) => f.endsWith('.openapi.yaml')).sort();
+/**
+ * Which contracts to read: by default every `*.openapi.yaml` of the kit's contracts/; `dir`, every
+ * one of another folder laid out the same way (a newer copy of the contracts); `file`, that one
+ * contract alone. The machines and assumptions are read from the contracts' folder when it has them.
+ */
+export type ContractSource = { dir: string } | { file: string };
+
+export async function generate(repoRoot: string, source: ContractSource = { dir: join(repoRoot, 'contracts') }): Promise<Generation> {
+  const contractsDir = 'dir' in source ? source.dir : dirname(source.file);
+  const contractFiles = 'dir' in source ? openApiFiles(contractsDir) : [basename(source.file)];
+  // Sources are named relative to the folder above the contracts (`contracts/exchange-v3.openapi.yaml`
+  // for the kit's own), so banners do not depend on where a copy lives.
+  const sourceRoot = dirname(contractsDir);
   const models = await Promise.all(
-    contractFiles.map(async (file) => buildContractModel(await loadContract(join(contractsDir, file), repoRoot))),
+    contractFiles.map(async (file) => buildContractModel(await loadContract(join(contractsDir, file), sourceRoot))),
   );
-  const machines = loadMachines(join(contractsDir, 'machines'), repoRoot);
-  const docs = renderDocSections(models, collectAssumptions(contractsDir));
+  const machinesDir = join(contractsDir, 'machines');
+  const machines = existsSync(machinesDir) ? loadMachines(machinesDir, sourceRoot) : [];
+  const docs = renderDocSections(models, collectAssumptions(contractsDir, contractFiles));
   const templatesDir = join(repoRoot, 'templates');
   const files = [
     ...models.flatMap((model) => [

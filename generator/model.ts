@@ -79,6 +79,8 @@ export interface ContractModel {
   securitySchemes: Record<string, JsonObject>;
   /** How error bodies look (`info.x-error-format`): the v3 envelope or the v1 error body. */
   errorFormat: 'v3-envelope' | 'v1';
+  /** The error catalog (`x-error-codes`), in the contract's order; `securityFailure` from `x-security-failure`. */
+  errorCatalog: { code: string; status: number; condition: string; securityFailure: string | undefined }[];
 }
 
 export function buildContractModel(contract: LoadedContract): ContractModel {
@@ -114,6 +116,10 @@ export function buildContractModel(contract: LoadedContract): ContractModel {
     webhooks,
     securitySchemes,
     errorFormat: info['x-error-format'] === 'v1' ? 'v1' : 'v3-envelope',
+    errorCatalog: array(doc['x-error-codes']).map((entry) => {
+      const { code, status, condition, 'x-security-failure': securityFailure } = object(entry);
+      return { code: String(code), status: Number(status), condition: string(condition) ?? '', securityFailure: string(securityFailure) };
+    }),
   };
 }
 

@@ -17,7 +17,12 @@ export function judgeResponse(family: Family, operationId: string, exchange: Rec
   const judgement: Judgement = { status: [], 'content-type': [], envelope: [], schema: [], headers: [] };
   const documented = documentedResponses(family.contract, operationId).get(String(exchange.status));
   if (documented === undefined) {
-    judgement.status.push(`HTTP ${exchange.status}${errorCodeSuffix(exchange)} is not documented for ${operationId}`);
+    const code = errorCodeOf(exchange);
+    // A server that answers the catalog's 501 code (a scaffolded handler) has not implemented the operation yet.
+    const notImplemented = code !== undefined && exchange.status === 501 && family.errorCodes[code]?.status === 501;
+    judgement.status.push(
+      notImplemented ? `not implemented: HTTP 501 ${code}` : `HTTP ${exchange.status}${errorCodeSuffix(exchange)} is not documented for ${operationId}`,
+    );
     return judgement;
   }
 

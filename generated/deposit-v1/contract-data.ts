@@ -53,6 +53,10 @@ export const depositV1ErrorCodes = {
   "INTERNAL_ERROR": {
     "status": 500,
     "condition": "An unexpected failure; retry with backoff."
+  },
+  "NOT_IMPLEMENTED": {
+    "status": 501,
+    "condition": "The server does not implement this operation yet."
   }
 } as const;
 

@@ -2,68 +2,89 @@
 // The express router of Exchange Service public deposit API.
 // One typed handler per operationId, passed in (regeneration never touches handler code), over
 // the hand-written runtime in ../runtime/router-runtime.ts, which parses and validates path,
-// query, headers and JSON body before a handler sees them.
+// query, headers and JSON body before a handler sees them. An operation without a handler
+// answers 501 in the contract's envelope.
+import type { RequestHandler } from 'express';
 import {
+  catalogSuccess,
   createRouter,
+  notImplemented,
+  type CatalogCode,
+  type ContractErrors,
+  type EnvelopePayload,
   type HandlerContext,
   type HandlerResponse,
+  type NotImplementedReply,
   type OperationRequest,
   type RouteDefinition,
   type Router,
   type RouterOptions,
+  type SuccessReply,
+  type TypedReply,
 } from '../runtime/router-runtime.js';
+import {
+  securityMiddleware,
+  type SecurityFailure,
+  type SecurityHooks,
+} from '../runtime/server-security.js';
+import { depositV1SecuritySchemes } from './contract-data.js';
 import type { Operations } from './types.js';
 import { operationValidators } from './validators.js';
 
-export type { HandlerContext, HandlerResponse, RouteDefinition, Router, RouterOptions, ValidationDetails } from '../runtime/router-runtime.js';
+export type { Caller, SecurityHooks } from '../runtime/server-security.js';
+export { callerOf, keepRawBody } from '../runtime/server-security.js';
+export type { ContractErrors, HandlerContext, HandlerResponse, NotImplementedReply, RouteDefinition, Router, RouterOptions, UncheckedHandlers, ValidationDetails } from '../runtime/router-runtime.js';
 
 /** The parsed, validated request of one operation. */
 export type HandlerRequest<OperationId extends keyof Operations> = OperationRequest<Operations[OperationId]>;
 
-/** One method per operation of contracts/deposit-v1.openapi.yaml. */
+/** The answers an operation may give: a declared status with its body type (or the 501 of an operation not implemented yet). */
+export type HandlerReply<OperationId extends keyof Operations> = TypedReply<Operations[OperationId]['responses']>;
+
+/** One method per operation of contracts/deposit-v1.openapi.yaml; `tsc` refuses an answer the contract does not declare. */
 export interface DepositV1Handlers {
   /** List assets (GET /v1/public/assets) */
-  listAssets(request: HandlerRequest<'listAssets'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listAssets(request: HandlerRequest<'listAssets'>, context: HandlerContext): Promise<HandlerReply<'listAssets'>> | HandlerReply<'listAssets'>;
   /** List networks (GET /v1/public/networks) */
-  listNetworks(request: HandlerRequest<'listNetworks'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listNetworks(request: HandlerRequest<'listNetworks'>, context: HandlerContext): Promise<HandlerReply<'listNetworks'>> | HandlerReply<'listNetworks'>;
   /** List AML currencies (GET /v1/public/aml/currencies) */
-  listAmlCurrencies(request: HandlerRequest<'listAmlCurrencies'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listAmlCurrencies(request: HandlerRequest<'listAmlCurrencies'>, context: HandlerContext): Promise<HandlerReply<'listAmlCurrencies'>> | HandlerReply<'listAmlCurrencies'>;
   /** Create an AML check (POST /v1/public/aml/checks) */
-  createAmlCheck(request: HandlerRequest<'createAmlCheck'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  createAmlCheck(request: HandlerRequest<'createAmlCheck'>, context: HandlerContext): Promise<HandlerReply<'createAmlCheck'>> | HandlerReply<'createAmlCheck'>;
   /** Get an AML check (GET /v1/public/aml/checks/{uuid}) */
-  getAmlCheck(request: HandlerRequest<'getAmlCheck'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getAmlCheck(request: HandlerRequest<'getAmlCheck'>, context: HandlerContext): Promise<HandlerReply<'getAmlCheck'>> | HandlerReply<'getAmlCheck'>;
   /** Send a test webhook (POST /v1/public/webhooks/test) */
-  sendSiteTestWebhook(request: HandlerRequest<'sendSiteTestWebhook'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  sendSiteTestWebhook(request: HandlerRequest<'sendSiteTestWebhook'>, context: HandlerContext): Promise<HandlerReply<'sendSiteTestWebhook'>> | HandlerReply<'sendSiteTestWebhook'>;
   /** Resend a webhook event (POST /v1/public/webhooks/resend/{eventId}) */
-  resendWebhookEvent(request: HandlerRequest<'resendWebhookEvent'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  resendWebhookEvent(request: HandlerRequest<'resendWebhookEvent'>, context: HandlerContext): Promise<HandlerReply<'resendWebhookEvent'>> | HandlerReply<'resendWebhookEvent'>;
   /** List webhook egress IPs (GET /v1/public/webhooks/egress-ips) */
-  listWebhookEgressIps(request: HandlerRequest<'listWebhookEgressIps'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listWebhookEgressIps(request: HandlerRequest<'listWebhookEgressIps'>, context: HandlerContext): Promise<HandlerReply<'listWebhookEgressIps'>> | HandlerReply<'listWebhookEgressIps'>;
   /** List webhook event types (GET /v1/public/webhooks/events) */
-  listWebhookEventTypes(request: HandlerRequest<'listWebhookEventTypes'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listWebhookEventTypes(request: HandlerRequest<'listWebhookEventTypes'>, context: HandlerContext): Promise<HandlerReply<'listWebhookEventTypes'>> | HandlerReply<'listWebhookEventTypes'>;
   /** List deposits (GET /v1/public/deposits) */
-  listDeposits(request: HandlerRequest<'listDeposits'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listDeposits(request: HandlerRequest<'listDeposits'>, context: HandlerContext): Promise<HandlerReply<'listDeposits'>> | HandlerReply<'listDeposits'>;
   /** Create a deposit (POST /v1/public/deposits) */
-  createDeposit(request: HandlerRequest<'createDeposit'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  createDeposit(request: HandlerRequest<'createDeposit'>, context: HandlerContext): Promise<HandlerReply<'createDeposit'>> | HandlerReply<'createDeposit'>;
   /** Get a deposit (GET /v1/public/deposits/{uuid}) */
-  getDeposit(request: HandlerRequest<'getDeposit'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getDeposit(request: HandlerRequest<'getDeposit'>, context: HandlerContext): Promise<HandlerReply<'getDeposit'>> | HandlerReply<'getDeposit'>;
   /** Refresh a deposit (POST /v1/public/deposits/{uuid}/refresh) */
-  refreshDeposit(request: HandlerRequest<'refreshDeposit'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  refreshDeposit(request: HandlerRequest<'refreshDeposit'>, context: HandlerContext): Promise<HandlerReply<'refreshDeposit'>> | HandlerReply<'refreshDeposit'>;
   /** Get the AML data of a deposit (GET /v1/public/deposits/{uuid}/aml) */
-  getDepositAml(request: HandlerRequest<'getDepositAml'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getDepositAml(request: HandlerRequest<'getDepositAml'>, context: HandlerContext): Promise<HandlerReply<'getDepositAml'>> | HandlerReply<'getDepositAml'>;
   /** Get a deposit by order id (GET /v1/public/deposits/by-order-id/{orderId}) */
-  getDepositByOrderId(request: HandlerRequest<'getDepositByOrderId'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getDepositByOrderId(request: HandlerRequest<'getDepositByOrderId'>, context: HandlerContext): Promise<HandlerReply<'getDepositByOrderId'>> | HandlerReply<'getDepositByOrderId'>;
   /** Get the AML data of a deposit by order id (GET /v1/public/deposits/by-order-id/{orderId}/aml) */
-  getDepositAmlByOrderId(request: HandlerRequest<'getDepositAmlByOrderId'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getDepositAmlByOrderId(request: HandlerRequest<'getDepositAmlByOrderId'>, context: HandlerContext): Promise<HandlerReply<'getDepositAmlByOrderId'>> | HandlerReply<'getDepositAmlByOrderId'>;
   /** List static addresses (GET /v1/public/static-addresses) */
-  listStaticAddresses(request: HandlerRequest<'listStaticAddresses'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listStaticAddresses(request: HandlerRequest<'listStaticAddresses'>, context: HandlerContext): Promise<HandlerReply<'listStaticAddresses'>> | HandlerReply<'listStaticAddresses'>;
   /** Create a static address (POST /v1/public/static-addresses) */
-  createStaticAddress(request: HandlerRequest<'createStaticAddress'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  createStaticAddress(request: HandlerRequest<'createStaticAddress'>, context: HandlerContext): Promise<HandlerReply<'createStaticAddress'>> | HandlerReply<'createStaticAddress'>;
   /** Get a static address by order id (GET /v1/public/static-addresses/by-order-id/{orderId}) */
-  getStaticAddressByOrderId(request: HandlerRequest<'getStaticAddressByOrderId'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getStaticAddressByOrderId(request: HandlerRequest<'getStaticAddressByOrderId'>, context: HandlerContext): Promise<HandlerReply<'getStaticAddressByOrderId'>> | HandlerReply<'getStaticAddressByOrderId'>;
   /** Get a static address (GET /v1/public/static-addresses/{uuid}) */
-  getStaticAddress(request: HandlerRequest<'getStaticAddress'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getStaticAddress(request: HandlerRequest<'getStaticAddress'>, context: HandlerContext): Promise<HandlerReply<'getStaticAddress'>> | HandlerReply<'getStaticAddress'>;
   /** List the payments of a static address (GET /v1/public/static-addresses/{uuid}/payments) */
-  listStaticAddressPayments(request: HandlerRequest<'listStaticAddressPayments'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listStaticAddressPayments(request: HandlerRequest<'listStaticAddressPayments'>, context: HandlerContext): Promise<HandlerReply<'listStaticAddressPayments'>> | HandlerReply<'listStaticAddressPayments'>;
 }
 
 /** Path prefix under which the app mounts the router (from the contract's server URL). */
@@ -370,7 +391,50 @@ export const depositV1Routes: readonly RouteDefinition[] = [
   },
 ];
 
-/** The dispatcher of every operation (an express middleware); mount it at depositV1RoutesBasePath after a JSON body parser. */
-export function createDepositV1Router(handlers: DepositV1Handlers, options: RouterOptions = {}): Router {
-  return createRouter(depositV1Routes, operationValidators, handlers, options);
+/** The contract's error format and the catalog codes the router answers with itself (failed validation, no handler). */
+export const depositV1RouterErrors: ContractErrors = { format: 'v1', validation: { code: 'VALIDATION_ERROR', status: 422 }, notImplemented: { code: 'NOT_IMPLEMENTED', status: 501 } };
+
+/** The contract's 501 answer: what an operation that is not implemented yet returns. */
+export function depositV1NotImplemented(context: HandlerContext): NotImplementedReply {
+  return notImplemented(depositV1RouterErrors, context);
+}
+
+/** The success answer of `operationId` with `status`. */
+export type SuccessOf<OperationId extends keyof Operations, Status> = Extract<HandlerReply<OperationId>, { status: Status }>;
+
+/**
+ * A success answer of one operation in the contract's format, with the request's ids:
+ * `depositV1Success('listOrders', context, 200, { orders }, { pagination })`. `tsc` checks the
+ * status against the operation's declared ones and the payload (the body's `data`) against its type.
+ */
+export function depositV1Success<OperationId extends keyof Operations, Status extends SuccessReply<HandlerReply<OperationId>>['status']>(
+  operationId: OperationId,
+  context: HandlerContext,
+  status: Status,
+  payload: EnvelopePayload<SuccessOf<OperationId, Status>['body'], 'data'>,
+  meta?: Record<string, unknown>,
+): SuccessOf<OperationId, Status> {
+  if (context.route.operationId !== operationId) throw new Error(`depositV1Success('${operationId}') called by the handler of ${context.route.operationId}`);
+  // The body is the envelope around the checked payload; its other fields are the runtime's.
+  return catalogSuccess(depositV1RouterErrors, context, status, payload, meta) as SuccessOf<OperationId, Status>;
+}
+
+/** The catalog code of each failure of the security schemes (`x-security-failure`). */
+export const depositV1SecurityFailures: Readonly<Record<SecurityFailure, CatalogCode>> = { 'credentials-missing': { code: 'UNAUTHORIZED', status: 401 }, 'credentials-unknown': { code: 'INVALID_API_KEY', status: 401 }, 'signature-missing': { code: 'UNAUTHORIZED', status: 401 }, 'signature-invalid': { code: 'INVALID_SIGNATURE', status: 401 }, 'signature-expired': { code: 'TIMESTAMP_OUT_OF_WINDOW', status: 401 }, 'signature-replayed': { code: 'INVALID_SIGNATURE', status: 401 }, 'scope-denied': { code: 'forbidden', status: 403 } };
+
+/**
+ * The security of contracts/deposit-v1.openapi.yaml with your look-ups plugged in: pass it as
+ * `routeMiddleware`. Each private operation then needs a known caller (Bearer token or signing
+ * key), the operation's scope, and a valid signature when the caller must sign.
+ */
+export function depositV1Security(hooks: SecurityHooks): (route: RouteDefinition) => RequestHandler[] {
+  return securityMiddleware(depositV1SecuritySchemes, hooks, depositV1RouterErrors, depositV1SecurityFailures);
+}
+
+/**
+ * The dispatcher of every operation (an express middleware); mount it at depositV1RoutesBasePath
+ * after a JSON body parser. A handler left out answers 501 (depositV1NotImplemented).
+ */
+export function createDepositV1Router(handlers: Partial<DepositV1Handlers>, options: RouterOptions = {}): Router {
+  return createRouter(depositV1Routes, operationValidators, handlers, depositV1RouterErrors, options);
 }

@@ -93,6 +93,10 @@ export const exchangeV3ErrorCodes = {
   "internal_error": {
     "status": 500,
     "condition": "An unexpected failure; retry with backoff."
+  },
+  "not_implemented": {
+    "status": 501,
+    "condition": "The server does not implement this operation yet."
   }
 } as const;
 

@@ -2,164 +2,185 @@
 // The express router of Exchange Service API — exchange v3.
 // One typed handler per operationId, passed in (regeneration never touches handler code), over
 // the hand-written runtime in ../runtime/router-runtime.ts, which parses and validates path,
-// query, headers and JSON body before a handler sees them.
+// query, headers and JSON body before a handler sees them. An operation without a handler
+// answers 501 in the contract's envelope.
+import type { RequestHandler } from 'express';
 import {
+  catalogSuccess,
   createRouter,
+  notImplemented,
+  type CatalogCode,
+  type ContractErrors,
+  type EnvelopePayload,
   type HandlerContext,
   type HandlerResponse,
+  type NotImplementedReply,
   type OperationRequest,
   type RouteDefinition,
   type Router,
   type RouterOptions,
+  type SuccessReply,
+  type TypedReply,
 } from '../runtime/router-runtime.js';
+import {
+  securityMiddleware,
+  type SecurityFailure,
+  type SecurityHooks,
+} from '../runtime/server-security.js';
+import { exchangeV3SecuritySchemes } from './contract-data.js';
 import type { Operations } from './types.js';
 import { operationValidators } from './validators.js';
 
-export type { HandlerContext, HandlerResponse, RouteDefinition, Router, RouterOptions, ValidationDetails } from '../runtime/router-runtime.js';
+export type { Caller, SecurityHooks } from '../runtime/server-security.js';
+export { callerOf, keepRawBody } from '../runtime/server-security.js';
+export type { ContractErrors, HandlerContext, HandlerResponse, NotImplementedReply, RouteDefinition, Router, RouterOptions, UncheckedHandlers, ValidationDetails } from '../runtime/router-runtime.js';
 
 /** The parsed, validated request of one operation. */
 export type HandlerRequest<OperationId extends keyof Operations> = OperationRequest<Operations[OperationId]>;
 
-/** One method per operation of contracts/exchange-v3.openapi.yaml. */
+/** The answers an operation may give: a declared status with its body type (or the 501 of an operation not implemented yet). */
+export type HandlerReply<OperationId extends keyof Operations> = TypedReply<Operations[OperationId]['responses']>;
+
+/** One method per operation of contracts/exchange-v3.openapi.yaml; `tsc` refuses an answer the contract does not declare. */
 export interface ExchangeV3Handlers {
   /** Check that the API is reachable (GET /ping) */
-  ping(request: HandlerRequest<'ping'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  ping(request: HandlerRequest<'ping'>, context: HandlerContext): Promise<HandlerReply<'ping'>> | HandlerReply<'ping'>;
   /** Get this machine-readable API description (GET /openapi.yaml) */
-  getOpenApiDocument(request: HandlerRequest<'getOpenApiDocument'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getOpenApiDocument(request: HandlerRequest<'getOpenApiDocument'>, context: HandlerContext): Promise<HandlerReply<'getOpenApiDocument'>> | HandlerReply<'getOpenApiDocument'>;
   /** List the platform contracts (GET /public/contracts) */
-  listPublicContracts(request: HandlerRequest<'listPublicContracts'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listPublicContracts(request: HandlerRequest<'listPublicContracts'>, context: HandlerContext): Promise<HandlerReply<'listPublicContracts'>> | HandlerReply<'listPublicContracts'>;
   /** Get one platform contract (GET /public/contracts/{contract}) */
-  getPublicContract(request: HandlerRequest<'getPublicContract'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getPublicContract(request: HandlerRequest<'getPublicContract'>, context: HandlerContext): Promise<HandlerReply<'getPublicContract'>> | HandlerReply<'getPublicContract'>;
   /** List the JSON Schema catalog (GET /public/schemas) */
-  listPublicSchemas(request: HandlerRequest<'listPublicSchemas'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listPublicSchemas(request: HandlerRequest<'listPublicSchemas'>, context: HandlerContext): Promise<HandlerReply<'listPublicSchemas'>> | HandlerReply<'listPublicSchemas'>;
   /** Get one JSON Schema (GET /public/schemas/{schema}) */
-  getPublicSchema(request: HandlerRequest<'getPublicSchema'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getPublicSchema(request: HandlerRequest<'getPublicSchema'>, context: HandlerContext): Promise<HandlerReply<'getPublicSchema'>> | HandlerReply<'getPublicSchema'>;
   /** Get the public XML rates file (GET /public/rates.xml) */
-  getRatesXml(request: HandlerRequest<'getRatesXml'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getRatesXml(request: HandlerRequest<'getRatesXml'>, context: HandlerContext): Promise<HandlerReply<'getRatesXml'>> | HandlerReply<'getRatesXml'>;
   /** List the order statuses (GET /public/orders/statuses) */
-  listPublicOrderStatuses(request: HandlerRequest<'listPublicOrderStatuses'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listPublicOrderStatuses(request: HandlerRequest<'listPublicOrderStatuses'>, context: HandlerContext): Promise<HandlerReply<'listPublicOrderStatuses'>> | HandlerReply<'listPublicOrderStatuses'>;
   /** Check that the key works (GET /private/ping) */
-  privatePing(request: HandlerRequest<'privatePing'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  privatePing(request: HandlerRequest<'privatePing'>, context: HandlerContext): Promise<HandlerReply<'privatePing'>> | HandlerReply<'privatePing'>;
   /** Check the client's integration health (GET /private/health/client) */
-  getClientHealth(request: HandlerRequest<'getClientHealth'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getClientHealth(request: HandlerRequest<'getClientHealth'>, context: HandlerContext): Promise<HandlerReply<'getClientHealth'>> | HandlerReply<'getClientHealth'>;
   /** Get the client profile (GET /private/client) */
-  getClient(request: HandlerRequest<'getClient'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getClient(request: HandlerRequest<'getClient'>, context: HandlerContext): Promise<HandlerReply<'getClient'>> | HandlerReply<'getClient'>;
   /** Get quota, billing and usage counters (GET /private/usage) */
-  getUsage(request: HandlerRequest<'getUsage'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getUsage(request: HandlerRequest<'getUsage'>, context: HandlerContext): Promise<HandlerReply<'getUsage'>> | HandlerReply<'getUsage'>;
   /** List the scope catalog (GET /private/scopes) */
-  listScopes(request: HandlerRequest<'listScopes'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listScopes(request: HandlerRequest<'listScopes'>, context: HandlerContext): Promise<HandlerReply<'listScopes'>> | HandlerReply<'listScopes'>;
   /** List the platform contracts (authenticated) (GET /private/contracts) */
-  listContracts(request: HandlerRequest<'listContracts'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listContracts(request: HandlerRequest<'listContracts'>, context: HandlerContext): Promise<HandlerReply<'listContracts'>> | HandlerReply<'listContracts'>;
   /** Get one platform contract (authenticated) (GET /private/contracts/{contract}) */
-  getContract(request: HandlerRequest<'getContract'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getContract(request: HandlerRequest<'getContract'>, context: HandlerContext): Promise<HandlerReply<'getContract'>> | HandlerReply<'getContract'>;
   /** List the JSON Schema catalog (authenticated) (GET /private/schemas) */
-  listSchemas(request: HandlerRequest<'listSchemas'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listSchemas(request: HandlerRequest<'listSchemas'>, context: HandlerContext): Promise<HandlerReply<'listSchemas'>> | HandlerReply<'listSchemas'>;
   /** Get one JSON Schema (authenticated) (GET /private/schemas/{schema}) */
-  getSchema(request: HandlerRequest<'getSchema'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getSchema(request: HandlerRequest<'getSchema'>, context: HandlerContext): Promise<HandlerReply<'getSchema'>> | HandlerReply<'getSchema'>;
   /** List payment systems (GET /private/exchange/payment-systems) */
-  listPaymentSystems(request: HandlerRequest<'listPaymentSystems'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listPaymentSystems(request: HandlerRequest<'listPaymentSystems'>, context: HandlerContext): Promise<HandlerReply<'listPaymentSystems'>> | HandlerReply<'listPaymentSystems'>;
   /** List exchange routes (GET /private/exchange/routes) */
-  listRoutes(request: HandlerRequest<'listRoutes'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listRoutes(request: HandlerRequest<'listRoutes'>, context: HandlerContext): Promise<HandlerReply<'listRoutes'>> | HandlerReply<'listRoutes'>;
   /** Get route details by query (GET /private/exchange/routes/details) */
-  getRouteDetailsByQuery(request: HandlerRequest<'getRouteDetailsByQuery'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getRouteDetailsByQuery(request: HandlerRequest<'getRouteDetailsByQuery'>, context: HandlerContext): Promise<HandlerReply<'getRouteDetailsByQuery'>> | HandlerReply<'getRouteDetailsByQuery'>;
   /** Get route details by currency pair (GET /private/exchange/routes/{from}/{to}/details) */
-  getRouteDetailsByPair(request: HandlerRequest<'getRouteDetailsByPair'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getRouteDetailsByPair(request: HandlerRequest<'getRouteDetailsByPair'>, context: HandlerContext): Promise<HandlerReply<'getRouteDetailsByPair'>> | HandlerReply<'getRouteDetailsByPair'>;
   /** Get route capabilities by currency pair (GET /private/exchange/routes/{from}/{to}/capabilities) */
-  getRouteCapabilitiesByPair(request: HandlerRequest<'getRouteCapabilitiesByPair'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getRouteCapabilitiesByPair(request: HandlerRequest<'getRouteCapabilitiesByPair'>, context: HandlerContext): Promise<HandlerReply<'getRouteCapabilitiesByPair'>> | HandlerReply<'getRouteCapabilitiesByPair'>;
   /** Get one route (GET /private/exchange/routes/{route}) */
-  getRoute(request: HandlerRequest<'getRoute'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getRoute(request: HandlerRequest<'getRoute'>, context: HandlerContext): Promise<HandlerReply<'getRoute'>> | HandlerReply<'getRoute'>;
   /** Get route details (GET /private/exchange/routes/{route}/details) */
-  getRouteDetails(request: HandlerRequest<'getRouteDetails'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getRouteDetails(request: HandlerRequest<'getRouteDetails'>, context: HandlerContext): Promise<HandlerReply<'getRouteDetails'>> | HandlerReply<'getRouteDetails'>;
   /** Get route capabilities (GET /private/exchange/routes/{route}/capabilities) */
-  getRouteCapabilities(request: HandlerRequest<'getRouteCapabilities'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getRouteCapabilities(request: HandlerRequest<'getRouteCapabilities'>, context: HandlerContext): Promise<HandlerReply<'getRouteCapabilities'>> | HandlerReply<'getRouteCapabilities'>;
   /** Request a quote (POST /private/exchange/quotes) */
-  createQuote(request: HandlerRequest<'createQuote'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  createQuote(request: HandlerRequest<'createQuote'>, context: HandlerContext): Promise<HandlerReply<'createQuote'>> | HandlerReply<'createQuote'>;
   /** Check an order before creating it (POST /private/exchange/orders/preflight) */
-  preflightOrder(request: HandlerRequest<'preflightOrder'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  preflightOrder(request: HandlerRequest<'preflightOrder'>, context: HandlerContext): Promise<HandlerReply<'preflightOrder'>> | HandlerReply<'preflightOrder'>;
   /** Create an exchange order (POST /private/exchange/orders) */
-  createOrder(request: HandlerRequest<'createOrder'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  createOrder(request: HandlerRequest<'createOrder'>, context: HandlerContext): Promise<HandlerReply<'createOrder'>> | HandlerReply<'createOrder'>;
   /** Get an exchange order (GET /private/exchange/orders/{order}) */
-  getExchangeOrder(request: HandlerRequest<'getExchangeOrder'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getExchangeOrder(request: HandlerRequest<'getExchangeOrder'>, context: HandlerContext): Promise<HandlerReply<'getExchangeOrder'>> | HandlerReply<'getExchangeOrder'>;
   /** Cancel an unpaid order (DELETE form) (DELETE /private/exchange/orders/{order}) */
-  deleteOrder(request: HandlerRequest<'deleteOrder'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  deleteOrder(request: HandlerRequest<'deleteOrder'>, context: HandlerContext): Promise<HandlerReply<'deleteOrder'>> | HandlerReply<'deleteOrder'>;
   /** Get the actions available on an order (GET /private/exchange/orders/{order}/actions) */
-  getOrderActions(request: HandlerRequest<'getOrderActions'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getOrderActions(request: HandlerRequest<'getOrderActions'>, context: HandlerContext): Promise<HandlerReply<'getOrderActions'>> | HandlerReply<'getOrderActions'>;
   /** Get an order's status and history (GET /private/exchange/orders/{order}/status) */
-  getOrderStatus(request: HandlerRequest<'getOrderStatus'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getOrderStatus(request: HandlerRequest<'getOrderStatus'>, context: HandlerContext): Promise<HandlerReply<'getOrderStatus'>> | HandlerReply<'getOrderStatus'>;
   /** Mark an order paid (POST /private/exchange/orders/{order}/confirm) */
-  confirmOrder(request: HandlerRequest<'confirmOrder'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  confirmOrder(request: HandlerRequest<'confirmOrder'>, context: HandlerContext): Promise<HandlerReply<'confirmOrder'>> | HandlerReply<'confirmOrder'>;
   /** Cancel an unpaid order (POST /private/exchange/orders/{order}/cancel) */
-  cancelOrder(request: HandlerRequest<'cancelOrder'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  cancelOrder(request: HandlerRequest<'cancelOrder'>, context: HandlerContext): Promise<HandlerReply<'cancelOrder'>> | HandlerReply<'cancelOrder'>;
   /** Create an upload intent (POST /private/files/upload-intents) */
-  createUploadIntent(request: HandlerRequest<'createUploadIntent'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  createUploadIntent(request: HandlerRequest<'createUploadIntent'>, context: HandlerContext): Promise<HandlerReply<'createUploadIntent'>> | HandlerReply<'createUploadIntent'>;
   /** Get an upload intent (GET /private/files/upload-intents/{intent}) */
-  getUploadIntent(request: HandlerRequest<'getUploadIntent'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getUploadIntent(request: HandlerRequest<'getUploadIntent'>, context: HandlerContext): Promise<HandlerReply<'getUploadIntent'>> | HandlerReply<'getUploadIntent'>;
   /** Upload the file of an upload intent (POST /private/files/upload-intents/{intent}/commit) */
-  commitUploadIntent(request: HandlerRequest<'commitUploadIntent'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  commitUploadIntent(request: HandlerRequest<'commitUploadIntent'>, context: HandlerContext): Promise<HandlerReply<'commitUploadIntent'>> | HandlerReply<'commitUploadIntent'>;
   /** List an order's verifications (GET /private/exchange/orders/{order}/verifications) */
-  listOrderVerifications(request: HandlerRequest<'listOrderVerifications'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listOrderVerifications(request: HandlerRequest<'listOrderVerifications'>, context: HandlerContext): Promise<HandlerReply<'listOrderVerifications'>> | HandlerReply<'listOrderVerifications'>;
   /** Submit an order's verifications for review (POST /private/exchange/orders/{order}/verifications/submit) */
-  submitOrderVerifications(request: HandlerRequest<'submitOrderVerifications'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  submitOrderVerifications(request: HandlerRequest<'submitOrderVerifications'>, context: HandlerContext): Promise<HandlerReply<'submitOrderVerifications'>> | HandlerReply<'submitOrderVerifications'>;
   /** Get the verifications the client needs (GET /private/verifications/requirements) */
-  getVerificationRequirements(request: HandlerRequest<'getVerificationRequirements'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getVerificationRequirements(request: HandlerRequest<'getVerificationRequirements'>, context: HandlerContext): Promise<HandlerReply<'getVerificationRequirements'>> | HandlerReply<'getVerificationRequirements'>;
   /** Start an identity verification (POST /private/verifications/identity) */
-  createIdentityVerification(request: HandlerRequest<'createIdentityVerification'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  createIdentityVerification(request: HandlerRequest<'createIdentityVerification'>, context: HandlerContext): Promise<HandlerReply<'createIdentityVerification'>> | HandlerReply<'createIdentityVerification'>;
   /** Get an identity verification (GET /private/verifications/identity/{verification}) */
-  getIdentityVerification(request: HandlerRequest<'getIdentityVerification'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getIdentityVerification(request: HandlerRequest<'getIdentityVerification'>, context: HandlerContext): Promise<HandlerReply<'getIdentityVerification'>> | HandlerReply<'getIdentityVerification'>;
   /** List what can be done with an identity verification (GET /private/verifications/identity/{verification}/actions) */
-  getIdentityVerificationActions(request: HandlerRequest<'getIdentityVerificationActions'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getIdentityVerificationActions(request: HandlerRequest<'getIdentityVerificationActions'>, context: HandlerContext): Promise<HandlerReply<'getIdentityVerificationActions'>> | HandlerReply<'getIdentityVerificationActions'>;
   /** Start a card verification (POST /private/verifications/cards) */
-  createCardVerification(request: HandlerRequest<'createCardVerification'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  createCardVerification(request: HandlerRequest<'createCardVerification'>, context: HandlerContext): Promise<HandlerReply<'createCardVerification'>> | HandlerReply<'createCardVerification'>;
   /** Get a card verification (GET /private/verifications/cards/{verification}) */
-  getCardVerification(request: HandlerRequest<'getCardVerification'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getCardVerification(request: HandlerRequest<'getCardVerification'>, context: HandlerContext): Promise<HandlerReply<'getCardVerification'>> | HandlerReply<'getCardVerification'>;
   /** List what can be done with a card verification (GET /private/verifications/cards/{verification}/actions) */
-  getCardVerificationActions(request: HandlerRequest<'getCardVerificationActions'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getCardVerificationActions(request: HandlerRequest<'getCardVerificationActions'>, context: HandlerContext): Promise<HandlerReply<'getCardVerificationActions'>> | HandlerReply<'getCardVerificationActions'>;
   /** List webhook endpoints (GET /private/webhooks) */
-  listWebhookEndpoints(request: HandlerRequest<'listWebhookEndpoints'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listWebhookEndpoints(request: HandlerRequest<'listWebhookEndpoints'>, context: HandlerContext): Promise<HandlerReply<'listWebhookEndpoints'>> | HandlerReply<'listWebhookEndpoints'>;
   /** Create a webhook endpoint (POST /private/webhooks) */
-  createWebhookEndpoint(request: HandlerRequest<'createWebhookEndpoint'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  createWebhookEndpoint(request: HandlerRequest<'createWebhookEndpoint'>, context: HandlerContext): Promise<HandlerReply<'createWebhookEndpoint'>> | HandlerReply<'createWebhookEndpoint'>;
   /** Send a test webhook (POST /private/webhooks/test) */
-  sendTestWebhook(request: HandlerRequest<'sendTestWebhook'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  sendTestWebhook(request: HandlerRequest<'sendTestWebhook'>, context: HandlerContext): Promise<HandlerReply<'sendTestWebhook'>> | HandlerReply<'sendTestWebhook'>;
   /** List webhook events (GET /private/webhooks/events) */
-  listWebhookEvents(request: HandlerRequest<'listWebhookEvents'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listWebhookEvents(request: HandlerRequest<'listWebhookEvents'>, context: HandlerContext): Promise<HandlerReply<'listWebhookEvents'>> | HandlerReply<'listWebhookEvents'>;
   /** Get a webhook event (GET /private/webhooks/events/{event}) */
-  getWebhookEvent(request: HandlerRequest<'getWebhookEvent'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getWebhookEvent(request: HandlerRequest<'getWebhookEvent'>, context: HandlerContext): Promise<HandlerReply<'getWebhookEvent'>> | HandlerReply<'getWebhookEvent'>;
   /** List webhook deliveries (GET /private/webhooks/deliveries) */
-  listWebhookDeliveries(request: HandlerRequest<'listWebhookDeliveries'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listWebhookDeliveries(request: HandlerRequest<'listWebhookDeliveries'>, context: HandlerContext): Promise<HandlerReply<'listWebhookDeliveries'>> | HandlerReply<'listWebhookDeliveries'>;
   /** Get a webhook delivery (GET /private/webhooks/deliveries/{delivery}) */
-  getWebhookDelivery(request: HandlerRequest<'getWebhookDelivery'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getWebhookDelivery(request: HandlerRequest<'getWebhookDelivery'>, context: HandlerContext): Promise<HandlerReply<'getWebhookDelivery'>> | HandlerReply<'getWebhookDelivery'>;
   /** Retry a failed webhook delivery (POST /private/webhooks/deliveries/{delivery}/retry) */
-  retryWebhookDelivery(request: HandlerRequest<'retryWebhookDelivery'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  retryWebhookDelivery(request: HandlerRequest<'retryWebhookDelivery'>, context: HandlerContext): Promise<HandlerReply<'retryWebhookDelivery'>> | HandlerReply<'retryWebhookDelivery'>;
   /** Get a webhook endpoint (GET /private/webhooks/{webhook}) */
-  getWebhookEndpoint(request: HandlerRequest<'getWebhookEndpoint'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getWebhookEndpoint(request: HandlerRequest<'getWebhookEndpoint'>, context: HandlerContext): Promise<HandlerReply<'getWebhookEndpoint'>> | HandlerReply<'getWebhookEndpoint'>;
   /** Delete a webhook endpoint (DELETE /private/webhooks/{webhook}) */
-  deleteWebhookEndpoint(request: HandlerRequest<'deleteWebhookEndpoint'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  deleteWebhookEndpoint(request: HandlerRequest<'deleteWebhookEndpoint'>, context: HandlerContext): Promise<HandlerReply<'deleteWebhookEndpoint'>> | HandlerReply<'deleteWebhookEndpoint'>;
   /** Update a webhook endpoint (PATCH /private/webhooks/{webhook}) */
-  updateWebhookEndpoint(request: HandlerRequest<'updateWebhookEndpoint'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  updateWebhookEndpoint(request: HandlerRequest<'updateWebhookEndpoint'>, context: HandlerContext): Promise<HandlerReply<'updateWebhookEndpoint'>> | HandlerReply<'updateWebhookEndpoint'>;
   /** Rotate a webhook endpoint's secret (POST /private/webhooks/{webhook}/rotate-secret) */
-  rotateWebhookSecret(request: HandlerRequest<'rotateWebhookSecret'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  rotateWebhookSecret(request: HandlerRequest<'rotateWebhookSecret'>, context: HandlerContext): Promise<HandlerReply<'rotateWebhookSecret'>> | HandlerReply<'rotateWebhookSecret'>;
   /** List the order statuses (authenticated) (GET /private/orders/statuses) */
-  listOrderStatuses(request: HandlerRequest<'listOrderStatuses'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listOrderStatuses(request: HandlerRequest<'listOrderStatuses'>, context: HandlerContext): Promise<HandlerReply<'listOrderStatuses'>> | HandlerReply<'listOrderStatuses'>;
   /** List orders (GET /private/orders) */
-  listOrders(request: HandlerRequest<'listOrders'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listOrders(request: HandlerRequest<'listOrders'>, context: HandlerContext): Promise<HandlerReply<'listOrders'>> | HandlerReply<'listOrders'>;
   /** Get an order (GET /private/orders/{order}) */
-  getOrder(request: HandlerRequest<'getOrder'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getOrder(request: HandlerRequest<'getOrder'>, context: HandlerContext): Promise<HandlerReply<'getOrder'>> | HandlerReply<'getOrder'>;
   /** Simulate an order (POST /private/sandbox/exchange/orders/simulate) */
-  simulateOrder(request: HandlerRequest<'simulateOrder'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  simulateOrder(request: HandlerRequest<'simulateOrder'>, context: HandlerContext): Promise<HandlerReply<'simulateOrder'>> | HandlerReply<'simulateOrder'>;
   /** Get the partner profile (GET /private/partner) */
-  getPartner(request: HandlerRequest<'getPartner'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getPartner(request: HandlerRequest<'getPartner'>, context: HandlerContext): Promise<HandlerReply<'getPartner'>> | HandlerReply<'getPartner'>;
   /** Get partner statistics (GET /private/partner/statistics) */
-  getPartnerStatistics(request: HandlerRequest<'getPartnerStatistics'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getPartnerStatistics(request: HandlerRequest<'getPartnerStatistics'>, context: HandlerContext): Promise<HandlerReply<'getPartnerStatistics'>> | HandlerReply<'getPartnerStatistics'>;
   /** List the partner's referrals (GET /private/partner/referrals) */
-  listPartnerReferrals(request: HandlerRequest<'listPartnerReferrals'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listPartnerReferrals(request: HandlerRequest<'listPartnerReferrals'>, context: HandlerContext): Promise<HandlerReply<'listPartnerReferrals'>> | HandlerReply<'listPartnerReferrals'>;
   /** List the partner's referred exchanges (GET /private/partner/exchanges) */
-  listPartnerExchanges(request: HandlerRequest<'listPartnerExchanges'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listPartnerExchanges(request: HandlerRequest<'listPartnerExchanges'>, context: HandlerContext): Promise<HandlerReply<'listPartnerExchanges'>> | HandlerReply<'listPartnerExchanges'>;
   /** List the partner's payouts (GET /private/partner/payouts) */
-  listPartnerPayouts(request: HandlerRequest<'listPartnerPayouts'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listPartnerPayouts(request: HandlerRequest<'listPartnerPayouts'>, context: HandlerContext): Promise<HandlerReply<'listPartnerPayouts'>> | HandlerReply<'listPartnerPayouts'>;
   /** List the client's reviews (GET /private/reviews) */
-  listReviews(request: HandlerRequest<'listReviews'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listReviews(request: HandlerRequest<'listReviews'>, context: HandlerContext): Promise<HandlerReply<'listReviews'>> | HandlerReply<'listReviews'>;
   /** Write a review of a completed order (POST /private/reviews) */
-  createReview(request: HandlerRequest<'createReview'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  createReview(request: HandlerRequest<'createReview'>, context: HandlerContext): Promise<HandlerReply<'createReview'>> | HandlerReply<'createReview'>;
 }
 
 /** Path prefix under which the app mounts the router (from the contract's server URL). */
@@ -1276,7 +1297,50 @@ export const exchangeV3Routes: readonly RouteDefinition[] = [
   },
 ];
 
-/** The dispatcher of every operation (an express middleware); mount it at exchangeV3RoutesBasePath after a JSON body parser. */
-export function createExchangeV3Router(handlers: ExchangeV3Handlers, options: RouterOptions = {}): Router {
-  return createRouter(exchangeV3Routes, operationValidators, handlers, options);
+/** The contract's error format and the catalog codes the router answers with itself (failed validation, no handler). */
+export const exchangeV3RouterErrors: ContractErrors = { format: 'v3-envelope', validation: { code: 'validation_error', status: 422 }, notImplemented: { code: 'not_implemented', status: 501 } };
+
+/** The contract's 501 answer: what an operation that is not implemented yet returns. */
+export function exchangeV3NotImplemented(context: HandlerContext): NotImplementedReply {
+  return notImplemented(exchangeV3RouterErrors, context);
+}
+
+/** The success answer of `operationId` with `status`. */
+export type SuccessOf<OperationId extends keyof Operations, Status> = Extract<HandlerReply<OperationId>, { status: Status }>;
+
+/**
+ * A success answer of one operation in the contract's format, with the request's ids:
+ * `exchangeV3Success('listOrders', context, 200, { orders }, { pagination })`. `tsc` checks the
+ * status against the operation's declared ones and the payload (the body's `result`) against its type.
+ */
+export function exchangeV3Success<OperationId extends keyof Operations, Status extends SuccessReply<HandlerReply<OperationId>>['status']>(
+  operationId: OperationId,
+  context: HandlerContext,
+  status: Status,
+  payload: EnvelopePayload<SuccessOf<OperationId, Status>['body'], 'result'>,
+  meta?: Record<string, unknown>,
+): SuccessOf<OperationId, Status> {
+  if (context.route.operationId !== operationId) throw new Error(`exchangeV3Success('${operationId}') called by the handler of ${context.route.operationId}`);
+  // The body is the envelope around the checked payload; its other fields are the runtime's.
+  return catalogSuccess(exchangeV3RouterErrors, context, status, payload, meta) as SuccessOf<OperationId, Status>;
+}
+
+/** The catalog code of each failure of the security schemes (`x-security-failure`). */
+export const exchangeV3SecurityFailures: Readonly<Record<SecurityFailure, CatalogCode>> = { 'credentials-missing': { code: 'authentication_required', status: 401 }, 'credentials-unknown': { code: 'invalid_token', status: 401 }, 'signature-missing': { code: 'signature_required', status: 401 }, 'signature-invalid': { code: 'invalid_signature', status: 401 }, 'signature-expired': { code: 'invalid_signature', status: 401 }, 'signature-replayed': { code: 'signature_replay', status: 401 }, 'scope-denied': { code: 'scope_denied', status: 403 } };
+
+/**
+ * The security of contracts/exchange-v3.openapi.yaml with your look-ups plugged in: pass it as
+ * `routeMiddleware`. Each private operation then needs a known caller (Bearer token or signing
+ * key), the operation's scope, and a valid signature when the caller must sign.
+ */
+export function exchangeV3Security(hooks: SecurityHooks): (route: RouteDefinition) => RequestHandler[] {
+  return securityMiddleware(exchangeV3SecuritySchemes, hooks, exchangeV3RouterErrors, exchangeV3SecurityFailures);
+}
+
+/**
+ * The dispatcher of every operation (an express middleware); mount it at exchangeV3RoutesBasePath
+ * after a JSON body parser. A handler left out answers 501 (exchangeV3NotImplemented).
+ */
+export function createExchangeV3Router(handlers: Partial<ExchangeV3Handlers>, options: RouterOptions = {}): Router {
+  return createRouter(exchangeV3Routes, operationValidators, handlers, exchangeV3RouterErrors, options);
 }

@@ -2,94 +2,115 @@
 // The express router of exchange-api-kit sandbox control API.
 // One typed handler per operationId, passed in (regeneration never touches handler code), over
 // the hand-written runtime in ../runtime/router-runtime.ts, which parses and validates path,
-// query, headers and JSON body before a handler sees them.
+// query, headers and JSON body before a handler sees them. An operation without a handler
+// answers 501 in the contract's envelope.
+import type { RequestHandler } from 'express';
 import {
+  catalogSuccess,
   createRouter,
+  notImplemented,
+  type CatalogCode,
+  type ContractErrors,
+  type EnvelopePayload,
   type HandlerContext,
   type HandlerResponse,
+  type NotImplementedReply,
   type OperationRequest,
   type RouteDefinition,
   type Router,
   type RouterOptions,
+  type SuccessReply,
+  type TypedReply,
 } from '../runtime/router-runtime.js';
+import {
+  securityMiddleware,
+  type SecurityFailure,
+  type SecurityHooks,
+} from '../runtime/server-security.js';
+import { sandboxControlSecuritySchemes } from './contract-data.js';
 import type { Operations } from './types.js';
 import { operationValidators } from './validators.js';
 
-export type { HandlerContext, HandlerResponse, RouteDefinition, Router, RouterOptions, ValidationDetails } from '../runtime/router-runtime.js';
+export type { Caller, SecurityHooks } from '../runtime/server-security.js';
+export { callerOf, keepRawBody } from '../runtime/server-security.js';
+export type { ContractErrors, HandlerContext, HandlerResponse, NotImplementedReply, RouteDefinition, Router, RouterOptions, UncheckedHandlers, ValidationDetails } from '../runtime/router-runtime.js';
 
 /** The parsed, validated request of one operation. */
 export type HandlerRequest<OperationId extends keyof Operations> = OperationRequest<Operations[OperationId]>;
 
-/** One method per operation of contracts/sandbox-control.openapi.yaml. */
+/** The answers an operation may give: a declared status with its body type (or the 501 of an operation not implemented yet). */
+export type HandlerReply<OperationId extends keyof Operations> = TypedReply<Operations[OperationId]['responses']>;
+
+/** One method per operation of contracts/sandbox-control.openapi.yaml; `tsc` refuses an answer the contract does not declare. */
 export interface SandboxControlHandlers {
   /** Reset the mock to its seeded fixtures (POST /reset) */
-  resetSandbox(request: HandlerRequest<'resetSandbox'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  resetSandbox(request: HandlerRequest<'resetSandbox'>, context: HandlerContext): Promise<HandlerReply<'resetSandbox'>> | HandlerReply<'resetSandbox'>;
   /** Export the whole sandbox (GET /state) */
-  exportSandboxState(request: HandlerRequest<'exportSandboxState'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  exportSandboxState(request: HandlerRequest<'exportSandboxState'>, context: HandlerContext): Promise<HandlerReply<'exportSandboxState'>> | HandlerReply<'exportSandboxState'>;
   /** Replace the sandbox with an exported one (PUT /state) */
-  importSandboxState(request: HandlerRequest<'importSandboxState'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  importSandboxState(request: HandlerRequest<'importSandboxState'>, context: HandlerContext): Promise<HandlerReply<'importSandboxState'>> | HandlerReply<'importSandboxState'>;
   /** Read the virtual clock (GET /clock) */
-  getClock(request: HandlerRequest<'getClock'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getClock(request: HandlerRequest<'getClock'>, context: HandlerContext): Promise<HandlerReply<'getClock'>> | HandlerReply<'getClock'>;
   /** Freeze the virtual clock (POST /clock/freeze) */
-  freezeClock(request: HandlerRequest<'freezeClock'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  freezeClock(request: HandlerRequest<'freezeClock'>, context: HandlerContext): Promise<HandlerReply<'freezeClock'>> | HandlerReply<'freezeClock'>;
   /** Let the virtual clock run again (POST /clock/resume) */
-  resumeClock(request: HandlerRequest<'resumeClock'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  resumeClock(request: HandlerRequest<'resumeClock'>, context: HandlerContext): Promise<HandlerReply<'resumeClock'>> | HandlerReply<'resumeClock'>;
   /** Move the virtual clock forward (POST /clock/advance) */
-  advanceClock(request: HandlerRequest<'advanceClock'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  advanceClock(request: HandlerRequest<'advanceClock'>, context: HandlerContext): Promise<HandlerReply<'advanceClock'>> | HandlerReply<'advanceClock'>;
   /** Mint a v3 API key (POST /tokens) */
-  mintToken(request: HandlerRequest<'mintToken'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  mintToken(request: HandlerRequest<'mintToken'>, context: HandlerContext): Promise<HandlerReply<'mintToken'>> | HandlerReply<'mintToken'>;
   /** Create a v1 deposit site (POST /sites) */
-  createSite(request: HandlerRequest<'createSite'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  createSite(request: HandlerRequest<'createSite'>, context: HandlerContext): Promise<HandlerReply<'createSite'>> | HandlerReply<'createSite'>;
   /** Sign a deposit v1 request as a site (POST /signatures/deposit-v1) */
-  signDepositRequest(request: HandlerRequest<'signDepositRequest'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  signDepositRequest(request: HandlerRequest<'signDepositRequest'>, context: HandlerContext): Promise<HandlerReply<'signDepositRequest'>> | HandlerReply<'signDepositRequest'>;
   /** List what the inbox received (GET /webhooks/inbox) */
-  listInboxWebhooks(request: HandlerRequest<'listInboxWebhooks'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listInboxWebhooks(request: HandlerRequest<'listInboxWebhooks'>, context: HandlerContext): Promise<HandlerReply<'listInboxWebhooks'>> | HandlerReply<'listInboxWebhooks'>;
   /** Receive a webhook in the built-in inbox (POST /webhooks/inbox) */
-  receiveInboxWebhook(request: HandlerRequest<'receiveInboxWebhook'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  receiveInboxWebhook(request: HandlerRequest<'receiveInboxWebhook'>, context: HandlerContext): Promise<HandlerReply<'receiveInboxWebhook'>> | HandlerReply<'receiveInboxWebhook'>;
   /** Empty the inbox (DELETE /webhooks/inbox) */
-  clearInbox(request: HandlerRequest<'clearInbox'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  clearInbox(request: HandlerRequest<'clearInbox'>, context: HandlerContext): Promise<HandlerReply<'clearInbox'>> | HandlerReply<'clearInbox'>;
   /** Inject a fault for a webhook target (POST /webhooks/faults) */
-  setWebhookFault(request: HandlerRequest<'setWebhookFault'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  setWebhookFault(request: HandlerRequest<'setWebhookFault'>, context: HandlerContext): Promise<HandlerReply<'setWebhookFault'>> | HandlerReply<'setWebhookFault'>;
   /** Remove every injected fault (DELETE /webhooks/faults) */
-  clearWebhookFaults(request: HandlerRequest<'clearWebhookFaults'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  clearWebhookFaults(request: HandlerRequest<'clearWebhookFaults'>, context: HandlerContext): Promise<HandlerReply<'clearWebhookFaults'>> | HandlerReply<'clearWebhookFaults'>;
   /** Retry a failed webhook delivery of any client or site (POST /webhooks/deliveries/{delivery}/retry) */
-  forceWebhookRetry(request: HandlerRequest<'forceWebhookRetry'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  forceWebhookRetry(request: HandlerRequest<'forceWebhookRetry'>, context: HandlerContext): Promise<HandlerReply<'forceWebhookRetry'>> | HandlerReply<'forceWebhookRetry'>;
   /** Send the webhook deliveries due now (POST /webhooks/run-due) */
-  runDueWebhooks(request: HandlerRequest<'runDueWebhooks'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  runDueWebhooks(request: HandlerRequest<'runDueWebhooks'>, context: HandlerContext): Promise<HandlerReply<'runDueWebhooks'>> | HandlerReply<'runDueWebhooks'>;
   /** List the faults in force (GET /faults) */
-  listFaults(request: HandlerRequest<'listFaults'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listFaults(request: HandlerRequest<'listFaults'>, context: HandlerContext): Promise<HandlerReply<'listFaults'>> | HandlerReply<'listFaults'>;
   /** Inject a fault into an API operation (POST /faults) */
-  injectFault(request: HandlerRequest<'injectFault'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  injectFault(request: HandlerRequest<'injectFault'>, context: HandlerContext): Promise<HandlerReply<'injectFault'>> | HandlerReply<'injectFault'>;
   /** Remove every fault (DELETE /faults) */
-  clearFaults(request: HandlerRequest<'clearFaults'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  clearFaults(request: HandlerRequest<'clearFaults'>, context: HandlerContext): Promise<HandlerReply<'clearFaults'>> | HandlerReply<'clearFaults'>;
   /** Remove one fault (DELETE /faults/{fault}) */
-  removeFault(request: HandlerRequest<'removeFault'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  removeFault(request: HandlerRequest<'removeFault'>, context: HandlerContext): Promise<HandlerReply<'removeFault'>> | HandlerReply<'removeFault'>;
   /** Follow webhook events as they happen (server-sent events) (GET /webhooks/stream) */
-  streamWebhookEvents(request: HandlerRequest<'streamWebhookEvents'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  streamWebhookEvents(request: HandlerRequest<'streamWebhookEvents'>, context: HandlerContext): Promise<HandlerReply<'streamWebhookEvents'>> | HandlerReply<'streamWebhookEvents'>;
   /** Set the AML provider's answer for an address (POST /aml/answers) */
-  setAmlAnswer(request: HandlerRequest<'setAmlAnswer'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  setAmlAnswer(request: HandlerRequest<'setAmlAnswer'>, context: HandlerContext): Promise<HandlerReply<'setAmlAnswer'>> | HandlerReply<'setAmlAnswer'>;
   /** Set the AML provider's currency allowlist (PUT /aml/currencies) */
-  setAmlCurrencies(request: HandlerRequest<'setAmlCurrencies'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  setAmlCurrencies(request: HandlerRequest<'setAmlCurrencies'>, context: HandlerContext): Promise<HandlerReply<'setAmlCurrencies'>> | HandlerReply<'setAmlCurrencies'>;
   /** Read the simulated AML provider's state (GET /aml/provider) */
-  getAmlProvider(request: HandlerRequest<'getAmlProvider'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getAmlProvider(request: HandlerRequest<'getAmlProvider'>, context: HandlerContext): Promise<HandlerReply<'getAmlProvider'>> | HandlerReply<'getAmlProvider'>;
   /** Put a transaction on the simulated chain (POST /chain/transactions) */
-  injectChainTransaction(request: HandlerRequest<'injectChainTransaction'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  injectChainTransaction(request: HandlerRequest<'injectChainTransaction'>, context: HandlerContext): Promise<HandlerReply<'injectChainTransaction'>> | HandlerReply<'injectChainTransaction'>;
   /** Add confirmations to a simulated transaction (POST /chain/transactions/{hash}/confirmations) */
-  addChainConfirmations(request: HandlerRequest<'addChainConfirmations'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  addChainConfirmations(request: HandlerRequest<'addChainConfirmations'>, context: HandlerContext): Promise<HandlerReply<'addChainConfirmations'>> | HandlerReply<'addChainConfirmations'>;
   /** Force an event of the order machine on an order (POST /orders/{order}/events) */
-  forceOrderEvent(request: HandlerRequest<'forceOrderEvent'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  forceOrderEvent(request: HandlerRequest<'forceOrderEvent'>, context: HandlerContext): Promise<HandlerReply<'forceOrderEvent'>> | HandlerReply<'forceOrderEvent'>;
   /** Approve or reject an identity or card verification (POST /verifications/{verification}/review) */
-  reviewVerification(request: HandlerRequest<'reviewVerification'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  reviewVerification(request: HandlerRequest<'reviewVerification'>, context: HandlerContext): Promise<HandlerReply<'reviewVerification'>> | HandlerReply<'reviewVerification'>;
   /** One page of one kind of record, searched and filtered (GET /inspector/records/{kind}) */
-  listInspectorRecords(request: HandlerRequest<'listInspectorRecords'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  listInspectorRecords(request: HandlerRequest<'listInspectorRecords'>, context: HandlerContext): Promise<HandlerReply<'listInspectorRecords'>> | HandlerReply<'listInspectorRecords'>;
   /** What the mock holds now (GET /inspector/state) */
-  getInspectorState(request: HandlerRequest<'getInspectorState'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  getInspectorState(request: HandlerRequest<'getInspectorState'>, context: HandlerContext): Promise<HandlerReply<'getInspectorState'>> | HandlerReply<'getInspectorState'>;
   /** Disable or enable a static address (POST /static-addresses/{static_address}/events) */
-  forceStaticAddressEvent(request: HandlerRequest<'forceStaticAddressEvent'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  forceStaticAddressEvent(request: HandlerRequest<'forceStaticAddressEvent'>, context: HandlerContext): Promise<HandlerReply<'forceStaticAddressEvent'>> | HandlerReply<'forceStaticAddressEvent'>;
   /** Publish or reject a review (POST /reviews/{review}/moderation) */
-  moderateReview(request: HandlerRequest<'moderateReview'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  moderateReview(request: HandlerRequest<'moderateReview'>, context: HandlerContext): Promise<HandlerReply<'moderateReview'>> | HandlerReply<'moderateReview'>;
   /** Set the reserve of a payment system (PUT /reserves/{payment_system}) */
-  setReserve(request: HandlerRequest<'setReserve'>, context: HandlerContext): Promise<HandlerResponse> | HandlerResponse;
+  setReserve(request: HandlerRequest<'setReserve'>, context: HandlerContext): Promise<HandlerReply<'setReserve'>> | HandlerReply<'setReserve'>;
 }
 
 /** Path prefix under which the app mounts the router (from the contract's server URL). */
@@ -560,7 +581,50 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
   },
 ];
 
-/** The dispatcher of every operation (an express middleware); mount it at sandboxControlRoutesBasePath after a JSON body parser. */
-export function createSandboxControlRouter(handlers: SandboxControlHandlers, options: RouterOptions = {}): Router {
-  return createRouter(sandboxControlRoutes, operationValidators, handlers, options);
+/** The contract's error format and the catalog codes the router answers with itself (failed validation, no handler). */
+export const sandboxControlRouterErrors: ContractErrors = { format: 'v3-envelope', validation: { code: 'validation_error', status: 422 }, notImplemented: { code: 'not_implemented', status: 501 } };
+
+/** The contract's 501 answer: what an operation that is not implemented yet returns. */
+export function sandboxControlNotImplemented(context: HandlerContext): NotImplementedReply {
+  return notImplemented(sandboxControlRouterErrors, context);
+}
+
+/** The success answer of `operationId` with `status`. */
+export type SuccessOf<OperationId extends keyof Operations, Status> = Extract<HandlerReply<OperationId>, { status: Status }>;
+
+/**
+ * A success answer of one operation in the contract's format, with the request's ids:
+ * `sandboxControlSuccess('listOrders', context, 200, { orders }, { pagination })`. `tsc` checks the
+ * status against the operation's declared ones and the payload (the body's `result`) against its type.
+ */
+export function sandboxControlSuccess<OperationId extends keyof Operations, Status extends SuccessReply<HandlerReply<OperationId>>['status']>(
+  operationId: OperationId,
+  context: HandlerContext,
+  status: Status,
+  payload: EnvelopePayload<SuccessOf<OperationId, Status>['body'], 'result'>,
+  meta?: Record<string, unknown>,
+): SuccessOf<OperationId, Status> {
+  if (context.route.operationId !== operationId) throw new Error(`sandboxControlSuccess('${operationId}') called by the handler of ${context.route.operationId}`);
+  // The body is the envelope around the checked payload; its other fields are the runtime's.
+  return catalogSuccess(sandboxControlRouterErrors, context, status, payload, meta) as SuccessOf<OperationId, Status>;
+}
+
+/** The catalog code of each failure of the security schemes (`x-security-failure`). */
+export const sandboxControlSecurityFailures: Readonly<Record<SecurityFailure, CatalogCode>> = { 'credentials-missing': { code: 'unauthorized', status: 401 }, 'credentials-unknown': { code: 'unauthorized', status: 401 }, 'signature-missing': { code: 'unauthorized', status: 401 }, 'signature-invalid': { code: 'unauthorized', status: 401 }, 'signature-expired': { code: 'unauthorized', status: 401 }, 'signature-replayed': { code: 'unauthorized', status: 401 }, 'scope-denied': { code: 'forbidden', status: 403 } };
+
+/**
+ * The security of contracts/sandbox-control.openapi.yaml with your look-ups plugged in: pass it as
+ * `routeMiddleware`. Each private operation then needs a known caller (Bearer token or signing
+ * key), the operation's scope, and a valid signature when the caller must sign.
+ */
+export function sandboxControlSecurity(hooks: SecurityHooks): (route: RouteDefinition) => RequestHandler[] {
+  return securityMiddleware(sandboxControlSecuritySchemes, hooks, sandboxControlRouterErrors, sandboxControlSecurityFailures);
+}
+
+/**
+ * The dispatcher of every operation (an express middleware); mount it at sandboxControlRoutesBasePath
+ * after a JSON body parser. A handler left out answers 501 (sandboxControlNotImplemented).
+ */
+export function createSandboxControlRouter(handlers: Partial<SandboxControlHandlers>, options: RouterOptions = {}): Router {
+  return createRouter(sandboxControlRoutes, operationValidators, handlers, sandboxControlRouterErrors, options);
 }

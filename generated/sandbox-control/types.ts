@@ -102,7 +102,7 @@ export type ErrorEnvelope = {
   };
 };
 
-/** Seed of the fixtures (faker, ids, addresses); the same seed gives the same data. */
+/** Seed of the fixtures (catalog, ids, credentials, addresses, seeded histories); the same seed gives the same data. */
 export type Seed = number;
 
 export type ResetSandboxRequest = {

@@ -11,7 +11,7 @@ const imported_ajv_dist_runtime_ucs2length = moduleExports(imported_ajv_dist_run
 export const resetSandbox_body = validate53;
 const schema20 = {"$ref":"#/components/schemas/ResetSandboxRequest","$comment":"validator entry"};
 const schema21 = {"type":"object","additionalProperties":false,"properties":{"seed":{"$ref":"#/components/schemas/Seed"}}};
-const schema22 = {"type":"integer","minimum":0,"maximum":2147483647,"description":"Seed of the fixtures (faker, ids, addresses); the same seed gives the same data.","x-assumption":"A non-negative 32-bit integer is what common seeded generators (faker, mulberry32) take.","example":42};
+const schema22 = {"type":"integer","minimum":0,"maximum":2147483647,"description":"Seed of the fixtures (catalog, ids, credentials, addresses, seeded histories); the same seed gives the same data.","x-assumption":"A non-negative 32-bit integer is what common seeded generators (mulberry32, which the mock uses) take.","example":42};
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;

@@ -8,13 +8,9 @@ import { banner, camelCase, pascalCase, type GeneratedFile } from './file.js';
 
 export function emitContractData(model: ContractModel): GeneratedFile {
   const document = model.document as unknown as Record<string, unknown>;
-  const raw = document['x-error-codes'];
   const info = (document.info ?? {}) as Record<string, unknown>;
   const extensions = Object.fromEntries(Object.entries(info).filter(([key]) => key.startsWith('x-')));
-  const entries = (Array.isArray(raw) ? raw : []).map((entry: Record<string, unknown>) => [
-    String(entry.code),
-    { status: Number(entry.status), condition: String(entry.condition ?? '') },
-  ]);
+  const entries = model.errorCatalog.map(({ code, status, condition }) => [code, { status, condition }]);
   const name = camelCase(model.name);
   return {
     path: `${model.name}/contract-data.ts`,

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { JsonObject, JsonValue } from '../load.js';
 import { isObject, resolvePointer, type ContractModel, type OperationModel, type ParameterModel } from '../model.js';
-import type { ParameterDefinition, RouteDefinition, ScalarKind } from '../runtime/router-runtime.js';
+import type { CatalogCode, ContractErrors, ParameterDefinition, RouteDefinition, ScalarKind } from '../runtime/router-runtime.js';
+import type { SecurityFailure } from '../runtime/server-security.js';
 import { banner, camelCase, pascalCase, type GeneratedFile } from './file.js';
 
 const defaultTemplatesDir = fileURLToPath(new URL('../../templates', import.meta.url));
@@ -27,6 +28,10 @@ export function emitRoutes(model: ContractModel, templatesDir: string = defaultT
       summary: op.summary.replace(/\*\//g, '*\\/'),
     })),
     routes: model.operations.map((op) => routeDefinition(model, op)),
+    errors: contractErrors(model),
+    securityFailures: securityFailures(model),
+    // The member of a success body that holds the payload, by error format.
+    resultKey: model.errorFormat === 'v1' ? 'data' : 'result',
   });
   return { path: `${model.name}/routes.ts`, contents };
 }
@@ -47,6 +52,48 @@ function literal(value: unknown): string {
     return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
   }
   return JSON.stringify(value);
+}
+
+/**
+ * The catalog codes the router answers with itself: the validation code (named
+ * `validation_error` in any case) and the 501 code; a contract without them gets those names.
+ */
+function contractErrors(model: ContractModel): ContractErrors {
+  const validation = model.errorCatalog.find((entry) => entry.code.toLowerCase() === 'validation_error');
+  const notImplemented = model.errorCatalog.find((entry) => entry.status === 501);
+  return {
+    format: model.errorFormat,
+    validation: { code: validation?.code ?? 'validation_error', status: validation?.status ?? 422 },
+    notImplemented: { code: notImplemented?.code ?? 'not_implemented', status: 501 },
+  };
+}
+
+/**
+ * The catalog code answering each failure of the security schemes, as `x-security-failure`
+ * marks it. An unmarked failure borrows a related code (an expired or replayed signature is
+ * an invalid one, a missing signature missing credentials), else the catalog's first 401 (403
+ * for a denied scope).
+ */
+function securityFailures(model: ContractModel): Record<SecurityFailure, CatalogCode> {
+  const marked = (failure: SecurityFailure): CatalogCode | undefined => {
+    const entry = model.errorCatalog.find((e) => e.securityFailure === failure);
+    return entry === undefined ? undefined : { code: entry.code, status: entry.status };
+  };
+  const firstOf = (status: number, fallback: string): CatalogCode => {
+    const entry = model.errorCatalog.find((e) => e.status === status);
+    return { code: entry?.code ?? fallback, status };
+  };
+  const missing = marked('credentials-missing') ?? firstOf(401, 'unauthorized');
+  const invalid = marked('signature-invalid') ?? missing;
+  return {
+    'credentials-missing': missing,
+    'credentials-unknown': marked('credentials-unknown') ?? missing,
+    'signature-missing': marked('signature-missing') ?? missing,
+    'signature-invalid': invalid,
+    'signature-expired': marked('signature-expired') ?? invalid,
+    'signature-replayed': marked('signature-replayed') ?? invalid,
+    'scope-denied': marked('scope-denied') ?? firstOf(403, 'forbidden'),
+  };
 }
 
 function routeDefinition(model: ContractModel, op: OperationModel): RouteDefinition {

@@ -59,27 +59,48 @@ export function createHmacSigner(
         throw new TypeError(`nonce ${JSON.stringify(nonce)} breaks the scheme's nonce rule`);
       }
     }
-    const parts = scheme.canonical.map((part) => {
-      switch (part) {
-        case 'timestamp':
-          return timestamp;
-        case 'nonce':
-          return nonce ?? '';
-        case 'method':
-          return method.toUpperCase();
-        case 'path':
-          return url.pathname + url.search;
-        case 'body_sha256':
-          return createHash('sha256').update(body ?? '').digest('hex');
-      }
-    });
-    const signature = createHmac('sha256', credentials.secret).update(parts.join(scheme.separator)).digest('hex');
+    const signature = signatureOf(scheme, credentials.secret, { timestamp, nonce, method, pathAndQuery: url.pathname + url.search, body });
 
     headers.set(scheme.headers.timestamp, timestamp);
     if (nonceHeader !== undefined && nonce !== undefined) headers.set(nonceHeader, nonce);
     if (scheme.headers.key !== undefined && credentials.key !== undefined) headers.set(scheme.headers.key, credentials.key);
     headers.set(scheme.headers.signature, signature);
   };
+}
+
+/** What a request's signature covers, as sent. */
+export interface SignedParts {
+  timestamp: string;
+  nonce: string | undefined;
+  method: string;
+  /** The path with its query string, exactly as sent. */
+  pathAndQuery: string;
+  /** The raw body bytes; undefined when there is none. */
+  body?: string | Uint8Array | undefined;
+  /** The hex SHA-256 of the raw body when it is already known (a streamed upload); else `body` is hashed. */
+  bodySha256?: string | undefined;
+}
+
+/**
+ * The scheme's signature of a request: its canonical parts joined by the separator, HMAC'd with
+ * the secret. Signing (the clients) and verification (the generated servers) share it.
+ */
+export function signatureOf(scheme: SignatureScheme, secret: string, request: SignedParts): string {
+  const parts = scheme.canonical.map((part) => {
+    switch (part) {
+      case 'timestamp':
+        return request.timestamp;
+      case 'nonce':
+        return request.nonce ?? '';
+      case 'method':
+        return request.method.toUpperCase();
+      case 'path':
+        return request.pathAndQuery;
+      case 'body_sha256':
+        return request.bodySha256 ?? createHash('sha256').update(request.body ?? '').digest('hex');
+    }
+  });
+  return createHmac('sha256', secret).update(parts.join(scheme.separator)).digest('hex');
 }
 
 /** 18 random bytes in base64url: 24 characters of [A-Za-z0-9_-]. */

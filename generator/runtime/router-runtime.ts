@@ -4,9 +4,13 @@
 // parameters), dispatches each request to its operation through a table compiled once (not
 // express's per-route matching: see the dispatch section), parses it (path, query from the raw
 // URL, headers, the body the app's JSON middleware parsed), validates it and calls the handler.
-// It installs no body parser: the app does, so the app controls limits.
+// It installs no body parser: the app does, so the app controls limits. An operation without a
+// handler answers 501 in the contract's envelope (after the route middleware, so auth still
+// applies), so a server can be built one operation at a time.
+import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { fieldErrors } from './field-errors.js';
+import type { ErrorFormat } from './client-errors.js';
+import { errorBody, successBody, type ResponseIds } from './server-envelope.js';
 import { encodeJson } from './serialized-json.js';
 
 /** The scalar type a parameter's raw string is coerced to (for arrays: the items' type). */
@@ -91,6 +95,45 @@ export interface HandlerResponse {
   streamed?: true;
 }
 
+/** What `notImplemented` answers: the catalog's 501 code in the contract's envelope. Any operation may give it. */
+export interface NotImplementedReply extends HandlerResponse {
+  status: 501;
+  body: Record<string, unknown>;
+}
+
+/**
+ * The answers an operation may give, from its responses by status (`Operations[id]['responses']`
+ * of the generated types): one member per declared status with that status's body type, plus
+ * the 501 of an operation not implemented yet. So `tsc` refuses an undeclared status or a body of
+ * the wrong shape. A status without a body (`unknown`) takes any body or none; ranges and
+ * `default` are not numbers and give no member.
+ */
+export type TypedReply<Responses> =
+  | {
+      [Status in keyof Responses & string]: Status extends `${infer Code extends number}`
+        ? unknown extends Responses[Status]
+          ? Omit<HandlerResponse, 'status'> & { status: Code }
+          : Omit<HandlerResponse, 'status' | 'body'> & { status: Code; body: Responses[Status] }
+        : never;
+    }[keyof Responses & string]
+  | NotImplementedReply;
+
+/** The 2xx members of a reply union. */
+export type SuccessReply<Reply> = Extract<Reply, { status: 200 | 201 | 202 | 203 | 204 | 205 | 206 }>;
+
+/** What a success answer wraps: the body's `result` (the v3 envelope) or `data` (v1), by `Key`. */
+export type EnvelopePayload<Body, Key extends string> = Key extends keyof Body ? Body[Key] : never;
+
+/**
+ * A handler map whose answers are not checked per operation (`HandlerResponse`): the requests
+ * are typed as in `Handlers`, the answers only need a status.
+ */
+export type UncheckedHandlers<Handlers> = {
+  [OperationId in keyof Handlers]: Handlers[OperationId] extends (request: infer Request, context: HandlerContext) => unknown
+    ? (request: Request, context: HandlerContext) => Promise<HandlerResponse> | HandlerResponse
+    : never;
+};
+
 /** The raw express objects and the matched route, for what the typed request does not carry. */
 export interface HandlerContext {
   route: RouteDefinition;
@@ -98,8 +141,25 @@ export interface HandlerContext {
   res: Response;
 }
 
+/** One code of the contract's error catalog (`x-error-codes`) with its status. */
+export interface CatalogCode {
+  code: string;
+  status: number;
+}
+
+/**
+ * How a contract's router answers what no handler answers, read from the contract by the
+ * generator: its error format and the catalog's codes for a failed validation and for an
+ * operation that has no handler yet.
+ */
+export interface ContractErrors {
+  format: ErrorFormat;
+  validation: CatalogCode;
+  notImplemented: CatalogCode;
+}
+
 export interface RouterOptions {
-  /** Answers a request that fails validation; default: 422 `{ error: { code: 'validation_error', details, locations } }` (fieldErrors). */
+  /** Answers a request that fails validation; default: the contract's validation code in its envelope, `error.details` and `error.locations` per field (fieldErrors). */
   onValidationError?: ((details: ValidationDetails, req: Request, res: Response, route: RouteDefinition) => void | Promise<void>) | undefined;
   /**
    * Express middleware run for a route after it matched and before its request is parsed and
@@ -150,16 +210,17 @@ export function createRouter(
   routes: readonly RouteDefinition[],
   validators: Readonly<Record<string, OperationValidators>>,
   handlers: object,
+  errors: ContractErrors,
   options: RouterOptions = {},
 ): Router {
   const table = new DispatchTable(
     routeOrder(routes).map((route) => {
-      const handler = (handlers as Record<string, unknown>)[route.operationId];
-      if (typeof handler !== 'function') throw new Error(`createRouter: no handler for operation ${route.operationId}`);
+      const found = (handlers as Record<string, unknown>)[route.operationId];
+      const handler: UntypedHandler =
+        typeof found === 'function' ? (request, context) => (found as UntypedHandler).call(handlers, request, context) : (_request, context) => notImplemented(errors, context);
       const operationValidators = validators[route.operationId] ?? {};
       const run: RequestHandler = (req, res, next) => {
-        handle(route, operationValidators, (request, context) => (handler as UntypedHandler).call(handlers, request, context), options, req, res)
-          .catch(next);
+        handle(route, operationValidators, handler, errors, options, req, res).catch(next);
       };
       return { route, payload: [...(options.routeMiddleware?.(route) ?? []), run] };
     }),
@@ -327,6 +388,7 @@ async function handle(
   route: RouteDefinition,
   validators: OperationValidators,
   handler: UntypedHandler,
+  errors: ContractErrors,
   options: RouterOptions,
   req: Request,
   res: Response,
@@ -334,9 +396,12 @@ async function handle(
   // express's query parser turns `filter[status]` into nested objects: read the raw query string.
   const rawQuery = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
   const request = parseParts(route, { params: req.params as Record<string, string>, rawQuery, headers: req.headers, body: req.body as unknown });
+  // Every answer carries a request id (the contracts require X-Request-Id); the app's own middleware may have set one.
+  if (!res.hasHeader('x-request-id')) res.setHeader('X-Request-Id', randomUUID());
   const details = validateRequest(route, validators, request);
   if (Object.keys(details).length > 0) {
-    await (options.onValidationError ?? defaultValidationError)(details, req, res, route);
+    if (options.onValidationError !== undefined) await options.onValidationError(details, req, res, route);
+    else writeResponse(res, catalogError(errors, errors.validation, { req, res }, 'The given data was invalid.', details));
     return;
   }
   const response = await handler(request, { route, req, res });
@@ -344,8 +409,45 @@ async function handle(
   if (response.streamed !== true) writeResponse(res, response);
 }
 
-function defaultValidationError(details: ValidationDetails, _req: Request, res: Response): void {
-  res.status(422).json({ error: { code: 'validation_error', ...fieldErrors(details) } });
+/** The contract's 501 answer for an operation that has no handler yet: what a scaffolded handler returns. */
+export function notImplemented(errors: ContractErrors, context: Pick<HandlerContext, 'req' | 'res' | 'route'>): NotImplementedReply {
+  const { body } = catalogError(errors, errors.notImplemented, context, `${context.route.operationId} is not implemented yet.`);
+  return { status: 501, body: body as Record<string, unknown> };
+}
+
+/** An error answer with a code of the contract's catalog, in the contract's format. */
+export function catalogError(
+  errors: ContractErrors,
+  entry: CatalogCode,
+  context: Pick<HandlerContext, 'req' | 'res'>,
+  message: string,
+  details?: ValidationDetails,
+): HandlerResponse {
+  return { status: entry.status, body: errorBody(errors.format, responseIds(context), entry.code, message, details) };
+}
+
+/** A success answer in the contract's format: the v3 envelope around `result`, or v1's `{ data, meta? }`. */
+export function catalogSuccess(
+  errors: ContractErrors,
+  context: Pick<HandlerContext, 'req' | 'res'>,
+  status: number,
+  result: unknown,
+  meta?: Record<string, unknown>,
+): HandlerResponse {
+  return { status, body: successBody(errors.format, responseIds(context), result, meta) };
+}
+
+/**
+ * The ids of an answer: the X-Request-Id the app's middleware set on the response, or a new one
+ * (set on the response, so header and body agree), and the caller's X-Correlation-Id.
+ */
+export function responseIds({ req, res }: Pick<HandlerContext, 'req' | 'res'>): ResponseIds {
+  let requestId = res.getHeader('x-request-id');
+  if (typeof requestId !== 'string') {
+    requestId = randomUUID();
+    res.setHeader('X-Request-Id', requestId);
+  }
+  return { requestId, correlationId: req.get('x-correlation-id') ?? null, timestamp: new Date().toISOString() };
 }
 
 function isHandlerResponse(value: unknown): value is HandlerResponse {

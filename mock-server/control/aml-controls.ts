@@ -2,7 +2,7 @@
 // simulated provider's answers (or failures) per address, its currency allowlist and its request
 // counter.
 // The provider belongs to the sandbox's current services, so a reset restores the defaults.
-import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
+import type { SandboxControlHandlers, UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
 import type { AmlAnswer, SetAmlAnswerRequest } from '../../generated/sandbox-control/types.js';
 import { catalogCurrencyName, defaultFailureReason, type AmlAnswerConfig, type AmlProviderAnswer } from '../domain/aml/aml-provider.js';
 import { HttpError } from '../http/http-error.js';
@@ -11,7 +11,7 @@ import type { Sandbox } from '../sandbox.js';
 
 type AmlControlOperation = 'setAmlAnswer' | 'setAmlCurrencies' | 'getAmlProvider';
 
-export function amlControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandlers, AmlControlOperation> {
+export function amlControlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<SandboxControlHandlers>, AmlControlOperation> {
   const { clock } = sandbox;
   return {
     setAmlAnswer: (request, context) => {

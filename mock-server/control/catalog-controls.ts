@@ -1,12 +1,12 @@
 // setReserve: staff refill or drain the reserve of a payment system of the exchange catalog; every
 // route paying out in it is priced again (a reserve below a route's smallest payout disables it).
-import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
+import type { SandboxControlHandlers, UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
 import { parseDecimal } from '../decimal.js';
 import { HttpError } from '../http/http-error.js';
 import { respond } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 
-export function catalogControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandlers, 'setReserve'> {
+export function catalogControlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<SandboxControlHandlers>, 'setReserve'> {
   return {
     setReserve: (request, context) => {
       const catalog = sandbox.services.catalog;

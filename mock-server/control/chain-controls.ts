@@ -1,7 +1,7 @@
 // The control API's Chain room: put a transaction on the simulated chain (the chain watcher
 // credits it to the deposit, or the exchange order, with its address and memo) and add
 // confirmations to one.
-import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
+import type { SandboxControlHandlers, UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
 import type { ChainTransaction } from '../domain/deposits/chain-simulator.js';
 import { compareAmounts } from '../decimal.js';
 import type { DepositService } from '../domain/deposits/deposit-service.js';
@@ -13,7 +13,7 @@ import type { Sandbox } from '../sandbox.js';
 
 type ChainOperation = 'injectChainTransaction' | 'addChainConfirmations';
 
-export function chainControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandlers, ChainOperation> {
+export function chainControlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<SandboxControlHandlers>, ChainOperation> {
   const { clock } = sandbox;
   const view = (service: DepositService, tx: ChainTransaction) => {
     const confirmations = service.chain.confirmations(tx, clock.now());

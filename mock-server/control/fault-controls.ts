@@ -1,7 +1,7 @@
 // The control API's Faults room (contracts/sandbox-control.openapi.yaml, tag Faults): inject a
 // fault into a v3 or v1 operation, list the faults in force, remove one or all. The table is
 // passed in (the app builds it and hands it to the request pipeline too); fault-step.ts applies it.
-import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
+import type { SandboxControlHandlers, UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
 import type { Fault } from '../../generated/sandbox-control/types.js';
 import type { Clock } from '../clock.js';
 import { HttpError } from '../http/http-error.js';
@@ -11,7 +11,7 @@ import type { OperationFault, OperationFaults } from './operation-faults.js';
 
 type FaultOperation = 'injectFault' | 'listFaults' | 'removeFault' | 'clearFaults';
 
-export function faultControlHandlers(faults: OperationFaults, clock: Clock): Pick<SandboxControlHandlers, FaultOperation> {
+export function faultControlHandlers(faults: OperationFaults, clock: Clock): Pick<UncheckedHandlers<SandboxControlHandlers>, FaultOperation> {
   return {
     injectFault: (request, context) => respond(context, clock, 201, { fault: presentFault(faults.add(faultSpecOf(request.body))) }),
     listFaults: (_request, context) => respond(context, clock, 200, { faults: faults.list().map(presentFault) }),

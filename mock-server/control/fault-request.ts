@@ -1,6 +1,6 @@
 // Turns an injectFault body into a fault the table keeps, checking what the body schema cannot:
 // the operation exists, the scope fits its family, an error status is one the operation declares
-// (or the catalog's 500, which every operation may answer) with a code of that status. Everything
+// (or a 5xx of the catalog, which every operation may answer) with a code of that status. Everything
 // is read from the contracts: the routes, each operation's responses and the error catalogs.
 import { depositV1ErrorCodes } from '../../generated/deposit-v1/contract-data.js';
 import { depositV1Routes } from '../../generated/deposit-v1/routes.js';

@@ -3,7 +3,7 @@
 // webhook-controls.ts, the API faults in fault-controls.ts, v1 signing in signature-controls.ts.
 import { isIP } from 'node:net';
 import { exchangeV3Routes } from '../../generated/exchange-v3/routes.js';
-import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
+import type { SandboxControlHandlers, UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import { allScopes } from '../domain/accounts/scope-catalog.js';
 import { depositV1Webhooks } from '../domain/accounts/deposit-webhook-events.js';
@@ -30,7 +30,7 @@ import { stateControlHandlers } from './state-controls.js';
 const maxAdvanceMs = 31_536_000_000;
 const knownScopes = new Set(allScopes(exchangeV3Routes));
 
-export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, options: WebhookControlOptions = {}): SandboxControlHandlers {
+export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, options: WebhookControlOptions = {}): UncheckedHandlers<SandboxControlHandlers> {
   const { clock } = sandbox;
   const clockState = (context: HandlerContext) => respond(context, clock, 200, presentClock(clock));
 

@@ -3,7 +3,7 @@
 // listInspectorRecords, one kind searched, filtered and paged (the page at /__mock/ui reads its
 // tables with it); and forceWebhookRetry, the delivery machine's retry for a delivery of any
 // owner. The kinds and how each is shown are in inspector-kinds.ts.
-import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
+import type { SandboxControlHandlers, UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
 import type { InspectorKind, InspectorState } from '../../generated/sandbox-control/types.js';
 import { operationExtension } from '../bundled-contracts.js';
 import type { VirtualClock } from '../clock.js';
@@ -29,7 +29,7 @@ const defaults = {
  */
 const snapshotOrder: readonly InspectorKind[] = ['orders', 'deposits', 'static_addresses', 'aml_checks', 'upload_intents', 'verifications', 'webhook_events', 'webhook_deliveries'];
 
-export function inspectorControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandlers, InspectorOperation> {
+export function inspectorControlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<SandboxControlHandlers>, InspectorOperation> {
   const { clock } = sandbox;
   return {
     getInspectorState: async (request, context) => {

@@ -1,13 +1,13 @@
 // moderateReview: the control API stands in for the exchanger's staff and publishes or rejects a
 // review of any client by the review machine; a decided review is refused with the machine's
 // reason (409).
-import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
+import type { SandboxControlHandlers, UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
 import { reviewView } from '../domain/exchange/reviews.js';
 import { HttpError } from '../http/http-error.js';
 import { respond } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 
-export function reviewControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandlers, 'moderateReview'> {
+export function reviewControlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<SandboxControlHandlers>, 'moderateReview'> {
   return {
     moderateReview: (request, context) => {
       const book = sandbox.services.reviews;

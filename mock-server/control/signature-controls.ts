@@ -3,7 +3,7 @@
 // of the mock's sites by its API key, or with credentials given as they are. The /docs page's
 // "Try it out" signs its deposit v1 requests with it.
 import { createHmacSigner, depositV1SignatureScheme } from '../../generated/deposit-v1/client.js';
-import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
+import type { SandboxControlHandlers, UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
 import type { SignDepositRequestRequest } from '../../generated/sandbox-control/types.js';
 import { HttpError } from '../http/http-error.js';
 import { respond } from '../http/respond.js';
@@ -12,7 +12,7 @@ import type { Sandbox } from '../sandbox.js';
 /** Any origin: the signature covers the path and query only. */
 const anyOrigin = 'http://mock.invalid';
 
-export function signatureControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandlers, 'signDepositRequest'> {
+export function signatureControlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<SandboxControlHandlers>, 'signDepositRequest'> {
   return {
     signDepositRequest: async (request, context) => {
       const { body } = request;

@@ -1,12 +1,12 @@
 // forceStaticAddressEvent: the platform operator disables or enables a static address of any
 // site by the static-address machine; the machine refuses an event its table does not allow from
 // the address's status (409 with the machine's reason).
-import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
+import type { SandboxControlHandlers, UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
 import { HttpError } from '../http/http-error.js';
 import { respond } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 
-export function staticAddressControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandlers, 'forceStaticAddressEvent'> {
+export function staticAddressControlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<SandboxControlHandlers>, 'forceStaticAddressEvent'> {
   return {
     forceStaticAddressEvent: (request, context) => {
       const service = sandbox.services.staticAddresses;

@@ -2,7 +2,7 @@
 // verification by the verification machine (approve, reject, or ask for more information); an
 // order held for it moves on (order-link.ts), and its order.status_changed event is stored
 // before the answer.
-import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
+import type { SandboxControlHandlers, UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
 import type { ReviewVerificationRequest } from '../../generated/sandbox-control/types.js';
 import type { VerificationEvent } from '../../generated/machines.js';
 import type { DocumentKind } from '../../generated/exchange-v3/types.js';
@@ -22,7 +22,7 @@ const decisionEvents: Readonly<Record<ReviewVerificationRequest['decision'], Ver
 /** The decisions the client is told the reason of (rejection_reason). */
 const withReason: readonly VerificationEvent[] = ['reject', 'request_more_info'];
 
-export function verificationControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandlers, 'reviewVerification'> {
+export function verificationControlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<SandboxControlHandlers>, 'reviewVerification'> {
   return {
     reviewVerification: async (request, context) => {
       const { decision, reason, documents } = request.body;

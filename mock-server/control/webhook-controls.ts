@@ -7,7 +7,7 @@
 // are handed to it in-process: the mock never connects to itself (dispatch/own-listener.ts).
 import type { IncomingHttpHeaders } from 'node:http';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
-import { sandboxControlRoutes, sandboxControlRoutesBasePath, type SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
+import { sandboxControlRoutes, sandboxControlRoutesBasePath, type SandboxControlHandlers, type UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
 import { faultTransport, FaultTable, type Fault } from '../dispatch/faults.js';
 import { defaultInboxBytes, signatureValidity, WebhookInbox, type InboxRecord } from '../dispatch/inbox.js';
 import { HttpError } from '../http/http-error.js';
@@ -65,7 +65,7 @@ function installTransport(sandbox: Sandbox, faults: () => FaultTable): Set<Promi
 
 type WebhookControlOperation = 'receiveInboxWebhook' | 'listInboxWebhooks' | 'clearInbox' | 'setWebhookFault' | 'clearWebhookFaults' | 'runDueWebhooks';
 
-export function webhookControlHandlers(sandbox: Sandbox, options: WebhookControlOptions = {}): Pick<SandboxControlHandlers, WebhookControlOperation> {
+export function webhookControlHandlers(sandbox: Sandbox, options: WebhookControlOptions = {}): Pick<UncheckedHandlers<SandboxControlHandlers>, WebhookControlOperation> {
   const { clock } = sandbox;
   const state = () => stateOf(sandbox, options.inboxBytes ?? defaultInboxBytes);
   const pending = installTransport(sandbox, () => state().faults);

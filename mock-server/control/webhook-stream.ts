@@ -5,7 +5,7 @@
 // reconnecting with Last-Event-ID first gets the backlog after it.
 import { webhookValidators as depositV1WebhookValidators } from '../../generated/deposit-v1/validators.js';
 import { webhookValidators as exchangeV3WebhookValidators } from '../../generated/exchange-v3/validators.js';
-import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
+import type { SandboxControlHandlers, UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
 import type { WebhookStreamDelivery, WebhookStreamEvent } from '../../generated/sandbox-control/types.js';
 import { deliveryHeaders } from '../dispatch/sign.js';
 import type { FeedItem } from '../domain/webhooks/event-feed.js';
@@ -20,7 +20,7 @@ const reconnectMs = 1_000;
 
 const knownEventTypes = new Set([...Object.keys(exchangeV3WebhookValidators), ...Object.keys(depositV1WebhookValidators)]);
 
-export function webhookStreamHandlers(sandbox: Sandbox): Pick<SandboxControlHandlers, 'streamWebhookEvents'> {
+export function webhookStreamHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<SandboxControlHandlers>, 'streamWebhookEvents'> {
   return {
     streamWebhookEvents: (request, context) => {
       const wanted = request.query.events;

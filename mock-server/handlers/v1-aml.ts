@@ -3,7 +3,7 @@
 // X-Idempotency-Key are answered by the platform's idempotency step and never reach these
 // handlers, so they send nothing to the provider. The deposit-AML operations live with deposits.
 import type { AmlCheck, AmlCurrency } from '../../generated/deposit-v1/types.js';
-import type { DepositV1Handlers } from '../../generated/deposit-v1/routes.js';
+import type { DepositV1Handlers, UncheckedHandlers } from '../../generated/deposit-v1/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import type { Site } from '../domain/accounts/sites.js';
 import type { AmlCheckRecord } from '../domain/aml/aml-checks.js';
@@ -14,7 +14,7 @@ import type { Sandbox } from '../sandbox.js';
 
 type AmlOperation = 'listAmlCurrencies' | 'createAmlCheck' | 'getAmlCheck';
 
-export function amlHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, AmlOperation> {
+export function amlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<DepositV1Handlers>, AmlOperation> {
   return {
     listAmlCurrencies: (_request, context) => {
       const currencies: AmlCurrency[] = sandbox.services.aml.provider.currencies().map((c) => ({ code: c.code, network: c.network, name: c.name }));

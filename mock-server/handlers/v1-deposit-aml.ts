@@ -1,7 +1,7 @@
 // The v1 deposit-AML operations: getDepositAml (by uuid) and getDepositAmlByOrderId (the newest
 // deposit with the order id, as getDepositByOrderId), scoped to the caller's site (another
 // site's deposit is 404), over domain/deposits/deposit-aml.ts.
-import type { DepositV1Handlers } from '../../generated/deposit-v1/routes.js';
+import type { DepositV1Handlers, UncheckedHandlers } from '../../generated/deposit-v1/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import type { Site } from '../domain/accounts/sites.js';
 import type { DepositRecord } from '../domain/deposits/deposit-records.js';
@@ -12,7 +12,7 @@ import type { Sandbox } from '../sandbox.js';
 
 type DepositAmlOperation = 'getDepositAml' | 'getDepositAmlByOrderId';
 
-export function depositAmlHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, DepositAmlOperation> {
+export function depositAmlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<DepositV1Handlers>, DepositAmlOperation> {
   const answer = async (deposit: DepositRecord | undefined, context: HandlerContext) => {
     if (deposit === undefined) throw new HttpError('NOT_FOUND', 'No deposit of this site was found.');
     const { deposits, depositAml } = sandbox.services;

@@ -2,7 +2,7 @@
 // site, order_id and asset; X-Idempotency-Key is the platform's), getDeposit and
 // getDepositByOrderId (scoped to the caller's site), listDeposits (page or keyset cursor, newest
 // first) and refreshDeposit (once per 30 s per deposit).
-import type { DepositV1Handlers } from '../../generated/deposit-v1/routes.js';
+import type { DepositV1Handlers, UncheckedHandlers } from '../../generated/deposit-v1/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import type { Site } from '../domain/accounts/sites.js';
 import { depositableAsset } from '../domain/deposits/assets.js';
@@ -22,7 +22,7 @@ type DepositOperation = 'createDeposit' | 'getDeposit' | 'getDepositByOrderId' |
 /** The fixed order of the history: newest first (createdAt, then uuid, descending). */
 const historyOrder = ['-createdAt'] as const;
 
-export function depositHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, DepositOperation> {
+export function depositHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<DepositV1Handlers>, DepositOperation> {
   const { clock } = sandbox;
   const notFound = () => new HttpError('NOT_FOUND', 'No deposit of this site was found.');
 

@@ -2,7 +2,7 @@
 // (idempotent by orderId; another asset under the same orderId is a 409 IDEMPOTENCY_CONFLICT),
 // getStaticAddress / getStaticAddressByOrderId (scoped to the caller's site), listStaticAddresses
 // and listStaticAddressPayments (page or keyset cursor, newest first).
-import type { DepositV1Handlers } from '../../generated/deposit-v1/routes.js';
+import type { DepositV1Handlers, UncheckedHandlers } from '../../generated/deposit-v1/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import type { Site } from '../domain/accounts/sites.js';
 import { depositableAsset } from '../domain/deposits/assets.js';
@@ -22,7 +22,7 @@ type StaticAddressOperation = 'createStaticAddress' | 'getStaticAddress' | 'getS
 /** Newest first (createdAt, then uuid, descending), as for listDeposits. */
 const newestFirst = ['-createdAt'] as const;
 
-export function staticAddressHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, StaticAddressOperation> {
+export function staticAddressHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<DepositV1Handlers>, StaticAddressOperation> {
   const { clock } = sandbox;
   const notFound = () => new HttpError('NOT_FOUND', 'No static address of this site was found.');
   const invalid = (details: Record<string, string[]>) => new HttpError('VALIDATION_ERROR', 'The given data was invalid.', details);

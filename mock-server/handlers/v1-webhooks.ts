@@ -1,7 +1,7 @@
 // The v1 webhook helpers (description 4.5): the site's test webhook, resend by X-Event-Id, the
 // egress IPs and the event catalog, over the sandbox's webhook engine. The site's callback_url
 // acts as its endpoint (domain/webhooks/site-endpoint.ts).
-import type { DepositV1Handlers } from '../../generated/deposit-v1/routes.js';
+import type { DepositV1Handlers, UncheckedHandlers } from '../../generated/deposit-v1/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import type { Site } from '../domain/accounts/sites.js';
 import { emitSiteEvent, resendSiteEvent, siteWebhookCatalog, type SiteWebhookContext } from '../domain/webhooks/site-endpoint.js';
@@ -16,10 +16,10 @@ const testMessage = 'This is a test webhook from the Exchange Service (exchange-
 
 type SiteWebhookOperation = 'sendSiteTestWebhook' | 'resendWebhookEvent' | 'listWebhookEgressIps' | 'listWebhookEventTypes';
 
-export function siteWebhookHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, SiteWebhookOperation> {
+export function siteWebhookHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<DepositV1Handlers>, SiteWebhookOperation> {
   // Read at each request: a reset gives the sandbox a new engine and random source.
   const engine = (): SiteWebhookContext => ({ store: sandbox.webhooks.store, service: sandbox.webhooks.service, clock: sandbox.clock, random: sandbox.random });
-  const handlers: Pick<DepositV1Handlers, SiteWebhookOperation> = {
+  const handlers: Pick<UncheckedHandlers<DepositV1Handlers>, SiteWebhookOperation> = {
     sendSiteTestWebhook: async (_request, context) => {
       const site = siteOf(context);
       const locals = requestLocals(context.res);

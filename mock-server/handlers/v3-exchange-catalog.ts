@@ -1,7 +1,7 @@
 // The exchange catalog operations (description 2.2–2.5, 4.3, 4.4): payment systems and routes
 // (lists with the contract's filters and sorts, page and cursor modes), one route, its details
 // in the id, pair and query forms, its capabilities, and the public rates file.
-import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
+import type { ExchangeV3Handlers, UncheckedHandlers } from '../../generated/exchange-v3/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import { paymentSystemMatchers, routeMatchers } from '../domain/exchange/catalog/catalog-filters.js';
 import { paymentSystemView, routeDetails, serializedRouteView } from '../domain/exchange/catalog/catalog-views.js';
@@ -18,7 +18,7 @@ type CatalogOperation =
   | 'listPaymentSystems' | 'listRoutes' | 'getRoute' | 'getRouteDetails' | 'getRouteDetailsByPair' | 'getRouteDetailsByQuery'
   | 'getRouteCapabilities' | 'getRouteCapabilitiesByPair' | 'getRatesXml';
 
-export function exchangeCatalogHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, CatalogOperation> {
+export function exchangeCatalogHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<ExchangeV3Handlers>, CatalogOperation> {
   const { clock } = sandbox;
   const catalog = () => sandbox.services.catalog;
   const ok = (context: HandlerContext, result: unknown) => respond(context, clock, 200, result);

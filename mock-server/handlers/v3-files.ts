@@ -1,6 +1,6 @@
 // The v3 upload intents (description 2.8): create, read, and commit a file as multipart/form-data.
 // A file committed to an intent that names a verification becomes one of its documents.
-import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
+import type { ExchangeV3Handlers, UncheckedHandlers } from '../../generated/exchange-v3/routes.js';
 import type { DocumentKind } from '../../generated/exchange-v3/types.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import type { UploadIntentRecord } from '../domain/files/upload-intent-service.js';
@@ -16,7 +16,7 @@ import { clientOf } from './v3-request.js';
 const ORDER_RESOURCE = 'order';
 const VERIFICATION_RESOURCE = 'verification';
 
-export function fileHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, 'createUploadIntent' | 'getUploadIntent' | 'commitUploadIntent'> {
+export function fileHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<ExchangeV3Handlers>, 'createUploadIntent' | 'getUploadIntent' | 'commitUploadIntent'> {
   const { clock } = sandbox;
   const uploads = () => sandbox.services.uploads;
   const present = (context: HandlerContext, intent: UploadIntentRecord, status = 200) => respond(context, clock, status, { upload_intent: uploads().view(intent) });

@@ -1,6 +1,6 @@
 // The verifications of one order: the list, and sending pending ones to review. The order is the
 // client's, by database id, public_id or tracking_id (another client's is 404).
-import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
+import type { ExchangeV3Handlers, UncheckedHandlers } from '../../generated/exchange-v3/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import { presentVerification } from '../domain/verifications/verification-records.js';
 import { HttpError } from '../http/http-error.js';
@@ -9,7 +9,7 @@ import type { Sandbox } from '../sandbox.js';
 import { ordersChanged } from './v3-orders.js';
 import { clientOf } from './v3-request.js';
 
-export function orderVerificationHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, 'listOrderVerifications' | 'submitOrderVerifications'> {
+export function orderVerificationHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<ExchangeV3Handlers>, 'listOrderVerifications' | 'submitOrderVerifications'> {
   const { clock } = sandbox;
   const orderOf = (context: HandlerContext, ref: string) => {
     const order = sandbox.services.orders.find(clientOf(context), ref);

@@ -2,7 +2,7 @@
 // order-request.ts), the two lookups by id, public_id or tracking_id (scoped to the caller's
 // client), the status report and client actions, the client's machine events (confirm, cancel
 // and its DELETE form: the event each operation fires is the machine's `via`), and listOrders.
-import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
+import type { ExchangeV3Handlers, UncheckedHandlers } from '../../generated/exchange-v3/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import { orderMachine, type OrderEvent } from '../../generated/machines.js';
 import { orderFilterMatchers } from '../domain/exchange/order-filters.js';
@@ -37,7 +37,7 @@ export async function ordersChanged(sandbox: Sandbox): Promise<void> {
   void sandbox.webhooks.dispatcher.runDue().catch(() => undefined);
 }
 
-export function orderHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, OrderOperation> {
+export function orderHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<ExchangeV3Handlers>, OrderOperation> {
   const { clock } = sandbox;
   const ok = (context: HandlerContext, result: unknown, status = 200) => respond(context, clock, status, result);
 

@@ -1,7 +1,7 @@
 // The partner operations: profile, statistics over a period, referrals, referred exchanges and
 // payouts (domain/exchange/partner.ts and partner-ledger.ts), each list with the contract's
 // sort, in page and cursor modes.
-import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
+import type { ExchangeV3Handlers, UncheckedHandlers } from '../../generated/exchange-v3/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import { balance, exchangeView, ledgerOf, referralsOf, referralView, statistics, type LedgerEntry, type ReferralRecord } from '../domain/exchange/partner-ledger.js';
 import { payoutView } from '../domain/exchange/partner.js';
@@ -14,7 +14,7 @@ import { v3ListRequestOf } from './v3-list-request.js';
 
 type PartnerOperation = 'getPartner' | 'getPartnerStatistics' | 'listPartnerReferrals' | 'listPartnerExchanges' | 'listPartnerPayouts';
 
-export function partnerHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, PartnerOperation> {
+export function partnerHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<ExchangeV3Handlers>, PartnerOperation> {
   const { clock } = sandbox;
   /** The caller's partner account (every client has one, opened when its key was minted). */
   const accountOf = (context: HandlerContext) => {

@@ -2,7 +2,7 @@
 // contracts and schemas, the order-status dictionary, the rates file, and the calling account
 // (client profile, health, usage, scopes).
 import { exchangeV3SignatureScheme } from '../../generated/exchange-v3/client.js';
-import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
+import type { ExchangeV3Handlers, UncheckedHandlers } from '../../generated/exchange-v3/routes.js';
 import { exchangeV3Routes, exchangeV3RoutesBasePath } from '../../generated/exchange-v3/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import type { ApiKey } from '../domain/accounts/api-keys.js';
@@ -21,7 +21,7 @@ type PlatformOperation =
   | 'listPublicOrderStatuses' | 'privatePing' | 'getClientHealth' | 'getClient' | 'getUsage' | 'listScopes'
   | 'listContracts' | 'getContract' | 'listSchemas' | 'getSchema' | 'listOrderStatuses';
 
-export function platformHandlers(sandbox: Sandbox, catalog: PlatformCatalog, openApiYaml: string): Pick<ExchangeV3Handlers, PlatformOperation> {
+export function platformHandlers(sandbox: Sandbox, catalog: PlatformCatalog, openApiYaml: string): Pick<UncheckedHandlers<ExchangeV3Handlers>, PlatformOperation> {
   const { clock } = sandbox;
   // Endpoints as the contract writes paths: relative to the server (`GET /private/client`).
   const scopes = scopeCatalog(exchangeV3Routes, '');

@@ -1,7 +1,7 @@
 // POST /private/exchange/quotes and POST /private/exchange/orders/preflight: pricing an amount
 // on a route (held as a quote for its TTL), and every check of order creation on an order body
 // without creating anything (domain/exchange/order-request.ts).
-import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
+import type { ExchangeV3Handlers, UncheckedHandlers } from '../../generated/exchange-v3/routes.js';
 import { priceAmount } from '../domain/exchange/amount-check.js';
 import { snapshotHash, staleSnapshotMessage } from '../domain/exchange/catalog/route-state.js';
 import { inspectOrderRequest } from '../domain/exchange/order-request.js';
@@ -12,7 +12,7 @@ import { clientOf } from './v3-request.js';
 
 const invalid = (field: string, message: string) => new HttpError('validation_error', 'The given data was invalid.', { [field]: [message] });
 
-export function quoteHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, 'createQuote' | 'preflightOrder'> {
+export function quoteHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<ExchangeV3Handlers>, 'createQuote' | 'preflightOrder'> {
   const { clock } = sandbox;
   return {
     createQuote: (request, context) => {

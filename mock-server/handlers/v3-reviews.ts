@@ -1,6 +1,6 @@
 // GET and POST /private/reviews: the client's reviews (filters by status and rating, sorted by
 // date or rating, page and cursor), and a new review of one of its completed orders.
-import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
+import type { ExchangeV3Handlers, UncheckedHandlers } from '../../generated/exchange-v3/routes.js';
 import { reviewMatchers, reviewView } from '../domain/exchange/reviews.js';
 import { HttpError } from '../http/http-error.js';
 import { respond } from '../http/respond.js';
@@ -12,7 +12,7 @@ import { v3ListRequestOf } from './v3-list-request.js';
 /** The order status a review needs: the order machine's state of a finished exchange. */
 const reviewableStatus = 'completed';
 
-export function reviewHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, 'listReviews' | 'createReview'> {
+export function reviewHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<ExchangeV3Handlers>, 'listReviews' | 'createReview'> {
   const { clock } = sandbox;
   return {
     listReviews: (request, context) => {

@@ -1,7 +1,7 @@
 // The v3 verifications (identity and card): the requirements for a route and amount, creating
 // one from committed upload intents, reading it and what can be done with it. An identity
 // verification's id read as a card one (or the reverse) is 404, as is another client's.
-import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
+import type { ExchangeV3Handlers, UncheckedHandlers } from '../../generated/exchange-v3/routes.js';
 import type { VerificationType } from '../../generated/exchange-v3/types.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import { requiredDocuments } from '../domain/verifications/document-requirements.js';
@@ -18,7 +18,7 @@ type VerificationOperation =
   | 'getVerificationRequirements' | 'createIdentityVerification' | 'getIdentityVerification' | 'getIdentityVerificationActions'
   | 'createCardVerification' | 'getCardVerification' | 'getCardVerificationActions';
 
-export function verificationHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, VerificationOperation> {
+export function verificationHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<ExchangeV3Handlers>, VerificationOperation> {
   const { clock } = sandbox;
   const verifications = () => sandbox.services.verifications;
 

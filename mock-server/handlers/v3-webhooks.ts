@@ -3,7 +3,7 @@
 // (reset rebuilds it). Events carry the causing request's ids; after anything that makes a
 // delivery due, the dispatcher is kicked off without being awaited, as real deliveries are
 // asynchronous to the API call.
-import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
+import type { ExchangeV3Handlers, UncheckedHandlers } from '../../generated/exchange-v3/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import type { DeliveryRecord, EventRecord } from '../store/records/webhook-records.js';
 import type { WebhookFailure } from '../domain/webhooks/webhook-service.js';
@@ -33,7 +33,7 @@ const deliveryMatchers: Record<string, FilterMatcher<DeliveryRecord>> = {
   endpoint_id: match.oneOf((d) => d.endpointId),
 };
 
-export function webhookHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, WebhookOperation> {
+export function webhookHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<ExchangeV3Handlers>, WebhookOperation> {
   const { clock } = sandbox;
   const contract = webhookContractData();
   const engine = () => sandbox.webhooks;
@@ -44,7 +44,7 @@ export function webhookHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, Webh
     void engine().dispatcher.runDue().catch(() => undefined);
   };
 
-  const handlers: Pick<ExchangeV3Handlers, WebhookOperation> = {
+  const handlers: Pick<UncheckedHandlers<ExchangeV3Handlers>, WebhookOperation> = {
     listWebhookEndpoints: async (_request, context) => {
       const endpoints = await engine().service.listEndpoints(clientOf(context));
       return ok(context, {

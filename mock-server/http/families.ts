@@ -5,7 +5,7 @@ import type { Response } from 'express';
 import { depositV1ErrorCodes } from '../../generated/deposit-v1/contract-data.js';
 import { exchangeV3ErrorCodes } from '../../generated/exchange-v3/contract-data.js';
 import { sandboxControlErrorCodes } from '../../generated/sandbox-control/contract-data.js';
-import { fieldErrors, type FieldErrors } from '../../generated/runtime/field-errors.js';
+import { errorBody, successBody, type ResponseIds } from '../../generated/runtime/server-envelope.js';
 import type { Clock } from '../clock.js';
 import { HttpError } from './http-error.js';
 import { bodyPending } from './pending-body.js';
@@ -43,20 +43,20 @@ export function statusOf(family: FamilyName, code: string): number {
   return families[family].catalog[code]?.status ?? 500;
 }
 
-/** The `meta` of a v3 envelope for this response. */
-export function envelopeMeta(res: Response, clock: Clock, extra: Record<string, unknown> = {}): Record<string, unknown> {
+/** The ids of this response (request id, correlation id, the sandbox clock's time), for the generated envelope helpers. */
+export function responseIds(res: Response, clock: Clock): ResponseIds {
   const locals = requestLocals(res);
-  return { request_id: locals.requestId, correlation_id: locals.correlationId, timestamp: clock.now().toISOString(), ...extra };
+  return { requestId: locals.requestId, correlationId: locals.correlationId, timestamp: clock.now().toISOString() };
 }
 
-/** Writes a success body: the v3 envelope around `result`, or v1's `{ data, meta? }`. */
-export function sendSuccess(res: Response, clock: Clock, status: number, payload: unknown, meta?: Record<string, unknown>): void {
-  const locals = requestLocals(res);
-  if (locals.family === 'v1') {
-    res.status(status).json(meta === undefined ? { data: payload } : { data: payload, meta });
-    return;
-  }
-  res.status(status).json({ state: 0, message: 'OK', result: payload, meta: envelopeMeta(res, clock, meta) });
+/** The body format of the request's family (the control API uses the v3 envelope). */
+export function formatOf(res: Response): 'v3-envelope' | 'v1' {
+  return requestLocals(res).family === 'v1' ? 'v1' : 'v3-envelope';
+}
+
+/** A success body: the v3 envelope around `result`, or v1's `{ data, meta? }`. */
+export function successOf(res: Response, clock: Clock, payload: unknown, meta?: Record<string, unknown>): Record<string, unknown> {
+  return successBody(formatOf(res), responseIds(res, clock), payload, meta);
 }
 
 /**
@@ -65,22 +65,10 @@ export function sendSuccess(res: Response, clock: Clock, status: number, payload
  * answer: waiting for the rest would let a client hold it open with a body it never sends.
  */
 export function sendError(res: Response, clock: Clock, error: HttpError): void {
-  const locals = requestLocals(res);
-  const status = statusOf(locals.family, error.code);
+  const status = statusOf(requestLocals(res).family, error.code);
   for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
   if (bodyPending(res.req)) res.setHeader('Connection', 'close');
-  if (locals.family === 'v1') {
-    res.status(status).json({ error: { code: error.code, message: error.message, ...detailsOf(error) }, requestId: locals.requestId });
-    return;
-  }
-  res.status(status).json({ state: 1, message: error.message, result: null, error: { code: error.code, ...detailsOf(error) }, meta: envelopeMeta(res, clock) });
-}
-
-/** `details` keyed by field name and, for fields of the request, `locations` (field-errors.ts). */
-function detailsOf(error: HttpError): Partial<FieldErrors> {
-  if (error.details === undefined) return {};
-  const { details, locations } = fieldErrors(error.details);
-  return Object.keys(locations).length > 0 ? { details, locations } : { details };
+  res.status(status).json(errorBody(formatOf(res), responseIds(res, clock), error.code, error.message, error.details));
 }
 
 export { HttpError };

@@ -2,8 +2,8 @@
 // (exchangeV3SignatureScheme / depositV1SignatureScheme): which headers carry the signature,
 // the timestamp window, the nonce rule and the canonical string. The callers map each failure
 // to their family's error code.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { SignatureScheme } from '../../generated/runtime/client-signing.js';
+import { timingSafeEqual } from 'node:crypto';
+import { signatureOf, type SignatureScheme } from '../../generated/runtime/client-signing.js';
 
 /** The signature headers as sent; undefined when one the scheme names is missing. */
 export interface SignatureHeaders {
@@ -49,21 +49,10 @@ export function nonceValid(scheme: SignatureScheme, nonce: string | undefined): 
 
 /** True when `headers.signature` is the scheme's HMAC of the canonical string; constant time. */
 export function signatureMatches(scheme: SignatureScheme, secret: string, headers: SignatureHeaders, request: SignedRequest): boolean {
-  const parts = scheme.canonical.map((part) => {
-    switch (part) {
-      case 'timestamp':
-        return headers.timestamp;
-      case 'nonce':
-        return headers.nonce ?? '';
-      case 'method':
-        return request.method.toUpperCase();
-      case 'path':
-        return request.target;
-      case 'body_sha256':
-        return request.bodySha256 ?? createHash('sha256').update('').digest('hex');
-    }
-  });
-  const expected = createHmac('sha256', secret).update(parts.join(scheme.separator)).digest();
+  const expected = Buffer.from(
+    signatureOf(scheme, secret, { timestamp: headers.timestamp, nonce: headers.nonce, method: request.method, pathAndQuery: request.target, bodySha256: request.bodySha256 }),
+    'hex',
+  );
   if (!/^(?:[0-9a-fA-F]{2})+$/.test(headers.signature)) return false;
   const given = Buffer.from(headers.signature, 'hex');
   return given.length === expected.length && timingSafeEqual(given, expected);

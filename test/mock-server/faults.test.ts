@@ -91,7 +91,7 @@ describe('an error answer', () => {
   it('refuses a status the operation does not declare, naming the ones it may answer', async () => {
     const error = await failure(server.control.injectFault({ body: { operation: 'privatePing', error: { status: 404 } } }));
     expect(error.status).toBe(422);
-    expect(error.details['error.status']).toEqual(['privatePing may answer 401, 403, 422, 429, 500']);
+    expect(error.details['error.status']).toEqual(['privatePing may answer 401, 403, 422, 429, 500, 501']);
     expect(await faultsInForce()).toEqual([]);
   });
 });

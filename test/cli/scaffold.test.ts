@@ -1,0 +1,130 @@
+// `exchange-api-kit scaffold --out DIR` as an implementer uses it: the starter compiles under
+// strict tsc, starts, and every operation answers the contract's 501, which the conformance
+// runner reports as not implemented; implementing ping and a list makes their checks pass; a
+// second scaffold keeps the implementer's files.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../cli/main.js';
+import { runConformance } from '../../conformance/index.js';
+import { depositV1Routes } from '../../generated/deposit-v1/routes.js';
+import { exchangeV3Routes } from '../../generated/exchange-v3/routes.js';
+import { repoRoot } from '../support/contracts.js';
+
+const project = mkdtempSync(join(tmpdir(), 'exchange-api-kit-scaffold-'));
+const io = { env: {}, stdout: () => undefined, stderr: () => undefined };
+let server: ChildProcess | undefined;
+/** The caller the starter's security.ts knows, from its environment; conformance uses the same. */
+const credentials = { token: 'scaffold_token_0123456789', v1: { key: 'site-key', secret: 'site-secret' } };
+
+/** Starts the scaffolded server on a free port with tsx, as `npm start` does; resolves with its URL. */
+async function start(): Promise<string> {
+  server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: project, env: { ...process.env, PORT: '0', API_TOKEN: credentials.token, SITE_KEY: credentials.v1.key, SITE_SECRET: credentials.v1.secret }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  for await (const chunk of server.stdout!) {
+    output += String(chunk);
+    const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+    if (url !== undefined) return url;
+  }
+  throw new Error(`the scaffolded server did not start: ${output}`);
+}
+
+async function stop(): Promise<void> {
+  if (server === undefined || server.exitCode !== null || server.signalCode !== null) return;
+  server.kill();
+  await once(server, 'exit');
+}
+
+/** A read-only run with the starter's credentials; skips for what empty lists cannot provide. */
+const conformance = (baseUrl: string) => runConformance({ baseUrl, ...credentials, allowSkips: true });
+
+beforeAll(async () => {
+  expect(await main(['scaffold', '--out', project], io)).toBe(0);
+  symlinkSync(join(repoRoot, 'node_modules'), join(project, 'node_modules'));
+});
+afterAll(async () => {
+  await stop();
+  rmSync(project, { recursive: true, force: true });
+});
+
+/** `tsc -p` over the project (its tsconfig: strict, no emit): the exit code and what it printed. */
+function typecheck(): { status: number | null; output: string } {
+  const tsc = spawnSync(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { encoding: 'utf8' });
+  return { status: tsc.status, output: tsc.stdout + tsc.stderr };
+}
+
+describe('exchange-api-kit scaffold', () => {
+  it('writes a project that compiles under strict tsc (no skipLibCheck)', { timeout: 180_000 }, () => {
+    expect(typecheck()).toEqual({ status: 0, output: '' });
+    expect(JSON.parse(readFileSync(join(project, 'tsconfig.json'), 'utf8'))).toMatchObject({
+      compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, skipLibCheck: false },
+    });
+  });
+
+  it('starts, and every operation conformance reaches answers the contract\'s 501', { timeout: 120_000 }, async () => {
+    const baseUrl = await start();
+    const report = await conformance(baseUrl);
+    // The contract's security holds before any handler: no token, no answer.
+    const anonymous = await fetch(`${baseUrl}/api/v3/private/ping`);
+    await stop();
+    expect(anonymous.status).toBe(401);
+    expect(((await anonymous.json()) as { error: { code: string } }).error.code).toBe('authentication_required');
+    const statusRows = report.results.filter((result) => result.check === 'response:status');
+    // Every read operation that needs no value from a list (the others cannot run: the lists are empty).
+    const reachable = [...exchangeV3Routes, ...depositV1Routes].filter((route) => route.method === 'get' && !route.path.includes('{'));
+    expect(reachable.length).toBeGreaterThan(20);
+    for (const route of reachable) {
+      const row = statusRows.find((result) => result.operation === route.operationId);
+      expect(row, route.operationId).toMatchObject({ outcome: 'fail', reason: expect.stringMatching(/^not implemented: HTTP 501 (not_implemented|NOT_IMPLEMENTED)$/) });
+    }
+    // The 501 answers themselves are well-formed envelopes of the catalog: no other aspect fails.
+    expect(statusRows.filter((result) => result.outcome === 'fail' && !result.reason.startsWith('not implemented'))).toEqual([]);
+    expect(report.results.filter((result) => result.check.startsWith('response:') && result.check !== 'response:status' && result.outcome === 'fail')).toEqual([]);
+  });
+
+  it('implementing ping and a list makes their checks pass; a second scaffold keeps that code', { timeout: 120_000 }, async () => {
+    const platform = join(project, 'src', 'handlers', 'exchange-v3', 'platform.ts');
+    const orders = join(project, 'src', 'handlers', 'exchange-v3', 'orders.ts');
+    writeFileSync(platform, readFileSync(platform, 'utf8')
+      .replace('import { exchangeV3NotImplemented,', 'import { exchangeV3NotImplemented, exchangeV3Success,')
+      .replace('ping: (_request, context) => exchangeV3NotImplemented(context)', "ping: (_request, context) => exchangeV3Success('ping', context, 200, null)"));
+    writeFileSync(orders, readFileSync(orders, 'utf8')
+      .replace('import { exchangeV3NotImplemented,', 'import { exchangeV3NotImplemented, exchangeV3Success,')
+      .replace(
+        'listPublicOrderStatuses: (_request, context) => exchangeV3NotImplemented(context)',
+        "listPublicOrderStatuses: (_request, context) => exchangeV3Success('listPublicOrderStatuses', context, 200, { statuses: [] })",
+      ));
+    const implemented = readFileSync(platform, 'utf8');
+    expect(await main(['scaffold', '--out', project], io)).toBe(0);
+    expect(readFileSync(platform, 'utf8')).toBe(implemented);
+    expect(typecheck()).toMatchObject({ status: 0 });
+
+    const report = await conformance(await start());
+    await stop();
+    for (const operation of ['ping', 'listPublicOrderStatuses']) {
+      const rows = report.results.filter((result) => result.operation === operation && result.check.startsWith('response:'));
+      expect(rows.length, operation).toBe(5);
+      expect(rows.filter((row) => row.outcome !== 'pass'), operation).toEqual([]);
+    }
+    expect(report.results.find((result) => result.operation === 'privatePing' && result.check === 'response:status')?.reason).toMatch(/^not implemented/);
+  });
+
+  it('refuses, under tsc, a handler whose body is not the contract\'s', { timeout: 180_000 }, () => {
+    const reviews = join(project, 'src', 'handlers', 'exchange-v3', 'reviews.ts');
+    const scaffolded = readFileSync(reviews, 'utf8');
+    writeFileSync(reviews, scaffolded.replace(
+      'listReviews: (_request, context) => exchangeV3NotImplemented(context)',
+      "listReviews: () => ({ status: 200, body: { state: 0, message: 'OK', result: 'no reviews' } })",
+    ));
+    try {
+      const { status, output } = typecheck();
+      expect(status).toBe(2);
+      expect(output).toMatch(/src\/handlers\/exchange-v3\/reviews\.ts\(\d+,\d+\): error TS2322/);
+    } finally {
+      writeFileSync(reviews, scaffolded);
+    }
+  });
+});
