@@ -5,6 +5,7 @@
 // batches), never by a count that evicts another tenant's records.
 //
 import type { ClockSetting } from '../clock.js';
+import type { RecordJournal } from './record-journal.js';
 import type { WebhookStore } from './webhook-store.js';
 
 // The port knows no domain type: a cell's value is plain JSON-safe data whose meaning (a key's
@@ -107,6 +108,11 @@ export interface SandboxStore {
   readonly clock: ClockSettingStore;
   /** The webhook engine's endpoints, events and deliveries (with their due queue). */
   readonly webhooks: WebhookStore;
+  /**
+   * The domains' records, on an engine that keeps them across restarts (sqlite:); absent on the
+   * memory engine, whose sandbox keeps them in its services only.
+   */
+  readonly journal?: RecordJournal;
   /** Removes up to `batch` records expired at `nowMs`; returns how many went. */
   sweepExpired(nowMs: number, batch: number): Promise<number>;
   /** Records that expire by time (cells, idempotency records) held now, expired ones not yet swept included. */

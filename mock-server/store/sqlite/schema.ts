@@ -71,6 +71,13 @@ export const migrations: readonly string[] = [
   -- A claimed delivery is leased (real ms) to the process attempting it.
   ALTER TABLE webhook_deliveries ADD COLUMN lease_until INTEGER;
   `,
+  `
+  -- The journal of the domains' records (record-journal.ts): one row per record, its document
+  -- as a snapshot holds it. An update keeps the row's rowid, so rows read back in creation order.
+  CREATE TABLE journal_records (rowid INTEGER PRIMARY KEY, kind TEXT NOT NULL, id TEXT NOT NULL, doc TEXT NOT NULL, UNIQUE (kind, id));
+  -- The parts of the document that are not lists of records (random streams, counters, settings).
+  CREATE TABLE journal_headers (name TEXT PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID;
+  `,
 ];
 
 export const schemaVersion = migrations.length;

@@ -5,6 +5,7 @@
 // transaction survives the process being killed; an operating-system crash may lose the last ones.
 import type { ClockSetting } from '../../clock.js';
 import type { Database, Statement } from 'better-sqlite3';
+import { SqliteJournal } from './sqlite-journal.js';
 import { SqliteWebhookStore } from './sqlite-webhooks.js';
 import type { CellChange, CellKind, Cells, ClockSettingStore, FinishedIdempotencyRecord, IdempotencySlot, IdempotencyStore, Reservation, SandboxStore, StoredResponse } from '../sandbox-store.js';
 
@@ -27,6 +28,7 @@ export class SqliteStore implements SandboxStore {
   readonly idempotency: IdempotencyStore;
   readonly clock: ClockSettingStore;
   readonly webhooks: SqliteWebhookStore;
+  readonly journal: SqliteJournal;
   private readonly cellReads: Statement<[string, string], CellRow>;
   private readonly cellWrite: Statement<[string, string, string, number]>;
   private readonly cellClaim: Statement<[string, string, string, number, number]>;
@@ -51,6 +53,7 @@ export class SqliteStore implements SandboxStore {
     this.idempotency = new SqliteIdempotency(db);
     this.clock = sqliteClockSetting(db);
     this.webhooks = new SqliteWebhookStore(db);
+    this.journal = new SqliteJournal(db);
   }
 
   cells<T>(kind: CellKind): Cells<T> {
@@ -88,6 +91,7 @@ export class SqliteStore implements SandboxStore {
       .transaction(() => {
         this.db.exec("DELETE FROM cells; DELETE FROM idempotency; DELETE FROM idempotency_callers; DELETE FROM sandbox_meta WHERE name = 'clock';");
         this.webhooks.clearNow();
+        this.journal.clearNow();
       })
       .immediate();
   }

@@ -1,0 +1,47 @@
+// The sqlite: engine's record journal (record-journal.ts): two tables, each unit of work one
+// `BEGIN IMMEDIATE` transaction.
+import type { Database, Statement } from 'better-sqlite3';
+import type { JournalContents, JournalRow, JournalWrite, RecordJournal } from '../record-journal.js';
+
+export class SqliteJournal implements RecordJournal {
+  private readonly upsert: Statement<[string, string, string]>;
+  private readonly remove: Statement<[string, string]>;
+  private readonly writeHeader: Statement<[string, string]>;
+  private readonly readHeader: Statement<[string], { doc: string }>;
+  private readonly writeTx: (change: JournalWrite) => void;
+
+  constructor(private readonly db: Database) {
+    // ON CONFLICT … DO UPDATE keeps the row (and its rowid, the creation order); REPLACE would not.
+    this.upsert = db.prepare('INSERT INTO journal_records (kind, id, doc) VALUES (?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET doc = excluded.doc');
+    this.remove = db.prepare('DELETE FROM journal_records WHERE kind = ? AND id = ?');
+    this.writeHeader = db.prepare('INSERT INTO journal_headers (name, doc) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET doc = excluded.doc');
+    this.readHeader = db.prepare('SELECT doc FROM journal_headers WHERE name = ?');
+    const tx = db.transaction((change: JournalWrite) => {
+      if (change.whole) this.clearNow();
+      for (const { kind, id } of change.deletes) this.remove.run(kind, id);
+      for (const { kind, id, doc } of change.upserts) this.upsert.run(kind, id, doc);
+      for (const [name, doc] of change.headers) this.writeHeader.run(name, doc);
+    });
+    this.writeTx = (change) => tx.immediate(change);
+  }
+
+  write(change: JournalWrite): void {
+    this.writeTx(change);
+  }
+
+  read(): JournalContents | undefined {
+    const headers = new Map((this.db.prepare('SELECT name, doc FROM journal_headers').all() as { name: string; doc: string }[]).map(({ name, doc }) => [name, doc]));
+    if (headers.size === 0) return undefined;
+    const rows = this.db.prepare('SELECT kind, id, doc FROM journal_records ORDER BY rowid').all() as JournalRow[];
+    return { headers, rows };
+  }
+
+  header(name: string): string | undefined {
+    return this.readHeader.get(name)?.doc;
+  }
+
+  /** Inside the store's clear() transaction. */
+  clearNow(): void {
+    this.db.exec('DELETE FROM journal_records; DELETE FROM journal_headers;');
+  }
+}
