@@ -36,6 +36,7 @@ import { verificationHandlers } from './handlers/v3-verifications.js';
 import { orderVerificationHandlers } from './handlers/v3-order-verifications.js';
 import { errorHandler } from './http/error-handler.js';
 import { frontDoor, type FamilyMount } from './http/front-door.js';
+import { journalBeforeAnswer } from './http/journal-before-answer.js';
 import { families, sendError } from './http/families.js';
 import type { FamilyName } from './http/locals.js';
 import { unmatched } from './http/fallback.js';
@@ -178,7 +179,10 @@ export function createApp(options: AppOptions = {}): MockApp {
   app.use(oneLayer(requestContext('v3', sandbox.clock), unmatched([], '')));
   const onError = errorHandler(sandbox.clock);
   app.use(onError);
-  return { listener: frontDoor(app, [v3, v1], onError), sandbox, overrides };
+  const listener = frontDoor(app, [v3, v1], onError);
+  // Only a durable store pays for the journal (the memory engine keeps nothing to write).
+  const journaled = sandbox.store.journal === undefined ? listener : journalBeforeAnswer(listener, () => sandbox.journal?.flush());
+  return { listener: journaled, sandbox, overrides };
 }
 
 /**

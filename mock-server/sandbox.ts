@@ -80,8 +80,23 @@ export interface LoadedSandbox {
   clock: ClockSetting;
   /** Puts the loaded records into a new generation; throws when they do not fit together. */
   prepare(generation: SandboxGeneration): void;
-  /** Writes the loaded records the store keeps into the (emptied) store, live at `nowMs` (the loaded clock's). */
-  store(store: SandboxStore, nowMs: number): Promise<void>;
+  /**
+   * Writes the loaded records the store keeps into the (emptied) store, live at `nowMs` (the
+   * loaded clock's). Absent when the store's records are the sandbox's already and stay (a
+   * restart on a durable store).
+   */
+  store?: (store: SandboxStore, nowMs: number) => Promise<void>;
+}
+
+/**
+ * Keeps a durable store's copy of the domains' records up to date (mock-server/snapshot/
+ * journal-writer.ts); absent on the memory engine, which pays nothing for it.
+ */
+export interface SandboxJournal {
+  /** Writes what changed since the last write, as one transaction. */
+  flush(): void;
+  /** Writes the whole sandbox anew (after a reset or a load). */
+  rewrite(): void;
 }
 
 export class Sandbox {
@@ -114,6 +129,8 @@ export class Sandbox {
   readonly webhookEgressIps: readonly string[];
   /** Every emitted webhook event with its deliveries, for the control API's stream; survives resets. */
   readonly webhookFeed = new WebhookFeed();
+  /** Set once a durable store's records are taken up (startMockServer); null on the memory engine. */
+  journal: SandboxJournal | null = null;
   private readonly webhookEngineOptions: WebhookEngineOptions;
   private dispatchIntervalMs: number | null = null;
   private timerLoop: { handle: NodeJS.Timeout; running: boolean } | null = null;
@@ -166,6 +183,8 @@ export class Sandbox {
     // Payment windows, verifications and deposits run out as the clock advances (their events
     // then wait for the dispatcher, or run-due); the services of the current generation.
     this.clock.onAdvance(() => runDueTimers(this.services));
+    // Last: what the advance and its timers changed is written before anyone hears of it.
+    this.clock.onAdvance(() => this.journal?.flush());
   }
 
   /**
@@ -196,6 +215,7 @@ export class Sandbox {
     loop.running = true;
     try {
       await runDueTimers(this.services);
+      this.journal?.flush();
       await this.usage.flush();
       await this.store.sweepExpired(this.clock.nowMs(), sweepBatch);
     } catch (error) {
@@ -218,6 +238,7 @@ export class Sandbox {
     this.usage.clear();
     await this.store.clear();
     this.install(this.buildGeneration(seed ?? this.seedInUse));
+    this.journal?.rewrite();
   }
 
   /**
@@ -230,10 +251,11 @@ export class Sandbox {
     const generation = this.buildGeneration(loaded.seed, loaded.randomAt);
     loaded.prepare(generation);
     this.usage.clear();
-    await this.store.clear();
+    if (loaded.store !== undefined) await this.store.clear();
     this.clock.restore(loaded.clock);
-    await loaded.store(this.store, this.clock.nowMs());
+    await loaded.store?.(this.store, this.clock.nowMs());
     this.install(generation);
+    this.journal?.rewrite();
   }
 
   private buildGeneration(seed: number, randomAt?: number): SandboxGeneration {

@@ -5,6 +5,7 @@ import { createApp, type AppOptions } from './app.js';
 import type { Sandbox } from './sandbox.js';
 import { createLogger, type LogLevel } from './log.js';
 import { readSandboxState } from './snapshot/read-state.js';
+import { keepInJournal, seedToResume } from './snapshot/journal-resume.js';
 import { loadSandboxState } from './snapshot/sandbox-state.js';
 import type { OverridableOperation, OverrideHandlers } from './overrides/override-types.js';
 
@@ -63,8 +64,10 @@ export interface RunningMockServer {
 
 export async function startMockServer(options: StartOptions = {}): Promise<RunningMockServer> {
   const logger = options.logger ?? (options.logLevel === undefined || options.logLevel === 'silent' ? undefined : await createLogger({ level: options.logLevel }));
-  const { listener, sandbox, overrides } = createApp({ ...options, ...(logger ? { logger } : {}) });
+  const seed = seedToResume(options.store, options.seed);
+  const { listener, sandbox, overrides } = createApp({ ...options, seed, ...(logger ? { logger } : {}) });
   await sandbox.resume();
+  await keepInJournal(sandbox);
   if (options.state !== undefined) await loadSandboxState(sandbox, readSandboxState(options.state));
   const host = options.host ?? '127.0.0.1';
   const server = createServer(timeouts(options), listener).listen(options.port ?? 0, host);
@@ -89,6 +92,7 @@ export async function startMockServer(options: StartOptions = {}): Promise<Runni
     close: () =>
       new Promise<void>((resolve, reject) => {
         sandbox.stopDispatching();
+        sandbox.journal?.flush();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),

@@ -3,7 +3,7 @@
 // whole or not at all: every part is read into a new generation first, and only when all of them
 // fit together does the sandbox take it, its store emptied and refilled.
 import type { SandboxState } from '../../generated/sandbox-control/types.js';
-import type { Sandbox } from '../sandbox.js';
+import type { LoadedSandbox, Sandbox } from '../sandbox.js';
 import { exportAccountsState, restoreAccountsState } from './accounts-state.js';
 import { exportDepositsState, restoreDepositsState } from './deposits-state.js';
 import { exportExchangeState, restoreExchangeState } from './exchange-state.js';
@@ -11,24 +11,43 @@ import { exportFilesState, restoreFilesState } from './files-state.js';
 import { checkLimitsState, exportLimitsState, restoreLimitsState } from './limits-state.js';
 import { exportWebhooksState, restoreWebhooks, webhookRecordsOf } from './webhooks-state.js';
 
+/**
+ * The parts of the document the sandbox keeps in its own memory, not in the store: read at once,
+ * so a durable store's journal (journal-writer.ts) is written from the very converters a
+ * snapshot is.
+ */
+export type SandboxDomainState = Pick<SandboxState, 'seed' | 'random' | 'accounts' | 'exchange' | 'deposits' | 'files'>;
+
+export function exportDomainState(sandbox: Sandbox): SandboxDomainState {
+  return {
+    seed: sandbox.seedInUse,
+    random: sandbox.random.state(),
+    accounts: exportAccountsState(sandbox),
+    exchange: exportExchangeState(sandbox.services),
+    deposits: exportDepositsState(sandbox.services),
+    files: exportFilesState(sandbox.services),
+  };
+}
+
 export async function exportSandboxState(sandbox: Sandbox): Promise<SandboxState> {
   // Usage is counted in the process and added to the store in batches: add what is counted.
   await sandbox.usage.flush();
   const now = sandbox.clock.now();
   const clock = sandbox.clock.setting();
+  const { seed, random, accounts, exchange, deposits, files } = exportDomainState(sandbox);
   return {
     format: 'exchange-api-kit/sandbox-state',
     version: 1,
     taken_at: now.toISOString(),
-    seed: sandbox.seedInUse,
+    seed,
     clock: { offset_ms: clock.offsetMs, frozen_at_ms: clock.frozenAtMs },
-    random: sandbox.random.state(),
-    accounts: exportAccountsState(sandbox),
+    random,
+    accounts,
     limits: await exportLimitsState(sandbox.store, now.getTime()),
     webhooks: await exportWebhooksState(sandbox.store.webhooks),
-    exchange: exportExchangeState(sandbox.services),
-    deposits: exportDepositsState(sandbox.services),
-    files: exportFilesState(sandbox.services),
+    exchange,
+    deposits,
+    files,
   };
 }
 
@@ -40,9 +59,28 @@ export async function loadSandboxState(sandbox: Sandbox, state: SandboxState): P
   checkLimitsState(state.limits);
   const webhooks = webhookRecordsOf(state.webhooks);
   await sandbox.replace({
+    ...loadedDomains(sandbox, state),
+    clock: { offsetMs: state.clock.offset_ms, frozenAtMs: state.clock.frozen_at_ms },
+    store: async (store, nowMs) => {
+      await restoreLimitsState(store, state.limits, nowMs);
+      await restoreWebhooks(store.webhooks, webhooks);
+    },
+  });
+  return { records: countRecords(state) };
+}
+
+/**
+ * Takes up the domains' records a durable store's journal kept (journal-resume.ts): the store
+ * holds the rest of the sandbox already, the clock's setting included, and keeps it.
+ */
+export async function resumeDomainState(sandbox: Sandbox, state: SandboxDomainState): Promise<void> {
+  await sandbox.replace({ ...loadedDomains(sandbox, state), clock: sandbox.clock.setting() });
+}
+
+function loadedDomains(sandbox: Sandbox, state: SandboxDomainState): Pick<LoadedSandbox, 'seed' | 'randomAt' | 'prepare'> {
+  return {
     seed: state.seed,
     randomAt: state.random,
-    clock: { offsetMs: state.clock.offset_ms, frozenAtMs: state.clock.frozen_at_ms },
     prepare: (generation) => {
       const references = restoreAccountsState(generation, state.accounts, { key: sandbox.defaultKey, site: sandbox.defaultSite });
       // Deposits first: an order's payments refer to the chain transactions the deposits part holds.
@@ -50,12 +88,7 @@ export async function loadSandboxState(sandbox: Sandbox, state: SandboxState): P
       restoreExchangeState(generation.services, state.exchange, references);
       restoreFilesState(generation.services, state.files, references);
     },
-    store: async (store, nowMs) => {
-      await restoreLimitsState(store, state.limits, nowMs);
-      await restoreWebhooks(store.webhooks, webhooks);
-    },
-  });
-  return { records: countRecords(state) };
+  };
 }
 
 /** The records of a document: the items of every list its parts hold. */

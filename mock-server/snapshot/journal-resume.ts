@@ -1,0 +1,55 @@
+// A sandbox on a durable store (sqlite:): taken up from the store's journal at start, when it
+// holds one, then kept in it (journal-writer.ts). The store keeps the rest of the sandbox natively
+// (limits, webhooks, the clock's setting).
+import type { Sandbox } from '../sandbox.js';
+import type { SandboxStore } from '../store/sandbox-store.js';
+import { decodeDomainState, storedSeed } from './journal-rows.js';
+import { JournalWriter } from './journal-writer.js';
+import { exportDomainState, resumeDomainState } from './sandbox-state.js';
+
+/** A seed given at start that is not the one the store's sandbox was built with. */
+export class StoredSeedMismatch extends RangeError {
+  constructor(
+    readonly given: number,
+    readonly stored: number,
+    readonly location: string,
+  ) {
+    super(`the seed ${given} is not the seed ${stored} of the sandbox kept in ${location}`);
+  }
+}
+
+/**
+ * The seed to build the sandbox with: the stored sandbox's, so its default key and site (drawn
+ * from the seed) are the ones it had. Throws StoredSeedMismatch when `given` differs from it.
+ */
+export function seedToResume(store: SandboxStore | undefined, given: number | undefined): number | undefined {
+  const stored = store?.journal === undefined ? undefined : storedSeed(store.journal);
+  if (stored === undefined) return given;
+  if (given !== undefined && given !== stored) throw new StoredSeedMismatch(given, stored, store!.location);
+  return stored;
+}
+
+/** Takes up the records the store's journal holds, if any, and from then on keeps them in it. */
+export async function keepInJournal(sandbox: Sandbox): Promise<void> {
+  const { journal } = sandbox.store;
+  if (journal === undefined) return;
+  const contents = journal.read();
+  const writer = new JournalWriter(journal, () => exportDomainState(sandbox));
+  sandbox.journal = writer;
+  if (contents === undefined) {
+    writer.rewrite();
+    return;
+  }
+  const state = decodeDomainState(contents);
+  await resumeDomainState(sandbox, state);
+  // The default key and site are the running mock's own (a load keeps them), but a restart is
+  // the same mock: they keep when they were made and used.
+  const defaultKey = state.accounts.keys.find((key) => key.id === sandbox.defaultKey.id);
+  if (defaultKey !== undefined) {
+    sandbox.defaultKey.createdAt = new Date(defaultKey.createdAtMs);
+    sandbox.defaultKey.lastUsedAt = defaultKey.lastUsedAtMs === null ? null : new Date(defaultKey.lastUsedAtMs);
+  }
+  const defaultSite = state.accounts.sites.find((site) => site.id === sandbox.defaultSite.id);
+  if (defaultSite !== undefined) sandbox.defaultSite.createdAt = new Date(defaultSite.createdAtMs);
+  writer.flush();
+}

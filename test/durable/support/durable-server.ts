@@ -1,0 +1,30 @@
+// A mock on a sqlite: file in a temporary folder, started in-process and restartable on the same
+// file, for the suites proving that a restart resumes the sandbox.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { StartOptions } from '../../../mock-server/server.js';
+import { openStore } from '../../../mock-server/store/open-store.js';
+import { startTestServer, type TestServer } from '../../mock-server/support/server.js';
+
+export interface SandboxFile {
+  path: string;
+  /** A mock on the file (closed with closeOn). */
+  start(options?: StartOptions): Promise<TestServer>;
+  remove(): void;
+}
+
+export function sandboxFile(name: string): SandboxFile {
+  const folder = mkdtempSync(join(tmpdir(), `kit-durable-${name}-`));
+  const path = join(folder, 'sandbox.db');
+  return {
+    path,
+    start: async (options = {}) => {
+      const store = await openStore(`sqlite:${path}`);
+      const server = await startTestServer({ ...options, store });
+      const close = server.close;
+      return Object.assign(server, { close: () => close().then(() => store.close()) });
+    },
+    remove: () => rmSync(folder, { recursive: true, force: true }),
+  };
+}
