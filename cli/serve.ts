@@ -8,6 +8,10 @@ import { FixtureError, readFixtures } from '../mock-server/replay/fixture-format
 import { ReplayBook } from '../mock-server/replay/replay-book.js';
 import { StateRejected } from '../mock-server/domain/state-rejected.js';
 import { readSandboxState } from '../mock-server/snapshot/read-state.js';
+import { StoredSeedMismatch } from '../mock-server/snapshot/journal-resume.js';
+import { openStore } from '../mock-server/store/open-store.js';
+import type { SandboxStore } from '../mock-server/store/sandbox-store.js';
+import { StoreOpenError } from '../mock-server/store/store-open-error.js';
 import { readFileSync } from 'node:fs';
 import { configOption, helpOption, optionsHelp, parsers, readOptions, UsageError, type OptionSpec } from './options.js';
 import type { CommandIo } from './io.js';
@@ -81,6 +85,12 @@ const serveOptions: OptionSpec[] = [
     help: `level of the log (one line per request at info): ${logLevels.join(', ')}; default info`,
     parse: parsers.oneOf(logLevels),
   },
+  {
+    name: 'store',
+    env: 'MOCK_STORE',
+    placeholder: '<spec>',
+    help: 'where the sandbox lives: memory (default: gone when the server stops) or sqlite:PATH (a file; a restart on it resumes the whole sandbox)',
+  },
   { name: 'load', env: 'MOCK_LOAD', placeholder: '<file>', help: 'start from a sandbox state document (what GET /__mock/state exports)' },
   { name: 'replay', env: 'MOCK_REPLAY', placeholder: '<dir>', help: 'answer the exchanges `proxy --record <dir>` recorded first, then simulate' },
   { name: 'replay-only', env: 'MOCK_REPLAY_ONLY', boolean: true, help: "with --replay: 404 (in the family's error format) when no recording matches" },
@@ -99,7 +109,7 @@ Exit codes: 0 stopped by SIGINT/SIGTERM or --help, 1 failed to start (e.g. port 
 2 bad flag, environment variable or config file.`;
 
 /** The start options from flags, environment and config file; throws UsageError. */
-export function serveStartOptions(argv: readonly string[], env: NodeJS.ProcessEnv): { help: true } | { help: false; start: StartOptions } {
+export function serveStartOptions(argv: readonly string[], env: NodeJS.ProcessEnv): { help: true } | { help: false; start: StartOptions; store: string } {
   const { values } = readOptions(serveOptions, argv, env);
   if (values.help === true) return { help: true };
   const given = (name: string, key: keyof StartOptions): Partial<StartOptions> => (values[name] === undefined ? {} : { [key]: values[name] });
@@ -111,6 +121,7 @@ export function serveStartOptions(argv: readonly string[], env: NodeJS.ProcessEn
   }
   return {
     help: false,
+    store: storeSpecOf(values.store as string | undefined),
     start: {
       port: (values.port as number | undefined) ?? 4010,
       host: (values.host as string | undefined) ?? '127.0.0.1',
@@ -134,6 +145,14 @@ export function serveStartOptions(argv: readonly string[], env: NodeJS.ProcessEn
       ...given('trust-proxy', 'trustProxy'),
     },
   };
+}
+
+/** --store, checked for its form (the file is opened at start). */
+function storeSpecOf(spec: string | undefined): string {
+  if (spec === undefined || spec === 'memory') return 'memory';
+  if (spec.startsWith('sqlite:') && spec.length > 'sqlite:'.length) return spec;
+  if (/^postgres(ql)?:\/\//.test(spec)) throw new UsageError(`--store ${spec.replace(/:[^:@/]*@/, ':***@')}: not yet: several replicas sharing one sandbox is the next step; use memory or sqlite:PATH`);
+  throw new UsageError(`--store ${JSON.stringify(spec)} is not understood: use memory or sqlite:PATH`);
 }
 
 /** The recordings of --replay, read once at start; a bad fixture is a configuration error. */
@@ -184,9 +203,14 @@ export function banner(server: RunningMockServer, start: StartOptions): string {
   inspector:        ${start.control === false ? 'off' : `${server.url}/__mock/ui/`}
   API reference:    ${start.docs === false ? 'off' : `${server.url}/docs`}${replayLine(start)}
   webhook egress:   ${server.sandbox.egress.policy.mode}${start.webhookAllow?.length ? ` + ${start.webhookAllow.join(', ')}` : ''}
+  store:            ${storeLine(server.sandbox.store)}
   seed: ${server.seed}
 
   try: curl -H "Authorization: Bearer ${server.token}" ${server.url}/api/v3/private/ping`;
+}
+
+function storeLine(store: SandboxStore): string {
+  return store.engine === 'memory' ? 'memory (the sandbox ends with the server)' : `${store.engine}:${store.location} (a restart on it resumes the sandbox)`;
 }
 
 function replayLine(start: StartOptions): string {
@@ -208,16 +232,23 @@ export async function serve(argv: readonly string[], io: CommandIo): Promise<num
     io.stdout(serveUsage);
     return 0;
   }
+  let store: SandboxStore;
+  try {
+    store = await openStore(options.store);
+  } catch (error) {
+    if (!(error instanceof StoreOpenError)) throw error;
+    io.stderr(`exchange-api-kit serve: --store ${options.store}: ${error.message}`);
+    return 2;
+  }
   let server: RunningMockServer;
   try {
-    server = await startMockServer(options.start);
+    server = await startMockServer({ ...options.start, store });
   } catch (error) {
+    await store.close();
+    io.stderr(`exchange-api-kit serve: cannot start: ${whyNotStarted(error as Error)}`);
     // Bad values the sandbox itself refuses (egress IPs, a --load document whose records do not
-    // fit together) are configuration errors too.
-    const code = error instanceof RangeError || error instanceof StateRejected ? 2 : 1;
-    const why = error instanceof StateRejected ? `--load: the document's records do not fit together: ${error.message}` : (error as Error).message;
-    io.stderr(`exchange-api-kit serve: cannot start: ${why}`);
-    return code;
+    // fit together, a --seed not the stored sandbox's) are configuration errors too.
+    return error instanceof RangeError || error instanceof StateRejected ? 2 : 1;
   }
   io.stdout(banner(server, options.start));
   await new Promise<void>((resolve) => {
@@ -225,5 +256,14 @@ export async function serve(argv: readonly string[], io: CommandIo): Promise<num
     process.once('SIGTERM', resolve);
   });
   await server.close();
+  await store.close();
   return 0;
+}
+
+function whyNotStarted(error: Error): string {
+  if (error instanceof StateRejected) return `--load: the document's records do not fit together: ${error.message}`;
+  if (error instanceof StoredSeedMismatch) {
+    return `--seed ${error.given}: the sandbox in ${error.location} was built with seed ${error.stored}; start without --seed to resume it, or on another file`;
+  }
+  return error.message;
 }
