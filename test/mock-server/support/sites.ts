@@ -12,6 +12,11 @@ export interface TestSite {
 
 export async function newSite(server: TestServer, body: CreateSiteRequest = {}): Promise<TestSite> {
   const created = (await server.control.createSite({ body })).body.result;
-  const signer = createHmacSigner(depositV1SignatureScheme, { key: created.site.api_key, secret: created.api_secret }, { now: () => server.sandbox.clock.nowMs() });
-  return { site: created.site, apiSecret: created.api_secret, v1: new DepositV1Client({ baseUrl: server.url, signer, retry: false }) };
+  return { site: created.site, apiSecret: created.api_secret, v1: siteClient(server, created.site.api_key, created.api_secret) };
+}
+
+/** A v1 client signing as the site with these credentials on `server` (e.g. a site of a mock restarted). */
+export function siteClient(server: TestServer, apiKey: string, apiSecret: string): DepositV1Client {
+  const signer = createHmacSigner(depositV1SignatureScheme, { key: apiKey, secret: apiSecret }, { now: () => server.sandbox.clock.nowMs() });
+  return new DepositV1Client({ baseUrl: server.url, signer, retry: false });
 }

@@ -1,0 +1,77 @@
+// After a restart on a sqlite: file the sandbox goes on as it would have without one: a waiting
+// deposit still expires when the clock reaches its lifetime (with its deposit.expired event), and
+// the next deposit, order, key and event get the ids a memory mock of the same seed, driven the
+// same way without a restart, gives them.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Deposit } from '../../generated/deposit-v1/types.js';
+import { btcToUsdtOrder } from '../mock-server/support/exchange-order.js';
+import { startTestServer, type TestServer } from '../mock-server/support/server.js';
+import { newSite, siteClient, type TestSite } from '../mock-server/support/sites.js';
+import { sandboxFile, type SandboxFile } from './support/durable-server.js';
+
+const seed = 9;
+
+interface Driven {
+  server: TestServer;
+  site: TestSite;
+  waiting: Deposit;
+}
+
+/** The same steps on either mock: a site, a deposit that waits 300 s, an order. */
+async function drive(server: TestServer): Promise<Driven> {
+  server.sandbox.stopDispatching();
+  await server.control.freezeClock();
+  const site = await newSite(server);
+  const waiting = (await site.v1.createDeposit({ body: { order_id: 'ORD-waiting', asset: 'TRX', amount: '50', lifetime: 300 } })).body.data;
+  await btcToUsdtOrder(server, server.v3, { events: [] });
+  return { server, site, waiting };
+}
+
+async function deliveredEvents(server: TestServer): Promise<{ id: string; type: string; resource: { id: unknown } }[]> {
+  return (await server.control.listInspectorRecords({ path: { kind: 'webhook_events' } })).body.result.items as never;
+}
+
+/** What comes next on a mock: the deposit's expiry after 301 s, then a new deposit, order and key. */
+async function next(server: TestServer, site: TestSite) {
+  await server.control.advanceClock({ body: { seconds: 301 } });
+  const events = await deliveredEvents(server);
+  const deposit = (await site.v1.createDeposit({ body: { order_id: 'ORD-next', asset: 'TRX', amount: '60' } })).body.data;
+  const order = await btcToUsdtOrder(server, server.v3, { events: [] });
+  const key = (await server.control.mintToken()).body.result;
+  return { events, deposit, order, key };
+}
+
+describe('a restart on a sqlite: file', () => {
+  let file: SandboxFile;
+  let twin: Driven;
+  let restarted: TestServer;
+  let site: TestSite;
+  let waiting: Deposit;
+
+  beforeAll(async () => {
+    file = sandboxFile('resumes');
+    twin = await drive(await startTestServer({ seed }));
+    const first = await drive(await file.start({ seed }));
+    waiting = first.waiting;
+    await first.server.close();
+    restarted = await file.start();
+    restarted.sandbox.stopDispatching();
+    site = { ...first.site, v1: siteClient(restarted, first.site.site.api_key, first.site.apiSecret) };
+  });
+  afterAll(async () => {
+    await Promise.all([twin?.server.close(), restarted?.close()]);
+    file.remove();
+  });
+
+  it('expires a waiting deposit on time, with its event, and gives the next records the ids a mock without a restart gives them', async () => {
+    expect(waiting.uuid).toBe(twin.waiting.uuid);
+    const [expected, resumed] = await Promise.all([next(twin.server, twin.site), next(restarted, site)]);
+    expect(resumed.events.filter((e) => e.type === 'deposit.expired').map((e) => e.resource.id)).toEqual([waiting.uuid]);
+    expect(resumed.events.map((e) => [e.id, e.type])).toEqual(expected.events.map((e) => [e.id, e.type]));
+    expect((await site.v1.getDeposit({ path: { uuid: waiting.uuid } })).body.data.status).toBe('expired');
+    expect(resumed.deposit.uuid).toBe(expected.deposit.uuid);
+    expect(resumed.deposit.address).toBe(expected.deposit.address);
+    expect([resumed.order.id, resumed.order.public_id, resumed.order.tracking_id]).toEqual([expected.order.id, expected.order.public_id, expected.order.tracking_id]);
+    expect([resumed.key.key.id, resumed.key.token, resumed.key.hmac_secret]).toEqual([expected.key.key.id, expected.key.token, expected.key.hmac_secret]);
+  });
+});
