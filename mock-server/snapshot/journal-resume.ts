@@ -1,6 +1,7 @@
 // A sandbox on a durable store (sqlite:): taken up from the store's journal at start, when it
 // holds one, then kept in it (journal-writer.ts). The store keeps the rest of the sandbox natively
 // (limits, webhooks, the clock's setting).
+import { StateRejected } from '../domain/state-rejected.js';
 import type { Sandbox } from '../sandbox.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import { decodeDomainState, storedSeed } from './journal-rows.js';
@@ -15,6 +16,13 @@ export class StoredSeedMismatch extends RangeError {
     readonly location: string,
   ) {
     super(`the seed ${given} is not the seed ${stored} of the sandbox kept in ${location}`);
+  }
+}
+
+/** A stored sandbox whose records do not fit together (a file written by hand or damaged). */
+export class StoredSandboxUnfit extends RangeError {
+  constructor(location: string, rejected: StateRejected) {
+    super(`the sandbox kept in ${location} does not fit together: ${rejected.message}`);
   }
 }
 
@@ -41,7 +49,11 @@ export async function keepInJournal(sandbox: Sandbox): Promise<void> {
     return;
   }
   const state = decodeDomainState(contents);
-  await resumeDomainState(sandbox, state);
+  try {
+    await resumeDomainState(sandbox, state);
+  } catch (error) {
+    throw error instanceof StateRejected ? new StoredSandboxUnfit(sandbox.store.location, error) : error;
+  }
   // The default key and site are the running mock's own (a load keeps them), but a restart is
   // the same mock: they keep when they were made and used.
   const defaultKey = state.accounts.keys.find((key) => key.id === sandbox.defaultKey.id);

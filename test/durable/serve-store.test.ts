@@ -1,12 +1,13 @@
 // `exchange-api-kit serve --store sqlite:FILE` as a process. Killed with SIGKILL in the middle of a
 // concurrent write load (orders, deposits, webhook endpoints), it starts again on the file with
 // every record it acknowledged with a 2xx, each reading back whole through the API. A spec it does
-// not understand, a PostgreSQL URL (not yet), a file that is not a sandbox database and a --seed
-// that is not the stored sandbox's exit 2 with a message naming the flag or the file, and leave
-// the file as it was.
+// not understand, a PostgreSQL URL (not yet), a file that is not a sandbox database, a file whose
+// records do not fit together and a --seed that is not the stored sandbox's exit 2 with a message
+// naming the flag or the file, and leave the file as it was.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createHmacSigner, DepositV1Client, depositV1SignatureScheme } from '../../generated/deposit-v1/client.js';
 import { ExchangeV3Client } from '../../generated/exchange-v3/client.js';
@@ -128,6 +129,20 @@ describe('serve --store sqlite:FILE', () => {
     expect(exit.code).toBe(2);
     expect(exit.stderr).toContain(`--store sqlite:${file}: ${file} is not a sandbox database`);
     expect(readFileSync(file, 'utf8')).toBe('not a database, just notes\n'.repeat(200));
+  });
+
+  it('exits 2 on a file whose records do not fit together, naming it', async () => {
+    const file = join(dir, 'tampered.db');
+    const first = await serve(file);
+    await first.v1.createDeposit({ body: { order_id: 'ORD-tampered', asset: 'TRX', amount: '50' } });
+    first.kill();
+    await first.exit;
+    const db = new Database(file);
+    db.prepare("UPDATE journal_records SET doc = json_set(doc, '$.siteId', 999) WHERE kind = 'deposit'").run();
+    db.close();
+    const exit = await output(run(['serve', '--port', '0', '--store', `sqlite:${file}`]));
+    expect(exit.code).toBe(2);
+    expect(exit.stderr).toContain(`the sandbox kept in ${file} does not fit together: /deposits/deposits/0/siteId`);
   });
 
   it('exits 2 on a --seed that is not the stored sandbox\'s, naming the flag and the file', async () => {
