@@ -1,7 +1,7 @@
 // The state of one mock server: the virtual clock, the seeded random source, the v3 keys and v1
 // sites, the store (mock-server/store: the keys' meters, used nonces, idempotency records, the
-// clock's setting), the webhook engine and the domain services (services.ts builds them). reset()
-// wipes it all and re-seeds; the default key and site survive so configured CI credentials keep
+// clock's setting; on a durable engine a journal of every domain record too), the webhook engine
+// and the domain services (services.ts builds them). reset() wipes it all and re-seeds; the default key and site survive so configured CI credentials keep
 // working.
 import { exchangeV3Info } from '../generated/exchange-v3/contract-data.js';
 import { exchangeV3Routes } from '../generated/exchange-v3/routes.js';
@@ -40,7 +40,10 @@ export interface SandboxOptions extends WebhookEgressOptions {
   webhookFailedDeliveriesLimit?: number | undefined;
   /** What GET /v1/public/webhooks/egress-ips answers; default the host the mock runs on. */
   webhookEgressIps?: string[] | undefined;
-  /** Where records live (mock-server/store); default a new memory store. */
+  /**
+   * Where records live (mock-server/store); default a new memory store. On one with a journal
+   * (sqlite:) startMockServer keeps the whole sandbox in it and resumes it at the next start.
+   */
   store?: SandboxStore | undefined;
   /** Live idempotency records one caller (a v3 key or a v1 site) may hold; default 100,000. */
   idempotencyRecordsPerCaller?: number | undefined;
@@ -244,8 +247,9 @@ export class Sandbox {
   /**
    * Replaces the whole sandbox with a loaded one, or leaves it untouched: `prepare` fills a new
    * generation (built from `seed`, the main stream resumed at `randomAt`) with the loaded records
-   * and may throw; only once it has returned are the store's records replaced and the clock
-   * set. The default key and site keep their credentials, as after a reset.
+   * and may throw; only once it has returned are the store's records replaced (when the loaded
+   * sandbox brings its own) and the clock set. The default key and site keep their credentials,
+   * as after a reset. A durable store's journal is rewritten with the new sandbox.
    */
   async replace(loaded: LoadedSandbox): Promise<void> {
     const generation = this.buildGeneration(loaded.seed, loaded.randomAt);

@@ -23,7 +23,7 @@ const field =
     names.map((name) => String(record[name])).join(' ');
 
 /** Every list of records in the domains' parts; a list not named here would be lost by a restart. */
-export const recordLists: readonly RecordList[] = [
+const recordLists: readonly RecordList[] = [
   { kind: 'key', part: 'accounts', path: ['keys'], idOf: field('id') },
   { kind: 'site', part: 'accounts', path: ['sites'], idOf: field('id') },
   { kind: 'quote', part: 'exchange', path: ['quotes', 'quotes'], idOf: field('id') },
@@ -44,7 +44,7 @@ const parts: readonly Part[] = ['accounts', 'exchange', 'deposits', 'files'];
 /** The header of the document's top level: the seed and the main stream's position. */
 const topHeader = 'top';
 
-export interface EncodedDomainState {
+interface EncodedDomainState {
   /** Header name → JSON text. */
   headers: Map<string, string>;
   rows: JournalRow[];
