@@ -1,7 +1,7 @@
 // After a restart on a sqlite: file the sandbox goes on as it would have without one: a waiting
 // deposit still expires when the clock reaches its lifetime (with its deposit.expired event), and
 // the next deposit, order, key and event get the ids a memory mock of the same seed, driven the
-// same way without a restart, gives them.
+// same way without a restart, gives them. A reset is what a restart after it resumes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deposit } from '../../generated/deposit-v1/types.js';
 import { btcToUsdtOrder } from '../mock-server/support/exchange-order.js';
@@ -73,5 +73,25 @@ describe('a restart on a sqlite: file', () => {
     expect(resumed.deposit.address).toBe(expected.deposit.address);
     expect([resumed.order.id, resumed.order.public_id, resumed.order.tracking_id]).toEqual([expected.order.id, expected.order.public_id, expected.order.tracking_id]);
     expect([resumed.key.key.id, resumed.key.token, resumed.key.hmac_secret]).toEqual([expected.key.key.id, expected.key.token, expected.key.hmac_secret]);
+  });
+});
+
+describe('a reset on a sqlite: file', () => {
+  it('is what a restart resumes: the new seed, none of the records before it', async () => {
+    const file = sandboxFile('reset');
+    const first = await file.start({ seed: 3 });
+    await btcToUsdtOrder(first, first.v3, { events: [] });
+    await first.control.resetSandbox({ body: { seed: 77 } });
+    const afterReset = await btcToUsdtOrder(first, first.v3, { events: [] });
+    await first.close();
+    const restarted = await file.start();
+    try {
+      const state = (await restarted.control.exportSandboxState()).body.result;
+      expect(state.seed).toBe(77);
+      expect(state.exchange.orders.orders.map((o) => o.publicId)).toEqual([afterReset.public_id]);
+    } finally {
+      await restarted.close();
+      file.remove();
+    }
   });
 });
