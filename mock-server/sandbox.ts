@@ -185,7 +185,9 @@ export class Sandbox {
     this.clock.onAdvance((now) => this.store.sweepExpired(now.getTime(), sweepBatch).then(() => undefined));
     // Payment windows, verifications and deposits run out as the clock advances (their events
     // then wait for the dispatcher, or run-due); the services of the current generation.
-    this.clock.onAdvance(() => runDueTimers(this.services));
+    this.clock.onAdvance(async () => {
+      await runDueTimers(this.services);
+    });
     // Last: what the advance and its timers changed is written before anyone hears of it.
     this.clock.onAdvance(() => this.journal?.flush());
   }
@@ -217,8 +219,8 @@ export class Sandbox {
     if (loop.running) return; // the previous beat is still storing its events
     loop.running = true;
     try {
-      await runDueTimers(this.services);
-      this.journal?.flush();
+      // A beat on which nothing fell due changed no record: the journal has nothing to write.
+      if ((await runDueTimers(this.services)) > 0) this.journal?.flush();
       await this.usage.flush();
       await this.store.sweepExpired(this.clock.nowMs(), sweepBatch);
     } catch (error) {

@@ -104,17 +104,19 @@ export function createServices(dependencies: ServiceDependencies): SandboxServic
 
 /**
  * Applies every time-driven transition now due (payment windows, verification expiry, deposit
- * expiry and confirmations, quotes no longer recognised) and resolves once their events are stored. Cheap when nothing is
- * due: each service takes its due records from a queue. The order is fixed, so a seed replays the
- * same event ids whatever a client touched first; a verification that expires tells its order,
- * whose events the orders' flush then waits for.
+ * expiry and confirmations, quotes no longer recognised) and resolves once their events are
+ * stored, with how many records were due (each may have changed; 0: none did). Cheap when nothing
+ * is due: each service takes its due records from a queue. The order is fixed, so a seed replays
+ * the same event ids whatever a client touched first; a verification that expires tells its
+ * order, whose events the orders' flush then waits for.
  */
-export async function runDueTimers(services: SandboxServices): Promise<void> {
+export async function runDueTimers(services: SandboxServices): Promise<number> {
   const { orders, verifications, deposits, quotes } = services;
-  quotes.sweep();
-  orders.tick();
-  verifications.tick();
+  let due = quotes.sweep();
+  due += orders.tick();
+  due += verifications.tick();
   await orders.flush();
-  deposits.tick();
+  due += deposits.tick();
   await deposits.flush();
+  return due;
 }

@@ -129,9 +129,11 @@ export class QuoteBook {
     this.random = createRandom(this.random.seed, state.random);
   }
 
-  /** Forgets every client's quotes expired longer than they are recognised (the timer beat). */
-  sweep(): void {
-    for (const clientId of [...this.byClient.keys()]) this.forgetExpired(clientId);
+  /** Forgets every client's quotes expired longer than they are recognised (the timer beat); answers how many went. */
+  sweep(): number {
+    let forgotten = 0;
+    for (const clientId of [...this.byClient.keys()]) forgotten += this.forgetExpired(clientId);
+    return forgotten;
   }
 
   private keep(stored: StoredQuote): void {
@@ -145,12 +147,18 @@ export class QuoteBook {
     while (mine.size > this.maxPerClient) this.quotes.delete(mine.shift()!.id);
   }
 
-  private forgetExpired(clientId: string): void {
+  /** Forgets the client's quotes expired long enough; answers how many went. */
+  private forgetExpired(clientId: string): number {
     const mine = this.byClient.get(clientId);
-    if (mine === undefined) return;
+    if (mine === undefined) return 0;
     const horizon = this.clock.nowMs() - keepExpiredMs;
-    for (let oldest = mine.peek(); oldest !== undefined && oldest.expiresAtMs <= horizon; oldest = mine.peek()) this.quotes.delete(mine.shift()!.id);
+    let forgotten = 0;
+    for (let oldest = mine.peek(); oldest !== undefined && oldest.expiresAtMs <= horizon; oldest = mine.peek()) {
+      this.quotes.delete(mine.shift()!.id);
+      forgotten += 1;
+    }
     if (mine.size === 0) this.byClient.delete(clientId);
+    return forgotten;
   }
 }
 
