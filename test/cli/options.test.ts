@@ -56,6 +56,19 @@ describe('serve options', () => {
     expect(startOptions(['--port', '3333'], { PORT: '2222', MOCK_SEED: '2', MOCK_CONFIG: config })).toMatchObject({ port: 3333, seed: 2, host: '0.0.0.0' });
   });
 
+  it('reads --store from the flag, MOCK_STORE or the config key store (default memory)', () => {
+    const storeOf = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
+      const read = serveStartOptions(argv, env);
+      if (read.help) throw new Error('help');
+      return read.store;
+    };
+    expect(storeOf([])).toBe('memory');
+    expect(storeOf(['--config', file('durable.yaml', 'store: sqlite:from-file.db\n')])).toBe('sqlite:from-file.db');
+    expect(storeOf([], { MOCK_STORE: 'sqlite:from-env.db' })).toBe('sqlite:from-env.db');
+    expect(storeOf(['--store', 'sqlite:from-flag.db'], { MOCK_STORE: 'sqlite:from-env.db' })).toBe('sqlite:from-flag.db');
+    expect(usageError(['--store', 'sqlite:'])).toBe('--store "sqlite:" is not understood: use memory or sqlite:PATH');
+  });
+
   it('takes switches from the environment as 1/0 or true/false', () => {
     expect(startOptions([], { MOCK_WEBHOOKS_LOOPBACK_ONLY: '1' }).webhookEgress).toBe('loopback');
     expect(startOptions([], { MOCK_WEBHOOKS_LOOPBACK_ONLY: 'false' }).webhookEgress).toBeUndefined();
