@@ -117,7 +117,7 @@ export interface SandboxStore {
   sweepExpired(nowMs: number, batch: number): Promise<number>;
   /** Records that expire by time (cells, idempotency records) held now, expired ones not yet swept included. */
   countExpiring(): Promise<number>;
-  /** Wipes every record (the sandbox reset). */
+  /** Wipes every record (the sandbox reset) but the journal's, which the sandbox rewrites whole. */
   clear(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,7 +1,8 @@
 // After a restart on a sqlite: file the sandbox goes on as it would have without one: a waiting
 // deposit still expires when the clock reaches its lifetime (with its deposit.expired event), and
 // the next deposit, order, key and event get the ids a memory mock of the same seed, driven the
-// same way without a restart, gives them. A reset is what a restart after it resumes.
+// same way without a restart, gives them. A reset is what a restart after it resumes; one cut
+// short before the new sandbox was written resumes the sandbox before it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deposit } from '../../generated/deposit-v1/types.js';
 import { btcToUsdtOrder } from '../mock-server/support/exchange-order.js';
@@ -76,6 +77,18 @@ describe('a restart on a sqlite: file', () => {
   });
 });
 
+/** The seed and orders a mock restarted on `file` resumes (the file is removed after). */
+async function resumedOrders(file: SandboxFile): Promise<{ seed: number; orders: string[] }> {
+  const restarted = await file.start();
+  try {
+    const state = (await restarted.control.exportSandboxState()).body.result;
+    return { seed: state.seed, orders: state.exchange.orders.orders.map((o) => o.publicId) };
+  } finally {
+    await restarted.close();
+    file.remove();
+  }
+}
+
 describe('a reset on a sqlite: file', () => {
   it('is what a restart resumes: the new seed, none of the records before it', async () => {
     const file = sandboxFile('reset');
@@ -84,14 +97,16 @@ describe('a reset on a sqlite: file', () => {
     await first.control.resetSandbox({ body: { seed: 77 } });
     const afterReset = await btcToUsdtOrder(first, first.v3, { events: [] });
     await first.close();
-    const restarted = await file.start();
-    try {
-      const state = (await restarted.control.exportSandboxState()).body.result;
-      expect(state.seed).toBe(77);
-      expect(state.exchange.orders.orders.map((o) => o.publicId)).toEqual([afterReset.public_id]);
-    } finally {
-      await restarted.close();
-      file.remove();
-    }
+    expect(await resumedOrders(file)).toEqual({ seed: 77, orders: [afterReset.public_id] });
+  });
+
+  it('leaves the journal as it was until the new sandbox is written: a reset cut short resumes the sandbox before it', async () => {
+    const file = sandboxFile('cut-short');
+    const first = await file.start({ seed: 5 });
+    const order = await btcToUsdtOrder(first, first.v3, { events: [] });
+    // What a reset does first; the process then dies before the new sandbox is built and written.
+    await first.sandbox.store.clear();
+    await first.close();
+    expect(await resumedOrders(file)).toEqual({ seed: 5, orders: [order.public_id] });
   });
 });

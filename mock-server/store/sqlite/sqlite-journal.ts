@@ -17,7 +17,7 @@ export class SqliteJournal implements RecordJournal {
     this.writeHeader = db.prepare('INSERT INTO journal_headers (name, doc) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET doc = excluded.doc');
     this.readHeader = db.prepare('SELECT doc FROM journal_headers WHERE name = ?');
     const tx = db.transaction((change: JournalWrite) => {
-      if (change.whole) this.clearNow();
+      if (change.whole) db.exec('DELETE FROM journal_records; DELETE FROM journal_headers;');
       for (const { kind, id } of change.deletes) this.remove.run(kind, id);
       for (const { kind, id, doc } of change.upserts) this.upsert.run(kind, id, doc);
       for (const [name, doc] of change.headers) this.writeHeader.run(name, doc);
@@ -38,10 +38,5 @@ export class SqliteJournal implements RecordJournal {
 
   header(name: string): string | undefined {
     return this.readHeader.get(name)?.doc;
-  }
-
-  /** Inside the store's clear() transaction. */
-  clearNow(): void {
-    this.db.exec('DELETE FROM journal_records; DELETE FROM journal_headers;');
   }
 }
