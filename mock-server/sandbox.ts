@@ -1,8 +1,8 @@
 // The state of one mock server: the virtual clock, the seeded random source, the v3 keys and v1
 // sites, the store (mock-server/store: the keys' meters, used nonces, idempotency records, the
 // clock's setting; on a durable engine a journal of every domain record too), the webhook engine
-// and the domain services (services.ts builds them). reset() wipes it all and re-seeds; the default key and site survive so configured CI credentials keep
-// working.
+// and the domain services (services.ts builds them). reset() wipes it all and re-seeds; the
+// default key and site survive so configured CI credentials keep working.
 import { exchangeV3Info } from '../generated/exchange-v3/contract-data.js';
 import { exchangeV3Routes } from '../generated/exchange-v3/routes.js';
 import { depositV1Webhooks } from './domain/accounts/deposit-webhook-events.js';
