@@ -2,12 +2,16 @@
 // <contract>Limits(meter)) behind the security middleware, over real HTTP: a repeated request is
 // replayed with the contract's replayed header, a reused key answers the catalog's conflict code,
 // a malformed key the validation code; every metered answer carries the declared limit headers,
-// and a refused one the catalog's rate-limit code with Retry-After.
+// and a refused one the catalog's rate-limit code with Retry-After. v1 signs its requests and
+// has its own key header and codes.
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { depositV1SignatureScheme } from '../../generated/deposit-v1/client.js';
+import { createDepositV1Router, depositV1Idempotency, depositV1RoutesBasePath, depositV1Security } from '../../generated/deposit-v1/routes.js';
+import { createHmacSigner } from '../../generated/runtime/client-signing.js';
 import {
   createExchangeV3Router,
   exchangeV3Idempotency,
@@ -27,6 +31,7 @@ import {
 let server: Server;
 let base: string;
 let reviewsWritten = 0;
+let depositsRefused = 0;
 /** Holds the answer of a review whose text is `slowText` until released. */
 const slowText = 'a slow review that waits';
 let releaseSlow: () => void = () => undefined;
@@ -98,6 +103,11 @@ beforeAll(async () => {
       });
     },
   }, { routeMiddleware }));
+  const depositSteps = [depositV1Security({ apiKey: (key) => (key === 'site-key' ? { id: 'site', scopes: [], signingSecret: 'site-secret' } : undefined) }), depositV1Idempotency(memoryStore())];
+  app.use(depositV1RoutesBasePath, createDepositV1Router({
+    // A final answer that is not a success is kept and replayed all the same.
+    createDeposit: () => ({ status: 422, body: { error: { code: 'VALIDATION_ERROR', message: `refusal ${(depositsRefused += 1)}` }, requestId: 'req-1' } }),
+  }, { routeMiddleware: (route) => depositSteps.flatMap((step) => step(route)) }));
   server = app.listen(0);
   await once(server, 'listening');
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -163,5 +173,27 @@ describe('exchangeV3Limits', () => {
     expect(answers[3]!.body.error?.code).toBe('rate_limit_exceeded');
     expect(answers[3]!.headers.get('retry-after')).toBe('42');
     expect(answers[3]!.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+});
+
+describe('depositV1Idempotency', () => {
+  /** POSTs a deposit signed as the generated client signs it, with X-Idempotency-Key. */
+  async function createDeposit(orderId: string) {
+    const url = new URL('/v1/public/deposits', base);
+    const body = JSON.stringify({ order_id: orderId, asset: 'USDT_TRON' });
+    const headers = new Headers({ 'content-type': 'application/json', 'x-idempotency-key': 'deposit-key-0001' });
+    await createHmacSigner(depositV1SignatureScheme, { key: 'site-key', secret: 'site-secret' })({ method: 'POST', url, headers, body });
+    const response = await fetch(url, { method: 'POST', headers, body });
+    return { status: response.status, replayed: response.headers.get('idempotent-replayed'), body: (await response.json()) as { error: { code: string; message: string } } };
+  }
+
+  it('replays a signed repeat and refuses the key for another body with IDEMPOTENCY_CONFLICT', async () => {
+    const first = await createDeposit('inv-1');
+    const again = await createDeposit('inv-1');
+    const reused = await createDeposit('inv-2');
+    expect(first).toEqual({ status: 422, replayed: null, body: { error: { code: 'VALIDATION_ERROR', message: 'refusal 1' }, requestId: 'req-1' } });
+    expect(again).toEqual({ ...first, replayed: 'true' });
+    expect(reused).toMatchObject({ status: 409, body: { error: { code: 'IDEMPOTENCY_CONFLICT' } } });
+    expect(depositsRefused).toBe(1);
   });
 });
