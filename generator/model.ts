@@ -79,8 +79,21 @@ export interface ContractModel {
   securitySchemes: Record<string, JsonObject>;
   /** How error bodies look (`info.x-error-format`): the v3 envelope or the v1 error body. */
   errorFormat: 'v3-envelope' | 'v1';
-  /** The error catalog (`x-error-codes`), in the contract's order; `securityFailure` from `x-security-failure`. */
-  errorCatalog: { code: string; status: number; condition: string; securityFailure: string | undefined }[];
+  /**
+   * The error catalog (`x-error-codes`), in the contract's order; the failures of the generated
+   * middleware each code answers: `securityFailure` (`x-security-failure`), `idempotencyFailures`
+   * (`x-idempotency-failure`), `limitFailures` (`x-limit-failure`: exhausted limit windows).
+   */
+  errorCatalog: CatalogEntryModel[];
+}
+
+export interface CatalogEntryModel {
+  code: string;
+  status: number;
+  condition: string;
+  securityFailure: string | undefined;
+  idempotencyFailures: string[];
+  limitFailures: string[];
 }
 
 export function buildContractModel(contract: LoadedContract): ContractModel {
@@ -117,8 +130,15 @@ export function buildContractModel(contract: LoadedContract): ContractModel {
     securitySchemes,
     errorFormat: info['x-error-format'] === 'v1' ? 'v1' : 'v3-envelope',
     errorCatalog: array(doc['x-error-codes']).map((entry) => {
-      const { code, status, condition, 'x-security-failure': securityFailure } = object(entry);
-      return { code: String(code), status: Number(status), condition: string(condition) ?? '', securityFailure: string(securityFailure) };
+      const { code, status, condition, 'x-security-failure': securityFailure, 'x-idempotency-failure': idempotency, 'x-limit-failure': limit } = object(entry);
+      return {
+        code: String(code),
+        status: Number(status),
+        condition: string(condition) ?? '',
+        securityFailure: string(securityFailure),
+        idempotencyFailures: array(idempotency).map(String),
+        limitFailures: array(limit).map(String),
+      };
     }),
   };
 }

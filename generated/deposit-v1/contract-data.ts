@@ -32,7 +32,7 @@ export const depositV1ErrorCodes = {
   },
   "IDEMPOTENCY_CONFLICT": {
     "status": 409,
-    "condition": "The X-Idempotency-Key (or the orderId of a static address) was used for a different request."
+    "condition": "The X-Idempotency-Key (or the orderId of a static address) was used for a different request"
   },
   "PAYLOAD_TOO_LARGE": {
     "status": 413,

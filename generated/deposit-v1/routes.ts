@@ -27,12 +27,14 @@ import {
   type SecurityFailure,
   type SecurityHooks,
 } from '../runtime/server-security.js';
+import { idempotencyMiddleware, type IdempotencyFailure, type IdempotencyStore } from '../runtime/server-idempotency.js';
 import { depositV1SecuritySchemes } from './contract-data.js';
 import type { Operations } from './types.js';
 import { operationValidators } from './validators.js';
 
 export type { Caller, SecurityHooks } from '../runtime/server-security.js';
 export { callerOf, keepRawBody } from '../runtime/server-security.js';
+export type { IdempotencySlot, IdempotencyStore, Reservation, StoredAnswer } from '../runtime/server-idempotency.js';
 export type { ContractErrors, HandlerContext, HandlerResponse, NotImplementedReply, RouteDefinition, Router, RouterOptions, UncheckedHandlers, ValidationDetails } from '../runtime/router-runtime.js';
 
 /** The parsed, validated request of one operation. */
@@ -429,6 +431,18 @@ export const depositV1SecurityFailures: Readonly<Record<SecurityFailure, Catalog
  */
 export function depositV1Security(hooks: SecurityHooks): (route: RouteDefinition) => RequestHandler[] {
   return securityMiddleware(depositV1SecuritySchemes, hooks, depositV1RouterErrors, depositV1SecurityFailures);
+}
+
+/** The catalog code of a reused idempotency key and of one whose first request still runs (`x-idempotency-failure`). */
+export const depositV1IdempotencyFailures: Readonly<Record<IdempotencyFailure, CatalogCode>> = { 'key-reused': { code: 'IDEMPOTENCY_CONFLICT', status: 409 }, 'in-flight': { code: 'IDEMPOTENCY_CONFLICT', status: 409 } };
+
+/**
+ * The idempotency of the operations with `x-idempotency`, over your store: pass it in
+ * `routeMiddleware` after the security. The key header is checked against its declared bounds;
+ * a repeated request gets the first answer with `Idempotent-Replayed: true`.
+ */
+export function depositV1Idempotency(store: IdempotencyStore): (route: RouteDefinition) => RequestHandler[] {
+  return idempotencyMiddleware({ errors: depositV1RouterErrors, failures: depositV1IdempotencyFailures, replayedHeader: 'Idempotent-Replayed', validators: operationValidators }, store);
 }
 
 /**

@@ -56,7 +56,7 @@ export const exchangeV3ErrorCodes = {
   },
   "idempotency_conflict": {
     "status": 409,
-    "condition": "The Idempotency-Key was used for a different request."
+    "condition": "The Idempotency-Key was used for a different request"
   },
   "invalid_state_transition": {
     "status": 409,

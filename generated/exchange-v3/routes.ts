@@ -27,12 +27,16 @@ import {
   type SecurityFailure,
   type SecurityHooks,
 } from '../runtime/server-security.js';
+import { idempotencyMiddleware, type IdempotencyFailure, type IdempotencyStore } from '../runtime/server-idempotency.js';
+import { limitMiddleware, type LimitHeader, type LimitMeter } from '../runtime/server-limits.js';
 import { exchangeV3SecuritySchemes } from './contract-data.js';
 import type { Operations } from './types.js';
 import { operationValidators } from './validators.js';
 
 export type { Caller, SecurityHooks } from '../runtime/server-security.js';
 export { callerOf, keepRawBody } from '../runtime/server-security.js';
+export type { IdempotencySlot, IdempotencyStore, Reservation, StoredAnswer } from '../runtime/server-idempotency.js';
+export type { LimitMeter, MeterReading, WindowReading } from '../runtime/server-limits.js';
 export type { ContractErrors, HandlerContext, HandlerResponse, NotImplementedReply, RouteDefinition, Router, RouterOptions, UncheckedHandlers, ValidationDetails } from '../runtime/router-runtime.js';
 
 /** The parsed, validated request of one operation. */
@@ -1335,6 +1339,39 @@ export const exchangeV3SecurityFailures: Readonly<Record<SecurityFailure, Catalo
  */
 export function exchangeV3Security(hooks: SecurityHooks): (route: RouteDefinition) => RequestHandler[] {
   return securityMiddleware(exchangeV3SecuritySchemes, hooks, exchangeV3RouterErrors, exchangeV3SecurityFailures);
+}
+
+/** The catalog code of a reused idempotency key and of one whose first request still runs (`x-idempotency-failure`). */
+export const exchangeV3IdempotencyFailures: Readonly<Record<IdempotencyFailure, CatalogCode>> = { 'key-reused': { code: 'idempotency_conflict', status: 409 }, 'in-flight': { code: 'idempotency_conflict', status: 409 } };
+
+/**
+ * The idempotency of the operations with `x-idempotency`, over your store: pass it in
+ * `routeMiddleware` after the security. The key header is checked against its declared bounds;
+ * a repeated request gets the first answer with `Idempotent-Replayed: true`.
+ */
+export function exchangeV3Idempotency(store: IdempotencyStore): (route: RouteDefinition) => RequestHandler[] {
+  return idempotencyMiddleware({ errors: exchangeV3RouterErrors, failures: exchangeV3IdempotencyFailures, replayedHeader: 'Idempotent-Replayed', validators: operationValidators }, store);
+}
+
+/** The limit windows the contract's headers report (`x-limit`). */
+export type ExchangeV3LimitWindow = 'daily' | 'monthly' | 'rate';
+
+/** Each declared limit header: its window and value. */
+export const exchangeV3LimitHeaders: readonly LimitHeader[] = [{ header: 'X-Api-Quota-Daily-Limit', window: 'daily', value: 'limit' }, { header: 'X-Api-Quota-Daily-Remaining', window: 'daily', value: 'remaining' }, { header: 'X-Api-Quota-Monthly-Limit', window: 'monthly', value: 'limit' }, { header: 'X-Api-Quota-Monthly-Remaining', window: 'monthly', value: 'remaining' }, { header: 'X-RateLimit-Limit', window: 'rate', value: 'limit' }, { header: 'X-RateLimit-Remaining', window: 'rate', value: 'remaining' }, { header: 'X-RateLimit-Reset', window: 'rate', value: 'reset' }];
+
+/** The catalog code answering each exhausted window (`x-limit-failure`). */
+export const exchangeV3LimitFailures: Readonly<Record<ExchangeV3LimitWindow, CatalogCode>> = { daily: { code: 'quota_exceeded', status: 429 }, monthly: { code: 'quota_exceeded', status: 429 }, rate: { code: 'rate_limit_exceeded', status: 429 } };
+
+/** The operations whose answers carry the limit headers. */
+export const exchangeV3LimitedOperations: readonly string[] = ['privatePing', 'getClientHealth', 'getClient', 'getUsage', 'listScopes', 'listContracts', 'getContract', 'listSchemas', 'getSchema', 'listPaymentSystems', 'listRoutes', 'getRouteDetailsByQuery', 'getRouteDetailsByPair', 'getRouteCapabilitiesByPair', 'getRoute', 'getRouteDetails', 'getRouteCapabilities', 'createQuote', 'preflightOrder', 'createOrder', 'getExchangeOrder', 'deleteOrder', 'getOrderActions', 'getOrderStatus', 'confirmOrder', 'cancelOrder', 'createUploadIntent', 'getUploadIntent', 'commitUploadIntent', 'listOrderVerifications', 'submitOrderVerifications', 'getVerificationRequirements', 'createIdentityVerification', 'getIdentityVerification', 'getIdentityVerificationActions', 'createCardVerification', 'getCardVerification', 'getCardVerificationActions', 'listWebhookEndpoints', 'createWebhookEndpoint', 'sendTestWebhook', 'listWebhookEvents', 'getWebhookEvent', 'listWebhookDeliveries', 'getWebhookDelivery', 'retryWebhookDelivery', 'getWebhookEndpoint', 'deleteWebhookEndpoint', 'updateWebhookEndpoint', 'rotateWebhookSecret', 'listOrderStatuses', 'listOrders', 'getOrder', 'simulateOrder', 'getPartner', 'getPartnerStatistics', 'listPartnerReferrals', 'listPartnerExchanges', 'listPartnerPayouts', 'listReviews', 'createReview'];
+
+/**
+ * The limit headers over your meter: pass it in `routeMiddleware` after the security. Each
+ * metered operation's answer carries the declared headers; a refused one answers its window's
+ * code with `Retry-After`.
+ */
+export function exchangeV3Limits(meter: LimitMeter<ExchangeV3LimitWindow>): (route: RouteDefinition) => RequestHandler[] {
+  return limitMiddleware({ errors: exchangeV3RouterErrors, headers: exchangeV3LimitHeaders, failures: exchangeV3LimitFailures, retryAfterHeader: 'Retry-After', operations: exchangeV3LimitedOperations }, meter);
 }
 
 /**

@@ -50,7 +50,7 @@ function headerParameterNames(document: Record<string, unknown>): Record<string,
 }
 
 /** Every `{ <header name>: { $ref: '#/components/headers/<Component>' } }` of every response. */
-function responseHeaderNames(document: Record<string, unknown>): Record<string, string> {
+export function responseHeaderNames(document: Record<string, unknown>): Record<string, string> {
   const names = new Map<string, string>();
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) return node.forEach(walk);

@@ -1,6 +1,7 @@
 // Emits <contract>/routes.ts from templates/routes.ts.hbs: the typed handler interface (one method
 // per operationId), the route table the app's middleware reads (scope, idempotency, pagination,
-// parameters) and the router factory over the copied runtime (generator/runtime/router-runtime.ts).
+// parameters), the router factory over the copied runtime (generator/runtime/router-runtime.ts)
+// and the security, idempotency and limit-header middleware with the contract's codes and headers.
 import Handlebars from 'handlebars';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,7 @@ import { isObject, resolvePointer, type ContractModel, type OperationModel, type
 import type { CatalogCode, ContractErrors, ParameterDefinition, RouteDefinition, ScalarKind } from '../runtime/router-runtime.js';
 import type { SecurityFailure } from '../runtime/server-security.js';
 import { banner, camelCase, pascalCase, type GeneratedFile } from './file.js';
+import { idempotencyData, limitData } from './route-hooks.js';
 
 const defaultTemplatesDir = fileURLToPath(new URL('../../templates', import.meta.url));
 
@@ -30,6 +32,8 @@ export function emitRoutes(model: ContractModel, templatesDir: string = defaultT
     routes: model.operations.map((op) => routeDefinition(model, op)),
     errors: contractErrors(model),
     securityFailures: securityFailures(model),
+    idempotency: idempotencyData(model),
+    limits: limitData(model),
     // The member of a success body that holds the payload, by error format.
     resultKey: model.errorFormat === 'v1' ? 'data' : 'result',
   });
@@ -39,6 +43,7 @@ export function emitRoutes(model: ContractModel, templatesDir: string = defaultT
 function compile(templatesDir: string): HandlebarsTemplateDelegate {
   const handlebars = Handlebars.create();
   handlebars.registerHelper('literal', (value: unknown) => literal(value));
+  handlebars.registerHelper('union', (values: string[]) => values.map(literal).join(' | '));
   return handlebars.compile(readFileSync(`${templatesDir}/routes.ts.hbs`, 'utf8'), { noEscape: true, strict: true });
 }
 

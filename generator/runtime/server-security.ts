@@ -20,6 +20,8 @@ export type SecurityFailure =
 
 /** Who is calling, as the implementer's look-up returns it. */
 export interface Caller {
+  /** A stable id of the caller, by which per-caller records (idempotency keys, meters) are kept. */
+  id?: string | undefined;
   /** The scopes the caller holds (checked against the operation's `x-scope`). */
   scopes: readonly string[];
   /** The secret its requests must be signed with; undefined when it may send unsigned requests. */

@@ -1,7 +1,8 @@
 // `exchange-api-kit scaffold --out DIR` as an implementer uses it: the starter compiles under
 // strict tsc, starts, and every operation answers the contract's 501, which the conformance
 // runner reports as not implemented; implementing ping and a list makes their checks pass; a
-// second scaffold keeps the implementer's files.
+// second scaffold keeps the implementer's files; the starter's in-memory idempotency store and
+// meter replay a repeated request, refuse a reused key and an exhausted rate window.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
 import { runConformance } from '../../conformance/index.js';
 import { depositV1Routes } from '../../generated/deposit-v1/routes.js';
-import { exchangeV3Routes } from '../../generated/exchange-v3/routes.js';
+import { exchangeV3LimitHeaders, exchangeV3Routes } from '../../generated/exchange-v3/routes.js';
 import { repoRoot } from '../support/contracts.js';
 
 const project = mkdtempSync(join(tmpdir(), 'exchange-api-kit-scaffold-'));
@@ -21,8 +22,8 @@ let server: ChildProcess | undefined;
 const credentials = { token: 'scaffold_token_0123456789', v1: { key: 'site-key', secret: 'site-secret' } };
 
 /** Starts the scaffolded server on a free port with tsx, as `npm start` does; resolves with its URL. */
-async function start(): Promise<string> {
-  server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: project, env: { ...process.env, PORT: '0', API_TOKEN: credentials.token, SITE_KEY: credentials.v1.key, SITE_SECRET: credentials.v1.secret }, stdio: ['ignore', 'pipe', 'inherit'] });
+async function start(env: Record<string, string> = {}): Promise<string> {
+  server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: project, env: { ...process.env, PORT: '0', API_TOKEN: credentials.token, SITE_KEY: credentials.v1.key, SITE_SECRET: credentials.v1.secret, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   for await (const chunk of server.stdout!) {
     output += String(chunk);
@@ -123,6 +124,48 @@ describe('exchange-api-kit scaffold', () => {
       const { status, output } = typecheck();
       expect(status).toBe(2);
       expect(output).toMatch(/src\/handlers\/exchange-v3\/reviews\.ts\(\d+,\d+\): error TS2322/);
+    } finally {
+      writeFileSync(reviews, scaffolded);
+    }
+  });
+
+  it('replays a repeated review, refuses its key reused and the request past the minute\'s limit, with the limit headers', { timeout: 120_000 }, async () => {
+    const reviews = join(project, 'src', 'handlers', 'exchange-v3', 'reviews.ts');
+    const scaffolded = readFileSync(reviews, 'utf8');
+    writeFileSync(reviews, scaffolded
+      .replace('import { exchangeV3NotImplemented,', 'import { exchangeV3NotImplemented, exchangeV3Success,')
+      .replace(
+        'createReview: (_request, context) => exchangeV3NotImplemented(context)',
+        "createReview: ({ body }, context) => exchangeV3Success('createReview', context, 201, { review: { id: 1, order_public_id: body.order, rating: body.rating, text: body.text, author_name: body.author_name, status: 'pending_moderation', created_at: new Date().toISOString() } })",
+      ));
+    try {
+      const baseUrl = await start({ RATE_LIMIT_PER_MINUTE: '3' });
+      const post = async (text: string) => {
+        const response = await fetch(`${baseUrl}/api/v3/private/reviews`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${credentials.token}`, 'content-type': 'application/json', 'idempotency-key': 'scaffold-review-0001' },
+          body: JSON.stringify({ order: 'W9D3F7H1J5', rating: 5, text, author_name: 'Ada' }),
+        });
+        return { status: response.status, headers: response.headers, body: (await response.json()) as { error?: { code: string } } };
+      };
+      const first = await post('A quick and friendly exchange.');
+      // A later created_at, were the handler run again: the repeat must be the first answer.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const repeated = await post('A quick and friendly exchange.');
+      const reused = await post('Another text under the same key.');
+      const refused = await post('A quick and friendly exchange.');
+      await stop();
+      expect([first.status, repeated.status, reused.status, refused.status]).toEqual([201, 201, 409, 429]);
+      expect(repeated.body).toEqual(first.body);
+      expect(repeated.headers.get('idempotent-replayed')).toBe('true');
+      expect(first.headers.get('idempotent-replayed')).toBeNull();
+      expect(reused.body.error?.code).toBe('idempotency_conflict');
+      expect(refused.body.error?.code).toBe('rate_limit_exceeded');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      for (const answer of [first, repeated, reused, refused]) {
+        for (const { header } of exchangeV3LimitHeaders) expect(answer.headers.get(header), header).toMatch(/^\d+$/);
+      }
+      expect([first, repeated, reused, refused].map((answer) => answer.headers.get('x-ratelimit-remaining'))).toEqual(['2', '1', '0', '0']);
     } finally {
       writeFileSync(reviews, scaffolded);
     }

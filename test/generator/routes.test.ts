@@ -95,6 +95,8 @@ async function generatedFiles(model: ContractModel): Promise<GeneratedFile[]> {
     runtime('field-errors.ts'),
     runtime('server-envelope.ts'),
     runtime('server-security.ts'),
+    runtime('server-idempotency.ts'),
+    runtime('server-limits.ts'),
     runtime('client-signing.ts'),
     runtime('client-errors.ts'),
     emitContractData(model),
