@@ -6,7 +6,7 @@ import { exchangeV3Routes } from '../../generated/exchange-v3/routes.js';
 import type { SandboxControlHandlers, UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import { allScopes } from '../domain/accounts/scope-catalog.js';
-import { depositV1Webhooks } from '../domain/accounts/deposit-webhook-events.js';
+import { depositV1Webhooks, isSubscribable } from '../domain/accounts/deposit-webhook-events.js';
 import { HttpError } from '../http/http-error.js';
 import { respond } from '../http/respond.js';
 import { defaultKeyLimits, type Sandbox } from '../sandbox.js';
@@ -130,7 +130,7 @@ export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, optio
       if (body.api_key !== undefined && sandbox.sites.find(body.api_key) !== undefined) {
         throw new HttpError('validation_error', 'A site with this API key exists.', { 'body.api_key': ['is already in use'] });
       }
-      const unknownEvents = (body.webhook_events ?? []).filter((type) => !depositV1Webhooks.includes(type));
+      const unknownEvents = (body.webhook_events ?? []).filter((type) => !isSubscribable(type));
       if (unknownEvents.length > 0) {
         throw new HttpError('validation_error', 'Unknown webhook event types.', { 'body.webhook_events': unknownEvents.map((t) => `${t} is not a webhook event type of the v1 contract`) });
       }
@@ -142,7 +142,8 @@ export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, optio
           ...(body.api_secret !== undefined ? { apiSecret: body.api_secret } : {}),
           callbackUrl: body.callback_url ?? null,
           amlEnabled: body.aml_enabled ?? true,
-          webhookEvents: body.webhook_events ?? depositV1Webhooks,
+          // Every type passed the check above: the filter only narrows them to the contract's.
+          webhookEvents: body.webhook_events?.filter(isSubscribable) ?? depositV1Webhooks,
         },
         clock.now(),
       );
