@@ -3,12 +3,11 @@
 // webhook-controls.ts, the API faults in fault-controls.ts, v1 signing in signature-controls.ts.
 import { isIP } from 'node:net';
 import { exchangeV3Routes } from '../../generated/exchange-v3/routes.js';
-import type { SandboxControlHandlers, UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
-import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
+import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
 import { allScopes } from '../domain/accounts/scope-catalog.js';
 import { depositV1Webhooks, isSubscribable } from '../domain/accounts/deposit-webhook-events.js';
 import { HttpError } from '../http/http-error.js';
-import { respond } from '../http/respond.js';
+import { controlSuccess } from '../http/respond.js';
 import { defaultKeyLimits, type Sandbox } from '../sandbox.js';
 import { refuseUnreachable } from '../handlers/webhook-url.js';
 import { durationMs } from './iso-duration.js';
@@ -30,9 +29,8 @@ import { stateControlHandlers } from './state-controls.js';
 const maxAdvanceMs = 31_536_000_000;
 const knownScopes = new Set(allScopes(exchangeV3Routes));
 
-export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, options: WebhookControlOptions = {}): UncheckedHandlers<SandboxControlHandlers> {
+export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, options: WebhookControlOptions = {}): SandboxControlHandlers {
   const { clock } = sandbox;
-  const clockState = (context: HandlerContext) => respond(context, clock, 200, presentClock(clock));
 
   return {
     ...webhookControlHandlers(sandbox, options),
@@ -51,16 +49,16 @@ export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, optio
     resetSandbox: async (request, context) => {
       await sandbox.reset(request.body?.seed);
       faults.reset();
-      return respond(context, clock, 200, { seed: sandbox.seedInUse, reset_at: clock.now().toISOString() });
+      return controlSuccess('resetSandbox', context, clock, 200, { seed: sandbox.seedInUse, reset_at: clock.now().toISOString() });
     },
-    getClock: (_request, context) => clockState(context),
+    getClock: (_request, context) => controlSuccess('getClock', context, clock, 200, presentClock(clock)),
     freezeClock: (_request, context) => {
       clock.freeze();
-      return clockState(context);
+      return controlSuccess('freezeClock', context, clock, 200, presentClock(clock));
     },
     resumeClock: (_request, context) => {
       clock.resume();
-      return clockState(context);
+      return controlSuccess('resumeClock', context, clock, 200, presentClock(clock));
     },
     advanceClock: async (request, context) => {
       const body = request.body;
@@ -71,7 +69,7 @@ export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, optio
         });
       }
       await clock.advance(ms);
-      return clockState(context);
+      return controlSuccess('advanceClock', context, clock, 200, presentClock(clock));
     },
     mintToken: (request, context) => {
       const body = request.body ?? {};
@@ -106,7 +104,7 @@ export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, optio
         },
         clock.now(),
       );
-      return respond(context, clock, 201, {
+      return controlSuccess('mintToken', context, clock, 201, {
         token: key.token,
         hmac_secret: key.hmacSecret,
         key: {
@@ -147,7 +145,7 @@ export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, optio
         },
         clock.now(),
       );
-      return respond(context, clock, 201, {
+      return controlSuccess('createSite', context, clock, 201, {
         site: {
           id: site.id,
           name: site.name,
