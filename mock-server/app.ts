@@ -8,7 +8,7 @@ import type { RequestListener } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import { createDepositV1Router, depositV1Routes, type DepositV1Handlers } from '../generated/deposit-v1/routes.js';
 import { createExchangeV3Router, exchangeV3Routes, exchangeV3RoutesBasePath, type ExchangeV3Handlers } from '../generated/exchange-v3/routes.js';
-import { runChain, type RouteDefinition, type UncheckedHandlers, type ValidationDetails } from '../generated/runtime/router-runtime.js';
+import { runChain, type RouteDefinition, type ValidationDetails } from '../generated/runtime/router-runtime.js';
 import { loadPlatformCatalog } from './domain/platform/catalog.js';
 import { controlHandlers } from './control/handlers.js';
 import { faultStep } from './control/fault-step.js';
@@ -16,7 +16,7 @@ import { OperationFaults } from './control/operation-faults.js';
 import { OverrideRegistry } from './overrides/override-registry.js';
 import { withOverrides } from './overrides/with-overrides.js';
 import { sandboxControlSecuritySchemes } from '../generated/sandbox-control/contract-data.js';
-import { createSandboxControlRouter, sandboxControlRoutes, sandboxControlRoutesBasePath, type SandboxControlHandlers } from '../generated/sandbox-control/routes.js';
+import { createSandboxControlRouter, sandboxControlRoutes, sandboxControlRoutesBasePath } from '../generated/sandbox-control/routes.js';
 import { platformHandlers } from './handlers/v3-platform.js';
 import { catalogHandlers } from './handlers/v1-catalog.js';
 import { amlHandlers } from './handlers/v1-aml.js';
@@ -114,7 +114,7 @@ export function createApp(options: AppOptions = {}): MockApp {
   const logged = options.logger ? [requestLog(options.logger)] : [];
   for (const step of logged) app.use(step);
 
-  const v3Handlers: UncheckedHandlers<ExchangeV3Handlers> = {
+  const v3Handlers: ExchangeV3Handlers = {
     ...platformHandlers(sandbox, catalog, openApiYaml),
     ...webhookHandlers(sandbox),
     ...orderHandlers(sandbox),
@@ -134,13 +134,13 @@ export function createApp(options: AppOptions = {}): MockApp {
       ...logged,
       ...familyContext('v3'),
       ...replay(exchangeV3Info['x-body-limit-bytes']),
-      createExchangeV3Router(asTyped<ExchangeV3Handlers>(withOverrides(v3Handlers, overrides, 'exchange-v3', sandbox.clock)), { routeMiddleware: pipeline.v3, onValidationError: validationFailed(sandbox, 'v3') }),
+      createExchangeV3Router(withOverrides(v3Handlers, overrides, 'exchange-v3', sandbox.clock), { routeMiddleware: pipeline.v3, onValidationError: validationFailed(sandbox, 'v3') }),
       unmatched(exchangeV3Routes, exchangeV3RoutesBasePath),
     ],
   };
 
   // The v1 paths are written in full (/v1/public/...), so its chain gets them unstripped.
-  const v1Handlers: UncheckedHandlers<DepositV1Handlers> = {
+  const v1Handlers: DepositV1Handlers = {
     ...siteWebhookHandlers(sandbox),
     ...catalogHandlers(sandbox),
     ...depositHandlers(sandbox),
@@ -155,7 +155,7 @@ export function createApp(options: AppOptions = {}): MockApp {
       ...logged,
       ...familyContext('v1'),
       ...replay(depositV1Info['x-body-limit-bytes']),
-      createDepositV1Router(asTyped<DepositV1Handlers>(withOverrides(v1Handlers, overrides, 'deposit-v1', sandbox.clock)), { routeMiddleware: pipeline.v1, onValidationError: validationFailed(sandbox, 'v1') }),
+      createDepositV1Router(withOverrides(v1Handlers, overrides, 'deposit-v1', sandbox.clock), { routeMiddleware: pipeline.v1, onValidationError: validationFailed(sandbox, 'v1') }),
       unmatched(depositV1Routes, ''),
     ],
   };
@@ -170,7 +170,7 @@ export function createApp(options: AppOptions = {}): MockApp {
       oneLayer(
         ...familyContext('control'),
         adminGuard(options.adminToken),
-        createSandboxControlRouter(asTyped<SandboxControlHandlers>(controlHandlers(sandbox, faults, webhookControlOptions)), { routeMiddleware: pipeline.control, onValidationError: validationFailed(sandbox, 'control') }),
+        createSandboxControlRouter(controlHandlers(sandbox, faults, webhookControlOptions), { routeMiddleware: pipeline.control, onValidationError: validationFailed(sandbox, 'control') }),
         unmatched(sandboxControlRoutes, sandboxControlRoutesBasePath),
       ),
     );
@@ -233,11 +233,3 @@ function safeEqual(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/**
- * The mock's handlers build their answers with respond() and HttpError, untyped per operation
- * (UncheckedHandlers): checking each against its operation's HandlerReply, as a server built on
- * the scaffold is, is not done yet. They meet the typed routers here, in one place.
- */
-function asTyped<Handlers>(handlers: UncheckedHandlers<Handlers>): Handlers {
-  return handlers as unknown as Handlers;
-}

@@ -2,16 +2,16 @@
 // simulated provider's answers (or failures) per address, its currency allowlist and its request
 // counter.
 // The provider belongs to the sandbox's current services, so a reset restores the defaults.
-import type { SandboxControlHandlers, UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
+import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
 import type { AmlAnswer, SetAmlAnswerRequest } from '../../generated/sandbox-control/types.js';
 import { catalogCurrencyName, defaultFailureReason, type AmlAnswerConfig, type AmlProviderAnswer } from '../domain/aml/aml-provider.js';
 import { HttpError } from '../http/http-error.js';
-import { respond } from '../http/respond.js';
+import { controlSuccess } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 
 type AmlControlOperation = 'setAmlAnswer' | 'setAmlCurrencies' | 'getAmlProvider';
 
-export function amlControlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<SandboxControlHandlers>, AmlControlOperation> {
+export function amlControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandlers, AmlControlOperation> {
   const { clock } = sandbox;
   return {
     setAmlAnswer: (request, context) => {
@@ -22,7 +22,7 @@ export function amlControlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<San
         delaySeconds: body.delay_seconds ?? 0,
         createdAt: clock.now(),
       });
-      return respond(context, clock, 201, presentAnswer(answer));
+      return controlSuccess('setAmlAnswer', context, clock, 201, presentAnswer(answer));
     },
     setAmlCurrencies: (request, context) => {
       const entries = request.body.currencies;
@@ -36,11 +36,11 @@ export function amlControlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<San
       if (repeated.length > 0) throw new HttpError('validation_error', 'A currency is given twice.', { 'body.currencies': repeated });
       const provider = sandbox.services.aml.provider;
       provider.setCurrencies(entries.map((e) => ({ code: e.code, network: e.network, name: e.name ?? catalogCurrencyName(e.code, e.network) ?? e.code })));
-      return respond(context, clock, 200, { currencies: provider.currencies().map((c) => ({ ...c })) });
+      return controlSuccess('setAmlCurrencies', context, clock, 200, { currencies: provider.currencies().map((c) => ({ ...c })) });
     },
     getAmlProvider: (_request, context) => {
       const provider = sandbox.services.aml.provider;
-      return respond(context, clock, 200, { calls: provider.calls, answers: provider.listAnswers().map(presentAnswer) });
+      return controlSuccess('getAmlProvider', context, clock, 200, { calls: provider.calls, answers: provider.listAnswers().map(presentAnswer) });
     },
   };
 }

@@ -1,12 +1,12 @@
 // setReserve: staff refill or drain the reserve of a payment system of the exchange catalog; every
 // route paying out in it is priced again (a reserve below a route's smallest payout disables it).
-import type { SandboxControlHandlers, UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
+import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
 import { parseDecimal } from '../decimal.js';
 import { HttpError } from '../http/http-error.js';
-import { respond } from '../http/respond.js';
+import { controlSuccess } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 
-export function catalogControlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<SandboxControlHandlers>, 'setReserve'> {
+export function catalogControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandlers, 'setReserve'> {
   return {
     setReserve: (request, context) => {
       const catalog = sandbox.services.catalog;
@@ -17,7 +17,7 @@ export function catalogControlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers
         const state = catalog.state(route);
         return { id: route.id, enabled: state.enabled, reason: state.disabledReason };
       });
-      return respond(context, sandbox.clock, 200, { payment_system: { id: system.id, code: system.spec.letter, reserve: system.reserve }, routes });
+      return controlSuccess('setReserve', context, sandbox.clock, 200, { payment_system: { id: system.id, code: system.spec.letter, reserve: system.reserve }, routes });
     },
   };
 }

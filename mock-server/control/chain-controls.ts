@@ -1,19 +1,19 @@
 // The control API's Chain room: put a transaction on the simulated chain (the chain watcher
 // credits it to the deposit, or the exchange order, with its address and memo) and add
 // confirmations to one.
-import type { SandboxControlHandlers, UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
+import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
 import type { ChainTransaction } from '../domain/deposits/chain-simulator.js';
 import { compareAmounts } from '../decimal.js';
 import type { DepositService } from '../domain/deposits/deposit-service.js';
 import { findNetwork } from '../domain/deposits/networks.js';
 import { ordersChanged } from '../handlers/v3-orders.js';
 import { HttpError } from '../http/http-error.js';
-import { respond } from '../http/respond.js';
+import { controlSuccess } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 
 type ChainOperation = 'injectChainTransaction' | 'addChainConfirmations';
 
-export function chainControlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<SandboxControlHandlers>, ChainOperation> {
+export function chainControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandlers, ChainOperation> {
   const { clock } = sandbox;
   const view = (service: DepositService, tx: ChainTransaction) => {
     const confirmations = service.chain.confirmations(tx, clock.now());
@@ -54,7 +54,7 @@ export function chainControlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<S
       });
       await service.flush();
       await ordersChanged(sandbox);
-      return respond(context, clock, 201, view(service, transaction));
+      return controlSuccess('injectChainTransaction', context, clock, 201, view(service, transaction));
     },
     addChainConfirmations: async (request, context) => {
       const service = sandbox.services.deposits;
@@ -63,7 +63,7 @@ export function chainControlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<S
       service.confirm(tx, request.body.count);
       await service.flush();
       await ordersChanged(sandbox);
-      return respond(context, clock, 200, view(service, tx));
+      return controlSuccess('addChainConfirmations', context, clock, 200, view(service, tx));
     },
   };
 }

@@ -1,25 +1,25 @@
 // The control API's Faults room (contracts/sandbox-control.openapi.yaml, tag Faults): inject a
 // fault into a v3 or v1 operation, list the faults in force, remove one or all. The table is
 // passed in (the app builds it and hands it to the request pipeline too); fault-step.ts applies it.
-import type { SandboxControlHandlers, UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
+import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
 import type { Fault } from '../../generated/sandbox-control/types.js';
 import type { Clock } from '../clock.js';
 import { HttpError } from '../http/http-error.js';
-import { respond } from '../http/respond.js';
+import { controlSuccess } from '../http/respond.js';
 import { faultSpecOf } from './fault-request.js';
 import type { OperationFault, OperationFaults } from './operation-faults.js';
 
 type FaultOperation = 'injectFault' | 'listFaults' | 'removeFault' | 'clearFaults';
 
-export function faultControlHandlers(faults: OperationFaults, clock: Clock): Pick<UncheckedHandlers<SandboxControlHandlers>, FaultOperation> {
+export function faultControlHandlers(faults: OperationFaults, clock: Clock): Pick<SandboxControlHandlers, FaultOperation> {
   return {
-    injectFault: (request, context) => respond(context, clock, 201, { fault: presentFault(faults.add(faultSpecOf(request.body))) }),
-    listFaults: (_request, context) => respond(context, clock, 200, { faults: faults.list().map(presentFault) }),
+    injectFault: (request, context) => controlSuccess('injectFault', context, clock, 201, { fault: presentFault(faults.add(faultSpecOf(request.body))) }),
+    listFaults: (_request, context) => controlSuccess('listFaults', context, clock, 200, { faults: faults.list().map(presentFault) }),
     removeFault: (request, context) => {
       if (!faults.remove(request.path.fault)) throw new HttpError('not_found', 'No fault in force has this id.');
-      return respond(context, clock, 200, { cleared: 1 });
+      return controlSuccess('removeFault', context, clock, 200, { cleared: 1 });
     },
-    clearFaults: (_request, context) => respond(context, clock, 200, { cleared: faults.clear() }),
+    clearFaults: (_request, context) => controlSuccess('clearFaults', context, clock, 200, { cleared: faults.clear() }),
   };
 }
 

@@ -3,12 +3,11 @@
 // webhook-controls.ts, the API faults in fault-controls.ts, v1 signing in signature-controls.ts.
 import { isIP } from 'node:net';
 import { exchangeV3Routes } from '../../generated/exchange-v3/routes.js';
-import type { SandboxControlHandlers, UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
-import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
+import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
 import { allScopes } from '../domain/accounts/scope-catalog.js';
-import { depositV1Webhooks } from '../domain/accounts/deposit-webhook-events.js';
+import { depositV1Webhooks, isSubscribable } from '../domain/accounts/deposit-webhook-events.js';
 import { HttpError } from '../http/http-error.js';
-import { respond } from '../http/respond.js';
+import { controlSuccess } from '../http/respond.js';
 import { defaultKeyLimits, type Sandbox } from '../sandbox.js';
 import { refuseUnreachable } from '../handlers/webhook-url.js';
 import { durationMs } from './iso-duration.js';
@@ -30,9 +29,8 @@ import { stateControlHandlers } from './state-controls.js';
 const maxAdvanceMs = 31_536_000_000;
 const knownScopes = new Set(allScopes(exchangeV3Routes));
 
-export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, options: WebhookControlOptions = {}): UncheckedHandlers<SandboxControlHandlers> {
+export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, options: WebhookControlOptions = {}): SandboxControlHandlers {
   const { clock } = sandbox;
-  const clockState = (context: HandlerContext) => respond(context, clock, 200, presentClock(clock));
 
   return {
     ...webhookControlHandlers(sandbox, options),
@@ -51,16 +49,16 @@ export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, optio
     resetSandbox: async (request, context) => {
       await sandbox.reset(request.body?.seed);
       faults.reset();
-      return respond(context, clock, 200, { seed: sandbox.seedInUse, reset_at: clock.now().toISOString() });
+      return controlSuccess('resetSandbox', context, clock, 200, { seed: sandbox.seedInUse, reset_at: clock.now().toISOString() });
     },
-    getClock: (_request, context) => clockState(context),
+    getClock: (_request, context) => controlSuccess('getClock', context, clock, 200, presentClock(clock)),
     freezeClock: (_request, context) => {
       clock.freeze();
-      return clockState(context);
+      return controlSuccess('freezeClock', context, clock, 200, presentClock(clock));
     },
     resumeClock: (_request, context) => {
       clock.resume();
-      return clockState(context);
+      return controlSuccess('resumeClock', context, clock, 200, presentClock(clock));
     },
     advanceClock: async (request, context) => {
       const body = request.body;
@@ -71,7 +69,7 @@ export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, optio
         });
       }
       await clock.advance(ms);
-      return clockState(context);
+      return controlSuccess('advanceClock', context, clock, 200, presentClock(clock));
     },
     mintToken: (request, context) => {
       const body = request.body ?? {};
@@ -106,7 +104,7 @@ export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, optio
         },
         clock.now(),
       );
-      return respond(context, clock, 201, {
+      return controlSuccess('mintToken', context, clock, 201, {
         token: key.token,
         hmac_secret: key.hmacSecret,
         key: {
@@ -130,7 +128,7 @@ export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, optio
       if (body.api_key !== undefined && sandbox.sites.find(body.api_key) !== undefined) {
         throw new HttpError('validation_error', 'A site with this API key exists.', { 'body.api_key': ['is already in use'] });
       }
-      const unknownEvents = (body.webhook_events ?? []).filter((type) => !depositV1Webhooks.includes(type));
+      const unknownEvents = (body.webhook_events ?? []).filter((type) => !isSubscribable(type));
       if (unknownEvents.length > 0) {
         throw new HttpError('validation_error', 'Unknown webhook event types.', { 'body.webhook_events': unknownEvents.map((t) => `${t} is not a webhook event type of the v1 contract`) });
       }
@@ -142,11 +140,12 @@ export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, optio
           ...(body.api_secret !== undefined ? { apiSecret: body.api_secret } : {}),
           callbackUrl: body.callback_url ?? null,
           amlEnabled: body.aml_enabled ?? true,
-          webhookEvents: body.webhook_events ?? depositV1Webhooks,
+          // Every type passed the check above: the filter only narrows them to the contract's.
+          webhookEvents: body.webhook_events?.filter(isSubscribable) ?? depositV1Webhooks,
         },
         clock.now(),
       );
-      return respond(context, clock, 201, {
+      return controlSuccess('createSite', context, clock, 201, {
         site: {
           id: site.id,
           name: site.name,

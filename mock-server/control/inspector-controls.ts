@@ -3,13 +3,13 @@
 // listInspectorRecords, one kind searched, filtered and paged (the page at /__mock/ui reads its
 // tables with it); and forceWebhookRetry, the delivery machine's retry for a delivery of any
 // owner. The kinds and how each is shown are in inspector-kinds.ts.
-import type { SandboxControlHandlers, UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
+import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
 import type { InspectorKind, InspectorState } from '../../generated/sandbox-control/types.js';
 import { operationExtension } from '../bundled-contracts.js';
 import type { VirtualClock } from '../clock.js';
 import { presentDelivery } from '../handlers/v3-webhooks-present.js';
 import { HttpError } from '../http/http-error.js';
-import { respond } from '../http/respond.js';
+import { controlSuccess } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 import { inspectorKinds, type Shown } from './inspector-kinds.js';
 import { inspectorPage } from './inspector-query.js';
@@ -29,7 +29,7 @@ const defaults = {
  */
 const snapshotOrder: readonly InspectorKind[] = ['orders', 'deposits', 'static_addresses', 'aml_checks', 'upload_intents', 'verifications', 'webhook_events', 'webhook_deliveries'];
 
-export function inspectorControlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<SandboxControlHandlers>, InspectorOperation> {
+export function inspectorControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandlers, InspectorOperation> {
   const { clock } = sandbox;
   return {
     getInspectorState: async (request, context) => {
@@ -43,7 +43,7 @@ export function inspectorControlHandlers(sandbox: Sandbox): Pick<UncheckedHandle
         records[kind] = await Promise.all(page.items.map((record) => source.complete(record)));
       }
       const state = { clock: presentClock(clock), counts, ...records } as unknown as InspectorState;
-      return respond(context, clock, 200, state);
+      return controlSuccess('getInspectorState', context, clock, 200, state);
     },
     listInspectorRecords: async (request, context) => {
       const { kind } = request.path;
@@ -61,7 +61,7 @@ export function inspectorControlHandlers(sandbox: Sandbox): Pick<UncheckedHandle
         offset: (page - 1) * perPage,
         limit: perPage,
       });
-      return respond(context, clock, 200, { kind, items: found.items, total: found.total, page, per_page: perPage, not_sent_hidden: found.notSentHidden });
+      return controlSuccess('listInspectorRecords', context, clock, 200, { kind, items: found.items, total: found.total, page, per_page: perPage, not_sent_hidden: found.notSentHidden });
     },
     forceWebhookRetry: async (request, context) => {
       const { store, service } = sandbox.webhooks;
@@ -74,7 +74,7 @@ export function inspectorControlHandlers(sandbox: Sandbox): Pick<UncheckedHandle
         }
         throw new HttpError(retried.code, retried.message);
       }
-      return respond(context, clock, 200, { delivery: presentDelivery(retried.delivery) });
+      return controlSuccess('forceWebhookRetry', context, clock, 200, { delivery: presentDelivery(retried.delivery) });
     },
   };
 }

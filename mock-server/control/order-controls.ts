@@ -1,13 +1,13 @@
 // forceOrderEvent: fires any event of the order machine on any client's order as staff or the
 // exchanger's systems would, guards overridden; the machine still refuses an event its table does
 // not allow from the order's status (409 with the machine's reason).
-import type { SandboxControlHandlers, UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
+import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
 import { ordersChanged } from '../handlers/v3-orders.js';
 import { HttpError } from '../http/http-error.js';
-import { respond } from '../http/respond.js';
+import { controlSuccess } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 
-export function orderControlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<SandboxControlHandlers>, 'forceOrderEvent'> {
+export function orderControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandlers, 'forceOrderEvent'> {
   return {
     forceOrderEvent: async (request, context) => {
       const service = sandbox.services.orders;
@@ -21,7 +21,7 @@ export function orderControlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<S
       await ordersChanged(sandbox);
       if (!result.ok) throw new HttpError('invalid_state_transition', result.reason, { event: [result.reason] });
       const { from, event, to } = result.transition;
-      return respond(context, sandbox.clock, 200, { order: service.present(order), transition: { from, event, to } });
+      return controlSuccess('forceOrderEvent', context, sandbox.clock, 200, { order: service.present(order), transition: { from, event, to } });
     },
   };
 }

@@ -3,16 +3,16 @@
 // of the mock's sites by its API key, or with credentials given as they are. The /docs page's
 // "Try it out" signs its deposit v1 requests with it.
 import { createHmacSigner, depositV1SignatureScheme } from '../../generated/deposit-v1/client.js';
-import type { SandboxControlHandlers, UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
+import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
 import type { SignDepositRequestRequest } from '../../generated/sandbox-control/types.js';
 import { HttpError } from '../http/http-error.js';
-import { respond } from '../http/respond.js';
+import { controlSuccess } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 
 /** Any origin: the signature covers the path and query only. */
 const anyOrigin = 'http://mock.invalid';
 
-export function signatureControlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<SandboxControlHandlers>, 'signDepositRequest'> {
+export function signatureControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandlers, 'signDepositRequest'> {
   return {
     signDepositRequest: async (request, context) => {
       const { body } = request;
@@ -21,7 +21,7 @@ export function signatureControlHandlers(sandbox: Sandbox): Pick<UncheckedHandle
       const headers = new Headers();
       await signer({ method: body.method, url: new URL(body.path, anyOrigin), headers, body: body.body });
       const site = sandbox.sites.find(credentials.key);
-      return respond(context, sandbox.clock, 200, {
+      return controlSuccess('signDepositRequest', context, sandbox.clock, 200, {
         // By the scheme's names, in the scheme's case (Headers keeps them lower-cased).
         headers: Object.fromEntries(Object.values(depositV1SignatureScheme.headers).flatMap((name) => (headers.has(name) ? [[name, headers.get(name)!]] : []))),
         site_id: site !== undefined && site.apiSecret === credentials.secret ? site.id : null,

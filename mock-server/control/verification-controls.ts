@@ -2,7 +2,7 @@
 // verification by the verification machine (approve, reject, or ask for more information); an
 // order held for it moves on (order-link.ts), and its order.status_changed event is stored
 // before the answer.
-import type { SandboxControlHandlers, UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
+import type { SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
 import type { ReviewVerificationRequest } from '../../generated/sandbox-control/types.js';
 import type { VerificationEvent } from '../../generated/machines.js';
 import type { DocumentKind } from '../../generated/exchange-v3/types.js';
@@ -10,7 +10,7 @@ import { acceptedKinds } from '../domain/verifications/document-requirements.js'
 import { presentVerification } from '../domain/verifications/verification-records.js';
 import { ordersChanged } from '../handlers/v3-orders.js';
 import { HttpError } from '../http/http-error.js';
-import { respond } from '../http/respond.js';
+import { controlSuccess } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 
 /** Each decision of the request is the machine event of the same name. */
@@ -22,7 +22,7 @@ const decisionEvents: Readonly<Record<ReviewVerificationRequest['decision'], Ver
 /** The decisions the client is told the reason of (rejection_reason). */
 const withReason: readonly VerificationEvent[] = ['reject', 'request_more_info'];
 
-export function verificationControlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<SandboxControlHandlers>, 'reviewVerification'> {
+export function verificationControlHandlers(sandbox: Sandbox): Pick<SandboxControlHandlers, 'reviewVerification'> {
   return {
     reviewVerification: async (request, context) => {
       const { decision, reason, documents } = request.body;
@@ -42,7 +42,7 @@ export function verificationControlHandlers(sandbox: Sandbox): Pick<UncheckedHan
       await ordersChanged(sandbox);
       if (!reviewed.ok && reviewed.refused === 'validation') throw new HttpError('validation_error', 'The given data was invalid.', reviewed.details);
       if (!reviewed.ok) throw new HttpError('invalid_state_transition', reviewed.details.decision?.[0] ?? 'The decision is not allowed now.', reviewed.details);
-      return respond(context, sandbox.clock, 200, { verification: presentVerification(reviewed.value) });
+      return controlSuccess('reviewVerification', context, sandbox.clock, 200, { verification: presentVerification(reviewed.value) });
     },
   };
 }

@@ -7,12 +7,12 @@
 // are handed to it in-process: the mock never connects to itself (dispatch/own-listener.ts).
 import type { IncomingHttpHeaders } from 'node:http';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
-import { sandboxControlRoutes, sandboxControlRoutesBasePath, type SandboxControlHandlers, type UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
+import { sandboxControlRoutes, sandboxControlRoutesBasePath, type SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
 import { faultTransport, FaultTable, type Fault } from '../dispatch/faults.js';
 import { defaultInboxBytes, signatureValidity, WebhookInbox, type InboxRecord } from '../dispatch/inbox.js';
 import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
-import { respond } from '../http/respond.js';
+import { controlSuccess } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 import type { WebhookEngine } from '../webhook-engine.js';
 
@@ -65,7 +65,7 @@ function installTransport(sandbox: Sandbox, faults: () => FaultTable): Set<Promi
 
 type WebhookControlOperation = 'receiveInboxWebhook' | 'listInboxWebhooks' | 'clearInbox' | 'setWebhookFault' | 'clearWebhookFaults' | 'runDueWebhooks';
 
-export function webhookControlHandlers(sandbox: Sandbox, options: WebhookControlOptions = {}): Pick<UncheckedHandlers<SandboxControlHandlers>, WebhookControlOperation> {
+export function webhookControlHandlers(sandbox: Sandbox, options: WebhookControlOptions = {}): Pick<SandboxControlHandlers, WebhookControlOperation> {
   const { clock } = sandbox;
   const state = () => stateOf(sandbox, options.inboxBytes ?? defaultInboxBytes);
   const pending = installTransport(sandbox, () => state().faults);
@@ -88,9 +88,9 @@ export function webhookControlHandlers(sandbox: Sandbox, options: WebhookControl
         ...(request.query.event_type !== undefined ? { eventType: request.query.event_type } : {}),
         ...(request.query.event_id !== undefined ? { eventId: request.query.event_id } : {}),
       });
-      return respond(context, clock, 200, { deliveries: records.map(presentRecord) });
+      return controlSuccess('listInboxWebhooks', context, clock, 200, { deliveries: records.map(presentRecord) });
     },
-    clearInbox: (_request, context) => respond(context, clock, 200, { cleared: state().inbox.clear() }),
+    clearInbox: (_request, context) => controlSuccess('clearInbox', context, clock, 200, { cleared: state().inbox.clear() }),
     setWebhookFault: (request, context) => {
       const body = request.body;
       if (body.fail_next === undefined && body.status === undefined && body.delay_ms === undefined && body.duplicate === undefined) {
@@ -108,13 +108,13 @@ export function webhookControlHandlers(sandbox: Sandbox, options: WebhookControl
         },
         clock.now(),
       );
-      return respond(context, clock, 201, presentFault(fault));
+      return controlSuccess('setWebhookFault', context, clock, 201, presentFault(fault));
     },
-    clearWebhookFaults: (_request, context) => respond(context, clock, 200, { cleared: state().faults.clear() }),
+    clearWebhookFaults: (_request, context) => controlSuccess('clearWebhookFaults', context, clock, 200, { cleared: state().faults.clear() }),
     runDueWebhooks: async (_request, context: HandlerContext) => {
       const summary = await sandbox.webhooks.dispatcher.runDue();
       await settle(pending);
-      return respond(context, clock, 200, summary);
+      return controlSuccess('runDueWebhooks', context, clock, 200, summary);
     },
   };
 }

@@ -5,12 +5,13 @@
 // reconnecting with Last-Event-ID first gets the backlog after it.
 import { webhookValidators as depositV1WebhookValidators } from '../../generated/deposit-v1/validators.js';
 import { webhookValidators as exchangeV3WebhookValidators } from '../../generated/exchange-v3/validators.js';
-import type { SandboxControlHandlers, UncheckedHandlers } from '../../generated/sandbox-control/routes.js';
+import type { HandlerReply, SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
 import type { WebhookStreamDelivery, WebhookStreamEvent } from '../../generated/sandbox-control/types.js';
 import { deliveryHeaders } from '../dispatch/sign.js';
 import type { FeedItem } from '../domain/webhooks/event-feed.js';
 import { isSiteClientId } from '../domain/webhooks/site-endpoint.js';
 import { HttpError } from '../http/http-error.js';
+import { streamedReply } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 
 /** A comment line this often keeps an idle stream open through proxies and load balancers. */
@@ -20,7 +21,7 @@ const reconnectMs = 1_000;
 
 const knownEventTypes = new Set([...Object.keys(exchangeV3WebhookValidators), ...Object.keys(depositV1WebhookValidators)]);
 
-export function webhookStreamHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<SandboxControlHandlers>, 'streamWebhookEvents'> {
+export function webhookStreamHandlers(sandbox: Sandbox): Pick<SandboxControlHandlers, 'streamWebhookEvents'> {
   return {
     streamWebhookEvents: (request, context) => {
       const wanted = request.query.events;
@@ -54,7 +55,7 @@ export function webhookStreamHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<
         unsubscribe();
         clearInterval(heartbeat);
       });
-      return { status: 200, streamed: true };
+      return streamedReply<HandlerReply<'streamWebhookEvents'>>(200);
     },
   };
 }

@@ -3,22 +3,22 @@
 // X-Idempotency-Key are answered by the platform's idempotency step and never reach these
 // handlers, so they send nothing to the provider. The deposit-AML operations live with deposits.
 import type { AmlCheck, AmlCurrency } from '../../generated/deposit-v1/types.js';
-import type { DepositV1Handlers, UncheckedHandlers } from '../../generated/deposit-v1/routes.js';
+import type { DepositV1Handlers } from '../../generated/deposit-v1/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import type { Site } from '../domain/accounts/sites.js';
 import type { AmlCheckRecord } from '../domain/aml/aml-checks.js';
 import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
-import { respond } from '../http/respond.js';
+import { v1Success } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 
 type AmlOperation = 'listAmlCurrencies' | 'createAmlCheck' | 'getAmlCheck';
 
-export function amlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<DepositV1Handlers>, AmlOperation> {
+export function amlHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, AmlOperation> {
   return {
     listAmlCurrencies: (_request, context) => {
       const currencies: AmlCurrency[] = sandbox.services.aml.provider.currencies().map((c) => ({ code: c.code, network: c.network, name: c.name }));
-      return respond(context, sandbox.clock, 200, currencies);
+      return v1Success('listAmlCurrencies', context, sandbox.clock, 200, currencies);
     },
     createAmlCheck: (request, context) => {
       const body = request.body;
@@ -30,12 +30,12 @@ export function amlHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<DepositV1H
         address: body.address,
         txHash: type === 'transaction' ? (body.txHash ?? null) : null,
       });
-      return respond(context, sandbox.clock, 201, publicCheck(check));
+      return v1Success('createAmlCheck', context, sandbox.clock, 201, publicCheck(check));
     },
     getAmlCheck: (request, context) => {
       const check = sandbox.services.aml.get(siteOf(context).id, request.path.uuid);
       if (check === undefined) throw new HttpError('NOT_FOUND', 'No AML check of this site has this uuid.');
-      return respond(context, sandbox.clock, 200, publicCheck(check));
+      return v1Success('getAmlCheck', context, sandbox.clock, 200, publicCheck(check));
     },
   };
 }

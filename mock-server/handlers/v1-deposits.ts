@@ -2,7 +2,7 @@
 // site, order_id and asset; X-Idempotency-Key is the platform's), getDeposit and
 // getDepositByOrderId (scoped to the caller's site), listDeposits (page or keyset cursor, newest
 // first) and refreshDeposit (once per 30 s per deposit).
-import type { DepositV1Handlers, UncheckedHandlers } from '../../generated/deposit-v1/routes.js';
+import type { DepositV1Handlers } from '../../generated/deposit-v1/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import type { Site } from '../domain/accounts/sites.js';
 import { depositableAsset } from '../domain/deposits/assets.js';
@@ -10,7 +10,7 @@ import { compareAmounts, fractionDigits } from '../decimal.js';
 import { BY_SITE, defaultLifetimeSeconds, refreshIntervalSeconds } from '../domain/deposits/deposit-service.js';
 import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
-import { respond } from '../http/respond.js';
+import { v1Success } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 import { filterPredicate, listRecords, match } from '../store/list-records.js';
 import { listContract } from '../store/list-contract.js';
@@ -22,7 +22,7 @@ type DepositOperation = 'createDeposit' | 'getDeposit' | 'getDepositByOrderId' |
 /** The fixed order of the history: newest first (createdAt, then uuid, descending). */
 const historyOrder = ['-createdAt'] as const;
 
-export function depositHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<DepositV1Handlers>, DepositOperation> {
+export function depositHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, DepositOperation> {
   const { clock } = sandbox;
   const notFound = () => new HttpError('NOT_FOUND', 'No deposit of this site was found.');
 
@@ -49,7 +49,7 @@ export function depositHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<Deposi
         lifetimeSeconds: body.lifetime ?? defaultLifetimeSeconds,
       });
       await service.flush();
-      return respond(context, clock, 201, service.view(deposit));
+      return v1Success('createDeposit', context, clock, 201, service.view(deposit));
     },
 
     getDeposit: async (request, context) => {
@@ -57,7 +57,7 @@ export function depositHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<Deposi
       const deposit = service.get(siteOf(context), request.path.uuid);
       if (deposit === undefined) throw notFound();
       await service.flush();
-      return respond(context, clock, 200, service.view(deposit));
+      return v1Success('getDeposit', context, clock, 200, service.view(deposit));
     },
 
     getDepositByOrderId: async (request, context) => {
@@ -65,7 +65,7 @@ export function depositHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<Deposi
       const deposit = service.getByOrderId(siteOf(context), request.path.orderId);
       if (deposit === undefined) throw notFound();
       await service.flush();
-      return respond(context, clock, 200, service.view(deposit));
+      return v1Success('getDepositByOrderId', context, clock, 200, service.view(deposit));
     },
 
     listDeposits: async (request, context) => {
@@ -78,7 +78,7 @@ export function depositHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<Deposi
       await service.flush();
       const filters = filterPredicate<DepositRecord>(built.request.filters, { status: match.oneOf((d) => d.status) });
       const page = listRecords(service.collection, built.request, filters, { partition: BY_SITE, key: site.id });
-      return respond(context, clock, 200, page.items.map((d) => service.view(d)), { ...page.meta });
+      return v1Success('listDeposits', context, clock, 200, page.items.map((d) => service.view(d)), { ...page.meta });
     },
 
     refreshDeposit: async (request, context) => {
@@ -92,7 +92,7 @@ export function depositHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<Deposi
           'Retry-After': String(outcome.retryAfterSeconds),
         });
       }
-      return respond(context, clock, 200, service.view(outcome.deposit));
+      return v1Success('refreshDeposit', context, clock, 200, service.view(outcome.deposit));
     },
   };
 }

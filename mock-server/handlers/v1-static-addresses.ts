@@ -2,7 +2,7 @@
 // (idempotent by orderId; another asset under the same orderId is a 409 IDEMPOTENCY_CONFLICT),
 // getStaticAddress / getStaticAddressByOrderId (scoped to the caller's site), listStaticAddresses
 // and listStaticAddressPayments (page or keyset cursor, newest first).
-import type { DepositV1Handlers, UncheckedHandlers } from '../../generated/deposit-v1/routes.js';
+import type { DepositV1Handlers } from '../../generated/deposit-v1/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import type { Site } from '../domain/accounts/sites.js';
 import { depositableAsset } from '../domain/deposits/assets.js';
@@ -11,7 +11,7 @@ import { BY_STATIC_ADDRESS, BY_SITE } from '../domain/deposits/deposit-service.j
 import type { StaticAddressRecord } from '../domain/deposits/static-address-service.js';
 import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
-import { respond } from '../http/respond.js';
+import { v1Success } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 import { listContract } from '../store/list-contract.js';
 import { v1ListRequest } from '../store/list-query.js';
@@ -22,7 +22,7 @@ type StaticAddressOperation = 'createStaticAddress' | 'getStaticAddress' | 'getS
 /** Newest first (createdAt, then uuid, descending), as for listDeposits. */
 const newestFirst = ['-createdAt'] as const;
 
-export function staticAddressHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<DepositV1Handlers>, StaticAddressOperation> {
+export function staticAddressHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, StaticAddressOperation> {
   const { clock } = sandbox;
   const notFound = () => new HttpError('NOT_FOUND', 'No static address of this site was found.');
   const invalid = (details: Record<string, string[]>) => new HttpError('VALIDATION_ERROR', 'The given data was invalid.', details);
@@ -37,21 +37,21 @@ export function staticAddressHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<
       if (!outcome.ok) {
         throw new HttpError('IDEMPOTENCY_CONFLICT', `The orderId ${body.orderId} already names a static address for ${outcome.existing.asset}.`);
       }
-      return respond(context, clock, 201, sandbox.services.staticAddresses.view(outcome.address));
+      return v1Success('createStaticAddress', context, clock, 201, sandbox.services.staticAddresses.view(outcome.address));
     },
 
     getStaticAddress: (request, context) => {
       const service = sandbox.services.staticAddresses;
       const record = service.get(siteOf(context), request.path.uuid);
       if (record === undefined) throw notFound();
-      return respond(context, clock, 200, service.view(record));
+      return v1Success('getStaticAddress', context, clock, 200, service.view(record));
     },
 
     getStaticAddressByOrderId: (request, context) => {
       const service = sandbox.services.staticAddresses;
       const record = service.getByOrderId(siteOf(context), request.path.orderId);
       if (record === undefined) throw notFound();
-      return respond(context, clock, 200, service.view(record));
+      return v1Success('getStaticAddressByOrderId', context, clock, 200, service.view(record));
     },
 
     listStaticAddresses: (request, context) => {
@@ -61,7 +61,7 @@ export function staticAddressHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<
       const service = sandbox.services.staticAddresses;
       const filters = filterPredicate<StaticAddressRecord>(built.request.filters, { status: match.oneOf((a) => a.status) });
       const page = listRecords(service.collection, built.request, filters, { partition: BY_SITE, key: site.id });
-      return respond(context, clock, 200, page.items.map((a) => service.view(a)), { ...page.meta });
+      return v1Success('listStaticAddresses', context, clock, 200, page.items.map((a) => service.view(a)), { ...page.meta });
     },
 
     listStaticAddressPayments: async (request, context) => {
@@ -76,7 +76,7 @@ export function staticAddressHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<
       await deposits.flush();
       const filters = filterPredicate<DepositRecord>(built.request.filters, { status: match.oneOf((d) => d.status) });
       const page = listRecords(deposits.collection, built.request, filters, { partition: BY_STATIC_ADDRESS, key: record.uuid });
-      return respond(context, clock, 200, page.items.map((d) => deposits.view(d)), { ...page.meta });
+      return v1Success('listStaticAddressPayments', context, clock, 200, page.items.map((d) => deposits.view(d)), { ...page.meta });
     },
   };
 }

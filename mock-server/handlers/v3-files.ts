@@ -1,6 +1,6 @@
 // The v3 upload intents (description 2.8): create, read, and commit a file as multipart/form-data.
 // A file committed to an intent that names a verification becomes one of its documents.
-import type { ExchangeV3Handlers, UncheckedHandlers } from '../../generated/exchange-v3/routes.js';
+import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
 import type { DocumentKind } from '../../generated/exchange-v3/types.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import type { UploadIntentRecord } from '../domain/files/upload-intent-service.js';
@@ -8,7 +8,7 @@ import { uploadLimits } from '../domain/files/upload-limits.js';
 import type { Details } from '../domain/verifications/verification-service.js';
 import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
-import { respond } from '../http/respond.js';
+import { v3Success } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 import { clientOf } from './v3-request.js';
 
@@ -16,10 +16,10 @@ import { clientOf } from './v3-request.js';
 const ORDER_RESOURCE = 'order';
 const VERIFICATION_RESOURCE = 'verification';
 
-export function fileHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<ExchangeV3Handlers>, 'createUploadIntent' | 'getUploadIntent' | 'commitUploadIntent'> {
+export function fileHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, 'createUploadIntent' | 'getUploadIntent' | 'commitUploadIntent'> {
   const { clock } = sandbox;
   const uploads = () => sandbox.services.uploads;
-  const present = (context: HandlerContext, intent: UploadIntentRecord, status = 200) => respond(context, clock, status, { upload_intent: uploads().view(intent) });
+  const present = (intent: UploadIntentRecord) => ({ upload_intent: uploads().view(intent) });
   const intentOf = (context: HandlerContext, uuid: string) => {
     const intent = uploads().get(clientOf(context), uuid);
     if (intent === undefined) throw new HttpError('not_found', 'No upload intent of this client has this uuid.');
@@ -49,10 +49,10 @@ export function fileHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<ExchangeV
         allowedExtensions: body.allowed_extensions ?? null,
         maxBytes: body.max_bytes ?? null,
       });
-      return present(context, intent, 201);
+      return v3Success('createUploadIntent', context, clock, 201, present(intent));
     },
 
-    getUploadIntent: (request, context) => present(context, intentOf(context, request.path.intent)),
+    getUploadIntent: (request, context) => v3Success('getUploadIntent', context, clock, 200, present(intentOf(context, request.path.intent))),
 
     commitUploadIntent: (request, context) => {
       const intent = intentOf(context, request.path.intent);
@@ -70,7 +70,7 @@ export function fileHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<ExchangeV
         // createUploadIntent checked field_key against the verification's document kinds.
         sandbox.services.verifications.attachUpload(intent, intent.resourceId, intent.fieldKey as DocumentKind);
       }
-      return present(context, intent);
+      return v3Success('commitUploadIntent', context, clock, 200, present(intent));
     },
   };
 }

@@ -1,15 +1,15 @@
 // The verifications of one order: the list, and sending pending ones to review. The order is the
 // client's, by database id, public_id or tracking_id (another client's is 404).
-import type { ExchangeV3Handlers, UncheckedHandlers } from '../../generated/exchange-v3/routes.js';
+import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import { presentVerification } from '../domain/verifications/verification-records.js';
 import { HttpError } from '../http/http-error.js';
-import { respond } from '../http/respond.js';
+import { v3Success } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 import { ordersChanged } from './v3-orders.js';
 import { clientOf } from './v3-request.js';
 
-export function orderVerificationHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<ExchangeV3Handlers>, 'listOrderVerifications' | 'submitOrderVerifications'> {
+export function orderVerificationHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, 'listOrderVerifications' | 'submitOrderVerifications'> {
   const { clock } = sandbox;
   const orderOf = (context: HandlerContext, ref: string) => {
     const order = sandbox.services.orders.find(clientOf(context), ref);
@@ -21,7 +21,7 @@ export function orderVerificationHandlers(sandbox: Sandbox): Pick<UncheckedHandl
     listOrderVerifications: (request, context) => {
       const order = orderOf(context, request.path.order);
       const verifications = sandbox.services.verifications.ofOrder(order.clientId, order.id);
-      return respond(context, clock, 200, { verifications: verifications.map(presentVerification) });
+      return v3Success('listOrderVerifications', context, clock, 200, { verifications: verifications.map(presentVerification) });
     },
 
     submitOrderVerifications: async (request, context) => {
@@ -30,7 +30,7 @@ export function orderVerificationHandlers(sandbox: Sandbox): Pick<UncheckedHandl
       await ordersChanged(sandbox);
       if (!submitted.ok && submitted.refused === 'state') throw new HttpError('invalid_state_transition', 'A verification is not pending.', submitted.details);
       if (!submitted.ok) throw new HttpError('validation_error', 'A verification cannot be submitted.', submitted.details);
-      return respond(context, clock, 200, { verifications: submitted.value.map(presentVerification) });
+      return v3Success('submitOrderVerifications', context, clock, 200, { verifications: submitted.value.map(presentVerification) });
     },
   };
 }

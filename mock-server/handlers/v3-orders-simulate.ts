@@ -2,14 +2,14 @@
 // route and run through the order machine; nothing is stored, emitted or drawn from a live
 // stream (order-simulation.ts). The body's defaults (amount_side, the happy-path events) are the
 // contract's.
-import type { ExchangeV3Handlers, UncheckedHandlers } from '../../generated/exchange-v3/routes.js';
+import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
 import type { AmountSide, OrderMachineEvent } from '../../generated/exchange-v3/types.js';
 import { bundledDocument } from '../bundled-contracts.js';
 import { simulateOrder } from '../domain/exchange/order-simulation.js';
 import { simulationDraft } from '../domain/exchange/order-simulation-draft.js';
 import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
-import { respond } from '../http/respond.js';
+import { v3Success } from '../http/respond.js';
 import { createRandom } from '../random.js';
 import type { Sandbox } from '../sandbox.js';
 import { causingRequest, clientOf } from './v3-request.js';
@@ -36,7 +36,7 @@ function simulateDefaults(): SimulateDefaults {
   return defaults;
 }
 
-export function orderSimulationHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<ExchangeV3Handlers>, 'simulateOrder'> {
+export function orderSimulationHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, 'simulateOrder'> {
   return {
     simulateOrder: (request, context) => {
       const { body } = request;
@@ -57,7 +57,7 @@ export function orderSimulationHandlers(sandbox: Sandbox): Pick<UncheckedHandler
         now: sandbox.clock.now(),
         random,
       });
-      return respond(context, sandbox.clock, 200, { simulation });
+      return v3Success('simulateOrder', context, sandbox.clock, 200, { simulation });
     },
   };
 }

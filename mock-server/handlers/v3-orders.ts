@@ -2,7 +2,7 @@
 // order-request.ts), the two lookups by id, public_id or tracking_id (scoped to the caller's
 // client), the status report and client actions, the client's machine events (confirm, cancel
 // and its DELETE form: the event each operation fires is the machine's `via`), and listOrders.
-import type { ExchangeV3Handlers, UncheckedHandlers } from '../../generated/exchange-v3/routes.js';
+import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import { orderMachine, type OrderEvent } from '../../generated/machines.js';
 import { orderFilterMatchers } from '../domain/exchange/order-filters.js';
@@ -11,7 +11,7 @@ import type { OrderRecord } from '../domain/exchange/order-records.js';
 import { checkOrderRequest } from '../domain/exchange/order-request.js';
 import { BY_CLIENT } from '../domain/exchange/order-service.js';
 import { HttpError } from '../http/http-error.js';
-import { respond } from '../http/respond.js';
+import { v3Success } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 import { filterPredicate, listRecords } from '../store/list-records.js';
 import { v3ListRequestOf } from './v3-list-request.js';
@@ -37,9 +37,8 @@ export async function ordersChanged(sandbox: Sandbox): Promise<void> {
   void sandbox.webhooks.dispatcher.runDue().catch(() => undefined);
 }
 
-export function orderHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<ExchangeV3Handlers>, OrderOperation> {
+export function orderHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, OrderOperation> {
   const { clock } = sandbox;
-  const ok = (context: HandlerContext, result: unknown, status = 200) => respond(context, clock, status, result);
 
   /** The caller's order, or 404 (another client's order is not found either). */
   const orderOf = async (context: HandlerContext, ref: string): Promise<OrderRecord> => {
@@ -68,30 +67,30 @@ export function orderHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<Exchange
       if (!outcome.ok) throw new HttpError(outcome.code, outcome.message, outcome.details);
       const order = sandbox.services.orders.create(clientId, outcome.draft, causingRequest(context), request.body.requisites);
       await ordersChanged(sandbox);
-      return ok(context, present(order), 201);
+      return v3Success('createOrder', context, clock, 201, present(order));
     },
 
-    getExchangeOrder: async (request, context) => ok(context, present(await orderOf(context, request.path.order))),
+    getExchangeOrder: async (request, context) => v3Success('getExchangeOrder', context, clock, 200, present(await orderOf(context, request.path.order))),
 
-    getOrder: async (request, context) => ok(context, present(await orderOf(context, request.path.order))),
+    getOrder: async (request, context) => v3Success('getOrder', context, clock, 200, present(await orderOf(context, request.path.order))),
 
-    getOrderStatus: async (request, context) => ok(context, { status: presentStatusReport(await orderOf(context, request.path.order)) }),
+    getOrderStatus: async (request, context) => v3Success('getOrderStatus', context, clock, 200, { status: presentStatusReport(await orderOf(context, request.path.order)) }),
 
-    getOrderActions: async (request, context) => ok(context, { actions: presentActions(await orderOf(context, request.path.order)) }),
+    getOrderActions: async (request, context) => v3Success('getOrderActions', context, clock, 200, { actions: presentActions(await orderOf(context, request.path.order)) }),
 
     confirmOrder: async (request, context) => {
       const order = await fireClientEvent(context, 'confirmOrder', request.path.order);
       order.paymentReference = request.body?.payment_reference ?? null;
-      return ok(context, present(order));
+      return v3Success('confirmOrder', context, clock, 200, present(order));
     },
 
     cancelOrder: async (request, context) => {
       const order = await fireClientEvent(context, 'cancelOrder', request.path.order);
       order.cancelReason = request.body?.reason ?? null;
-      return ok(context, present(order));
+      return v3Success('cancelOrder', context, clock, 200, present(order));
     },
 
-    deleteOrder: async (request, context) => ok(context, present(await fireClientEvent(context, 'deleteOrder', request.path.order))),
+    deleteOrder: async (request, context) => v3Success('deleteOrder', context, clock, 200, present(await fireClientEvent(context, 'deleteOrder', request.path.order))),
 
     listOrders: async (request, context) => {
       const clientId = clientOf(context);
@@ -102,7 +101,7 @@ export function orderHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<Exchange
       await ordersChanged(sandbox);
       const filters = filterPredicate(listRequest.filters, orderFilterMatchers);
       const page = listRecords(service.collection, listRequest, filters, { partition: BY_CLIENT, key: clientId });
-      return respond(context, clock, 200, { orders: page.items.map((o) => service.present(o)) }, { pagination: page.meta });
+      return v3Success('listOrders', context, clock, 200, { orders: page.items.map((o) => service.present(o)) }, { pagination: page.meta });
     },
   };
 }

@@ -1,20 +1,20 @@
 // The partner operations: profile, statistics over a period, referrals, referred exchanges and
 // payouts (domain/exchange/partner.ts and partner-ledger.ts), each list with the contract's
 // sort, in page and cursor modes.
-import type { ExchangeV3Handlers, UncheckedHandlers } from '../../generated/exchange-v3/routes.js';
+import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import { balance, exchangeView, ledgerOf, referralsOf, referralView, statistics, type LedgerEntry, type ReferralRecord } from '../domain/exchange/partner-ledger.js';
 import { payoutView } from '../domain/exchange/partner.js';
 import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
-import { respond } from '../http/respond.js';
+import { v3Success } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 import { listRecords, ListableCollection } from '../store/list-records.js';
 import { v3ListRequestOf } from './v3-list-request.js';
 
 type PartnerOperation = 'getPartner' | 'getPartnerStatistics' | 'listPartnerReferrals' | 'listPartnerExchanges' | 'listPartnerPayouts';
 
-export function partnerHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<ExchangeV3Handlers>, PartnerOperation> {
+export function partnerHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, PartnerOperation> {
   const { clock } = sandbox;
   /** The caller's partner account (every client has one, opened when its key was minted). */
   const accountOf = (context: HandlerContext) => {
@@ -27,7 +27,7 @@ export function partnerHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<Exchan
     getPartner: (_request, context) => {
       const account = accountOf(context);
       const book = sandbox.services.partners;
-      return respond(context, clock, 200, {
+      return v3Success('getPartner', context, clock, 200, {
         partner: {
           id: account.id,
           name: account.name,
@@ -50,7 +50,7 @@ export function partnerHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<Exchan
         throw new HttpError('validation_error', 'The given data was invalid.', { 'query.filter[created_to]': ['must be later than filter[created_from]'] });
       }
       const payouts = sandbox.services.partners.payoutsOf(account.clientId);
-      return respond(context, clock, 200, { statistics: statistics(account, ledgerOf(sandbox.services, account), payouts, period) });
+      return v3Success('getPartnerStatistics', context, clock, 200, { statistics: statistics(account, ledgerOf(sandbox.services, account), payouts, period) });
     },
 
     listPartnerReferrals: (request, context) => {
@@ -58,7 +58,7 @@ export function partnerHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<Exchan
       const referrals = new ListableCollection<ReferralRecord>({ id: (r) => r.id, fields: { registered_at: (r) => r.registeredAt.getTime() } });
       for (const referral of referralsOf(ledgerOf(sandbox.services, accountOf(context)))) referrals.upsert(referral);
       const page = listRecords(referrals, listRequest);
-      return respond(context, clock, 200, { referrals: page.items.map(referralView) }, { pagination: page.meta });
+      return v3Success('listPartnerReferrals', context, clock, 200, { referrals: page.items.map(referralView) }, { pagination: page.meta });
     },
 
     listPartnerExchanges: (request, context) => {
@@ -66,14 +66,14 @@ export function partnerHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<Exchan
       const exchanges = new ListableCollection<LedgerEntry>({ id: (e) => e.order.id, fields: { created_at: (e) => e.order.createdAt.getTime() } });
       for (const entry of ledgerOf(sandbox.services, accountOf(context))) exchanges.upsert(entry);
       const page = listRecords(exchanges, listRequest);
-      return respond(context, clock, 200, { exchanges: page.items.map(exchangeView) }, { pagination: page.meta });
+      return v3Success('listPartnerExchanges', context, clock, 200, { exchanges: page.items.map(exchangeView) }, { pagination: page.meta });
     },
 
     listPartnerPayouts: (request, context) => {
       const listRequest = v3ListRequestOf(request.query, 'listPartnerPayouts');
       const { clientId } = accountOf(context);
       const page = listRecords(sandbox.services.partners.payouts, listRequest, (p) => p.clientId === clientId);
-      return respond(context, clock, 200, { payouts: page.items.map(payoutView) }, { pagination: page.meta });
+      return v3Success('listPartnerPayouts', context, clock, 200, { payouts: page.items.map(payoutView) }, { pagination: page.meta });
     },
   };
 }

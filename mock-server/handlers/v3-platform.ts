@@ -2,7 +2,7 @@
 // contracts and schemas, the order-status dictionary, the rates file, and the calling account
 // (client profile, health, usage, scopes).
 import { exchangeV3SignatureScheme } from '../../generated/exchange-v3/client.js';
-import type { ExchangeV3Handlers, UncheckedHandlers } from '../../generated/exchange-v3/routes.js';
+import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
 import { exchangeV3Routes, exchangeV3RoutesBasePath } from '../../generated/exchange-v3/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import type { ApiKey } from '../domain/accounts/api-keys.js';
@@ -13,7 +13,7 @@ import { scopeCatalog } from '../domain/accounts/scope-catalog.js';
 import { orderStatuses, type PlatformCatalog } from '../domain/platform/catalog.js';
 import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
-import { respond } from '../http/respond.js';
+import { v3Success } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 
 type PlatformOperation =
@@ -21,55 +21,54 @@ type PlatformOperation =
   | 'listPublicOrderStatuses' | 'privatePing' | 'getClientHealth' | 'getClient' | 'getUsage' | 'listScopes'
   | 'listContracts' | 'getContract' | 'listSchemas' | 'getSchema' | 'listOrderStatuses';
 
-export function platformHandlers(sandbox: Sandbox, catalog: PlatformCatalog, openApiYaml: string): Pick<UncheckedHandlers<ExchangeV3Handlers>, PlatformOperation> {
+export function platformHandlers(sandbox: Sandbox, catalog: PlatformCatalog, openApiYaml: string): Pick<ExchangeV3Handlers, PlatformOperation> {
   const { clock } = sandbox;
   // Endpoints as the contract writes paths: relative to the server (`GET /private/client`).
   const scopes = scopeCatalog(exchangeV3Routes, '');
-  const ok = (context: HandlerContext, result: unknown) => respond(context, clock, 200, result);
   const usageOf = async (key: ApiKey, now: Date) => {
     const [meter, usage] = await Promise.all([sandbox.meters.get(String(key.id), now.getTime()), sandbox.usage.read(key.id)]);
     return meterReport(meter, usage, now.getTime());
   };
 
-  const contract = (context: HandlerContext, key: string) => {
+  // The public and private twins answer the same payload, each under its own operation.
+  const contract = (key: string) => {
     const found = catalog.contracts.find((c) => c.key === key);
     if (found === undefined) throw new HttpError('not_found', `No contract ${key}.`);
-    return ok(context, { contract: found });
+    return { contract: found };
   };
-  const schemaList = (context: HandlerContext, visibility: 'public' | 'private') =>
-    ok(context, {
-      schemas: catalog.schemas.map(({ key, title, version, contract: owner }) => ({
-        key, title, version, contract: owner, content_type: 'application/schema+json',
-        endpoint: `${exchangeV3RoutesBasePath}/${visibility}/schemas/${key}`,
-      })),
-    });
-  const schema = (context: HandlerContext, key: string) => {
+  const schemaList = (visibility: 'public' | 'private') => ({
+    schemas: catalog.schemas.map(({ key, title, version, contract: owner }) => ({
+      key, title, version, contract: owner, content_type: 'application/schema+json' as const,
+      endpoint: `${exchangeV3RoutesBasePath}/${visibility}/schemas/${key}`,
+    })),
+  });
+  const schema = (key: string) => {
     const found = catalog.schemas.find((s) => s.key === key);
     if (found === undefined) throw new HttpError('not_found', `No schema ${key}.`);
-    return ok(context, { schema: found.schema });
+    return { schema: found.schema };
   };
 
   return {
-    ping: (_request, context) => ok(context, null),
-    privatePing: (_request, context) => ok(context, null),
+    ping: (_request, context) => v3Success('ping', context, clock, 200, null),
+    privatePing: (_request, context) => v3Success('privatePing', context, clock, 200, null),
     getOpenApiDocument: () => ({ status: 200, body: openApiYaml, contentType: 'application/yaml' }),
-    listPublicContracts: (_request, context) => ok(context, { contracts: catalog.contracts }),
-    listContracts: (_request, context) => ok(context, { contracts: catalog.contracts }),
-    getPublicContract: (request, context) => contract(context, request.path.contract),
-    getContract: (request, context) => contract(context, request.path.contract),
-    listPublicSchemas: (_request, context) => schemaList(context, 'public'),
-    listSchemas: (_request, context) => schemaList(context, 'private'),
-    getPublicSchema: (request, context) => schema(context, request.path.schema),
-    getSchema: (request, context) => schema(context, request.path.schema),
-    listPublicOrderStatuses: (_request, context) => ok(context, { statuses: orderStatuses() }),
-    listOrderStatuses: (_request, context) => ok(context, { statuses: orderStatuses() }),
-    listScopes: (_request, context) => ok(context, { scopes }),
+    listPublicContracts: (_request, context) => v3Success('listPublicContracts', context, clock, 200, { contracts: catalog.contracts }),
+    listContracts: (_request, context) => v3Success('listContracts', context, clock, 200, { contracts: catalog.contracts }),
+    getPublicContract: (request, context) => v3Success('getPublicContract', context, clock, 200, contract(request.path.contract)),
+    getContract: (request, context) => v3Success('getContract', context, clock, 200, contract(request.path.contract)),
+    listPublicSchemas: (_request, context) => v3Success('listPublicSchemas', context, clock, 200, schemaList('public')),
+    listSchemas: (_request, context) => v3Success('listSchemas', context, clock, 200, schemaList('private')),
+    getPublicSchema: (request, context) => v3Success('getPublicSchema', context, clock, 200, schema(request.path.schema)),
+    getSchema: (request, context) => v3Success('getSchema', context, clock, 200, schema(request.path.schema)),
+    listPublicOrderStatuses: (_request, context) => v3Success('listPublicOrderStatuses', context, clock, 200, { statuses: orderStatuses() }),
+    listOrderStatuses: (_request, context) => v3Success('listOrderStatuses', context, clock, 200, { statuses: orderStatuses() }),
+    listScopes: (_request, context) => v3Success('listScopes', context, clock, 200, { scopes }),
     getClient: (_request, context) => {
       const key = callerKey(context);
       const { services } = sandbox;
       // The client is a partner: its balance is the partner balance its completed orders earned.
       const account = services.partners.account(key.client, key.createdAt);
-      return ok(context, {
+      return v3Success('getClient', context, clock, 200, {
         id: key.client.id,
         name: key.client.name,
         email: key.client.email,
@@ -97,7 +96,7 @@ export function platformHandlers(sandbox: Sandbox, catalog: PlatformCatalog, ope
       const expiresSoon = key.expiresAt !== null && key.expiresAt.getTime() - now.getTime() < 7 * 86_400_000;
       const quotaLow = dailyRemaining < key.limits.daily * 0.1 || monthlyRemaining < key.limits.monthly * 0.1;
       const webhooks = webhookHealth(await sandbox.webhooks.service.listEndpoints(String(key.client.id)));
-      return ok(context, {
+      return v3Success('getClientHealth', context, clock, 200, {
         health: {
           version: 'client-health-v1',
           status: expiresSoon || quotaLow || webhooks.failing > 0 ? 'degraded' : 'ok',
@@ -115,7 +114,7 @@ export function platformHandlers(sandbox: Sandbox, catalog: PlatformCatalog, ope
       const key = callerKey(context);
       const now = clock.now();
       const { day, month, operations } = await usageOf(key, now);
-      return ok(context, {
+      return v3Success('getUsage', context, clock, 200, {
         api_token: { id: String(key.id), name: key.name, status: keyStatus(key, now), plan: 'sandbox', billable: false },
         quota: {
           day: { limit: key.limits.daily, used: day.used, remaining: Math.max(0, key.limits.daily - day.used), resets_at: day.resetsAt.toISOString() },

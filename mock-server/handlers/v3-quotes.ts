@@ -1,18 +1,18 @@
 // POST /private/exchange/quotes and POST /private/exchange/orders/preflight: pricing an amount
 // on a route (held as a quote for its TTL), and every check of order creation on an order body
 // without creating anything (domain/exchange/order-request.ts).
-import type { ExchangeV3Handlers, UncheckedHandlers } from '../../generated/exchange-v3/routes.js';
+import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
 import { priceAmount } from '../domain/exchange/amount-check.js';
 import { snapshotHash, staleSnapshotMessage } from '../domain/exchange/catalog/route-state.js';
 import { inspectOrderRequest } from '../domain/exchange/order-request.js';
 import { HttpError } from '../http/http-error.js';
-import { respond } from '../http/respond.js';
+import { v3Success } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 import { clientOf } from './v3-request.js';
 
 const invalid = (field: string, message: string) => new HttpError('validation_error', 'The given data was invalid.', { [field]: [message] });
 
-export function quoteHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<ExchangeV3Handlers>, 'createQuote' | 'preflightOrder'> {
+export function quoteHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, 'createQuote' | 'preflightOrder'> {
   const { clock } = sandbox;
   return {
     createQuote: (request, context) => {
@@ -32,12 +32,12 @@ export function quoteHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<Exchange
       const priced = priceAmount(state, body.amount, side);
       if (!priced.ok) throw invalid('body.amount', priced.message);
       const quote = sandbox.services.quotes.create(clientOf(context), state, side, priced.priced);
-      return respond(context, clock, 200, { quote });
+      return v3Success('createQuote', context, clock, 200, { quote });
     },
 
     preflightOrder: (request, context) => {
       const { preflight } = inspectOrderRequest(sandbox.services, clientOf(context), request.body);
-      return respond(context, clock, 200, { preflight });
+      return v3Success('preflightOrder', context, clock, 200, { preflight });
     },
   };
 }

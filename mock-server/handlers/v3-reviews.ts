@@ -1,9 +1,9 @@
 // GET and POST /private/reviews: the client's reviews (filters by status and rating, sorted by
 // date or rating, page and cursor), and a new review of one of its completed orders.
-import type { ExchangeV3Handlers, UncheckedHandlers } from '../../generated/exchange-v3/routes.js';
+import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
 import { reviewMatchers, reviewView } from '../domain/exchange/reviews.js';
 import { HttpError } from '../http/http-error.js';
-import { respond } from '../http/respond.js';
+import { v3Success } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 import { filterPredicate, listRecords } from '../store/list-records.js';
 import { clientOf } from './v3-request.js';
@@ -12,7 +12,7 @@ import { v3ListRequestOf } from './v3-list-request.js';
 /** The order status a review needs: the order machine's state of a finished exchange. */
 const reviewableStatus = 'completed';
 
-export function reviewHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<ExchangeV3Handlers>, 'listReviews' | 'createReview'> {
+export function reviewHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, 'listReviews' | 'createReview'> {
   const { clock } = sandbox;
   return {
     listReviews: (request, context) => {
@@ -20,7 +20,7 @@ export function reviewHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<Exchang
       const listRequest = v3ListRequestOf(request.query, 'listReviews');
       const filters = filterPredicate(listRequest.filters, reviewMatchers);
       const page = listRecords(sandbox.services.reviews.collection, listRequest, (r) => r.clientId === clientId && (filters?.(r) ?? true));
-      return respond(context, clock, 200, { reviews: page.items.map(reviewView) }, { pagination: page.meta });
+      return v3Success('listReviews', context, clock, 200, { reviews: page.items.map(reviewView) }, { pagination: page.meta });
     },
 
     createReview: (request, context) => {
@@ -36,7 +36,7 @@ export function reviewHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<Exchang
       const book = sandbox.services.reviews;
       if (book.hasReview(order.publicId)) throw new HttpError('invalid_state_transition', `Order ${order.publicId} already has a review.`);
       const review = book.create({ clientId, orderPublicId: order.publicId, rating: body.rating, text: body.text.trim(), authorName: body.author_name.trim() });
-      return respond(context, clock, 201, { review: reviewView(review) });
+      return v3Success('createReview', context, clock, 201, { review: reviewView(review) });
     },
   };
 }

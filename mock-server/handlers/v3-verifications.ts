@@ -1,7 +1,7 @@
 // The v3 verifications (identity and card): the requirements for a route and amount, creating
 // one from committed upload intents, reading it and what can be done with it. An identity
 // verification's id read as a card one (or the reverse) is 404, as is another client's.
-import type { ExchangeV3Handlers, UncheckedHandlers } from '../../generated/exchange-v3/routes.js';
+import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
 import type { VerificationType } from '../../generated/exchange-v3/types.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import { requiredDocuments } from '../domain/verifications/document-requirements.js';
@@ -9,7 +9,7 @@ import { verificationRequirements } from '../domain/verifications/requirements.j
 import { presentVerification, verificationActions } from '../domain/verifications/verification-records.js';
 import type { CreateInput } from '../domain/verifications/verification-service.js';
 import { HttpError } from '../http/http-error.js';
-import { respond } from '../http/respond.js';
+import { v3Success } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 import { ordersChanged } from './v3-orders.js';
 import { clientOf } from './v3-request.js';
@@ -18,7 +18,7 @@ type VerificationOperation =
   | 'getVerificationRequirements' | 'createIdentityVerification' | 'getIdentityVerification' | 'getIdentityVerificationActions'
   | 'createCardVerification' | 'getCardVerification' | 'getCardVerificationActions';
 
-export function verificationHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<ExchangeV3Handlers>, VerificationOperation> {
+export function verificationHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, VerificationOperation> {
   const { clock } = sandbox;
   const verifications = () => sandbox.services.verifications;
 
@@ -36,17 +36,20 @@ export function verificationHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<E
     return order.id;
   };
 
+  // Identity and card verifications share their rules; each operation answers with its own type.
   const create = async (context: HandlerContext, input: CreateInput) => {
     const created = verifications().create(clientOf(context), input);
     await ordersChanged(sandbox); // an order told of its verification may have moved
     if (!created.ok) throw new HttpError('validation_error', 'The documents cannot be used.', created.details);
-    return respond(context, clock, 201, { verification: presentVerification(created.verification) });
+    return { verification: presentVerification(created.verification) };
   };
 
-  const get = (type: VerificationType) => (request: { path: { verification: string } }, context: HandlerContext) =>
-    respond(context, clock, 200, { verification: presentVerification(found(context, type, request.path.verification)) });
-  const actions = (type: VerificationType) => (request: { path: { verification: string } }, context: HandlerContext) =>
-    respond(context, clock, 200, { actions: verificationActions(found(context, type, request.path.verification)) });
+  const get = (type: VerificationType, request: { path: { verification: string } }, context: HandlerContext) => ({
+    verification: presentVerification(found(context, type, request.path.verification)),
+  });
+  const actions = (type: VerificationType, request: { path: { verification: string } }, context: HandlerContext) => ({
+    actions: verificationActions(found(context, type, request.path.verification)),
+  });
 
   return {
     getVerificationRequirements: (request, context) => {
@@ -55,29 +58,32 @@ export function verificationHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<E
       if (route === undefined) throw new HttpError('validation_error', 'The route is not found.', { 'query.route_id': ['no route has this id'] });
       // Without a route the amount says nothing: the answer covers the client in general.
       const requirements = verificationRequirements(sandbox.services.verifications, clientOf(context), route, route === null ? null : (amount ?? null));
-      return respond(context, clock, 200, { requirements });
+      return v3Success('getVerificationRequirements', context, clock, 200, { requirements });
     },
 
-    createIdentityVerification: (request, context) =>
-      create(context, {
+    createIdentityVerification: async (request, context) => {
+      const created = await create(context, {
         type: 'identity',
         documents: request.body.documents.map((d, index) => ({ uploadIntent: d.upload_intent, kind: d.kind, field: `body.documents.${index}` })),
         card: null,
         orderId: orderIdOf(context, request.body.order),
-      }),
-    getIdentityVerification: get('identity'),
-    getIdentityVerificationActions: actions('identity'),
+      });
+      return v3Success('createIdentityVerification', context, clock, 201, created);
+    },
+    getIdentityVerification: (request, context) => v3Success('getIdentityVerification', context, clock, 200, get('identity', request, context)),
+    getIdentityVerificationActions: (request, context) => v3Success('getIdentityVerificationActions', context, clock, 200, actions('identity', request, context)),
 
-    createCardVerification: (request, context) => {
+    createCardVerification: async (request, context) => {
       const body = request.body;
-      return create(context, {
+      const created = await create(context, {
         type: 'card',
         documents: [{ uploadIntent: body.upload_intent, kind: requiredDocuments('card')[0]!, field: 'body' }],
         card: { number: body.card_number, holderName: body.holder_name },
         orderId: orderIdOf(context, body.order),
       });
+      return v3Success('createCardVerification', context, clock, 201, created);
     },
-    getCardVerification: get('card'),
-    getCardVerificationActions: actions('card'),
+    getCardVerification: (request, context) => v3Success('getCardVerification', context, clock, 200, get('card', request, context)),
+    getCardVerificationActions: (request, context) => v3Success('getCardVerificationActions', context, clock, 200, actions('card', request, context)),
   };
 }

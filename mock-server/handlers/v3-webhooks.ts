@@ -3,13 +3,12 @@
 // (reset rebuilds it). Events carry the causing request's ids; after anything that makes a
 // delivery due, the dispatcher is kicked off without being awaited, as real deliveries are
 // asynchronous to the API call.
-import type { ExchangeV3Handlers, UncheckedHandlers } from '../../generated/exchange-v3/routes.js';
-import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
+import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
 import type { DeliveryRecord, EventRecord } from '../store/records/webhook-records.js';
 import type { WebhookFailure } from '../domain/webhooks/webhook-service.js';
 import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
-import { respond } from '../http/respond.js';
+import { v3Success } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 import { filterPredicate, listRecords, ListableCollection, match, type FilterMatcher } from '../store/list-records.js';
 import { v3ListRequestOf } from './v3-list-request.js';
@@ -33,21 +32,20 @@ const deliveryMatchers: Record<string, FilterMatcher<DeliveryRecord>> = {
   endpoint_id: match.oneOf((d) => d.endpointId),
 };
 
-export function webhookHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<ExchangeV3Handlers>, WebhookOperation> {
+export function webhookHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, WebhookOperation> {
   const { clock } = sandbox;
   const contract = webhookContractData();
   const engine = () => sandbox.webhooks;
-  const ok = (context: HandlerContext, result: unknown, status = 200) => respond(context, clock, status, result);
   // Not awaited: the API answers first, the receiver hears later (POST /__mock/webhooks/run-due or
   // runDue() in tests wait for it). Failures of a run are recorded on the deliveries themselves.
   const dispatchSoon = () => {
     void engine().dispatcher.runDue().catch(() => undefined);
   };
 
-  const handlers: Pick<UncheckedHandlers<ExchangeV3Handlers>, WebhookOperation> = {
+  const handlers: Pick<ExchangeV3Handlers, WebhookOperation> = {
     listWebhookEndpoints: async (_request, context) => {
       const endpoints = await engine().service.listEndpoints(clientOf(context));
-      return ok(context, {
+      return v3Success('listWebhookEndpoints', context, clock, 200, {
         endpoints: endpoints.map(presentEndpoint),
         events: contract.catalog,
         limits: { max_endpoints: engine().service.maxEndpointsPerClient, max_events_per_endpoint: contract.catalog.length },
@@ -58,12 +56,12 @@ export function webhookHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<Exchan
       const { name, url, events } = request.body;
       refuseUnreachable(sandbox, url, 'body.url');
       const created = orFail(await engine().service.createEndpoint(clientOf(context), { name, url, events }));
-      return ok(context, { endpoint: presentEndpointWithSecret(created.endpoint, created.secret) }, 201);
+      return v3Success('createWebhookEndpoint', context, clock, 201, { endpoint: presentEndpointWithSecret(created.endpoint, created.secret) });
     },
 
     getWebhookEndpoint: async (request, context) => {
       const found = orFail(await engine().service.getEndpoint(clientOf(context), request.path.webhook));
-      return ok(context, { endpoint: presentEndpoint(found.endpoint) });
+      return v3Success('getWebhookEndpoint', context, clock, 200, { endpoint: presentEndpoint(found.endpoint) });
     },
 
     updateWebhookEndpoint: async (request, context) => {
@@ -78,17 +76,17 @@ export function webhookHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<Exchan
       const updated = orFail(await engine().service.updateEndpoint(clientOf(context), request.path.webhook, input));
       // Activating again queues the endpoint's parked deliveries for now.
       if (updated.endpoint.status === 'active') dispatchSoon();
-      return ok(context, { endpoint: presentEndpoint(updated.endpoint) });
+      return v3Success('updateWebhookEndpoint', context, clock, 200, { endpoint: presentEndpoint(updated.endpoint) });
     },
 
     deleteWebhookEndpoint: async (request, context) => {
       orFail(await engine().service.deleteEndpoint(clientOf(context), request.path.webhook));
-      return ok(context, null);
+      return v3Success('deleteWebhookEndpoint', context, clock, 200, null);
     },
 
     rotateWebhookSecret: async (request, context) => {
       const rotated = orFail(await engine().service.rotateSecret(clientOf(context), request.path.webhook));
-      return ok(context, { endpoint: presentEndpointWithSecret(rotated.endpoint, rotated.secret) });
+      return v3Success('rotateWebhookSecret', context, clock, 200, { endpoint: presentEndpointWithSecret(rotated.endpoint, rotated.secret) });
     },
 
     sendTestWebhook: async (request, context) => {
@@ -113,7 +111,7 @@ export function webhookHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<Exchan
         ...(endpointId !== undefined ? { endpointId } : {}),
       });
       dispatchSoon();
-      return ok(context, presentTestWebhook(event, deliveries), 201);
+      return v3Success('sendTestWebhook', context, clock, 201, presentTestWebhook(event, deliveries));
     },
 
     listWebhookEvents: async (request, context) => {
@@ -121,14 +119,14 @@ export function webhookHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<Exchan
       const events = new ListableCollection<EventRecord>({ id: (e) => e.id, fields: byCreatedAt });
       for (const event of await engine().service.listEvents(clientOf(context))) events.upsert(event);
       const page = listRecords(events, listRequest, filterPredicate(listRequest.filters, eventMatchers));
-      return respond(context, clock, 200, { events: page.items.map((e) => presentEvent(e)) }, { pagination: page.meta });
+      return v3Success('listWebhookEvents', context, clock, 200, { events: page.items.map((e) => presentEvent(e)) }, { pagination: page.meta });
     },
 
     getWebhookEvent: async (request, context) => {
       const found = orFail(await engine().service.getEvent(clientOf(context), request.path.event));
       const order = new Map(found.event.deliveryIds.map((id, index) => [id, index]));
       const deliveries = [...found.deliveries].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-      return ok(context, { event: presentEvent(found.event, deliveries) });
+      return v3Success('getWebhookEvent', context, clock, 200, { event: presentEvent(found.event, deliveries) });
     },
 
     listWebhookDeliveries: async (request, context) => {
@@ -136,19 +134,19 @@ export function webhookHandlers(sandbox: Sandbox): Pick<UncheckedHandlers<Exchan
       const deliveries = new ListableCollection<DeliveryRecord>({ id: (d) => d.id, fields: byCreatedAt });
       for (const delivery of await engine().service.listDeliveries(clientOf(context))) deliveries.upsert(delivery);
       const page = listRecords(deliveries, listRequest, filterPredicate(listRequest.filters, deliveryMatchers));
-      return respond(context, clock, 200, { deliveries: page.items.map(presentDelivery) }, { pagination: page.meta });
+      return v3Success('listWebhookDeliveries', context, clock, 200, { deliveries: page.items.map(presentDelivery) }, { pagination: page.meta });
     },
 
     getWebhookDelivery: async (request, context) => {
       const found = orFail(await engine().service.getDelivery(clientOf(context), request.path.delivery));
-      return ok(context, { delivery: presentDelivery(found.delivery) });
+      return v3Success('getWebhookDelivery', context, clock, 200, { delivery: presentDelivery(found.delivery) });
     },
 
     retryWebhookDelivery: async (request, context) => {
       const retried = orFail(await engine().service.retry(clientOf(context), request.path.delivery));
       // The contract: "the attempt is made at once".
       dispatchSoon();
-      return ok(context, { delivery: presentDelivery(retried.delivery) });
+      return v3Success('retryWebhookDelivery', context, clock, 200, { delivery: presentDelivery(retried.delivery) });
     },
   };
   return handlers;

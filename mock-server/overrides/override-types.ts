@@ -7,6 +7,7 @@ import type { depositV1ErrorCodes } from '../../generated/deposit-v1/contract-da
 import type { Operations as DepositV1Operations } from '../../generated/deposit-v1/types.js';
 import type { exchangeV3ErrorCodes } from '../../generated/exchange-v3/contract-data.js';
 import type { Operations as ExchangeV3Operations } from '../../generated/exchange-v3/types.js';
+import type { OwnResult } from '../http/success-payload.js';
 
 /** Every operationId of the exchange v3 and deposit v1 contracts. */
 export type OverridableOperation = keyof ExchangeV3Operations | keyof DepositV1Operations;
@@ -51,14 +52,6 @@ type IsUnknown<T> = unknown extends T ? true : false;
 
 /** The payload of a success body: v3 `result`, v1 `data`, or the body itself (a YAML or XML text). */
 type PayloadOf<Body> = Body extends { state: 0; result?: infer Result } ? OwnResult<Result> : Body extends { data: infer Data } ? Data : Body;
-
-/**
- * A v3 operation's `result`, without what the generic envelope adds to it: SuccessEnvelope types
- * `result` as any object, array or null, and each operation narrows it by intersection, which
- * leaves an index signature (hiding misspelt fields) and an array branch no result has.
- */
-type OwnResult<Result> = Result extends readonly unknown[] ? never : Result extends object ? WithoutIndexSignature<Result> : Result;
-type WithoutIndexSignature<T> = { [Key in keyof T as string extends Key ? never : Key]: T[Key] };
 
 /** Meta an override may (or, for lists, must) give: v3 meta beyond the platform's, v1 `meta`. */
 type MetaOf<Body> = Body extends { state: 0; meta: infer Meta }

@@ -5,6 +5,7 @@
 import type { SandboxStateAccounts, SandboxStateKey, SandboxStateSite } from '../../generated/sandbox-control/types.js';
 import type { ApiKey } from '../domain/accounts/api-keys.js';
 import type { Site } from '../domain/accounts/sites.js';
+import { isSubscribable } from '../domain/accounts/deposit-webhook-events.js';
 import { StateRejected, type StateReferences } from '../domain/state-rejected.js';
 import type { SandboxGeneration } from '../sandbox.js';
 import { dateOf, msOf } from './instants.js';
@@ -34,7 +35,7 @@ export function restoreAccountsState(generation: Pick<SandboxGeneration, 'keys' 
     const pointer = `/accounts/sites/${index}`;
     if (sites.has(record.id)) throw new StateRejected(`${pointer}/id`, `site ${record.id} appears twice`);
     if (generation.sites.find(record.apiKey) !== undefined) throw new StateRejected(`${pointer}/apiKey`, 'another site has this API key');
-    const site = siteOf(record);
+    const site = siteOf(record, pointer);
     generation.sites.adopt(site);
     sites.set(site.id, site);
   });
@@ -72,7 +73,9 @@ function siteState(site: Site): SandboxStateSite {
   return { ...rest, webhookEvents: [...webhookEvents], createdAtMs: createdAt.getTime() };
 }
 
-function siteOf(record: SandboxStateSite): Site {
-  const { createdAtMs, ...rest } = record;
-  return { ...rest, createdAt: new Date(createdAtMs) };
+/** A site subscribes only to the v1 contract's deposit event types, as createSite checks. */
+function siteOf(record: SandboxStateSite, pointer: string): Site {
+  const { createdAtMs, webhookEvents, ...rest } = record;
+  const subscribed = webhookEvents.map((type, index) => (isSubscribable(type) ? type : reject(`${pointer}/webhookEvents/${index}`, `${type} is not a webhook event type of the v1 contract`)));
+  return { ...rest, webhookEvents: subscribed, createdAt: new Date(createdAtMs) };
 }

@@ -144,6 +144,11 @@ describe('a document that cannot be loaded', () => {
     await expectRefusedUntouched(target, { ...good, webhooks: { ...good.webhooks, deliveries: [delivery] } }, 'webhooks.deliveries.0.eventId');
   });
 
+  it('refuses a site subscribed to an event type the v1 contract does not have', async () => {
+    const site = { ...good.accounts.sites[0]!, id: 9, apiKey: 'site_unknown_event', webhookEvents: ['deposit.paid', 'deposit.teleported'] };
+    await expectRefusedUntouched(target, { ...good, accounts: { ...good.accounts, sites: [...good.accounts.sites, site] } }, 'accounts.sites.1.webhookEvents.1');
+  });
+
   it('refuses a status its machine does not have', async () => {
     const key = good.accounts.keys.at(-1)!;
     const endpoint = {

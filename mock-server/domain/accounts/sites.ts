@@ -1,5 +1,6 @@
 // Sites of the v1 deposit family: the API key and secret the `hmac` scheme signs with, the
 // webhook secret and callback URL deliveries use, and the site's AML setting.
+import type { DepositV1Webhook } from './deposit-webhook-events.js';
 import type { Random } from '../../random.js';
 
 export interface Site {
@@ -11,7 +12,7 @@ export interface Site {
   callbackUrl: string | null;
   amlEnabled: boolean;
   /** Event types delivered to the callback URL (the v1 catalog's `subscribed`). */
-  webhookEvents: string[];
+  webhookEvents: DepositV1Webhook[];
   createdAt: Date;
 }
 
@@ -21,7 +22,7 @@ export interface CreateSiteInput {
   apiSecret?: string;
   callbackUrl?: string | null;
   amlEnabled?: boolean;
-  webhookEvents: string[];
+  webhookEvents: DepositV1Webhook[];
 }
 
 export class SiteRegistry {

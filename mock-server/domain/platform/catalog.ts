@@ -4,18 +4,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseYaml } from '../../yaml.js';
+import type { Contract, OrderStatusDictionaryItem } from '../../../generated/exchange-v3/types.js';
 import { orderMachine } from '../../../generated/machines.js';
-
-export interface ContractEntry {
-  key: string;
-  version: string;
-  title: string;
-  status: string;
-  stability: string;
-  description: string;
-  headers: string[];
-  schemas: string[];
-}
 
 export interface SchemaEntry {
   key: string;
@@ -26,7 +16,7 @@ export interface SchemaEntry {
 }
 
 export interface PlatformCatalog {
-  contracts: ContractEntry[];
+  contracts: Contract[];
   schemas: SchemaEntry[];
 }
 
@@ -45,7 +35,7 @@ export function loadPlatformCatalog(contractsDir: string): PlatformCatalog {
 }
 
 function readPlatformCatalog(contractsDir: string): PlatformCatalog {
-  const { contracts } = parseYaml(readFileSync(join(contractsDir, 'platform-contracts.yaml'), 'utf8')) as { contracts: ContractEntry[] };
+  const { contracts } = parseYaml(readFileSync(join(contractsDir, 'platform-contracts.yaml'), 'utf8')) as { contracts: Contract[] };
   const schemas = readdirSync(join(contractsDir, 'schemas'))
     .filter((file) => file.endsWith('.json'))
     .sort()
@@ -63,15 +53,8 @@ function readPlatformCatalog(contractsDir: string): PlatformCatalog {
   return { contracts, schemas };
 }
 
-export interface OrderStatusEntry {
-  code: string;
-  title: string;
-  description: string;
-  is_final: boolean;
-}
-
 /** The order-status dictionary, from the order machine: final means terminal. */
-export function orderStatuses(): OrderStatusEntry[] {
+export function orderStatuses(): OrderStatusDictionaryItem[] {
   return orderMachine.states.map((code) => ({
     code,
     title: code.split('_').map((w, i) => (i === 0 ? w.charAt(0).toUpperCase() + w.slice(1) : w)).join(' '),

@@ -9,6 +9,7 @@ import { bundledDocument } from '../../bundled-contracts.js';
 import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
 import type { Site } from '../accounts/sites.js';
+import { isDepositV1Webhook, type DepositV1Webhook } from '../accounts/deposit-webhook-events.js';
 import { randomUuid, secretFingerprint } from './ids.js';
 import type { DeliveryRecord, EndpointRecord, EventRecord, EventResource } from '../../store/records/webhook-records.js';
 import { newDelivery } from './records.js';
@@ -25,7 +26,7 @@ export interface SiteWebhookContext {
 
 /** One entry of the v1 event catalog (listWebhookEventTypes). */
 export interface SiteEventType {
-  type: string;
+  type: DepositV1Webhook;
   description: string;
   isFinal: boolean;
 }
@@ -49,6 +50,7 @@ function loadCatalog(): SiteEventType[] {
     if (typeof description !== 'string' || typeof isFinal !== 'boolean') {
       throw new Error(`the deposit contract's webhook ${type} lacks a description or a boolean x-final`);
     }
+    if (!isDepositV1Webhook(type)) throw new Error(`the deposit contract's webhook ${type} has no generated validator`);
     return { type, description: description.trim(), isFinal };
   });
 }
@@ -145,7 +147,7 @@ export async function emitSiteEvent(
   const sendAnyway = input.evenIfUnsubscribed === true;
   const reachable = endpoint.status === 'active';
   // emit() skips a disabled endpoint: a site without a callback URL gets the delivery recorded below.
-  const owed = sendAnyway || site.webhookEvents.includes(input.type);
+  const owed = sendAnyway || site.webhookEvents.some((type) => type === input.type);
   const parked = !reachable && owed;
   const emitted = await context.service.emit({
     clientId: siteClientId(site),
