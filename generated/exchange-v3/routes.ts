@@ -37,7 +37,7 @@ export type { Caller, SecurityHooks } from '../runtime/server-security.js';
 export { callerOf, keepRawBody } from '../runtime/server-security.js';
 export type { IdempotencySlot, IdempotencyStore, Reservation, StoredAnswer } from '../runtime/server-idempotency.js';
 export type { LimitMeter, MeterReading, WindowReading } from '../runtime/server-limits.js';
-export type { ContractErrors, HandlerContext, HandlerResponse, NotImplementedReply, RouteDefinition, Router, RouterOptions, UncheckedHandlers, ValidationDetails } from '../runtime/router-runtime.js';
+export type { ContractErrors, HandlerContext, HandlerResponse, NotImplementedReply, RouteDefinition, Router, RouterOptions, ValidationDetails } from '../runtime/router-runtime.js';
 
 /** The parsed, validated request of one operation. */
 export type HandlerRequest<OperationId extends keyof Operations> = OperationRequest<Operations[OperationId]>;

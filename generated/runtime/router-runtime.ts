@@ -125,16 +125,6 @@ export type SuccessReply<Reply> = Extract<Reply, { status: 200 | 201 | 202 | 203
 /** What a success answer wraps: the body's `result` (the v3 envelope) or `data` (v1), by `Key`. */
 export type EnvelopePayload<Body, Key extends string> = Key extends keyof Body ? Body[Key] : never;
 
-/**
- * A handler map whose answers are not checked per operation (`HandlerResponse`): the requests
- * are typed as in `Handlers`, the answers only need a status.
- */
-export type UncheckedHandlers<Handlers> = {
-  [OperationId in keyof Handlers]: Handlers[OperationId] extends (request: infer Request, context: HandlerContext) => unknown
-    ? (request: Request, context: HandlerContext) => Promise<HandlerResponse> | HandlerResponse
-    : never;
-};
-
 /** The raw express objects and the matched route, for what the typed request does not carry. */
 export interface HandlerContext {
   route: RouteDefinition;
