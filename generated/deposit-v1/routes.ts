@@ -41,7 +41,7 @@ export type { ContractErrors, HandlerContext, HandlerResponse, NotImplementedRep
 export type HandlerRequest<OperationId extends keyof Operations> = OperationRequest<Operations[OperationId]>;
 
 /** The answers an operation may give: a declared status with its body type (or the 501 of an operation not implemented yet). */
-export type HandlerReply<OperationId extends keyof Operations> = TypedReply<Operations[OperationId]['responses']>;
+export type HandlerReply<OperationId extends keyof Operations> = TypedReply<Operations[OperationId]['responses'], Operations[OperationId]['responseHeaders']>;
 
 /** One method per operation of contracts/deposit-v1.openapi.yaml; `tsc` refuses an answer the contract does not declare. */
 export interface DepositV1Handlers {

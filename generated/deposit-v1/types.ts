@@ -392,6 +392,16 @@ export type ListAssetsResponses = {
   '401': V1Error;
 };
 
+/** Response headers of `listAssets` (GET /v1/public/assets) by status. */
+export type ListAssetsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `listAssets` (GET /v1/public/assets). */
 export type ListAssetsResult = ListAssetsResponses['200'];
 
@@ -410,6 +420,16 @@ export type ListNetworksResponses = {
   '401': V1Error;
 };
 
+/** Response headers of `listNetworks` (GET /v1/public/networks) by status. */
+export type ListNetworksResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `listNetworks` (GET /v1/public/networks). */
 export type ListNetworksResult = ListNetworksResponses['200'];
 
@@ -426,6 +446,16 @@ export type ListAmlCurrenciesResponses = {
   '200': AmlCurrencyListEnvelope;
   /** The request signature is missing or wrong, the key is unknown, or the timestamp is outside the window. */
   '401': V1Error;
+};
+
+/** Response headers of `listAmlCurrencies` (GET /v1/public/aml/currencies) by status. */
+export type ListAmlCurrenciesResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `listAmlCurrencies` (GET /v1/public/aml/currencies). */
@@ -465,6 +495,34 @@ export type CreateAmlCheckResponses = {
   '422': V1Error;
 };
 
+/** Response headers of `createAmlCheck` (POST /v1/public/aml/checks) by status. */
+export type CreateAmlCheckResponseHeaders = {
+  '201': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `createAmlCheck` (POST /v1/public/aml/checks). */
 export type CreateAmlCheckResult = CreateAmlCheckResponses['201'];
 
@@ -493,6 +551,24 @@ export type GetAmlCheckResponses = {
   '422': V1Error;
 };
 
+/** Response headers of `getAmlCheck` (GET /v1/public/aml/checks/{uuid}) by status. */
+export type GetAmlCheckResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `getAmlCheck` (GET /v1/public/aml/checks/{uuid}). */
 export type GetAmlCheckResult = GetAmlCheckResponses['200'];
 
@@ -509,6 +585,16 @@ export type SendSiteTestWebhookResponses = {
   '201': TestWebhookEnvelope;
   /** The request signature is missing or wrong, the key is unknown, or the timestamp is outside the window. */
   '401': V1Error;
+};
+
+/** Response headers of `sendSiteTestWebhook` (POST /v1/public/webhooks/test) by status. */
+export type SendSiteTestWebhookResponseHeaders = {
+  '201': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `sendSiteTestWebhook` (POST /v1/public/webhooks/test). */
@@ -539,6 +625,24 @@ export type ResendWebhookEventResponses = {
   '422': V1Error;
 };
 
+/** Response headers of `resendWebhookEvent` (POST /v1/public/webhooks/resend/{eventId}) by status. */
+export type ResendWebhookEventResponseHeaders = {
+  '201': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `resendWebhookEvent` (POST /v1/public/webhooks/resend/{eventId}). */
 export type ResendWebhookEventResult = ResendWebhookEventResponses['201'];
 
@@ -557,6 +661,16 @@ export type ListWebhookEgressIpsResponses = {
   '401': V1Error;
 };
 
+/** Response headers of `listWebhookEgressIps` (GET /v1/public/webhooks/egress-ips) by status. */
+export type ListWebhookEgressIpsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `listWebhookEgressIps` (GET /v1/public/webhooks/egress-ips). */
 export type ListWebhookEgressIpsResult = ListWebhookEgressIpsResponses['200'];
 
@@ -573,6 +687,16 @@ export type ListWebhookEventTypesResponses = {
   '200': WebhookEventCatalogEnvelope;
   /** The request signature is missing or wrong, the key is unknown, or the timestamp is outside the window. */
   '401': V1Error;
+};
+
+/** Response headers of `listWebhookEventTypes` (GET /v1/public/webhooks/events) by status. */
+export type ListWebhookEventTypesResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `listWebhookEventTypes` (GET /v1/public/webhooks/events). */
@@ -605,6 +729,20 @@ export type ListDepositsResponses = {
   '401': V1Error;
   /** Invalid input (`VALIDATION_ERROR`); `error.details` maps each field to its messages. */
   '422': V1Error;
+};
+
+/** Response headers of `listDeposits` (GET /v1/public/deposits) by status. */
+export type ListDepositsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `listDeposits` (GET /v1/public/deposits). */
@@ -644,6 +782,34 @@ export type CreateDepositResponses = {
   '422': V1Error;
 };
 
+/** Response headers of `createDeposit` (POST /v1/public/deposits) by status. */
+export type CreateDepositResponseHeaders = {
+  '201': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `createDeposit` (POST /v1/public/deposits). */
 export type CreateDepositResult = CreateDepositResponses['201'];
 
@@ -670,6 +836,24 @@ export type GetDepositResponses = {
   '404': V1Error;
   /** Invalid input (`VALIDATION_ERROR`); `error.details` maps each field to its messages. */
   '422': V1Error;
+};
+
+/** Response headers of `getDeposit` (GET /v1/public/deposits/{uuid}) by status. */
+export type GetDepositResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getDeposit` (GET /v1/public/deposits/{uuid}). */
@@ -702,6 +886,28 @@ export type RefreshDepositResponses = {
   '429': V1Error;
 };
 
+/** Response headers of `refreshDeposit` (POST /v1/public/deposits/{uuid}/refresh) by status. */
+export type RefreshDepositResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'X-Request-Id'?: string;
+    'Retry-After'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `refreshDeposit` (POST /v1/public/deposits/{uuid}/refresh). */
 export type RefreshDepositResult = RefreshDepositResponses['200'];
 
@@ -728,6 +934,24 @@ export type GetDepositAmlResponses = {
   '404': V1Error;
   /** Invalid input (`VALIDATION_ERROR`); `error.details` maps each field to its messages. */
   '422': V1Error;
+};
+
+/** Response headers of `getDepositAml` (GET /v1/public/deposits/{uuid}/aml) by status. */
+export type GetDepositAmlResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getDepositAml` (GET /v1/public/deposits/{uuid}/aml). */
@@ -758,6 +982,24 @@ export type GetDepositByOrderIdResponses = {
   '422': V1Error;
 };
 
+/** Response headers of `getDepositByOrderId` (GET /v1/public/deposits/by-order-id/{orderId}) by status. */
+export type GetDepositByOrderIdResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `getDepositByOrderId` (GET /v1/public/deposits/by-order-id/{orderId}). */
 export type GetDepositByOrderIdResult = GetDepositByOrderIdResponses['200'];
 
@@ -784,6 +1026,24 @@ export type GetDepositAmlByOrderIdResponses = {
   '404': V1Error;
   /** Invalid input (`VALIDATION_ERROR`); `error.details` maps each field to its messages. */
   '422': V1Error;
+};
+
+/** Response headers of `getDepositAmlByOrderId` (GET /v1/public/deposits/by-order-id/{orderId}/aml) by status. */
+export type GetDepositAmlByOrderIdResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getDepositAmlByOrderId` (GET /v1/public/deposits/by-order-id/{orderId}/aml). */
@@ -818,6 +1078,20 @@ export type ListStaticAddressesResponses = {
   '422': V1Error;
 };
 
+/** Response headers of `listStaticAddresses` (GET /v1/public/static-addresses) by status. */
+export type ListStaticAddressesResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `listStaticAddresses` (GET /v1/public/static-addresses). */
 export type ListStaticAddressesResult = ListStaticAddressesResponses['200'];
 
@@ -849,6 +1123,33 @@ export type CreateStaticAddressResponses = {
   '422': V1Error;
 };
 
+/** Response headers of `createStaticAddress` (POST /v1/public/static-addresses) by status. */
+export type CreateStaticAddressResponseHeaders = {
+  '201': {
+    'X-Request-Id'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `createStaticAddress` (POST /v1/public/static-addresses). */
 export type CreateStaticAddressResult = CreateStaticAddressResponses['201'];
 
@@ -877,6 +1178,24 @@ export type GetStaticAddressByOrderIdResponses = {
   '422': V1Error;
 };
 
+/** Response headers of `getStaticAddressByOrderId` (GET /v1/public/static-addresses/by-order-id/{orderId}) by status. */
+export type GetStaticAddressByOrderIdResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `getStaticAddressByOrderId` (GET /v1/public/static-addresses/by-order-id/{orderId}). */
 export type GetStaticAddressByOrderIdResult = GetStaticAddressByOrderIdResponses['200'];
 
@@ -903,6 +1222,24 @@ export type GetStaticAddressResponses = {
   '404': V1Error;
   /** Invalid input (`VALIDATION_ERROR`); `error.details` maps each field to its messages. */
   '422': V1Error;
+};
+
+/** Response headers of `getStaticAddress` (GET /v1/public/static-addresses/{uuid}) by status. */
+export type GetStaticAddressResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getStaticAddress` (GET /v1/public/static-addresses/{uuid}). */
@@ -945,6 +1282,24 @@ export type ListStaticAddressPaymentsResponses = {
   '422': V1Error;
 };
 
+/** Response headers of `listStaticAddressPayments` (GET /v1/public/static-addresses/{uuid}/payments) by status. */
+export type ListStaticAddressPaymentsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `listStaticAddressPayments` (GET /v1/public/static-addresses/{uuid}/payments). */
 export type ListStaticAddressPaymentsResult = ListStaticAddressPaymentsResponses['200'];
 
@@ -959,6 +1314,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: ListAssetsResponses;
+    responseHeaders: ListAssetsResponseHeaders;
     result: ListAssetsResult;
     error: ListAssetsError;
   };
@@ -968,6 +1324,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: ListNetworksResponses;
+    responseHeaders: ListNetworksResponseHeaders;
     result: ListNetworksResult;
     error: ListNetworksError;
   };
@@ -977,6 +1334,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: ListAmlCurrenciesResponses;
+    responseHeaders: ListAmlCurrenciesResponseHeaders;
     result: ListAmlCurrenciesResult;
     error: ListAmlCurrenciesError;
   };
@@ -986,6 +1344,7 @@ export interface Operations {
     headers: CreateAmlCheckHeaders;
     body: CreateAmlCheckBody;
     responses: CreateAmlCheckResponses;
+    responseHeaders: CreateAmlCheckResponseHeaders;
     result: CreateAmlCheckResult;
     error: CreateAmlCheckError;
   };
@@ -995,6 +1354,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: GetAmlCheckResponses;
+    responseHeaders: GetAmlCheckResponseHeaders;
     result: GetAmlCheckResult;
     error: GetAmlCheckError;
   };
@@ -1004,6 +1364,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: SendSiteTestWebhookResponses;
+    responseHeaders: SendSiteTestWebhookResponseHeaders;
     result: SendSiteTestWebhookResult;
     error: SendSiteTestWebhookError;
   };
@@ -1013,6 +1374,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: ResendWebhookEventResponses;
+    responseHeaders: ResendWebhookEventResponseHeaders;
     result: ResendWebhookEventResult;
     error: ResendWebhookEventError;
   };
@@ -1022,6 +1384,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: ListWebhookEgressIpsResponses;
+    responseHeaders: ListWebhookEgressIpsResponseHeaders;
     result: ListWebhookEgressIpsResult;
     error: ListWebhookEgressIpsError;
   };
@@ -1031,6 +1394,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: ListWebhookEventTypesResponses;
+    responseHeaders: ListWebhookEventTypesResponseHeaders;
     result: ListWebhookEventTypesResult;
     error: ListWebhookEventTypesError;
   };
@@ -1040,6 +1404,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: ListDepositsResponses;
+    responseHeaders: ListDepositsResponseHeaders;
     result: ListDepositsResult;
     error: ListDepositsError;
   };
@@ -1049,6 +1414,7 @@ export interface Operations {
     headers: CreateDepositHeaders;
     body: CreateDepositBody;
     responses: CreateDepositResponses;
+    responseHeaders: CreateDepositResponseHeaders;
     result: CreateDepositResult;
     error: CreateDepositError;
   };
@@ -1058,6 +1424,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: GetDepositResponses;
+    responseHeaders: GetDepositResponseHeaders;
     result: GetDepositResult;
     error: GetDepositError;
   };
@@ -1067,6 +1434,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: RefreshDepositResponses;
+    responseHeaders: RefreshDepositResponseHeaders;
     result: RefreshDepositResult;
     error: RefreshDepositError;
   };
@@ -1076,6 +1444,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: GetDepositAmlResponses;
+    responseHeaders: GetDepositAmlResponseHeaders;
     result: GetDepositAmlResult;
     error: GetDepositAmlError;
   };
@@ -1085,6 +1454,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: GetDepositByOrderIdResponses;
+    responseHeaders: GetDepositByOrderIdResponseHeaders;
     result: GetDepositByOrderIdResult;
     error: GetDepositByOrderIdError;
   };
@@ -1094,6 +1464,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: GetDepositAmlByOrderIdResponses;
+    responseHeaders: GetDepositAmlByOrderIdResponseHeaders;
     result: GetDepositAmlByOrderIdResult;
     error: GetDepositAmlByOrderIdError;
   };
@@ -1103,6 +1474,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: ListStaticAddressesResponses;
+    responseHeaders: ListStaticAddressesResponseHeaders;
     result: ListStaticAddressesResult;
     error: ListStaticAddressesError;
   };
@@ -1112,6 +1484,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: CreateStaticAddressBody;
     responses: CreateStaticAddressResponses;
+    responseHeaders: CreateStaticAddressResponseHeaders;
     result: CreateStaticAddressResult;
     error: CreateStaticAddressError;
   };
@@ -1121,6 +1494,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: GetStaticAddressByOrderIdResponses;
+    responseHeaders: GetStaticAddressByOrderIdResponseHeaders;
     result: GetStaticAddressByOrderIdResult;
     error: GetStaticAddressByOrderIdError;
   };
@@ -1130,6 +1504,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: GetStaticAddressResponses;
+    responseHeaders: GetStaticAddressResponseHeaders;
     result: GetStaticAddressResult;
     error: GetStaticAddressError;
   };
@@ -1139,6 +1514,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: ListStaticAddressPaymentsResponses;
+    responseHeaders: ListStaticAddressPaymentsResponseHeaders;
     result: ListStaticAddressPaymentsResult;
     error: ListStaticAddressPaymentsError;
   };

@@ -1375,6 +1375,24 @@ export type PingResponses = {
   '422': ErrorEnvelope;
 };
 
+/** Response headers of `ping` (GET /api/v3/ping) by status. */
+export type PingResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `ping` (GET /api/v3/ping). */
 export type PingResult = PingResponses['200'];
 
@@ -1397,6 +1415,24 @@ export type GetOpenApiDocumentResponses = {
   '200': string;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
+};
+
+/** Response headers of `getOpenApiDocument` (GET /api/v3/openapi.yaml) by status. */
+export type GetOpenApiDocumentResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getOpenApiDocument` (GET /api/v3/openapi.yaml). */
@@ -1423,6 +1459,24 @@ export type ListPublicContractsResponses = {
   };
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
+};
+
+/** Response headers of `listPublicContracts` (GET /api/v3/public/contracts) by status. */
+export type ListPublicContractsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `listPublicContracts` (GET /api/v3/public/contracts). */
@@ -1459,6 +1513,35 @@ export type GetPublicContractResponses = {
   '422': ErrorEnvelope;
 };
 
+/** Response headers of `getPublicContract` (GET /api/v3/public/contracts/{contract}) by status. */
+export type GetPublicContractResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `getPublicContract` (GET /api/v3/public/contracts/{contract}). */
 export type GetPublicContractResult = GetPublicContractResponses['200'];
 
@@ -1483,6 +1566,24 @@ export type ListPublicSchemasResponses = {
   };
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
+};
+
+/** Response headers of `listPublicSchemas` (GET /api/v3/public/schemas) by status. */
+export type ListPublicSchemasResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `listPublicSchemas` (GET /api/v3/public/schemas). */
@@ -1519,6 +1620,35 @@ export type GetPublicSchemaResponses = {
   '422': ErrorEnvelope;
 };
 
+/** Response headers of `getPublicSchema` (GET /api/v3/public/schemas/{schema}) by status. */
+export type GetPublicSchemaResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `getPublicSchema` (GET /api/v3/public/schemas/{schema}). */
 export type GetPublicSchemaResult = GetPublicSchemaResponses['200'];
 
@@ -1541,6 +1671,24 @@ export type GetRatesXmlResponses = {
   '200': string;
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
+};
+
+/** Response headers of `getRatesXml` (GET /api/v3/public/rates.xml) by status. */
+export type GetRatesXmlResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getRatesXml` (GET /api/v3/public/rates.xml). */
@@ -1567,6 +1715,24 @@ export type ListPublicOrderStatusesResponses = {
   };
   /** `validation_error` with `error.details` per field (or a domain code of status 422 from `x-error-codes`). */
   '422': ErrorEnvelope;
+};
+
+/** Response headers of `listPublicOrderStatuses` (GET /api/v3/public/orders/statuses) by status. */
+export type ListPublicOrderStatusesResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `listPublicOrderStatuses` (GET /api/v3/public/orders/statuses). */
@@ -1601,6 +1767,64 @@ export type PrivatePingResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `privatePing` (GET /api/v3/private/ping) by status. */
+export type PrivatePingResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `privatePing` (GET /api/v3/private/ping). */
 export type PrivatePingResult = PrivatePingResponses['200'];
 
@@ -1631,6 +1855,64 @@ export type GetClientHealthResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `getClientHealth` (GET /api/v3/private/health/client) by status. */
+export type GetClientHealthResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getClientHealth` (GET /api/v3/private/health/client). */
@@ -1665,6 +1947,64 @@ export type GetClientResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `getClient` (GET /api/v3/private/client) by status. */
+export type GetClientResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `getClient` (GET /api/v3/private/client). */
 export type GetClientResult = GetClientResponses['200'];
 
@@ -1695,6 +2035,64 @@ export type GetUsageResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `getUsage` (GET /api/v3/private/usage) by status. */
+export type GetUsageResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getUsage` (GET /api/v3/private/usage). */
@@ -1729,6 +2127,64 @@ export type ListScopesResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `listScopes` (GET /api/v3/private/scopes) by status. */
+export type ListScopesResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `listScopes` (GET /api/v3/private/scopes). */
 export type ListScopesResult = ListScopesResponses['200'];
 
@@ -1759,6 +2215,64 @@ export type ListContractsResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `listContracts` (GET /api/v3/private/contracts) by status. */
+export type ListContractsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `listContracts` (GET /api/v3/private/contracts). */
@@ -1801,6 +2315,75 @@ export type GetContractResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `getContract` (GET /api/v3/private/contracts/{contract}) by status. */
+export type GetContractResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `getContract` (GET /api/v3/private/contracts/{contract}). */
 export type GetContractResult = GetContractResponses['200'];
 
@@ -1831,6 +2414,64 @@ export type ListSchemasResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `listSchemas` (GET /api/v3/private/schemas) by status. */
+export type ListSchemasResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `listSchemas` (GET /api/v3/private/schemas). */
@@ -1871,6 +2512,75 @@ export type GetSchemaResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `getSchema` (GET /api/v3/private/schemas/{schema}) by status. */
+export type GetSchemaResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getSchema` (GET /api/v3/private/schemas/{schema}). */
@@ -1939,6 +2649,64 @@ export type ListPaymentSystemsResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `listPaymentSystems` (GET /api/v3/private/exchange/payment-systems) by status. */
+export type ListPaymentSystemsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `listPaymentSystems` (GET /api/v3/private/exchange/payment-systems). */
 export type ListPaymentSystemsResult = ListPaymentSystemsResponses['200'];
 
@@ -1995,6 +2763,64 @@ export type ListRoutesResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `listRoutes` (GET /api/v3/private/exchange/routes) by status. */
+export type ListRoutesResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `listRoutes` (GET /api/v3/private/exchange/routes). */
 export type ListRoutesResult = ListRoutesResponses['200'];
 
@@ -2045,6 +2871,75 @@ export type GetRouteDetailsByQueryResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `getRouteDetailsByQuery` (GET /api/v3/private/exchange/routes/details) by status. */
+export type GetRouteDetailsByQueryResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `getRouteDetailsByQuery` (GET /api/v3/private/exchange/routes/details). */
 export type GetRouteDetailsByQueryResult = GetRouteDetailsByQueryResponses['200'];
 
@@ -2085,6 +2980,75 @@ export type GetRouteDetailsByPairResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `getRouteDetailsByPair` (GET /api/v3/private/exchange/routes/{from}/{to}/details) by status. */
+export type GetRouteDetailsByPairResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getRouteDetailsByPair` (GET /api/v3/private/exchange/routes/{from}/{to}/details). */
@@ -2129,6 +3093,75 @@ export type GetRouteCapabilitiesByPairResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `getRouteCapabilitiesByPair` (GET /api/v3/private/exchange/routes/{from}/{to}/capabilities) by status. */
+export type GetRouteCapabilitiesByPairResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `getRouteCapabilitiesByPair` (GET /api/v3/private/exchange/routes/{from}/{to}/capabilities). */
 export type GetRouteCapabilitiesByPairResult = GetRouteCapabilitiesByPairResponses['200'];
 
@@ -2167,6 +3200,75 @@ export type GetRouteResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `getRoute` (GET /api/v3/private/exchange/routes/{route}) by status. */
+export type GetRouteResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getRoute` (GET /api/v3/private/exchange/routes/{route}). */
@@ -2209,6 +3311,75 @@ export type GetRouteDetailsResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `getRouteDetails` (GET /api/v3/private/exchange/routes/{route}/details) by status. */
+export type GetRouteDetailsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `getRouteDetails` (GET /api/v3/private/exchange/routes/{route}/details). */
 export type GetRouteDetailsResult = GetRouteDetailsResponses['200'];
 
@@ -2247,6 +3418,75 @@ export type GetRouteCapabilitiesResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `getRouteCapabilities` (GET /api/v3/private/exchange/routes/{route}/capabilities) by status. */
+export type GetRouteCapabilitiesResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getRouteCapabilities` (GET /api/v3/private/exchange/routes/{route}/capabilities). */
@@ -2294,6 +3534,109 @@ export type CreateQuoteResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `createQuote` (POST /api/v3/private/exchange/quotes) by status. */
+export type CreateQuoteResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `createQuote` (POST /api/v3/private/exchange/quotes). */
 export type CreateQuoteResult = CreateQuoteResponses['200'];
 
@@ -2337,6 +3680,109 @@ export type PreflightOrderResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `preflightOrder` (POST /api/v3/private/exchange/orders/preflight) by status. */
+export type PreflightOrderResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `preflightOrder` (POST /api/v3/private/exchange/orders/preflight). */
@@ -2384,6 +3830,109 @@ export type CreateOrderResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `createOrder` (POST /api/v3/private/exchange/orders) by status. */
+export type CreateOrderResponseHeaders = {
+  '201': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `createOrder` (POST /api/v3/private/exchange/orders). */
 export type CreateOrderResult = CreateOrderResponses['201'];
 
@@ -2422,6 +3971,75 @@ export type GetExchangeOrderResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `getExchangeOrder` (GET /api/v3/private/exchange/orders/{order}) by status. */
+export type GetExchangeOrderResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getExchangeOrder` (GET /api/v3/private/exchange/orders/{order}). */
@@ -2468,6 +4086,87 @@ export type DeleteOrderResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `deleteOrder` (DELETE /api/v3/private/exchange/orders/{order}) by status. */
+export type DeleteOrderResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `deleteOrder` (DELETE /api/v3/private/exchange/orders/{order}). */
 export type DeleteOrderResult = DeleteOrderResponses['200'];
 
@@ -2508,6 +4207,75 @@ export type GetOrderActionsResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `getOrderActions` (GET /api/v3/private/exchange/orders/{order}/actions) by status. */
+export type GetOrderActionsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `getOrderActions` (GET /api/v3/private/exchange/orders/{order}/actions). */
 export type GetOrderActionsResult = GetOrderActionsResponses['200'];
 
@@ -2546,6 +4314,75 @@ export type GetOrderStatusResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `getOrderStatus` (GET /api/v3/private/exchange/orders/{order}/status) by status. */
+export type GetOrderStatusResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getOrderStatus` (GET /api/v3/private/exchange/orders/{order}/status). */
@@ -2601,6 +4438,120 @@ export type ConfirmOrderResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `confirmOrder` (POST /api/v3/private/exchange/orders/{order}/confirm) by status. */
+export type ConfirmOrderResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `confirmOrder` (POST /api/v3/private/exchange/orders/{order}/confirm). */
 export type ConfirmOrderResult = ConfirmOrderResponses['200'];
 
@@ -2654,6 +4605,120 @@ export type CancelOrderResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `cancelOrder` (POST /api/v3/private/exchange/orders/{order}/cancel) by status. */
+export type CancelOrderResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `cancelOrder` (POST /api/v3/private/exchange/orders/{order}/cancel). */
 export type CancelOrderResult = CancelOrderResponses['200'];
 
@@ -2699,6 +4764,109 @@ export type CreateUploadIntentResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `createUploadIntent` (POST /api/v3/private/files/upload-intents) by status. */
+export type CreateUploadIntentResponseHeaders = {
+  '201': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `createUploadIntent` (POST /api/v3/private/files/upload-intents). */
 export type CreateUploadIntentResult = CreateUploadIntentResponses['201'];
 
@@ -2737,6 +4905,75 @@ export type GetUploadIntentResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `getUploadIntent` (GET /api/v3/private/files/upload-intents/{intent}) by status. */
+export type GetUploadIntentResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getUploadIntent` (GET /api/v3/private/files/upload-intents/{intent}). */
@@ -2792,6 +5029,120 @@ export type CommitUploadIntentResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `commitUploadIntent` (POST /api/v3/private/files/upload-intents/{intent}/commit) by status. */
+export type CommitUploadIntentResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `commitUploadIntent` (POST /api/v3/private/files/upload-intents/{intent}/commit). */
 export type CommitUploadIntentResult = CommitUploadIntentResponses['200'];
 
@@ -2830,6 +5181,75 @@ export type ListOrderVerificationsResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `listOrderVerifications` (GET /api/v3/private/exchange/orders/{order}/verifications) by status. */
+export type ListOrderVerificationsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `listOrderVerifications` (GET /api/v3/private/exchange/orders/{order}/verifications). */
@@ -2885,6 +5305,120 @@ export type SubmitOrderVerificationsResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `submitOrderVerifications` (POST /api/v3/private/exchange/orders/{order}/verifications/submit) by status. */
+export type SubmitOrderVerificationsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `submitOrderVerifications` (POST /api/v3/private/exchange/orders/{order}/verifications/submit). */
 export type SubmitOrderVerificationsResult = SubmitOrderVerificationsResponses['200'];
 
@@ -2923,6 +5457,64 @@ export type GetVerificationRequirementsResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `getVerificationRequirements` (GET /api/v3/private/verifications/requirements) by status. */
+export type GetVerificationRequirementsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getVerificationRequirements` (GET /api/v3/private/verifications/requirements). */
@@ -2970,6 +5562,109 @@ export type CreateIdentityVerificationResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `createIdentityVerification` (POST /api/v3/private/verifications/identity) by status. */
+export type CreateIdentityVerificationResponseHeaders = {
+  '201': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `createIdentityVerification` (POST /api/v3/private/verifications/identity). */
 export type CreateIdentityVerificationResult = CreateIdentityVerificationResponses['201'];
 
@@ -3010,6 +5705,75 @@ export type GetIdentityVerificationResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `getIdentityVerification` (GET /api/v3/private/verifications/identity/{verification}) by status. */
+export type GetIdentityVerificationResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `getIdentityVerification` (GET /api/v3/private/verifications/identity/{verification}). */
 export type GetIdentityVerificationResult = GetIdentityVerificationResponses['200'];
 
@@ -3048,6 +5812,75 @@ export type GetIdentityVerificationActionsResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `getIdentityVerificationActions` (GET /api/v3/private/verifications/identity/{verification}/actions) by status. */
+export type GetIdentityVerificationActionsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getIdentityVerificationActions` (GET /api/v3/private/verifications/identity/{verification}/actions). */
@@ -3095,6 +5928,109 @@ export type CreateCardVerificationResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `createCardVerification` (POST /api/v3/private/verifications/cards) by status. */
+export type CreateCardVerificationResponseHeaders = {
+  '201': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `createCardVerification` (POST /api/v3/private/verifications/cards). */
 export type CreateCardVerificationResult = CreateCardVerificationResponses['201'];
 
@@ -3133,6 +6069,75 @@ export type GetCardVerificationResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `getCardVerification` (GET /api/v3/private/verifications/cards/{verification}) by status. */
+export type GetCardVerificationResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getCardVerification` (GET /api/v3/private/verifications/cards/{verification}). */
@@ -3175,6 +6180,75 @@ export type GetCardVerificationActionsResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `getCardVerificationActions` (GET /api/v3/private/verifications/cards/{verification}/actions) by status. */
+export type GetCardVerificationActionsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `getCardVerificationActions` (GET /api/v3/private/verifications/cards/{verification}/actions). */
 export type GetCardVerificationActionsResult = GetCardVerificationActionsResponses['200'];
 
@@ -3205,6 +6279,64 @@ export type ListWebhookEndpointsResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `listWebhookEndpoints` (GET /api/v3/private/webhooks) by status. */
+export type ListWebhookEndpointsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `listWebhookEndpoints` (GET /api/v3/private/webhooks). */
@@ -3252,6 +6384,109 @@ export type CreateWebhookEndpointResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `createWebhookEndpoint` (POST /api/v3/private/webhooks) by status. */
+export type CreateWebhookEndpointResponseHeaders = {
+  '201': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `createWebhookEndpoint` (POST /api/v3/private/webhooks). */
 export type CreateWebhookEndpointResult = CreateWebhookEndpointResponses['201'];
 
@@ -3295,6 +6530,109 @@ export type SendTestWebhookResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `sendTestWebhook` (POST /api/v3/private/webhooks/test) by status. */
+export type SendTestWebhookResponseHeaders = {
+  '201': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `sendTestWebhook` (POST /api/v3/private/webhooks/test). */
@@ -3345,6 +6683,64 @@ export type ListWebhookEventsResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `listWebhookEvents` (GET /api/v3/private/webhooks/events) by status. */
+export type ListWebhookEventsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `listWebhookEvents` (GET /api/v3/private/webhooks/events). */
 export type ListWebhookEventsResult = ListWebhookEventsResponses['200'];
 
@@ -3383,6 +6779,75 @@ export type GetWebhookEventResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `getWebhookEvent` (GET /api/v3/private/webhooks/events/{event}) by status. */
+export type GetWebhookEventResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getWebhookEvent` (GET /api/v3/private/webhooks/events/{event}). */
@@ -3437,6 +6902,64 @@ export type ListWebhookDeliveriesResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `listWebhookDeliveries` (GET /api/v3/private/webhooks/deliveries) by status. */
+export type ListWebhookDeliveriesResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `listWebhookDeliveries` (GET /api/v3/private/webhooks/deliveries). */
 export type ListWebhookDeliveriesResult = ListWebhookDeliveriesResponses['200'];
 
@@ -3475,6 +6998,75 @@ export type GetWebhookDeliveryResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `getWebhookDelivery` (GET /api/v3/private/webhooks/deliveries/{delivery}) by status. */
+export type GetWebhookDeliveryResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getWebhookDelivery` (GET /api/v3/private/webhooks/deliveries/{delivery}). */
@@ -3521,6 +7113,87 @@ export type RetryWebhookDeliveryResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `retryWebhookDelivery` (POST /api/v3/private/webhooks/deliveries/{delivery}/retry) by status. */
+export type RetryWebhookDeliveryResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `retryWebhookDelivery` (POST /api/v3/private/webhooks/deliveries/{delivery}/retry). */
 export type RetryWebhookDeliveryResult = RetryWebhookDeliveryResponses['200'];
 
@@ -3559,6 +7232,75 @@ export type GetWebhookEndpointResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `getWebhookEndpoint` (GET /api/v3/private/webhooks/{webhook}) by status. */
+export type GetWebhookEndpointResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getWebhookEndpoint` (GET /api/v3/private/webhooks/{webhook}). */
@@ -3603,6 +7345,87 @@ export type DeleteWebhookEndpointResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `deleteWebhookEndpoint` (DELETE /api/v3/private/webhooks/{webhook}) by status. */
+export type DeleteWebhookEndpointResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `deleteWebhookEndpoint` (DELETE /api/v3/private/webhooks/{webhook}). */
@@ -3658,6 +7481,120 @@ export type UpdateWebhookEndpointResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `updateWebhookEndpoint` (PATCH /api/v3/private/webhooks/{webhook}) by status. */
+export type UpdateWebhookEndpointResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `updateWebhookEndpoint` (PATCH /api/v3/private/webhooks/{webhook}). */
 export type UpdateWebhookEndpointResult = UpdateWebhookEndpointResponses['200'];
 
@@ -3702,6 +7639,87 @@ export type RotateWebhookSecretResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `rotateWebhookSecret` (POST /api/v3/private/webhooks/{webhook}/rotate-secret) by status. */
+export type RotateWebhookSecretResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `rotateWebhookSecret` (POST /api/v3/private/webhooks/{webhook}/rotate-secret). */
 export type RotateWebhookSecretResult = RotateWebhookSecretResponses['200'];
 
@@ -3732,6 +7750,64 @@ export type ListOrderStatusesResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `listOrderStatuses` (GET /api/v3/private/orders/statuses) by status. */
+export type ListOrderStatusesResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `listOrderStatuses` (GET /api/v3/private/orders/statuses). */
@@ -3804,6 +7880,64 @@ export type ListOrdersResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `listOrders` (GET /api/v3/private/orders) by status. */
+export type ListOrdersResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `listOrders` (GET /api/v3/private/orders). */
 export type ListOrdersResult = ListOrdersResponses['200'];
 
@@ -3842,6 +7976,75 @@ export type GetOrderResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `getOrder` (GET /api/v3/private/orders/{order}) by status. */
+export type GetOrderResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getOrder` (GET /api/v3/private/orders/{order}). */
@@ -3889,6 +8092,109 @@ export type SimulateOrderResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `simulateOrder` (POST /api/v3/private/sandbox/exchange/orders/simulate) by status. */
+export type SimulateOrderResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `simulateOrder` (POST /api/v3/private/sandbox/exchange/orders/simulate). */
 export type SimulateOrderResult = SimulateOrderResponses['200'];
 
@@ -3921,6 +8227,75 @@ export type GetPartnerResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `getPartner` (GET /api/v3/private/partner) by status. */
+export type GetPartnerResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getPartner` (GET /api/v3/private/partner). */
@@ -3963,6 +8338,75 @@ export type GetPartnerStatisticsResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `getPartnerStatistics` (GET /api/v3/private/partner/statistics) by status. */
+export type GetPartnerStatisticsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getPartnerStatistics` (GET /api/v3/private/partner/statistics). */
@@ -4013,6 +8457,75 @@ export type ListPartnerReferralsResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `listPartnerReferrals` (GET /api/v3/private/partner/referrals) by status. */
+export type ListPartnerReferralsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `listPartnerReferrals` (GET /api/v3/private/partner/referrals). */
 export type ListPartnerReferralsResult = ListPartnerReferralsResponses['200'];
 
@@ -4061,6 +8574,75 @@ export type ListPartnerExchangesResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `listPartnerExchanges` (GET /api/v3/private/partner/exchanges) by status. */
+export type ListPartnerExchangesResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `listPartnerExchanges` (GET /api/v3/private/partner/exchanges). */
 export type ListPartnerExchangesResult = ListPartnerExchangesResponses['200'];
 
@@ -4107,6 +8689,75 @@ export type ListPartnerPayoutsResponses = {
   '422': ErrorEnvelope;
   /** `rate_limit_exceeded` or `quota_exceeded`; repeat after `Retry-After` seconds. */
   '429': ErrorEnvelope;
+};
+
+/** Response headers of `listPartnerPayouts` (GET /api/v3/private/partner/payouts) by status. */
+export type ListPartnerPayoutsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `listPartnerPayouts` (GET /api/v3/private/partner/payouts). */
@@ -4161,6 +8812,64 @@ export type ListReviewsResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `listReviews` (GET /api/v3/private/reviews) by status. */
+export type ListReviewsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `listReviews` (GET /api/v3/private/reviews). */
 export type ListReviewsResult = ListReviewsResponses['200'];
 
@@ -4206,6 +8915,109 @@ export type CreateReviewResponses = {
   '429': ErrorEnvelope;
 };
 
+/** Response headers of `createReview` (POST /api/v3/private/reviews) by status. */
+export type CreateReviewResponseHeaders = {
+  '201': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '403': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+    'Idempotent-Replayed'?: string;
+  };
+  '429': {
+    'Retry-After'?: string;
+    'X-Request-Id'?: string;
+    'X-RateLimit-Limit'?: string;
+    'X-RateLimit-Remaining'?: string;
+    'X-RateLimit-Reset'?: string;
+    'X-Api-Quota-Daily-Limit'?: string;
+    'X-Api-Quota-Daily-Remaining'?: string;
+    'X-Api-Quota-Monthly-Limit'?: string;
+    'X-Api-Quota-Monthly-Remaining'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `createReview` (POST /api/v3/private/reviews). */
 export type CreateReviewResult = CreateReviewResponses['201'];
 
@@ -4220,6 +9032,7 @@ export interface Operations {
     headers: PingHeaders;
     body: undefined;
     responses: PingResponses;
+    responseHeaders: PingResponseHeaders;
     result: PingResult;
     error: PingError;
   };
@@ -4229,6 +9042,7 @@ export interface Operations {
     headers: GetOpenApiDocumentHeaders;
     body: undefined;
     responses: GetOpenApiDocumentResponses;
+    responseHeaders: GetOpenApiDocumentResponseHeaders;
     result: GetOpenApiDocumentResult;
     error: GetOpenApiDocumentError;
   };
@@ -4238,6 +9052,7 @@ export interface Operations {
     headers: ListPublicContractsHeaders;
     body: undefined;
     responses: ListPublicContractsResponses;
+    responseHeaders: ListPublicContractsResponseHeaders;
     result: ListPublicContractsResult;
     error: ListPublicContractsError;
   };
@@ -4247,6 +9062,7 @@ export interface Operations {
     headers: GetPublicContractHeaders;
     body: undefined;
     responses: GetPublicContractResponses;
+    responseHeaders: GetPublicContractResponseHeaders;
     result: GetPublicContractResult;
     error: GetPublicContractError;
   };
@@ -4256,6 +9072,7 @@ export interface Operations {
     headers: ListPublicSchemasHeaders;
     body: undefined;
     responses: ListPublicSchemasResponses;
+    responseHeaders: ListPublicSchemasResponseHeaders;
     result: ListPublicSchemasResult;
     error: ListPublicSchemasError;
   };
@@ -4265,6 +9082,7 @@ export interface Operations {
     headers: GetPublicSchemaHeaders;
     body: undefined;
     responses: GetPublicSchemaResponses;
+    responseHeaders: GetPublicSchemaResponseHeaders;
     result: GetPublicSchemaResult;
     error: GetPublicSchemaError;
   };
@@ -4274,6 +9092,7 @@ export interface Operations {
     headers: GetRatesXmlHeaders;
     body: undefined;
     responses: GetRatesXmlResponses;
+    responseHeaders: GetRatesXmlResponseHeaders;
     result: GetRatesXmlResult;
     error: GetRatesXmlError;
   };
@@ -4283,6 +9102,7 @@ export interface Operations {
     headers: ListPublicOrderStatusesHeaders;
     body: undefined;
     responses: ListPublicOrderStatusesResponses;
+    responseHeaders: ListPublicOrderStatusesResponseHeaders;
     result: ListPublicOrderStatusesResult;
     error: ListPublicOrderStatusesError;
   };
@@ -4292,6 +9112,7 @@ export interface Operations {
     headers: PrivatePingHeaders;
     body: undefined;
     responses: PrivatePingResponses;
+    responseHeaders: PrivatePingResponseHeaders;
     result: PrivatePingResult;
     error: PrivatePingError;
   };
@@ -4301,6 +9122,7 @@ export interface Operations {
     headers: GetClientHealthHeaders;
     body: undefined;
     responses: GetClientHealthResponses;
+    responseHeaders: GetClientHealthResponseHeaders;
     result: GetClientHealthResult;
     error: GetClientHealthError;
   };
@@ -4310,6 +9132,7 @@ export interface Operations {
     headers: GetClientHeaders;
     body: undefined;
     responses: GetClientResponses;
+    responseHeaders: GetClientResponseHeaders;
     result: GetClientResult;
     error: GetClientError;
   };
@@ -4319,6 +9142,7 @@ export interface Operations {
     headers: GetUsageHeaders;
     body: undefined;
     responses: GetUsageResponses;
+    responseHeaders: GetUsageResponseHeaders;
     result: GetUsageResult;
     error: GetUsageError;
   };
@@ -4328,6 +9152,7 @@ export interface Operations {
     headers: ListScopesHeaders;
     body: undefined;
     responses: ListScopesResponses;
+    responseHeaders: ListScopesResponseHeaders;
     result: ListScopesResult;
     error: ListScopesError;
   };
@@ -4337,6 +9162,7 @@ export interface Operations {
     headers: ListContractsHeaders;
     body: undefined;
     responses: ListContractsResponses;
+    responseHeaders: ListContractsResponseHeaders;
     result: ListContractsResult;
     error: ListContractsError;
   };
@@ -4346,6 +9172,7 @@ export interface Operations {
     headers: GetContractHeaders;
     body: undefined;
     responses: GetContractResponses;
+    responseHeaders: GetContractResponseHeaders;
     result: GetContractResult;
     error: GetContractError;
   };
@@ -4355,6 +9182,7 @@ export interface Operations {
     headers: ListSchemasHeaders;
     body: undefined;
     responses: ListSchemasResponses;
+    responseHeaders: ListSchemasResponseHeaders;
     result: ListSchemasResult;
     error: ListSchemasError;
   };
@@ -4364,6 +9192,7 @@ export interface Operations {
     headers: GetSchemaHeaders;
     body: undefined;
     responses: GetSchemaResponses;
+    responseHeaders: GetSchemaResponseHeaders;
     result: GetSchemaResult;
     error: GetSchemaError;
   };
@@ -4373,6 +9202,7 @@ export interface Operations {
     headers: ListPaymentSystemsHeaders;
     body: undefined;
     responses: ListPaymentSystemsResponses;
+    responseHeaders: ListPaymentSystemsResponseHeaders;
     result: ListPaymentSystemsResult;
     error: ListPaymentSystemsError;
   };
@@ -4382,6 +9212,7 @@ export interface Operations {
     headers: ListRoutesHeaders;
     body: undefined;
     responses: ListRoutesResponses;
+    responseHeaders: ListRoutesResponseHeaders;
     result: ListRoutesResult;
     error: ListRoutesError;
   };
@@ -4391,6 +9222,7 @@ export interface Operations {
     headers: GetRouteDetailsByQueryHeaders;
     body: undefined;
     responses: GetRouteDetailsByQueryResponses;
+    responseHeaders: GetRouteDetailsByQueryResponseHeaders;
     result: GetRouteDetailsByQueryResult;
     error: GetRouteDetailsByQueryError;
   };
@@ -4400,6 +9232,7 @@ export interface Operations {
     headers: GetRouteDetailsByPairHeaders;
     body: undefined;
     responses: GetRouteDetailsByPairResponses;
+    responseHeaders: GetRouteDetailsByPairResponseHeaders;
     result: GetRouteDetailsByPairResult;
     error: GetRouteDetailsByPairError;
   };
@@ -4409,6 +9242,7 @@ export interface Operations {
     headers: GetRouteCapabilitiesByPairHeaders;
     body: undefined;
     responses: GetRouteCapabilitiesByPairResponses;
+    responseHeaders: GetRouteCapabilitiesByPairResponseHeaders;
     result: GetRouteCapabilitiesByPairResult;
     error: GetRouteCapabilitiesByPairError;
   };
@@ -4418,6 +9252,7 @@ export interface Operations {
     headers: GetRouteHeaders;
     body: undefined;
     responses: GetRouteResponses;
+    responseHeaders: GetRouteResponseHeaders;
     result: GetRouteResult;
     error: GetRouteError;
   };
@@ -4427,6 +9262,7 @@ export interface Operations {
     headers: GetRouteDetailsHeaders;
     body: undefined;
     responses: GetRouteDetailsResponses;
+    responseHeaders: GetRouteDetailsResponseHeaders;
     result: GetRouteDetailsResult;
     error: GetRouteDetailsError;
   };
@@ -4436,6 +9272,7 @@ export interface Operations {
     headers: GetRouteCapabilitiesHeaders;
     body: undefined;
     responses: GetRouteCapabilitiesResponses;
+    responseHeaders: GetRouteCapabilitiesResponseHeaders;
     result: GetRouteCapabilitiesResult;
     error: GetRouteCapabilitiesError;
   };
@@ -4445,6 +9282,7 @@ export interface Operations {
     headers: CreateQuoteHeaders;
     body: CreateQuoteBody;
     responses: CreateQuoteResponses;
+    responseHeaders: CreateQuoteResponseHeaders;
     result: CreateQuoteResult;
     error: CreateQuoteError;
   };
@@ -4454,6 +9292,7 @@ export interface Operations {
     headers: PreflightOrderHeaders;
     body: PreflightOrderBody;
     responses: PreflightOrderResponses;
+    responseHeaders: PreflightOrderResponseHeaders;
     result: PreflightOrderResult;
     error: PreflightOrderError;
   };
@@ -4463,6 +9302,7 @@ export interface Operations {
     headers: CreateOrderHeaders;
     body: CreateOrderBody;
     responses: CreateOrderResponses;
+    responseHeaders: CreateOrderResponseHeaders;
     result: CreateOrderResult;
     error: CreateOrderError;
   };
@@ -4472,6 +9312,7 @@ export interface Operations {
     headers: GetExchangeOrderHeaders;
     body: undefined;
     responses: GetExchangeOrderResponses;
+    responseHeaders: GetExchangeOrderResponseHeaders;
     result: GetExchangeOrderResult;
     error: GetExchangeOrderError;
   };
@@ -4481,6 +9322,7 @@ export interface Operations {
     headers: DeleteOrderHeaders;
     body: undefined;
     responses: DeleteOrderResponses;
+    responseHeaders: DeleteOrderResponseHeaders;
     result: DeleteOrderResult;
     error: DeleteOrderError;
   };
@@ -4490,6 +9332,7 @@ export interface Operations {
     headers: GetOrderActionsHeaders;
     body: undefined;
     responses: GetOrderActionsResponses;
+    responseHeaders: GetOrderActionsResponseHeaders;
     result: GetOrderActionsResult;
     error: GetOrderActionsError;
   };
@@ -4499,6 +9342,7 @@ export interface Operations {
     headers: GetOrderStatusHeaders;
     body: undefined;
     responses: GetOrderStatusResponses;
+    responseHeaders: GetOrderStatusResponseHeaders;
     result: GetOrderStatusResult;
     error: GetOrderStatusError;
   };
@@ -4508,6 +9352,7 @@ export interface Operations {
     headers: ConfirmOrderHeaders;
     body: ConfirmOrderBody | undefined;
     responses: ConfirmOrderResponses;
+    responseHeaders: ConfirmOrderResponseHeaders;
     result: ConfirmOrderResult;
     error: ConfirmOrderError;
   };
@@ -4517,6 +9362,7 @@ export interface Operations {
     headers: CancelOrderHeaders;
     body: CancelOrderBody | undefined;
     responses: CancelOrderResponses;
+    responseHeaders: CancelOrderResponseHeaders;
     result: CancelOrderResult;
     error: CancelOrderError;
   };
@@ -4526,6 +9372,7 @@ export interface Operations {
     headers: CreateUploadIntentHeaders;
     body: CreateUploadIntentBody;
     responses: CreateUploadIntentResponses;
+    responseHeaders: CreateUploadIntentResponseHeaders;
     result: CreateUploadIntentResult;
     error: CreateUploadIntentError;
   };
@@ -4535,6 +9382,7 @@ export interface Operations {
     headers: GetUploadIntentHeaders;
     body: undefined;
     responses: GetUploadIntentResponses;
+    responseHeaders: GetUploadIntentResponseHeaders;
     result: GetUploadIntentResult;
     error: GetUploadIntentError;
   };
@@ -4544,6 +9392,7 @@ export interface Operations {
     headers: CommitUploadIntentHeaders;
     body: CommitUploadIntentBody;
     responses: CommitUploadIntentResponses;
+    responseHeaders: CommitUploadIntentResponseHeaders;
     result: CommitUploadIntentResult;
     error: CommitUploadIntentError;
   };
@@ -4553,6 +9402,7 @@ export interface Operations {
     headers: ListOrderVerificationsHeaders;
     body: undefined;
     responses: ListOrderVerificationsResponses;
+    responseHeaders: ListOrderVerificationsResponseHeaders;
     result: ListOrderVerificationsResult;
     error: ListOrderVerificationsError;
   };
@@ -4562,6 +9412,7 @@ export interface Operations {
     headers: SubmitOrderVerificationsHeaders;
     body: SubmitOrderVerificationsBody;
     responses: SubmitOrderVerificationsResponses;
+    responseHeaders: SubmitOrderVerificationsResponseHeaders;
     result: SubmitOrderVerificationsResult;
     error: SubmitOrderVerificationsError;
   };
@@ -4571,6 +9422,7 @@ export interface Operations {
     headers: GetVerificationRequirementsHeaders;
     body: undefined;
     responses: GetVerificationRequirementsResponses;
+    responseHeaders: GetVerificationRequirementsResponseHeaders;
     result: GetVerificationRequirementsResult;
     error: GetVerificationRequirementsError;
   };
@@ -4580,6 +9432,7 @@ export interface Operations {
     headers: CreateIdentityVerificationHeaders;
     body: CreateIdentityVerificationBody;
     responses: CreateIdentityVerificationResponses;
+    responseHeaders: CreateIdentityVerificationResponseHeaders;
     result: CreateIdentityVerificationResult;
     error: CreateIdentityVerificationError;
   };
@@ -4589,6 +9442,7 @@ export interface Operations {
     headers: GetIdentityVerificationHeaders;
     body: undefined;
     responses: GetIdentityVerificationResponses;
+    responseHeaders: GetIdentityVerificationResponseHeaders;
     result: GetIdentityVerificationResult;
     error: GetIdentityVerificationError;
   };
@@ -4598,6 +9452,7 @@ export interface Operations {
     headers: GetIdentityVerificationActionsHeaders;
     body: undefined;
     responses: GetIdentityVerificationActionsResponses;
+    responseHeaders: GetIdentityVerificationActionsResponseHeaders;
     result: GetIdentityVerificationActionsResult;
     error: GetIdentityVerificationActionsError;
   };
@@ -4607,6 +9462,7 @@ export interface Operations {
     headers: CreateCardVerificationHeaders;
     body: CreateCardVerificationBody;
     responses: CreateCardVerificationResponses;
+    responseHeaders: CreateCardVerificationResponseHeaders;
     result: CreateCardVerificationResult;
     error: CreateCardVerificationError;
   };
@@ -4616,6 +9472,7 @@ export interface Operations {
     headers: GetCardVerificationHeaders;
     body: undefined;
     responses: GetCardVerificationResponses;
+    responseHeaders: GetCardVerificationResponseHeaders;
     result: GetCardVerificationResult;
     error: GetCardVerificationError;
   };
@@ -4625,6 +9482,7 @@ export interface Operations {
     headers: GetCardVerificationActionsHeaders;
     body: undefined;
     responses: GetCardVerificationActionsResponses;
+    responseHeaders: GetCardVerificationActionsResponseHeaders;
     result: GetCardVerificationActionsResult;
     error: GetCardVerificationActionsError;
   };
@@ -4634,6 +9492,7 @@ export interface Operations {
     headers: ListWebhookEndpointsHeaders;
     body: undefined;
     responses: ListWebhookEndpointsResponses;
+    responseHeaders: ListWebhookEndpointsResponseHeaders;
     result: ListWebhookEndpointsResult;
     error: ListWebhookEndpointsError;
   };
@@ -4643,6 +9502,7 @@ export interface Operations {
     headers: CreateWebhookEndpointHeaders;
     body: CreateWebhookEndpointBody;
     responses: CreateWebhookEndpointResponses;
+    responseHeaders: CreateWebhookEndpointResponseHeaders;
     result: CreateWebhookEndpointResult;
     error: CreateWebhookEndpointError;
   };
@@ -4652,6 +9512,7 @@ export interface Operations {
     headers: SendTestWebhookHeaders;
     body: SendTestWebhookBody;
     responses: SendTestWebhookResponses;
+    responseHeaders: SendTestWebhookResponseHeaders;
     result: SendTestWebhookResult;
     error: SendTestWebhookError;
   };
@@ -4661,6 +9522,7 @@ export interface Operations {
     headers: ListWebhookEventsHeaders;
     body: undefined;
     responses: ListWebhookEventsResponses;
+    responseHeaders: ListWebhookEventsResponseHeaders;
     result: ListWebhookEventsResult;
     error: ListWebhookEventsError;
   };
@@ -4670,6 +9532,7 @@ export interface Operations {
     headers: GetWebhookEventHeaders;
     body: undefined;
     responses: GetWebhookEventResponses;
+    responseHeaders: GetWebhookEventResponseHeaders;
     result: GetWebhookEventResult;
     error: GetWebhookEventError;
   };
@@ -4679,6 +9542,7 @@ export interface Operations {
     headers: ListWebhookDeliveriesHeaders;
     body: undefined;
     responses: ListWebhookDeliveriesResponses;
+    responseHeaders: ListWebhookDeliveriesResponseHeaders;
     result: ListWebhookDeliveriesResult;
     error: ListWebhookDeliveriesError;
   };
@@ -4688,6 +9552,7 @@ export interface Operations {
     headers: GetWebhookDeliveryHeaders;
     body: undefined;
     responses: GetWebhookDeliveryResponses;
+    responseHeaders: GetWebhookDeliveryResponseHeaders;
     result: GetWebhookDeliveryResult;
     error: GetWebhookDeliveryError;
   };
@@ -4697,6 +9562,7 @@ export interface Operations {
     headers: RetryWebhookDeliveryHeaders;
     body: undefined;
     responses: RetryWebhookDeliveryResponses;
+    responseHeaders: RetryWebhookDeliveryResponseHeaders;
     result: RetryWebhookDeliveryResult;
     error: RetryWebhookDeliveryError;
   };
@@ -4706,6 +9572,7 @@ export interface Operations {
     headers: GetWebhookEndpointHeaders;
     body: undefined;
     responses: GetWebhookEndpointResponses;
+    responseHeaders: GetWebhookEndpointResponseHeaders;
     result: GetWebhookEndpointResult;
     error: GetWebhookEndpointError;
   };
@@ -4715,6 +9582,7 @@ export interface Operations {
     headers: DeleteWebhookEndpointHeaders;
     body: undefined;
     responses: DeleteWebhookEndpointResponses;
+    responseHeaders: DeleteWebhookEndpointResponseHeaders;
     result: DeleteWebhookEndpointResult;
     error: DeleteWebhookEndpointError;
   };
@@ -4724,6 +9592,7 @@ export interface Operations {
     headers: UpdateWebhookEndpointHeaders;
     body: UpdateWebhookEndpointBody;
     responses: UpdateWebhookEndpointResponses;
+    responseHeaders: UpdateWebhookEndpointResponseHeaders;
     result: UpdateWebhookEndpointResult;
     error: UpdateWebhookEndpointError;
   };
@@ -4733,6 +9602,7 @@ export interface Operations {
     headers: RotateWebhookSecretHeaders;
     body: undefined;
     responses: RotateWebhookSecretResponses;
+    responseHeaders: RotateWebhookSecretResponseHeaders;
     result: RotateWebhookSecretResult;
     error: RotateWebhookSecretError;
   };
@@ -4742,6 +9612,7 @@ export interface Operations {
     headers: ListOrderStatusesHeaders;
     body: undefined;
     responses: ListOrderStatusesResponses;
+    responseHeaders: ListOrderStatusesResponseHeaders;
     result: ListOrderStatusesResult;
     error: ListOrderStatusesError;
   };
@@ -4751,6 +9622,7 @@ export interface Operations {
     headers: ListOrdersHeaders;
     body: undefined;
     responses: ListOrdersResponses;
+    responseHeaders: ListOrdersResponseHeaders;
     result: ListOrdersResult;
     error: ListOrdersError;
   };
@@ -4760,6 +9632,7 @@ export interface Operations {
     headers: GetOrderHeaders;
     body: undefined;
     responses: GetOrderResponses;
+    responseHeaders: GetOrderResponseHeaders;
     result: GetOrderResult;
     error: GetOrderError;
   };
@@ -4769,6 +9642,7 @@ export interface Operations {
     headers: SimulateOrderHeaders;
     body: SimulateOrderBody;
     responses: SimulateOrderResponses;
+    responseHeaders: SimulateOrderResponseHeaders;
     result: SimulateOrderResult;
     error: SimulateOrderError;
   };
@@ -4778,6 +9652,7 @@ export interface Operations {
     headers: GetPartnerHeaders;
     body: undefined;
     responses: GetPartnerResponses;
+    responseHeaders: GetPartnerResponseHeaders;
     result: GetPartnerResult;
     error: GetPartnerError;
   };
@@ -4787,6 +9662,7 @@ export interface Operations {
     headers: GetPartnerStatisticsHeaders;
     body: undefined;
     responses: GetPartnerStatisticsResponses;
+    responseHeaders: GetPartnerStatisticsResponseHeaders;
     result: GetPartnerStatisticsResult;
     error: GetPartnerStatisticsError;
   };
@@ -4796,6 +9672,7 @@ export interface Operations {
     headers: ListPartnerReferralsHeaders;
     body: undefined;
     responses: ListPartnerReferralsResponses;
+    responseHeaders: ListPartnerReferralsResponseHeaders;
     result: ListPartnerReferralsResult;
     error: ListPartnerReferralsError;
   };
@@ -4805,6 +9682,7 @@ export interface Operations {
     headers: ListPartnerExchangesHeaders;
     body: undefined;
     responses: ListPartnerExchangesResponses;
+    responseHeaders: ListPartnerExchangesResponseHeaders;
     result: ListPartnerExchangesResult;
     error: ListPartnerExchangesError;
   };
@@ -4814,6 +9692,7 @@ export interface Operations {
     headers: ListPartnerPayoutsHeaders;
     body: undefined;
     responses: ListPartnerPayoutsResponses;
+    responseHeaders: ListPartnerPayoutsResponseHeaders;
     result: ListPartnerPayoutsResult;
     error: ListPartnerPayoutsError;
   };
@@ -4823,6 +9702,7 @@ export interface Operations {
     headers: ListReviewsHeaders;
     body: undefined;
     responses: ListReviewsResponses;
+    responseHeaders: ListReviewsResponseHeaders;
     result: ListReviewsResult;
     error: ListReviewsError;
   };
@@ -4832,6 +9712,7 @@ export interface Operations {
     headers: CreateReviewHeaders;
     body: CreateReviewBody;
     responses: CreateReviewResponses;
+    responseHeaders: CreateReviewResponseHeaders;
     result: CreateReviewResult;
     error: CreateReviewError;
   };

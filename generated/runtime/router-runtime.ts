@@ -104,20 +104,24 @@ export interface NotImplementedReply extends HandlerResponse {
 
 /**
  * The answers an operation may give, from its responses by status (`Operations[id]['responses']`
- * of the generated types): one member per declared status with that status's body type, plus
- * the 501 of an operation not implemented yet. So `tsc` refuses an undeclared status or a body of
- * the wrong shape. A status without a body (`unknown`) takes any body or none; ranges and
- * `default` are not numbers and give no member.
+ * of the generated types) and the headers each status declares (`…['responseHeaders']`): one
+ * member per declared status with that status's body type and headers, plus the 501 of an
+ * operation not implemented yet. So `tsc` refuses an undeclared status, a body of the wrong shape
+ * or a header the status does not declare. A status without a body (`unknown`) takes any body or
+ * none; ranges and `default` are not numbers and give no member.
  */
-export type TypedReply<Responses> =
+export type TypedReply<Responses, Headers = unknown> =
   | {
       [Status in keyof Responses & string]: Status extends `${infer Code extends number}`
         ? unknown extends Responses[Status]
-          ? Omit<HandlerResponse, 'status'> & { status: Code }
-          : Omit<HandlerResponse, 'status' | 'body'> & { status: Code; body: Responses[Status] }
+          ? Omit<HandlerResponse, 'status' | 'headers'> & { status: Code; headers?: ReplyHeaders<Headers, Status> }
+          : Omit<HandlerResponse, 'status' | 'body' | 'headers'> & { status: Code; body: Responses[Status]; headers?: ReplyHeaders<Headers, Status> }
         : never;
     }[keyof Responses & string]
   | NotImplementedReply;
+
+/** The headers a reply of `Status` may set: those it declares; any, where the headers are not known. */
+export type ReplyHeaders<Headers, Status extends string> = unknown extends Headers ? Record<string, string> : Status extends keyof Headers ? Headers[Status] : Record<string, never>;
 
 /** The 2xx members of a reply union. */
 export type SuccessReply<Reply> = Extract<Reply, { status: 200 | 201 | 202 | 203 | 204 | 205 | 206 }>;

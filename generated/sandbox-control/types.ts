@@ -1330,6 +1330,28 @@ export type ResetSandboxResponses = {
   '422': ErrorEnvelope;
 };
 
+/** Response headers of `resetSandbox` (POST /__mock/reset) by status. */
+export type ResetSandboxResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `resetSandbox` (POST /__mock/reset). */
 export type ResetSandboxResult = ResetSandboxResponses['200'];
 
@@ -1348,6 +1370,16 @@ export type ExportSandboxStateResponses = {
   };
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+};
+
+/** Response headers of `exportSandboxState` (GET /__mock/state) by status. */
+export type ExportSandboxStateResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `exportSandboxState` (GET /__mock/state). */
@@ -1381,6 +1413,28 @@ export type ImportSandboxStateResponses = {
   '422': ErrorEnvelope;
 };
 
+/** Response headers of `importSandboxState` (PUT /__mock/state) by status. */
+export type ImportSandboxStateResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `importSandboxState` (PUT /__mock/state). */
 export type ImportSandboxStateResult = ImportSandboxStateResponses['200'];
 
@@ -1399,6 +1453,16 @@ export type GetClockResponses = {
   };
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+};
+
+/** Response headers of `getClock` (GET /__mock/clock) by status. */
+export type GetClockResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getClock` (GET /__mock/clock). */
@@ -1421,6 +1485,16 @@ export type FreezeClockResponses = {
   '401': ErrorEnvelope;
 };
 
+/** Response headers of `freezeClock` (POST /__mock/clock/freeze) by status. */
+export type FreezeClockResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `freezeClock` (POST /__mock/clock/freeze). */
 export type FreezeClockResult = FreezeClockResponses['200'];
 
@@ -1439,6 +1513,16 @@ export type ResumeClockResponses = {
   };
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+};
+
+/** Response headers of `resumeClock` (POST /__mock/clock/resume) by status. */
+export type ResumeClockResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `resumeClock` (POST /__mock/clock/resume). */
@@ -1472,6 +1556,28 @@ export type AdvanceClockResponses = {
   '422': ErrorEnvelope;
 };
 
+/** Response headers of `advanceClock` (POST /__mock/clock/advance) by status. */
+export type AdvanceClockResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `advanceClock` (POST /__mock/clock/advance). */
 export type AdvanceClockResult = AdvanceClockResponses['200'];
 
@@ -1501,6 +1607,28 @@ export type MintTokenResponses = {
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
+};
+
+/** Response headers of `mintToken` (POST /__mock/tokens) by status. */
+export type MintTokenResponseHeaders = {
+  '201': {
+    'X-Request-Id'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `mintToken` (POST /__mock/tokens). */
@@ -1534,6 +1662,28 @@ export type CreateSiteResponses = {
   '422': ErrorEnvelope;
 };
 
+/** Response headers of `createSite` (POST /__mock/sites) by status. */
+export type CreateSiteResponseHeaders = {
+  '201': {
+    'X-Request-Id'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `createSite` (POST /__mock/sites). */
 export type CreateSiteResult = CreateSiteResponses['201'];
 
@@ -1563,6 +1713,28 @@ export type SignDepositRequestResponses = {
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
+};
+
+/** Response headers of `signDepositRequest` (POST /__mock/signatures/deposit-v1) by status. */
+export type SignDepositRequestResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `signDepositRequest` (POST /__mock/signatures/deposit-v1). */
@@ -1595,6 +1767,19 @@ export type ListInboxWebhooksResponses = {
   '422': ErrorEnvelope;
 };
 
+/** Response headers of `listInboxWebhooks` (GET /__mock/webhooks/inbox) by status. */
+export type ListInboxWebhooksResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `listInboxWebhooks` (GET /__mock/webhooks/inbox). */
 export type ListInboxWebhooksResult = ListInboxWebhooksResponses['200'];
 
@@ -1622,6 +1807,25 @@ export type ReceiveInboxWebhookResponses = {
   '415': ErrorEnvelope;
 };
 
+/** Response headers of `receiveInboxWebhook` (POST /__mock/webhooks/inbox) by status. */
+export type ReceiveInboxWebhookResponseHeaders = {
+  '204': {
+    'X-Request-Id'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `receiveInboxWebhook` (POST /__mock/webhooks/inbox). */
 export type ReceiveInboxWebhookResult = ReceiveInboxWebhookResponses['204'];
 
@@ -1640,6 +1844,16 @@ export type ClearInboxResponses = {
   };
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+};
+
+/** Response headers of `clearInbox` (DELETE /__mock/webhooks/inbox) by status. */
+export type ClearInboxResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `clearInbox` (DELETE /__mock/webhooks/inbox). */
@@ -1673,6 +1887,28 @@ export type SetWebhookFaultResponses = {
   '422': ErrorEnvelope;
 };
 
+/** Response headers of `setWebhookFault` (POST /__mock/webhooks/faults) by status. */
+export type SetWebhookFaultResponseHeaders = {
+  '201': {
+    'X-Request-Id'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `setWebhookFault` (POST /__mock/webhooks/faults). */
 export type SetWebhookFaultResult = SetWebhookFaultResponses['201'];
 
@@ -1691,6 +1927,16 @@ export type ClearWebhookFaultsResponses = {
   };
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+};
+
+/** Response headers of `clearWebhookFaults` (DELETE /__mock/webhooks/faults) by status. */
+export type ClearWebhookFaultsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `clearWebhookFaults` (DELETE /__mock/webhooks/faults). */
@@ -1727,6 +1973,28 @@ export type ForceWebhookRetryResponses = {
   '422': ErrorEnvelope;
 };
 
+/** Response headers of `forceWebhookRetry` (POST /__mock/webhooks/deliveries/{delivery}/retry) by status. */
+export type ForceWebhookRetryResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `forceWebhookRetry` (POST /__mock/webhooks/deliveries/{delivery}/retry). */
 export type ForceWebhookRetryResult = ForceWebhookRetryResponses['200'];
 
@@ -1747,6 +2015,16 @@ export type RunDueWebhooksResponses = {
   '401': ErrorEnvelope;
 };
 
+/** Response headers of `runDueWebhooks` (POST /__mock/webhooks/run-due) by status. */
+export type RunDueWebhooksResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `runDueWebhooks` (POST /__mock/webhooks/run-due). */
 export type RunDueWebhooksResult = RunDueWebhooksResponses['200'];
 
@@ -1765,6 +2043,16 @@ export type ListFaultsResponses = {
   };
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+};
+
+/** Response headers of `listFaults` (GET /__mock/faults) by status. */
+export type ListFaultsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `listFaults` (GET /__mock/faults). */
@@ -1798,6 +2086,28 @@ export type InjectFaultResponses = {
   '422': ErrorEnvelope;
 };
 
+/** Response headers of `injectFault` (POST /__mock/faults) by status. */
+export type InjectFaultResponseHeaders = {
+  '201': {
+    'X-Request-Id'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `injectFault` (POST /__mock/faults). */
 export type InjectFaultResult = InjectFaultResponses['201'];
 
@@ -1816,6 +2126,16 @@ export type ClearFaultsResponses = {
   };
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+};
+
+/** Response headers of `clearFaults` (DELETE /__mock/faults) by status. */
+export type ClearFaultsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `clearFaults` (DELETE /__mock/faults). */
@@ -1848,6 +2168,25 @@ export type RemoveFaultResponses = {
   '404': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
+};
+
+/** Response headers of `removeFault` (DELETE /__mock/faults/{fault}) by status. */
+export type RemoveFaultResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `removeFault` (DELETE /__mock/faults/{fault}). */
@@ -1884,6 +2223,22 @@ export type StreamWebhookEventsResponses = {
   '422': ErrorEnvelope;
 };
 
+/** Response headers of `streamWebhookEvents` (GET /__mock/webhooks/stream) by status. */
+export type StreamWebhookEventsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `streamWebhookEvents` (GET /__mock/webhooks/stream). */
 export type StreamWebhookEventsResult = StreamWebhookEventsResponses['200'];
 
@@ -1913,6 +2268,28 @@ export type SetAmlAnswerResponses = {
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
+};
+
+/** Response headers of `setAmlAnswer` (POST /__mock/aml/answers) by status. */
+export type SetAmlAnswerResponseHeaders = {
+  '201': {
+    'X-Request-Id'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `setAmlAnswer` (POST /__mock/aml/answers). */
@@ -1946,6 +2323,28 @@ export type SetAmlCurrenciesResponses = {
   '422': ErrorEnvelope;
 };
 
+/** Response headers of `setAmlCurrencies` (PUT /__mock/aml/currencies) by status. */
+export type SetAmlCurrenciesResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `setAmlCurrencies` (PUT /__mock/aml/currencies). */
 export type SetAmlCurrenciesResult = SetAmlCurrenciesResponses['200'];
 
@@ -1964,6 +2363,16 @@ export type GetAmlProviderResponses = {
   };
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+};
+
+/** Response headers of `getAmlProvider` (GET /__mock/aml/provider) by status. */
+export type GetAmlProviderResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getAmlProvider` (GET /__mock/aml/provider). */
@@ -1995,6 +2404,28 @@ export type InjectChainTransactionResponses = {
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
+};
+
+/** Response headers of `injectChainTransaction` (POST /__mock/chain/transactions) by status. */
+export type InjectChainTransactionResponseHeaders = {
+  '201': {
+    'X-Request-Id'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `injectChainTransaction` (POST /__mock/chain/transactions). */
@@ -2034,6 +2465,31 @@ export type AddChainConfirmationsResponses = {
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
+};
+
+/** Response headers of `addChainConfirmations` (POST /__mock/chain/transactions/{hash}/confirmations) by status. */
+export type AddChainConfirmationsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `addChainConfirmations` (POST /__mock/chain/transactions/{hash}/confirmations). */
@@ -2077,6 +2533,34 @@ export type ForceOrderEventResponses = {
   '422': ErrorEnvelope;
 };
 
+/** Response headers of `forceOrderEvent` (POST /__mock/orders/{order}/events) by status. */
+export type ForceOrderEventResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `forceOrderEvent` (POST /__mock/orders/{order}/events). */
 export type ForceOrderEventResult = ForceOrderEventResponses['200'];
 
@@ -2116,6 +2600,34 @@ export type ReviewVerificationResponses = {
   '415': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
+};
+
+/** Response headers of `reviewVerification` (POST /__mock/verifications/{verification}/review) by status. */
+export type ReviewVerificationResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `reviewVerification` (POST /__mock/verifications/{verification}/review). */
@@ -2162,6 +2674,22 @@ export type ListInspectorRecordsResponses = {
   '422': ErrorEnvelope;
 };
 
+/** Response headers of `listInspectorRecords` (GET /__mock/inspector/records/{kind}) by status. */
+export type ListInspectorRecordsResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `listInspectorRecords` (GET /__mock/inspector/records/{kind}). */
 export type ListInspectorRecordsResult = ListInspectorRecordsResponses['200'];
 
@@ -2190,6 +2718,22 @@ export type GetInspectorStateResponses = {
   '401': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
+};
+
+/** Response headers of `getInspectorState` (GET /__mock/inspector/state) by status. */
+export type GetInspectorStateResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getInspectorState` (GET /__mock/inspector/state). */
@@ -2233,6 +2777,34 @@ export type ForceStaticAddressEventResponses = {
   '422': ErrorEnvelope;
 };
 
+/** Response headers of `forceStaticAddressEvent` (POST /__mock/static-addresses/{static_address}/events) by status. */
+export type ForceStaticAddressEventResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `forceStaticAddressEvent` (POST /__mock/static-addresses/{static_address}/events). */
 export type ForceStaticAddressEventResult = ForceStaticAddressEventResponses['200'];
 
@@ -2274,6 +2846,34 @@ export type ModerateReviewResponses = {
   '422': ErrorEnvelope;
 };
 
+/** Response headers of `moderateReview` (POST /__mock/reviews/{review}/moderation) by status. */
+export type ModerateReviewResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+  };
+  '409': {
+    'X-Request-Id'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `moderateReview` (POST /__mock/reviews/{review}/moderation). */
 export type ModerateReviewResult = ModerateReviewResponses['200'];
 
@@ -2313,6 +2913,31 @@ export type SetReserveResponses = {
   '422': ErrorEnvelope;
 };
 
+/** Response headers of `setReserve` (PUT /__mock/reserves/{payment_system}) by status. */
+export type SetReserveResponseHeaders = {
+  '200': {
+    'X-Request-Id'?: string;
+  };
+  '400': {
+    'X-Request-Id'?: string;
+  };
+  '401': {
+    'X-Request-Id'?: string;
+  };
+  '404': {
+    'X-Request-Id'?: string;
+  };
+  '413': {
+    'X-Request-Id'?: string;
+  };
+  '415': {
+    'X-Request-Id'?: string;
+  };
+  '422': {
+    'X-Request-Id'?: string;
+  };
+};
+
 /** Body of a successful (2xx) response of `setReserve` (PUT /__mock/reserves/{payment_system}). */
 export type SetReserveResult = SetReserveResponses['200'];
 
@@ -2327,6 +2952,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: ResetSandboxBody | undefined;
     responses: ResetSandboxResponses;
+    responseHeaders: ResetSandboxResponseHeaders;
     result: ResetSandboxResult;
     error: ResetSandboxError;
   };
@@ -2336,6 +2962,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: ExportSandboxStateResponses;
+    responseHeaders: ExportSandboxStateResponseHeaders;
     result: ExportSandboxStateResult;
     error: ExportSandboxStateError;
   };
@@ -2345,6 +2972,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: ImportSandboxStateBody;
     responses: ImportSandboxStateResponses;
+    responseHeaders: ImportSandboxStateResponseHeaders;
     result: ImportSandboxStateResult;
     error: ImportSandboxStateError;
   };
@@ -2354,6 +2982,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: GetClockResponses;
+    responseHeaders: GetClockResponseHeaders;
     result: GetClockResult;
     error: GetClockError;
   };
@@ -2363,6 +2992,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: FreezeClockResponses;
+    responseHeaders: FreezeClockResponseHeaders;
     result: FreezeClockResult;
     error: FreezeClockError;
   };
@@ -2372,6 +3002,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: ResumeClockResponses;
+    responseHeaders: ResumeClockResponseHeaders;
     result: ResumeClockResult;
     error: ResumeClockError;
   };
@@ -2381,6 +3012,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: AdvanceClockBody;
     responses: AdvanceClockResponses;
+    responseHeaders: AdvanceClockResponseHeaders;
     result: AdvanceClockResult;
     error: AdvanceClockError;
   };
@@ -2390,6 +3022,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: MintTokenBody | undefined;
     responses: MintTokenResponses;
+    responseHeaders: MintTokenResponseHeaders;
     result: MintTokenResult;
     error: MintTokenError;
   };
@@ -2399,6 +3032,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: CreateSiteBody | undefined;
     responses: CreateSiteResponses;
+    responseHeaders: CreateSiteResponseHeaders;
     result: CreateSiteResult;
     error: CreateSiteError;
   };
@@ -2408,6 +3042,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: SignDepositRequestBody;
     responses: SignDepositRequestResponses;
+    responseHeaders: SignDepositRequestResponseHeaders;
     result: SignDepositRequestResult;
     error: SignDepositRequestError;
   };
@@ -2417,6 +3052,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: ListInboxWebhooksResponses;
+    responseHeaders: ListInboxWebhooksResponseHeaders;
     result: ListInboxWebhooksResult;
     error: ListInboxWebhooksError;
   };
@@ -2426,6 +3062,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: ReceiveInboxWebhookBody | undefined;
     responses: ReceiveInboxWebhookResponses;
+    responseHeaders: ReceiveInboxWebhookResponseHeaders;
     result: ReceiveInboxWebhookResult;
     error: ReceiveInboxWebhookError;
   };
@@ -2435,6 +3072,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: ClearInboxResponses;
+    responseHeaders: ClearInboxResponseHeaders;
     result: ClearInboxResult;
     error: ClearInboxError;
   };
@@ -2444,6 +3082,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: SetWebhookFaultBody;
     responses: SetWebhookFaultResponses;
+    responseHeaders: SetWebhookFaultResponseHeaders;
     result: SetWebhookFaultResult;
     error: SetWebhookFaultError;
   };
@@ -2453,6 +3092,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: ClearWebhookFaultsResponses;
+    responseHeaders: ClearWebhookFaultsResponseHeaders;
     result: ClearWebhookFaultsResult;
     error: ClearWebhookFaultsError;
   };
@@ -2462,6 +3102,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: ForceWebhookRetryResponses;
+    responseHeaders: ForceWebhookRetryResponseHeaders;
     result: ForceWebhookRetryResult;
     error: ForceWebhookRetryError;
   };
@@ -2471,6 +3112,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: RunDueWebhooksResponses;
+    responseHeaders: RunDueWebhooksResponseHeaders;
     result: RunDueWebhooksResult;
     error: RunDueWebhooksError;
   };
@@ -2480,6 +3122,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: ListFaultsResponses;
+    responseHeaders: ListFaultsResponseHeaders;
     result: ListFaultsResult;
     error: ListFaultsError;
   };
@@ -2489,6 +3132,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: InjectFaultBody;
     responses: InjectFaultResponses;
+    responseHeaders: InjectFaultResponseHeaders;
     result: InjectFaultResult;
     error: InjectFaultError;
   };
@@ -2498,6 +3142,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: ClearFaultsResponses;
+    responseHeaders: ClearFaultsResponseHeaders;
     result: ClearFaultsResult;
     error: ClearFaultsError;
   };
@@ -2507,6 +3152,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: RemoveFaultResponses;
+    responseHeaders: RemoveFaultResponseHeaders;
     result: RemoveFaultResult;
     error: RemoveFaultError;
   };
@@ -2516,6 +3162,7 @@ export interface Operations {
     headers: StreamWebhookEventsHeaders;
     body: undefined;
     responses: StreamWebhookEventsResponses;
+    responseHeaders: StreamWebhookEventsResponseHeaders;
     result: StreamWebhookEventsResult;
     error: StreamWebhookEventsError;
   };
@@ -2525,6 +3172,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: SetAmlAnswerBody;
     responses: SetAmlAnswerResponses;
+    responseHeaders: SetAmlAnswerResponseHeaders;
     result: SetAmlAnswerResult;
     error: SetAmlAnswerError;
   };
@@ -2534,6 +3182,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: SetAmlCurrenciesBody;
     responses: SetAmlCurrenciesResponses;
+    responseHeaders: SetAmlCurrenciesResponseHeaders;
     result: SetAmlCurrenciesResult;
     error: SetAmlCurrenciesError;
   };
@@ -2543,6 +3192,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: GetAmlProviderResponses;
+    responseHeaders: GetAmlProviderResponseHeaders;
     result: GetAmlProviderResult;
     error: GetAmlProviderError;
   };
@@ -2552,6 +3202,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: InjectChainTransactionBody;
     responses: InjectChainTransactionResponses;
+    responseHeaders: InjectChainTransactionResponseHeaders;
     result: InjectChainTransactionResult;
     error: InjectChainTransactionError;
   };
@@ -2561,6 +3212,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: AddChainConfirmationsBody;
     responses: AddChainConfirmationsResponses;
+    responseHeaders: AddChainConfirmationsResponseHeaders;
     result: AddChainConfirmationsResult;
     error: AddChainConfirmationsError;
   };
@@ -2570,6 +3222,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: ForceOrderEventBody;
     responses: ForceOrderEventResponses;
+    responseHeaders: ForceOrderEventResponseHeaders;
     result: ForceOrderEventResult;
     error: ForceOrderEventError;
   };
@@ -2579,6 +3232,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: ReviewVerificationBody;
     responses: ReviewVerificationResponses;
+    responseHeaders: ReviewVerificationResponseHeaders;
     result: ReviewVerificationResult;
     error: ReviewVerificationError;
   };
@@ -2588,6 +3242,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: ListInspectorRecordsResponses;
+    responseHeaders: ListInspectorRecordsResponseHeaders;
     result: ListInspectorRecordsResult;
     error: ListInspectorRecordsError;
   };
@@ -2597,6 +3252,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: undefined;
     responses: GetInspectorStateResponses;
+    responseHeaders: GetInspectorStateResponseHeaders;
     result: GetInspectorStateResult;
     error: GetInspectorStateError;
   };
@@ -2606,6 +3262,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: ForceStaticAddressEventBody;
     responses: ForceStaticAddressEventResponses;
+    responseHeaders: ForceStaticAddressEventResponseHeaders;
     result: ForceStaticAddressEventResult;
     error: ForceStaticAddressEventError;
   };
@@ -2615,6 +3272,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: ModerateReviewBody;
     responses: ModerateReviewResponses;
+    responseHeaders: ModerateReviewResponseHeaders;
     result: ModerateReviewResult;
     error: ModerateReviewError;
   };
@@ -2624,6 +3282,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: SetReserveBody;
     responses: SetReserveResponses;
+    responseHeaders: SetReserveResponseHeaders;
     result: SetReserveResult;
     error: SetReserveError;
   };

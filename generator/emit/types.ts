@@ -84,7 +84,7 @@ function declareSchemas(declare: Declarations, model: ContractModel): void {
 
 interface OperationParts {
   op: OperationModel;
-  parts: Record<'path' | 'query' | 'headers' | 'body' | 'responses' | 'result' | 'error', string>;
+  parts: Record<'path' | 'query' | 'headers' | 'body' | 'responses' | 'responseHeaders' | 'result' | 'error', string>;
 }
 
 function declareOperation(declare: Declarations, model: ContractModel, op: OperationModel): OperationParts {
@@ -118,12 +118,25 @@ function declareOperation(declare: Declarations, model: ContractModel, op: Opera
     objectTypeText(op.responses.map((r) => ({ name: r.status, type: responseType(declare, r), optional: false, description: r.description }))),
     `Response bodies of ${where} by status.${op.summary ? `\n\n${op.summary}.` : ''}`,
   );
+  // The headers each status declares, as a reply sets them (values are header text).
+  const responseHeaders = `${name}ResponseHeaders`;
+  declare.alias(
+    responseHeaders,
+    objectTypeText(
+      op.responses.map((r) => ({
+        name: r.status,
+        type: objectTypeText(r.headers.map((header) => ({ name: header, type: 'string', optional: true }))),
+        optional: false,
+      })),
+    ),
+    `Response headers of ${where} by status.`,
+  );
   const indexed = (responsesOf: ResponseModel[]): string =>
     responsesOf.length === 0 ? 'never' : `${responses}[${responsesOf.map((r) => stringLiteral(r.status)).join(' | ')}]`;
   const success = op.responses.filter((r) => r.status.startsWith('2'));
   declare.alias(`${name}Result`, indexed(success), `Body of a successful (2xx) response of ${where}.`);
   declare.alias(`${name}Error`, indexed(op.responses.filter((r) => !success.includes(r))), `Body of an error response of ${where}.`);
-  return { op, parts: { path, query, headers, body, responses, result: `${name}Result`, error: `${name}Error` } };
+  return { op, parts: { path, query, headers, body, responses, responseHeaders, result: `${name}Result`, error: `${name}Error` } };
 }
 
 function responseType(declare: Declarations, response: ResponseModel): string {

@@ -16,8 +16,8 @@ export function respond(context: HandlerContext, clock: Clock, status: number, p
   return { status, body: successOf(context.res, clock, payload, meta) };
 }
 
-type OperationTable<Operations> = Record<keyof Operations, { responses: unknown }>;
-type Reply<Operations extends OperationTable<Operations>, Id extends keyof Operations> = TypedReply<Operations[Id]['responses']>;
+type OperationTable<Operations> = Record<keyof Operations, { responses: unknown; responseHeaders: unknown }>;
+type Reply<Operations extends OperationTable<Operations>, Id extends keyof Operations> = TypedReply<Operations[Id]['responses'], Operations[Id]['responseHeaders']>;
 type Answer<Operations extends OperationTable<Operations>, Id extends keyof Operations, Status> = Extract<Reply<Operations, Id>, { status: Status }>;
 /** What a handler passes: v3's `result` as the operation types it (OwnResult), v1's `data`. */
 type Payload<Body, Key extends 'result' | 'data'> = Key extends 'result' ? OwnResult<EnvelopePayload<Body, Key>> : EnvelopePayload<Body, Key>;

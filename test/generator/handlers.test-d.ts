@@ -1,7 +1,8 @@
 // Type tests of the GENERATED handler interfaces (generated/<contract>/routes.ts), checked by
 // `tsc --noEmit` and never executed. A handler's answer is a union of its operation's declared
 // responses: `@ts-expect-error` lines are the answers that must not compile (an undeclared
-// status, a body of the wrong shape, a payload of the wrong type for the success helper).
+// status, a body of the wrong shape, a header the status does not declare, a payload of the wrong
+// type for the success helper).
 import { describe, expectTypeOf, test } from 'vitest';
 import { depositV1Success, type DepositV1Handlers } from '../../generated/deposit-v1/routes.js';
 import { exchangeV3NotImplemented, exchangeV3Success, type ExchangeV3Handlers, type HandlerReply } from '../../generated/exchange-v3/routes.js';
@@ -47,6 +48,17 @@ describe('ExchangeV3Handlers', () => {
       listOrders: (_request, context) => exchangeV3Success('listOrders', context, 200, []),
     };
     expectTypeOf(wrongStatus).toEqualTypeOf(wrongPayload);
+  });
+
+  test('a reply sets the headers its status declares, and no others', () => {
+    const declared: Partial<ExchangeV3Handlers> = {
+      ping: () => ({ status: 200, headers: { 'X-Request-Id': 'req_1' }, body: { state: 0, message: 'pong', result: null, meta } }),
+    };
+    const undeclared: Partial<ExchangeV3Handlers> = {
+      // @ts-expect-error ping's 200 declares X-Request-Id, not Retry-After
+      ping: () => ({ status: 200, headers: { 'Retry-After': '5' }, body: { state: 0, message: 'pong', result: null, meta } }),
+    };
+    expectTypeOf(declared).toEqualTypeOf(undeclared);
   });
 
   test('HandlerReply is the union of the declared answers', () => {
