@@ -21,6 +21,8 @@ import { createWebhookEgress, type WebhookEgress, type WebhookEgressOptions } fr
 import { createServices, runDueTimers, type SandboxServices } from './services.js';
 import { createWebhookEngine, type WebhookEngine, type WebhookEngineOptions } from './webhook-engine.js';
 import { WebhookFeed } from './domain/webhooks/event-feed.js';
+import { noRecordMarks } from './domain/record-marks.js';
+import { MarkedRecords } from './store/marked-records.js';
 
 export interface SandboxOptions extends WebhookEgressOptions {
   seed?: number | undefined;
@@ -134,6 +136,11 @@ export class Sandbox {
   readonly webhookFeed = new WebhookFeed();
   /** Set once a durable store's records are taken up (startMockServer); null on the memory engine. */
   journal: SandboxJournal | null = null;
+  /**
+   * Where every generation's services report the records they change, for the journal's next
+   * flush to write; null on the memory engine (its services are given noRecordMarks).
+   */
+  readonly marked: MarkedRecords | null;
   private readonly webhookEngineOptions: WebhookEngineOptions;
   private dispatchIntervalMs: number | null = null;
   private timerLoop: { handle: NodeJS.Timeout; running: boolean } | null = null;
@@ -145,16 +152,17 @@ export class Sandbox {
     this.usage = new UsageBuffer(this.store.cells<KeyUsage>('key-usage'), this.clock);
     this.usedNonces = this.store.cells<true>('nonces');
     this.idempotencyRecordsPerCaller = options.idempotencyRecordsPerCaller ?? 100_000;
+    this.marked = this.store.journal === undefined ? null : new MarkedRecords();
     this.seedInUse = options.seed ?? createRandom().seed;
     // The default credentials draw from their own stream, so a reset with the same seed replays
     // every other id and secret exactly as a fresh start does.
     const credentials = createRandom(this.seedInUse ^ 0x5eed5eed);
     const now = this.clock.now();
-    this.defaultKey = new ApiKeyRegistry(credentials).mint(
+    this.defaultKey = new ApiKeyRegistry(credentials, noRecordMarks).mint(
       { name: 'default', ...(options.token ? { token: options.token } : {}), scopes: allScopes(exchangeV3Routes), limits: defaultKeyLimits },
       now,
     );
-    this.defaultSite = new SiteRegistry(credentials).create(
+    this.defaultSite = new SiteRegistry(credentials, noRecordMarks).create(
       {
         name: 'Default site',
         ...(options.siteKey ? { apiKey: options.siteKey } : {}),
@@ -266,8 +274,9 @@ export class Sandbox {
 
   private buildGeneration(seed: number, randomAt?: number): SandboxGeneration {
     const random = createRandom(seed, randomAt);
-    const keys = new ApiKeyRegistry(random);
-    const sites = new SiteRegistry(random);
+    const marks = this.marked ?? noRecordMarks;
+    const keys = new ApiKeyRegistry(random, marks);
+    const sites = new SiteRegistry(random, marks);
     keys.adopt(this.defaultKey);
     sites.adopt(this.defaultSite);
     const transport: Transport = (request, signal) => this.webhookTransport(request, signal);
@@ -279,6 +288,7 @@ export class Sandbox {
       emit: (input) => webhooks.service.emit(input),
       siteWebhooks: () => ({ store: webhooks.store, service: webhooks.service, clock: this.clock, random }),
       defaultClient: this.defaultKey.client,
+      marks,
     });
     return { seed, random, keys, sites, webhooks, services };
   }

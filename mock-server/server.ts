@@ -25,6 +25,12 @@ export interface StartOptions extends AppOptions {
    * the control contract's SandboxState, or whose records do not fit together, throws StateRejected.
    */
   state?: unknown;
+  /**
+   * On a store with a journal (sqlite:), check every flush against an encoding of the whole
+   * sandbox and fail the answer loudly when a changed record was not marked (slow: for tests).
+   * Default: on when the environment has EXCHANGE_API_KIT_JOURNAL_AUDIT=1.
+   */
+  journalAudit?: boolean | undefined;
 }
 
 /**
@@ -67,7 +73,7 @@ export async function startMockServer(options: StartOptions = {}): Promise<Runni
   const seed = seedToResume(options.store, options.seed);
   const { listener, sandbox, overrides } = createApp({ ...options, seed, ...(logger ? { logger } : {}) });
   await sandbox.resume();
-  await keepInJournal(sandbox);
+  await keepInJournal(sandbox, options.journalAudit ?? process.env.EXCHANGE_API_KIT_JOURNAL_AUDIT === '1');
   if (options.state !== undefined) await loadSandboxState(sandbox, readSandboxState(options.state));
   const host = options.host ?? '127.0.0.1';
   const server = createServer(timeouts(options), listener).listen(options.port ?? 0, host);

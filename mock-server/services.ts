@@ -16,6 +16,7 @@ import { QuoteBook } from './domain/exchange/quotes.js';
 import { ReviewBook } from './domain/exchange/reviews.js';
 import { UploadIntentService } from './domain/files/upload-intent-service.js';
 import { VerificationService } from './domain/verifications/verification-service.js';
+import type { RecordMarks } from './domain/record-marks.js';
 import type { EmitInput } from './domain/webhooks/webhook-service.js';
 import type { SiteWebhookContext } from './domain/webhooks/site-endpoint.js';
 import { createRandom, type Random } from './random.js';
@@ -49,6 +50,8 @@ export interface ServiceDependencies {
   siteWebhooks: () => SiteWebhookContext;
   /** The default key's client: its partner history and reviews are seeded. */
   defaultClient: Client;
+  /** Where every service reports the records it creates, changes or deletes (a durable store's journal). */
+  marks: RecordMarks;
 }
 
 export interface SandboxServices {
@@ -68,13 +71,13 @@ export interface SandboxServices {
 }
 
 export function createServices(dependencies: ServiceDependencies): SandboxServices {
-  const { clock, seed, defaultClient } = dependencies;
+  const { clock, seed, defaultClient, marks } = dependencies;
   const streamOf = (service: keyof typeof seedSalts) => createRandom((seed ^ seedSalts[service]) >>> 0);
 
   const catalog = new ExchangeCatalog(clock, streamOf('catalog'));
-  const quotes = new QuoteBook(clock, streamOf('quotes'));
+  const quotes = new QuoteBook(clock, streamOf('quotes'), marks);
   const paymentDetails = new PaymentDetailsSource(streamOf('paymentDetails'));
-  const aml = new AmlScreening(clock, dependencies.random);
+  const aml = new AmlScreening(clock, dependencies.random, marks);
   const deposits: DepositService = new DepositService({
     clock,
     random: streamOf('deposits'),
@@ -86,18 +89,19 @@ export function createServices(dependencies: ServiceDependencies): SandboxServic
       claim: (tx): boolean => orders.receivePayment(tx) !== null,
       confirmationsAdded: (tx): void => orders.paymentConfirmationsChanged(tx.hash),
     },
+    marks,
   });
-  const depositAml = new DepositAmlScreening(clock, aml.provider, deposits.chain);
+  const depositAml = new DepositAmlScreening(clock, aml.provider, deposits.chain, marks);
   const chain = { confirmedAtMs: (hash: string): number => deposits.chain.confirmedAtMs(deposits.chain.require(hash)) };
-  const orders: OrderService = new OrderService({ clock, random: streamOf('orders'), emit: dependencies.emit, chain, reserves: catalog });
-  const reviews = new ReviewBook(clock);
+  const orders: OrderService = new OrderService({ clock, random: streamOf('orders'), emit: dependencies.emit, chain, reserves: catalog, marks });
+  const reviews = new ReviewBook(clock, marks);
   reviews.seed(String(defaultClient.id), streamOf('reviews'));
-  const partners = new PartnerBook(clock);
+  const partners = new PartnerBook(clock, marks);
   partners.seedHistory(defaultClient, streamOf('partners'));
-  const uploads = new UploadIntentService(clock, streamOf('uploads'));
-  const verifications = new VerificationService(clock, streamOf('verifications'), uploads, orders);
+  const uploads = new UploadIntentService(clock, streamOf('uploads'), marks);
+  const verifications = new VerificationService(clock, streamOf('verifications'), uploads, orders, marks);
 
-  const staticAddresses = new StaticAddressService(clock, streamOf('staticAddresses'), deposits);
+  const staticAddresses = new StaticAddressService(clock, streamOf('staticAddresses'), deposits, marks);
 
   return { catalog, quotes, paymentDetails, orders, reviews, partners, uploads, verifications, deposits, staticAddresses, aml, depositAml };
 }

@@ -37,7 +37,7 @@ export function authenticateV3(sandbox: Sandbox, route: RouteDefinition): Reques
     const locals = requestLocals(res);
     locals.route = route;
     locals.key = decision.key;
-    decision.key.lastUsedAt = now;
+    sandbox.keys.used(decision.key, now);
     next();
   };
 }

@@ -10,8 +10,21 @@ import { StateRejected, type StateReferences } from '../domain/state-rejected.js
 import type { SandboxGeneration } from '../sandbox.js';
 import { dateOf, msOf } from './instants.js';
 
-export function exportAccountsState(generation: Pick<SandboxGeneration, 'keys' | 'sites'>): SandboxStateAccounts {
-  return { keys: generation.keys.all().map(keyState), sites: generation.sites.all().map(siteState) };
+/** `withRecords` false: the keys and sites left out (a journal's header, journal-rows.ts). */
+export function exportAccountsState(generation: Pick<SandboxGeneration, 'keys' | 'sites'>, withRecords = true): SandboxStateAccounts {
+  return withRecords ? { keys: generation.keys.all().map(keyState), sites: generation.sites.all().map(siteState) } : { keys: [], sites: [] };
+}
+
+/** One key, by id, as exportAccountsState lists it; undefined when there is none. */
+export function exportKeyRecord(generation: Pick<SandboxGeneration, 'keys'>, id: string): SandboxStateKey | undefined {
+  const key = generation.keys.all().find((candidate) => String(candidate.id) === id);
+  return key === undefined ? undefined : keyState(key);
+}
+
+/** One site, by id, as exportAccountsState lists it; undefined when there is none. */
+export function exportSiteRecord(generation: Pick<SandboxGeneration, 'sites'>, id: string): SandboxStateSite | undefined {
+  const site = generation.sites.all().find((candidate) => String(candidate.id) === id);
+  return site === undefined ? undefined : siteState(site);
 }
 
 /**

@@ -3,17 +3,18 @@ import type { SandboxStateDeposits } from '../../generated/sandbox-control/types
 import type { StateReferences } from '../domain/state-rejected.js';
 import type { SandboxServices } from '../services.js';
 
-export function exportDepositsState(services: SandboxServices): SandboxStateDeposits {
+/** `withRecords` false: every list of records left empty (a journal's header, journal-rows.ts). */
+export function exportDepositsState(services: SandboxServices, withRecords = true): SandboxStateDeposits {
   const { deposits, staticAddresses, depositAml, aml } = services;
-  const gateway = deposits.exportState();
-  const statics = staticAddresses.exportState();
+  const gateway = deposits.exportState(withRecords);
+  const statics = staticAddresses.exportState(withRecords);
   return {
     deposits: gateway.deposits,
     transactions: gateway.transactions,
     staticAddresses: statics.addresses,
     hotWallets: statics.hotWallets,
-    depositScreenings: depositAml.exportState(deposits.collection.values()),
-    amlChecks: aml.exportState(),
+    depositScreenings: withRecords ? depositAml.exportState(deposits.collection.values()) : [],
+    amlChecks: withRecords ? aml.exportState() : [],
     amlProvider: aml.provider.exportState(),
     random: { deposits: gateway.random, staticAddresses: statics.random },
   };

@@ -3,14 +3,15 @@ import type { SandboxStateExchange } from '../../generated/sandbox-control/types
 import type { StateReferences } from '../domain/state-rejected.js';
 import type { SandboxServices } from '../services.js';
 
-export function exportExchangeState(services: SandboxServices): SandboxStateExchange {
+/** `withRecords` false: every list of records left empty (a journal's header, journal-rows.ts). */
+export function exportExchangeState(services: SandboxServices, withRecords = true): SandboxStateExchange {
   return {
     catalog: services.catalog.exportState(),
-    quotes: services.quotes.exportState(),
+    quotes: services.quotes.exportState(withRecords),
     paymentDetails: services.paymentDetails.exportState(),
-    orders: services.orders.exportState(),
-    reviews: services.reviews.exportState(),
-    partners: services.partners.exportState(),
+    orders: services.orders.exportState(withRecords),
+    reviews: services.reviews.exportState(withRecords),
+    partners: services.partners.exportState(withRecords),
   };
 }
 

@@ -5,9 +5,10 @@ import type { SandboxStateFiles } from '../../generated/sandbox-control/types.js
 import { StateRejected, type StateReferences } from '../domain/state-rejected.js';
 import type { SandboxServices } from '../services.js';
 
-export function exportFilesState(services: SandboxServices): SandboxStateFiles {
-  const uploads = services.uploads.exportState();
-  const verifications = services.verifications.exportState();
+/** `withRecords` false: every list of records left empty (a journal's header, journal-rows.ts). */
+export function exportFilesState(services: SandboxServices, withRecords = true): SandboxStateFiles {
+  const uploads = services.uploads.exportState(withRecords);
+  const verifications = services.verifications.exportState(withRecords);
   return {
     uploads: uploads.intents,
     verifications: verifications.verifications,

@@ -5,8 +5,9 @@ import { StateRejected } from '../domain/state-rejected.js';
 import type { Sandbox } from '../sandbox.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import { decodeDomainState, storedSeed } from './journal-rows.js';
+import { JournalAudit } from './journal-audit.js';
 import { JournalWriter } from './journal-writer.js';
-import { exportDomainState, resumeDomainState } from './sandbox-state.js';
+import { resumeDomainState } from './sandbox-state.js';
 
 /** A seed given at start that is not the one the store's sandbox was built with. */
 export class StoredSeedMismatch extends RangeError {
@@ -37,12 +38,15 @@ export function seedToResume(store: SandboxStore | undefined, given: number | un
   return stored;
 }
 
-/** Takes up the records the store's journal holds, if any, and from then on keeps them in it. */
-export async function keepInJournal(sandbox: Sandbox): Promise<void> {
+/**
+ * Takes up the records the store's journal holds, if any, and from then on keeps them in it;
+ * `audit` checks every write against a whole encoding (journal-audit.ts).
+ */
+export async function keepInJournal(sandbox: Sandbox, audit = false): Promise<void> {
   const { journal } = sandbox.store;
-  if (journal === undefined) return;
+  if (journal === undefined || sandbox.marked === null) return;
   const contents = journal.read();
-  const writer = new JournalWriter(journal, () => exportDomainState(sandbox));
+  const writer = new JournalWriter(journal, sandbox, sandbox.marked, audit ? new JournalAudit() : null);
   sandbox.journal = writer;
   if (contents === undefined) {
     writer.rewrite();
@@ -63,5 +67,8 @@ export async function keepInJournal(sandbox: Sandbox): Promise<void> {
   }
   const defaultSite = state.accounts.sites.find((site) => site.id === sandbox.defaultSite.id);
   if (defaultSite !== undefined) sandbox.defaultSite.createdAt = new Date(defaultSite.createdAtMs);
+  // Set here, not by a service: marked so the flush writes them.
+  sandbox.marked.changed('key', String(sandbox.defaultKey.id));
+  sandbox.marked.changed('site', String(sandbox.defaultSite.id));
   writer.flush();
 }

@@ -1,44 +1,58 @@
-// Keeps a durable store's journal of the domains' records up to date: on every flush (before an
-// answer leaves, after a timer beat or a clock advance) the domains' state is encoded with the
-// snapshot's converters and only the rows whose text changed since the last write are written,
-// with the rows of records gone deleted, all in one transaction.
+// Keeps a durable store's journal of the domains' records up to date. A flush (before an answer
+// leaves, after a timer beat or a clock advance) writes the records the domain services marked
+// since the last one (domain/record-marks.ts), each encoded alone with the snapshot's converter of
+// its list, and the header rows whose text changed; all in one transaction. Its cost follows what
+// changed, not the sandbox's size: a request that changed nothing encodes the headers only (the
+// seed, random streams, id counters, settings: small) and writes nothing.
 //
-// Finding the changes by comparing encodings costs an encoding of every record per flush; the
-// memory engine never builds a writer, so it pays nothing.
-import type { SandboxJournal } from '../sandbox.js';
-import type { JournalRow, RecordJournal } from '../store/record-journal.js';
-import { encodeDomainState } from './journal-rows.js';
-import type { SandboxDomainState } from './sandbox-state.js';
+// A rewrite (start on a new file, reset, load) encodes and writes everything. The memory engine
+// builds no writer and its services mark nothing, so it pays nothing.
+import type { Sandbox, SandboxJournal } from '../sandbox.js';
+import type { MarkedRecords } from '../store/marked-records.js';
+import type { JournalRow, JournalWrite, RecordJournal } from '../store/record-journal.js';
+import type { JournalAudit } from './journal-audit.js';
+import { encodeDomainState, encodeRecord } from './journal-rows.js';
+import { exportDomainState } from './sandbox-state.js';
 
 export class JournalWriter implements SandboxJournal {
-  /** What the journal holds: a row's `kind id`, or a header's name, → its text. */
-  private rows = new Map<string, JournalRow>();
+  /** The header rows as last written: header name → its text. */
   private headers = new Map<string, string>();
 
   constructor(
     private readonly journal: RecordJournal,
-    private readonly read: () => SandboxDomainState,
+    private readonly sandbox: Sandbox,
+    private readonly marked: MarkedRecords,
+    /** Checks every write against a whole encoding (EXCHANGE_API_KIT_JOURNAL_AUDIT); null: none. */
+    private readonly audit: JournalAudit | null = null,
   ) {}
 
   flush(): void {
-    this.write(false);
+    const headers = this.changedHeaders(encodeDomainState(exportDomainState(this.sandbox, false)).headers);
+    const upserts: JournalRow[] = [];
+    const deletes: JournalWrite['deletes'][number][] = [];
+    for (const { kind, id } of this.marked.take()) {
+      const row = encodeRecord(this.sandbox, kind, id);
+      if (row === undefined) deletes.push({ kind, id });
+      else upserts.push(row);
+    }
+    const change = upserts.length === 0 && deletes.length === 0 && headers.size === 0 ? null : { whole: false, headers, upserts, deletes };
+    if (change !== null) this.journal.write(change);
+    this.audit?.check(change, () => encodeDomainState(exportDomainState(this.sandbox)));
   }
 
   rewrite(): void {
-    this.write(true);
+    this.marked.take();
+    const encoded = encodeDomainState(exportDomainState(this.sandbox));
+    const change = { whole: true, headers: encoded.headers, upserts: encoded.rows, deletes: [] };
+    this.journal.write(change);
+    this.headers = encoded.headers;
+    this.audit?.check(change, () => encoded);
   }
 
-  private write(whole: boolean): void {
-    const encoded = encodeDomainState(this.read());
-    const rows = new Map(encoded.rows.map((row) => [`${row.kind} ${row.id}`, row]));
-    const previousRows = whole ? new Map<string, JournalRow>() : this.rows;
-    const previousHeaders = whole ? new Map<string, string>() : this.headers;
-    const upserts = [...rows].filter(([key, row]) => previousRows.get(key)?.doc !== row.doc).map(([, row]) => row);
-    const deletes = [...previousRows].filter(([key]) => !rows.has(key)).map(([, { kind, id }]) => ({ kind, id }));
-    const headers = new Map([...encoded.headers].filter(([name, doc]) => previousHeaders.get(name) !== doc));
-    if (!whole && upserts.length === 0 && deletes.length === 0 && headers.size === 0) return;
-    this.journal.write({ whole, headers, upserts, deletes });
-    this.rows = rows;
-    this.headers = encoded.headers;
+  /** The headers whose text differs from what the journal holds; remembered as written. */
+  private changedHeaders(encoded: Map<string, string>): Map<string, string> {
+    const changed = new Map([...encoded].filter(([name, doc]) => this.headers.get(name) !== doc));
+    this.headers = encoded;
+    return changed;
   }
 }

@@ -18,14 +18,15 @@ import { exportWebhooksState, restoreWebhooks, webhookRecordsOf } from './webhoo
  */
 export type SandboxDomainState = Pick<SandboxState, 'seed' | 'random' | 'accounts' | 'exchange' | 'deposits' | 'files'>;
 
-export function exportDomainState(sandbox: Sandbox): SandboxDomainState {
+/** `withRecords` false: every list of records left empty, what a journal's headers hold (journal-rows.ts). */
+export function exportDomainState(sandbox: Sandbox, withRecords = true): SandboxDomainState {
   return {
     seed: sandbox.seedInUse,
     random: sandbox.random.state(),
-    accounts: exportAccountsState(sandbox),
-    exchange: exportExchangeState(sandbox.services),
-    deposits: exportDepositsState(sandbox.services),
-    files: exportFilesState(sandbox.services),
+    accounts: exportAccountsState(sandbox, withRecords),
+    exchange: exportExchangeState(sandbox.services, withRecords),
+    deposits: exportDepositsState(sandbox.services, withRecords),
+    files: exportFilesState(sandbox.services, withRecords),
   };
 }
 

@@ -4,8 +4,9 @@
 // contract). The mock is measured twice per repeat: on a fresh process (started for the repeat)
 // and on one long-lived process that has served every earlier load, so a cost that grows with
 // what a process has stored shows as a gap between the two. With --store, the fresh mock runs on
-// each storage engine named (memory by default). Figures are medians of the repeats, which
-// interleave the servers so drift on a shared machine hits all of them alike.
+// each storage engine named (memory by default), and with memory among several, each other
+// engine's req/s is given as a ratio to memory's in the same run. Figures are medians of the
+// repeats, which interleave the servers so drift on a shared machine hits all of them alike.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,6 +115,8 @@ export async function throughput(options: ThroughputOptions): Promise<BenchResul
 
     const medianOf = (key: string, pick: (f: LoadFigures) => number) => median((samples.get(key) ?? []).map(pick));
     const serverNames = [...new Set([...samples.keys()].map((key) => key.split('|')[2]!))];
+    const memoryName = stores.length > 1 && stores.includes('memory') ? freshName('memory') : null;
+    const onOtherEngine = new Set(starters.map((s) => s.name).filter((name) => name !== memoryName));
     const rows = [];
     for (const c of cases) {
       for (const connections of connectionCounts) {
@@ -132,6 +135,7 @@ export async function throughput(options: ThroughputOptions): Promise<BenchResul
             'CPU µs/req': name === 'prism' ? null : round(medianOf(key, (f) => f.serverCpuUs)),
             'vs express': ratio(rpsOf(name), rpsOf('express 5')),
             'vs node:http': ratio(rpsOf(name), rpsOf('node:http')),
+            'vs memory': memoryName !== null && onOtherEngine.has(name) ? ratio(rpsOf(name), rpsOf(memoryName)) : null,
             'non-2xx': all.reduce((sum, f) => sum + f.non2xx, 0),
             errors: all.reduce((sum, f) => sum + f.errors, 0),
           });

@@ -10,8 +10,7 @@ import { btcToUsdtOrder } from '../mock-server/support/exchange-order.js';
 import type { TestServer } from '../mock-server/support/server.js';
 import { newSite } from '../mock-server/support/sites.js';
 import { uploaded, createIntent } from '../mock-server/uploads-helpers.js';
-import { exportState } from '../snapshot/support/state-documents.js';
-import { sandboxFile, type SandboxFile } from './support/durable-server.js';
+import { acrossARestart, sandboxFile, type SandboxFile } from './support/durable-server.js';
 
 function withoutTakenAt(state: SandboxState): Omit<SandboxState, 'taken_at'> {
   const { taken_at: _takenAt, ...rest } = state;
@@ -64,15 +63,7 @@ describe('a restart on a sqlite: file', () => {
 
   beforeAll(async () => {
     file = sandboxFile('identity');
-    const first = await file.start({ seed: 42 });
-    first.sandbox.stopDispatching();
-    await driveRichSandbox(first);
-    before = await exportState(first);
-    await first.close();
-    const second = await file.start();
-    second.sandbox.stopDispatching();
-    after = await exportState(second);
-    await second.close();
+    ({ before, after } = await acrossARestart(file, { seed: 42 }, driveRichSandbox));
   });
   afterAll(() => file.remove());
 

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../mock-server/clock.js';
 import { QuoteBook } from '../../mock-server/domain/exchange/quotes.js';
+import { noRecordMarks } from '../../mock-server/domain/record-marks.js';
 import { createRandom } from '../../mock-server/random.js';
 import { Sandbox } from '../../mock-server/sandbox.js';
 
@@ -14,7 +15,7 @@ function setup(maxPerClient: number) {
   clock.freeze();
   const { catalog } = new Sandbox({ seed: 3 }).services;
   const route = [...catalog.routes.values()].find((r) => catalog.state(r).enabled)!;
-  const book = new QuoteBook(clock, createRandom(9), maxPerClient);
+  const book = new QuoteBook(clock, createRandom(9), noRecordMarks, maxPerClient);
   const quote = (clientId: string) => book.create(clientId, catalog.state(route), 'give', { amountIn: '1', amountOut: '2', fee: '0' }).id;
   return { clock, book, quote };
 }

@@ -1,6 +1,7 @@
 // API keys of the v3 family and the clients that own them: what the nine authentication checks
 // read, minted by the sandbox control API with chosen scopes and account flags.
 import type { Random } from '../../random.js';
+import type { RecordMarks } from '../record-marks.js';
 
 export interface Client {
   id: number;
@@ -52,7 +53,10 @@ export class ApiKeyRegistry {
   private readonly byToken = new Map<string, ApiKey>();
   private lastId = 0;
 
-  constructor(private readonly random: Random) {}
+  constructor(
+    private readonly random: Random,
+    private readonly marks: RecordMarks,
+  ) {}
 
   mint(input: MintKeyInput, now: Date): ApiKey {
     const id = (this.lastId += 1);
@@ -80,11 +84,18 @@ export class ApiKeyRegistry {
       lastUsedAt: null,
     };
     this.byToken.set(token, key);
+    this.marks.changed('key', String(id));
     return key;
   }
 
   find(token: string): ApiKey | undefined {
     return this.byToken.get(token);
+  }
+
+  /** The key authenticated a request at `now` (its last_used_at). */
+  used(key: ApiKey, now: Date): void {
+    key.lastUsedAt = now;
+    this.marks.changed('key', String(key.id));
   }
 
   /** Every key, in the order they were minted or adopted. */

@@ -2,6 +2,7 @@
 // webhook secret and callback URL deliveries use, and the site's AML setting.
 import type { DepositV1Webhook } from './deposit-webhook-events.js';
 import type { Random } from '../../random.js';
+import type { RecordMarks } from '../record-marks.js';
 
 export interface Site {
   id: number;
@@ -29,7 +30,10 @@ export class SiteRegistry {
   private readonly byKey = new Map<string, Site>();
   private lastId = 0;
 
-  constructor(private readonly random: Random) {}
+  constructor(
+    private readonly random: Random,
+    private readonly marks: RecordMarks,
+  ) {}
 
   create(input: CreateSiteInput, now: Date): Site {
     const id = (this.lastId += 1);
@@ -47,6 +51,7 @@ export class SiteRegistry {
       createdAt: now,
     };
     this.byKey.set(apiKey, site);
+    this.marks.changed('site', String(id));
     return site;
   }
 

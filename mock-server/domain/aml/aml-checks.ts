@@ -12,6 +12,7 @@ import type { Random } from '../../random.js';
 import { networkCodes } from '../deposits/networks.js';
 import { requireOneOf, StateRejected, type StateReferences } from '../state-rejected.js';
 import { randomUuid } from '../webhooks/ids.js';
+import type { RecordMarks } from '../record-marks.js';
 import { applyProviderAnswer, CURRENCY_NOT_IN_ALLOWLIST, fireAml, initialAmlState, type AmlCheckState } from './aml-machine.js';
 import { AmlProvider, amlProviderName, type AmlProviderJob, type AmlRiskLevel } from './aml-provider.js';
 
@@ -52,6 +53,7 @@ export class AmlScreening {
     private readonly clock: Clock,
     /** The check uuids' source: the sandbox's main stream, as the ids of keys and sites. */
     private readonly random: Random,
+    private readonly marks: RecordMarks,
   ) {}
 
   create(siteId: number, input: AmlCheckInput): AmlCheckRecord {
@@ -88,6 +90,7 @@ export class AmlScreening {
     if (record.status === 'pending' && record.job !== null) {
       const now = this.clock.now();
       applyProviderAnswer(record, this.provider.poll(record.job, now.getTime()), now);
+      this.marks.changed('amlCheck', uuid);
     }
     return record;
   }
@@ -99,12 +102,13 @@ export class AmlScreening {
 
   /** Every check, oldest first, as a snapshot holds them (the provider's name and the job's address are the check's). */
   exportState(): SandboxStateAmlCheck[] {
-    return [...this.checks.values()].map(({ provider: _name, createdAt, checkedAt, job, ...rest }) => ({
-      ...rest,
-      createdAtMs: createdAt.getTime(),
-      checkedAtMs: checkedAt?.getTime() ?? null,
-      job: job === null ? null : { answer: { ...job.answer }, readyAtMs: job.readyAtMs },
-    }));
+    return [...this.checks.values()].map(checkState);
+  }
+
+  /** One check as exportState lists it; undefined when there is none. */
+  exportRecord(uuid: string): SandboxStateAmlCheck | undefined {
+    const record = this.checks.get(uuid);
+    return record === undefined ? undefined : checkState(record);
   }
 
   /** Replaces the checks with a snapshot's (at `pointer`); the provider's settings are restored apart. Throws StateRejected. */
@@ -130,9 +134,13 @@ export class AmlScreening {
   private remember(record: AmlCheckRecord): void {
     if (this.checks.size >= maxChecks) {
       const oldest = this.checks.keys().next();
-      if (!oldest.done) this.checks.delete(oldest.value);
+      if (!oldest.done) {
+        this.checks.delete(oldest.value);
+        this.marks.removed('amlCheck', oldest.value);
+      }
     }
     this.checks.set(record.uuid, record);
+    this.marks.changed('amlCheck', record.uuid);
   }
 
   private newUuid(): string {
@@ -140,4 +148,13 @@ export class AmlScreening {
     while (this.checks.has(uuid)) uuid = randomUuid(this.random);
     return uuid;
   }
+}
+
+function checkState({ provider: _name, createdAt, checkedAt, job, ...rest }: AmlCheckRecord): SandboxStateAmlCheck {
+  return {
+    ...rest,
+    createdAtMs: createdAt.getTime(),
+    checkedAtMs: checkedAt?.getTime() ?? null,
+    job: job === null ? null : { answer: { ...job.answer }, readyAtMs: job.readyAtMs },
+  };
 }

@@ -6,6 +6,7 @@ import type { SandboxStateChainTransaction } from '../../../generated/sandbox-co
 import { requireOneOf, StateRejected } from '../state-rejected.js';
 import type { ChainData } from './chain-data.js';
 import { blocksIn, networkCodes, requireNetwork, type NetworkCode } from './networks.js';
+import type { RecordMarks } from '../record-marks.js';
 
 export interface ChainTransaction {
   hash: string;
@@ -38,7 +39,10 @@ export interface InjectInput {
 export class SimulatedChain {
   private readonly transactions = new Map<string, ChainTransaction>();
 
-  constructor(private data: ChainData) {}
+  constructor(
+    private data: ChainData,
+    private readonly marks: RecordMarks,
+  ) {}
 
   has(hash: string): boolean {
     return this.transactions.has(hash);
@@ -77,16 +81,19 @@ export class SimulatedChain {
       baseAt: now,
     };
     this.transactions.set(hash, tx);
+    this.marks.changed('transaction', hash);
     return tx;
   }
 
   /** Every transaction, oldest first, as a snapshot holds them (requiredConfirmations is the network's). */
   exportState(): SandboxStateChainTransaction[] {
-    return [...this.transactions.values()].map(({ requiredConfirmations: _network, createdAt, baseAt, ...rest }) => ({
-      ...rest,
-      createdAtMs: createdAt.getTime(),
-      baseAtMs: baseAt.getTime(),
-    }));
+    return [...this.transactions.values()].map(transactionState);
+  }
+
+  /** One transaction as exportState lists it; undefined when there is none. */
+  exportRecord(hash: string): SandboxStateChainTransaction | undefined {
+    const tx = this.transactions.get(hash);
+    return tx === undefined ? undefined : transactionState(tx);
   }
 
   /**
@@ -113,6 +120,7 @@ export class SimulatedChain {
   addConfirmations(tx: ChainTransaction, count: number, now: Date): void {
     tx.baseConfirmations = this.confirmations(tx, now) + count;
     tx.baseAt = now;
+    this.marks.changed('transaction', tx.hash);
   }
 
   confirmations(tx: ChainTransaction, now: Date): number {
@@ -135,4 +143,8 @@ export class SimulatedChain {
     const blockMs = requireNetwork(tx.network).blockTimeSeconds * 1000;
     return tx.baseAt.getTime() + Math.ceil(missing * blockMs);
   }
+}
+
+function transactionState({ requiredConfirmations: _network, createdAt, baseAt, ...rest }: ChainTransaction): SandboxStateChainTransaction {
+  return { ...rest, createdAtMs: createdAt.getTime(), baseAtMs: baseAt.getTime() };
 }

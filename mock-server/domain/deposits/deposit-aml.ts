@@ -17,6 +17,7 @@ import { requireOneOf, StateRejected } from '../state-rejected.js';
 import { findAsset } from './assets.js';
 import type { SimulatedChain } from './chain-simulator.js';
 import type { DepositRecord } from './deposit-records.js';
+import type { RecordMarks } from '../record-marks.js';
 
 export const notCheckedReasons = {
   amlOff: 'AML screening is off for this site.',
@@ -42,6 +43,7 @@ export class DepositAmlScreening {
     private readonly provider: AmlProvider,
     /** The deposits' chain: the sender of a credited transaction. */
     private readonly chain: SimulatedChain,
+    private readonly marks: RecordMarks,
   ) {}
 
   /**
@@ -50,7 +52,10 @@ export class DepositAmlScreening {
    */
   sync(deposit: DepositRecord): DepositAml {
     const result = this.evaluate(deposit);
-    deposit.amlStatus = result.amlStatus;
+    if (deposit.amlStatus !== result.amlStatus) {
+      deposit.amlStatus = result.amlStatus;
+      this.marks.changed('deposit', deposit.uuid);
+    }
     return result;
   }
 
@@ -59,11 +64,15 @@ export class DepositAmlScreening {
     const states: SandboxStateDepositScreening[] = [];
     for (const deposit of deposits) {
       const screening = this.screenings.get(deposit);
-      if (screening === undefined) continue;
-      const { hash, status, riskScore, riskLevel, reason, checkedAt, job } = screening;
-      states.push({ depositUuid: deposit.uuid, hash, status, riskScore, riskLevel, reason, checkedAtMs: checkedAt?.getTime() ?? null, job: { answer: { ...job.answer }, readyAtMs: job.readyAtMs } });
+      if (screening !== undefined) states.push(screeningState(deposit, screening));
     }
     return states;
+  }
+
+  /** The deposit's screening of transaction `hash` as exportState lists it; undefined when it has none (any more). */
+  exportRecord(deposit: DepositRecord | undefined, hash: string): SandboxStateDepositScreening | undefined {
+    const screening = deposit === undefined ? undefined : this.screenings.get(deposit);
+    return screening === undefined || screening.hash !== hash ? undefined : screeningState(deposit!, screening);
   }
 
   /**
@@ -111,14 +120,20 @@ export class DepositAmlScreening {
 
     let current = this.screenings.get(deposit);
     if (current !== undefined && current.hash === hash) {
-      if (current.status === 'pending') applyProviderAnswer(current, provider.poll(current.job, now.getTime()), now);
+      if (current.status === 'pending') {
+        applyProviderAnswer(current, provider.poll(current.job, now.getTime()), now);
+        this.marks.changed('depositScreening', screeningId(deposit, current));
+      }
     } else {
       const ticker = findAsset(deposit.asset)?.ticker ?? deposit.asset;
       if (provider.currencyNotInAllowlist(ticker, deposit.network)) return notChecked(notCheckedReasons.unsupported(ticker, deposit.network), sender);
       const job = provider.submit(sender, now.getTime());
       current = { hash, senderAddress: sender, status: initialAmlState, job, riskScore: null, riskLevel: null, reason: null, checkedAt: null };
       applyProviderAnswer(current, provider.answerOf(job, now.getTime()), now);
+      // A screening of an earlier transaction is replaced: its row goes.
+      if (this.screenings.has(deposit)) this.marks.removed('depositScreening', screeningId(deposit, this.screenings.get(deposit)!));
       this.screenings.set(deposit, current);
+      this.marks.changed('depositScreening', screeningId(deposit, current));
     }
     return {
       ...base,
@@ -130,4 +145,14 @@ export class DepositAmlScreening {
       checkedAt: current.checkedAt?.toISOString() ?? null,
     };
   }
+}
+
+function screeningState(deposit: DepositRecord, screening: DepositScreening): SandboxStateDepositScreening {
+  const { hash, status, riskScore, riskLevel, reason, checkedAt, job } = screening;
+  return { depositUuid: deposit.uuid, hash, status, riskScore, riskLevel, reason, checkedAtMs: checkedAt?.getTime() ?? null, job: { answer: { ...job.answer }, readyAtMs: job.readyAtMs } };
+}
+
+/** A screening's id in the journal: its deposit's uuid and the transaction's hash. */
+function screeningId(deposit: DepositRecord, screening: DepositScreening): string {
+  return `${deposit.uuid} ${screening.hash}`;
 }

@@ -25,6 +25,7 @@ import { SimulatedChain, type ChainTransaction, type InjectInput } from './chain
 import { depositView, noneCredited, receivedAmount, type DepositRecord } from './deposit-records.js';
 import { depositOf, depositState, type DepositReferences } from './deposit-state.js';
 import { requireNetwork, type NetworkCode } from './networks.js';
+import type { RecordMarks } from '../record-marks.js';
 
 // Timer and guard names of the machine file; checked against the generated table at load.
 const LIFETIME = 'lifetime';
@@ -106,6 +107,8 @@ export interface DepositServiceOptions {
   beforeView?: (deposit: DepositRecord) => void;
   /** Who else receives payments on the chain (the orders). */
   otherPayments?: OtherPayments;
+  /** Where each deposit and chain transaction created or changed is reported (a durable store's journal). */
+  marks: RecordMarks;
 }
 
 /** The partitions deposit lists are scoped to: the site's history, a static address's payments. */
@@ -150,7 +153,7 @@ export class DepositService {
   constructor(private readonly options: DepositServiceOptions) {
     this.random = options.random;
     this.data = createChainData(this.random);
-    this.chain = new SimulatedChain(this.data);
+    this.chain = new SimulatedChain(this.data, options.marks);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -209,6 +212,7 @@ export class DepositService {
       if (waitMs > 0) return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
     }
     deposit.lastRefreshAtMs = now;
+    this.changed(deposit);
     this.settle(deposit);
     const found = this.uncreditedFor(deposit);
     const transition = transitionFor(deposit.status, 'refresh', { transaction_found: found !== undefined });
@@ -241,8 +245,19 @@ export class DepositService {
   // Snapshots (mock-server/snapshot/deposits-state.ts)
 
   /** The deposits in creation order, the chain's transactions and the stream's position. */
-  exportState(): { deposits: SandboxStateDeposit[]; transactions: SandboxStateChainTransaction[]; random: number } {
-    return { deposits: [...this.collection.values()].map(depositState), transactions: this.chain.exportState(), random: this.random.state() };
+  /** `withRecords` false: the deposits and transactions left out (a journal's header). */
+  exportState(withRecords = true): { deposits: SandboxStateDeposit[]; transactions: SandboxStateChainTransaction[]; random: number } {
+    return {
+      deposits: withRecords ? [...this.collection.values()].map(depositState) : [],
+      transactions: withRecords ? this.chain.exportState() : [],
+      random: this.random.state(),
+    };
+  }
+
+  /** One deposit as exportState lists it; undefined when there is none. */
+  exportRecord(uuid: string): SandboxStateDeposit | undefined {
+    const deposit = this.collection.get(uuid);
+    return deposit === undefined ? undefined : depositState(deposit);
   }
 
   /**
@@ -344,6 +359,7 @@ export class DepositService {
       // No transition: a second payment while one confirms adds to the amount received.
       this.credit(deposit, tx, now);
       deposit.updatedAtMs = now;
+      this.changed(deposit);
       return true;
     }
     const withinLateWindow = deposit.expiredAtMs !== null && now - deposit.expiredAtMs < (lateWindowSeconds ?? 0) * 1000;
@@ -376,6 +392,7 @@ export class DepositService {
     deposit.seenAtMs = [...deposit.seenAtMs, now];
     // A new transaction moves the instant a confirming deposit is confirmed.
     this.timers.schedule(deposit);
+    this.changed(deposit);
   }
 
   /** A fresh payment address (shared address plus a fresh memo on memo networks), unique among all. */
@@ -443,6 +460,7 @@ export class DepositService {
     this.collection.upsert(deposit);
     this.addToOrder(deposit);
     this.timers.schedule(deposit);
+    this.changed(deposit);
     return deposit;
   }
 
@@ -523,8 +541,14 @@ export class DepositService {
     if (transition.to === 'expired') deposit.expiredAtMs = atMs;
     if (depositMachine.terminal.includes(transition.to)) deposit.paidAtMs = atMs;
     this.timers.schedule(deposit);
+    this.changed(deposit);
     if (transition.emits !== null) this.emit(deposit, transition.emits);
     if (deposit.staticAddress !== null && depositMachine.terminal.includes(transition.to)) this.staticPayments?.final(deposit, atMs);
+  }
+
+  /** Reports a deposit created or changed (its fields are read when the journal is next written). */
+  private changed(deposit: DepositRecord): void {
+    this.options.marks.changed('deposit', deposit.uuid);
   }
 
   /** Queues the event with the deposit as it is now; events leave in the order they happened. */

@@ -21,6 +21,7 @@ import type { DepositRecord } from './deposit-records.js';
 import { restoredAsset } from './deposit-state.js';
 import { BY_SITE, type DepositService } from './deposit-service.js';
 import { networkCodes, requireNetwork, type NetworkCode } from './networks.js';
+import type { RecordMarks } from '../record-marks.js';
 
 export interface StaticAddressRecord {
   uuid: string;
@@ -57,6 +58,7 @@ export class StaticAddressService {
     /** The static-address ids and sweep data: a stream of their own (a snapshot's load resumes it). */
     private random: Random,
     readonly deposits: DepositService,
+    private readonly marks: RecordMarks,
   ) {
     this.data = createChainData(random);
     deposits.staticPayments = {
@@ -87,6 +89,7 @@ export class StaticAddressService {
     this.byOrder.set(key, record);
     this.byDestination.set(destinationKey(network.code, address, memo), record);
     this.collection.upsert(record);
+    this.marks.changed('staticAddress', record.uuid);
     return { ok: true, address: record, created: true };
   }
 
@@ -101,7 +104,10 @@ export class StaticAddressService {
    */
   fire(record: StaticAddressRecord, event: StaticAddressEvent): FireResult<StaticAddressState, StaticAddressEvent> {
     const fired = tryFire(staticAddressMachine, record.status, event);
-    if (fired.ok) record.status = fired.transition.to;
+    if (fired.ok) {
+      record.status = fired.transition.to;
+      this.marks.changed('staticAddress', record.uuid);
+    }
     return fired;
   }
 
@@ -129,12 +135,19 @@ export class StaticAddressService {
   }
 
   /** The addresses in creation order, the hot wallets drawn so far and the stream's position (snapshots). */
-  exportState(): { addresses: SandboxStateStaticAddress[]; hotWallets: SandboxStateStaticAddressHotWallet[]; random: number } {
+  /** `withRecords` false: the addresses left out (a journal's header). */
+  exportState(withRecords = true): { addresses: SandboxStateStaticAddress[]; hotWallets: SandboxStateStaticAddressHotWallet[]; random: number } {
     return {
-      addresses: [...this.collection.values()].map(({ site, network: _assetsNetwork, paymentsCount: _countedFromDeposits, createdAt, ...rest }) => ({ ...rest, siteId: site.id, createdAtMs: createdAt.getTime() })),
+      addresses: withRecords ? [...this.collection.values()].map(staticAddressState) : [],
       hotWallets: [...this.hotWallets].map(([network, address]) => ({ network, address })),
       random: this.random.state(),
     };
+  }
+
+  /** One static address as exportState lists it; undefined when there is none. */
+  exportRecord(uuid: string): SandboxStateStaticAddress | undefined {
+    const record = this.collection.get(uuid);
+    return record === undefined ? undefined : staticAddressState(record);
   }
 
   /**
@@ -220,6 +233,10 @@ export class StaticAddressService {
     }
     return address;
   }
+}
+
+function staticAddressState({ site, network: _assetsNetwork, paymentsCount: _countedFromDeposits, createdAt, ...rest }: StaticAddressRecord): SandboxStateStaticAddress {
+  return { ...rest, siteId: site.id, createdAtMs: createdAt.getTime() };
 }
 
 function destinationKey(network: NetworkCode, address: string, memo: string | null): string {

@@ -25,6 +25,7 @@ import { createdEventData, presentOrder, statusChangedEventData } from './order-
 import { requisiteDigests, type CausingRequest, type OrderDraft, type OrderRecord } from './order-records.js';
 import { orderFromState, orderToState } from './order-state.js';
 import { requireNextIdAbove } from './restore-checks.js';
+import type { RecordMarks } from '../record-marks.js';
 
 /** Machine events a decided verification fires on an order held for it. */
 const VERIFICATION_EVENTS: Partial<Record<VerificationStatus, OrderEvent>> = {
@@ -52,6 +53,8 @@ export interface OrderServiceOptions {
   chain: PaymentChain;
   /** The exchanger's reserves, which a completed order moves (the catalog). */
   reserves: ReserveBook;
+  /** Where each order created or changed is reported (a durable store's journal). */
+  marks: RecordMarks;
 }
 
 /** What a completed exchange changes beyond the order: the reserves of its route's two sides. */
@@ -151,8 +154,15 @@ export class OrderService {
     return order;
   }
 
-  exportState(): SandboxStateExchangeOrders {
-    return { random: this.random.state(), nextId: this.nextId, orders: [...this.collection.values()].map(orderToState) };
+  /** The orders as a snapshot holds them; `withRecords` false: the orders left out (a journal's header). */
+  exportState(withRecords = true): SandboxStateExchangeOrders {
+    return { random: this.random.state(), nextId: this.nextId, orders: withRecords ? [...this.collection.values()].map(orderToState) : [] };
+  }
+
+  /** One order, by public id, as exportState lists it; undefined when there is none. */
+  exportRecord(publicId: string): SandboxStateExchangeOrders['orders'][number] | undefined {
+    const order = this.byPublicId.get(publicId);
+    return order === undefined ? undefined : orderToState(order);
   }
 
   /**
@@ -219,7 +229,7 @@ export class OrderService {
     if (order.verificationStatus !== status) {
       order.verificationStatus = status;
       order.updatedAt = this.options.clock.now();
-      this.collection.upsert(order);
+      this.changed(order);
     }
     const event = VERIFICATION_EVENTS[status];
     if (event !== undefined && tryFire(orderMachine, order.status, event).ok) this.fire(order, event);
@@ -236,8 +246,7 @@ export class OrderService {
     this.settle(order);
     recordPayment(order, tx, this.options.clock.now());
     this.byPaymentHash.set(tx.hash, order);
-    this.collection.upsert(order);
-    this.timers.schedule(order);
+    this.changed(order);
     this.settle(order);
     return order;
   }
@@ -292,8 +301,14 @@ export class OrderService {
       this.byDestination.set(destinationKey(network, address, memo), order);
     }
     for (const payment of order.payments) this.byPaymentHash.set(payment.hash, order);
+    this.changed(order);
+  }
+
+  /** After any change to an order: re-index it, reschedule its timers and mark it for the journal. */
+  private changed(order: OrderRecord): void {
     this.collection.upsert(order);
     this.timers.schedule(order);
+    this.options.marks.changed('order', order.publicId);
   }
 
   /** Applies what is due by now: the payment window, then the payment once its transactions are confirmed. */
@@ -302,17 +317,13 @@ export class OrderService {
     settleOrder(order, now, this.recorder(undefined));
     const payments = settlePayments(order, this.options.chain, now);
     if (payments.fire !== null) fireOrderEvent(order, payments.fire.event, payments.fire.at, {}, this.recorder(undefined));
-    else if (payments.changed) {
-      this.collection.upsert(order);
-      this.timers.schedule(order);
-    }
+    else if (payments.changed) this.changed(order);
   }
 
   /** After each transition: re-index the order and emit the transition's event with the cause's ids. */
   private recorder(cause: CausingRequest | undefined): StepListener {
     return (order, step) => {
-      this.collection.upsert(order);
-      this.timers.schedule(order);
+      this.changed(order);
       if (step.transition.to === completedState) this.options.reserves.payOut(order.draft.routeId, order.draft.amountIn, order.draft.amountOut);
       if (step.transition.emits !== null) this.emit(order, step.transition.emits, statusChangedEventData(order, step), cause);
     };

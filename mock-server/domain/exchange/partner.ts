@@ -16,6 +16,7 @@ import { add, formatDecimal, parseDecimal, type Decimal } from '../../decimal.js
 import { requireOneOf, StateRejected } from '../state-rejected.js';
 import { v3Enum } from './contract-enums.js';
 import { requireNextIdAbove } from './restore-checks.js';
+import type { RecordMarks } from '../record-marks.js';
 
 /** The partner balance currency (PartnerMoney.currency) and its precision. */
 export const partnerCurrency = { code: 'USDT', decimals: 2 };
@@ -53,7 +54,10 @@ export class PartnerBook {
   private readonly accounts = new Map<string, PartnerAccount>();
   private nextPayoutId = 1;
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly marks: RecordMarks,
+  ) {}
 
   /** The client's partner account, opened when first asked for. */
   account(client: Client, openedAt: Date): PartnerAccount {
@@ -62,16 +66,30 @@ export class PartnerBook {
     if (account === undefined) {
       account = newAccount(client, { commissionPercent, createdAt: openedAt, openingEarned: '0' });
       this.accounts.set(clientId, account);
+      this.marks.changed('partnerAccount', clientId);
     }
     return account;
   }
 
-  exportState(): SandboxStateExchangePartners {
+  /** The accounts and payouts as a snapshot holds them; `withRecords` false: both left out (a journal's header). */
+  exportState(withRecords = true): SandboxStateExchangePartners {
     return {
       nextPayoutId: this.nextPayoutId,
-      accounts: [...this.accounts.values()].map((a) => ({ clientId: a.clientId, commissionPercent: a.commissionPercent, createdAtMs: a.createdAt.getTime(), openingEarned: a.openingEarned })),
-      payouts: [...this.payouts.values()].map(({ createdAt, paidAt, ...payout }) => ({ ...payout, createdAtMs: createdAt.getTime(), paidAtMs: paidAt?.getTime() ?? null })),
+      accounts: withRecords ? [...this.accounts.values()].map(accountState) : [],
+      payouts: withRecords ? [...this.payouts.values()].map(payoutState) : [],
     };
+  }
+
+  /** One partner account, by client id, as exportState lists it; undefined when there is none. */
+  exportAccount(clientId: string): SandboxStatePartnerAccount | undefined {
+    const account = this.accounts.get(clientId);
+    return account === undefined ? undefined : accountState(account);
+  }
+
+  /** One payout as exportState lists it; undefined when there is none. */
+  exportPayout(id: string): SandboxStatePartnerPayout | undefined {
+    const payout = this.payouts.get(Number(id));
+    return payout === undefined ? undefined : payoutState(payout);
   }
 
   /**
@@ -120,16 +138,29 @@ export class PartnerBook {
     this.addPayout({ clientId: account.clientId, amount: pending, status: 'pending', requisite: wallet, createdAt: new Date(now - 2 * day), paidAt: null });
     // Earned enough for every payout not rejected, and a remainder still on the balance.
     account.openingEarned = formatDecimal(add(add(owed, parseDecimal(pending)), parseDecimal(randomMoney(random, 5, 60))));
+    this.marks.changed('partnerAccount', account.clientId);
   }
 
   private addPayout(payout: Omit<PayoutRecord, 'id'>): void {
     this.payouts.upsert({ ...payout, id: this.nextPayoutId });
+    this.marks.changed('payout', String(this.nextPayoutId));
     this.nextPayoutId += 1;
   }
 
   payoutsOf(clientId: string): PayoutRecord[] {
     return [...this.payouts.values()].filter((p) => p.clientId === clientId);
   }
+}
+
+type SandboxStatePartnerAccount = SandboxStateExchangePartners['accounts'][number];
+type SandboxStatePartnerPayout = SandboxStateExchangePartners['payouts'][number];
+
+function accountState(a: PartnerAccount): SandboxStatePartnerAccount {
+  return { clientId: a.clientId, commissionPercent: a.commissionPercent, createdAtMs: a.createdAt.getTime(), openingEarned: a.openingEarned };
+}
+
+function payoutState({ createdAt, paidAt, ...payout }: PayoutRecord): SandboxStatePartnerPayout {
+  return { ...payout, createdAtMs: createdAt.getTime(), paidAtMs: paidAt?.getTime() ?? null };
 }
 
 /** The account of a client, on the given terms; its name and referral code are the client's. */

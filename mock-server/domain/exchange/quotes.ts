@@ -14,6 +14,7 @@ import { Fifo } from '../../store/fifo.js';
 import { quoteTtlSeconds } from './catalog/quote-ttl.js';
 import { routeSnapshot, type RouteState } from './catalog/route-state.js';
 import type { Priced } from './catalog/pricing.js';
+import type { RecordMarks } from '../record-marks.js';
 
 export interface QuoteRecord {
   clientId: string;
@@ -54,6 +55,7 @@ export class QuoteBook {
   constructor(
     private readonly clock: Clock,
     private random: Random,
+    private readonly marks: RecordMarks,
     private readonly maxPerClient = maxQuotesPerClient,
   ) {}
 
@@ -83,23 +85,15 @@ export class QuoteBook {
     return record.expiresAtMs <= this.clock.nowMs();
   }
 
-  exportState(): SandboxStateExchangeQuotes {
-    return {
-      random: this.random.state(),
-      quotes: [...this.quotes.values()].map((q) => ({
-        id: q.id,
-        clientId: q.clientId,
-        routeId: q.state.route.id,
-        side: q.side,
-        amountIn: q.priced.amountIn,
-        amountOut: q.priced.amountOut,
-        fee: q.priced.fee,
-        step: q.state.step,
-        reserve: q.state.limits.reserve,
-        createdAtMs: q.createdAtMs,
-        expiresAtMs: q.expiresAtMs,
-      })),
-    };
+  /** The book as a snapshot holds it; `withRecords` false: the quotes left out (a journal's header). */
+  exportState(withRecords = true): SandboxStateExchangeQuotes {
+    return { random: this.random.state(), quotes: withRecords ? [...this.quotes.values()].map(quoteState) : [] };
+  }
+
+  /** One quote as exportState lists it; undefined when it is gone. */
+  exportRecord(id: string): SandboxStateExchangeQuotes['quotes'][number] | undefined {
+    const stored = this.quotes.get(id);
+    return stored === undefined ? undefined : quoteState(stored);
   }
 
   /**
@@ -138,13 +132,19 @@ export class QuoteBook {
 
   private keep(stored: StoredQuote): void {
     this.quotes.set(stored.id, stored);
+    this.marks.changed('quote', stored.id);
     let mine = this.byClient.get(stored.clientId);
     if (mine === undefined) {
       mine = new Fifo();
       this.byClient.set(stored.clientId, mine);
     }
     mine.push(stored);
-    while (mine.size > this.maxPerClient) this.quotes.delete(mine.shift()!.id);
+    while (mine.size > this.maxPerClient) this.forget(mine.shift()!);
+  }
+
+  private forget(stored: StoredQuote): void {
+    this.quotes.delete(stored.id);
+    this.marks.removed('quote', stored.id);
   }
 
   /** Forgets the client's quotes expired long enough; answers how many went. */
@@ -154,12 +154,28 @@ export class QuoteBook {
     const horizon = this.clock.nowMs() - keepExpiredMs;
     let forgotten = 0;
     for (let oldest = mine.peek(); oldest !== undefined && oldest.expiresAtMs <= horizon; oldest = mine.peek()) {
-      this.quotes.delete(mine.shift()!.id);
+      this.forget(mine.shift()!);
       forgotten += 1;
     }
     if (mine.size === 0) this.byClient.delete(clientId);
     return forgotten;
   }
+}
+
+function quoteState(q: StoredQuote): SandboxStateExchangeQuotes['quotes'][number] {
+  return {
+    id: q.id,
+    clientId: q.clientId,
+    routeId: q.state.route.id,
+    side: q.side,
+    amountIn: q.priced.amountIn,
+    amountOut: q.priced.amountOut,
+    fee: q.priced.fee,
+    step: q.state.step,
+    reserve: q.state.limits.reserve,
+    createdAtMs: q.createdAtMs,
+    expiresAtMs: q.expiresAtMs,
+  };
 }
 
 /** The contract's Quote of a stored quote: the same answer its creation gave. */

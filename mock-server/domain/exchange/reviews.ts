@@ -11,6 +11,7 @@ import { ListableCollection, match, type FilterMatcher } from '../../store/list-
 import { tryFire, type FireResult } from '../machines/fire.js';
 import { requireOneOf, StateRejected } from '../state-rejected.js';
 import { requireNextIdAbove } from './restore-checks.js';
+import type { RecordMarks } from '../record-marks.js';
 
 export interface ReviewRecord {
   id: number;
@@ -52,7 +53,10 @@ export class ReviewBook {
   private readonly byOrder = new Set<string>();
   private nextId = 1;
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly marks: RecordMarks,
+  ) {}
 
   /** Any client's review (the control API). */
   find(id: number): ReviewRecord | undefined {
@@ -65,6 +69,7 @@ export class ReviewBook {
     if (fired.ok) {
       review.status = fired.transition.to;
       this.collection.upsert(review);
+      this.marks.changed('review', String(review.id));
     }
     return fired;
   }
@@ -78,15 +83,20 @@ export class ReviewBook {
     const review: ReviewRecord = { ...input, id: this.nextId, status, createdAt };
     this.nextId += 1;
     this.collection.upsert(review);
+    this.marks.changed('review', String(review.id));
     if (review.orderPublicId !== null) this.byOrder.add(review.orderPublicId);
     return review;
   }
 
-  exportState(): SandboxStateExchangeReviews {
-    return {
-      nextId: this.nextId,
-      reviews: [...this.collection.values()].map(({ createdAt, ...review }) => ({ ...review, createdAtMs: createdAt.getTime() })),
-    };
+  /** The reviews as a snapshot holds them; `withRecords` false: the reviews left out (a journal's header). */
+  exportState(withRecords = true): SandboxStateExchangeReviews {
+    return { nextId: this.nextId, reviews: withRecords ? [...this.collection.values()].map(reviewState) : [] };
+  }
+
+  /** One review as exportState lists it; undefined when there is none. */
+  exportRecord(id: string): SandboxStateExchangeReviews['reviews'][number] | undefined {
+    const review = this.collection.get(Number(id));
+    return review === undefined ? undefined : reviewState(review);
   }
 
   /**
@@ -143,4 +153,8 @@ export function reviewView(review: ReviewRecord): Review {
     status: review.status,
     created_at: review.createdAt.toISOString(),
   };
+}
+
+function reviewState({ createdAt, ...review }: ReviewRecord): SandboxStateExchangeReviews['reviews'][number] {
+  return { ...review, createdAtMs: createdAt.getTime() };
 }

@@ -12,6 +12,7 @@ import { requireOneOf, StateRejected } from '../state-rejected.js';
 import { randomUuid } from '../webhooks/ids.js';
 import { detectContentType, fileProblems, type ReceivedFile } from './file-content.js';
 import { uploadLimits } from './upload-limits.js';
+import type { RecordMarks } from '../record-marks.js';
 
 export interface StoredFile {
   name: string;
@@ -65,6 +66,7 @@ export class UploadIntentService {
     private readonly clock: Clock,
     /** The intents' uuids: a stream of their own (a snapshot's load resumes it). */
     private random: Random,
+    private readonly marks: RecordMarks,
   ) {}
 
   create(clientId: string, input: CreateUploadIntentInput): UploadIntentRecord {
@@ -87,6 +89,7 @@ export class UploadIntentService {
       consumedAt: null,
     };
     this.intents.set(intent.uuid, intent);
+    this.marks.changed('upload', intent.uuid);
     return intent;
   }
 
@@ -104,16 +107,15 @@ export class UploadIntentService {
   }
 
   /** Every intent in creation order, as stored (not brought up to date), and the stream's position (snapshots). */
-  exportState(): { intents: SandboxStateUploadIntent[]; random: number } {
-    const intents = [...this.intents.values()].map(({ allowedExtensions, file, expiresAt, committedAt, consumedAt, ...rest }) => ({
-      ...rest,
-      allowedExtensions: [...allowedExtensions],
-      file: file === null ? null : { ...file },
-      expiresAtMs: expiresAt.getTime(),
-      committedAtMs: committedAt?.getTime() ?? null,
-      consumedAtMs: consumedAt?.getTime() ?? null,
-    }));
-    return { intents, random: this.random.state() };
+  /** `withRecords` false: the intents left out (a journal's header). */
+  exportState(withRecords = true): { intents: SandboxStateUploadIntent[]; random: number } {
+    return { intents: withRecords ? [...this.intents.values()].map(intentState) : [], random: this.random.state() };
+  }
+
+  /** One intent as exportState lists it (as stored); undefined when there is none. */
+  exportRecord(uuid: string): SandboxStateUploadIntent | undefined {
+    const intent = this.intents.get(uuid);
+    return intent === undefined ? undefined : intentState(intent);
   }
 
   /**
@@ -166,6 +168,7 @@ export class UploadIntentService {
     intent.status = fired.transition.to;
     intent.committedAt = this.clock.now();
     intent.file = { name: file.name, size: file.size, contentType: detectContentType(file.head), sha256: file.sha256 };
+    this.marks.changed('upload', intent.uuid);
     return { ok: true };
   }
 
@@ -181,6 +184,7 @@ export class UploadIntentService {
     if (!fired.ok) throw new Error(`upload intent ${intent.uuid}: ${fired.reason}`);
     intent.status = fired.transition.to;
     intent.consumedAt = this.clock.now();
+    this.marks.changed('upload', intent.uuid);
   }
 
   view(intent: UploadIntentRecord): UploadIntent {
@@ -213,6 +217,20 @@ export class UploadIntentService {
   private settle(intent: UploadIntentRecord): void {
     if (this.clock.now().getTime() < intent.expiresAt.getTime()) return;
     const fired = tryFire(uploadIntentMachine, intent.status, 'expire');
-    if (fired.ok) intent.status = fired.transition.to;
+    if (fired.ok) {
+      intent.status = fired.transition.to;
+      this.marks.changed('upload', intent.uuid);
+    }
   }
+}
+
+function intentState({ allowedExtensions, file, expiresAt, committedAt, consumedAt, ...rest }: UploadIntentRecord): SandboxStateUploadIntent {
+  return {
+    ...rest,
+    allowedExtensions: [...allowedExtensions],
+    file: file === null ? null : { ...file },
+    expiresAtMs: expiresAt.getTime(),
+    committedAtMs: committedAt?.getTime() ?? null,
+    consumedAtMs: consumedAt?.getTime() ?? null,
+  };
 }

@@ -16,6 +16,7 @@ import { requireOneOf, StateRejected } from '../state-rejected.js';
 import { randomUuid } from '../webhooks/ids.js';
 import { acceptedKinds, purposeOf, verificationTypes } from './document-requirements.js';
 import { reportToOrder, type OrdersAwaitingVerification } from './order-link.js';
+import type { RecordMarks } from '../record-marks.js';
 import { approvedState, cardDigest, guardsOf, missingOf, refusal, waitsForDocuments, waitsForDocumentsIn, type VerificationRecord } from './verification-records.js';
 
 /** How long a verification waits for its documents (the machine's ttl timer). */
@@ -66,6 +67,7 @@ export class VerificationService {
     private readonly uploads: UploadIntentService,
     /** The orders a verification may be for: each change is reported to its order. */
     private readonly orders: OrdersAwaitingVerification,
+    private readonly marks: RecordMarks,
   ) {}
 
   /**
@@ -175,6 +177,7 @@ export class VerificationService {
     this.uploads.consume(intent);
     verification.documents.push({ uploadIntent: intent.uuid, kind });
     verification.updatedAt = this.clock.now();
+    this.marks.changed('verification', verification.id);
     if (verification.orderId === null && tryFire(verificationMachine, verification.status, 'submit', { guards: guardsOf(verification) }).ok) {
       this.fire(verification, 'submit', guardsOf(verification));
     }
@@ -237,18 +240,18 @@ export class VerificationService {
     return { ok: true, value: verification };
   }
 
-  /** Every verification in creation order, as stored (not brought up to date), and the stream's position (snapshots). */
-  exportState(): { verifications: SandboxStateVerification[]; random: number } {
-    const verifications = [...this.verifications.values()].map(({ documents, card, expiresAt, createdAt, updatedAt, reviewedAt, ...rest }) => ({
-      ...rest,
-      documents: documents.map((d) => ({ ...d })),
-      card: card === null ? null : { ...card },
-      expiresAtMs: expiresAt.getTime(),
-      createdAtMs: createdAt.getTime(),
-      updatedAtMs: updatedAt.getTime(),
-      reviewedAtMs: reviewedAt?.getTime() ?? null,
-    }));
-    return { verifications, random: this.random.state() };
+  /**
+   * Every verification in creation order, as stored (not brought up to date), and the stream's
+   * position (snapshots); `withRecords` false: the verifications left out (a journal's header).
+   */
+  exportState(withRecords = true): { verifications: SandboxStateVerification[]; random: number } {
+    return { verifications: withRecords ? [...this.verifications.values()].map(verificationState) : [], random: this.random.state() };
+  }
+
+  /** One verification as exportState lists it (as stored); undefined when there is none. */
+  exportRecord(id: string): SandboxStateVerification | undefined {
+    const verification = this.verifications.get(id);
+    return verification === undefined ? undefined : verificationState(verification);
   }
 
   /**
@@ -331,8 +334,9 @@ export class VerificationService {
     this.changed(verification);
   }
 
-  /** Reports the change to the verification's order, if it is for one (order-link.ts). */
+  /** Marks the verification for the journal and reports the change to its order, if it is for one (order-link.ts). */
   private changed(verification: VerificationRecord): void {
+    this.marks.changed('verification', verification.id);
     reportToOrder(this.orders, this, verification);
   }
 
@@ -346,4 +350,16 @@ export class VerificationService {
     this.timers.schedule(verification);
     this.changed(verification);
   }
+}
+
+function verificationState({ documents, card, expiresAt, createdAt, updatedAt, reviewedAt, ...rest }: VerificationRecord): SandboxStateVerification {
+  return {
+    ...rest,
+    documents: documents.map((d) => ({ ...d })),
+    card: card === null ? null : { ...card },
+    expiresAtMs: expiresAt.getTime(),
+    createdAtMs: createdAt.getTime(),
+    updatedAtMs: updatedAt.getTime(),
+    reviewedAtMs: reviewedAt?.getTime() ?? null,
+  };
 }

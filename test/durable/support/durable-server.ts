@@ -3,9 +3,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { SandboxState } from '../../../generated/sandbox-control/types.js';
 import type { StartOptions } from '../../../mock-server/server.js';
 import { openStore } from '../../../mock-server/store/open-store.js';
 import { startTestServer, type TestServer } from '../../mock-server/support/server.js';
+import { exportState } from '../../snapshot/support/state-documents.js';
 
 export interface SandboxFile {
   path: string;
@@ -27,4 +29,25 @@ export function sandboxFile(name: string): SandboxFile {
     },
     remove: () => rmSync(folder, { recursive: true, force: true }),
   };
+}
+
+/**
+ * The sandbox a mock on the file (started with `options`, without the real-time loop) exports
+ * once `drive` has run, and what a mock restarted on the file exports.
+ */
+export async function acrossARestart(file: SandboxFile, options: StartOptions, drive: (server: TestServer) => Promise<void>): Promise<{ before: SandboxState; after: SandboxState }> {
+  const first = await file.start(options);
+  first.sandbox.stopDispatching();
+  let before: SandboxState;
+  try {
+    await drive(first);
+    before = await exportState(first);
+  } finally {
+    await first.close();
+  }
+  const second = await file.start();
+  second.sandbox.stopDispatching();
+  const after = await exportState(second);
+  await second.close();
+  return { before, after };
 }
