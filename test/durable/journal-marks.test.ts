@@ -69,11 +69,17 @@ async function driveEveryChange(server: TestServer): Promise<void> {
   const site = await newSite(server);
   const deposit = async (orderId: string, asset: string, amount: string, lifetime?: number) =>
     (await site.v1.createDeposit({ body: { order_id: orderId, asset, amount, ...(lifetime === undefined ? {} : { lifetime }) } })).body.data;
-  const pay = async (to: { network: string; address: string; memo: string | null }, amount: string, confirmations = 0) =>
-    (await control.injectChainTransaction({ body: { network: to.network, address: to.address, amount, confirmations, ...(to.memo === null ? {} : { memo: to.memo }) } })).body.result;
-  const screened = await deposit('ORD-screened', 'BTC', '0.01');
-  const screenedTx = await pay(screened, '0.01');
-  await control.setAmlAnswer({ body: { address: screenedTx.from, score: 12, level: 'low', delay_seconds: 60 } });
+  const pay = async (to: { network: string; address: string; memo: string | null }, amount: string, confirmations = 0, from?: string) =>
+    (await control.injectChainTransaction({ body: { network: to.network, address: to.address, amount, confirmations, ...(to.memo === null ? {} : { memo: to.memo }), ...(from === undefined ? {} : { from }) } })).body
+      .result;
+  // Screened with a delay: pending, completed on a later read, then replaced by a second payment's screening.
+  const screened = await deposit('ORD-screened', 'BTC', '0.02');
+  await control.setAmlAnswer({ body: { address: 'bc1qmarksscreenedsender', score: 12, level: 'low', delay_seconds: 60 } });
+  const screenedTx = await pay(screened, '0.01', 0, 'bc1qmarksscreenedsender');
+  await site.v1.getDepositAml({ path: { uuid: screened.uuid } });
+  await advance(120);
+  await site.v1.getDepositAml({ path: { uuid: screened.uuid } });
+  await pay(screened, '0.01');
   await site.v1.getDepositAml({ path: { uuid: screened.uuid } });
   const late = await deposit('ORD-late', 'USDT_TRON', '10', 300);
   await pay(await deposit('ORD-paid', 'USDT_TRON', '150'), '150', 20);
