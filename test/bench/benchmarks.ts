@@ -1,5 +1,6 @@
 // The benchmarks of `npm run bench` by name, and a runner that reports each (table + JSON).
 import { coldStart } from './cold-start.js';
+import { journalFlush } from './journal-flush.js';
 import { report, type BenchResult } from './lib/report.js';
 import { scale } from './scale.js';
 import { slowSenders } from './slow-senders.js';
@@ -20,6 +21,7 @@ export const benchmarks: Record<string, (options: BenchOptions) => BenchResult |
   scale,
   webhooks: webhookDeliveries,
   'slow-senders': slowSenders,
+  'journal-flush': journalFlush,
 };
 
 /** Runs the chosen benchmarks in order; a failing one is reported and the others still run. */

@@ -62,6 +62,7 @@ describe('npm run bench -- --quick', () => {
     expectFigures(written('generate'), ['generation_ms', 'baseline_load_ms', 'ratio']);
     expectFigures(written('scale'), ['list page ms', 'list cursor ms', 'RSS MB']);
     expectFigures(written('webhooks'), ['signed_deliveries_per_s', 'plain_posts_per_s', 'ratio']);
+    expectFigures(written('journal-flush'), ['flush after a create µs', 'flush, nothing changed µs', 'whole encoding µs', 'create vs whole']);
   });
 
   it('refuses an unknown benchmark name', () => {
