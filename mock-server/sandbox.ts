@@ -98,8 +98,10 @@ export interface LoadedSandbox {
  * journal-writer.ts); absent on the memory engine, which pays nothing for it.
  */
 export interface SandboxJournal {
-  /** Writes what changed since the last write, as one transaction. */
+  /** Writes what changed since the last write, as one transaction (what may wait aside). */
   flush(): void;
+  /** The same, with what may wait for a timer beat (a key's last_used_at): the beat and a close. */
+  flushDeferred(): void;
   /** Writes the whole sandbox anew (after a reset or a load). */
   rewrite(): void;
 }
@@ -227,8 +229,10 @@ export class Sandbox {
     if (loop.running) return; // the previous beat is still storing its events
     loop.running = true;
     try {
-      // A beat on which nothing fell due changed no record: the journal has nothing to write.
-      if ((await runDueTimers(this.services)) > 0) this.journal?.flush();
+      // Whatever fell due, and what could wait for the beat (a key's last_used_at); a beat that
+      // changed nothing writes nothing.
+      await runDueTimers(this.services);
+      this.journal?.flushDeferred();
       await this.usage.flush();
       await this.store.sweepExpired(this.clock.nowMs(), sweepBatch);
     } catch (error) {

@@ -98,7 +98,7 @@ export async function startMockServer(options: StartOptions = {}): Promise<Runni
     close: () =>
       new Promise<void>((resolve, reject) => {
         sandbox.stopDispatching();
-        sandbox.journal?.flush();
+        sandbox.journal?.flushDeferred();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),

@@ -109,18 +109,17 @@ export function createServices(dependencies: ServiceDependencies): SandboxServic
 /**
  * Applies every time-driven transition now due (payment windows, verification expiry, deposit
  * expiry and confirmations, quotes no longer recognised) and resolves once their events are
- * stored, with how many records were due (each may have changed; 0: none did). Cheap when nothing
- * is due: each service takes its due records from a queue. The order is fixed, so a seed replays
+ * stored; each record changed is marked for the journal by its service. Cheap when nothing is
+ * due: each service takes its due records from a queue. The order is fixed, so a seed replays
  * the same event ids whatever a client touched first; a verification that expires tells its
  * order, whose events the orders' flush then waits for.
  */
-export async function runDueTimers(services: SandboxServices): Promise<number> {
+export async function runDueTimers(services: SandboxServices): Promise<void> {
   const { orders, verifications, deposits, quotes } = services;
-  let due = quotes.sweep();
-  due += orders.tick();
-  due += verifications.tick();
+  quotes.sweep();
+  orders.tick();
+  verifications.tick();
   await orders.flush();
-  due += deposits.tick();
+  deposits.tick();
   await deposits.flush();
-  return due;
 }

@@ -22,11 +22,20 @@ export type RecordKind =
   | 'verification';
 
 export interface RecordMarks {
-  /** The record `id` of `kind` was created or changed (a call after the change or before it, in the same request, is fine). */
+  /**
+   * The record `id` of `kind` was created or changed. The next flush reads the record as it is
+   * then, so the call may come just before the change or after it, in the same synchronous step.
+   */
   changed(kind: RecordKind, id: string): void;
   /** The record `id` of `kind` is gone. */
   removed(kind: RecordKind, id: string): void;
+  /**
+   * The record changed in a way that may wait for the next timer beat (200 ms): a usage
+   * statistic (a key's last_used_at), which an answer does not acknowledge. A crash may lose up
+   * to one beat of them, as of the usage counts, never a record.
+   */
+  changedLater(kind: RecordKind, id: string): void;
 }
 
 /** Marks nothing: for a sandbox without a journal. */
-export const noRecordMarks: RecordMarks = { changed: () => undefined, removed: () => undefined };
+export const noRecordMarks: RecordMarks = { changed: () => undefined, removed: () => undefined, changedLater: () => undefined };

@@ -3,7 +3,8 @@
 // since the last one (domain/record-marks.ts), each encoded alone with the snapshot's converter of
 // its list, and the header rows whose text changed; all in one transaction. Its cost follows what
 // changed, not the sandbox's size: a request that changed nothing encodes the headers only (the
-// seed, random streams, id counters, settings: small) and writes nothing.
+// seed, random streams, id counters, settings: small) and writes nothing. What may wait (a key's
+// last_used_at) is written by the timer beat's flush and at close, with the audit on by every flush.
 //
 // A rewrite (start on a new file, reset, load) encodes and writes everything. The memory engine
 // builds no writer and its services mark nothing, so it pays nothing.
@@ -27,10 +28,27 @@ export class JournalWriter implements SandboxJournal {
   ) {}
 
   flush(): void {
+    this.write(this.audit !== null);
+  }
+
+  flushDeferred(): void {
+    this.write(true);
+  }
+
+  rewrite(): void {
+    this.marked.take(true);
+    const encoded = encodeDomainState(exportDomainState(this.sandbox));
+    const change = { whole: true, headers: encoded.headers, upserts: encoded.rows, deletes: [] };
+    this.journal.write(change);
+    this.headers = encoded.headers;
+    this.audit?.check(change, () => encoded);
+  }
+
+  private write(withLater: boolean): void {
     const headers = this.changedHeaders(encodeDomainState(exportDomainState(this.sandbox, false)).headers);
     const upserts: JournalRow[] = [];
     const deletes: JournalWrite['deletes'][number][] = [];
-    for (const { kind, id } of this.marked.take()) {
+    for (const { kind, id } of this.marked.take(withLater)) {
       const row = encodeRecord(this.sandbox, kind, id);
       if (row === undefined) deletes.push({ kind, id });
       else upserts.push(row);
@@ -38,15 +56,6 @@ export class JournalWriter implements SandboxJournal {
     const change = upserts.length === 0 && deletes.length === 0 && headers.size === 0 ? null : { whole: false, headers, upserts, deletes };
     if (change !== null) this.journal.write(change);
     this.audit?.check(change, () => encodeDomainState(exportDomainState(this.sandbox)));
-  }
-
-  rewrite(): void {
-    this.marked.take();
-    const encoded = encodeDomainState(exportDomainState(this.sandbox));
-    const change = { whole: true, headers: encoded.headers, upserts: encoded.rows, deletes: [] };
-    this.journal.write(change);
-    this.headers = encoded.headers;
-    this.audit?.check(change, () => encoded);
   }
 
   /** The headers whose text differs from what the journal holds; remembered as written. */

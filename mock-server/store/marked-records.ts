@@ -9,17 +9,13 @@ export interface MarkedRecord {
   id: string;
 }
 
-export class MarkedRecords implements RecordMarks {
-  /** By `kind id`, in the order first marked: new rows are appended in the order records were made. */
+/** Marks by `kind id`, in the order first marked: new rows are appended in the order records were made. */
+class MarkSet {
   private marked = new Map<string, MarkedRecord>();
 
-  changed(kind: RecordKind, id: string): void {
+  add(kind: RecordKind, id: string): void {
     const key = `${kind} ${id}`;
     if (!this.marked.has(key)) this.marked.set(key, { kind, id });
-  }
-
-  removed(kind: RecordKind, id: string): void {
-    this.changed(kind, id);
   }
 
   /** What was marked since the last take, and forgets it. */
@@ -27,5 +23,27 @@ export class MarkedRecords implements RecordMarks {
     const taken = [...this.marked.values()];
     this.marked = new Map();
     return taken;
+  }
+}
+
+export class MarkedRecords implements RecordMarks {
+  private readonly now = new MarkSet();
+  private readonly later = new MarkSet();
+
+  changed(kind: RecordKind, id: string): void {
+    this.now.add(kind, id);
+  }
+
+  removed(kind: RecordKind, id: string): void {
+    this.now.add(kind, id);
+  }
+
+  changedLater(kind: RecordKind, id: string): void {
+    this.later.add(kind, id);
+  }
+
+  /** What was marked since the last take, and forgets it; `withLater` includes what may wait for a timer beat. */
+  take(withLater: boolean): MarkedRecord[] {
+    return withLater ? [...this.now.take(), ...this.later.take()] : this.now.take();
   }
 }

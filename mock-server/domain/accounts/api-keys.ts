@@ -92,10 +92,10 @@ export class ApiKeyRegistry {
     return this.byToken.get(token);
   }
 
-  /** The key authenticated a request at `now` (its last_used_at). */
+  /** The key authenticated a request at `now` (its last_used_at: a statistic, written on the next timer beat). */
   used(key: ApiKey, now: Date): void {
     key.lastUsedAt = now;
-    this.marks.changed('key', String(key.id));
+    this.marks.changedLater('key', String(key.id));
   }
 
   /** Every key, in the order they were minted or adopted. */

@@ -224,11 +224,10 @@ export class DepositService {
     return { ok: true, deposit };
   }
 
-  /** Applies every time-driven transition now due: only the deposits the queue says are due; answers how many were. */
-  tick(): number {
+  /** Applies every time-driven transition now due: only the deposits the queue says are due. */
+  tick(): void {
     const due = this.timers.takeDue(this.options.clock.nowMs());
     for (const deposit of due) this.settle(deposit);
-    return due.length;
   }
 
   /** Resolves once every deposit.* event emitted so far is stored with its delivery. */

@@ -279,11 +279,10 @@ export class OrderService {
     return presentOrder(order);
   }
 
-  /** Applies every timed transition now due: only the orders the queue says are due; answers how many were. */
-  tick(): number {
+  /** Applies every timed transition now due: only the orders the queue says are due. */
+  tick(): void {
     const due = this.timers.takeDue(this.options.clock.nowMs());
     for (const order of due) this.settle(order);
-    return due.length;
   }
 
   /** Resolves once every order.* event emitted so far is stored with its deliveries. */

@@ -123,11 +123,9 @@ export class QuoteBook {
     this.random = createRandom(this.random.seed, state.random);
   }
 
-  /** Forgets every client's quotes expired longer than they are recognised (the timer beat); answers how many went. */
-  sweep(): number {
-    let forgotten = 0;
-    for (const clientId of [...this.byClient.keys()]) forgotten += this.forgetExpired(clientId);
-    return forgotten;
+  /** Forgets every client's quotes expired longer than they are recognised (the timer beat). */
+  sweep(): void {
+    for (const clientId of [...this.byClient.keys()]) this.forgetExpired(clientId);
   }
 
   private keep(stored: StoredQuote): void {
@@ -147,18 +145,13 @@ export class QuoteBook {
     this.marks.removed('quote', stored.id);
   }
 
-  /** Forgets the client's quotes expired long enough; answers how many went. */
-  private forgetExpired(clientId: string): number {
+  /** Forgets the client's quotes expired long enough. */
+  private forgetExpired(clientId: string): void {
     const mine = this.byClient.get(clientId);
-    if (mine === undefined) return 0;
+    if (mine === undefined) return;
     const horizon = this.clock.nowMs() - keepExpiredMs;
-    let forgotten = 0;
-    for (let oldest = mine.peek(); oldest !== undefined && oldest.expiresAtMs <= horizon; oldest = mine.peek()) {
-      this.forget(mine.shift()!);
-      forgotten += 1;
-    }
+    for (let oldest = mine.peek(); oldest !== undefined && oldest.expiresAtMs <= horizon; oldest = mine.peek()) this.forget(mine.shift()!);
     if (mine.size === 0) this.byClient.delete(clientId);
-    return forgotten;
   }
 }
 

@@ -293,11 +293,10 @@ export class VerificationService {
     this.random = createRandom(this.random.seed, state.randomAt);
   }
 
-  /** Applies every expiry now due: only the verifications the queue says are due; answers how many were. */
-  tick(): number {
+  /** Applies every expiry now due: only the verifications the queue says are due. */
+  tick(): void {
     const due = this.timers.takeDue(this.clock.nowMs());
     for (const verification of due) this.settle(verification);
-    return due.length;
   }
 
   /** The checks of each named upload intent; the usable intents (details filled for the others). */
