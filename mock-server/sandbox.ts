@@ -93,13 +93,14 @@ export interface LoadedSandbox {
 
 /**
  * Keeps a durable store's copy of the domains' records up to date (mock-server/snapshot/
- * journal-writer.ts); absent on the memory engine, which pays nothing for it.
+ * journal-writer.ts, its writes in order through journal-queue.ts); absent on the memory engine,
+ * which pays nothing for it. Each resolves once its transaction is committed.
  */
 export interface SandboxJournal {
   /** Writes what changed since the last write, as one transaction. */
-  flush(): void;
+  flush(): Promise<void>;
   /** Writes the whole sandbox anew (after a reset or a load). */
-  rewrite(): void;
+  rewrite(): Promise<void>;
 }
 
 export class Sandbox {
@@ -220,7 +221,7 @@ export class Sandbox {
     loop.running = true;
     try {
       // A beat on which nothing fell due changed no record: the journal has nothing to write.
-      if ((await runDueTimers(this.services)) > 0) this.journal?.flush();
+      if ((await runDueTimers(this.services)) > 0) await this.journal?.flush();
       await this.usage.flush();
       await this.store.sweepExpired(this.clock.nowMs(), sweepBatch);
     } catch (error) {
@@ -243,7 +244,7 @@ export class Sandbox {
     this.usage.clear();
     await this.store.clear();
     this.install(this.buildGeneration(seed ?? this.seedInUse));
-    this.journal?.rewrite();
+    await this.journal?.rewrite();
   }
 
   /**
@@ -261,7 +262,7 @@ export class Sandbox {
     this.clock.restore(loaded.clock);
     await loaded.store?.(this.store, this.clock.nowMs());
     this.install(generation);
-    this.journal?.rewrite();
+    await this.journal?.rewrite();
   }
 
   private buildGeneration(seed: number, randomAt?: number): SandboxGeneration {

@@ -1,10 +1,11 @@
-// A sandbox on a durable store (sqlite:): taken up from the store's journal at start, when it
-// holds one, then kept in it (journal-writer.ts). The store keeps the rest of the sandbox natively
-// (limits, webhooks, the clock's setting).
+// A sandbox on a durable store (sqlite:, postgres://): taken up from the store's journal at start,
+// when it holds one, then kept in it (journal-writer.ts, its writes in order by journal-queue.ts).
+// The store keeps the rest of the sandbox natively (limits, webhooks, the clock's setting).
 import { StateRejected } from '../domain/state-rejected.js';
 import type { Sandbox } from '../sandbox.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import { decodeDomainState, storedSeed } from './journal-rows.js';
+import { JournalQueue } from './journal-queue.js';
 import { JournalWriter } from './journal-writer.js';
 import { exportDomainState, resumeDomainState } from './sandbox-state.js';
 
@@ -28,10 +29,13 @@ export class StoredSandboxUnfit extends RangeError {
 
 /**
  * The seed to build the sandbox with: the stored sandbox's, so its default key and site (drawn
- * from the seed) are the ones it had. Throws StoredSeedMismatch when `given` differs from it.
+ * from the seed) are the ones it had. Throws StoredSeedMismatch when `given` differs from it, and
+ * JournalHeldElsewhere when another process holds the store's journal (checked first: that
+ * process may be rewriting it).
  */
-export function seedToResume(store: SandboxStore | undefined, given: number | undefined): number | undefined {
-  const stored = store?.journal === undefined ? undefined : storedSeed(store.journal);
+export async function seedToResume(store: SandboxStore | undefined, given: number | undefined): Promise<number | undefined> {
+  await store?.journal?.hold();
+  const stored = store?.journal === undefined ? undefined : await storedSeed(store.journal);
   if (stored === undefined) return given;
   if (given !== undefined && given !== stored) throw new StoredSeedMismatch(given, stored, store!.location);
   return stored;
@@ -41,11 +45,12 @@ export function seedToResume(store: SandboxStore | undefined, given: number | un
 export async function keepInJournal(sandbox: Sandbox): Promise<void> {
   const { journal } = sandbox.store;
   if (journal === undefined) return;
-  const contents = journal.read();
-  const writer = new JournalWriter(journal, () => exportDomainState(sandbox));
+  await journal.hold();
+  const contents = await journal.read();
+  const writer = new JournalQueue(new JournalWriter(journal, () => exportDomainState(sandbox)));
   sandbox.journal = writer;
   if (contents === undefined) {
-    writer.rewrite();
+    await writer.rewrite();
     return;
   }
   const state = decodeDomainState(contents);
@@ -63,5 +68,5 @@ export async function keepInJournal(sandbox: Sandbox): Promise<void> {
   }
   const defaultSite = state.accounts.sites.find((site) => site.id === sandbox.defaultSite.id);
   if (defaultSite !== undefined) sandbox.defaultSite.createdAt = new Date(defaultSite.createdAtMs);
-  writer.flush();
+  await writer.flush();
 }

@@ -64,8 +64,8 @@ export function encodeDomainState(state: SandboxDomainState): EncodedDomainState
 }
 
 /** The seed the journal's sandbox was written with; undefined when it holds none. */
-export function storedSeed(journal: RecordJournal): number | undefined {
-  const top = journal.header(topHeader);
+export async function storedSeed(journal: RecordJournal): Promise<number | undefined> {
+  const top = await journal.header(topHeader);
   return top === undefined ? undefined : (JSON.parse(top) as { seed: number }).seed;
 }
 

@@ -20,15 +20,15 @@ export class JournalWriter implements SandboxJournal {
     private readonly read: () => SandboxDomainState,
   ) {}
 
-  flush(): void {
-    this.write(false);
+  flush(): Promise<void> {
+    return this.write(false);
   }
 
-  rewrite(): void {
-    this.write(true);
+  rewrite(): Promise<void> {
+    return this.write(true);
   }
 
-  private write(whole: boolean): void {
+  private async write(whole: boolean): Promise<void> {
     const encoded = encodeDomainState(this.read());
     const rows = new Map(encoded.rows.map((row) => [`${row.kind} ${row.id}`, row]));
     const previousRows = whole ? new Map<string, JournalRow>() : this.rows;
@@ -37,7 +37,7 @@ export class JournalWriter implements SandboxJournal {
     const deletes = [...previousRows].filter(([key]) => !rows.has(key)).map(([, { kind, id }]) => ({ kind, id }));
     const headers = new Map([...encoded.headers].filter(([name, doc]) => previousHeaders.get(name) !== doc));
     if (!whole && upserts.length === 0 && deletes.length === 0 && headers.size === 0) return;
-    this.journal.write({ whole, headers, upserts, deletes });
+    await this.journal.write({ whole, headers, upserts, deletes });
     this.rows = rows;
     this.headers = encoded.headers;
   }
