@@ -9,9 +9,9 @@ import { ReplayBook } from '../mock-server/replay/replay-book.js';
 import { StateRejected } from '../mock-server/domain/state-rejected.js';
 import { readSandboxState } from '../mock-server/snapshot/read-state.js';
 import { StoredSeedMismatch } from '../mock-server/snapshot/journal-resume.js';
-import { openStore } from '../mock-server/store/open-store.js';
+import { isStoreSpec, openStore, shownStoreSpec, storeSpecHelp } from '../mock-server/store/open-store.js';
 import type { SandboxStore } from '../mock-server/store/sandbox-store.js';
-import { StoreOpenError } from '../mock-server/store/store-open-error.js';
+import { StoreOpenError, StoreUnreachableError } from '../mock-server/store/store-open-error.js';
 import { readFileSync } from 'node:fs';
 import { configOption, helpOption, optionsHelp, parsers, readOptions, UsageError, type OptionSpec } from './options.js';
 import type { CommandIo } from './io.js';
@@ -89,7 +89,7 @@ const serveOptions: OptionSpec[] = [
     name: 'store',
     env: 'MOCK_STORE',
     placeholder: '<spec>',
-    help: 'where the sandbox lives: memory (default: gone when the server stops) or sqlite:PATH (a file; a restart on it resumes the whole sandbox)',
+    help: 'where the sandbox lives: memory (default: gone when the server stops), sqlite:PATH (a file) or postgres://USER@HOST:PORT/DB (a database held by this one process); a restart on a file or database resumes the whole sandbox',
   },
   { name: 'load', env: 'MOCK_LOAD', placeholder: '<file>', help: 'start from a sandbox state document (what GET /__mock/state exports)' },
   { name: 'replay', env: 'MOCK_REPLAY', placeholder: '<dir>', help: 'answer the exchanges `proxy --record <dir>` recorded first, then simulate' },
@@ -147,12 +147,11 @@ export function serveStartOptions(argv: readonly string[], env: NodeJS.ProcessEn
   };
 }
 
-/** --store, checked for its form (the file is opened at start). */
+/** --store, checked for its form (the file or database is opened at start). */
 function storeSpecOf(spec: string | undefined): string {
-  if (spec === undefined || spec === 'memory') return 'memory';
-  if (spec.startsWith('sqlite:') && spec.length > 'sqlite:'.length) return spec;
-  if (/^postgres(ql)?:\/\//.test(spec)) throw new UsageError(`--store ${spec.replace(/:[^:@/]*@/, ':***@')}: not yet: several replicas sharing one sandbox is the next step; use memory or sqlite:PATH`);
-  throw new UsageError(`--store ${JSON.stringify(spec)} is not understood: use memory or sqlite:PATH`);
+  if (spec === undefined) return 'memory';
+  if (isStoreSpec(spec)) return spec;
+  throw new UsageError(`--store ${JSON.stringify(spec)} is not understood: use ${storeSpecHelp}`);
 }
 
 /** The recordings of --replay, read once at start; a bad fixture is a configuration error. */
@@ -210,7 +209,9 @@ export function banner(server: RunningMockServer, start: StartOptions): string {
 }
 
 function storeLine(store: SandboxStore): string {
-  return store.engine === 'memory' ? 'memory (the sandbox ends with the server)' : `${store.engine}:${store.location} (a restart on it resumes the sandbox)`;
+  if (store.engine === 'memory') return 'memory (the sandbox ends with the server)';
+  // A PostgreSQL store's location is its URL (without the password) already.
+  return `${store.engine === 'sqlite' ? `sqlite:${store.location}` : store.location} (a restart on it resumes the sandbox)`;
 }
 
 function replayLine(start: StartOptions): string {
@@ -236,9 +237,9 @@ export async function serve(argv: readonly string[], io: CommandIo): Promise<num
   try {
     store = await openStore(options.store);
   } catch (error) {
-    if (!(error instanceof StoreOpenError)) throw error;
-    io.stderr(`exchange-api-kit serve: --store ${options.store}: ${error.message}`);
-    return 2;
+    if (!(error instanceof StoreOpenError || error instanceof StoreUnreachableError)) throw error;
+    io.stderr(`exchange-api-kit serve: --store ${shownStoreSpec(options.store)}: ${error.message}`);
+    return error instanceof StoreOpenError ? 2 : 1;
   }
   let server: RunningMockServer;
   try {
@@ -247,8 +248,9 @@ export async function serve(argv: readonly string[], io: CommandIo): Promise<num
     await store.close();
     io.stderr(`exchange-api-kit serve: cannot start: ${whyNotStarted(error as Error)}`);
     // Bad values the sandbox itself refuses (egress IPs, a --load document whose records do not
-    // fit together, a --seed not the stored sandbox's) are configuration errors too.
-    return error instanceof RangeError || error instanceof StateRejected ? 2 : 1;
+    // fit together, a --seed not the stored sandbox's) are configuration errors too, and so is a
+    // database whose sandbox another mock holds.
+    return error instanceof RangeError || error instanceof StateRejected || error instanceof StoreOpenError ? 2 : 1;
   }
   io.stdout(banner(server, options.start));
   await new Promise<void>((resolve) => {

@@ -181,7 +181,7 @@ export function createApp(options: AppOptions = {}): MockApp {
   app.use(onError);
   const listener = frontDoor(app, [v3, v1], onError);
   // Only a durable store pays for the journal (the memory engine keeps nothing to write).
-  const journaled = sandbox.store.journal === undefined ? listener : journalBeforeAnswer(listener, () => sandbox.journal?.flush());
+  const journaled = sandbox.store.journal === undefined ? listener : journalBeforeAnswer(listener, async () => sandbox.journal?.flush());
   return { listener: journaled, sandbox, overrides };
 }
 

@@ -95,15 +95,16 @@ export interface LoadedSandbox {
 
 /**
  * Keeps a durable store's copy of the domains' records up to date (mock-server/snapshot/
- * journal-writer.ts); absent on the memory engine, which pays nothing for it.
+ * journal-writer.ts, its writes in order through journal-queue.ts); absent on the memory engine,
+ * which pays nothing for it. Each resolves once its transaction is committed.
  */
 export interface SandboxJournal {
   /** Writes what changed since the last write, as one transaction (what may wait aside). */
-  flush(): void;
+  flush(): Promise<void>;
   /** The same, with what may wait for a timer beat (a key's last_used_at): the beat and a close. */
-  flushDeferred(): void;
+  flushDeferred(): Promise<void>;
   /** Writes the whole sandbox anew (after a reset or a load). */
-  rewrite(): void;
+  rewrite(): Promise<void>;
 }
 
 export class Sandbox {
@@ -232,7 +233,7 @@ export class Sandbox {
       // Whatever fell due, and what could wait for the beat (a key's last_used_at); a beat that
       // changed nothing writes nothing.
       await runDueTimers(this.services);
-      this.journal?.flushDeferred();
+      await this.journal?.flushDeferred();
       await this.usage.flush();
       await this.store.sweepExpired(this.clock.nowMs(), sweepBatch);
     } catch (error) {
@@ -255,7 +256,7 @@ export class Sandbox {
     this.usage.clear();
     await this.store.clear();
     this.install(this.buildGeneration(seed ?? this.seedInUse));
-    this.journal?.rewrite();
+    await this.journal?.rewrite();
   }
 
   /**
@@ -273,7 +274,7 @@ export class Sandbox {
     this.clock.restore(loaded.clock);
     await loaded.store?.(this.store, this.clock.nowMs());
     this.install(generation);
-    this.journal?.rewrite();
+    await this.journal?.rewrite();
   }
 
   private buildGeneration(seed: number, randomAt?: number): SandboxGeneration {

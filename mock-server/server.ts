@@ -70,7 +70,7 @@ export interface RunningMockServer {
 
 export async function startMockServer(options: StartOptions = {}): Promise<RunningMockServer> {
   const logger = options.logger ?? (options.logLevel === undefined || options.logLevel === 'silent' ? undefined : await createLogger({ level: options.logLevel }));
-  const seed = seedToResume(options.store, options.seed);
+  const seed = await seedToResume(options.store, options.seed);
   const { listener, sandbox, overrides } = createApp({ ...options, seed, ...(logger ? { logger } : {}) });
   await sandbox.resume();
   await keepInJournal(sandbox, options.journalAudit ?? process.env.EXCHANGE_API_KIT_JOURNAL_AUDIT === '1');
@@ -98,8 +98,8 @@ export async function startMockServer(options: StartOptions = {}): Promise<Runni
     close: () =>
       new Promise<void>((resolve, reject) => {
         sandbox.stopDispatching();
-        sandbox.journal?.flushDeferred();
-        server.close((error) => (error ? reject(error) : resolve()));
+        const flushed = sandbox.journal?.flushDeferred();
+        server.close((error) => (error ? reject(error) : flushed === undefined ? resolve() : flushed.then(resolve, reject)));
         server.closeAllConnections();
       }),
   };

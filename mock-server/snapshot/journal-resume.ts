@@ -1,11 +1,12 @@
-// A sandbox on a durable store (sqlite:): taken up from the store's journal at start, when it
-// holds one, then kept in it (journal-writer.ts). The store keeps the rest of the sandbox natively
-// (limits, webhooks, the clock's setting).
+// A sandbox on a durable store (sqlite:, postgres://): taken up from the store's journal at start,
+// when it holds one, then kept in it (journal-writer.ts, its writes in order by journal-queue.ts).
+// The store keeps the rest of the sandbox natively (limits, webhooks, the clock's setting).
 import { StateRejected } from '../domain/state-rejected.js';
 import type { Sandbox } from '../sandbox.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import { decodeDomainState, storedSeed } from './journal-rows.js';
 import { JournalAudit } from './journal-audit.js';
+import { JournalQueue } from './journal-queue.js';
 import { JournalWriter } from './journal-writer.js';
 import { resumeDomainState } from './sandbox-state.js';
 
@@ -29,10 +30,13 @@ export class StoredSandboxUnfit extends RangeError {
 
 /**
  * The seed to build the sandbox with: the stored sandbox's, so its default key and site (drawn
- * from the seed) are the ones it had. Throws StoredSeedMismatch when `given` differs from it.
+ * from the seed) are the ones it had. Throws StoredSeedMismatch when `given` differs from it, and
+ * JournalHeldElsewhere when another process holds the store's journal (checked first: that
+ * process may be rewriting it).
  */
-export function seedToResume(store: SandboxStore | undefined, given: number | undefined): number | undefined {
-  const stored = store?.journal === undefined ? undefined : storedSeed(store.journal);
+export async function seedToResume(store: SandboxStore | undefined, given: number | undefined): Promise<number | undefined> {
+  await store?.journal?.hold();
+  const stored = store?.journal === undefined ? undefined : await storedSeed(store.journal);
   if (stored === undefined) return given;
   if (given !== undefined && given !== stored) throw new StoredSeedMismatch(given, stored, store!.location);
   return stored;
@@ -45,11 +49,12 @@ export function seedToResume(store: SandboxStore | undefined, given: number | un
 export async function keepInJournal(sandbox: Sandbox, audit = false): Promise<void> {
   const { journal } = sandbox.store;
   if (journal === undefined || sandbox.marked === null) return;
-  const contents = journal.read();
-  const writer = new JournalWriter(journal, sandbox, sandbox.marked, audit ? new JournalAudit() : null);
+  await journal.hold();
+  const contents = await journal.read();
+  const writer = new JournalQueue(new JournalWriter(journal, sandbox, sandbox.marked, audit ? new JournalAudit() : null));
   sandbox.journal = writer;
   if (contents === undefined) {
-    writer.rewrite();
+    await writer.rewrite();
     return;
   }
   const state = decodeDomainState(contents);
@@ -70,5 +75,5 @@ export async function keepInJournal(sandbox: Sandbox, audit = false): Promise<vo
   // Set here, not by a service: marked so the flush writes them.
   sandbox.marked.changed('key', String(sandbox.defaultKey.id));
   sandbox.marked.changed('site', String(sandbox.defaultSite.id));
-  writer.flush();
+  await writer.flush();
 }

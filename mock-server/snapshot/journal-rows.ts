@@ -102,8 +102,8 @@ export function keepsRowOrder(kind: string): boolean {
 }
 
 /** The seed the journal's sandbox was written with; undefined when it holds none. */
-export function storedSeed(journal: RecordJournal): number | undefined {
-  const top = journal.header(topHeader);
+export async function storedSeed(journal: RecordJournal): Promise<number | undefined> {
+  const top = await journal.header(topHeader);
   return top === undefined ? undefined : (JSON.parse(top) as { seed: number }).seed;
 }
 

@@ -7,7 +7,9 @@
 // last_used_at) is written by the timer beat's flush and at close, with the audit on by every flush.
 //
 // A rewrite (start on a new file, reset, load) encodes and writes everything. The memory engine
-// builds no writer and its services mark nothing, so it pays nothing.
+// builds no writer and its services mark nothing, so it pays nothing. Writes are asynchronous
+// (PostgreSQL); journal-queue.ts runs them one at a time. What a write covers is taken when it
+// starts, so records changed while it commits are left for the next one.
 import type { Sandbox, SandboxJournal } from '../sandbox.js';
 import type { MarkedRecords } from '../store/marked-records.js';
 import type { JournalRow, JournalWrite, RecordJournal } from '../store/record-journal.js';
@@ -18,6 +20,11 @@ import { exportDomainState } from './sandbox-state.js';
 export class JournalWriter implements SandboxJournal {
   /** The header rows as last written: header name → its text. */
   private headers = new Map<string, string>();
+  /**
+   * A write failed: the marks it took are gone, so the journal may lack changes that no mark
+   * recalls any more. The next flush rewrites the whole sandbox instead.
+   */
+  private behind = false;
 
   constructor(
     private readonly journal: RecordJournal,
@@ -27,24 +34,24 @@ export class JournalWriter implements SandboxJournal {
     private readonly audit: JournalAudit | null = null,
   ) {}
 
-  flush(): void {
-    this.write(this.audit !== null);
+  flush(): Promise<void> {
+    return this.behind ? this.rewrite() : this.write(this.audit !== null);
   }
 
-  flushDeferred(): void {
-    this.write(true);
+  flushDeferred(): Promise<void> {
+    return this.behind ? this.rewrite() : this.write(true);
   }
 
-  rewrite(): void {
+  rewrite(): Promise<void> {
     this.marked.take(true);
     const encoded = encodeDomainState(exportDomainState(this.sandbox));
     const change = { whole: true, headers: encoded.headers, upserts: encoded.rows, deletes: [] };
-    this.journal.write(change);
     this.headers = encoded.headers;
     this.audit?.check(change, () => encoded);
+    return this.commit(change);
   }
 
-  private write(withLater: boolean): void {
+  private write(withLater: boolean): Promise<void> {
     const headers = this.changedHeaders(encodeDomainState(exportDomainState(this.sandbox, false)).headers);
     const upserts: JournalRow[] = [];
     const deletes: JournalWrite['deletes'][number][] = [];
@@ -54,8 +61,19 @@ export class JournalWriter implements SandboxJournal {
       else upserts.push(row);
     }
     const change = upserts.length === 0 && deletes.length === 0 && headers.size === 0 ? null : { whole: false, headers, upserts, deletes };
-    if (change !== null) this.journal.write(change);
+    // Checked against the sandbox as it stands now, before other requests change it during the write.
     this.audit?.check(change, () => encodeDomainState(exportDomainState(this.sandbox)));
+    return change === null ? Promise.resolve() : this.commit(change);
+  }
+
+  private async commit(change: JournalWrite): Promise<void> {
+    try {
+      await this.journal.write(change);
+      if (change.whole) this.behind = false;
+    } catch (error) {
+      this.behind = true;
+      throw error;
+    }
   }
 
   /** The headers whose text differs from what the journal holds; remembered as written. */

@@ -4,16 +4,30 @@
 import { MemoryStore } from './memory/memory-store.js';
 import type { SandboxStore } from './sandbox-store.js';
 import { StoreOpenError } from './store-open-error.js';
+import { withoutPassword } from './postgres/without-password.js';
 
 export const storeSpecHelp = 'memory, sqlite:PATH or postgres://USER@HOST:PORT/DATABASE';
 
+const sqliteSpec = /^sqlite:./;
+const postgresSpec = /^postgres(ql)?:\/\/./;
+
+/** Whether `spec` has the form of a store spec (the file or database is only opened by openStore). */
+export function isStoreSpec(spec: string): boolean {
+  return spec === 'memory' || sqliteSpec.test(spec) || postgresSpec.test(spec);
+}
+
+/** `spec` as a message may show it: a PostgreSQL URL without its password. */
+export function shownStoreSpec(spec: string): string {
+  return postgresSpec.test(spec) ? withoutPassword(spec) : spec;
+}
+
 export async function openStore(spec: string): Promise<SandboxStore> {
   if (spec === 'memory') return new MemoryStore();
-  if (spec.startsWith('sqlite:') && spec.length > 'sqlite:'.length) {
+  if (sqliteSpec.test(spec)) {
     const { openSqliteStore } = await import('./sqlite/open-sqlite.js');
     return openSqliteStore(spec.slice('sqlite:'.length));
   }
-  if (/^postgres(ql)?:\/\/./.test(spec)) {
+  if (postgresSpec.test(spec)) {
     const { openPostgresStore } = await import('./postgres/open-postgres.js');
     return openPostgresStore(spec);
   }

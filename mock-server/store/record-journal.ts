@@ -1,10 +1,13 @@
-// The journal of the domains' records, kept by the engines that outlive the process (sqlite:):
-// each record as one row (its kind, its id, its document as JSON text) and the parts of the
-// sandbox that are not lists of records as named header rows. The port knows no domain type:
-// what a kind or a header means belongs to the sandbox that writes them (mock-server/durable).
+// The journal of the domains' records, kept by the engines that outlive the process (sqlite:,
+// postgres://): each record as one row (its kind, its id, its document as JSON text) and the parts
+// of the sandbox that are not lists of records as named header rows. The port knows no domain
+// type: what a kind or a header means belongs to the sandbox that writes them (mock-server/snapshot).
 //
-// It is synchronous: the one engine that keeps it (better-sqlite3) is, so a unit of work is
-// written while nothing else of the process runs, before the answer that depends on it leaves.
+// It is asynchronous (PostgreSQL's client is): the sandbox runs one write at a time, in the order
+// it asked for them (mock-server/snapshot/journal-queue.ts), and an answer that depends on a write
+// leaves only once the write has resolved (mock-server/http/journal-before-answer.ts).
+
+import { StoreOpenError } from './store-open-error.js';
 
 /** A record's row: `doc` is its JSON text. */
 export interface JournalRow {
@@ -31,10 +34,25 @@ export interface JournalContents {
   rows: readonly JournalRow[];
 }
 
+/** The journal is held by another process (hold()); `location` names the store, without a password. */
+export class JournalHeldElsewhere extends StoreOpenError {
+  constructor(readonly location: string) {
+    super(`another mock holds the sandbox of ${location}: one process per database until replicas share one; stop it, or use another database`);
+  }
+}
+
 export interface RecordJournal {
-  write(change: JournalWrite): void;
+  /**
+   * Makes this process the journal's one writer until the store is closed, or throws
+   * JournalHeldElsewhere. The journal is one whole sandbox, written by the process holding it:
+   * two writing theirs would each overwrite the other's. Engines that cannot tell (sqlite:) take
+   * nothing; replicas sharing one sandbox (issue 18) will replace this by writes per record.
+   */
+  hold(): Promise<void>;
+  /** Resolves once the unit of work is committed; rejects (nothing written) when it cannot be. */
+  write(change: JournalWrite): Promise<void>;
   /** Undefined when no sandbox was ever written (a new file). */
-  read(): JournalContents | undefined;
+  read(): Promise<JournalContents | undefined>;
   /** The header `name` alone (the seed is read before the sandbox is built). */
-  header(name: string): string | undefined;
+  header(name: string): Promise<string | undefined>;
 }

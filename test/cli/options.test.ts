@@ -66,7 +66,8 @@ describe('serve options', () => {
     expect(storeOf(['--config', file('durable.yaml', 'store: sqlite:from-file.db\n')])).toBe('sqlite:from-file.db');
     expect(storeOf([], { MOCK_STORE: 'sqlite:from-env.db' })).toBe('sqlite:from-env.db');
     expect(storeOf(['--store', 'sqlite:from-flag.db'], { MOCK_STORE: 'sqlite:from-env.db' })).toBe('sqlite:from-flag.db');
-    expect(usageError(['--store', 'sqlite:'])).toBe('--store "sqlite:" is not understood: use memory or sqlite:PATH');
+    expect(storeOf([], { MOCK_STORE: 'postgres://kit@db.internal:5432/sandbox' })).toBe('postgres://kit@db.internal:5432/sandbox');
+    expect(usageError(['--store', 'sqlite:'])).toBe('--store "sqlite:" is not understood: use memory, sqlite:PATH or postgres://USER@HOST:PORT/DATABASE');
   });
 
   it('takes switches from the environment as 1/0 or true/false', () => {

@@ -11,7 +11,7 @@ import { btcToUsdtOrder } from '../mock-server/support/exchange-order.js';
 import type { TestServer } from '../mock-server/support/server.js';
 import { newSite } from '../mock-server/support/sites.js';
 import { createIntent, uploaded } from '../mock-server/uploads-helpers.js';
-import { acrossARestart, sandboxFile, type SandboxFile } from './support/durable-server.js';
+import { acrossARestart, durableEngines, durablePlace } from './support/durable-server.js';
 
 const day = 86_400;
 
@@ -104,23 +104,21 @@ async function driveEveryChange(server: TestServer): Promise<void> {
   await pay(await deposit('ORD-confirming', 'BTC', '0.0125'), '0.0125');
 }
 
-describe('marked journal writes on a sqlite: file', () => {
-  let file: SandboxFile;
+describe.each(durableEngines())('marked journal writes on the $name engine', (engine) => {
   let before: SandboxState;
   let after: SandboxState;
   let auditReports: unknown[][];
 
   beforeAll(async () => {
-    file = sandboxFile('marks');
     const errors = vi.spyOn(console, 'error');
     try {
-      ({ before, after } = await acrossARestart(file, { seed: 7, journalAudit: true }, driveEveryChange));
+      ({ before, after } = await acrossARestart(await durablePlace(engine), { seed: 7, journalAudit: true }, driveEveryChange));
     } finally {
       auditReports = errors.mock.calls.filter((call) => call.some((part) => String(part).includes('journal audit')));
       errors.mockRestore();
     }
   });
-  afterAll(() => file.remove());
+  afterAll(() => engine.cleanUp());
 
   it('went through every kind of change', () => {
     expect(new Set(before.exchange.orders.orders.map((o) => o.status))).toEqual(

@@ -1,8 +1,9 @@
-// A restart on a sqlite: file resumes the whole sandbox: a mock driven through every kind of
-// record (orders in several statuses, a quote, a review, partner payouts, deposits paid, expired
-// and waiting, a static address with its payment, AML checks, upload intents and verifications, a
-// webhook endpoint with queued deliveries, minted keys and sites) exports the same document after
-// a restart on its file as before it, but for the instant it was taken at.
+// A restart on a durable store (a sqlite: file, a postgres:// database) resumes the whole sandbox:
+// a mock driven through every kind of record (orders in several statuses, a quote, a review,
+// partner payouts, deposits paid, expired and waiting, a static address with its payment, AML
+// checks, upload intents and verifications, a webhook endpoint with queued deliveries, minted keys
+// and sites) exports the same document after a restart on its file or database as before it, but
+// for the instant it was taken at.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExchangeV3Client } from '../../generated/exchange-v3/client.js';
 import type { SandboxState } from '../../generated/sandbox-control/types.js';
@@ -10,7 +11,7 @@ import { btcToUsdtOrder } from '../mock-server/support/exchange-order.js';
 import type { TestServer } from '../mock-server/support/server.js';
 import { newSite } from '../mock-server/support/sites.js';
 import { uploaded, createIntent } from '../mock-server/uploads-helpers.js';
-import { acrossARestart, sandboxFile, type SandboxFile } from './support/durable-server.js';
+import { acrossARestart, durableEngines, durablePlace } from './support/durable-server.js';
 
 function withoutTakenAt(state: SandboxState): Omit<SandboxState, 'taken_at'> {
   const { taken_at: _takenAt, ...rest } = state;
@@ -56,16 +57,14 @@ async function driveRichSandbox(server: TestServer): Promise<void> {
   await createIntent(server.v3);
 }
 
-describe('a restart on a sqlite: file', () => {
-  let file: SandboxFile;
+describe.each(durableEngines())('a restart on the $name engine', (engine) => {
   let before: SandboxState;
   let after: SandboxState;
 
   beforeAll(async () => {
-    file = sandboxFile('identity');
-    ({ before, after } = await acrossARestart(file, { seed: 42 }, driveRichSandbox));
+    ({ before, after } = await acrossARestart(await durablePlace(engine), { seed: 42 }, driveRichSandbox));
   });
-  afterAll(() => file.remove());
+  afterAll(() => engine.cleanUp());
 
   it('holds every kind of record before the restart', () => {
     expect(new Set(before.exchange.orders.orders.map((o) => o.status))).toEqual(new Set(['awaiting_payment', 'paid', 'cancelled', 'completed', 'processing']));

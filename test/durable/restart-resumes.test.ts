@@ -1,14 +1,14 @@
-// After a restart on a sqlite: file the sandbox goes on as it would have without one: a waiting
-// deposit still expires when the clock reaches its lifetime (with its deposit.expired event), and
-// the next deposit, order, key and event get the ids a memory mock of the same seed, driven the
-// same way without a restart, gives them. A reset is what a restart after it resumes; one cut
+// After a restart on a durable store (a sqlite: file, a postgres:// database) the sandbox goes on
+// as it would have without one: a waiting deposit still expires when the clock reaches its
+// lifetime (with its deposit.expired event), and the next deposit, order, key and event get the
+// ids a memory mock of the same seed, driven the same way without a restart, gives them. A reset is what a restart after it resumes; one cut
 // short before the new sandbox was written resumes the sandbox before it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deposit } from '../../generated/deposit-v1/types.js';
 import { btcToUsdtOrder } from '../mock-server/support/exchange-order.js';
 import { startTestServer, type TestServer } from '../mock-server/support/server.js';
 import { newSite, siteClient, type TestSite } from '../mock-server/support/sites.js';
-import { sandboxFile, type SandboxFile } from './support/durable-server.js';
+import { durableEngines, durablePlace, type DurablePlace } from './support/durable-server.js';
 
 const seed = 9;
 
@@ -42,15 +42,14 @@ async function next(server: TestServer, site: TestSite) {
   return { events, deposit, order, key };
 }
 
-describe('a restart on a sqlite: file', () => {
-  let file: SandboxFile;
+describe.each(durableEngines())('a restart on the $name engine', (engine) => {
   let twin: Driven;
   let restarted: TestServer;
   let site: TestSite;
   let waiting: Deposit;
 
   beforeAll(async () => {
-    file = sandboxFile('resumes');
+    const file = await durablePlace(engine);
     twin = await drive(await startTestServer({ seed }));
     const first = await drive(await file.start({ seed }));
     waiting = first.waiting;
@@ -61,7 +60,7 @@ describe('a restart on a sqlite: file', () => {
   });
   afterAll(async () => {
     await Promise.all([twin?.server.close(), restarted?.close()]);
-    file.remove();
+    await engine.cleanUp();
   });
 
   it('expires a waiting deposit on time, with its event, and gives the next records the ids a mock without a restart gives them', async () => {
@@ -77,21 +76,22 @@ describe('a restart on a sqlite: file', () => {
   });
 });
 
-/** The seed and orders a mock restarted on `file` resumes (the file is removed after). */
-async function resumedOrders(file: SandboxFile): Promise<{ seed: number; orders: string[] }> {
+/** The seed and orders a mock restarted on `file` resumes. */
+async function resumedOrders(file: DurablePlace): Promise<{ seed: number; orders: string[] }> {
   const restarted = await file.start();
   try {
     const state = (await restarted.control.exportSandboxState()).body.result;
     return { seed: state.seed, orders: state.exchange.orders.orders.map((o) => o.publicId) };
   } finally {
     await restarted.close();
-    file.remove();
   }
 }
 
-describe('a reset on a sqlite: file', () => {
+describe.each(durableEngines())('a reset on the $name engine', (engine) => {
+  afterAll(() => engine.cleanUp());
+
   it('is what a restart resumes: the new seed, none of the records before it', async () => {
-    const file = sandboxFile('reset');
+    const file = await durablePlace(engine);
     const first = await file.start({ seed: 3 });
     await btcToUsdtOrder(first, first.v3, { events: [] });
     await first.control.resetSandbox({ body: { seed: 77 } });
@@ -101,7 +101,7 @@ describe('a reset on a sqlite: file', () => {
   });
 
   it('leaves the journal as it was until the new sandbox is written: a reset cut short resumes the sandbox before it', async () => {
-    const file = sandboxFile('cut-short');
+    const file = await durablePlace(engine);
     const first = await file.start({ seed: 5 });
     const order = await btcToUsdtOrder(first, first.v3, { events: [] });
     // What a reset does first; the process then dies before the new sandbox is built and written.

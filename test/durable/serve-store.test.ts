@@ -1,19 +1,21 @@
-// `exchange-api-kit serve --store sqlite:FILE` as a process. Killed with SIGKILL in the middle of a
-// concurrent write load (orders, deposits, webhook endpoints), it starts again on the file with
-// every record it acknowledged with a 2xx, each reading back whole through the API. A spec it does
-// not understand, a PostgreSQL URL (not yet), a file that is not a sandbox database, a file whose
-// records do not fit together and a --seed that is not the stored sandbox's exit 2 with a message
-// naming the flag or the file, and leave the file as it was.
+// `exchange-api-kit serve --store sqlite:FILE` and `--store postgres://…` as a process. Killed with
+// SIGKILL in the middle of a concurrent write load (orders, deposits, webhook endpoints), it starts
+// again on the file or database with every record it acknowledged with a 2xx, each reading back
+// whole through the API. A spec it does not understand, a file that is not a sandbox database, a
+// file whose records do not fit together and a --seed that is not the stored sandbox's exit 2 with
+// a message naming the flag or the file, and leave the file as it was; so does a second mock on a
+// database another mock holds, naming the database without its password.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createHmacSigner, DepositV1Client, depositV1SignatureScheme } from '../../generated/deposit-v1/client.js';
 import { ExchangeV3Client } from '../../generated/exchange-v3/client.js';
 import { expectContractBody } from '../mock-server/support/contract.js';
 import { send } from '../mock-server/support/http.js';
 import { binRunner, output } from '../support/bin-process.js';
+import { durableEngines } from './support/durable-server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'exchange-api-kit-store-'));
 const run = binRunner(dir);
@@ -27,8 +29,8 @@ interface Started {
   url: string;
 }
 
-async function serve(file: string, ...flags: string[]): Promise<Started> {
-  const child = run(['serve', '--port', '0', '--log-level', 'silent', '--store', `sqlite:${file}`, ...flags]);
+async function serve(spec: string, ...flags: string[]): Promise<Started> {
+  const child = run(['serve', '--port', '0', '--log-level', 'silent', '--store', spec, ...flags]);
   const exit = new Promise((resolve) => child.once('exit', resolve));
   const { stdout, stderr } = await output(child, /try: curl .*\n/);
   const url = /listening on (http:\/\/\S+)/.exec(stdout)?.[1];
@@ -46,11 +48,13 @@ async function serve(file: string, ...flags: string[]): Promise<Started> {
   };
 }
 
-describe('serve --store sqlite:FILE', () => {
+describe.each(durableEngines())('serve --store on the $name engine', (engine) => {
+  afterAll(() => engine.cleanUp());
+
   it('prints the store, and after kill -9 mid-load starts again with every record it acknowledged', async () => {
-    const file = join(dir, 'killed.db');
-    const first = await serve(file, '--seed', '5');
-    expect(first.stdout).toContain(`store:            sqlite:${file}`);
+    const spec = await engine.place();
+    const first = await serve(spec, '--seed', '5');
+    expect(first.stdout).toContain(`store:            ${spec} (a restart on it resumes the sandbox)`);
     const route = (await first.v3.listRoutes({ query: { 'filter[from]': 'BTC', 'filter[to]': 'USDTTRC20' } })).body.result.routes[0]!;
     const acked = { orders: [] as string[], deposits: [] as string[], endpoints: [] as string[] };
     let endpointsSent = 0;
@@ -92,7 +96,7 @@ describe('serve --store sqlite:FILE', () => {
     expect(acked.deposits.length).toBeGreaterThan(5);
     expect(acked.endpoints.length).toBeGreaterThan(2);
 
-    const second = await serve(file);
+    const second = await serve(spec);
     for (const order of acked.orders) {
       const read = await second.v3.getExchangeOrder({ path: { order } });
       expect(read.status).toBe(200);
@@ -113,15 +117,34 @@ describe('serve --store sqlite:FILE', () => {
     expect(expectContractBody('control', 'exportSandboxState', state.status, state.json)).toBe(true);
     second.kill();
   }, 60_000);
+});
 
-  it.each([
-    ['a spec it does not understand', () => ['--store', 'mysql:x'], /--store "mysql:x" is not understood: use memory or sqlite:PATH/],
-    ['a PostgreSQL URL', () => ['--store', 'postgres://kit:secret@127.0.0.1:5432/kit'], /--store postgres:\/\/kit:\*\*\*@127\.0\.0\.1:5432\/kit: not yet: several replicas sharing one sandbox is the next step/],
-  ])('exits 2 on %s', async (_case, args, message) => {
-    const exit = await output(run(['serve', '--port', '0', ...args()]));
+const postgres = durableEngines().find((engine) => engine.name === 'postgres');
+
+describe.runIf(postgres !== undefined)('serve --store postgres://…', () => {
+  afterAll(() => postgres?.cleanUp());
+
+  it('exits 2 while another mock holds the database, naming it without its password; the database is free once that mock is gone', async () => {
+    const spec = await postgres!.place();
+    const first = await serve(spec);
+    const withPassword = spec.replace('postgres://kit@', 'postgres://kit:s3cret@');
+    const refused = await output(run(['serve', '--port', '0', '--store', withPassword]));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`another mock holds the sandbox of ${spec.replace('postgres://kit@', 'postgres://kit:***@')}`);
+    expect(refused.stderr).not.toContain('s3cret');
+    first.kill();
+    await first.exit;
+    const next = await serve(withPassword);
+    expect(next.stdout).toContain('try: curl');
+    next.kill();
+  }, 60_000);
+});
+
+describe('serve --store sqlite:FILE', () => {
+  it('exits 2 on a spec it does not understand', async () => {
+    const exit = await output(run(['serve', '--port', '0', '--store', 'mysql:x']));
     expect(exit.code).toBe(2);
-    expect(exit.stderr).toMatch(message);
-    expect(exit.stderr).not.toContain('secret@');
+    expect(exit.stderr).toContain('--store "mysql:x" is not understood: use memory, sqlite:PATH or postgres://USER@HOST:PORT/DATABASE');
   });
 
   it('exits 2 on a file that is not a sandbox database, naming it and leaving it as it was', async () => {
@@ -135,7 +158,7 @@ describe('serve --store sqlite:FILE', () => {
 
   it('exits 2 on a file whose records do not fit together, naming it', async () => {
     const file = join(dir, 'tampered.db');
-    const first = await serve(file);
+    const first = await serve(`sqlite:${file}`);
     await first.v1.createDeposit({ body: { order_id: 'ORD-tampered', asset: 'TRX', amount: '50' } });
     first.kill();
     await first.exit;
@@ -149,13 +172,13 @@ describe('serve --store sqlite:FILE', () => {
 
   it('exits 2 on a --seed that is not the stored sandbox\'s, naming the flag and the file', async () => {
     const file = join(dir, 'seeded.db');
-    const first = await serve(file, '--seed', '3');
+    const first = await serve(`sqlite:${file}`, '--seed', '3');
     first.kill();
     await first.exit;
     const exit = await output(run(['serve', '--port', '0', '--store', `sqlite:${file}`, '--seed', '4']));
     expect(exit.code).toBe(2);
     expect(exit.stderr).toContain(`--seed 4: the sandbox in ${file} was built with seed 3`);
-    const again = await serve(file, '--seed', '3');
+    const again = await serve(`sqlite:${file}`, '--seed', '3');
     expect(again.stdout).toContain('seed: 3');
     again.kill();
   });

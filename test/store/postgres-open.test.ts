@@ -4,9 +4,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../mock-server/store/open-store.js';
-import { StoreUnreachableError } from '../../mock-server/store/postgres/open-postgres.js';
 import { schemaVersion } from '../../mock-server/store/postgres/schema.js';
-import { StoreOpenError } from '../../mock-server/store/store-open-error.js';
+import { StoreOpenError, StoreUnreachableError } from '../../mock-server/store/store-open-error.js';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
 import { engines } from './support/engines.js';
 

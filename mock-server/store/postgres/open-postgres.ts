@@ -3,27 +3,14 @@
 // a database holding tables of something else, or a sandbox schema newer than this kit's, is
 // refused untouched (a StoreOpenError: exit 2). Migrations run under an advisory lock, so replicas
 // starting together apply each one once.
-import { StoreOpenError } from '../store-open-error.js';
+import { StoreOpenError, StoreUnreachableError } from '../store-open-error.js';
 import { migrations, sandboxFormat, schemaVersion } from './schema.js';
-import { PostgresStore, transactionOn } from './postgres-store.js';
+import { PostgresStore } from './postgres-store.js';
+import { transactionOn } from './transaction.js';
+import { withoutPassword } from './without-password.js';
 
 /** The advisory lock key of the migrations (any constant shared by every replica). */
 const migrationLock = 0x6b69_7473;
-
-/** A database that is there but cannot be reached: worth retrying, unlike a bad spec. */
-export class StoreUnreachableError extends Error {
-  override readonly name = 'StoreUnreachableError';
-}
-
-export function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
-  }
-}
 
 export async function openPostgresStore(url: string): Promise<PostgresStore> {
   const shown = withoutPassword(url);

@@ -1,38 +1,17 @@
 // The postgres://… engine: one database shared by every replica of the sandbox. Each operation is
 // one transaction; a check-and-set locks its row (`SELECT … FOR UPDATE`) or is a single
 // `INSERT … ON CONFLICT` statement, so replicas never spend a rate window, a nonce or an
-// idempotency key twice.
-import type { Pool, PoolClient } from 'pg';
+// idempotency key twice. The domains' records are in its record journal (postgres-journal.ts).
+import type { Pool } from 'pg';
 import type { ClockSetting } from '../../clock.js';
 import type { CellChange, CellKind, Cells, ClockSettingStore, FinishedIdempotencyRecord, IdempotencySlot, IdempotencyStore, Reservation, SandboxStore, StoredResponse } from '../sandbox-store.js';
+import { PostgresJournal } from './postgres-journal.js';
 import { PostgresWebhookStore } from './postgres-webhooks.js';
+import { inTransaction } from './transaction.js';
 
 interface CellRow {
   value: string;
   expires_at: string;
-}
-
-/** Runs `work` in one transaction on `client`: committed when it resolves, rolled back when it throws. */
-export async function transactionOn<T>(client: PoolClient, work: (client: PoolClient) => Promise<T>): Promise<T> {
-  await client.query('BEGIN');
-  try {
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  }
-}
-
-/** Runs `work` in one transaction on one pooled connection. */
-async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    return await transactionOn(client, work);
-  } finally {
-    client.release();
-  }
 }
 
 export class PostgresStore implements SandboxStore {
@@ -40,6 +19,7 @@ export class PostgresStore implements SandboxStore {
   readonly idempotency: IdempotencyStore;
   readonly clock: ClockSettingStore;
   readonly webhooks: PostgresWebhookStore;
+  readonly journal: PostgresJournal;
 
   constructor(
     private readonly pool: Pool,
@@ -49,6 +29,7 @@ export class PostgresStore implements SandboxStore {
     this.idempotency = new PostgresIdempotency(pool);
     this.clock = postgresClockSetting(pool);
     this.webhooks = new PostgresWebhookStore(pool);
+    this.journal = new PostgresJournal(pool, location);
   }
 
   cells<T>(kind: CellKind): Cells<T> {
@@ -89,6 +70,7 @@ export class PostgresStore implements SandboxStore {
     return Number(rows[0]?.n ?? 0);
   }
 
+  /** The journal stays: the sandbox rewrites it whole once the new sandbox is built (as sqlite:). */
   async clear(): Promise<void> {
     await this.pool.query(
       "BEGIN; TRUNCATE cells, idempotency, idempotency_callers, webhook_endpoints, webhook_events, webhook_deliveries; DELETE FROM sandbox_meta WHERE name = 'clock'; COMMIT;",
@@ -96,6 +78,7 @@ export class PostgresStore implements SandboxStore {
   }
 
   async close(): Promise<void> {
+    this.journal.release();
     await this.pool.end();
   }
 }

@@ -71,6 +71,12 @@ export const migrations: readonly string[] = [
   -- A claimed delivery is leased (real ms) to the replica attempting it.
   ALTER TABLE webhook_deliveries ADD COLUMN lease_until BIGINT;
   `,
+  `
+  -- The journal of the domains' records (record-journal.ts): one row per record, its document as
+  -- JSON text, seq its creation order (an update keeps it); the rest of the sandbox as named headers.
+  CREATE TABLE journal_records (seq BIGSERIAL PRIMARY KEY, kind TEXT NOT NULL, id TEXT NOT NULL, doc TEXT NOT NULL, UNIQUE (kind, id));
+  CREATE TABLE journal_headers (name TEXT PRIMARY KEY, doc TEXT NOT NULL);
+  `,
 ];
 
 export const schemaVersion = migrations.length;

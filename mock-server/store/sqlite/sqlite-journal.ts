@@ -1,5 +1,6 @@
 // The sqlite: engine's record journal (record-journal.ts): two tables, each unit of work one
-// `BEGIN IMMEDIATE` transaction.
+// `BEGIN IMMEDIATE` transaction. better-sqlite3 is synchronous: a write is committed when write()
+// returns its (resolved) promise.
 import type { Database, Statement } from 'better-sqlite3';
 import type { JournalContents, JournalRow, JournalWrite, RecordJournal } from '../record-journal.js';
 
@@ -25,18 +26,21 @@ export class SqliteJournal implements RecordJournal {
     this.writeTx = (change) => tx.immediate(change);
   }
 
-  write(change: JournalWrite): void {
+  /** Nothing stops a second process on the file yet (docs/storage.md says so). */
+  async hold(): Promise<void> {}
+
+  async write(change: JournalWrite): Promise<void> {
     this.writeTx(change);
   }
 
-  read(): JournalContents | undefined {
+  async read(): Promise<JournalContents | undefined> {
     const headers = new Map((this.db.prepare('SELECT name, doc FROM journal_headers').all() as { name: string; doc: string }[]).map(({ name, doc }) => [name, doc]));
     if (headers.size === 0) return undefined;
     const rows = this.db.prepare('SELECT kind, id, doc FROM journal_records ORDER BY rowid').all() as JournalRow[];
     return { headers, rows };
   }
 
-  header(name: string): string | undefined {
+  async header(name: string): Promise<string | undefined> {
     return this.readHeader.get(name)?.doc;
   }
 }

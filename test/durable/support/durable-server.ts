@@ -1,42 +1,43 @@
-// A mock on a sqlite: file in a temporary folder, started in-process and restartable on the same
-// file, for the suites proving that a restart resumes the sandbox.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// A mock on a durable engine (a sqlite: file in a temporary folder, a database on the PostgreSQL
+// server the engine starts), started in-process and restartable on the same place, for the suites
+// proving that a restart resumes the sandbox. They run on every durable engine (test/store/support/
+// engines.ts), PostgreSQL's skipped loudly where it is not installed.
 import type { SandboxState } from '../../../generated/sandbox-control/types.js';
 import type { StartOptions } from '../../../mock-server/server.js';
 import { openStore } from '../../../mock-server/store/open-store.js';
 import { startTestServer, type TestServer } from '../../mock-server/support/server.js';
 import { exportState } from '../../snapshot/support/state-documents.js';
+import { engines, type EngineUnderTest } from '../../store/support/engines.js';
 
-export interface SandboxFile {
-  path: string;
-  /** A mock on the file (closed with closeOn). */
+/** The engines that keep a sandbox across restarts, each made anew for the suite that runs on it. */
+export const durableEngines = (): EngineUnderTest[] => engines.map((make) => make()).filter((engine) => engine.name !== 'memory');
+
+export interface DurablePlace {
+  /** Its `--store` spec. */
+  spec: string;
+  /** A mock on it, its store closed with the server. */
   start(options?: StartOptions): Promise<TestServer>;
-  remove(): void;
 }
 
-export function sandboxFile(name: string): SandboxFile {
-  const folder = mkdtempSync(join(tmpdir(), `kit-durable-${name}-`));
-  const path = join(folder, 'sandbox.db');
+export async function durablePlace(engine: EngineUnderTest): Promise<DurablePlace> {
+  const spec = await engine.place();
   return {
-    path,
+    spec,
     start: async (options = {}) => {
-      const store = await openStore(`sqlite:${path}`);
+      const store = await openStore(spec);
       const server = await startTestServer({ ...options, store });
       const close = server.close;
       return Object.assign(server, { close: () => close().then(() => store.close()) });
     },
-    remove: () => rmSync(folder, { recursive: true, force: true }),
   };
 }
 
 /**
- * The sandbox a mock on the file (started with `options`, without the real-time loop) exports
- * once `drive` has run, and what a mock restarted on the file exports.
+ * The sandbox a mock on `place` (started with `options`, without the real-time loop) exports
+ * once `drive` has run, and what a mock restarted on it exports.
  */
-export async function acrossARestart(file: SandboxFile, options: StartOptions, drive: (server: TestServer) => Promise<void>): Promise<{ before: SandboxState; after: SandboxState }> {
-  const first = await file.start(options);
+export async function acrossARestart(place: DurablePlace, options: StartOptions, drive: (server: TestServer) => Promise<void>): Promise<{ before: SandboxState; after: SandboxState }> {
+  const first = await place.start(options);
   first.sandbox.stopDispatching();
   let before: SandboxState;
   try {
@@ -45,7 +46,7 @@ export async function acrossARestart(file: SandboxFile, options: StartOptions, d
   } finally {
     await first.close();
   }
-  const second = await file.start();
+  const second = await place.start();
   second.sandbox.stopDispatching();
   const after = await exportState(second);
   await second.close();

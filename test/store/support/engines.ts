@@ -1,7 +1,8 @@
 // The engines every store suite runs against: the memory engine, SQLite on a real file in a
 // temporary folder, and a real PostgreSQL server the suite starts (test/support/postgres-server.ts).
 // `open` makes a fresh store; `reopen` opens another connection to the same data (a restart, or
-// another replica sharing it), where the engine has one.
+// another replica sharing it), where the engine has one; `place` names a fresh place for a sandbox
+// without opening it (what a mock started as a process is given).
 //
 // Without PostgreSQL installed its engine is skipped with a loud warning, except where it must be
 // there (.ci/run installs it and sets EXCHANGE_API_KIT_POSTGRES=required): there it fails the run.
@@ -17,6 +18,8 @@ export interface EngineUnderTest {
   name: string;
   /** A new, empty store; every store it made is closed and removed by `cleanUp`. */
   open(): Promise<SandboxStore>;
+  /** The `--store` spec of a new, empty place (a file, a database), removed by `cleanUp`. */
+  place(): Promise<string>;
   /** Another store over the same data as `store`, or undefined for an engine that keeps none. */
   reopen(store: SandboxStore): Promise<SandboxStore | undefined>;
   /** The store spec `--store` takes for the data of `store`. */
@@ -28,6 +31,7 @@ function memoryEngine(): EngineUnderTest {
   return {
     name: 'memory',
     open: async () => new MemoryStore(),
+    place: async () => 'memory',
     reopen: async () => undefined,
     spec: () => 'memory',
     cleanUp: async () => {},
@@ -43,13 +47,15 @@ function sqliteEngine(): EngineUnderTest {
     opened.push(store);
     return store;
   };
+  const place = async () => {
+    folder ??= mkdtempSync(join(tmpdir(), 'kit-store-'));
+    files += 1;
+    return `sqlite:${join(folder, `sandbox-${files}.db`)}`;
+  };
   return {
     name: 'sqlite',
-    open: () => {
-      folder ??= mkdtempSync(join(tmpdir(), 'kit-store-'));
-      files += 1;
-      return open(`sqlite:${join(folder, `sandbox-${files}.db`)}`);
-    },
+    open: async () => open(await place()),
+    place,
     reopen: (store) => open(`sqlite:${store.location}`),
     spec: (store) => `sqlite:${store.location}`,
     cleanUp: async () => {
@@ -70,12 +76,14 @@ function postgresEngine(): EngineUnderTest {
     urls.set(store, url);
     return store;
   };
+  const place = async () => {
+    server ??= startPostgres();
+    return (await server).createDatabase();
+  };
   return {
     name: 'postgres',
-    open: async () => {
-      server ??= startPostgres();
-      return open(await (await server).createDatabase());
-    },
+    open: async () => open(await place()),
+    place,
     reopen: (store) => open(urls.get(store)!),
     spec: (store) => urls.get(store)!,
     cleanUp: async () => {
