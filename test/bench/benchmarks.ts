@@ -1,6 +1,7 @@
 // The benchmarks of `npm run bench` by name, and a runner that reports each (table + JSON).
 import { coldStart } from './cold-start.js';
 import { report, type BenchResult } from './lib/report.js';
+import { restart } from './restart.js';
 import { scale } from './scale.js';
 import { slowSenders } from './slow-senders.js';
 import { generation, webhookDeliveries } from './spawned-bench.js';
@@ -18,6 +19,7 @@ export const benchmarks: Record<string, (options: BenchOptions) => BenchResult |
   'cold-start': coldStart,
   generate: generation,
   scale,
+  restart,
   webhooks: webhookDeliveries,
   'slow-senders': slowSenders,
 };
