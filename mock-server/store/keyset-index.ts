@@ -304,6 +304,9 @@ const typeRank: Record<string, number> = { object: 0, boolean: 1, number: 2, str
  */
 export function compareValues(a: SortValue, b: SortValue): number {
   if (a === b) return 0;
+  // The common cases first, without the type ranks (a load sorts a million keys with this).
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : 1;
+  if (typeof a === 'number' && typeof b === 'number' && !Number.isNaN(a) && !Number.isNaN(b)) return a < b ? -1 : 1;
   const rankA = typeRank[a === null ? 'object' : typeof a] ?? 0;
   const rankB = typeRank[b === null ? 'object' : typeof b] ?? 0;
   if (rankA !== rankB) return rankA - rankB;

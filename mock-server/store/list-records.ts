@@ -79,6 +79,25 @@ export class ListableCollection<R> {
     for (const set of this.setsOf(record, true)) for (const index of set.indexes.values()) index.upsert(record);
   }
 
+  /**
+   * Replaces every record with these (a snapshot or journal being restored), in this order; each
+   * index is built with one sort rather than an insert per record (a million inserts into the
+   * sorted chunks cost some 30 s, one sort about one).
+   */
+  load(records: Iterable<R>): void {
+    this.clear();
+    const members = new Map<IndexSet<R>, R[]>();
+    for (const record of records) {
+      this.records.set(this.options.id(record), record);
+      for (const set of this.setsOf(record, true)) {
+        const list = members.get(set);
+        if (list === undefined) members.set(set, [record]);
+        else list.push(record);
+      }
+    }
+    for (const [set, list] of members) for (const index of set.indexes.values()) index.load(list);
+  }
+
   delete(id: RecordId): boolean {
     const record = this.records.get(id);
     if (record === undefined) return false;

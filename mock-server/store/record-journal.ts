@@ -30,8 +30,11 @@ export interface JournalWrite {
 
 export interface JournalContents {
   headers: ReadonlyMap<string, string>;
-  /** Every record, oldest row first. */
-  rows: readonly JournalRow[];
+  /**
+   * Every record, oldest row first; read once (an engine may stream them from the database,
+   * which is then busy until the last row is read or the iteration is ended).
+   */
+  rows: Iterable<JournalRow>;
 }
 
 /** The journal is held by another process (hold()); `location` names the store, without a password. */

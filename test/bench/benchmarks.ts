@@ -2,6 +2,7 @@
 import { coldStart } from './cold-start.js';
 import { journalFlush } from './journal-flush.js';
 import { report, type BenchResult } from './lib/report.js';
+import { restart } from './restart.js';
 import { scale } from './scale.js';
 import { slowSenders } from './slow-senders.js';
 import { generation, webhookDeliveries } from './spawned-bench.js';
@@ -19,6 +20,7 @@ export const benchmarks: Record<string, (options: BenchOptions) => BenchResult |
   'cold-start': coldStart,
   generate: generation,
   scale,
+  restart,
   webhooks: webhookDeliveries,
   'slow-senders': slowSenders,
   'journal-flush': journalFlush,

@@ -1,6 +1,8 @@
 // `npm run soak`: the mock (in its own process, as the benchmarks run it) under a fixed request
-// rate for a while across a realistic mix of v3 calls — public and private pings, the route list,
-// quotes, webhook endpoints and events, usage and the client profile — with its resident memory
+// rate for a while across a realistic mix of calls — public and private pings, the route list,
+// webhook endpoints and events, usage and the client profile, and writes that add records for the
+// whole run (v3 quotes and orders, each order with its order.created event, and v1 signed
+// deposits) — with its resident memory
 // sampled every second. Passes with 0 errors and 0 non-2xx answers and, for runs of 30 s or more,
 // an RSS that does not grow over the second half of the run (least-squares slope at most
 // +2 MB a minute; garbage collection makes it saw-toothed, so a falling slope passes; shorter runs
@@ -31,14 +33,32 @@ const mock = await startChild<MockCredentials>(tsxNode, 'test/bench/servers/mock
 try {
   const auth = { authorization: `Bearer ${mock.info.token}` };
   const { cases } = await throughputCases(mock.info);
-  const [, list, create] = cases as [Case, Case, Case];
+  const [, list, quote, , deposit] = cases as [Case, Case, Case, Case, Case];
   const get = (path: string) => ({ method: 'GET' as const, path, headers: auth });
-  // Reads outnumber writes, as in an integration suite.
+  const post = (path: string, body: unknown) => ({ method: 'POST' as const, path, headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  // An order on a route whose payout address is a TRON one (the requisite checks know its format).
+  const routes = (await (await fetch(`${mock.info.url}${pathOf('listRoutes')}?filter[from]=BTC&filter[to]=USDTTRC20`, { headers: auth })).json()) as {
+    result: { routes: { id: number; limits: { min_give: string } }[] };
+  };
+  const orderRoute = routes.result.routes[0];
+  if (orderRoute === undefined) throw new Error('no BTC → USDTTRC20 route to order on');
+  const order = { route_id: orderRoute.id, amount: orderRoute.limits.min_give, email: 'soak@example.com', requisites: { to_address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE' } };
+  // Reads outnumber writes, as in an integration suite; every write stores a record for good.
   const mix = [
     get(pathOf('ping')),
     get(pathOf('privatePing')),
     get(list.target),
-    { method: 'POST' as const, path: create.target, headers: create.headers, body: create.body! },
+    { method: 'POST' as const, path: quote.target, headers: quote.headers, body: quote.body! },
+    post(pathOf('createOrder'), order),
+    // A new order id and signature on every request.
+    {
+      method: 'POST' as const,
+      path: deposit.target,
+      setupRequest: (request: autocannon.Request) => {
+        const made = deposit.each!();
+        return { ...request, headers: { ...deposit.headers, ...made.headers }, body: made.body! };
+      },
+    },
     get(pathOf('listWebhookEndpoints')),
     get(pathOf('listWebhookEvents')),
     get(pathOf('getUsage')),

@@ -61,6 +61,7 @@ describe('npm run bench -- --quick', () => {
     );
     expectFigures(written('generate'), ['generation_ms', 'baseline_load_ms', 'ratio']);
     expectFigures(written('scale'), ['list page ms', 'list cursor ms', 'RSS MB']);
+    expectFigures(written('restart'), ['file MB', 'first 200 ms', 'list page ms', 'list cursor ms']);
     expectFigures(written('webhooks'), ['signed_deliveries_per_s', 'plain_posts_per_s', 'ratio']);
     expectFigures(written('journal-flush'), ['flush after a create µs', 'flush, nothing changed µs', 'whole encoding µs', 'create vs whole']);
   });

@@ -274,9 +274,11 @@ export class DepositService {
     this.random = createRandom(this.random.seed, state.randomAt);
     this.data = createChainData(this.random);
     this.chain.restoreState(state.transactions, this.data, `${pointer}/transactions`);
+    // Collected first, then indexed at once (ListableCollection.load): one sort per index.
+    const restored = new Map<string, DepositRecord>();
     state.deposits.forEach((record, index) => {
       const at = `${pointer}/deposits/${index}`;
-      if (this.collection.get(record.uuid) !== undefined) throw new StateRejected(`${at}/uuid`, 'another deposit has this uuid');
+      if (restored.has(record.uuid)) throw new StateRejected(`${at}/uuid`, 'another deposit has this uuid');
       const deposit = depositOf(record, index, references, at);
       deposit.transactionHashes.forEach((hash, position) => {
         const hashAt = `${at}/transactionHashes/${position}`;
@@ -286,9 +288,10 @@ export class DepositService {
       });
       // A static address's payments receive at its destination, reserved with it.
       if (deposit.staticAddress === null) this.restoreDestination(deposit.network, deposit.address, deposit.memo, at, deposit);
-      this.collection.upsert(deposit);
+      restored.set(deposit.uuid, deposit);
       this.addToOrder(deposit);
     });
+    this.collection.load(restored.values());
     this.nextSeq = state.deposits.length;
     for (const deposit of this.collection.values()) this.timers.schedule(deposit);
   }

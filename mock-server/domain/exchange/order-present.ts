@@ -11,7 +11,7 @@ import type {
 } from '../../../generated/exchange-v3/types.js';
 import { orderMachine } from '../../../generated/machines.js';
 import { isTerminal, tryFire } from '../machines/fire.js';
-import { orderGuards, pendingTimer, type OrderStep } from './order-lifecycle.js';
+import { orderGuards, paymentExpiresAt, pendingTimer, type OrderStep } from './order-lifecycle.js';
 import { amountReceived } from './order-payments.js';
 import { needsVerification, type OrderRecord } from './order-records.js';
 
@@ -37,7 +37,7 @@ export function presentOrder(order: OrderRecord): Order {
     requisites: { ...draft.requisites },
     payment_details: {
       ...draft.paymentDetails,
-      expires_at: order.paymentExpiresAt.toISOString(),
+      expires_at: paymentExpiresAt(order).toISOString(),
       amount_received: amountReceived(order),
       transactions: order.payments.map((p) => ({
         hash: p.hash,

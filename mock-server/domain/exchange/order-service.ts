@@ -12,6 +12,7 @@ import type { SandboxStateExchangeOrders } from '../../../generated/sandbox-cont
 import type { Clock } from '../../clock.js';
 import { createRandom, type Random } from '../../random.js';
 import { DueQueue } from '../../store/due-queue.js';
+import { flatString } from '../../store/flat-string.js';
 import { listContract } from '../../store/list-contract.js';
 import { parseSortTerm } from '../../store/list-query.js';
 import { ListableCollection } from '../../store/list-records.js';
@@ -113,8 +114,8 @@ export class OrderService {
   });
   private readonly byPublicId = new Map<string, OrderRecord>();
   private readonly byTrackingId = new Map<string, OrderRecord>();
-  /** Payment destinations (network, address, memo) → the order paid there. */
-  private readonly byDestination = new Map<string, OrderRecord>();
+  /** Payment destinations → the order paid there, by network, then by address (and memo: destinationKey). */
+  private readonly byDestination = new Map<string, Map<string, OrderRecord>>();
   /** Transaction hashes the watcher credited → the order they paid. */
   private readonly byPaymentHash = new Map<string, OrderRecord>();
   private nextId = 1;
@@ -140,7 +141,8 @@ export class OrderService {
       {
         id: this.nextId,
         publicId,
-        trackingId: randomUuid(random),
+        // Flat: kept with the order for its whole life (a uuid drawn in pieces is a tree of them).
+        trackingId: flatString(randomUuid(random)),
         clientId,
         draft,
         correlationId: cause.correlationId,
@@ -241,7 +243,8 @@ export class OrderService {
    * that order, or null when it pays no order.
    */
   receivePayment(tx: ChainPayment): OrderRecord | null {
-    const order = this.byDestination.get(destinationKey(tx.network, tx.address, tx.memo)) ?? this.byDestination.get(destinationKey(tx.network, tx.address, null));
+    const onNetwork = this.byDestination.get(tx.network);
+    const order = onNetwork?.get(destinationKey(tx.address, tx.memo)) ?? onNetwork?.get(destinationKey(tx.address, null));
     if (order === undefined || (order.draft.paymentDetails.memo !== null && order.draft.paymentDetails.memo !== tx.memo)) return null;
     this.settle(order);
     recordPayment(order, tx, this.options.clock.now());
@@ -296,8 +299,11 @@ export class OrderService {
     this.byTrackingId.set(order.trackingId, order);
     const { network, address, memo } = order.draft.paymentDetails;
     // The first order keeps a destination (drawn addresses never repeat; hand-made drafts may).
-    if (network !== null && address !== null && !this.byDestination.has(destinationKey(network, address, memo))) {
-      this.byDestination.set(destinationKey(network, address, memo), order);
+    if (network !== null && address !== null) {
+      let onNetwork = this.byDestination.get(network);
+      if (onNetwork === undefined) this.byDestination.set(network, (onNetwork = new Map()));
+      const key = destinationKey(address, memo);
+      if (!onNetwork.has(key)) onNetwork.set(key, order);
     }
     for (const payment of order.payments) this.byPaymentHash.set(payment.hash, order);
     this.changed(order);
@@ -350,9 +356,12 @@ export class OrderService {
   }
 }
 
-/** Where a payment lands: the network, the address and the memo of memo networks. */
-function destinationKey(network: string, address: string, memo: string | null): string {
-  return JSON.stringify([network, address, memo]);
+/**
+ * Where a payment lands on a network: the address itself when there is no memo (the order's own
+ * string, so the index costs no string per order), else the address and the memo.
+ */
+function destinationKey(address: string, memo: string | null): string {
+  return memo === null ? address : JSON.stringify([address, memo]);
 }
 
 function earliest(a: number | null, b: number | null): number | null {

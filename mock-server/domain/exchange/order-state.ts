@@ -56,8 +56,9 @@ export function orderFromState(state: SandboxStateExchangeOrder, pointer: string
     },
     new Date(state.createdAtMs),
   );
-  return {
-    ...created,
+  // Assigned over the new record's fields rather than spread into a copy: the record keeps the
+  // hidden class every order shares (a spread copy gets one of its own).
+  return Object.assign(created, {
     status: requireOneOf(state.status, orderMachine.states, `${pointer}/status`),
     statusSince: new Date(state.statusSinceMs),
     paymentReceived: state.paymentReceived,
@@ -69,7 +70,7 @@ export function orderFromState(state: SandboxStateExchangeOrder, pointer: string
     updatedAt: new Date(state.updatedAtMs),
     completedAt: dateOrNull(state.completedAtMs),
     history: state.history.map((h, index) => historyEntry(h, `${pointer}/history/${index}`)),
-  };
+  });
 }
 
 function historyEntry(entry: SandboxStateExchangeOrder['history'][number], pointer: string): OrderHistoryEntry {

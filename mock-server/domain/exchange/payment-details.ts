@@ -4,6 +4,7 @@
 // the same addresses for the same orders.
 import type { SandboxStateExchangePaymentDetails } from '../../../generated/sandbox-control/types.js';
 import { createRandom, type Random } from '../../random.js';
+import { flatString } from '../../store/flat-string.js';
 import { createChainData, type ChainData } from '../deposits/chain-data.js';
 import { StateRejected } from '../state-rejected.js';
 import type { RouteRecord } from './catalog/catalog-records.js';
@@ -47,10 +48,14 @@ export class PaymentDetailsSource {
 
   forRoute(route: RouteRecord, amount: string): PaymentDetails {
     const { spec } = route.from;
-    const base = { amount, currency: spec.letter };
-    if (spec.network !== null) return { network: spec.network, address: this.chain.address(spec.network), memo: this.chain.memo(spec.network, 'ex'), account: null, ...base };
+    // Kept with every order: flat strings (a drawn address is a tree of pieces) and every field
+    // in one literal (a spread would put some of them out of the object, in a property array).
+    if (spec.network !== null) {
+      const memo = this.chain.memo(spec.network, 'ex');
+      return { network: spec.network, address: flatString(this.chain.address(spec.network)), memo: memo === null ? null : flatString(memo), account: null, amount, currency: spec.letter };
+    }
     const account = spec.kind === 'card' ? this.cardOf(route.from.id) : (spec.account?.exchanger ?? null);
-    return { network: null, address: null, memo: null, account, ...base };
+    return { network: null, address: null, memo: null, account, amount, currency: spec.letter };
   }
 
   private cardOf(systemId: number): string {

@@ -1,6 +1,7 @@
 // The memory engine's webhook records. Records are copied in and out, as a durable engine would.
 import type { DeliveryRecord, EndpointRecord, EventRecord } from '../records/webhook-records.js';
 import type { ClaimedDelivery, DeliveryFilter, WebhookStore } from '../webhook-store.js';
+import { packEvent, unpackEvent, type PackedEvent } from './packed-event.js';
 
 interface QueueEntry {
   at: number;
@@ -10,7 +11,8 @@ interface QueueEntry {
 
 export class MemoryWebhookStore implements WebhookStore {
   private readonly endpoints = new Map<string, EndpointRecord>();
-  private readonly events = new Map<string, EventRecord>();
+  /** Packed (packed-event.ts): a sandbox keeps one per order it ever created. */
+  private readonly events = new Map<string, PackedEvent>();
   private readonly deliveries = new Map<string, DeliveryRecord>();
   /** Event id → its deliveries' ids, oldest first: an event's roll-up reads them after every attempt. */
   private readonly byEvent = new Map<string, string[]>();
@@ -44,15 +46,18 @@ export class MemoryWebhookStore implements WebhookStore {
   }
 
   async saveEvent(event: EventRecord): Promise<void> {
-    this.events.set(event.id, structuredClone(event));
+    const packed = packEvent(event);
+    // Keyed by the packed record's own (flat) id: one copy of the id, not two.
+    this.events.set(packed.id, packed);
   }
 
   async getEvent(id: string): Promise<EventRecord | undefined> {
-    return copy(this.events.get(id));
+    const packed = this.events.get(id);
+    return packed === undefined ? undefined : unpackEvent(packed);
   }
 
   async listEvents(clientId?: string): Promise<EventRecord[]> {
-    return [...this.events.values()].filter((e) => clientId === undefined || e.clientId === clientId).map((e) => structuredClone(e));
+    return [...this.events.values()].filter((e) => clientId === undefined || e.clientId === clientId).map(unpackEvent);
   }
 
   async saveDelivery(delivery: DeliveryRecord): Promise<void> {
