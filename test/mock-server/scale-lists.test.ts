@@ -22,6 +22,12 @@ afterAll(async () => {
   await server.close();
 });
 
+/**
+ * Seeding blocks the event loop, on a loaded machine past the server's keep-alive timeout: let
+ * the server close the idle connection first, or the next request meets a reset (ECONNRESET).
+ */
+const idleConnectionsClosed = () => new Promise((resolve) => setTimeout(resolve, 100));
+
 const mine = 20_000;
 const others = 5_000;
 const perPage = 20;
@@ -42,6 +48,7 @@ describe('deposit lists scoped to the site', () => {
       service.create(server.sandbox.defaultSite, { orderId: `mine-${i}`, asset, amount: '0.01', lifetimeSeconds });
       if (i < others) service.create(otherSite, { orderId: `other-${i}`, asset, amount: '0.01', lifetimeSeconds });
     }
+    await idleConnectionsClosed();
   });
 
   it('reads a page and a cursor page from the site index only, with the site total', async () => {
@@ -95,6 +102,7 @@ describe('order lists scoped to the client', () => {
       if (i < others) service.create('someone-else', sampleDraft(), testCause);
     }
     await service.flush();
+    await idleConnectionsClosed();
   });
 
   it('reads a page of the default sort from the client index only, with the client total', async () => {
