@@ -35,11 +35,10 @@ export function frontDoor(app: Express, mounts: readonly FamilyMount[], onError:
       req.baseUrl = url.slice(0, found.lowered.length);
       req.url = rest.startsWith('/') ? rest : `/${rest}`;
     }
-    const fail = (error: unknown) =>
-      // The error handler passes an error on only when the answer has started: drop the connection, as express does.
-      onError(error, req, res, () => req.socket.destroy());
     runChain(found.mount.chain, req, res, (error?: unknown) => {
-      fail(error ?? new Error(`${found.mount.prefix}: the family's chain answered nothing for ${req.method} ${req.originalUrl}`));
+      const failure = error ?? new Error(`${found.mount.prefix}: the family's chain answered nothing for ${req.method} ${req.originalUrl}`);
+      // The error handler passes an error on only when the answer has started: drop the connection, as express does.
+      onError(failure, req, res, () => req.socket.destroy());
     });
   };
 }
