@@ -95,6 +95,10 @@ describe('order lists scoped to the client', () => {
       if (i < others) service.create('someone-else', sampleDraft(), testCause);
     }
     await service.flush();
+    // Seeding holds the event loop for seconds on a loaded machine, past the server's keep-alive
+    // timeout: let that timer close the client's idle connection now, not under the next request
+    // (the client, without retries, would see ECONNRESET).
+    await new Promise((resolve) => setTimeout(resolve, 50));
   });
 
   it('reads a page of the default sort from the client index only, with the client total', async () => {
