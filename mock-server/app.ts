@@ -4,7 +4,7 @@
 // and every failure goes through one error handler. The v3 and v1 families are reached through
 // the front door (http/front-door.ts); /docs, the control API and the rest through express.
 import express from 'express';
-import type { RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import { createDepositV1Router, depositV1Routes, type DepositV1Handlers } from '../generated/deposit-v1/routes.js';
 import { createExchangeV3Router, exchangeV3Routes, exchangeV3RoutesBasePath, type ExchangeV3Handlers } from '../generated/exchange-v3/routes.js';
@@ -35,7 +35,7 @@ import { fileHandlers } from './handlers/v3-files.js';
 import { verificationHandlers } from './handlers/v3-verifications.js';
 import { orderVerificationHandlers } from './handlers/v3-order-verifications.js';
 import { errorHandler } from './http/error-handler.js';
-import { frontDoor, type FamilyMount } from './http/front-door.js';
+import { expressMessages, frontDoor, type FamilyMount } from './http/front-door.js';
 import { journalBeforeAnswer } from './http/journal-before-answer.js';
 import { families, sendError } from './http/families.js';
 import type { FamilyName } from './http/locals.js';
@@ -83,6 +83,8 @@ export interface AppOptions extends SandboxOptions {
 export interface MockApp {
   /** The request listener of a node:http server: the API families, then the express app for the rest. */
   listener: RequestListener;
+  /** The server's IncomingMessage and ServerResponse options: objects born with express's prototypes (front-door.ts). */
+  messages: { IncomingMessage: typeof IncomingMessage; ServerResponse: typeof ServerResponse };
   sandbox: Sandbox;
   /** Per-test overrides of v3 and v1 operations (RunningMockServer.use). */
   overrides: OverrideRegistry;
@@ -182,7 +184,7 @@ export function createApp(options: AppOptions = {}): MockApp {
   const listener = frontDoor(app, [v3, v1], onError);
   // Only a durable store pays for the journal (the memory engine keeps nothing to write).
   const journaled = sandbox.store.journal === undefined ? listener : journalBeforeAnswer(listener, async () => sandbox.journal?.flush());
-  return { listener: journaled, sandbox, overrides };
+  return { listener: journaled, messages: expressMessages(app), sandbox, overrides };
 }
 
 /**

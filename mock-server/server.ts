@@ -71,12 +71,12 @@ export interface RunningMockServer {
 export async function startMockServer(options: StartOptions = {}): Promise<RunningMockServer> {
   const logger = options.logger ?? (options.logLevel === undefined || options.logLevel === 'silent' ? undefined : await createLogger({ level: options.logLevel }));
   const seed = await seedToResume(options.store, options.seed);
-  const { listener, sandbox, overrides } = createApp({ ...options, seed, ...(logger ? { logger } : {}) });
+  const { listener, messages, sandbox, overrides } = createApp({ ...options, seed, ...(logger ? { logger } : {}) });
   await sandbox.resume();
   await keepInJournal(sandbox, options.journalAudit ?? process.env.EXCHANGE_API_KIT_JOURNAL_AUDIT === '1');
   if (options.state !== undefined) await loadSandboxState(sandbox, readSandboxState(options.state));
   const host = options.host ?? '127.0.0.1';
-  const server = createServer(timeouts(options), listener).listen(options.port ?? 0, host);
+  const server = createServer({ ...timeouts(options), ...messages }, listener).listen(options.port ?? 0, host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

@@ -83,7 +83,7 @@ export function createServices(dependencies: ServiceDependencies): SandboxServic
     random: streamOf('deposits'),
     webhooks: dependencies.siteWebhooks,
     // Every Deposit view shows its AML status as it stands.
-    beforeView: (deposit) => depositAml.sync(deposit),
+    beforeView: (deposit) => depositAml.syncStatus(deposit),
     // The chain watcher also watches the orders' payment addresses.
     otherPayments: {
       claim: (tx): boolean => orders.receivePayment(tx) !== null,

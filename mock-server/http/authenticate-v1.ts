@@ -7,6 +7,7 @@ import { depositV1ErrorCodes, type DepositV1ErrorCode } from '../../generated/de
 import type { RouteDefinition } from '../../generated/runtime/router-runtime.js';
 import type { Sandbox } from '../sandbox.js';
 import { HttpError } from './http-error.js';
+import { bodySha256 } from './body.js';
 import { requestLocals } from './locals.js';
 import { signatureHeaders, signatureMatches, timestampInWindow } from './verify-signature.js';
 
@@ -43,7 +44,7 @@ export function verifySignatureV1(): RequestHandler {
       next(failure('UNAUTHORIZED'));
       return;
     }
-    const request = { method: req.method, target: req.originalUrl, bodySha256: locals.bodySha256 };
+    const request = { method: req.method, target: req.originalUrl, bodySha256: bodySha256(locals) };
     next(signatureMatches(scheme, locals.site.apiSecret, headers, request) ? undefined : failure('INVALID_SIGNATURE'));
   };
 }

@@ -8,6 +8,7 @@ import type { RouteDefinition } from '../../generated/runtime/router-runtime.js'
 import { authorize } from '../domain/accounts/authorize.js';
 import type { Sandbox } from '../sandbox.js';
 import { HttpError } from './http-error.js';
+import { bodySha256 } from './body.js';
 import { requestLocals } from './locals.js';
 import { nonceValid, signatureHeaders, signatureMatches, timestampInWindow } from './verify-signature.js';
 
@@ -69,7 +70,7 @@ export function verifySignatureV3(sandbox: Sandbox): RequestHandler {
       next(failure('invalid_signature', `${scheme.headers.nonce ?? 'The nonce'} breaks the nonce rule of the signature scheme.`));
       return;
     }
-    if (!signatureMatches(scheme, key.hmacSecret, headers, { method: req.method, target: req.originalUrl, bodySha256: locals.bodySha256 })) {
+    if (!signatureMatches(scheme, key.hmacSecret, headers, { method: req.method, target: req.originalUrl, bodySha256: bodySha256(locals) })) {
       next(failure('invalid_signature'));
       return;
     }

@@ -1,5 +1,5 @@
-// Reads a request body within its limit, decoding its Content-Encoding, and records the SHA-256
-// of its bytes (request signatures and idempotency fingerprints cover them):
+// Reads a request body within its limit, decoding its Content-Encoding, and keeps its bytes for
+// their SHA-256 (request signatures and idempotency fingerprints cover them; bodySha256):
 // - a JSON body (the family's limit, its contract's info.x-body-limit-bytes) is kept raw and
 //   parsed; a body without a Content-Type is read as JSON, another media type gets 415;
 // - a route whose body is `*/*` (the control API's webhook inbox) takes any bytes, kept raw;
@@ -14,13 +14,25 @@ import type { RouteDefinition } from '../../generated/runtime/router-runtime.js'
 import { uploadLimits } from '../domain/files/upload-limits.js';
 import { families } from './families.js';
 import { HttpError } from './http-error.js';
-import { requestLocals, type FamilyName } from './locals.js';
+import { requestLocals, type FamilyName, type RequestLocals } from './locals.js';
 import { multipartOverheadBytes, readMultipartBody } from './multipart-body.js';
 import { bodyPending } from './pending-body.js';
 
 /** The raw body of every request that has none (empty, so nothing can change it). */
 const noBody = Buffer.alloc(0);
 const noBodySha256 = createHash('sha256').update(noBody).digest('hex');
+
+/**
+ * Hex SHA-256 of the body's bytes as read (decoded), of nothing when none was read; undefined
+ * when no body step ran. Hashed on first use and kept: a call that is neither signed nor
+ * idempotent never needs it, and hashing every body was a visible share of a POST's CPU.
+ */
+export function bodySha256(locals: RequestLocals): string | undefined {
+  if (locals.bodySha256 === undefined && locals.rawBody !== undefined) {
+    locals.bodySha256 = locals.rawBody === noBody ? noBodySha256 : createHash('sha256').update(locals.rawBody).digest('hex');
+  }
+  return locals.bodySha256;
+}
 
 function isMultipart(route: RouteDefinition): boolean {
   return route.body?.contentType.startsWith('multipart/') === true;
@@ -57,7 +69,6 @@ export function readBody(route: RouteDefinition, familyLimitBytes: number): Requ
       const announcesNone = req.headers['content-length'] === '0' || (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined);
       if (route.body === undefined || announcesNone) {
         locals.rawBody = noBody;
-        locals.bodySha256 = noBodySha256;
         req.body = undefined;
         // A body sent anyway stays unread: the connection closes after the answer rather than wait for it.
         if (bodyPending(req)) res.setHeader('Connection', 'close');
@@ -79,7 +90,6 @@ export function readBody(route: RouteDefinition, familyLimitBytes: number): Requ
         }
         const bytes = Buffer.isBuffer(req.body) ? req.body : noBody;
         locals.rawBody = bytes;
-        locals.bodySha256 = createHash('sha256').update(bytes).digest('hex');
         req.body = undefined;
         if (bytes.length === 0 || route.body?.contentType === '*/*') {
           next();

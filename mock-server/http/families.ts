@@ -7,6 +7,7 @@ import { exchangeV3ErrorCodes } from '../../generated/exchange-v3/contract-data.
 import { sandboxControlErrorCodes } from '../../generated/sandbox-control/contract-data.js';
 import { errorBody, successBody, type ResponseIds } from '../../generated/runtime/server-envelope.js';
 import type { Clock } from '../clock.js';
+import { isoTime } from '../iso-time.js';
 import { HttpError } from './http-error.js';
 import { bodyPending } from './pending-body.js';
 import { requestLocals, type FamilyName } from './locals.js';
@@ -46,7 +47,7 @@ export function statusOf(family: FamilyName, code: string): number {
 /** The ids of this response (request id, correlation id, the sandbox clock's time), for the generated envelope helpers. */
 export function responseIds(res: Response, clock: Clock): ResponseIds {
   const locals = requestLocals(res);
-  return { requestId: locals.requestId, correlationId: locals.correlationId, timestamp: clock.now().toISOString() };
+  return { requestId: locals.requestId, correlationId: locals.correlationId, timestamp: isoTime(clock.nowMs()) };
 }
 
 /** The body format of the request's family (the control API uses the v3 envelope). */

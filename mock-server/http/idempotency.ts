@@ -14,6 +14,7 @@ import type { RequestValidator, RouteDefinition } from '../../generated/runtime/
 import type { Clock } from '../clock.js';
 import { requestFingerprint } from '../domain/accounts/idempotency-fingerprint.js';
 import type { IdempotencySlot, IdempotencyStore, StoredResponse } from '../store/sandbox-store.js';
+import { bodySha256 } from './body.js';
 import { HttpError } from './http-error.js';
 import { limitHeaders } from './limit-headers.js';
 import { requestLocals } from './locals.js';
@@ -135,7 +136,7 @@ export function createIdempotency(options: IdempotencyOptions): (route: RouteDef
         return;
       }
       const locals = requestLocals(res);
-      const fingerprint = requestFingerprint(req.method, req.originalUrl, locals.bodySha256);
+      const fingerprint = requestFingerprint(req.method, req.originalUrl, bodySha256(locals));
       // Headers set before this point (request id, rate-limit and quota headers) belong to each
       // attempt, not to the stored answer.
       const ownHeaders = new Set(res.getHeaderNames());

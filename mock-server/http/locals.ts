@@ -24,7 +24,7 @@ export interface RequestLocals {
   rawBody?: Buffer;
   /** An injected fault (control injectFault) answered the call instead of its operation. */
   faultAnswered?: boolean;
-  /** Hex SHA-256 of the body's bytes, decoded (of nothing when none was read): what signatures and idempotency cover. */
+  /** Hex SHA-256 of the body's bytes, decoded: read it through body.ts's bodySha256, which hashes rawBody on first use. */
   bodySha256?: string;
   /** A multipart upload's file part, or why the form is not one. */
   upload?: FilePart;

@@ -28,6 +28,19 @@ function newRequestId(): string {
   return `req_${id}`;
 }
 
+// The Date header names whole seconds: its text is kept for the second it was last written in.
+let dateSecond = Number.NaN;
+let dateText = '';
+
+function httpDate(nowMs: number): string {
+  const second = Math.floor(nowMs / 1000);
+  if (second !== dateSecond) {
+    dateText = new Date(second * 1000).toUTCString();
+    dateSecond = second;
+  }
+  return dateText;
+}
+
 export function requestContext(family: FamilyName, clock: Clock): RequestHandler {
   return (req, res, next) => {
     const requestId = newRequestId();
@@ -39,7 +52,7 @@ export function requestContext(family: FamilyName, clock: Clock): RequestHandler
       startedAt: performance.now(),
     });
     res.setHeader(headers.requestId, requestId);
-    res.setHeader('Date', new Date(clock.nowMs()).toUTCString());
+    res.setHeader('Date', httpDate(clock.nowMs()));
     next();
   };
 }

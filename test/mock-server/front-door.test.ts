@@ -2,10 +2,13 @@
 // chain without express's router, and everything else to the express app. Over real HTTP: the
 // prefixes match as express mount paths do, each family keeps its format for answers and
 // failures, and what is not an API family still reaches /docs and the control API.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { depositV1Routes } from '../../generated/deposit-v1/routes.js';
 import { exchangeV3Routes, exchangeV3RoutesBasePath } from '../../generated/exchange-v3/routes.js';
 import { sandboxControlRoutes, sandboxControlRoutesBasePath } from '../../generated/sandbox-control/routes.js';
+import { createApp } from '../../mock-server/app.js';
 import { errorCodeOf, expectFamilyResponse, isRecord } from './support/contract.js';
 import { bearer, send } from './support/http.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -70,5 +73,23 @@ describe('the front door', () => {
     const unknown = await send(server.url, '/no-such-root');
     expectFamilyResponse('v3', unknown, '/no-such-root');
     expect(unknown.status).toBe(404);
+  });
+
+  it('serves on a plain node:http server too, whose requests are not born with express prototypes', async () => {
+    const { listener, sandbox } = createApp({ seed: 5 });
+    await sandbox.resume();
+    const plain = createServer(listener).listen(0, '127.0.0.1');
+    await new Promise((resolve) => plain.once('listening', resolve));
+    try {
+      const url = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
+      const authenticated = await send(url, v3Path('privatePing'), { headers: bearer(sandbox.defaultKey.token) });
+      expectFamilyResponse('v3', authenticated, 'privatePing');
+      expect(authenticated.status).toBe(200);
+      const docs = await fetch(`${url}/docs/exchange-v3`);
+      expect(docs.status).toBe(200);
+    } finally {
+      plain.closeAllConnections();
+      await new Promise((resolve) => plain.close(resolve));
+    }
   });
 });

@@ -7,7 +7,7 @@
 // `not_checked` (with the reason) when AML is off for the site, no transaction has been seen, or
 // the provider does not screen the deposit's currency on its network (allowlist; an empty
 // allowlist, i.e. not synced, screens everything, as for AML checks).
-import type { DepositAml } from '../../../generated/deposit-v1/types.js';
+import type { DepositAml, DepositAmlStatus } from '../../../generated/deposit-v1/types.js';
 import { amlCheckMachine } from '../../../generated/machines.js';
 import type { SandboxStateDepositScreening } from '../../../generated/sandbox-control/types.js';
 import type { Clock } from '../../clock.js';
@@ -24,6 +24,15 @@ export const notCheckedReasons = {
   noTransaction: 'No incoming transaction has been seen yet.',
   unsupported: (ticker: string, network: string) => `The AML provider does not screen ${ticker} on network ${network}.`,
 } as const;
+
+/** Why a deposit is not screened (notCheckedReasons), and the sender when one is known. */
+interface NotChecked {
+  notChecked: string;
+  senderAddress: string | null;
+}
+
+const amlOff: NotChecked = Object.freeze({ notChecked: notCheckedReasons.amlOff, senderAddress: null });
+const noTransaction: NotChecked = Object.freeze({ notChecked: notCheckedReasons.noTransaction, senderAddress: null });
 
 interface DepositScreening extends ScreeningResult {
   hash: string;
@@ -51,12 +60,26 @@ export class DepositAmlScreening {
    * reconciles a pending one with the provider, and keeps `deposit.amlStatus` in step.
    */
   sync(deposit: DepositRecord): DepositAml {
-    const result = this.evaluate(deposit);
-    if (deposit.amlStatus !== result.amlStatus) {
-      deposit.amlStatus = result.amlStatus;
-      this.marks.changed('deposit', deposit.uuid);
-    }
-    return result;
+    const outcome = this.screen(deposit);
+    this.keepStatus(deposit, statusOf(outcome));
+    const base = { depositUuid: deposit.uuid, orderId: deposit.orderId, amlStatus: deposit.amlStatus };
+    if ('notChecked' in outcome) return { ...base, reason: outcome.notChecked, senderAddress: outcome.senderAddress, riskScore: null, riskLevel: null, checkedAt: null };
+    const { reason, senderAddress, riskScore, riskLevel, checkedAt } = outcome;
+    return { ...base, reason, senderAddress, riskScore, riskLevel, checkedAt: checkedAt?.toISOString() ?? null };
+  }
+
+  /**
+   * What sync does to the deposit, without building its AML view: every Deposit view runs this
+   * (a list page of 20 deposits runs it 20 times), and it only shows `amlStatus`.
+   */
+  syncStatus(deposit: DepositRecord): void {
+    this.keepStatus(deposit, statusOf(this.screen(deposit)));
+  }
+
+  private keepStatus(deposit: DepositRecord, status: DepositAmlStatus): void {
+    if (deposit.amlStatus === status) return;
+    deposit.amlStatus = status;
+    this.marks.changed('deposit', deposit.uuid);
   }
 
   /** The screenings of these deposits, in their order (snapshots). */
@@ -100,20 +123,11 @@ export class DepositAmlScreening {
     });
   }
 
-  private evaluate(deposit: DepositRecord): DepositAml {
-    const base = { depositUuid: deposit.uuid, orderId: deposit.orderId };
-    const notChecked = (reason: string, senderAddress: string | null): DepositAml => ({
-      ...base,
-      amlStatus: 'not_checked',
-      reason,
-      senderAddress,
-      riskScore: null,
-      riskLevel: null,
-      checkedAt: null,
-    });
-    if (!deposit.site.amlEnabled) return notChecked(notCheckedReasons.amlOff, null);
+  /** The deposit's screening, started or reconciled now; or why it is not checked. */
+  private screen(deposit: DepositRecord): DepositScreening | NotChecked {
+    if (!deposit.site.amlEnabled) return amlOff;
     const hash = deposit.transactionHashes[deposit.transactionHashes.length - 1];
-    if (hash === undefined) return notChecked(notCheckedReasons.noTransaction, null);
+    if (hash === undefined) return noTransaction;
     const sender = this.chain.require(hash).from;
     const { provider } = this;
     const now = this.clock.now();
@@ -126,7 +140,7 @@ export class DepositAmlScreening {
       }
     } else {
       const ticker = findAsset(deposit.asset)?.ticker ?? deposit.asset;
-      if (provider.currencyNotInAllowlist(ticker, deposit.network)) return notChecked(notCheckedReasons.unsupported(ticker, deposit.network), sender);
+      if (provider.currencyNotInAllowlist(ticker, deposit.network)) return { notChecked: notCheckedReasons.unsupported(ticker, deposit.network), senderAddress: sender };
       const job = provider.submit(sender, now.getTime());
       current = { hash, senderAddress: sender, status: initialAmlState, job, riskScore: null, riskLevel: null, reason: null, checkedAt: null };
       applyProviderAnswer(current, provider.answerOf(job, now.getTime()), now);
@@ -135,15 +149,7 @@ export class DepositAmlScreening {
       this.screenings.set(deposit, current);
       this.marks.changed('depositScreening', screeningId(deposit, current));
     }
-    return {
-      ...base,
-      amlStatus: current.status === 'pending' || current.status === 'completed' ? current.status : 'failed',
-      reason: current.reason,
-      senderAddress: current.senderAddress,
-      riskScore: current.riskScore,
-      riskLevel: current.riskLevel,
-      checkedAt: current.checkedAt?.toISOString() ?? null,
-    };
+    return current;
   }
 }
 
@@ -155,4 +161,9 @@ function screeningState(deposit: DepositRecord, screening: DepositScreening): Sa
 /** A screening's id in the journal: its deposit's uuid and the transaction's hash. */
 function screeningId(deposit: DepositRecord, screening: DepositScreening): string {
   return `${deposit.uuid} ${screening.hash}`;
+}
+
+function statusOf(outcome: DepositScreening | NotChecked): DepositAmlStatus {
+  if ('notChecked' in outcome) return 'not_checked';
+  return outcome.status === 'pending' || outcome.status === 'completed' ? outcome.status : 'failed';
 }

@@ -4,6 +4,7 @@
 import type { Deposit, DepositAmlStatus, DepositTransaction, StaticAddressRef } from '../../../generated/deposit-v1/types.js';
 import { depositMachine, type DepositState } from '../../../generated/machines.js';
 import { addAmounts } from '../../decimal.js';
+import { isoTime } from '../../iso-time.js';
 import type { Site } from '../accounts/sites.js';
 import type { ChainTransaction, SimulatedChain } from './chain-simulator.js';
 import type { NetworkCode } from './networks.js';
@@ -68,7 +69,7 @@ export function transactionView(deposit: DepositRecord, tx: ChainTransaction, ch
     confirmations,
     requiredConfirmations: tx.requiredConfirmations,
     blockHeight: confirmations > 0 ? tx.blockHeight : null,
-    detectedAt: iso(deposit.seenAtMs[deposit.transactionHashes.indexOf(tx.hash)] ?? tx.createdAt.getTime()),
+    detectedAt: isoTime(deposit.seenAtMs[deposit.transactionHashes.indexOf(tx.hash)] ?? tx.createdAt.getTime()),
     confirmedAt: chain.confirmedAt(tx, now)?.toISOString() ?? null,
   };
 }
@@ -90,13 +91,9 @@ export function depositView(deposit: DepositRecord, chain: SimulatedChain, now: 
     amlStatus: deposit.amlStatus,
     transaction: lastHash === undefined ? null : transactionView(deposit, chain.require(lastHash), chain, now),
     staticAddress: deposit.staticAddress,
-    expiresAt: iso(deposit.expiresAtMs),
-    createdAt: iso(deposit.createdAtMs),
-    updatedAt: iso(deposit.updatedAtMs),
-    paidAt: deposit.paidAtMs === null ? null : iso(deposit.paidAtMs),
+    expiresAt: isoTime(deposit.expiresAtMs),
+    createdAt: isoTime(deposit.createdAtMs),
+    updatedAt: isoTime(deposit.updatedAtMs),
+    paidAt: deposit.paidAtMs === null ? null : isoTime(deposit.paidAtMs),
   };
-}
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
 }

@@ -5,6 +5,7 @@
 import type { AmountSide, Quote } from '../../../generated/exchange-v3/types.js';
 import type { SandboxStateExchangeQuotes } from '../../../generated/sandbox-control/types.js';
 import type { Clock } from '../../clock.js';
+import { isoTime } from '../../iso-time.js';
 import { createRandom, type Random } from '../../random.js';
 import { requireOneOf, StateRejected } from '../state-rejected.js';
 import type { ExchangeCatalog } from './catalog/catalog-service.js';
@@ -188,7 +189,7 @@ function quoteOf(stored: StoredQuote): Quote {
     currency_out: route.to.spec.letter,
     rate_type: route.rateType,
     snapshot: routeSnapshot(state, createdAt),
-    expires_at: new Date(stored.expiresAtMs).toISOString(),
+    expires_at: isoTime(stored.expiresAtMs),
     created_at: createdAt.toISOString(),
   };
 }
