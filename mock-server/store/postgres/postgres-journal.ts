@@ -34,10 +34,19 @@ export class PostgresJournal implements RecordJournal {
     this.holder = client;
   }
 
-  /** Ends the holder's session, which frees the lock (before the pool ends: it waits for it). */
-  release(): void {
-    this.holder?.release(true);
+  /**
+   * Frees the lock before the store's close resolves, so a mock started next on the database may
+   * take it (ending the connection alone frees it only once the server has ended that session).
+   */
+  async release(): Promise<void> {
+    const holder = this.holder;
     this.holder = undefined;
+    if (holder === undefined) return;
+    const unlocked = await holder.query('SELECT pg_advisory_unlock($1)', [holderLock]).then(
+      () => true,
+      () => false,
+    );
+    holder.release(!unlocked);
   }
 
   async write(change: JournalWrite): Promise<void> {

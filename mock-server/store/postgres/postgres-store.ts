@@ -78,7 +78,7 @@ export class PostgresStore implements SandboxStore {
   }
 
   async close(): Promise<void> {
-    this.journal.release();
+    await this.journal.release();
     await this.pool.end();
   }
 }
