@@ -45,23 +45,25 @@ export class JournalWriter implements SandboxJournal {
   }
 
   private write(withLater: boolean): void {
-    const headers = this.changedHeaders(encodeDomainState(exportDomainState(this.sandbox, false)).headers);
+    const encodedHeaders = encodeDomainState(exportDomainState(this.sandbox, false)).headers;
+    const headers = new Map([...encodedHeaders].filter(([name, doc]) => this.headers.get(name) !== doc));
+    const marked = this.marked.take(withLater);
     const upserts: JournalRow[] = [];
     const deletes: JournalWrite['deletes'][number][] = [];
-    for (const { kind, id } of this.marked.take(withLater)) {
+    for (const { kind, id } of marked) {
       const row = encodeRecord(this.sandbox, kind, id);
       if (row === undefined) deletes.push({ kind, id });
       else upserts.push(row);
     }
     const change = upserts.length === 0 && deletes.length === 0 && headers.size === 0 ? null : { whole: false, headers, upserts, deletes };
-    if (change !== null) this.journal.write(change);
+    try {
+      if (change !== null) this.journal.write(change);
+    } catch (error) {
+      // Not written: the next flush tries these records (and the headers) again.
+      for (const { kind, id } of marked) this.marked.changed(kind, id);
+      throw error;
+    }
+    this.headers = encodedHeaders;
     this.audit?.check(change, () => encodeDomainState(exportDomainState(this.sandbox)));
-  }
-
-  /** The headers whose text differs from what the journal holds; remembered as written. */
-  private changedHeaders(encoded: Map<string, string>): Map<string, string> {
-    const changed = new Map([...encoded].filter(([name, doc]) => this.headers.get(name) !== doc));
-    this.headers = encoded;
-    return changed;
   }
 }
