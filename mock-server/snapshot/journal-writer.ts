@@ -11,7 +11,7 @@
 // (PostgreSQL); journal-queue.ts runs them one at a time. What a write covers is taken when it
 // starts, so records changed while it commits are left for the next one.
 import type { Sandbox, SandboxJournal } from '../sandbox.js';
-import type { MarkedRecords } from '../store/marked-records.js';
+import type { MarkedRecord, MarkedRecords } from '../store/marked-records.js';
 import type { JournalRow, JournalWrite, RecordJournal } from '../store/record-journal.js';
 import type { JournalAudit } from './journal-audit.js';
 import { encodeDomainState, encodeRecord } from './journal-rows.js';
@@ -20,11 +20,8 @@ import { exportDomainState } from './sandbox-state.js';
 export class JournalWriter implements SandboxJournal {
   /** The header rows as last written: header name → its text. */
   private headers = new Map<string, string>();
-  /**
-   * A write failed: the marks it took are gone, so the journal may lack changes that no mark
-   * recalls any more. The next flush rewrites the whole sandbox instead.
-   */
-  private behind = false;
+  /** A rewrite failed: the journal still holds the sandbox before it, which no mark describes. */
+  private rewriteOwed = false;
 
   constructor(
     private readonly journal: RecordJournal,
@@ -35,27 +32,28 @@ export class JournalWriter implements SandboxJournal {
   ) {}
 
   flush(): Promise<void> {
-    return this.behind ? this.rewrite() : this.write(this.audit !== null);
+    return this.rewriteOwed ? this.rewrite() : this.write(this.audit !== null);
   }
 
   flushDeferred(): Promise<void> {
-    return this.behind ? this.rewrite() : this.write(true);
+    return this.rewriteOwed ? this.rewrite() : this.write(true);
   }
 
   rewrite(): Promise<void> {
     this.marked.take(true);
     const encoded = encodeDomainState(exportDomainState(this.sandbox));
     const change = { whole: true, headers: encoded.headers, upserts: encoded.rows, deletes: [] };
-    this.headers = encoded.headers;
     this.audit?.check(change, () => encoded);
-    return this.commit(change);
+    return this.commit(change, [], encoded.headers);
   }
 
   private write(withLater: boolean): Promise<void> {
-    const headers = this.changedHeaders(encodeDomainState(exportDomainState(this.sandbox, false)).headers);
+    const encodedHeaders = encodeDomainState(exportDomainState(this.sandbox, false)).headers;
+    const headers = new Map([...encodedHeaders].filter(([name, doc]) => this.headers.get(name) !== doc));
+    const marked = this.marked.take(withLater);
     const upserts: JournalRow[] = [];
     const deletes: JournalWrite['deletes'][number][] = [];
-    for (const { kind, id } of this.marked.take(withLater)) {
+    for (const { kind, id } of marked) {
       const row = encodeRecord(this.sandbox, kind, id);
       if (row === undefined) deletes.push({ kind, id });
       else upserts.push(row);
@@ -63,23 +61,23 @@ export class JournalWriter implements SandboxJournal {
     const change = upserts.length === 0 && deletes.length === 0 && headers.size === 0 ? null : { whole: false, headers, upserts, deletes };
     // Checked against the sandbox as it stands now, before other requests change it during the write.
     this.audit?.check(change, () => encodeDomainState(exportDomainState(this.sandbox)));
-    return change === null ? Promise.resolve() : this.commit(change);
+    return change === null ? Promise.resolve() : this.commit(change, marked, encodedHeaders);
   }
 
-  private async commit(change: JournalWrite): Promise<void> {
+  /**
+   * Writes `change`; the headers are remembered as written once they are. A write that fails
+   * gives its marks back, so the next flush writes those records (and the headers) again: the
+   * answer waiting for it is not sent, but what the request changed is in memory.
+   */
+  private async commit(change: JournalWrite, marked: readonly MarkedRecord[], headers: Map<string, string>): Promise<void> {
     try {
       await this.journal.write(change);
-      if (change.whole) this.behind = false;
     } catch (error) {
-      this.behind = true;
+      for (const { kind, id } of marked) this.marked.changed(kind, id);
+      if (change.whole) this.rewriteOwed = true;
       throw error;
     }
-  }
-
-  /** The headers whose text differs from what the journal holds; remembered as written. */
-  private changedHeaders(encoded: Map<string, string>): Map<string, string> {
-    const changed = new Map([...encoded].filter(([name, doc]) => this.headers.get(name) !== doc));
-    this.headers = encoded;
-    return changed;
+    if (change.whole) this.rewriteOwed = false;
+    this.headers = headers;
   }
 }
