@@ -22,7 +22,7 @@ import { createServices, runDueTimers, type SandboxServices } from './services.j
 import { createWebhookEngine, type WebhookEngine, type WebhookEngineOptions } from './webhook-engine.js';
 import { WebhookFeed } from './domain/webhooks/event-feed.js';
 import { noRecordMarks } from './domain/record-marks.js';
-import { MarkedRecords } from './store/marked-records.js';
+import { MarkedRecords } from './domain/marked-records.js';
 
 export interface SandboxOptions extends WebhookEgressOptions {
   seed?: number | undefined;

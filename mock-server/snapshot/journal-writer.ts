@@ -11,7 +11,7 @@
 // (PostgreSQL); journal-queue.ts runs them one at a time. What a write covers is taken when it
 // starts, so records changed while it commits are left for the next one.
 import type { Sandbox, SandboxJournal } from '../sandbox.js';
-import type { MarkedRecord, MarkedRecords } from '../store/marked-records.js';
+import type { MarkedRecord, MarkedRecords } from '../domain/marked-records.js';
 import type { JournalRow, JournalWrite, RecordJournal } from '../store/record-journal.js';
 import type { JournalAudit } from './journal-audit.js';
 import { encodeDomainState, encodeRecord } from './journal-rows.js';

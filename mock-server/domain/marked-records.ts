@@ -1,8 +1,8 @@
-// The marks the domain services make (domain/record-marks.ts) on a store with a journal, kept
+// The marks the domain services make (record-marks.ts) on a store with a journal, kept
 // until the journal's next flush takes them. A record marked changed and then removed (or the
 // other way) is simply marked: the flush encodes it as it then stands, and deletes its row if it
 // is gone.
-import type { RecordKind, RecordMarks } from '../domain/record-marks.js';
+import type { RecordKind, RecordMarks } from './record-marks.js';
 
 export interface MarkedRecord {
   kind: RecordKind;
