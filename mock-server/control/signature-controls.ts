@@ -19,7 +19,9 @@ export function signatureControlHandlers(sandbox: Sandbox): Pick<SandboxControlH
       const credentials = credentialsOf(sandbox, body);
       const signer = createHmacSigner(depositV1SignatureScheme, credentials, { now: () => sandbox.clock.nowMs() });
       const headers = new Headers();
-      await signer({ method: body.method, url: new URL(body.path, anyOrigin), headers, body: body.body });
+      // Appended to the origin, not resolved against it: a path starting `//` is a path here, not
+      // another host (which new URL(path, base) would take it for, and throw on a bad one).
+      await signer({ method: body.method, url: new URL(anyOrigin + body.path), headers, body: body.body });
       const site = sandbox.sites.find(credentials.key);
       return controlSuccess('signDepositRequest', context, sandbox.clock, 200, {
         // By the scheme's names, in the scheme's case (Headers keeps them lower-cased).

@@ -47,6 +47,12 @@ describe('signDepositRequest', () => {
     expect(await sendSigned('POST', '/v1/public/deposits', signed.headers, body.replace('4.00', '5.00'))).toMatchObject({ status: 401 });
   });
 
+  it('signs a path that starts with two slashes as a path, not as another host', async () => {
+    // new URL('//vza|?J', base) reads `vza|` as a host and throws: that was a 500.
+    const signed = await sign({ method: 'GET', path: '//vza|?J' });
+    expect(Object.keys(signed.headers).sort()).toEqual(Object.values(depositV1SignatureScheme.headers).sort());
+  });
+
   it("signs as one of the mock's sites by its key, or with typed credentials", async () => {
     const created = (await server.control.createSite({ body: {} })).body.result;
     const byKey = await sign({ method: 'GET', path: '/v1/public/assets', api_key: created.site.api_key });
