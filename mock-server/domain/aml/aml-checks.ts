@@ -9,6 +9,7 @@ import { amlCheckMachine } from '../../../generated/machines.js';
 import type { SandboxStateAmlCheck } from '../../../generated/sandbox-control/types.js';
 import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
+import { Fifo } from '../../store/fifo.js';
 import { networkCodes } from '../deposits/networks.js';
 import { requireOneOf, StateRejected, type StateReferences } from '../state-rejected.js';
 import { randomUuid } from '../webhooks/ids.js';
@@ -42,18 +43,21 @@ export interface AmlCheckRecord extends AmlCheckInput {
 const checkTypeSet: Readonly<Record<AmlCheck['type'], true>> = { address: true, transaction: true };
 const checkTypes = Object.keys(checkTypeSet) as AmlCheck['type'][];
 
-/** Checks kept per sandbox generation; the oldest go first beyond this. */
-const maxChecks = 100_000;
+/** Checks kept per site; past this a site forgets its own oldest, never another site's. */
+export const maxAmlChecksPerSite = 100_000;
 
 export class AmlScreening {
   readonly provider = new AmlProvider();
   private readonly checks = new Map<string, AmlCheckRecord>();
+  /** Each site's check uuids, oldest first: what its bound forgets. */
+  private readonly bySite = new Map<number, Fifo<string>>();
 
   constructor(
     private readonly clock: Clock,
     /** The check uuids' source: the sandbox's main stream, as the ids of keys and sites. */
     private readonly random: Random,
     private readonly marks: RecordMarks,
+    private readonly maxPerSite = maxAmlChecksPerSite,
   ) {}
 
   create(siteId: number, input: AmlCheckInput): AmlCheckRecord {
@@ -114,6 +118,7 @@ export class AmlScreening {
   /** Replaces the checks with a snapshot's (at `pointer`); the provider's settings are restored apart. Throws StateRejected. */
   restoreState(records: readonly SandboxStateAmlCheck[], references: Pick<StateReferences, 'site'>, pointer: string): void {
     this.checks.clear();
+    this.bySite.clear();
     records.forEach(({ createdAtMs, checkedAtMs, job, ...rest }, index) => {
       const at = `${pointer}/${index}`;
       if (this.checks.has(rest.uuid)) throw new StateRejected(`${at}/uuid`, 'another AML check has this uuid');
@@ -132,13 +137,17 @@ export class AmlScreening {
   }
 
   private remember(record: AmlCheckRecord): void {
-    if (this.checks.size >= maxChecks) {
-      const oldest = this.checks.keys().next();
-      if (!oldest.done) {
-        this.checks.delete(oldest.value);
-        this.marks.removed('amlCheck', oldest.value);
-      }
+    let mine = this.bySite.get(record.siteId);
+    if (mine === undefined) {
+      mine = new Fifo();
+      this.bySite.set(record.siteId, mine);
     }
+    if (mine.size >= this.maxPerSite) {
+      const oldest = mine.shift()!;
+      this.checks.delete(oldest);
+      this.marks.removed('amlCheck', oldest);
+    }
+    mine.push(record.uuid);
     this.checks.set(record.uuid, record);
     this.marks.changed('amlCheck', record.uuid);
   }
