@@ -63,6 +63,9 @@ export async function keepInJournal(sandbox: Sandbox, audit = false): Promise<vo
   } catch (error) {
     throw error instanceof StateRejected ? new StoredSandboxUnfit(sandbox.store.location, error) : error;
   }
+  // Restoring marks the records it puts back (the same paths keep new ones); the journal holds
+  // them as they are, so writing them again would only cost the start a rewrite of those rows.
+  sandbox.marked.take(true);
   // The default key and site are the running mock's own (a load keeps them), but a restart is
   // the same mock: they keep when they were made and used.
   const defaultKey = state.accounts.keys.find((key) => key.id === sandbox.defaultKey.id);
