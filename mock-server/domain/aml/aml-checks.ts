@@ -9,7 +9,7 @@ import { amlCheckMachine } from '../../../generated/machines.js';
 import type { SandboxStateAmlCheck } from '../../../generated/sandbox-control/types.js';
 import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
-import { Fifo } from '../../store/fifo.js';
+import { FifosByOwner } from '../../store/fifo.js';
 import { networkCodes } from '../deposits/networks.js';
 import { requireOneOf, StateRejected, type StateReferences } from '../state-rejected.js';
 import { randomUuid } from '../webhooks/ids.js';
@@ -50,7 +50,7 @@ export class AmlScreening {
   readonly provider = new AmlProvider();
   private readonly checks = new Map<string, AmlCheckRecord>();
   /** Each site's check uuids, oldest first: what its bound forgets. */
-  private readonly bySite = new Map<number, Fifo<string>>();
+  private readonly bySite = new FifosByOwner<number, string>();
 
   constructor(
     private readonly clock: Clock,
@@ -137,17 +137,10 @@ export class AmlScreening {
   }
 
   private remember(record: AmlCheckRecord): void {
-    let mine = this.bySite.get(record.siteId);
-    if (mine === undefined) {
-      mine = new Fifo();
-      this.bySite.set(record.siteId, mine);
-    }
-    if (mine.size >= this.maxPerSite) {
-      const oldest = mine.shift()!;
+    for (const oldest of this.bySite.push(record.siteId, record.uuid, this.maxPerSite)) {
       this.checks.delete(oldest);
       this.marks.removed('amlCheck', oldest);
     }
-    mine.push(record.uuid);
     this.checks.set(record.uuid, record);
     this.marks.changed('amlCheck', record.uuid);
   }

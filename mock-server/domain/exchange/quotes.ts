@@ -11,7 +11,7 @@ import { requireOneOf, StateRejected } from '../state-rejected.js';
 import type { ExchangeCatalog } from './catalog/catalog-service.js';
 import { v3Enum } from './contract-enums.js';
 import { randomUuid } from '../webhooks/ids.js';
-import { Fifo } from '../../store/fifo.js';
+import { FifosByOwner } from '../../store/fifo.js';
 import { quoteTtlSeconds } from './catalog/quote-ttl.js';
 import { routeSnapshot, type RouteState } from './catalog/route-state.js';
 import type { Priced } from './catalog/pricing.js';
@@ -51,7 +51,7 @@ export const maxQuotesPerClient = 100_000;
 export class QuoteBook {
   private readonly quotes = new Map<string, StoredQuote>();
   /** Each client's quotes, oldest first: every quote lives one TTL, so that is expiry order too. */
-  private readonly byClient = new Map<string, Fifo<StoredQuote>>();
+  private readonly byClient = new FifosByOwner<string, StoredQuote>();
 
   constructor(
     private readonly clock: Clock,
@@ -126,19 +126,13 @@ export class QuoteBook {
 
   /** Forgets every client's quotes expired longer than they are recognised (the timer beat). */
   sweep(): void {
-    for (const clientId of [...this.byClient.keys()]) this.forgetExpired(clientId);
+    for (const clientId of this.byClient.owners()) this.forgetExpired(clientId);
   }
 
   private keep(stored: StoredQuote): void {
     this.quotes.set(stored.id, stored);
     this.marks.changed('quote', stored.id);
-    let mine = this.byClient.get(stored.clientId);
-    if (mine === undefined) {
-      mine = new Fifo();
-      this.byClient.set(stored.clientId, mine);
-    }
-    mine.push(stored);
-    while (mine.size > this.maxPerClient) this.forget(mine.shift()!);
+    for (const old of this.byClient.push(stored.clientId, stored, this.maxPerClient)) this.forget(old);
   }
 
   private forget(stored: StoredQuote): void {
@@ -148,11 +142,8 @@ export class QuoteBook {
 
   /** Forgets the client's quotes expired long enough. */
   private forgetExpired(clientId: string): void {
-    const mine = this.byClient.get(clientId);
-    if (mine === undefined) return;
     const horizon = this.clock.nowMs() - keepExpiredMs;
-    for (let oldest = mine.peek(); oldest !== undefined && oldest.expiresAtMs <= horizon; oldest = mine.peek()) this.forget(mine.shift()!);
-    if (mine.size === 0) this.byClient.delete(clientId);
+    for (const old of this.byClient.shiftWhile(clientId, (quote) => quote.expiresAtMs <= horizon)) this.forget(old);
   }
 }
 
