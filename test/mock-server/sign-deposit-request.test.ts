@@ -76,4 +76,12 @@ describe('signDepositRequest', () => {
     const relative = await failure(server.control.signDepositRequest({ body: { method: 'GET', path: 'v1/public/assets' } }));
     expect(Object.keys(relative.details)).toEqual(['path']);
   });
+
+  it('refuses with 422 a key the X-Api-Key header cannot carry', async () => {
+    // Headers#set throws on a value outside Latin-1: a key of emoji was a 500.
+    for (const api_key of ['😀'.repeat(20), 'pk with space', 'pk\u00e9']) {
+      const refused = await failure(server.control.signDepositRequest({ body: { method: 'GET', path: '/', api_key, api_secret: ' ' } }));
+      expect([refused.status, Object.keys(refused.details)]).toEqual([422, ['api_key']]);
+    }
+  });
 });
