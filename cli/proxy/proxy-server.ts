@@ -1,7 +1,6 @@
 // The forwarding core of `exchange-api-kit proxy`: a node:http server that streams every request
 // to the target and the target's answer back, changing nothing but the hop-by-hop headers
-// (RFC 9110 7.6.1: Connection, Keep-Alive, TE, Trailer, Transfer-Encoding, Upgrade,
-// Proxy-Authorization, Proxy-Authenticate and what Connection names) and Host (the target's, so
+// (mock-server/http/hop-by-hop.ts) and Host (the target's, so
 // a virtual host answers). Header names keep their case and order (raw headers), bodies are
 // forwarded byte for byte as they arrive (compressed answers stay compressed), and a copy of
 // each body up to a cap is kept for the contract check. node:http rather than fetch/undici's
@@ -11,6 +10,7 @@
 import { createServer, Agent as HttpAgent, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { withoutHopByHop } from '../../mock-server/http/hop-by-hop.js';
 import { BodyCapture, decodeBody } from './body-capture.js';
 import type { ObservedExchange } from './contract-check.js';
 
@@ -49,8 +49,6 @@ export interface RunningProxy {
   /** Stops accepting connections and waits for exchanges in flight (at most `graceMs`). */
   close(graceMs?: number): Promise<void>;
 }
-
-const hopByHop = new Set(['connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'proxy-connection']);
 
 export async function startProxyServer(options: ProxyServerOptions): Promise<RunningProxy> {
   const secure = options.target.protocol === 'https:';
@@ -171,20 +169,6 @@ function forwardedHeaders(raw: readonly string[], targetHost: string): string[] 
   const forwarded = ['Host', targetHost];
   for (let i = 0; i < headers.length; i += 2) if (headers[i]!.toLowerCase() !== 'host') forwarded.push(headers[i]!, headers[i + 1]!);
   return forwarded;
-}
-
-/** Raw headers (name, value, name, value…) without the hop-by-hop ones and those Connection names. */
-function withoutHopByHop(raw: readonly string[]): string[] {
-  const named = new Set<string>();
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.toLowerCase() === 'connection') for (const token of raw[i + 1]!.split(',')) named.add(token.trim().toLowerCase());
-  }
-  const kept: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    if (!hopByHop.has(name) && !named.has(name)) kept.push(raw[i]!, raw[i + 1]!);
-  }
-  return kept;
 }
 
 function headerText(value: string | string[] | undefined): string | undefined {
