@@ -44,14 +44,47 @@ export class JournalHeldElsewhere extends StoreOpenError {
   }
 }
 
+/** Where replicas reach the process holding the journal (mock-server/replica/). */
+export interface HolderAddress {
+  /** Its peer listener's base URL. */
+  url: string;
+  /** What a replica's forwarded request carries to be taken as a replica's. */
+  secret: string;
+}
+
+/**
+ * The journal's holder as replicas see it, on an engine several processes share (postgres://).
+ * One process holds the journal and answers every request; the others forward to it and wait
+ * to hold it, taking over the sandbox when the holder stops or dies.
+ */
+export interface JournalHolding {
+  /** Resolves once this process holds the journal (when the holder stops, or at once when none does). */
+  waitToHold(): Promise<void>;
+  /** Publishes where the holder (this process) is reached; only its holder may. */
+  announce(address: HolderAddress): Promise<void>;
+  /** Where the holder is reached; undefined while none has announced itself. */
+  holder(): Promise<HolderAddress | undefined>;
+  /** Called once if this process's hold ends while it runs (its connection to the database broke). */
+  onLost(listener: (error: Error) => void): void;
+}
+
+/** A write refused because another process took the journal over (this one lost its hold). */
+export class JournalHoldLost extends Error {
+  constructor(readonly location: string) {
+    super(`the sandbox of ${location} is held by another mock now: this one lost its hold`);
+  }
+}
+
 export interface RecordJournal {
   /**
    * Makes this process the journal's one writer until the store is closed, or throws
    * JournalHeldElsewhere. The journal is one whole sandbox, written by the process holding it:
    * two writing theirs would each overwrite the other's. Engines that cannot tell (sqlite:) take
-   * nothing; replicas sharing one sandbox (issue 18) will replace this by writes per record.
+   * nothing. A write made after another process took the journal over is refused (JournalHoldLost).
    */
   hold(): Promise<void>;
+  /** On an engine several processes share: waiting for the hold, and finding the holder. */
+  readonly holding?: JournalHolding;
   /** Resolves once the unit of work is committed; rejects (nothing written) when it cannot be. */
   write(change: JournalWrite): Promise<void>;
   /** Undefined when no sandbox was ever written (a new file). */

@@ -1,16 +1,37 @@
 // The postgres:// engine's record journal (record-journal.ts): two tables (migration 3), each unit
-// of work one transaction of at most four statements, whatever its size (the rows go as arrays).
+// of work one transaction of at most five statements, whatever its size (the rows go as arrays).
 // The journal is held by one process through a session advisory lock on a connection of its own,
 // kept until the store closes (or the process dies, which ends the session and frees the lock).
+// Replicas wait for that lock (JournalHolding); the holder's row (migration 4) says where they
+// reach the holder, and its epoch fences a holder that lost its lock from writing.
 import type { Pool, PoolClient } from 'pg';
-import { JournalHeldElsewhere, type JournalContents, type JournalRow, type JournalWrite, type RecordJournal } from '../record-journal.js';
+import {
+  JournalHeldElsewhere,
+  JournalHoldLost,
+  type HolderAddress,
+  type JournalContents,
+  type JournalHolding,
+  type JournalRow,
+  type JournalWrite,
+  type RecordJournal,
+} from '../record-journal.js';
 import { transactionOn } from './transaction.js';
 
 /** The advisory lock key of the journal's holder (advisory locks are per database). */
 const holderLock = 0x6b69_746a;
+/** How long a replica waits before asking for the lock again when its wait's connection failed. */
+const waitRetryMs = 1000;
 
-export class PostgresJournal implements RecordJournal {
-  private holder: PoolClient | undefined;
+export class PostgresJournal implements RecordJournal, JournalHolding {
+  readonly holding: JournalHolding = this;
+  /** The connection holding the lock while this process holds the journal. */
+  private lockClient: PoolClient | undefined;
+  /** The hold this process took (sandbox_holder.epoch); undefined while it holds none. */
+  private epoch: string | undefined;
+  /** The connection waiting for the lock (waitToHold), ended by release(). */
+  private waiter: PoolClient | undefined;
+  private released = false;
+  private readonly lostListeners: ((error: Error) => void)[] = [];
 
   constructor(
     private readonly pool: Pool,
@@ -19,7 +40,7 @@ export class PostgresJournal implements RecordJournal {
   ) {}
 
   async hold(): Promise<void> {
-    if (this.holder !== undefined) return;
+    if (this.lockClient !== undefined) return;
     const client = await this.pool.connect();
     const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1) AS held', [holderLock]).catch((error: unknown) => {
       client.release(true);
@@ -29,9 +50,60 @@ export class PostgresJournal implements RecordJournal {
       client.release();
       throw new JournalHeldElsewhere(this.location);
     }
+    await this.takeHold(client);
+  }
+
+  async waitToHold(): Promise<void> {
+    while (this.lockClient === undefined) {
+      if (this.released) throw new Error(`the store ${this.location} was closed while waiting to hold its sandbox`);
+      const client = await this.pool.connect();
+      this.waiter = client;
+      try {
+        // Blocks until the holder's session ends (it stopped, or died and the server noticed).
+        await client.query('SELECT pg_advisory_lock($1)', [holderLock]);
+      } catch {
+        client.release(true);
+        if (!this.released) await new Promise((resolve) => setTimeout(resolve, waitRetryMs));
+        continue;
+      } finally {
+        this.waiter = undefined;
+      }
+      await this.takeHold(client);
+    }
+  }
+
+  /** Counts the hold taken on `client`, which keeps the lock; fails (lock given back) when it cannot. */
+  private async takeHold(client: PoolClient): Promise<void> {
+    try {
+      // Waits for a write of the previous holder that is still running (it holds the row FOR SHARE).
+      const { rows } = await client.query<{ epoch: string }>('UPDATE sandbox_holder SET epoch = epoch + 1, peer_url = NULL, secret = NULL RETURNING epoch::text AS epoch');
+      this.epoch = rows[0]!.epoch;
+    } catch (error) {
+      client.release(true);
+      throw error;
+    }
     // A checked-out connection that breaks would otherwise throw its error at the process.
-    client.on('error', (error) => console.error(`the hold on the sandbox of ${this.location} is lost: another mock may take it`, error));
-    this.holder = client;
+    client.on('error', (error) => {
+      if (this.lockClient !== client) return;
+      this.lockClient = undefined;
+      client.release(error); // gone from the pool, which would otherwise wait for it on close
+      for (const listener of this.lostListeners) listener(error);
+    });
+    this.lockClient = client;
+  }
+
+  onLost(listener: (error: Error) => void): void {
+    this.lostListeners.push(listener);
+  }
+
+  async announce(address: HolderAddress): Promise<void> {
+    const { rowCount } = await this.pool.query('UPDATE sandbox_holder SET peer_url = $1, secret = $2 WHERE epoch = $3', [address.url, address.secret, this.epoch ?? '-1']);
+    if (rowCount !== 1) throw new JournalHoldLost(this.location);
+  }
+
+  async holder(): Promise<HolderAddress | undefined> {
+    const row = (await this.pool.query<{ peer_url: string | null; secret: string | null }>('SELECT peer_url, secret FROM sandbox_holder')).rows[0];
+    return row?.peer_url == null || row.secret == null ? undefined : { url: row.peer_url, secret: row.secret };
   }
 
   /**
@@ -39,8 +111,10 @@ export class PostgresJournal implements RecordJournal {
    * take it (ending the connection alone frees it only once the server has ended that session).
    */
   async release(): Promise<void> {
-    const holder = this.holder;
-    this.holder = undefined;
+    this.released = true;
+    this.waiter?.release(true);
+    const holder = this.lockClient;
+    this.lockClient = undefined;
     if (holder === undefined) return;
     const unlocked = await holder.query('SELECT pg_advisory_unlock($1)', [holderLock]).then(
       () => true,
@@ -53,6 +127,11 @@ export class PostgresJournal implements RecordJournal {
     const client = await this.pool.connect();
     try {
       await transactionOn(client, async () => {
+        // Fenced: a process whose hold another took over writes nothing (migration 4).
+        if (this.epoch !== undefined) {
+          const { rowCount } = await client.query('SELECT 1 FROM sandbox_holder WHERE epoch = $1 FOR SHARE', [this.epoch]);
+          if (rowCount !== 1) throw new JournalHoldLost(this.location);
+        }
         if (change.whole) await client.query('TRUNCATE journal_records, journal_headers');
         if (change.deletes.length > 0) {
           await client.query('DELETE FROM journal_records WHERE (kind, id) IN (SELECT * FROM unnest($1::text[], $2::text[]))', [

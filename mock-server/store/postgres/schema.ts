@@ -77,6 +77,13 @@ export const migrations: readonly string[] = [
   CREATE TABLE journal_records (seq BIGSERIAL PRIMARY KEY, kind TEXT NOT NULL, id TEXT NOT NULL, doc TEXT NOT NULL, UNIQUE (kind, id));
   CREATE TABLE journal_headers (name TEXT PRIMARY KEY, doc TEXT NOT NULL);
   `,
+  `
+  -- The journal's holder (record-journal.ts, JournalHolding): one row. epoch counts the holds
+  -- taken; a journal write checks it (FOR SHARE), so a process that lost its hold writes nothing
+  -- once another took over. peer_url and secret: where replicas forward requests to the holder.
+  CREATE TABLE sandbox_holder (one BOOLEAN PRIMARY KEY DEFAULT true CHECK (one), epoch BIGINT NOT NULL, peer_url TEXT, secret TEXT);
+  INSERT INTO sandbox_holder (epoch) VALUES (0);
+  `,
 ];
 
 export const schemaVersion = migrations.length;

@@ -1,0 +1,76 @@
+// The hold on a shared sandbox's journal (record-journal.ts, JournalHolding) on a real PostgreSQL
+// server: one store holds it, another waits for it and gets it once the holder's session ends; the
+// holder's address is announced to the others; and a holder that lost its hold (its connection was
+// ended, another took over) can write nothing more: its write is refused, not merged.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../mock-server/store/open-store.js';
+import { JournalHeldElsewhere, JournalHoldLost, type JournalWrite } from '../../mock-server/store/record-journal.js';
+import type { SandboxStore } from '../../mock-server/store/sandbox-store.js';
+import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
+import { engines } from './support/engines.js';
+
+const hasPostgres = engines.some((make) => make().name === 'postgres');
+
+const oneRecord = (doc: string): JournalWrite => ({ whole: false, headers: new Map([['top', '{}']]), upserts: [{ kind: 'order', id: '1', doc }], deletes: [] });
+
+/** Ends the sessions holding the journal's advisory lock, as a network failure or a DBA would. */
+async function endHolderSessions(url: string): Promise<void> {
+  const client = new pg.Client(url);
+  await client.connect();
+  await client.query("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()");
+  await client.end();
+}
+
+describe.runIf(hasPostgres)('the hold on a postgres:// sandbox', () => {
+  let server: PostgresServer;
+  const opened: SandboxStore[] = [];
+  const open = async (url: string) => {
+    const store = await openStore(url);
+    opened.push(store);
+    return store;
+  };
+  beforeAll(async () => {
+    server = await startPostgres();
+  });
+  afterAll(async () => {
+    for (const store of opened) await store.close().catch(() => undefined);
+    server.stop();
+  });
+
+  it('is taken by one store; another waits for it and gets it when the holder closes', async () => {
+    const url = await server.createDatabase();
+    const [first, second] = [await open(url), await open(url)];
+    await first.journal!.hold();
+    await expect(second.journal!.hold()).rejects.toBeInstanceOf(JournalHeldElsewhere);
+    await first.journal!.holding!.announce({ url: 'http://127.0.0.1:9/first', secret: 's1' });
+    expect(await second.journal!.holding!.holder()).toEqual({ url: 'http://127.0.0.1:9/first', secret: 's1' });
+
+    let waited = false;
+    const waiting = second.journal!.holding!.waitToHold().then(() => (waited = true));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(waited).toBe(false);
+    await first.close();
+    await waiting;
+    // A new holder is reached nowhere until it announces itself.
+    expect(await second.journal!.holding!.holder()).toBeUndefined();
+    await second.journal!.write(oneRecord('{"by":"second"}'));
+  });
+
+  it('refuses the writes of a holder whose hold another store took over, and tells it', async () => {
+    const url = await server.createDatabase();
+    const [first, second] = [await open(url), await open(url)];
+    await first.journal!.hold();
+    await first.journal!.write(oneRecord('{"by":"first"}'));
+    const lost = new Promise<Error>((resolve) => first.journal!.holding!.onLost(resolve));
+    const waiting = second.journal!.holding!.waitToHold();
+    await endHolderSessions(url);
+    await waiting;
+    await lost;
+    await expect(first.journal!.write(oneRecord('{"by":"first, after losing"}'))).rejects.toBeInstanceOf(JournalHoldLost);
+    await expect(first.journal!.holding!.announce({ url: 'http://127.0.0.1:9/stale', secret: 's' })).rejects.toBeInstanceOf(JournalHoldLost);
+    await second.journal!.write(oneRecord('{"by":"second"}'));
+    const rows = [...(await second.journal!.read())!.rows];
+    expect(rows.map((row) => row.doc)).toEqual(['{"by":"second"}']);
+  });
+});
