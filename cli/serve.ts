@@ -12,6 +12,8 @@ import { StoredSeedMismatch } from '../mock-server/snapshot/journal-resume.js';
 import { isStoreSpec, openStore, shownStoreSpec, storeSpecHelp } from '../mock-server/store/open-store.js';
 import type { SandboxStore } from '../mock-server/store/sandbox-store.js';
 import { StoreOpenError, StoreUnreachableError } from '../mock-server/store/store-open-error.js';
+import { JournalHeldElsewhere } from '../mock-server/store/record-journal.js';
+import { startStandby, type RunningStandby } from '../mock-server/replica/standby.js';
 import { readFileSync } from 'node:fs';
 import { configOption, helpOption, optionsHelp, parsers, readOptions, UsageError, type OptionSpec } from './options.js';
 import type { CommandIo } from './io.js';
@@ -89,8 +91,15 @@ const serveOptions: OptionSpec[] = [
     name: 'store',
     env: 'MOCK_STORE',
     placeholder: '<spec>',
-    help: 'where the sandbox lives: memory (default: gone when the server stops), sqlite:PATH (a file) or postgres://USER@HOST:PORT/DB (a database held by this one process); a restart on a file or database resumes the whole sandbox',
+    help: 'where the sandbox lives: memory (default: gone when the server stops), sqlite:PATH (a file) or postgres://USER@HOST:PORT/DB (a database: several mocks on one are one sandbox, held by one of them, the others forwarding to it); a restart on a file or database resumes the whole sandbox',
   },
+  {
+    name: 'peer-host',
+    env: 'MOCK_PEER_HOST',
+    placeholder: '<address>',
+    help: 'with postgres://: the address replicas reach this mock at when it holds the sandbox (default 127.0.0.1; 0.0.0.0 when replicas run on other hosts)',
+  },
+  { name: 'peer-advertise', env: 'MOCK_PEER_ADVERTISE', placeholder: '<host>', help: "with postgres://: the host name replicas use for it (default --peer-host, or the machine's name when that is 0.0.0.0)" },
   { name: 'load', env: 'MOCK_LOAD', placeholder: '<file>', help: 'start from a sandbox state document (what GET /__mock/state exports)' },
   { name: 'replay', env: 'MOCK_REPLAY', placeholder: '<dir>', help: 'answer the exchanges `proxy --record <dir>` recorded first, then simulate' },
   { name: 'replay-only', env: 'MOCK_REPLAY_ONLY', boolean: true, help: "with --replay: 404 (in the family's error format) when no recording matches" },
@@ -143,6 +152,7 @@ export function serveStartOptions(argv: readonly string[], env: NodeJS.ProcessEn
       ...given('webhook-allow', 'webhookAllow'),
       ...given('webhook-inbox-bytes', 'webhookInboxBytes'),
       ...given('trust-proxy', 'trustProxy'),
+      peer: { host: values['peer-host'] as string | undefined, advertisedHost: values['peer-advertise'] as string | undefined },
     },
   };
 }
@@ -245,21 +255,64 @@ export async function serve(argv: readonly string[], io: CommandIo): Promise<num
   try {
     server = await startMockServer({ ...options.start, store });
   } catch (error) {
+    if (error instanceof JournalHeldElsewhere && store.journal?.holding !== undefined) return serveAsReplica(options.start, store, io);
     await store.close();
     io.stderr(`exchange-api-kit serve: cannot start: ${whyNotStarted(error as Error)}`);
     // Bad values the sandbox itself refuses (egress IPs, a --load document whose records do not
-    // fit together, a --seed not the stored sandbox's) are configuration errors too, and so is a
-    // database whose sandbox another mock holds.
+    // fit together, a --seed not the stored sandbox's) are configuration errors too.
     return error instanceof RangeError || error instanceof StateRejected || error instanceof StoreOpenError ? 2 : 1;
   }
   io.stdout(banner(server, options.start));
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  const lost = holdLost(store);
+  const stopped = await Promise.race([signalled(), lost]);
   await server.close();
   await store.close();
-  return 0;
+  if (stopped === 'signal') return 0;
+  io.stderr(`exchange-api-kit serve: ${stopped.message}; stopped (a replica on the database takes over)`);
+  return 1;
+}
+
+/**
+ * Another mock holds the sandbox of the database: this one forwards to it and takes over when it
+ * stops (mock-server/replica/standby.ts).
+ */
+async function serveAsReplica(start: StartOptions, store: SandboxStore, io: CommandIo): Promise<number> {
+  let standby: RunningStandby;
+  try {
+    standby = await startStandby({ ...start, store });
+  } catch (error) {
+    await store.close();
+    io.stderr(`exchange-api-kit serve: cannot start: ${(error as Error).message}`);
+    return 1;
+  }
+  io.stdout(`exchange-api-kit mock server listening on ${standby.url} as a replica
+  another mock holds the sandbox of ${store.location}: every request here is forwarded to it,
+  and this one takes the sandbox over when that one stops (its banner has the credentials)\n`);
+  const tookOver = standby.takeover.then(
+    (server) => {
+      io.stdout(`took the sandbox over from the mock that held it\n${banner(server, start)}`);
+      return holdLost(store);
+    },
+    (error: Error) => error,
+  );
+  const stopped = await Promise.race([signalled(), tookOver.then((lost) => lost)]);
+  await standby.close();
+  await store.close();
+  if (stopped === 'signal') return 0;
+  io.stderr(`exchange-api-kit serve: ${stopped.message}`);
+  return 1;
+}
+
+function signalled(): Promise<'signal'> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve('signal'));
+    process.once('SIGTERM', () => resolve('signal'));
+  });
+}
+
+/** Settles with the error when the store's hold on its sandbox ends while this process runs; never on other stores. */
+function holdLost(store: SandboxStore): Promise<Error> {
+  return new Promise((resolve) => store.journal?.holding?.onLost((error) => resolve(new Error(`lost the hold on the sandbox of ${store.location}: ${error.message}`))));
 }
 
 function whyNotStarted(error: Error): string {

@@ -1,6 +1,8 @@
 // startMockServer(): the mock listening on a port (0 = an ephemeral one), for tests and the CLI.
-import { createServer, type ServerOptions } from 'node:http';
+import { createServer, type Server, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { baseUrl, listening } from './http/listening.js';
+import { startPeerListener, type PeerOptions } from './replica/peer-listener.js';
 import { createApp, type AppOptions } from './app.js';
 import type { Sandbox } from './sandbox.js';
 import { createLogger, type LogLevel } from './log.js';
@@ -31,6 +33,8 @@ export interface StartOptions extends AppOptions {
    * Default: on when the environment has EXCHANGE_API_KIT_JOURNAL_AUDIT=1.
    */
   journalAudit?: boolean | undefined;
+  /** On a store replicas share (postgres://): where this process listens for them, should it hold the sandbox. */
+  peer?: PeerOptions | undefined;
 }
 
 /**
@@ -48,6 +52,8 @@ const dispatchIntervalMs = 200;
 export interface RunningMockServer {
   /** Base URL, e.g. http://127.0.0.1:4010 (v3 under /api/v3, v1 under /v1/public). */
   url: string;
+  /** On a store replicas share: the URL they forward requests to (the peer listener's). */
+  peerUrl?: string;
   /** The default v3 token: every scope, no limits to speak of. */
   token: string;
   /** The default v1 site's credentials. */
@@ -69,43 +75,63 @@ export interface RunningMockServer {
 }
 
 export async function startMockServer(options: StartOptions = {}): Promise<RunningMockServer> {
+  return (await prepareMockServer(options)).listen();
+}
+
+/** A mock built, its sandbox taken up, not listening yet: a replica taking over listens on the port it forwarded from. */
+export interface PreparedMockServer {
+  /** Listens (once): on `port` and `host`, and for replicas on a peer port when the store is shared. */
+  listen(): Promise<RunningMockServer>;
+}
+
+export async function prepareMockServer(options: StartOptions = {}): Promise<PreparedMockServer> {
   const logger = options.logger ?? (options.logLevel === undefined || options.logLevel === 'silent' ? undefined : await createLogger({ level: options.logLevel }));
   const seed = await seedToResume(options.store, options.seed);
   const { listener, messages, sandbox, overrides } = createApp({ ...options, seed, ...(logger ? { logger } : {}) });
   await sandbox.resume();
   await keepInJournal(sandbox, options.journalAudit ?? process.env.EXCHANGE_API_KIT_JOURNAL_AUDIT === '1');
   if (options.state !== undefined) await loadSandboxState(sandbox, readSandboxState(options.state));
-  const host = options.host ?? '127.0.0.1';
-  const server = createServer({ ...timeouts(options), ...messages }, listener).listen(options.port ?? 0, host);
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  const address = server.address() as AddressInfo;
-  const { port } = address;
-  // From now on a webhook aimed at this listener is refused (or handed to the inbox in-process).
-  sandbox.egress.ownListener.listeningOn(address);
-  sandbox.startDispatching(dispatchIntervalMs);
-  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  return {
-    url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`,
-    token: sandbox.defaultKey.token,
-    site: { apiKey: sandbox.defaultSite.apiKey, apiSecret: sandbox.defaultSite.apiSecret, webhookSecret: sandbox.defaultSite.webhookSecret },
-    seed: sandbox.seedInUse,
-    sandbox,
-    use: (operationId, handler) => overrides.use(operationId, handler),
-    resetOverrides: () => overrides.reset(),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+  const listen = async (): Promise<RunningMockServer> => {
+    const host = options.host ?? '127.0.0.1';
+    const server = await listening(createServer({ ...serverTimeouts(options), ...messages }, listener), { port: options.port ?? 0, host });
+    const address = server.address() as AddressInfo;
+    const holding = sandbox.store.journal?.holding;
+    // Replicas on the same database forward to this process (mock-server/replica/).
+    const peer = holding === undefined ? undefined : await startPeerListener(holding, (peerListener) => createServer({ ...serverTimeouts(options), ...messages }, peerListener), listener, options.peer);
+    // From now on a webhook aimed at this listener is refused (or handed to the inbox in-process).
+    sandbox.egress.ownListener.listeningOn(address);
+    if (peer !== undefined) sandbox.egress.ownListener.listeningOn(peer.address);
+    sandbox.startDispatching(dispatchIntervalMs);
+    return {
+      url: baseUrl(host, address.port),
+      ...(peer === undefined ? {} : { peerUrl: peer.url }),
+      token: sandbox.defaultKey.token,
+      site: { apiKey: sandbox.defaultSite.apiKey, apiSecret: sandbox.defaultSite.apiSecret, webhookSecret: sandbox.defaultSite.webhookSecret },
+      seed: sandbox.seedInUse,
+      sandbox,
+      use: (operationId, handler) => overrides.use(operationId, handler),
+      resetOverrides: () => overrides.reset(),
+      close: async () => {
         sandbox.stopDispatching();
         const flushed = sandbox.journal?.flushDeferred();
-        server.close((error) => (error ? reject(error) : flushed === undefined ? resolve() : flushed.then(resolve, reject)));
-        server.closeAllConnections();
-      }),
+        await Promise.all([closed(server), peer === undefined ? undefined : closed(peer.server)]);
+        await flushed;
+      },
+    };
   };
+  return { listen };
 }
 
-function timeouts(options: StartOptions): ServerOptions {
+/** Stops `server` and ends its connections, those in the middle of a request too. */
+function closed(server: Server): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.close((error) => (error ? reject(error) : resolve()));
+    server.closeAllConnections();
+  });
+}
+
+/** The request timeouts of a listener of the mock; a RangeError names a bad one. */
+export function serverTimeouts(options: Pick<StartOptions, 'headersTimeoutMs' | 'requestTimeoutMs'>): ServerOptions {
   const headersTimeout = options.headersTimeoutMs ?? defaultHeadersTimeoutMs;
   const requestTimeout = options.requestTimeoutMs ?? defaultRequestTimeoutMs;
   for (const [name, value] of Object.entries({ headersTimeout, requestTimeout })) {

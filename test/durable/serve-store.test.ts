@@ -3,8 +3,8 @@
 // again on the file or database with every record it acknowledged with a 2xx, each reading back
 // whole through the API. A spec it does not understand, a file that is not a sandbox database, a
 // file whose records do not fit together and a --seed that is not the stored sandbox's exit 2 with
-// a message naming the flag or the file, and leave the file as it was; so does a second mock on a
-// database another mock holds, naming the database without its password.
+// a message naming the flag or the file, and leave the file as it was. A second mock on a database
+// another mock holds is its replica: one sandbox, taken over when the holder stops.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,19 +126,38 @@ const postgres = durableEngines().find((engine) => engine.name === 'postgres');
 describe.runIf(postgres !== undefined)('serve --store postgres://…', () => {
   afterAll(() => postgres?.cleanUp());
 
-  it('exits 2 while another mock holds the database, naming it without its password; the database is free once that mock is gone', async () => {
+  it('starts a second mock on the database as a replica of the first: one sandbox, taken over when the first stops', async () => {
     const spec = await postgres!.place();
-    const first = await serve(spec);
+    const first = await serve(spec, '--seed', '5');
     const withPassword = spec.replace('postgres://kit@', 'postgres://kit:s3cret@');
-    const refused = await output(run(['serve', '--port', '0', '--store', withPassword]));
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`another mock holds the sandbox of ${spec.replace('postgres://kit@', 'postgres://kit:***@')}`);
-    expect(refused.stderr).not.toContain('s3cret');
+    const child = run(['serve', '--port', '0', '--log-level', 'silent', '--store', withPassword]);
+    const started = await output(child, /as a replica[\s\S]*credentials\)\n/);
+    expect(started.stdout).toContain(`another mock holds the sandbox of ${spec.replace('postgres://kit@', 'postgres://kit:***@')}`);
+    expect(started.stdout + started.stderr).not.toContain('s3cret');
+    const replicaUrl = /listening on (http:\/\/\S+) as a replica/.exec(started.stdout)![1]!;
+    const token = /token: (\S+)/.exec(first.stdout)![1]!;
+    const replica = new ExchangeV3Client({ baseUrl: replicaUrl, token, retry: false });
+
+    // A record written through one is read through the other at once; so is the clock.
+    const route = (await first.v3.listRoutes({ query: { 'filter[from]': 'BTC', 'filter[to]': 'USDTTRC20' } })).body.result.routes[0]!;
+    const body = { route_id: route.id, amount: route.limits.min_give, email: 'replica@example.com', requisites: { to_address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE' } };
+    const order = (await replica.createOrder({ body })).body.result.order.public_id;
+    expect((await first.v3.getExchangeOrder({ path: { order } })).status).toBe(200);
+    expect((await send(replicaUrl, '/__mock/clock/freeze', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).status).toBe(200);
+    const clock = await send(first.url, '/__mock/clock');
+    expect((clock.json as { result: { frozen: boolean } }).result.frozen).toBe(true);
+
+    // The holder stops: the replica takes the sandbox over and answers on the same port.
+    const tookOver = output(child, /took the sandbox over[\s\S]*try: curl .*\n/);
     first.kill();
     await first.exit;
-    const next = await serve(withPassword);
-    expect(next.stdout).toContain('try: curl');
-    next.kill();
+    expect((await tookOver).stdout).toContain(`listening on ${replicaUrl}\n`);
+    const read = await replica.getExchangeOrder({ path: { order } });
+    expect([read.status, read.body.result.order.public_id]).toEqual([200, order]);
+    const after = await send(replicaUrl, '/__mock/clock');
+    expect((after.json as { result: { frozen: boolean } }).result.frozen).toBe(true);
+    child.kill('SIGTERM');
+    expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(0);
   }, 60_000);
 });
 

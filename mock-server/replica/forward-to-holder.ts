@@ -1,0 +1,137 @@
+// A replica that does not hold the shared sandbox answers every request by forwarding it to the
+// process that does (its peer listener, peer-listener.ts), and the holder's answer back as it came.
+// The body is read whole first, so a request the holder never saw (its port refused the connection,
+// it no longer holds the sandbox, a kept-alive connection it had closed) is sent again to the
+// holder found next, until `waitMs` has passed without one: then, and when a holder took a
+// request that is not safe to repeat but died before answering, the connection is closed
+// unanswered, as the holder's own would have been. The caller's address is read here, through the same `trust proxy` list the
+// holder has, and sent along: the holder's IP allow-lists check the caller, not the replica.
+import { Agent, request, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import proxyaddr from 'proxy-addr';
+import { withoutHopByHop } from '../http/hop-by-hop.js';
+import type { HolderAddress, JournalHolding } from '../store/record-journal.js';
+import { callerAddressHeader, notHolderHeader, replicaSecretHeader } from './replica-headers.js';
+
+export interface ForwardingOptions {
+  /** The `trust proxy` list every replica is started with (express's names, addresses and CIDRs). */
+  trustProxy: readonly string[];
+  /** How long a request may wait for a holder to answer it (default 30 s: a takeover resumes the sandbox first). */
+  waitMs?: number;
+  /** The largest body forwarded (default 64 MiB, above every limit of the API); a larger one closes the connection. */
+  maxBodyBytes?: number;
+}
+
+export interface HolderForwarding {
+  listener: RequestListener;
+  /** Ends the kept-alive connections to the holder. */
+  close(): void;
+}
+
+/** What became of one try to have the holder answer. */
+type Outcome = 'answered' | 'unsent' | 'lost';
+
+/** Methods whose request may be sent again when the holder died with it (RFC 9110 9.2.1, as proxies retry). */
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** How often the holder's address is asked for while none answers. */
+const lookupEveryMs = 50;
+
+export function forwardToHolder(holding: JournalHolding, options: ForwardingOptions): HolderForwarding {
+  const trust = proxyaddr.compile([...options.trustProxy]);
+  const waitMs = options.waitMs ?? 30_000;
+  const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024 * 1024;
+  const agent = new Agent({ keepAlive: true, scheduling: 'lifo' });
+  const holders = new HolderLookup(holding);
+
+  const listener: RequestListener = (req, res) => {
+    void readBody(req, maxBodyBytes).then(async (body) => {
+      if (body === undefined) return void res.destroy();
+      const caller = proxyaddr(req, trust);
+      const deadline = Date.now() + waitMs;
+      let stale: HolderAddress | undefined;
+      for (;;) {
+        const holder = await holders.find(stale, deadline);
+        if (holder === undefined) return void res.destroy();
+        const outcome = await sendTo(holder, req, body, caller, res, agent);
+        if (outcome === 'answered') return;
+        // A request the holder may have carried out goes again only when doing so twice is harmless.
+        if (outcome === 'lost' && !safeMethods.has(req.method ?? '')) return void res.destroy();
+        stale = holder;
+      }
+    });
+  };
+  return { listener, close: () => agent.destroy() };
+}
+
+/** The holder's address, asked for again only when the one known did not take a request. */
+class HolderLookup {
+  private known: HolderAddress | undefined;
+  private asking: Promise<HolderAddress | undefined> | null = null;
+
+  constructor(private readonly holding: JournalHolding) {}
+
+  async find(stale: HolderAddress | undefined, deadline: number): Promise<HolderAddress | undefined> {
+    while (Date.now() < deadline) {
+      if (this.known !== undefined && !same(this.known, stale)) return this.known;
+      this.asking ??= this.holding.holder().finally(() => (this.asking = null));
+      const found = await this.asking.catch(() => undefined);
+      if (found !== undefined && !same(found, stale)) return (this.known = found);
+      await new Promise((resolve) => setTimeout(resolve, lookupEveryMs));
+    }
+    return undefined;
+  }
+}
+
+function same(a: HolderAddress, b: HolderAddress | undefined): boolean {
+  return b !== undefined && a.url === b.url && a.secret === b.secret;
+}
+
+/** The whole body, or undefined when it is larger than `max` or the caller went away. */
+function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        resolve(undefined);
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', () => resolve(undefined));
+    req.on('close', () => resolve(undefined));
+  });
+}
+
+function sendTo(holder: HolderAddress, req: IncomingMessage, body: Buffer, caller: string, res: ServerResponse, agent: Agent): Promise<Outcome> {
+  const headers = withoutHopByHop(req.rawHeaders);
+  // The body goes whole, with its length (a chunked request's Transfer-Encoding was hop-by-hop).
+  const forwarded: string[] = [];
+  for (let i = 0; i < headers.length; i += 2) {
+    if (headers[i]!.toLowerCase() !== 'content-length') forwarded.push(headers[i]!, headers[i + 1]!);
+  }
+  forwarded.push('content-length', String(body.length), replicaSecretHeader, holder.secret, callerAddressHeader, caller);
+  return new Promise((resolve) => {
+    const upstream = request(new URL(req.url ?? '/', holder.url), { method: req.method ?? 'GET', headers: forwarded, agent }, (answer) => {
+      if (answer.statusCode === 421 && answer.headers[notHolderHeader] !== undefined) {
+        answer.resume();
+        return resolve('unsent');
+      }
+      res.writeHead(answer.statusCode ?? 500, answer.statusMessage, withoutHopByHop(answer.rawHeaders));
+      answer.pipe(res);
+      answer.on('error', () => res.destroy());
+      answer.on('end', () => resolve('answered'));
+    });
+    upstream.on('error', (error: NodeJS.ErrnoException) => {
+      // Refused, unreachable, or a kept-alive connection the holder had closed: it has not seen the request.
+      const unsent = error.code === 'ECONNREFUSED' || error.code === 'EHOSTUNREACH' || error.code === 'ENOTFOUND' || (upstream.reusedSocket && error.code === 'ECONNRESET');
+      resolve(unsent ? 'unsent' : 'lost');
+    });
+    // The caller went away: so does the request to the holder.
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    upstream.end(body);
+  });
+}

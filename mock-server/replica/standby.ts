@@ -1,0 +1,67 @@
+// A mock started on a database whose sandbox another process holds (postgres://): a replica. It
+// listens on its own port all the same and answers every request there by forwarding it to the
+// holder (forward-to-holder.ts), while it waits to hold the sandbox. When the holder stops or
+// dies, one waiting replica gets the hold, takes the sandbox up from the database as a restart
+// does, and answers on the same port itself (the others now forward to it).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { baseUrl, listening } from '../http/listening.js';
+import { prepareMockServer, serverTimeouts, type PreparedMockServer, type RunningMockServer, type StartOptions } from '../server.js';
+import type { SandboxStore } from '../store/sandbox-store.js';
+import { forwardToHolder } from './forward-to-holder.js';
+
+export interface RunningStandby {
+  url: string;
+  /** Resolves with the mock once this process holds the sandbox and answers on its port itself. */
+  takeover: Promise<RunningMockServer>;
+  /** Stops forwarding, and the mock when it took over. Close the store after it. */
+  close(): Promise<void>;
+}
+
+/** How often, and how many times, the port is asked for again while the forwarding listener lets go of it. */
+const relistenEveryMs = 10;
+const relistenTries = 100;
+
+export async function startStandby(options: StartOptions & { store: SandboxStore }): Promise<RunningStandby> {
+  const holding = options.store.journal?.holding;
+  if (holding === undefined) throw new Error(`the store ${options.store.location} is not one replicas share`);
+  const forwarding = forwardToHolder(holding, { trustProxy: options.trustProxy ?? [] });
+  const host = options.host ?? '127.0.0.1';
+  const forwarder = await listening(createServer(serverTimeouts(options), forwarding.listener), { port: options.port ?? 0, host });
+  const { port } = forwarder.address() as AddressInfo;
+  let running: RunningMockServer | undefined;
+  const takeover = (async () => {
+    await holding.waitToHold();
+    // Built and resumed while the forwarder still listens: requests keep arriving, and wait for
+    // the holder this process is about to announce.
+    const prepared = await prepareMockServer({ ...options, port });
+    forwarder.close();
+    forwarder.closeIdleConnections();
+    running = await listenWhenFree(prepared);
+    return running;
+  })();
+  // A takeover cut short by close() is no error of the caller's; close() reports what it must.
+  takeover.catch(() => undefined);
+  return {
+    url: baseUrl(host, port),
+    takeover,
+    close: async () => {
+      forwarder.close();
+      forwarder.closeAllConnections();
+      forwarding.close();
+      await running?.close();
+    },
+  };
+}
+
+/** Listens on the port the forwarder just let go of: the kernel frees it within a turn or two. */
+async function listenWhenFree(prepared: PreparedMockServer): Promise<RunningMockServer> {
+  for (let tries = 1; ; tries += 1) {
+    try {
+      return await prepared.listen();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || tries === relistenTries) throw error;
+      await new Promise((resolve) => setTimeout(resolve, relistenEveryMs));
+    }
+  }
+}
