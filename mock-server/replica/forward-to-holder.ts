@@ -1,14 +1,17 @@
 // A replica that does not hold the shared sandbox answers every request by forwarding it to the
 // process that does (its peer listener, peer-listener.ts), and the holder's answer back as it came.
-// The body is read whole first, so a request the holder never saw (its port refused the connection,
-// it no longer holds the sandbox, a kept-alive connection it had closed) is sent again to the
-// holder found next, until `waitMs` has passed without one: then, and when a holder took a
-// request that is not safe to repeat but died before answering, the connection is closed
-// unanswered, as the holder's own would have been. The caller's address is read here, through the same `trust proxy` list the
+// A body within every family's JSON limit is read whole first, so a request the holder never saw
+// (its port refused the connection, it no longer holds the sandbox, a kept-alive connection it
+// had closed) is sent again to the holder found next, until `waitMs` has passed without one:
+// then, and when a holder took a request that is not safe to repeat but died before answering,
+// the connection is closed unanswered, as the holder's own would have been. A larger body (an
+// upload, a sandbox document, one too large for its route) streams through unkept: the holder
+// reads it, or answers its 413, as it would its own caller's; it is not sent twice. The caller's address is read here, through the same `trust proxy` list the
 // holder has, and sent along: the holder's IP allow-lists check the caller, not the replica.
 import { Agent, request, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import proxyaddr from 'proxy-addr';
 import { withoutHopByHop } from '../http/hop-by-hop.js';
+import { bodyPending } from '../http/pending-body.js';
 import type { HolderAddress, JournalHolding } from '../store/record-journal.js';
 import { callerAddressHeader, notHolderHeader, replicaSecretHeader } from './replica-headers.js';
 
@@ -17,8 +20,8 @@ export interface ForwardingOptions {
   trustProxy: readonly string[];
   /** How long a request may wait for a holder to answer it (default 30 s: a takeover resumes the sandbox first). */
   waitMs?: number;
-  /** The largest body forwarded (default 64 MiB, above every limit of the API); a larger one closes the connection. */
-  maxBodyBytes?: number;
+  /** The largest body kept to be sent again; a larger one streams through once. */
+  keptBodyBytes: number;
 }
 
 export interface HolderForwarding {
@@ -39,14 +42,14 @@ const lookupEveryMs = 50;
 export function forwardToHolder(holding: JournalHolding, options: ForwardingOptions): HolderForwarding {
   const trust = proxyaddr.compile([...options.trustProxy]);
   const waitMs = options.waitMs ?? 30_000;
-  const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024 * 1024;
   const agent = new Agent({ keepAlive: true, scheduling: 'lifo' });
   const holders = new HolderLookup(holding);
 
   const listener: RequestListener = (req, res) => {
-    void readBody(req, maxBodyBytes).then(async (body) => {
+    void readBody(req, options.keptBodyBytes).then(async (body) => {
       if (body === undefined) return void res.destroy();
-      const caller = proxyaddr(req, trust);
+      // Undefined only when the caller's connection is gone already.
+      const caller = proxyaddr(req, trust) ?? '';
       const deadline = Date.now() + waitMs;
       let stale: HolderAddress | undefined;
       for (;;) {
@@ -54,8 +57,8 @@ export function forwardToHolder(holding: JournalHolding, options: ForwardingOpti
         if (holder === undefined) return void res.destroy();
         const outcome = await sendTo(holder, req, body, caller, res, agent);
         if (outcome === 'answered') return;
-        // A request the holder may have carried out goes again only when doing so twice is harmless.
-        if (outcome === 'lost' && !safeMethods.has(req.method ?? '')) return void res.destroy();
+        // Sent again only when it can be: kept whole, and never carried out (or harmless to repeat).
+        if (!Buffer.isBuffer(body) || (outcome === 'lost' && !safeMethods.has(req.method ?? ''))) return void res.destroy();
         stale = holder;
       }
     });
@@ -86,44 +89,69 @@ function same(a: HolderAddress, b: HolderAddress | undefined): boolean {
   return b !== undefined && a.url === b.url && a.secret === b.secret;
 }
 
-/** The whole body, or undefined when it is larger than `max` or the caller went away. */
-function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
+/** A body kept whole, or what was read of one larger than the kept size and the stream of the rest. */
+type Body = Buffer | { read: Buffer[]; rest: IncomingMessage };
+
+/** The body, kept whole when it is at most `kept` bytes; undefined when the caller went away. */
+function readBody(req: IncomingMessage, kept: number): Promise<Body | undefined> {
+  if (Number(req.headers['content-length'] ?? 0) > kept) return Promise.resolve({ read: [], rest: req });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer): void => {
+      chunks.push(chunk);
       size += chunk.length;
-      if (size > max) {
-        resolve(undefined);
-        req.destroy();
-      } else chunks.push(chunk);
-    });
+      if (size <= kept) return;
+      req.off('data', onData);
+      req.pause();
+      resolve({ read: chunks, rest: req });
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', () => resolve(undefined));
     req.on('close', () => resolve(undefined));
   });
 }
 
-function sendTo(holder: HolderAddress, req: IncomingMessage, body: Buffer, caller: string, res: ServerResponse, agent: Agent): Promise<Outcome> {
+function sendTo(holder: HolderAddress, req: IncomingMessage, body: Body, caller: string, res: ServerResponse, agent: Agent): Promise<Outcome> {
   const headers = withoutHopByHop(req.rawHeaders);
-  // The body goes whole, with its length (a chunked request's Transfer-Encoding was hop-by-hop).
+  const whole = Buffer.isBuffer(body);
+  // A kept body goes with its length (a chunked request's Transfer-Encoding was hop-by-hop); a
+  // streamed one with the length its caller announced, or chunked.
   const forwarded: string[] = [];
   for (let i = 0; i < headers.length; i += 2) {
-    if (headers[i]!.toLowerCase() !== 'content-length') forwarded.push(headers[i]!, headers[i + 1]!);
+    if (!whole || headers[i]!.toLowerCase() !== 'content-length') forwarded.push(headers[i]!, headers[i + 1]!);
   }
-  forwarded.push('content-length', String(body.length), replicaSecretHeader, holder.secret, callerAddressHeader, caller);
+  if (whole) forwarded.push('content-length', String(body.length));
+  forwarded.push(replicaSecretHeader, holder.secret, callerAddressHeader, caller);
   return new Promise((resolve) => {
-    const upstream = request(new URL(req.url ?? '/', holder.url), { method: req.method ?? 'GET', headers: forwarded, agent }, (answer) => {
+    let answering = false;
+    // The path as it came (new URL(path, base) would read one starting `//` as another host).
+    const upstream = request(holder.url, { path: req.url ?? '/', method: req.method ?? 'GET', headers: forwarded, agent }, (answer) => {
       if (answer.statusCode === 421 && answer.headers[notHolderHeader] !== undefined) {
         answer.resume();
         return resolve('unsent');
       }
-      res.writeHead(answer.statusCode ?? 500, answer.statusMessage, withoutHopByHop(answer.rawHeaders));
+      answering = true;
+      const head = withoutHopByHop(answer.rawHeaders);
+      // The holder's rule for its own callers: an answer given before the whole body arrived closes the connection.
+      if (bodyPending(req)) head.push('connection', 'close');
+      res.writeHead(answer.statusCode ?? 500, answer.statusMessage, head);
       answer.pipe(res);
       answer.on('error', () => res.destroy());
-      answer.on('end', () => resolve('answered'));
+      answer.on('close', () => {
+        // Answered before the whole body was sent (a 413): the rest is read and dropped, as node
+        // does for its own handlers, so the caller gets the answer rather than a reset.
+        if (!req.complete) {
+          req.unpipe();
+          req.resume();
+        }
+        resolve('answered');
+      });
     });
     upstream.on('error', (error: NodeJS.ErrnoException) => {
+      // An answer given before the whole body was taken (a 413) may end the connection under it.
+      if (answering) return;
       // Refused, unreachable, or a kept-alive connection the holder had closed: it has not seen the request.
       const unsent = error.code === 'ECONNREFUSED' || error.code === 'EHOSTUNREACH' || error.code === 'ENOTFOUND' || (upstream.reusedSocket && error.code === 'ECONNRESET');
       resolve(unsent ? 'unsent' : 'lost');
@@ -132,6 +160,12 @@ function sendTo(holder: HolderAddress, req: IncomingMessage, body: Buffer, calle
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
-    upstream.end(body);
+    if (whole) {
+      upstream.end(body);
+      return;
+    }
+    for (const chunk of body.read) upstream.write(chunk);
+    body.rest.pipe(upstream);
+    body.rest.resume();
   });
 }

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import type { JournalHolding } from '../store/record-journal.js';
 import { listening } from '../http/listening.js';
+import { trustBodyToArrive } from '../http/pending-body.js';
 import { callerAddressHeader, notHolderHeader, replicaSecretHeader } from './replica-headers.js';
 
 export interface PeerOptions {
@@ -51,6 +52,10 @@ function peerListener(listener: RequestListener, secret: string): RequestListene
     delete req.headers[callerAddressHeader];
     // The caller's address as the replica saw it (express's req.ip is a getter: an own value wins).
     Object.defineProperty(req, 'ip', { value: caller, configurable: true });
+    trustBodyToArrive(req);
+    res.on('finish', () => {
+      if (!req.complete) req.resume(); // what an early answer left unread is dropped
+    });
     listener(req, res);
   };
 }

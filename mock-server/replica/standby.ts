@@ -4,6 +4,9 @@
 // dies, one waiting replica gets the hold, takes the sandbox up from the database as a restart
 // does, and answers on the same port itself (the others now forward to it).
 import { createServer } from 'node:http';
+import { depositV1Info } from '../../generated/deposit-v1/contract-data.js';
+import { exchangeV3Info } from '../../generated/exchange-v3/contract-data.js';
+import { sandboxControlInfo } from '../../generated/sandbox-control/contract-data.js';
 import type { AddressInfo } from 'node:net';
 import { baseUrl, listening } from '../http/listening.js';
 import { prepareMockServer, serverTimeouts, type PreparedMockServer, type RunningMockServer, type StartOptions } from '../server.js';
@@ -18,6 +21,9 @@ export interface RunningStandby {
   close(): Promise<void>;
 }
 
+/** The largest body the families take as JSON (their contracts' limit): what a replica keeps to send again. */
+const largestJsonBodyBytes = Math.max(...[exchangeV3Info, depositV1Info, sandboxControlInfo].map((info) => info['x-body-limit-bytes']));
+
 /** How often, and how many times, the port is asked for again while the forwarding listener lets go of it. */
 const relistenEveryMs = 10;
 const relistenTries = 100;
@@ -25,7 +31,7 @@ const relistenTries = 100;
 export async function startStandby(options: StartOptions & { store: SandboxStore }): Promise<RunningStandby> {
   const holding = options.store.journal?.holding;
   if (holding === undefined) throw new Error(`the store ${options.store.location} is not one replicas share`);
-  const forwarding = forwardToHolder(holding, { trustProxy: options.trustProxy ?? [] });
+  const forwarding = forwardToHolder(holding, { trustProxy: options.trustProxy ?? [], keptBodyBytes: largestJsonBodyBytes });
   const host = options.host ?? '127.0.0.1';
   const forwarder = await listening(createServer(serverTimeouts(options), forwarding.listener), { port: options.port ?? 0, host });
   const { port } = forwarder.address() as AddressInfo;
