@@ -282,8 +282,8 @@ async function serveAsReplica(start: StartOptions, store: SandboxStore, io: Comm
     standby = await startStandby({ ...start, store });
   } catch (error) {
     await store.close();
-    io.stderr(`exchange-api-kit serve: cannot start: ${(error as Error).message}`);
-    return 1;
+    io.stderr(`exchange-api-kit serve: cannot start: ${whyNotStarted(error as Error)}`);
+    return error instanceof StoredSeedMismatch ? 2 : 1;
   }
   io.stdout(`exchange-api-kit mock server listening on ${standby.url} as a replica
   another mock holds the sandbox of ${store.location}: every request here is forwarded to it,

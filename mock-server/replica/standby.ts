@@ -9,6 +9,7 @@ import { exchangeV3Info } from '../../generated/exchange-v3/contract-data.js';
 import { sandboxControlInfo } from '../../generated/sandbox-control/contract-data.js';
 import type { AddressInfo } from 'node:net';
 import { baseUrl, listening } from '../http/listening.js';
+import { checkedSeed } from '../snapshot/journal-resume.js';
 import { prepareMockServer, serverTimeouts, type PreparedMockServer, type RunningMockServer, type StartOptions } from '../server.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import { forwardToHolder } from './forward-to-holder.js';
@@ -31,6 +32,8 @@ const relistenTries = 100;
 export async function startStandby(options: StartOptions & { store: SandboxStore }): Promise<RunningStandby> {
   const holding = options.store.journal?.holding;
   if (holding === undefined) throw new Error(`the store ${options.store.location} is not one replicas share`);
+  // A --seed that is not the sandbox's is refused now, not when this replica takes over.
+  await checkedSeed(options.store, options.seed);
   const forwarding = forwardToHolder(holding, { trustProxy: options.trustProxy ?? [], keptBodyBytes: largestJsonBodyBytes });
   const host = options.host ?? '127.0.0.1';
   const forwarder = await listening(createServer(serverTimeouts(options), forwarding.listener), { port: options.port ?? 0, host });

@@ -36,6 +36,14 @@ export class StoredSandboxUnfit extends RangeError {
  */
 export async function seedToResume(store: SandboxStore | undefined, given: number | undefined): Promise<number | undefined> {
   await store?.journal?.hold();
+  return checkedSeed(store, given);
+}
+
+/**
+ * The seed of the store's sandbox, or `given` when it holds none; StoredSeedMismatch when they
+ * differ. Read without holding the journal by a replica, which resumes it only once it holds it.
+ */
+export async function checkedSeed(store: SandboxStore | undefined, given: number | undefined): Promise<number | undefined> {
   const stored = store?.journal === undefined ? undefined : await storedSeed(store.journal);
   if (stored === undefined) return given;
   if (given !== undefined && given !== stored) throw new StoredSeedMismatch(given, stored, store!.location);

@@ -147,6 +147,11 @@ describe.runIf(postgres !== undefined)('serve --store postgres://…', () => {
     const clock = await send(first.url, '/__mock/clock');
     expect((clock.json as { result: { frozen: boolean } }).result.frozen).toBe(true);
 
+    // A replica must be of the same sandbox: another --seed is refused at start, not at a takeover.
+    const otherSeed = await output(run(['serve', '--port', '0', '--store', spec, '--seed', '6']));
+    expect(otherSeed.code).toBe(2);
+    expect(otherSeed.stderr).toContain('--seed 6: the sandbox in');
+
     // The holder stops: the replica takes the sandbox over and answers on the same port.
     const tookOver = output(child, /took the sandbox over[\s\S]*try: curl .*\n/);
     first.kill();
