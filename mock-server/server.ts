@@ -2,7 +2,7 @@
 import { createServer, type Server, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { baseUrl, listening } from './http/listening.js';
-import { startPeerListener, type PeerOptions } from './replica/peer-listener.js';
+import { startPeerListener, type PeerOptions } from './http/peer-listener.js';
 import { createApp, type AppOptions } from './app.js';
 import type { Sandbox } from './sandbox.js';
 import { createLogger, type LogLevel } from './log.js';

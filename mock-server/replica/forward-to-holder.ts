@@ -13,7 +13,7 @@ import proxyaddr from 'proxy-addr';
 import { withoutHopByHop } from '../http/hop-by-hop.js';
 import { bodyPending } from '../http/pending-body.js';
 import type { HolderAddress, JournalHolding } from '../store/record-journal.js';
-import { callerAddressHeader, notHolderHeader, replicaSecretHeader } from './replica-headers.js';
+import { callerAddressHeader, notHolderHeader, replicaSecretHeader } from '../http/replica-headers.js';
 
 export interface ForwardingOptions {
   /** The `trust proxy` list every replica is started with (express's names, addresses and CIDRs). */

@@ -7,8 +7,8 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import type { JournalHolding } from '../store/record-journal.js';
-import { listening } from '../http/listening.js';
-import { trustBodyToArrive } from '../http/pending-body.js';
+import { listening } from './listening.js';
+import { trustBodyToArrive } from './pending-body.js';
 import { callerAddressHeader, notHolderHeader, replicaSecretHeader } from './replica-headers.js';
 
 export interface PeerOptions {
