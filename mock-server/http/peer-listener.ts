@@ -1,5 +1,5 @@
 // What the holder of a shared sandbox answers on its peer port: the requests its replicas forward
-// (forward-to-holder.ts), each taken as if its caller had sent it here. A request without the
+// (mock-server/replica/forward-to-holder.ts), each taken as if its caller had sent it here. A request without the
 // holder's secret is not a replica's: it gets 421 and the not-holder header, so a replica that read
 // an old address asks for the holder again, and a caller that found the port learns nothing.
 import { randomBytes, timingSafeEqual } from 'node:crypto';

@@ -1,5 +1,5 @@
 // The headers a replica adds to a request it forwards to the holder of the sandbox (peer-listener.ts
-// reads them, forward-to-holder.ts writes them). Lower-case: node gives header names so.
+// reads them, mock-server/replica/forward-to-holder.ts writes them). Lower-case: node gives header names so.
 
 /** The holder's secret (JournalHolding): proves the request comes from a replica. */
 export const replicaSecretHeader = 'x-exchange-api-kit-replica';

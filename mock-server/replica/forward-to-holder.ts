@@ -1,5 +1,5 @@
 // A replica that does not hold the shared sandbox answers every request by forwarding it to the
-// process that does (its peer listener, peer-listener.ts), and the holder's answer back as it came.
+// process that does (its peer listener, mock-server/http/peer-listener.ts), and the holder's answer back as it came.
 // A body within every family's JSON limit is read whole first, so a request the holder never saw
 // (its port refused the connection, it no longer holds the sandbox, a kept-alive connection it
 // had closed) is sent again to the holder found next, until `waitMs` has passed without one:
