@@ -39,25 +39,33 @@ export async function startStandby(options: StartOptions & { store: SandboxStore
   const forwarder = await listening(createServer(serverTimeouts(options), forwarding.listener), { port: options.port ?? 0, host });
   const { port } = forwarder.address() as AddressInfo;
   let running: RunningMockServer | undefined;
-  const takeover = (async () => {
-    await holding.waitToHold();
-    // Built and resumed while the forwarder still listens: requests keep arriving, and wait for
-    // the holder this process is about to announce.
-    const prepared = await prepareMockServer({ ...options, port });
-    forwarder.close();
-    forwarder.closeIdleConnections();
-    running = await listenWhenFree(prepared);
-    return running;
-  })();
+  let closed = false;
+  /** The takeover once the hold is this process's: close() waits for it, not for the hold. */
+  let takingOver: Promise<RunningMockServer> | undefined;
+  const takeover = holding.waitToHold().then(() => {
+    takingOver = (async () => {
+      if (closed) throw new Error('the replica was closed before it took the sandbox over');
+      // Built and resumed while the forwarder still listens: requests keep arriving, and wait for
+      // the holder this process is about to announce.
+      const prepared = await prepareMockServer({ ...options, port });
+      forwarder.close();
+      forwarder.closeIdleConnections();
+      running = await listenWhenFree(prepared);
+      return running;
+    })();
+    return takingOver;
+  });
   // A takeover cut short by close() is no error of the caller's; close() reports what it must.
   takeover.catch(() => undefined);
   return {
     url: baseUrl(host, port),
     takeover,
     close: async () => {
+      closed = true;
       forwarder.close();
       forwarder.closeAllConnections();
       forwarding.close();
+      await takingOver?.catch(() => undefined);
       await running?.close();
     },
   };

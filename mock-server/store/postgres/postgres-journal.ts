@@ -55,21 +55,30 @@ export class PostgresJournal implements RecordJournal, JournalHolding {
 
   async waitToHold(): Promise<void> {
     while (this.lockClient === undefined) {
-      if (this.released) throw new Error(`the store ${this.location} was closed while waiting to hold its sandbox`);
+      if (this.released) throw this.closedWhileWaiting();
       const client = await this.pool.connect();
       this.waiter = client;
       try {
         // Blocks until the holder's session ends (it stopped, or died and the server noticed).
         await client.query('SELECT pg_advisory_lock($1)', [holderLock]);
       } catch {
+        if (this.released) throw this.closedWhileWaiting(); // release() ended the connection
         client.release(true);
-        if (!this.released) await new Promise((resolve) => setTimeout(resolve, waitRetryMs));
+        await new Promise((resolve) => setTimeout(resolve, waitRetryMs));
         continue;
       } finally {
         this.waiter = undefined;
       }
+      if (this.released) {
+        client.release(true); // the lock goes with the connection: the store closed meanwhile
+        throw this.closedWhileWaiting();
+      }
       await this.takeHold(client);
     }
+  }
+
+  private closedWhileWaiting(): Error {
+    return new Error(`the store ${this.location} was closed while waiting to hold its sandbox`);
   }
 
   /** Counts the hold taken on `client`, which keeps the lock; fails (lock given back) when it cannot. */
