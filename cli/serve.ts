@@ -152,9 +152,14 @@ export function serveStartOptions(argv: readonly string[], env: NodeJS.ProcessEn
       ...given('webhook-allow', 'webhookAllow'),
       ...given('webhook-inbox-bytes', 'webhookInboxBytes'),
       ...given('trust-proxy', 'trustProxy'),
-      peer: { host: values['peer-host'] as string | undefined, advertisedHost: values['peer-advertise'] as string | undefined },
+      ...peerOptions(values['peer-host'] as string | undefined, values['peer-advertise'] as string | undefined),
     },
   };
+}
+
+/** --peer-host and --peer-advertise, when given. */
+function peerOptions(host: string | undefined, advertisedHost: string | undefined): Pick<StartOptions, 'peer'> {
+  return host === undefined && advertisedHost === undefined ? {} : { peer: { host, advertisedHost } };
 }
 
 /** --store, checked for its form (the file or database is opened at start). */
