@@ -1,13 +1,16 @@
 // A replica that does not hold the shared sandbox answers every request by forwarding it to the
 // process that does (its peer listener, mock-server/http/peer-listener.ts), and the holder's answer back as it came.
 // A body within every family's JSON limit is read whole first, so a request the holder never saw
-// (its port refused the connection, it no longer holds the sandbox, a kept-alive connection it
-// had closed) is sent again to the holder found next, until `waitMs` has passed without one:
-// then, and when a holder took a request that is not safe to repeat but died before answering,
-// the connection is closed unanswered, as the holder's own would have been. A larger body (an
-// upload, a sandbox document, one too large for its route) streams through unkept: the holder
-// reads it, or answers its 413, as it would its own caller's; it is not sent twice. The caller's address is read here, through the same `trust proxy` list the
-// holder has, and sent along: the holder's IP allow-lists check the caller, not the replica.
+// (its port refused the connection, it no longer holds the sandbox) is sent again to the holder
+// found next, until `waitMs` has passed without one: then, and when a holder took a request that
+// is not safe to repeat but died before answering, the connection is closed unanswered, as the
+// holder's own would have been. A kept-alive connection reset under a request is such a death:
+// the holder may have carried the request out (node's agent lets an idle connection go before
+// the holder's Keep-Alive timeout says it would close it, so a reset is not that race). A larger
+// body (an upload, a sandbox document, one too large for its route) streams through unkept: the
+// holder reads it, or answers its 413, as it would its own caller's; it is not sent twice. The
+// caller's address is read here, through the same `trust proxy` list the holder has, and sent
+// along: the holder's IP allow-lists check the caller, not the replica.
 import { Agent, request, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import proxyaddr from 'proxy-addr';
 import { withoutHopByHop } from '../http/hop-by-hop.js';
@@ -152,8 +155,8 @@ function sendTo(holder: HolderAddress, req: IncomingMessage, body: Body, caller:
     upstream.on('error', (error: NodeJS.ErrnoException) => {
       // An answer given before the whole body was taken (a 413) may end the connection under it.
       if (answering) return;
-      // Refused, unreachable, or a kept-alive connection the holder had closed: it has not seen the request.
-      const unsent = error.code === 'ECONNREFUSED' || error.code === 'EHOSTUNREACH' || error.code === 'ENOTFOUND' || (upstream.reusedSocket && error.code === 'ECONNRESET');
+      // Refused or unreachable: it has not seen the request.
+      const unsent = error.code === 'ECONNREFUSED' || error.code === 'EHOSTUNREACH' || error.code === 'ENOTFOUND';
       resolve(unsent ? 'unsent' : 'lost');
     });
     // The caller went away: so does the request to the holder.
