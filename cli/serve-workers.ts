@@ -42,6 +42,7 @@ export async function serveWithWorkers(plan: WorkersPlan, argv: readonly string[
     return worker;
   };
   const stop = () => {
+    if (stopping) return;
     stopping = true;
     // SIGTERM to each, also for a SIGINT: a Ctrl-C in a terminal has already sent the workers
     // SIGINT, and a second SIGINT to a worker that handles it once would end it abruptly.
@@ -50,8 +51,9 @@ export async function serveWithWorkers(plan: WorkersPlan, argv: readonly string[
   const pids = Array.from({ length: plan.workers }, () => fork().process.pid);
   io.stdout(`exchange-api-kit serve: ${plan.workers} worker processes (pids ${pids.join(', ')}) on port ${port} sharing the sandbox of ${plan.store};
   the one holding the sandbox prints the credentials, the others say they are replicas; this process (pid ${process.pid}) serves nothing itself\n`);
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // Kept for every signal: a second Ctrl-C must not end the primary before its workers.
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   await allStopped();
   return failedStart ?? 0;
 }
