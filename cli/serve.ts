@@ -9,14 +9,16 @@ import { ReplayBook } from '../mock-server/replay/replay-book.js';
 import { StateRejected } from '../mock-server/domain/state-rejected.js';
 import { readSandboxState } from '../mock-server/snapshot/read-state.js';
 import { StoredSeedMismatch } from '../mock-server/snapshot/journal-resume.js';
-import { isStoreSpec, openStore, shownStoreSpec, storeSpecHelp } from '../mock-server/store/open-store.js';
+import { isSharedStoreSpec, isStoreSpec, openStore, shownStoreSpec, storeSpecHelp } from '../mock-server/store/open-store.js';
 import type { SandboxStore } from '../mock-server/store/sandbox-store.js';
 import { StoreOpenError, StoreUnreachableError } from '../mock-server/store/store-open-error.js';
 import { JournalHeldElsewhere } from '../mock-server/store/record-journal.js';
 import { startStandby, type RunningStandby } from '../mock-server/replica/standby.js';
+import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import { configOption, helpOption, optionsHelp, parsers, readOptions, UsageError, type OptionSpec } from './options.js';
 import type { CommandIo } from './io.js';
+import { serveWithWorkers } from './serve-workers.js';
 
 const serveOptions: OptionSpec[] = [
   { name: 'port', env: 'PORT', placeholder: '<n>', help: 'port (default 4010; 0 = any free port)', parse: parsers.integer(0, 65535) },
@@ -100,6 +102,13 @@ const serveOptions: OptionSpec[] = [
     help: 'with postgres://: the address replicas reach this mock at when it holds the sandbox (default 127.0.0.1; 0.0.0.0 when replicas run on other hosts)',
   },
   { name: 'peer-advertise', env: 'MOCK_PEER_ADVERTISE', placeholder: '<host>', help: "with postgres://: the host name replicas use for it (default --peer-host, or the machine's name when that is 0.0.0.0)" },
+  {
+    name: 'workers',
+    env: 'MOCK_WORKERS',
+    placeholder: '<n>',
+    help: 'with postgres://: run n processes on the one port over the shared sandbox (one holds it, the others forward to it; a dead one is replaced)',
+    parse: parsers.integer(1, 64),
+  },
   { name: 'load', env: 'MOCK_LOAD', placeholder: '<file>', help: 'start from a sandbox state document (what GET /__mock/state exports)' },
   { name: 'replay', env: 'MOCK_REPLAY', placeholder: '<dir>', help: 'answer the exchanges `proxy --record <dir>` recorded first, then simulate' },
   { name: 'replay-only', env: 'MOCK_REPLAY_ONLY', boolean: true, help: "with --replay: 404 (in the family's error format) when no recording matches" },
@@ -118,9 +127,13 @@ Exit codes: 0 stopped by SIGINT/SIGTERM or --help, 1 failed to start (e.g. port 
 2 bad flag, environment variable or config file.`;
 
 /** The start options from flags, environment and config file; throws UsageError. */
-export function serveStartOptions(argv: readonly string[], env: NodeJS.ProcessEnv): { help: true } | { help: false; start: StartOptions; store: string } {
+export function serveStartOptions(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): { help: true } | { help: false; start: StartOptions; store: string; workers: number | undefined } {
   const { values } = readOptions(serveOptions, argv, env);
   if (values.help === true) return { help: true };
+  const store = storeSpecOf(values.store as string | undefined);
   const given = (name: string, key: keyof StartOptions): Partial<StartOptions> => (values[name] === undefined ? {} : { [key]: values[name] });
   const seconds = (name: string, key: keyof StartOptions): Partial<StartOptions> => (values[name] === undefined ? {} : { [key]: (values[name] as number) * 1000 });
   const egress = webhookEgressOf(values);
@@ -130,7 +143,8 @@ export function serveStartOptions(argv: readonly string[], env: NodeJS.ProcessEn
   }
   return {
     help: false,
-    store: storeSpecOf(values.store as string | undefined),
+    store,
+    workers: workersOf(values.workers as number | undefined, store),
     start: {
       port: (values.port as number | undefined) ?? 4010,
       host: (values.host as string | undefined) ?? '127.0.0.1',
@@ -167,6 +181,15 @@ function storeSpecOf(spec: string | undefined): string {
   if (spec === undefined) return 'memory';
   if (isStoreSpec(spec)) return spec;
   throw new UsageError(`--store ${JSON.stringify(spec)} is not understood: use ${storeSpecHelp}`);
+}
+
+/** --workers, in a primary only (a worker is one of them); only a database can be shared by processes. */
+function workersOf(workers: number | undefined, store: string): number | undefined {
+  if (workers === undefined || cluster.isWorker) return undefined;
+  if (!isSharedStoreSpec(store)) {
+    throw new UsageError(`--workers needs --store postgres://…: the sandbox of --store ${store} lives in one process, and the workers would each have their own`);
+  }
+  return workers;
 }
 
 /** The recordings of --replay, read once at start; a bad fixture is a configuration error. */
@@ -218,7 +241,7 @@ export function banner(server: RunningMockServer, start: StartOptions): string {
   API reference:    ${start.docs === false ? 'off' : `${server.url}/docs`}${replayLine(start)}
   webhook egress:   ${server.sandbox.egress.policy.mode}${start.webhookAllow?.length ? ` + ${start.webhookAllow.join(', ')}` : ''}
   store:            ${storeLine(server.sandbox.store)}
-  seed: ${server.seed}
+  seed: ${server.seed}  pid: ${process.pid}
 
   try: curl -H "Authorization: Bearer ${server.token}" ${server.url}/api/v3/private/ping`;
 }
@@ -247,6 +270,10 @@ export async function serve(argv: readonly string[], io: CommandIo): Promise<num
   if (options.help) {
     io.stdout(serveUsage);
     return 0;
+  }
+  if (options.workers !== undefined) {
+    const { port = 4010, host = '127.0.0.1' } = options.start;
+    return serveWithWorkers({ workers: options.workers, port, host, store: shownStoreSpec(options.store) }, argv, io);
   }
   let store: SandboxStore;
   try {
@@ -290,7 +317,7 @@ async function serveAsReplica(start: StartOptions, store: SandboxStore, io: Comm
     io.stderr(`exchange-api-kit serve: cannot start: ${whyNotStarted(error as Error)}`);
     return error instanceof StoredSeedMismatch ? 2 : 1;
   }
-  io.stdout(`exchange-api-kit mock server listening on ${standby.url} as a replica
+  io.stdout(`exchange-api-kit mock server listening on ${standby.url} as a replica (pid ${process.pid})
   another mock holds the sandbox of ${store.location}: every request here is forwarded to it,
   and this one takes the sandbox over when that one stops (its banner has the credentials)\n`);
   const tookOver = standby.takeover.then(

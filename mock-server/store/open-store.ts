@@ -16,6 +16,11 @@ export function isStoreSpec(spec: string): boolean {
   return spec === 'memory' || sqliteSpec.test(spec) || postgresSpec.test(spec);
 }
 
+/** Whether processes can share the store of `spec`: only a database (memory and a SQLite file are one process's). */
+export function isSharedStoreSpec(spec: string): boolean {
+  return postgresSpec.test(spec);
+}
+
 /** `spec` as a message may show it: a PostgreSQL URL without its password. */
 export function shownStoreSpec(spec: string): string {
   return postgresSpec.test(spec) ? withoutPassword(spec) : spec;

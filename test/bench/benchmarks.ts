@@ -2,6 +2,7 @@
 import { coldStart } from './cold-start.js';
 import { journalFlush } from './journal-flush.js';
 import { report, type BenchResult } from './lib/report.js';
+import { replicas } from './replicas.js';
 import { restart } from './restart.js';
 import { scale } from './scale.js';
 import { slowSenders } from './slow-senders.js';
@@ -24,6 +25,7 @@ export const benchmarks: Record<string, (options: BenchOptions) => BenchResult |
   webhooks: webhookDeliveries,
   'slow-senders': slowSenders,
   'journal-flush': journalFlush,
+  replicas,
 };
 
 /** Runs the chosen benchmarks in order; a failing one is reported and the others still run. */

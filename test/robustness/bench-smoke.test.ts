@@ -64,6 +64,12 @@ describe('npm run bench -- --quick', () => {
     expectFigures(written('restart'), ['file MB', 'first 200 ms', 'list page ms', 'list cursor ms']);
     expectFigures(written('webhooks'), ['signed_deliveries_per_s', 'plain_posts_per_s', 'ratio']);
     expectFigures(written('journal-flush'), ['flush after a create µs', 'flush, nothing changed µs', 'whole encoding µs', 'create vs whole']);
+    const replicas = written('replicas');
+    if (replicas.skipped === undefined) {
+      expectFigures(replicas, ['req/s', 'p99 ms', 'CPU µs/req', 'non-2xx', 'errors']);
+      expect(new Set(replicas.rows.map((row) => row.server))).toEqual(new Set(['2 workers, postgres', '1 process, postgres', '1 process, memory']));
+      for (const row of replicas.rows) expect(row['non-2xx'], `${row.server} ${row.request}`).toBe(0);
+    }
   });
 
   it('refuses an unknown benchmark name', () => {
