@@ -35,7 +35,7 @@ function usageError(argv: string[], env: NodeJS.ProcessEnv = {}): string {
 
 describe('serve options', () => {
   it('defaults: port 4010 on 127.0.0.1, info logs, control API and docs on', () => {
-    expect(startOptions([])).toEqual({ port: 4010, host: '127.0.0.1', logLevel: 'info', control: true, docs: true, peer: {} });
+    expect(startOptions([])).toEqual({ port: 4010, host: '127.0.0.1', logLevel: 'info', control: true, docs: true });
   });
 
   it('reads a YAML config file with the flag names, lists as arrays', () => {
