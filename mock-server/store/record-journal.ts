@@ -37,10 +37,16 @@ export interface JournalContents {
   rows: Iterable<JournalRow>;
 }
 
-/** The journal is held by another process (hold()); `location` names the store, without a password. */
+/**
+ * The journal is held by another process (hold()); `location` names the store, without a password,
+ * and `advice` says what the user can do, in the engine's words (a database, a file).
+ */
 export class JournalHeldElsewhere extends StoreOpenError {
-  constructor(readonly location: string) {
-    super(`another mock holds the sandbox of ${location}: one process per database until replicas share one; stop it, or use another database`);
+  constructor(
+    readonly location: string,
+    advice = 'one process per database until replicas share one; stop it, or use another database',
+  ) {
+    super(`another mock holds the sandbox of ${location}: ${advice}`);
   }
 }
 
@@ -79,8 +85,8 @@ export interface RecordJournal {
   /**
    * Makes this process the journal's one writer until the store is closed, or throws
    * JournalHeldElsewhere. The journal is one whole sandbox, written by the process holding it:
-   * two writing theirs would each overwrite the other's. Engines that cannot tell (sqlite:) take
-   * nothing. A write made after another process took the journal over is refused (JournalHoldLost).
+   * two writing theirs would each overwrite the other's. A write made after another process took
+   * the journal over is refused (JournalHoldLost).
    */
   hold(): Promise<void>;
   /** On an engine several processes share: waiting for the hold, and finding the holder. */

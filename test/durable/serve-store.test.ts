@@ -4,7 +4,9 @@
 // whole through the API. A spec it does not understand, a file that is not a sandbox database, a
 // file whose records do not fit together and a --seed that is not the stored sandbox's exit 2 with
 // a message naming the flag or the file, and leave the file as it was. A second mock on a database
-// another mock holds is its replica: one sandbox, taken over when the holder stops.
+// another mock holds is its replica: one sandbox, taken over when the holder stops. A second mock
+// on a file another mock holds exits 2 and leaves it as it was; once the holder stopped (SIGTERM)
+// or was killed (kill -9), a mock starts on the file and resumes its sandbox.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +24,8 @@ const run = binRunner(dir);
 
 interface Started {
   exit: Promise<unknown>;
-  kill(): void;
+  /** SIGKILL unless another signal is named. */
+  kill(signal?: NodeJS.Signals): void;
   v3: ExchangeV3Client;
   v1: DepositV1Client;
   stdout: string;
@@ -40,7 +43,7 @@ async function serve(spec: string, ...flags: string[]): Promise<Started> {
   const signer = createHmacSigner(depositV1SignatureScheme, { key, secret });
   return {
     exit,
-    kill: () => child.kill('SIGKILL'),
+    kill: (signal = 'SIGKILL') => child.kill(signal),
     v3: new ExchangeV3Client({ baseUrl: url, token, retry: false }),
     v1: new DepositV1Client({ baseUrl: url, signer, retry: false }),
     stdout,
@@ -196,6 +199,33 @@ describe('serve --store sqlite:FILE', () => {
     expect(exit.stderr).toContain(`the sandbox kept in ${file} does not fit together: /deposits/deposits/0/siteId`);
   });
 
+  it('exits 2 on a file another mock holds, leaving it as it was; the file is free once that mock stops or is killed', async () => {
+    const file = join(dir, 'held.db');
+    const spec = `sqlite:${file}`;
+    const first = await serve(spec, '--seed', '7');
+    const uuid = (await first.v1.createDeposit({ body: { order_id: 'ORD-held', asset: 'TRX', amount: '50' } })).body.data.uuid;
+    const before = await settled(file);
+    // Resolves at the banner too, should the second mock start.
+    const refused = await output(run(['serve', '--port', '0', '--store', spec]), /try: curl .*\n/);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`--store ${spec}: another mock holds the sandbox of ${file}: one process per file; stop it, or use another file`);
+    expect(await settled(file)).toEqual(before);
+    expect((await first.v1.getDeposit({ path: { uuid } })).status).toBe(200);
+
+    // Each restart resumes the sandbox the first built: its deposit, and its seed's credentials.
+    const token = /token: (\S+)/.exec(first.stdout)![1];
+    for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+      const holder = signal === 'SIGTERM' ? first : await serve(spec);
+      holder.kill(signal);
+      await holder.exit;
+      const next = await serve(spec);
+      expect(/token: (\S+)/.exec(next.stdout)![1]).toBe(token);
+      expect((await next.v1.getDeposit({ path: { uuid } })).status).toBe(200);
+      next.kill('SIGTERM');
+      await next.exit;
+    }
+  }, 60_000);
+
   it('exits 2 on a --seed that is not the stored sandbox\'s, naming the flag and the file', async () => {
     const file = join(dir, 'seeded.db');
     const first = await serve(`sqlite:${file}`, '--seed', '3');
@@ -209,3 +239,15 @@ describe('serve --store sqlite:FILE', () => {
     again.kill();
   });
 });
+
+/** The bytes of a sandbox file and its WAL once a mock on it stopped writing (a timer beat may follow an answer). */
+async function settled(file: string): Promise<string[]> {
+  const read = () => [readFileSync(file).toString('base64'), readFileSync(`${file}-wal`).toString('base64')];
+  let last = read();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const now = read();
+    if (now.every((bytes, i) => bytes === last[i])) return now;
+    last = now;
+  }
+}

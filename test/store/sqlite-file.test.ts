@@ -1,7 +1,9 @@
 // Opening a sandbox database: a new file gets the schema; a file that is not SQLite, a SQLite
 // database of something else, or a sandbox database of a newer schema is refused with a message
 // naming it and is left byte for byte as it was; an engine spec that is not understood names the
-// flag. A restart on the same file resumes the virtual clock.
+// flag. A restart on the same file resumes the virtual clock. A file whose journal a store holds
+// cannot be opened or held by another store until the holder closes (the process test, with
+// kill -9, is test/durable/serve-store.test.ts).
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMockServer } from '../../mock-server/server.js';
 import { openStore } from '../../mock-server/store/open-store.js';
+import { JournalHeldElsewhere } from '../../mock-server/store/record-journal.js';
 import { schemaVersion } from '../../mock-server/store/sqlite/schema.js';
 import { StoreOpenError } from '../../mock-server/store/store-open-error.js';
 
@@ -92,5 +95,20 @@ describe('sqlite: files', () => {
     expect(Date.parse(clock.result.now)).toBe(frozenAt);
     await second.close();
     await second.sandbox.store.close();
+  });
+
+  it('refuse a file another store holds, naming it and leaving it untouched, until that store closes', async () => {
+    const path = file('held.db');
+    const holder = await openStore(`sqlite:${path}`);
+    await holder.journal!.hold();
+    const before = [digest(path), digest(`${path}-wal`)];
+    const refused = await refusal(`sqlite:${path}`);
+    expect(refused).toBeInstanceOf(JournalHeldElsewhere);
+    expect(refused.message).toBe(`another mock holds the sandbox of ${path}: one process per file; stop it, or use another file`);
+    expect([digest(path), digest(`${path}-wal`)]).toEqual(before);
+    await holder.close();
+    const next = await openStore(`sqlite:${path}`);
+    await next.journal!.hold();
+    await next.close();
   });
 });

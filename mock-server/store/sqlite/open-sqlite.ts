@@ -1,10 +1,12 @@
 // Opens (or creates) a sandbox database file. A file is checked before anything is written to it:
 // one that is not SQLite, a SQLite database that is not a sandbox's, or a sandbox database of a
-// newer schema is refused with a StoreOpenError and left as it was.
+// newer schema is refused with a StoreOpenError and left as it was; so is a file another mock
+// holds (sqlite-hold.ts), with JournalHeldElsewhere.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { StoreOpenError } from '../store-open-error.js';
 import { migrations, sandboxFormat, schemaVersion } from './schema.js';
+import { heldElsewhere, isBusy } from './sqlite-hold.js';
 import { SqliteStore } from './sqlite-store.js';
 
 type DatabaseConstructor = typeof import('better-sqlite3');
@@ -15,20 +17,22 @@ export async function openSqliteStore(path: string): Promise<SqliteStore> {
   const fresh = !existsSync(file) || statSync(file).size === 0;
   let db;
   try {
-    db = new Database(file);
+    // The check's reads do not wait: a sandbox file is in WAL mode, where a read waits only for a
+    // mock holding the file, which keeps it until it stops. Everything after waits its turn.
+    db = new Database(file, { timeout: 0 });
   } catch (error) {
     throw new StoreOpenError(`cannot open ${file}: ${(error as Error).message}`);
   }
   try {
     if (!fresh) checkSandboxFile(db, file);
+    db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 5000');
     migrate(db);
     return new SqliteStore(db, file);
   } catch (error) {
     db.close();
-    throw error;
+    throw isBusy(error) ? heldElsewhere(file) : error;
   }
 }
 
@@ -47,7 +51,8 @@ function checkSandboxFile(db: import('better-sqlite3').Database, file: string): 
     version = db.pragma('user_version', { simple: true }) as number;
     const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sandbox_meta'").get() !== undefined;
     format = hasMeta ? (db.prepare("SELECT value FROM sandbox_meta WHERE name = 'format'").get() as { value: string } | undefined)?.value : undefined;
-  } catch {
+  } catch (error) {
+    if (isBusy(error)) throw error;
     throw new StoreOpenError(`${file} is not a sandbox database (not an SQLite file)`);
   }
   const empty = version === 0 && db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table'").get() === undefined;

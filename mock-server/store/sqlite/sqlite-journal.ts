@@ -3,6 +3,7 @@
 // returns its (resolved) promise.
 import type { Database, Statement } from 'better-sqlite3';
 import type { JournalContents, JournalRow, JournalWrite, RecordJournal } from '../record-journal.js';
+import { holdFile } from './sqlite-hold.js';
 
 export class SqliteJournal implements RecordJournal {
   private readonly upsert: Statement<[string, string, string]>;
@@ -10,8 +11,12 @@ export class SqliteJournal implements RecordJournal {
   private readonly writeHeader: Statement<[string, string]>;
   private readonly readHeader: Statement<[string], { doc: string }>;
   private readonly writeTx: (change: JournalWrite) => void;
+  private held = false;
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    private readonly file: string,
+  ) {
     // ON CONFLICT … DO UPDATE keeps the row (and its rowid, the creation order); REPLACE would not.
     this.upsert = db.prepare('INSERT INTO journal_records (kind, id, doc) VALUES (?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET doc = excluded.doc');
     this.remove = db.prepare('DELETE FROM journal_records WHERE kind = ? AND id = ?');
@@ -26,8 +31,12 @@ export class SqliteJournal implements RecordJournal {
     this.writeTx = (change) => tx.immediate(change);
   }
 
-  /** Nothing stops a second process on the file yet (docs/storage.md says so). */
-  async hold(): Promise<void> {}
+  /** The file's lock, kept until the store closes (sqlite-hold.ts). */
+  async hold(): Promise<void> {
+    if (this.held) return;
+    holdFile(this.db, this.file);
+    this.held = true;
+  }
 
   async write(change: JournalWrite): Promise<void> {
     this.writeTx(change);

@@ -53,7 +53,7 @@ export class SqliteStore implements SandboxStore {
     this.idempotency = new SqliteIdempotency(db);
     this.clock = sqliteClockSetting(db);
     this.webhooks = new SqliteWebhookStore(db);
-    this.journal = new SqliteJournal(db);
+    this.journal = new SqliteJournal(db, location);
   }
 
   cells<T>(kind: CellKind): Cells<T> {
