@@ -13,8 +13,8 @@ export function isPlainBody(req: IncomingMessage): boolean {
 
 type Done = (error: Error | undefined, bytes?: Buffer) => void;
 
-function readError(message: string, status: number, type: string | undefined): Error {
-  return Object.assign(new Error(message), { status, ...(type === undefined ? {} : { type }) });
+function readError(message: string, status: number, type: string): Error {
+  return Object.assign(new Error(message), { status, type });
 }
 
 /** Reads a plain body (isPlainBody) whole; `done` is called once, with the bytes or a 4xx error. */
@@ -24,34 +24,49 @@ export function readPlainBody(req: IncomingMessage, limit: number, done: Done): 
     done(readError('request entity too large', 413, 'entity.too.large'));
     return;
   }
-  const chunks: Buffer[] = [];
-  let received = 0;
-  let settled = false;
   // The listeners stay: removing them (delete on the emitter's table) slowed node's own event
-  // code for every later request; a late 'close' finds the read settled.
-  const settle = (error: Error | undefined, bytes?: Buffer) => {
-    if (settled) return;
-    settled = true;
-    done(error, bytes);
-  };
-  const onData = (chunk: Buffer) => {
-    received += chunk.length;
-    chunks.push(chunk);
-  };
-  const onEnd = () => {
-    if (received !== length) settle(readError('request size did not match content length', 400, 'request.size.invalid'));
-    else settle(undefined, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received));
-  };
-  // A stream fault is the client's (400), as body-parser reports it; a connection reset or a
-  // close before the end is a cut-off body.
-  const onError = (error: NodeJS.ErrnoException) =>
-    settle(error.code === 'ECONNRESET' ? readError('request aborted', 400, 'request.aborted') : Object.assign(error, { status: 400 }));
-  // Every request closes, after its end too: the error (its stack trace) is made only for a cut-off one.
-  const onClose = () => {
-    if (!settled) settle(readError('request aborted', 400, 'request.aborted'));
-  };
-  req.on('data', onData);
-  req.on('end', onEnd);
-  req.on('error', onError);
-  req.on('close', onClose);
+  // code for every later request. They are anonymous, the state a PlainRead: under tsx
+  // (esbuild's keepNames) each named closure made per request also pays a defineProperty.
+  const read = new PlainRead(length, done);
+  req.on('data', (chunk: Buffer) => read.add(chunk));
+  req.on('end', () => read.end());
+  req.on('error', (error: NodeJS.ErrnoException) => read.fail(error));
+  req.on('close', () => read.close());
+}
+
+class PlainRead {
+  private readonly chunks: Buffer[] = [];
+  private received = 0;
+  private settled = false;
+
+  constructor(
+    private readonly length: number,
+    private readonly done: Done,
+  ) {}
+
+  add(chunk: Buffer): void {
+    this.received += chunk.length;
+    this.chunks.push(chunk);
+  }
+
+  end(): void {
+    if (this.received !== this.length) this.settle(readError('request size did not match content length', 400, 'request.size.invalid'));
+    else this.settle(undefined, this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.received));
+  }
+
+  /** A stream fault is the client's (400), as body-parser reports it; a connection reset is a cut-off body. */
+  fail(error: NodeJS.ErrnoException): void {
+    this.settle(error.code === 'ECONNRESET' ? readError('request aborted', 400, 'request.aborted') : Object.assign(error, { status: 400 }));
+  }
+
+  /** Every request closes, after its end too: the error (its stack trace) is made only for a cut-off one. */
+  close(): void {
+    if (!this.settled) this.settle(readError('request aborted', 400, 'request.aborted'));
+  }
+
+  private settle(error: Error | undefined, bytes?: Buffer): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.done(error, bytes);
+  }
 }
