@@ -5,10 +5,13 @@
 // the `status` and `type` body-parser gives the same faults, so body.ts maps both alike.
 import type { IncomingMessage } from 'node:http';
 
-/** True when the body can be read by readPlainBody: a Content-Length and no encoding to undo. */
+/**
+ * True when the body can be read by readPlainBody: a Content-Length, no encoding to undo, and
+ * not read already (a replay step before the body step reads it; body-parser then keeps its result).
+ */
 export function isPlainBody(req: IncomingMessage): boolean {
   const encoding = req.headers['content-encoding'];
-  return req.headers['content-length'] !== undefined && req.headers['transfer-encoding'] === undefined && (encoding === undefined || encoding.toLowerCase() === 'identity');
+  return !req.readableEnded && req.headers['content-length'] !== undefined && req.headers['transfer-encoding'] === undefined && (encoding === undefined || encoding.toLowerCase() === 'identity');
 }
 
 type Done = (error: Error | undefined, bytes?: Buffer) => void;
