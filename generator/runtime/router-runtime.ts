@@ -480,12 +480,13 @@ type ParsedRequest = OperationRequest<Record<'path' | 'query' | 'headers' | 'bod
  * `headers` are keyed by lower-cased name (node's IncomingMessage headers are).
  */
 function parseParts(route: RouteDefinition, parts: RequestParts): ParsedRequest {
-  const search = new URLSearchParams(parts.rawQuery);
+  // Parsed on the first query parameter: most operations declare none.
+  let search: URLSearchParams | undefined;
   const path: Record<string, unknown> = {};
   const query: Record<string, unknown> = {};
   const headers: Record<string, unknown> = {};
   for (const parameter of route.parameters) {
-    const raw = rawValues(parameter, parts, search);
+    const raw = parameter.in === 'query' ? (search ??= new URLSearchParams(parts.rawQuery)).getAll(parameter.name) : rawValues(parameter, parts);
     if (raw.length === 0) continue;
     const value = parameterValue(parameter, raw);
     if (parameter.in === 'path') path[parameter.name] = value;
@@ -495,8 +496,8 @@ function parseParts(route: RouteDefinition, parts: RequestParts): ParsedRequest 
   return { path, query, headers, body: parts.body };
 }
 
-function rawValues(parameter: ParameterDefinition, parts: RequestParts, search: URLSearchParams): string[] {
-  if (parameter.in === 'query') return search.getAll(parameter.name);
+/** A path parameter's or a header's raw value. */
+function rawValues(parameter: ParameterDefinition, parts: RequestParts): string[] {
   if (parameter.in === 'path') {
     // The dispatcher has already decoded path parameters.
     const value = parts.params[parameter.name];

@@ -32,6 +32,7 @@ export function authenticateV1(sandbox: Sandbox, route: RouteDefinition): Reques
     const locals = requestLocals(res);
     locals.route = route;
     locals.site = site;
+    locals.signature = headers;
     next();
   };
 }
@@ -39,7 +40,7 @@ export function authenticateV1(sandbox: Sandbox, route: RouteDefinition): Reques
 export function verifySignatureV1(): RequestHandler {
   return (req, res, next) => {
     const locals = requestLocals(res);
-    const headers = signatureHeaders(scheme, (name) => req.get(name));
+    const headers = locals.signature;
     if (locals.site === undefined || headers === undefined) {
       next(failure('UNAUTHORIZED'));
       return;

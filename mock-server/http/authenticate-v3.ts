@@ -24,7 +24,7 @@ export function authenticateV3(sandbox: Sandbox, route: RouteDefinition): Reques
     const decision = authorize(
       {
         authorization: req.get('authorization'),
-        callerIp: req.ip ?? req.socket.remoteAddress ?? '',
+        callerIp: () => req.ip ?? req.socket.remoteAddress ?? '',
         scope,
         signed: req.get(scheme.headers.signature) !== undefined,
         now,

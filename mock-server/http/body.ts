@@ -17,6 +17,7 @@ import { HttpError } from './http-error.js';
 import { requestLocals, type FamilyName, type RequestLocals } from './locals.js';
 import { multipartOverheadBytes, readMultipartBody } from './multipart-body.js';
 import { bodyPending } from './pending-body.js';
+import { isPlainBody, readPlainBody } from './plain-body.js';
 
 /** The raw body of every request that has none (empty, so nothing can change it). */
 const noBody = Buffer.alloc(0);
@@ -83,19 +84,18 @@ export function readBody(route: RouteDefinition, familyLimitBytes: number): Requ
         }, next);
         return;
       }
-      raw(req, res, (error?: unknown) => {
+      const read = (error: unknown, bytes: Buffer) => {
         if (error !== undefined) {
           next(readFailure(error, locals.family, req));
           return;
         }
-        const bytes = Buffer.isBuffer(req.body) ? req.body : noBody;
         locals.rawBody = bytes;
         req.body = undefined;
         if (bytes.length === 0 || route.body?.contentType === '*/*') {
           next();
           return;
         }
-        if (req.get('content-type') !== undefined && !req.is('application/json') && !req.is('+json')) {
+        if (!isJsonType(req)) {
           next(new HttpError(codes.unsupportedMediaType, 'Send the body as application/json.'));
           return;
         }
@@ -105,9 +105,21 @@ export function readBody(route: RouteDefinition, familyLimitBytes: number): Requ
         } catch {
           next(new HttpError(codes.badRequest, 'The request body is not valid JSON.'));
         }
-      });
+      };
+      if (isPlainBody(req)) readPlainBody(req, limit, (error, bytes) => read(error, bytes ?? noBody));
+      else raw(req, res, (error?: unknown) => read(error, Buffer.isBuffer(req.body) ? req.body : noBody));
     },
   ];
+}
+
+/** The Content-Type texts clients send for JSON, accepted without parsing the header. */
+const plainJsonTypes = new Set(['application/json', 'application/json; charset=utf-8']);
+
+/** A body without a Content-Type is read as JSON; otherwise the type must be JSON (`+json` included). */
+function isJsonType(req: Request): boolean {
+  const type = req.headers['content-type'];
+  if (type === undefined || plainJsonTypes.has(type.toLowerCase())) return true;
+  return Boolean(req.is('application/json')) || Boolean(req.is('+json'));
 }
 
 /**

@@ -4,6 +4,7 @@ import type { RouteDefinition } from '../../generated/runtime/router-runtime.js'
 import type { ApiKey } from '../domain/accounts/api-keys.js';
 import type { FilePart } from './multipart-body.js';
 import type { Site } from '../domain/accounts/sites.js';
+import type { SignatureHeaders } from './verify-signature.js';
 
 /** The API family a request belongs to (families.ts says how each renders its bodies). */
 export type FamilyName = 'v3' | 'v1' | 'control';
@@ -20,6 +21,8 @@ export interface RequestLocals {
   key?: ApiKey;
   /** The authenticated v1 site. */
   site?: Site;
+  /** The v1 signature headers, read once by authentication and checked after the body. */
+  signature?: SignatureHeaders;
   /** The raw body, decoded; undefined when none was read (and for a multipart upload, which is streamed). */
   rawBody?: Buffer;
   /** An injected fault (control injectFault) answered the call instead of its operation. */

@@ -17,7 +17,8 @@ export type AuthFailure =
 export interface AuthRequest {
   /** The Authorization header as sent. */
   authorization: string | undefined;
-  callerIp: string;
+  /** The caller's address; asked only for a key with an IP allow-list (working it out through trusted proxies is not free). */
+  callerIp: () => string;
   /** The operation's x-scope: a scope, or null for "any active key". */
   scope: string | null;
   /** Whether the request carries the signature headers of the HMAC scheme. */
@@ -38,7 +39,7 @@ export function authorize(request: AuthRequest, findKey: (token: string) => ApiK
   if (!key.client.apiAccessEnabled) return { ok: false, code: 'api_access_disabled', key };         // 4
   if (!key.active) return { ok: false, code: 'invalid_token', key };                                 // 5: "wrong or disabled"
   if (key.expiresAt !== null && key.expiresAt <= request.now) return { ok: false, code: 'token_expired', key }; // 6
-  if (!ipAllowed(request.callerIp, key.ipAllowlist)) return { ok: false, code: 'ip_not_allowed', key }; // 7
+  if (key.ipAllowlist.length > 0 && !ipAllowed(request.callerIp(), key.ipAllowlist)) return { ok: false, code: 'ip_not_allowed', key }; // 7
   if (request.scope !== null && !key.scopes.includes(request.scope)) return { ok: false, code: 'scope_denied', key }; // 8
   if (key.hmacRequired && !request.signed) return { ok: false, code: 'signature_required', key };   // 9
   return { ok: true, key, mustVerifySignature: key.hmacRequired || request.signed };
