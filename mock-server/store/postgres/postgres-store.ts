@@ -1,18 +1,14 @@
 // The postgres://… engine: one database shared by every replica of the sandbox. Each operation is
-// one transaction; a check-and-set locks its row (`SELECT … FOR UPDATE`) or is a single
-// `INSERT … ON CONFLICT` statement, so replicas never spend a rate window, a nonce or an
-// idempotency key twice. The domains' records are in its record journal (postgres-journal.ts).
+// one transaction; a check-and-set locks its row (`SELECT … FOR UPDATE`), is a single
+// `INSERT … ON CONFLICT` statement, or writes only the row version it read (postgres-cells.ts), so
+// replicas never spend a rate window, a nonce or an idempotency key twice. The domains' records are in its record journal (postgres-journal.ts).
 import type { Pool } from 'pg';
 import type { ClockSetting } from '../../clock.js';
-import type { CellChange, CellKind, Cells, ClockSettingStore, FinishedIdempotencyRecord, IdempotencySlot, IdempotencyStore, Reservation, SandboxStore, StoredResponse } from '../sandbox-store.js';
+import type { CellKind, Cells, ClockSettingStore, FinishedIdempotencyRecord, IdempotencySlot, IdempotencyStore, Reservation, SandboxStore, StoredResponse } from '../sandbox-store.js';
+import { postgresCells } from './postgres-cells.js';
 import { PostgresJournal } from './postgres-journal.js';
 import { PostgresWebhookStore } from './postgres-webhooks.js';
 import { inTransaction } from './transaction.js';
-
-interface CellRow {
-  value: string;
-  expires_at: string;
-}
 
 export class PostgresStore implements SandboxStore {
   readonly engine = 'postgres';
@@ -20,6 +16,7 @@ export class PostgresStore implements SandboxStore {
   readonly clock: ClockSettingStore;
   readonly webhooks: PostgresWebhookStore;
   readonly journal: PostgresJournal;
+  private readonly cellsOfKind = new Map<CellKind, Cells<unknown>>();
 
   constructor(
     private readonly pool: Pool,
@@ -33,30 +30,9 @@ export class PostgresStore implements SandboxStore {
   }
 
   cells<T>(kind: CellKind): Cells<T> {
-    const live = (row: CellRow | undefined, nowMs: number): T | undefined => (row !== undefined && Number(row.expires_at) > nowMs ? (JSON.parse(row.value) as T) : undefined);
-    return {
-      get: async (key, nowMs) => live((await this.pool.query<CellRow>('SELECT value, expires_at FROM cells WHERE kind = $1 AND key = $2', [kind, key])).rows[0], nowMs),
-      update: <R>(key: string, nowMs: number, change: (current: T | undefined) => CellChange<T, R>) =>
-        inTransaction(this.pool, async (client) => {
-          // An expired placeholder makes sure there is a row to lock, whoever comes first.
-          await client.query("INSERT INTO cells (kind, key, value, expires_at) VALUES ($1, $2, 'null', 0) ON CONFLICT DO NOTHING", [kind, key]);
-          const row = (await client.query<CellRow>('SELECT value, expires_at FROM cells WHERE kind = $1 AND key = $2 FOR UPDATE', [kind, key])).rows[0];
-          const next = change(live(row, nowMs));
-          await client.query('UPDATE cells SET value = $3, expires_at = $4 WHERE kind = $1 AND key = $2', [kind, key, JSON.stringify(next.value), next.expiresAtMs]);
-          return next.result;
-        }),
-      claim: async (key, value, nowMs, expiresAtMs) => {
-        const result = await this.pool.query(
-          'INSERT INTO cells (kind, key, value, expires_at) VALUES ($1, $2, $3, $4) ON CONFLICT (kind, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at WHERE cells.expires_at <= $5',
-          [kind, key, JSON.stringify(value), expiresAtMs, nowMs],
-        );
-        return result.rowCount === 1;
-      },
-      entries: async (nowMs) => {
-        const { rows } = await this.pool.query<CellRow & { key: string }>('SELECT key, value, expires_at FROM cells WHERE kind = $1 AND expires_at > $2 ORDER BY key', [kind, nowMs]);
-        return rows.map((row) => ({ key: row.key, value: JSON.parse(row.value) as T, expiresAtMs: Number(row.expires_at) }));
-      },
-    };
+    // One per kind: it keeps the versions this process wrote and the turns of its updates.
+    if (!this.cellsOfKind.has(kind)) this.cellsOfKind.set(kind, postgresCells(this.pool, kind));
+    return this.cellsOfKind.get(kind) as Cells<T>;
   }
 
   async sweepExpired(nowMs: number, batch: number): Promise<number> {
