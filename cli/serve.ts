@@ -288,11 +288,7 @@ export async function serve(argv: readonly string[], io: CommandIo): Promise<num
     server = await startMockServer({ ...options.start, store });
   } catch (error) {
     if (error instanceof JournalHeldElsewhere && store.journal?.holding !== undefined) return serveAsReplica(options.start, store, io);
-    await store.close();
-    io.stderr(`exchange-api-kit serve: cannot start: ${whyNotStarted(error as Error)}`);
-    // Bad values the sandbox itself refuses (egress IPs, a --load document whose records do not
-    // fit together, a --seed not the stored sandbox's) are configuration errors too.
-    return error instanceof RangeError || error instanceof StateRejected || error instanceof StoreOpenError ? 2 : 1;
+    return notStarted(error as Error, store, io);
   }
   io.stdout(banner(server, options.start));
   const lost = holdLost(store);
@@ -313,9 +309,7 @@ async function serveAsReplica(start: StartOptions, store: SandboxStore, io: Comm
   try {
     standby = await startStandby({ ...start, store });
   } catch (error) {
-    await store.close();
-    io.stderr(`exchange-api-kit serve: cannot start: ${whyNotStarted(error as Error)}`);
-    return error instanceof StoredSeedMismatch ? 2 : 1;
+    return notStarted(error as Error, store, io);
   }
   io.stdout(`exchange-api-kit mock server listening on ${standby.url} as a replica (pid ${process.pid})
   another mock holds the sandbox of ${store.location}: every request here is forwarded to it,
@@ -327,12 +321,21 @@ async function serveAsReplica(start: StartOptions, store: SandboxStore, io: Comm
     },
     (error: Error) => error,
   );
-  const stopped = await Promise.race([signalled(), tookOver.then((lost) => lost)]);
+  const stopped = await Promise.race([signalled(), tookOver]);
   await standby.close();
   await store.close();
   if (stopped === 'signal') return 0;
   io.stderr(`exchange-api-kit serve: ${stopped.message}`);
   return 1;
+}
+
+/** Closes the store and says why the mock (a holder or a replica) did not start; the exit code. */
+async function notStarted(error: Error, store: SandboxStore, io: CommandIo): Promise<number> {
+  await store.close();
+  io.stderr(`exchange-api-kit serve: cannot start: ${whyNotStarted(error)}`);
+  // Bad values the sandbox itself refuses (egress IPs, a --load document whose records do not
+  // fit together, a --seed not the stored sandbox's) are configuration errors too.
+  return error instanceof RangeError || error instanceof StateRejected || error instanceof StoreOpenError ? 2 : 1;
 }
 
 function signalled(): Promise<'signal'> {
