@@ -26,9 +26,12 @@ describe.runIf(postgres !== undefined)('a replica forwarding to the holder', () 
     replica = await startStandby({ store: second, seed: 11 });
   });
   afterAll(async () => {
+    // The replica's store first: closed after the holder's, it would get the hold it waits for
+    // while it is being closed.
     await replica.close();
+    await stores[1]!.close();
     await holder.close();
-    for (const store of stores) await store.close();
+    await stores[0]!.close();
     await postgres!.cleanUp();
   });
 
