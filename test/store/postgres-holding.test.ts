@@ -57,6 +57,19 @@ describe.runIf(hasPostgres)('the hold on a postgres:// sandbox', () => {
     await second.journal!.write(oneRecord('{"by":"second"}'));
   });
 
+  it('closes a store that started waiting a moment ago, while the holder still holds', async () => {
+    const url = await server.createDatabase();
+    const [first, second] = [await open(url), await open(url)];
+    await first.journal!.hold();
+    // Closed before the wait's connection arrived: the wait must end, not block the store's close
+    // until the holder lets go.
+    const waiting = second.journal!.holding!.waitToHold();
+    const closing = second.close();
+    await expect(waiting).rejects.toThrow(/closed while waiting/);
+    await closing;
+    expect(await first.journal!.holding!.holder()).toBeUndefined();
+  }, 10_000);
+
   it('refuses the writes of a holder whose hold another store took over, and tells it', async () => {
     const url = await server.createDatabase();
     const [first, second] = [await open(url), await open(url)];

@@ -31,6 +31,9 @@ export class PostgresJournal implements RecordJournal, JournalHolding {
   /** The connection waiting for the lock (waitToHold), ended by release(). */
   private waiter: PoolClient | undefined;
   private released = false;
+  private markReleased!: () => void;
+  /** Settles (with nothing) when release() starts. */
+  private readonly whenReleased = new Promise<undefined>((resolve) => (this.markReleased = () => resolve(undefined)));
   private readonly lostListeners: ((error: Error) => void)[] = [];
 
   constructor(
@@ -56,7 +59,14 @@ export class PostgresJournal implements RecordJournal, JournalHolding {
   async waitToHold(): Promise<void> {
     while (this.lockClient === undefined) {
       if (this.released) throw this.closedWhileWaiting();
-      const client = await this.pool.connect();
+      // release() may come while the connection does: the pool's end() neither serves nor fails
+      // a connect() still under way, so the wait would never end.
+      const connecting = this.pool.connect();
+      const client = await Promise.race([connecting, this.whenReleased]);
+      if (client === undefined || this.released) {
+        void connecting.then((late) => late.release(true), () => undefined);
+        throw this.closedWhileWaiting();
+      }
       this.waiter = client;
       try {
         // Blocks until the holder's session ends (it stopped, or died and the server noticed).
@@ -121,6 +131,7 @@ export class PostgresJournal implements RecordJournal, JournalHolding {
    */
   async release(): Promise<void> {
     this.released = true;
+    this.markReleased();
     this.waiter?.release(true);
     const holder = this.lockClient;
     this.lockClient = undefined;
