@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ErrorFormat } from './client-errors.js';
 import { errorBody, successBody, type ResponseIds } from './server-envelope.js';
-import { encodeJson } from './serialized-json.js';
+import { jsonChunk } from './serialized-json.js';
 
 /** The scalar type a parameter's raw string is coerced to (for arrays: the items' type). */
 export type ScalarKind = 'string' | 'integer' | 'number' | 'boolean';
@@ -462,15 +462,14 @@ function writeResponse(res: Response, response: HandlerResponse): void {
     res.type(contentType ?? 'application/octet-stream').send(body);
   } else {
     // JSON, the common case, is written directly: one write of headers and body, no ETag
-    // (res.send hashes every body for one; API clients do not revalidate these answers). The
-    // text is encoded once: its length is then the buffer's, where byteLength and the socket
-    // write would each walk a large non-ASCII body (a route's `→`) again. Views the handler
-    // serialised once (SerializedJson) are spliced in as bytes.
-    const bytes = encodeJson(body);
+    // (res.send hashes every body for one; API clients do not revalidate these answers). Views
+    // the handler serialised once (SerializedJson) are spliced in as bytes; jsonChunk says
+    // when the text is written as it is and when as its UTF-8 bytes (its length is the byte count either way).
+    const chunk = jsonChunk(body);
     const type = contentType ?? 'application/json';
     res.setHeader('Content-Type', /charset=/i.test(type) ? type : `${type}; charset=utf-8`);
-    res.setHeader('Content-Length', bytes.length);
-    res.end(bytes);
+    res.setHeader('Content-Length', chunk.length);
+    res.end(chunk);
   }
 }
 
