@@ -283,6 +283,12 @@ class DispatchTable<Payload> {
     const query = url.indexOf('?');
     let path = query === -1 ? url : url.slice(0, query);
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+    // A literal path straight from its text (what find's key joins from the segments), without
+    // splitting it: most requests are for one (a list, a create, a ping).
+    if (path.startsWith('/')) {
+      const literal = this.literal.get(`${method} ${path.slice(1).toLowerCase()}`);
+      if (literal !== undefined) return { entry: literal, params: {} };
+    }
     const segments = path.split('/').slice(1);
     return this.find(method, segments) ?? (method === 'HEAD' ? this.find('GET', segments) : undefined);
   }
@@ -524,12 +530,9 @@ function coerce(value: string, kind: ScalarKind): unknown {
 
 function validateRequest(route: RouteDefinition, validators: OperationValidators, request: ParsedRequest): ValidationDetails {
   const details: ValidationDetails = {};
-  const check = (location: 'path' | 'query' | 'headers', validate: RequestValidator | undefined, data: unknown): void => {
-    if (validate !== undefined && !validate(data)) addErrors(details, location, validate.errors ?? [], true);
-  };
-  check('path', validators.path, request.path);
-  check('query', validators.query, request.query);
-  check('headers', validators.headers, request.headers);
+  checkParameters(details, 'path', validators.path, request.path);
+  checkParameters(details, 'query', validators.query, request.query);
+  checkParameters(details, 'headers', validators.headers, request.headers);
   // Other media types (multipart uploads) reach the handler as the app's parser left them.
   if (route.body === undefined || !isJson(route.body.contentType)) return details;
   if (request.body === undefined) {
@@ -538,6 +541,10 @@ function validateRequest(route: RouteDefinition, validators: OperationValidators
     addErrors(details, 'body', validators.body.errors ?? [], false);
   }
   return details;
+}
+
+function checkParameters(details: ValidationDetails, location: 'path' | 'query' | 'headers', validate: RequestValidator | undefined, data: unknown): void {
+  if (validate !== undefined && !validate(data)) addErrors(details, location, validate.errors ?? [], true);
 }
 
 function isJson(contentType: string): boolean {
