@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ErrorFormat } from './client-errors.js';
 import { errorBody, successBody, type ResponseIds } from './server-envelope.js';
-import { encodeJson } from './serialized-json.js';
+import { jsonChunk } from './serialized-json.js';
 
 /** The scalar type a parameter's raw string is coerced to (for arrays: the items' type). */
 export type ScalarKind = 'string' | 'integer' | 'number' | 'boolean';
@@ -283,6 +283,12 @@ class DispatchTable<Payload> {
     const query = url.indexOf('?');
     let path = query === -1 ? url : url.slice(0, query);
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+    // A literal path straight from its text (what find's key joins from the segments), without
+    // splitting it: most requests are for one (a list, a create, a ping).
+    if (path.startsWith('/')) {
+      const literal = this.literal.get(`${method} ${path.slice(1).toLowerCase()}`);
+      if (literal !== undefined) return { entry: literal, params: {} };
+    }
     const segments = path.split('/').slice(1);
     return this.find(method, segments) ?? (method === 'HEAD' ? this.find('GET', segments) : undefined);
   }
@@ -461,15 +467,14 @@ function writeResponse(res: Response, response: HandlerResponse): void {
     res.type(contentType ?? 'application/octet-stream').send(body);
   } else {
     // JSON, the common case, is written directly: one write of headers and body, no ETag
-    // (res.send hashes every body for one; API clients do not revalidate these answers). The
-    // text is encoded once: its length is then the buffer's, where byteLength and the socket
-    // write would each walk a large non-ASCII body (a route's `→`) again. Views the handler
-    // serialised once (SerializedJson) are spliced in as bytes.
-    const bytes = encodeJson(body);
+    // (res.send hashes every body for one; API clients do not revalidate these answers). Views
+    // the handler serialised once (SerializedJson) are spliced in as bytes; jsonChunk says
+    // when the text is written as it is and when as its UTF-8 bytes (its length is the byte count either way).
+    const chunk = jsonChunk(body);
     const type = contentType ?? 'application/json';
     res.setHeader('Content-Type', /charset=/i.test(type) ? type : `${type}; charset=utf-8`);
-    res.setHeader('Content-Length', bytes.length);
-    res.end(bytes);
+    res.setHeader('Content-Length', chunk.length);
+    res.end(chunk);
   }
 }
 
@@ -525,12 +530,9 @@ function coerce(value: string, kind: ScalarKind): unknown {
 
 function validateRequest(route: RouteDefinition, validators: OperationValidators, request: ParsedRequest): ValidationDetails {
   const details: ValidationDetails = {};
-  const check = (location: 'path' | 'query' | 'headers', validate: RequestValidator | undefined, data: unknown): void => {
-    if (validate !== undefined && !validate(data)) addErrors(details, location, validate.errors ?? [], true);
-  };
-  check('path', validators.path, request.path);
-  check('query', validators.query, request.query);
-  check('headers', validators.headers, request.headers);
+  checkParameters(details, 'path', validators.path, request.path);
+  checkParameters(details, 'query', validators.query, request.query);
+  checkParameters(details, 'headers', validators.headers, request.headers);
   // Other media types (multipart uploads) reach the handler as the app's parser left them.
   if (route.body === undefined || !isJson(route.body.contentType)) return details;
   if (request.body === undefined) {
@@ -539,6 +541,10 @@ function validateRequest(route: RouteDefinition, validators: OperationValidators
     addErrors(details, 'body', validators.body.errors ?? [], false);
   }
   return details;
+}
+
+function checkParameters(details: ValidationDetails, location: 'path' | 'query' | 'headers', validate: RequestValidator | undefined, data: unknown): void {
+  if (validate !== undefined && !validate(data)) addErrors(details, location, validate.errors ?? [], true);
 }
 
 function isJson(contentType: string): boolean {

@@ -3,7 +3,7 @@
 // plain value would give, wherever the wrappers sit and whatever the other strings hold.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeJson, SerializedJson } from '../../generator/runtime/serialized-json.js';
+import { encodeJson, jsonChunk, SerializedJson } from '../../generator/runtime/serialized-json.js';
 
 /** Any JSON value, strings with any code points (the → of route names, NUL, lone surrogates). */
 const jsonValue = fc.jsonValue({ maxDepth: 3, stringUnit: 'binary' });
@@ -42,5 +42,20 @@ describe('encodeJson', () => {
     const view = new SerializedJson(value);
     value.amount = '2';
     expect(encodeJson({ view }).toString('utf8')).toBe('{"view":{"amount":"1.5"}}');
+  });
+});
+
+describe('jsonChunk', () => {
+  it('is the JSON of the value, its length the UTF-8 byte count an answer gives as Content-Length', () => {
+    fc.assert(
+      fc.property(jsonValue, fc.boolean(), (value, wrap) => {
+        const chunk = jsonChunk(wrap ? { wrapped: new SerializedJson(value) } : value);
+        const text = JSON.stringify(wrap ? { wrapped: value } : value);
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+        expect(bytes.toString('utf8')).toBe(text);
+        expect(chunk.length).toBe(Buffer.byteLength(text, 'utf8'));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -167,7 +167,6 @@ function quoteState(q: StoredQuote): SandboxStateExchangeQuotes['quotes'][number
 function quoteOf(stored: StoredQuote): Quote {
   const { state, priced } = stored;
   const { route } = state;
-  const createdAt = new Date(stored.createdAtMs);
   return {
     id: stored.id,
     route_id: route.id,
@@ -179,8 +178,8 @@ function quoteOf(stored: StoredQuote): Quote {
     currency_in: route.from.spec.letter,
     currency_out: route.to.spec.letter,
     rate_type: route.rateType,
-    snapshot: routeSnapshot(state, createdAt),
+    snapshot: routeSnapshot(state, stored.createdAtMs),
     expires_at: isoTime(stored.expiresAtMs),
-    created_at: createdAt.toISOString(),
+    created_at: isoTime(stored.createdAtMs),
   };
 }

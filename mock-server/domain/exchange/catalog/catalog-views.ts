@@ -125,7 +125,7 @@ export function routeDetails(state: RouteState, now: Date): RouteDetailsResult {
     to: route.to.spec.letter,
     manual: isManual(route),
   };
-  const snapshot = routeSnapshot(state, now);
+  const snapshot = routeSnapshot(state, now.getTime());
   const contract = { ...chainEndpoints, amount_side: 'give' as const, currency_fields: currencyFields };
   return {
     route: view,

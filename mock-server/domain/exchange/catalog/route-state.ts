@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { RouteSnapshot } from '../../../../generated/exchange-v3/types.js';
 import { compare, parseDecimal } from '../../../decimal.js';
+import { isoTime } from '../../../iso-time.js';
 import { priceGive } from './pricing.js';
 import { driftedCourse, type RouteRecord } from './catalog-records.js';
 import { quoteTtlSeconds } from './quote-ttl.js';
@@ -71,16 +72,28 @@ function depletedReason(route: RouteRecord, reserve: string): string {
   return `The ${route.to.spec.letter} reserve (${reserve}) is below the route's minimum payout; it is refilled by staff.`;
 }
 
-/** The values the snapshot hash covers (`fingerprint`), in a fixed key order. */
-function fingerprint(state: RouteState) {
-  return {
-    course: state.course,
-    limits: { ...state.limits },
-    status: state.enabled ? 1 : 0,
-    rate_type: state.route.rateType,
-    fee_percent: state.route.feePercent,
-  };
+type Fingerprint = RouteSnapshot['fingerprint'];
+
+/**
+ * The values the snapshot hash covers (`fingerprint`), in a fixed key order; made once per state
+ * (a state never changes) and frozen, as every quote and route details answer on it shares it.
+ */
+function fingerprint(state: RouteState): Fingerprint {
+  let made = fingerprints.get(state);
+  if (made === undefined) {
+    made = Object.freeze({
+      course: state.course,
+      limits: Object.freeze({ ...state.limits }),
+      status: state.enabled ? 1 : 0,
+      rate_type: state.route.rateType,
+      fee_percent: state.route.feePercent,
+    });
+    fingerprints.set(state, made);
+  }
+  return made;
 }
+
+const fingerprints = new WeakMap<RouteState, Fingerprint>();
 
 /** What a snapshot_hash that no longer matches is told (quotes, preflight, orders). */
 export const staleSnapshotMessage = 'no longer matches the route (its rate, limits or status changed); read the route details again';
@@ -98,14 +111,14 @@ export function snapshotHash(state: RouteState): string {
 /** A state never changes (a change makes a new state), so its hash is computed once. */
 const hashes = new WeakMap<RouteState, string>();
 
-/** `route-snapshot-v1` of the state, generated now and valid for a quote's lifetime. */
-export function routeSnapshot(state: RouteState, now: Date): RouteSnapshot {
+/** `route-snapshot-v1` of the state, generated at `nowMs` and valid for a quote's lifetime. */
+export function routeSnapshot(state: RouteState, nowMs: number): RouteSnapshot {
   return {
     version: 'route-snapshot-v1',
     route_id: state.route.id,
     hash: snapshotHash(state),
-    generated_at: now.toISOString(),
-    expires_at: new Date(now.getTime() + quoteTtlSeconds * 1000).toISOString(),
+    generated_at: isoTime(nowMs),
+    expires_at: isoTime(nowMs + quoteTtlSeconds * 1000),
     fingerprint: fingerprint(state),
   };
 }
