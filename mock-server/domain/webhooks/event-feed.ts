@@ -5,7 +5,7 @@
 // webhook engine a reset replaces; in-process only (a follower of one replica sees its events).
 // An item keeps only what a follower is sent: the event's body carries its payload as text, so
 // the payload's objects (an order's whole presentation) are not kept a second time; a full
-// backlog of order events holds about 1.8 MB rather than about 3.5 MB.
+// backlog of order events holds about 1.4 MB rather than about 3.5 MB.
 import type { DeliveryRecord, EventRecord } from '../../store/records/webhook-records.js';
 
 export type FeedEvent = Pick<EventRecord, 'id' | 'clientId' | 'type' | 'body' | 'createdAt'>;
@@ -19,12 +19,15 @@ export interface FeedItem {
 
 export type FeedListener = (item: FeedItem) => void;
 
+/** Items the backlog keeps by default: a reconnecting follower gets at most these. */
+export const webhookFeedCapacity = 1000;
+
 export class WebhookFeed {
   private readonly backlog: FeedItem[] = [];
   private readonly listeners = new Set<FeedListener>();
   private lastSequence = 0;
 
-  constructor(private readonly capacity = 1000) {}
+  constructor(private readonly capacity = webhookFeedCapacity) {}
 
   publish(event: FeedEvent, deliveries: readonly FeedDelivery[]): void {
     const item: FeedItem = {
