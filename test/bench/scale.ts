@@ -7,6 +7,7 @@
 // ≤ 1.5 KB per stored order with its event.
 import { spawnSync } from 'node:child_process';
 import { repoRoot, tsxNode } from './lib/processes.js';
+import { recordBytesBounds } from './lib/record-bounds.js';
 import { ratio, round, type BenchResult } from './lib/report.js';
 
 interface ScaleFigures {
@@ -52,5 +53,5 @@ export function scale(options: { quick: boolean }): BenchResult {
       });
     }
   }
-  return { name: 'scale', rows, details: { targets: { latencyRatioAt1M: 1.5, bytesPerDeposit: 600, bytesPerOrder: 1536 }, figures } };
+  return { name: 'scale', rows, details: { targets: { latencyRatioAt1M: 1.5, bytesPerDeposit: recordBytesBounds.deposit, bytesPerOrder: recordBytesBounds.order }, figures } };
 }

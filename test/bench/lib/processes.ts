@@ -18,10 +18,18 @@ export interface ChildServer<Info> {
 
 /**
  * Starts `node [nodeArgs] script [args]` and resolves with the first stdout line that parses as
- * JSON (the script's "I listen here" line). Rejects when the process exits first.
+ * JSON (the script's "I listen here" line). Rejects when the process exits first. `ipc` opens a
+ * message channel to the child (child.send, its 'message' events).
  */
-export function startChild<Info>(nodeArgs: readonly string[], script: string, args: readonly string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ChildServer<Info>> {
-  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startChild<Info>(
+  nodeArgs: readonly string[],
+  script: string,
+  args: readonly string[] = [],
+  env: NodeJS.ProcessEnv = {},
+  options: { ipc?: boolean } = {},
+): Promise<ChildServer<Info>> {
+  const stdio = ['ignore', 'pipe', 'pipe', ...(options.ipc === true ? ['ipc' as const] : [])] as const;
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: [...stdio] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   const stop = () => stopProcess(child);

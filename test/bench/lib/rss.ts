@@ -1,6 +1,8 @@
-// Resident set size of another process, sampled from /proc (Linux) or `ps` elsewhere.
+// Resident set size of another process, sampled from /proc (Linux) or `ps` elsewhere, and the
+// slopes the soak draws through memory samples.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { median } from './report.js';
 
 export function rssBytes(pid: number): number {
   try {
@@ -25,4 +27,17 @@ export function slope(times: readonly number[], values: readonly number[]): numb
     den += (times[i]! - meanT) ** 2;
   }
   return den === 0 ? 0 : num / den;
+}
+
+/**
+ * Theil–Sen slope: the median of the slopes between every two samples. One sample far off the
+ * line (memory a request in flight holds when the sample is taken) barely moves it, where it
+ * tilts a least-squares line.
+ */
+export function medianSlope(times: readonly number[], values: readonly number[]): number {
+  const slopes: number[] = [];
+  for (let i = 0; i < times.length; i += 1) {
+    for (let j = i + 1; j < times.length; j += 1) if (times[j] !== times[i]) slopes.push((values[j]! - values[i]!) / (times[j]! - times[i]!));
+  }
+  return slopes.length === 0 ? 0 : median(slopes);
 }

@@ -10,20 +10,13 @@ import { exchangeV3Routes, exchangeV3RoutesBasePath } from '../../../generated/e
 import { depositableAsset } from '../../../mock-server/domain/deposits/assets.js';
 import { defaultLifetimeSeconds } from '../../../mock-server/domain/deposits/deposit-service.js';
 import { startMockServer } from '../../../mock-server/server.js';
+import { settledMemory } from '../lib/settled-memory.js';
 import { seedOrders } from './seed-orders.js';
 
 const [kind, countText, samplesText] = process.argv.slice(2);
 const count = Number(countText);
 const samples = Number(samplesText ?? 30);
-const collect = (globalThis as { gc?: () => void }).gc;
-if (collect === undefined) throw new Error('run with --expose-gc');
 if (kind !== 'deposits' && kind !== 'orders') throw new Error('usage: scale-worker.ts <deposits|orders> <count> [samples]');
-
-function settledMemory(): { rss: number; heap: number } {
-  for (let i = 0; i < 3; i += 1) collect!();
-  const usage = process.memoryUsage();
-  return { rss: usage.rss, heap: usage.heapUsed + usage.external + usage.arrayBuffers };
-}
 
 const server = await startMockServer({ port: 0, seed: 1 });
 server.sandbox.stopDispatching();
