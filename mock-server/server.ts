@@ -101,6 +101,8 @@ export async function prepareMockServer(options: StartOptions = {}): Promise<Pre
     // From now on a webhook aimed at this listener is refused (or handed to the inbox in-process).
     sandbox.egress.ownListener.listeningOn(address);
     if (peer !== undefined) sandbox.egress.ownListener.listeningOn(peer.address);
+    // And one aimed at a replica's port, which would forward it here.
+    if (holding !== undefined) sandbox.egress.ownListener.alsoListening(() => holding.replicaListeners.live());
     sandbox.startDispatching(dispatchIntervalMs);
     return {
       url: baseUrl(host, address.port),

@@ -123,8 +123,10 @@ export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, optio
         },
       });
     },
-    createSite: (request, context) => {
+    createSite: async (request, context) => {
       const body = request.body ?? {};
+      // First: the check of the API key and the creation below must not have an await between them.
+      if (body.callback_url !== undefined && body.callback_url !== null) await refuseUnreachable(sandbox, body.callback_url, 'body.callback_url');
       if (body.api_key !== undefined && sandbox.sites.find(body.api_key) !== undefined) {
         throw new HttpError('validation_error', 'A site with this API key exists.', { 'body.api_key': ['is already in use'] });
       }
@@ -132,7 +134,6 @@ export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, optio
       if (unknownEvents.length > 0) {
         throw new HttpError('validation_error', 'Unknown webhook event types.', { 'body.webhook_events': unknownEvents.map((t) => `${t} is not a webhook event type of the v1 contract`) });
       }
-      if (body.callback_url !== undefined && body.callback_url !== null) refuseUnreachable(sandbox, body.callback_url, 'body.callback_url');
       const site = sandbox.sites.create(
         {
           ...(body.name !== undefined ? { name: body.name } : {}),

@@ -3,8 +3,9 @@
 // - the host name is resolved here (by an injectable Resolver), every address is checked by the
 //   policy, and the connection is made to a checked address through a lookup hook that returns
 //   exactly that address: what was checked is what is connected to, so DNS rebinding cannot pass;
-// - a delivery to the mock's own listener is refused, unless its path is served in-process (the
-//   inbox), in which case it is handed over without a connection;
+// - a delivery to the mock's own listener (or a replica's, read anew once connected, before
+//   anything is sent) is refused, unless its path is served in-process (the inbox), in which
+//   case it is handed over without a request sent;
 // - redirects are not followed: a 3xx is the attempt's answer;
 // - the receiver's answer is read as a stream and cut at maxResponseBodyBytes (the rest is never read).
 // Connections are kept alive and reused, pooled by the checked address they were made to (the
@@ -15,7 +16,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { AttemptRequest } from '../store/records/webhook-records.js';
-import { targetPort, urlProblem, type EgressPolicy } from './egress-policy.js';
+import { targetPort, urlProblem, type EgressPolicy, type Verdict } from './egress-policy.js';
 import type { OwnListener } from './own-listener.js';
 import { EgressDeniedError, type Transport, type TransportResponse } from './transport.js';
 
@@ -54,16 +55,36 @@ export function httpTransport(options: HttpTransportOptions): Transport {
     const checked = candidates.map((candidate) => ({ candidate, verdict: options.policy.check(candidate.address, port) }));
     const sent = { ...request, headers: sentHeaders(target, request) };
     // An address of the mock itself settles it: the in-process route, or nothing.
-    const own = checked.find(({ verdict }) => !verdict.allowed && verdict.ownListener);
-    if (own !== undefined) {
+    const toOwn = (verdict: Verdict): Promise<TransportResponse> => {
       const local = options.ownListener?.route(target.pathname);
       if (local !== undefined) return local(sent, signal);
-      throw denied(own.verdict);
-    }
+      throw denied(verdict);
+    };
+    const own = checked.find(({ verdict }) => !verdict.allowed && verdict.ownListener);
+    if (own !== undefined) return toOwn(own.verdict);
     const chosen = checked.find(({ verdict }) => verdict.allowed);
     if (chosen === undefined) throw denied(checked[0]!.verdict);
-    return post(target, chosen.candidate, sent, signal, limit, target.protocol === 'https:' ? agents['https:'] : agents['http:']);
+    // Once connected, before anything is sent, checked again with where a shared sandbox's
+    // replicas listen read anew: a replica forwards only what comes on connections it accepted
+    // once its port was recorded, so a connection to one is always seen as one here.
+    const connected = async (): Promise<Verdict> => {
+      await options.ownListener?.refresh();
+      return options.policy.check(chosen.candidate.address, port);
+    };
+    const agent = target.protocol === 'https:' ? agents['https:'] : agents['http:'];
+    return post(target, chosen.candidate, sent, signal, limit, agent, connected).catch((error: unknown) => {
+      if (!(error instanceof RefusedOnceConnected)) throw error;
+      if (error.verdict.ownListener) return toOwn(error.verdict);
+      throw denied(error.verdict);
+    });
   };
+}
+
+/** The check made once connected refused the address: the connection is ended unused. */
+class RefusedOnceConnected extends Error {
+  constructor(readonly verdict: Verdict & { allowed: false }) {
+    super(verdict.reason);
+  }
 }
 
 /** How long a kept-alive socket may sit unused before it is closed. */
@@ -94,7 +115,7 @@ function sentHeaders(target: URL, request: AttemptRequest): Record<string, strin
   return headers;
 }
 
-function post(target: URL, address: ResolvedAddress, request: AttemptRequest, signal: AbortSignal, limit: number, agent: HttpAgent): Promise<TransportResponse> {
+function post(target: URL, address: ResolvedAddress, request: AttemptRequest, signal: AbortSignal, limit: number, agent: HttpAgent, connected: () => Promise<Verdict>): Promise<TransportResponse> {
   // The connection goes to the checked address, whatever a second resolution would say; the
   // address is also what the agent pools the socket by.
   const lookup = ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
@@ -122,7 +143,16 @@ function post(target: URL, address: ResolvedAddress, request: AttemptRequest, si
       (response) => readCapped(response, limit).then(resolve, reject),
     );
     outgoing.on('error', reject);
-    outgoing.end(request.body);
+    // Nothing is sent (not even the headers) before the check made once the socket is connected.
+    outgoing.once('socket', (socket) => {
+      const check = (): void =>
+        void connected().then(
+          (verdict) => (verdict.allowed ? outgoing.end(request.body) : outgoing.destroy(new RefusedOnceConnected(verdict))),
+          (error: unknown) => outgoing.destroy(error as Error),
+        );
+      if (socket.connecting) socket.once('connect', check);
+      else check();
+    });
   });
 }
 

@@ -2,38 +2,52 @@
 // tenant cannot aim deliveries at the control API (/__mock) or the API families. A listener on a
 // wildcard address (0.0.0.0, ::) answers on every address of the machine; one on a single
 // address answers there. Loopback and unspecified addresses always count as the machine's own.
-// Paths served in-process (the webhook inbox) get a delivery addressed to the listener handed
-// over without any connection.
+// On a shared sandbox its replicas' listeners count as its own (they forward to it). Paths served
+// in-process (the webhook inbox) get a delivery addressed to any of them handed over without any
+// connection.
 import { networkInterfaces } from 'node:os';
 import ipaddr from 'ipaddr.js';
+import type { ListenerAddress } from '../store/record-journal.js';
 import type { Transport } from './transport.js';
 
 interface Listening {
   port: number;
-  /** Normalised addresses it answers on; null: every address of the machine. */
-  addresses: ReadonlySet<string> | null;
+  /** Normalised addresses it answers on. */
+  addresses: ReadonlySet<string>;
 }
 
 export class OwnListener {
   private readonly listening: Listening[] = [];
-  private machineAddresses: ReadonlySet<string> = new Set();
+  /** Other processes' listeners that count as this one's (a shared sandbox's replicas), as last read. */
+  private others: Listening[] = [];
+  private othersSource: (() => Promise<ListenerAddress[]>) | undefined;
   private readonly routes = new Map<string, Transport>();
 
   /** Records a listener (call once it listens: the port is known then). */
   listeningOn(address: { address: string; port: number }): void {
-    const ip = ipaddr.process(address.address);
-    const wildcard = ip.range() === 'unspecified';
-    this.machineAddresses = new Set(Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => normalised(entry.address))));
-    this.listening.push({ port: address.port, addresses: wildcard ? null : new Set([ip.toNormalizedString()]) });
+    this.listening.push(kept(listenerAddress(address)));
+  }
+
+  /**
+   * Counts the listeners `source` names as this mock's own too: on a shared sandbox, a replica's
+   * port forwards to the holder, so a webhook aimed there would reach the holder all the same.
+   * They are read by refresh(), which a delivery awaits before it checks where it connects.
+   */
+  alsoListening(source: () => Promise<ListenerAddress[]>): void {
+    this.othersSource = source;
+  }
+
+  /** Reads the other listeners again; rejects when they cannot be read (the attempt then fails). */
+  async refresh(): Promise<void> {
+    if (this.othersSource !== undefined) this.others = (await this.othersSource()).map(kept);
   }
 
   isOwn(ip: ipaddr.IPv4 | ipaddr.IPv6, port: number): boolean {
     const text = ip.toNormalizedString();
     const range = ip.range();
     const local = range === 'loopback' || range === 'unspecified';
-    return this.listening.some(
-      (listener) => listener.port === port && (local || (listener.addresses === null ? this.machineAddresses.has(text) : listener.addresses.has(text))),
-    );
+    const answers = (listener: Listening) => listener.port === port && (local || listener.addresses.has(text));
+    return this.listening.some(answers) || this.others.some(answers);
   }
 
   /** Hands deliveries to `path` on the listener to `transport` in-process. */
@@ -45,6 +59,18 @@ export class OwnListener {
   route(path: string): Transport | undefined {
     return this.routes.get(path);
   }
+}
+
+/** Where a listener bound to `address` answers: on that address, or on every address of the machine for a wildcard. */
+export function listenerAddress(address: { address: string; port: number }): ListenerAddress {
+  const ip = ipaddr.process(address.address);
+  const addresses =
+    ip.range() === 'unspecified' ? Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => normalised(entry.address))) : [ip.toNormalizedString()];
+  return { port: address.port, addresses };
+}
+
+function kept(address: ListenerAddress): Listening {
+  return { port: address.port, addresses: new Set(address.addresses) };
 }
 
 function normalised(address: string): string {

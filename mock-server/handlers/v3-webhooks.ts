@@ -54,7 +54,7 @@ export function webhookHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, Webh
 
     createWebhookEndpoint: async (request, context) => {
       const { name, url, events } = request.body;
-      refuseUnreachable(sandbox, url, 'body.url');
+      await refuseUnreachable(sandbox, url, 'body.url');
       const created = orFail(await engine().service.createEndpoint(clientOf(context), { name, url, events }));
       return v3Success('createWebhookEndpoint', context, clock, 201, { endpoint: presentEndpointWithSecret(created.endpoint, created.secret) });
     },
@@ -66,7 +66,7 @@ export function webhookHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, Webh
 
     updateWebhookEndpoint: async (request, context) => {
       const { name, url, events, status } = request.body;
-      if (url !== undefined) refuseUnreachable(sandbox, url, 'body.url');
+      if (url !== undefined) await refuseUnreachable(sandbox, url, 'body.url');
       const input = {
         ...(name !== undefined ? { name } : {}),
         ...(url !== undefined ? { url } : {}),

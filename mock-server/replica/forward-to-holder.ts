@@ -42,7 +42,7 @@ const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** How often the holder's address is asked for while none answers. */
 const lookupEveryMs = 50;
 
-export function forwardToHolder(holding: JournalHolding, options: ForwardingOptions): HolderForwarding {
+export function forwardToHolder(holding: Pick<JournalHolding, 'holder'>, options: ForwardingOptions): HolderForwarding {
   const trust = proxyaddr.compile([...options.trustProxy]);
   const waitMs = options.waitMs ?? 30_000;
   const agent = new Agent({ keepAlive: true, scheduling: 'lifo' });
@@ -74,7 +74,7 @@ class HolderLookup {
   private known: HolderAddress | undefined;
   private asking: Promise<HolderAddress | undefined> | null = null;
 
-  constructor(private readonly holding: JournalHolding) {}
+  constructor(private readonly holding: Pick<JournalHolding, 'holder'>) {}
 
   async find(stale: HolderAddress | undefined, deadline: number): Promise<HolderAddress | undefined> {
     while (Date.now() < deadline) {

@@ -2,15 +2,18 @@
 // listens on its own port all the same and answers every request there by forwarding it to the
 // holder (forward-to-holder.ts), while it waits to hold the sandbox. When the holder stops or
 // dies, one waiting replica gets the hold, takes the sandbox up from the database as a restart
-// does, and answers on the same port itself (the others now forward to it).
-import { createServer } from 'node:http';
+// does, and answers on the same port itself (the others now forward to it). Its port is recorded
+// in the database while it runs, so the holder never sends a webhook there.
+import { createServer, type RequestListener } from 'node:http';
 import { depositV1Info } from '../../generated/deposit-v1/contract-data.js';
 import { exchangeV3Info } from '../../generated/exchange-v3/contract-data.js';
 import { sandboxControlInfo } from '../../generated/sandbox-control/contract-data.js';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { baseUrl, listening } from '../http/listening.js';
 import { checkedSeed } from '../snapshot/journal-resume.js';
 import { prepareMockServer, serverTimeouts, type PreparedMockServer, type RunningMockServer, type StartOptions } from '../server.js';
+import { listenerAddress } from '../dispatch/own-listener.js';
+import type { RecordedListener } from '../store/record-journal.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import { forwardToHolder } from './forward-to-holder.js';
 
@@ -36,7 +39,26 @@ export async function startStandby(options: StartOptions & { store: SandboxStore
   await checkedSeed(options.store, options.seed);
   const forwarding = forwardToHolder(holding, { trustProxy: options.trustProxy ?? [], keptBodyBytes: largestJsonBodyBytes });
   const host = options.host ?? '127.0.0.1';
-  const forwarder = await listening(createServer(serverTimeouts(options), forwarding.listener), { port: options.port ?? 0, host });
+  // The holder must count a webhook aimed at this port as aimed at itself (dispatch/own-listener.ts):
+  // it reads where replicas listen once its connection is made. So a request is forwarded only
+  // on a connection accepted while this port's record counted, the same writing of it as now
+  // (not before it was first written, not while it was lost); the others are closed unanswered.
+  let recorded: RecordedListener | undefined;
+  const acceptedUnder = new WeakMap<Socket, number | undefined>();
+  const whileRecorded: RequestListener = (req, res) => {
+    const under = acceptedUnder.get(req.socket);
+    if (under === undefined || under !== recorded?.since) return void res.destroy();
+    forwarding.listener(req, res);
+  };
+  const server = createServer(serverTimeouts(options), whileRecorded);
+  server.on('connection', (socket: Socket) => acceptedUnder.set(socket, recorded?.since));
+  const forwarder = await listening(server, { port: options.port ?? 0, host });
+  recorded = await holding.replicaListeners.record(listenerAddress(forwarder.address() as AddressInfo)).catch((error: unknown) => {
+    forwarder.close();
+    forwarder.closeAllConnections();
+    forwarding.close();
+    throw error;
+  });
   const { port } = forwarder.address() as AddressInfo;
   let running: RunningMockServer | undefined;
   let closed = false;
@@ -67,6 +89,7 @@ export async function startStandby(options: StartOptions & { store: SandboxStore
       forwarding.close();
       await takingOver?.catch(() => undefined);
       await running?.close();
+      await recorded?.removed();
     },
   };
 }

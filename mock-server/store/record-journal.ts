@@ -72,6 +72,34 @@ export interface JournalHolding {
   holder(): Promise<HolderAddress | undefined>;
   /** Called once if this process's hold ends while it runs (its connection to the database broke). */
   onLost(listener: (error: Error) => void): void;
+  /** Where the replicas listen: whichever process holds the sandbox never sends a webhook there. */
+  readonly replicaListeners: ReplicaListeners;
+}
+
+/** Where a listener answers: its port, on these addresses (normalised; a wildcard listener's are its machine's). */
+export interface ListenerAddress {
+  port: number;
+  addresses: string[];
+}
+
+/**
+ * The listening addresses of the replicas of a shared sandbox. A webhook aimed at a replica's
+ * port would be forwarded to the holder: the holder counts them as its own (dispatch/own-listener.ts).
+ */
+export interface ReplicaListeners {
+  /** Records where this process listens, counted until `removed()` or the process's end (a dead one's too). */
+  record(address: ListenerAddress): Promise<RecordedListener>;
+  /** Where every live replica listens, as recorded now. */
+  live(): Promise<ListenerAddress[]>;
+}
+
+export interface RecordedListener {
+  /**
+   * Which writing of the record counts now (1, then 2 once the first was lost and written again,
+   * …); undefined while it is lost (the connection behind it broke) and not written again yet.
+   */
+  readonly since: number | undefined;
+  removed(): Promise<void>;
 }
 
 /** A write refused because another process took the journal over (this one lost its hold). */

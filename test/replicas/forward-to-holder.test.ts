@@ -45,11 +45,8 @@ async function holder(diesOn?: string): Promise<Holder> {
 
 /** A replica forwarding to `first` until it died, then to `next`. */
 async function replicaOf(first: Holder, next: Holder): Promise<string> {
-  const holding: JournalHolding = {
-    waitToHold: () => new Promise(() => undefined),
-    announce: async () => undefined,
+  const holding: Pick<JournalHolding, 'holder'> = {
     holder: async () => (first.dead ? { url: next.url, secret: 'next' } : { url: first.url, secret: 'first' }),
-    onLost: () => undefined,
   };
   const forwarding = forwardToHolder(holding, { trustProxy: [], waitMs: 5_000, keptBodyBytes: 1024 });
   const url = await listen(createServer(forwarding.listener));

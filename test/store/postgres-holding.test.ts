@@ -1,7 +1,10 @@
 // The hold on a shared sandbox's journal (record-journal.ts, JournalHolding) on a real PostgreSQL
 // server: one store holds it, another waits for it and gets it once the holder's session ends; the
 // holder's address is announced to the others; and a holder that lost its hold (its connection was
-// ended, another took over) can write nothing more: its write is refused, not merged.
+// ended, another took over) can write nothing more: its write is refused, not merged. Where the
+// replicas listen (ReplicaListeners) is read by the others as live until it is removed or the
+// session behind it ends (a replica killed, a connection cut); a replica whose connection was cut
+// records itself again on its own.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../mock-server/store/open-store.js';
@@ -14,12 +17,22 @@ const hasPostgres = engines.some((make) => make().name === 'postgres');
 
 const oneRecord = (doc: string): JournalWrite => ({ whole: false, headers: new Map([['top', '{}']]), upserts: [{ kind: 'order', id: '1', doc }], deletes: [] });
 
-/** Ends the sessions holding the journal's advisory lock, as a network failure or a DBA would. */
-async function endHolderSessions(url: string): Promise<void> {
+/** Ends the sessions holding advisory locks (the journal's, a replica listener's), as a network failure or a DBA would. */
+async function endLockSessions(url: string): Promise<void> {
   const client = new pg.Client(url);
   await client.connect();
   await client.query("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()");
   await client.end();
+}
+
+/** Whether `condition` came true within 10 s, asked every 20 ms. */
+async function until(condition: () => Promise<boolean>): Promise<boolean> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (await condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return false;
 }
 
 describe.runIf(hasPostgres)('the hold on a postgres:// sandbox', () => {
@@ -30,6 +43,7 @@ describe.runIf(hasPostgres)('the hold on a postgres:// sandbox', () => {
     opened.push(store);
     return store;
   };
+  const listenersOf = (store: SandboxStore) => store.journal!.holding!.replicaListeners;
   beforeAll(async () => {
     server = await startPostgres();
   });
@@ -77,7 +91,7 @@ describe.runIf(hasPostgres)('the hold on a postgres:// sandbox', () => {
     await first.journal!.write(oneRecord('{"by":"first"}'));
     const lost = new Promise<Error>((resolve) => first.journal!.holding!.onLost(resolve));
     const waiting = second.journal!.holding!.waitToHold();
-    await endHolderSessions(url);
+    await endLockSessions(url);
     await waiting;
     await lost;
     await expect(first.journal!.write(oneRecord('{"by":"first, after losing"}'))).rejects.toBeInstanceOf(JournalHoldLost);
@@ -85,5 +99,29 @@ describe.runIf(hasPostgres)('the hold on a postgres:// sandbox', () => {
     await second.journal!.write(oneRecord('{"by":"second"}'));
     const rows = [...(await second.journal!.read())!.rows];
     expect(rows.map((row) => row.doc)).toEqual(['{"by":"second"}']);
+  });
+
+  it('counts where a replica listens while it is recorded, and no longer once removed', async () => {
+    const url = await server.createDatabase();
+    const [holder, replica] = [await open(url), await open(url)];
+    const recorded = await listenersOf(replica).record({ port: 4011, addresses: ['10.0.0.5', '127.0.0.1'] });
+    expect(recorded.since).toBe(1);
+    expect(await listenersOf(holder).live()).toEqual([{ port: 4011, addresses: ['10.0.0.5', '127.0.0.1'] }]);
+    await recorded.removed();
+    expect(await listenersOf(holder).live()).toEqual([]);
+  });
+
+  it('stops counting where a replica listens when its session ends, until it records itself again', async () => {
+    const url = await server.createDatabase();
+    const [holder, replica] = [await open(url), await open(url)];
+    const recorded = await listenersOf(replica).record({ port: 4012, addresses: ['127.0.0.1'] });
+    await endLockSessions(url);
+    // The session ends (and its lock with it) as soon as the server has stopped its process.
+    expect(await until(async () => (await listenersOf(holder).live()).length === 0)).toBe(true);
+    // Told by its connection's error, it records itself again about a second later.
+    expect(await until(async () => recorded.since === 2 && (await listenersOf(holder).live()).length === 1)).toBe(true);
+    expect(await listenersOf(holder).live()).toEqual([{ port: 4012, addresses: ['127.0.0.1'] }]);
+    await recorded.removed();
+    expect(await listenersOf(holder).live()).toEqual([]);
   });
 });

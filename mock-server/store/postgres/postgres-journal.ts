@@ -3,7 +3,8 @@
 // The journal is held by one process through a session advisory lock on a connection of its own,
 // kept until the store closes (or the process dies, which ends the session and frees the lock).
 // Replicas wait for that lock (JournalHolding); the holder's row (migration 4) says where they
-// reach the holder, and its epoch fences a holder that lost its lock from writing.
+// reach the holder, and its epoch fences a holder that lost its lock from writing. Where the
+// replicas listen is recorded beside it (postgres-replica-listeners.ts).
 import type { Pool, PoolClient } from 'pg';
 import {
   JournalHeldElsewhere,
@@ -15,6 +16,7 @@ import {
   type JournalWrite,
   type RecordJournal,
 } from '../record-journal.js';
+import { PostgresReplicaListeners } from './postgres-replica-listeners.js';
 import { transactionOn } from './transaction.js';
 
 /** The advisory lock key of the journal's holder (advisory locks are per database). */
@@ -24,6 +26,7 @@ const waitRetryMs = 1000;
 
 export class PostgresJournal implements RecordJournal, JournalHolding {
   readonly holding: JournalHolding = this;
+  readonly replicaListeners: PostgresReplicaListeners;
   /** The connection holding the lock while this process holds the journal. */
   private lockClient: PoolClient | undefined;
   /** The hold this process took (sandbox_holder.epoch); undefined while it holds none. */
@@ -40,7 +43,9 @@ export class PostgresJournal implements RecordJournal, JournalHolding {
     private readonly pool: Pool,
     /** The URL without its password, for messages. */
     private readonly location: string,
-  ) {}
+  ) {
+    this.replicaListeners = new PostgresReplicaListeners(pool);
+  }
 
   async hold(): Promise<void> {
     if (this.lockClient !== undefined) return;

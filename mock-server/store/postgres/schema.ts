@@ -84,6 +84,12 @@ export const migrations: readonly string[] = [
   CREATE TABLE sandbox_holder (one BOOLEAN PRIMARY KEY DEFAULT true CHECK (one), epoch BIGINT NOT NULL, peer_url TEXT, secret TEXT);
   INSERT INTO sandbox_holder (epoch) VALUES (0);
   `,
+  `
+  -- Where each replica listens (postgres-replica-listeners.ts): the holder never sends a webhook
+  -- there. A row counts while the session that wrote it holds the advisory lock (class, id), so a
+  -- replica that dies (kill -9 included) stops counting once PostgreSQL ends its session.
+  CREATE TABLE replica_listeners (id SERIAL PRIMARY KEY, port INTEGER NOT NULL, addresses TEXT[] NOT NULL);
+  `,
 ];
 
 export const schemaVersion = migrations.length;
