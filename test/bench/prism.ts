@@ -18,7 +18,7 @@ export interface PrismProbe {
 }
 
 /**
- * Starts Prism on `contract` (a file of contracts/). `routesBasePath` is where the generated route
+ * Starts Prism on `contract` (the path of a file of contracts/). `routesBasePath` is where the generated route
  * table mounts the contract's paths; Prism may or may not route under it, so the probe tries both
  * and the answer says which one Prism serves (`basePath`).
  */

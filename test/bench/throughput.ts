@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { depositV1RoutesBasePath } from '../../generated/deposit-v1/routes.js';
 import { exchangeV3RoutesBasePath } from '../../generated/exchange-v3/routes.js';
+import { apiContracts, contractsDir } from '../support/contracts.js';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
 import { load, type LoadFigures, type LoadRequest } from './lib/load.js';
 import { startChild, tsxNode, type ChildServer } from './lib/processes.js';
@@ -40,8 +41,8 @@ interface Server {
 
 /** Each family of cases (by name prefix), the contract Prism mocks for it and where its routes mount. */
 const prismContracts = [
-  { family: 'v3 ', contract: 'contracts/exchange-v3.openapi.yaml', routesBasePath: exchangeV3RoutesBasePath },
-  { family: 'v1 ', contract: 'contracts/deposit-v1.openapi.yaml', routesBasePath: depositV1RoutesBasePath },
+  { family: 'v3 ', contract: join(contractsDir, apiContracts.v3), routesBasePath: exchangeV3RoutesBasePath },
+  { family: 'v1 ', contract: join(contractsDir, apiContracts.v1), routesBasePath: depositV1RoutesBasePath },
 ];
 
 /** One Prism per contract, each serving its family's cases; skipped ones say why. */
