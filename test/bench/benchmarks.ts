@@ -7,6 +7,7 @@ import { restart } from './restart.js';
 import { scale } from './scale.js';
 import { slowSenders } from './slow-senders.js';
 import { generation, webhookDeliveries } from './spawned-bench.js';
+import { sustained } from './sustained.js';
 import { throughput } from './throughput.js';
 
 export interface BenchOptions {
@@ -26,6 +27,7 @@ export const benchmarks: Record<string, (options: BenchOptions) => BenchResult |
   'slow-senders': slowSenders,
   'journal-flush': journalFlush,
   replicas,
+  sustained,
 };
 
 /** Runs the chosen benchmarks in order; a failing one is reported and the others still run. */

@@ -2,8 +2,8 @@
 // bench-results/<name>.json. Figures are medians over repeats; comparisons are ratios against
 // baselines measured in the same run on the same machine.
 //   --quick        tiny durations and sizes (the CI smoke run: it works, nothing is judged)
-//   --only NAME    one benchmark (repeatable): throughput, cold-start, generate, scale, restart, webhooks, slow-senders, journal-flush, replicas
-//   --with-prism   add Prism mocking our v3 contract to the throughput baselines
+//   --only NAME    one benchmark (repeatable): throughput, cold-start, generate, scale, restart, webhooks, slow-senders, journal-flush, replicas, sustained
+//   --with-prism   add Prism mocking our v3 and v1 contracts to the throughput baselines
 //   --store ENGINE the throughput benchmark's fresh mock on this storage engine (repeatable:
 //                  memory, sqlite, postgres; default memory)
 import { parseArgs } from 'node:util';

@@ -21,8 +21,7 @@ import { startChild, tsxNode } from './lib/processes.js';
 import { recordBytesBounds, type RecordKind } from './lib/record-bounds.js';
 import { report, round } from './lib/report.js';
 import { medianSlope, rssBytes, slope } from './lib/rss.js';
-import type { SettledMemory } from './lib/settled-memory.js';
-import { settledMemoryQuery } from './servers/heap-probe.js';
+import { settledMemoryOf } from './servers/heap-probe.js';
 import { throughputCases, type Case, type MockCredentials } from './throughput-cases.js';
 
 const flatMbPerMinute = 2;
@@ -42,19 +41,8 @@ const judged = duration >= judgedFromSeconds;
 const pathOf = (operationId: string) => `${exchangeV3RoutesBasePath}${exchangeV3Routes.find((r) => r.operationId === operationId)!.path}`;
 
 const mock = await startChild<MockCredentials>(['--expose-gc', ...tsxNode], 'test/bench/servers/mock.ts', [], {}, { ipc: true });
-/** The mock's memory after a garbage collection; one query at a time, so each answer is its own. */
-let lastQuery = Promise.resolve<unknown>(undefined);
-const settled = (): Promise<SettledMemory> => {
-  const answer = lastQuery.then(
-    () =>
-      new Promise<SettledMemory>((resolve) => {
-        mock.child.once('message', (message) => resolve(message as SettledMemory));
-        mock.child.send(settledMemoryQuery);
-      }),
-  );
-  lastQuery = answer;
-  return answer;
-};
+/** The mock's memory after a garbage collection. */
+const settled = settledMemoryOf(mock.child);
 try {
   const auth = { authorization: `Bearer ${mock.info.token}` };
   const { cases } = await throughputCases(mock.info);

@@ -1,7 +1,7 @@
 // Throughput, latency and server CPU per request of the five requests of throughput-cases.ts at
 // 10 and 50 connections, against baselines measured in the same run serving the same JSON: a bare
 // node:http server and a plain express 5 app (and, with --with-prism, Prism mocking our own
-// contract). The mock is measured twice per repeat: on a fresh process (started for the repeat)
+// contracts: the v3 one for the v3 requests, the v1 deposit one for the v1 requests; prism.ts). The mock is measured twice per repeat: on a fresh process (started for the repeat)
 // and on one long-lived process that has served every earlier load, so a cost that grows with
 // what a process has stored shows as a gap between the two. With --store, the fresh mock runs on
 // each storage engine named (memory by default), and with memory among several, each other
@@ -10,7 +10,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { depositV1RoutesBasePath } from '../../generated/deposit-v1/routes.js';
 import { exchangeV3RoutesBasePath } from '../../generated/exchange-v3/routes.js';
+import { apiContracts, contractsDir } from '../support/contracts.js';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
 import { load, type LoadFigures, type LoadRequest } from './lib/load.js';
 import { startChild, tsxNode, type ChildServer } from './lib/processes.js';
@@ -29,10 +31,46 @@ const connectionCounts = [10, 50];
 
 interface Server {
   name: string;
-  /** The server's origin; v3 Prism serves the v3 cases only, under its own base path. */
+  /** The server's origin. */
   url: string;
   pid: number | undefined;
   serves(c: Case): boolean;
+  /** The path and query a case is sent to (a Prism serves its contract under its own base path). */
+  target(c: Case): string;
+}
+
+/** Each family of cases (by name prefix), the contract Prism mocks for it and where its routes mount. */
+const prismContracts = [
+  { family: 'v3 ', contract: join(contractsDir, apiContracts.v3), routesBasePath: exchangeV3RoutesBasePath },
+  { family: 'v1 ', contract: join(contractsDir, apiContracts.v1), routesBasePath: depositV1RoutesBasePath },
+];
+
+/** One Prism per contract, each serving its family's cases; skipped ones say why. */
+async function prismBaselines(cases: readonly Case[]): Promise<{ servers: Server[]; children: ChildServer<unknown>[]; skipped: string[] }> {
+  const started = await Promise.all(
+    prismContracts.map(async ({ family, contract, routesBasePath }) => {
+      const ofFamily = (c: Case) => c.name.startsWith(family);
+      const probe = cases.find((c) => ofFamily(c) && c.method === 'GET')!;
+      const prism = await startPrism(contract, routesBasePath, {
+        path: probe.target.slice(routesBasePath.length),
+        headers: () => ({ ...probe.headers, ...probe.each?.().headers }),
+      });
+      return { prism, ofFamily, routesBasePath };
+    }),
+  );
+  const servers: Server[] = [];
+  const children: ChildServer<unknown>[] = [];
+  const skipped: string[] = [];
+  for (const { prism, ofFamily, routesBasePath } of started) {
+    if ('skipped' in prism) {
+      skipped.push(prism.skipped);
+      continue;
+    }
+    children.push(prism.server);
+    const url = prism.server.info.url + prism.basePath;
+    servers.push({ name: 'prism', url, pid: undefined, serves: ofFamily, target: (c) => c.target.slice(routesBasePath.length) });
+  }
+  return { servers, children, skipped };
 }
 
 type MockChild = ChildServer<MockCredentials>;
@@ -47,7 +85,8 @@ function mockStarter(engine: string, scratch: string, postgres: () => Promise<Po
   };
 }
 
-const mockServer = (name: string, child: MockChild): Server => ({ name, url: child.info.url, pid: child.child.pid, serves: () => true });
+const whole = (c: Case) => c.target;
+const mockServer = (name: string, child: MockChild): Server => ({ name, url: child.info.url, pid: child.child.pid, serves: () => true, target: whole });
 
 export async function throughput(options: ThroughputOptions): Promise<BenchResult> {
   const durationSeconds = options.quick ? 1 : 5;
@@ -67,25 +106,21 @@ export async function throughput(options: ThroughputOptions): Promise<BenchResul
     for (const kind of ['node-http', 'express']) {
       const child = await startChild<{ url: string }>(tsxNode, 'test/bench/servers/baseline.ts', [kind, cannedFile]);
       children.push(child);
-      baselines.push({ name: kind === 'express' ? 'express 5' : 'node:http', url: child.info.url, pid: child.child.pid, serves: () => true });
+      baselines.push({ name: kind === 'express' ? 'express 5' : 'node:http', url: child.info.url, pid: child.child.pid, serves: () => true, target: whole });
     }
-    let prismSkipped: string | undefined;
+    let prismSkipped: string[] = [];
     if (options.withPrism) {
-      const prism = await startPrism({ authorization: `Bearer ${longLived.info.token}` });
-      if ('skipped' in prism) prismSkipped = prism.skipped;
-      else {
-        children.push(prism.server);
-        // Prism serves the v3 contract under its own base path: the v3 cases only.
-        const url = prism.server.info.url + prism.basePath;
-        baselines.push({ name: 'prism', url, pid: undefined, serves: (c) => c.name.startsWith('v3 ') });
-      }
+      const prism = await prismBaselines(cases);
+      children.push(...prism.children);
+      baselines.push(...prism.servers);
+      prismSkipped = prism.skipped;
     }
     const freshName = (engine: string) => (stores.length === 1 && engine === 'memory' ? 'mock' : `mock ${engine}`);
     const starters = stores.map((engine) => ({ name: freshName(engine), start: mockStarter(engine, scratch, startPostgresOnce) }));
 
     const samples = new Map<string, LoadFigures[]>();
     const requestFor = (server: Server, c: Case): LoadRequest => ({
-      url: server.name === 'prism' ? `${server.url}${c.target.slice(exchangeV3RoutesBasePath.length)}` : `${server.url}${c.target}`,
+      url: `${server.url}${server.target(c)}`,
       method: c.method,
       headers: c.headers,
       ...(c.body === undefined ? {} : { body: c.body }),
@@ -135,6 +170,7 @@ export async function throughput(options: ThroughputOptions): Promise<BenchResul
             'CPU µs/req': name === 'prism' ? null : round(medianOf(key, (f) => f.serverCpuUs)),
             'vs express': ratio(rpsOf(name), rpsOf('express 5')),
             'vs node:http': ratio(rpsOf(name), rpsOf('node:http')),
+            'vs prism': name === 'prism' ? null : ratio(rpsOf(name), rpsOf('prism')),
             'vs memory': memoryName !== null && onOtherEngine.has(name) ? ratio(rpsOf(name), rpsOf(memoryName)) : null,
             'non-2xx': all.reduce((sum, f) => sum + f.non2xx, 0),
             errors: all.reduce((sum, f) => sum + f.errors, 0),
@@ -149,7 +185,7 @@ export async function throughput(options: ThroughputOptions): Promise<BenchResul
         durationSeconds,
         repeats,
         stores,
-        ...(options.withPrism ? { prism: prismSkipped === undefined ? 'measured' : `skipped: ${prismSkipped}` } : {}),
+        ...(options.withPrism ? { prism: prismSkipped.length === 0 ? 'measured' : `skipped: ${prismSkipped.join('; ')}` } : {}),
         requests: Object.fromEntries(cases.map((c) => [c.name, `${c.method} ${c.target}${c.body === undefined ? '' : ` ${c.body}`}`])),
       },
     };

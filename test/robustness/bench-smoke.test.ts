@@ -64,6 +64,25 @@ describe('npm run bench -- --quick', () => {
     expectFigures(written('restart'), ['file MB', 'first 200 ms', 'list page ms', 'list cursor ms']);
     expectFigures(written('webhooks'), ['signed_deliveries_per_s', 'plain_posts_per_s', 'ratio']);
     expectFigures(written('journal-flush'), ['flush after a create µs', 'flush, nothing changed µs', 'whole encoding µs', 'create vs whole']);
+    const sustained = written('sustained');
+    expectFigures(sustained, [
+      'quotes driven',
+      'fresh req/s',
+      'long-lived req/s',
+      'req/s vs fresh',
+      'fresh CPU µs/req',
+      'long-lived CPU µs/req',
+      'CPU vs fresh',
+      'heap MB at half',
+      'heap MB at end',
+      'heap B/1k quotes (2nd half)',
+      'RSS MB at half',
+      'RSS MB at end',
+      'RSS B/1k quotes (2nd half)',
+    ]);
+    // Every quote of the drive and of the measurements was answered 2xx.
+    expect(sustained.rows[0]!['non-2xx']).toBe(0);
+    expect(sustained.rows[0]!.errors).toBe(0);
     const replicas = written('replicas');
     if (replicas.skipped === undefined) {
       expectFigures(replicas, ['req/s', 'p99 ms', 'CPU µs/req', 'non-2xx', 'errors']);
