@@ -270,7 +270,7 @@ class DispatchTable<Payload> {
       const entry: DispatchEntry<Payload> = { route, payload, parameters, literals: segments.map((segment) => segment.toLowerCase()) };
       const method = route.method.toUpperCase();
       if (parameters.every((name) => name === null)) {
-        const key = `${method} ${entry.literals.join('/')}`;
+        const key = literalKey(method, entry.literals.join('/'));
         if (!this.literal.has(key)) this.literal.set(key, entry);
       } else {
         const key = `${method} ${segments.length}`;
@@ -284,22 +284,21 @@ class DispatchTable<Payload> {
     const query = url.indexOf('?');
     let path = query === -1 ? url : url.slice(0, query);
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
-    // A literal path straight from its text (what find's key joins from the segments), without
-    // splitting it: most requests are for one (a list, a create, a ping).
-    if (path.startsWith('/')) {
-      const literal = this.literal.get(`${method} ${path.slice(1).toLowerCase()}`);
-      if (literal !== undefined) return { entry: literal, params: {} };
-    }
-    const segments = path.split('/').slice(1);
-    return this.find(method, segments) ?? (method === 'HEAD' ? this.find('GET', segments) : undefined);
+    // The segments after the first '/' (the leading one of an origin-form path), not yet split:
+    // a literal path is found from its text, and most requests are for one.
+    const slash = path.indexOf('/');
+    const rest = slash === -1 ? '' : path.slice(slash + 1);
+    const lowered = rest.toLowerCase();
+    return this.find(method, rest, lowered) ?? (method === 'HEAD' ? this.find('GET', rest, lowered) : undefined);
   }
 
-  private find(method: string, segments: string[]): { entry: DispatchEntry<Payload>; params: Record<string, string> } | undefined {
-    const lowered = segments.map((segment) => segment.toLowerCase());
-    const literal = this.literal.get(`${method} ${lowered.join('/')}`);
+  private find(method: string, rest: string, lowered: string): { entry: DispatchEntry<Payload>; params: Record<string, string> } | undefined {
+    const literal = this.literal.get(literalKey(method, lowered));
     if (literal !== undefined) return { entry: literal, params: {} };
+    const segments = rest.split('/');
+    const loweredSegments = lowered.split('/');
     for (const entry of this.parameterised.get(`${method} ${segments.length}`) ?? []) {
-      if (!entry.parameters.every((name, i) => (name === null ? entry.literals[i] === lowered[i] : segments[i] !== ''))) continue;
+      if (!entry.parameters.every((name, i) => (name === null ? entry.literals[i] === loweredSegments[i] : segments[i] !== ''))) continue;
       const params: Record<string, string> = {};
       entry.parameters.forEach((name, i) => {
         if (name !== null) params[name] = decodeURIComponent(segments[i]!);
@@ -308,6 +307,11 @@ class DispatchTable<Payload> {
     }
     return undefined;
   }
+}
+
+/** The literal table's key of a path: its method and its lower-cased segments joined by '/'. */
+function literalKey(method: string, loweredSegments: string): string {
+  return `${method} ${loweredSegments}`;
 }
 
 /** The operation a request is for, with its decoded path parameters. */
