@@ -4,13 +4,13 @@
 // delivery due, the dispatcher is kicked off without being awaited, as real deliveries are
 // asynchronous to the API call.
 import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
-import type { DeliveryRecord, EventRecord } from '../store/records/webhook-records.js';
+import type { DeliveryFacets, EventFacets } from '../store/webhook-store.js';
 import type { WebhookFailure } from '../domain/webhooks/webhook-service.js';
 import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
 import { v3Success } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
-import { filterPredicate, listRecords, ListableCollection, match, type FilterMatcher } from '../store/list-records.js';
+import { filterPredicate, match, type FilterMatcher } from '../store/list-records.js';
 import { v3ListRequestOf } from './v3-list-request.js';
 import { causingRequest, clientOf } from './v3-request.js';
 import { webhookContractData } from './v3-webhooks-contract.js';
@@ -22,11 +22,8 @@ type WebhookOperation =
   | 'rotateWebhookSecret' | 'sendTestWebhook' | 'listWebhookEvents' | 'getWebhookEvent' | 'listWebhookDeliveries'
   | 'getWebhookDelivery' | 'retryWebhookDelivery';
 
-/** The sort fields of both logs (the contract's WebhookEventSort / WebhookDeliverySort). */
-const byCreatedAt = { created_at: (record: { createdAt: Date }) => record.createdAt.getTime() };
-
-const eventMatchers: Record<string, FilterMatcher<EventRecord>> = { type: match.oneOf((e) => e.type) };
-const deliveryMatchers: Record<string, FilterMatcher<DeliveryRecord>> = {
+const eventMatchers: Record<string, FilterMatcher<EventFacets>> = { type: match.oneOf((e) => e.type) };
+const deliveryMatchers: Record<string, FilterMatcher<DeliveryFacets>> = {
   status: match.oneOf((d) => d.status),
   event_id: match.oneOf((d) => d.eventId),
   endpoint_id: match.oneOf((d) => d.endpointId),
@@ -116,9 +113,7 @@ export function webhookHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, Webh
 
     listWebhookEvents: async (request, context) => {
       const listRequest = v3ListRequestOf(request.query, 'listWebhookEvents');
-      const events = new ListableCollection<EventRecord>({ id: (e) => e.id, fields: byCreatedAt });
-      for (const event of await engine().service.listEvents(clientOf(context))) events.upsert(event);
-      const page = listRecords(events, listRequest, filterPredicate(listRequest.filters, eventMatchers));
+      const page = await engine().service.pageEvents(clientOf(context), listRequest, filterPredicate(listRequest.filters, eventMatchers));
       return v3Success('listWebhookEvents', context, clock, 200, { events: page.items.map((e) => presentEvent(e)) }, { pagination: page.meta });
     },
 
@@ -131,9 +126,7 @@ export function webhookHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, Webh
 
     listWebhookDeliveries: async (request, context) => {
       const listRequest = v3ListRequestOf(request.query, 'listWebhookDeliveries');
-      const deliveries = new ListableCollection<DeliveryRecord>({ id: (d) => d.id, fields: byCreatedAt });
-      for (const delivery of await engine().service.listDeliveries(clientOf(context))) deliveries.upsert(delivery);
-      const page = listRecords(deliveries, listRequest, filterPredicate(listRequest.filters, deliveryMatchers));
+      const page = await engine().service.pageDeliveries(clientOf(context), listRequest, filterPredicate(listRequest.filters, deliveryMatchers));
       return v3Success('listWebhookDeliveries', context, clock, 200, { deliveries: page.items.map(presentDelivery) }, { pagination: page.meta });
     },
 

@@ -1,6 +1,6 @@
 // Records are kept as JSON documents by the database engines; their Dates survive the round trip as
 // `{"$date": epochMs}` (JSON.stringify would turn them into strings that read back as strings).
-const dateTag = '$date';
+export const dateTag = '$date';
 
 export function encodeRecord(record: unknown): string {
   return JSON.stringify(record, function (this: Record<string, unknown>, key, value: unknown) {

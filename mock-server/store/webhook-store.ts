@@ -1,6 +1,8 @@
 // Where the webhook engine's endpoints, events and deliveries live (a part of the storage port).
 // The due queue is an index of the deliveries' `nextAttemptAt`, kept by the store itself: a
 // durable engine resumes it after a restart with no timer state to rebuild.
+import type { ListedPage } from './list-records.js';
+import type { ListFamily, ListRequest } from './list-query.js';
 import type { DeliveryRecord, EndpointRecord, EventRecord } from './records/webhook-records.js';
 
 export interface DeliveryFilter {
@@ -8,6 +10,18 @@ export interface DeliveryFilter {
   eventId?: string;
   endpointId?: string;
 }
+
+/** What a client's list of events is filtered by (GET /webhooks/events). */
+export type EventFacets = Pick<EventRecord, 'type'>;
+/** What a client's list of deliveries is filtered by (GET /webhooks/deliveries). */
+export type DeliveryFacets = Pick<DeliveryRecord, 'status' | 'eventId' | 'endpointId'>;
+
+/**
+ * One page of a client's log (its events or its deliveries): both are sorted by creation only
+ * (`created_at`, ties by id). An engine reads whole records for the page alone, and reads no other
+ * client's records.
+ */
+export type LogPage<R, Facets> = <F extends ListFamily>(clientId: string, request: ListRequest<F>, filter?: (record: Facets) => boolean) => Promise<ListedPage<R, F>>;
 
 export interface ClaimedDelivery {
   delivery: DeliveryRecord;
@@ -28,14 +42,16 @@ export interface WebhookStore {
 
   saveEvent(event: EventRecord): Promise<void>;
   getEvent(id: string): Promise<EventRecord | undefined>;
-  /** A client's events, oldest first; every client's when no client is given (the inspector). */
-  listEvents(clientId?: string): Promise<EventRecord[]>;
+  /** Every client's events, oldest first (snapshots, the inspector). */
+  listEvents(): Promise<EventRecord[]>;
+  pageEvents: LogPage<EventRecord, EventFacets>;
 
   /** Stores the delivery and (re)places it in the due queue by its `nextAttemptAt`. */
   saveDelivery(delivery: DeliveryRecord): Promise<void>;
   getDelivery(id: string): Promise<DeliveryRecord | undefined>;
   /** Deliveries matching every given field, oldest first. */
   listDeliveries(filter: DeliveryFilter): Promise<DeliveryRecord[]>;
+  pageDeliveries: LogPage<DeliveryRecord, DeliveryFacets>;
   /**
    * Up to `limit` deliveries whose next attempt is due at `now`, earliest first (ties in the
    * order they were queued). Reading does not dequeue: recording the attempt moves them.

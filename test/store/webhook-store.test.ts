@@ -4,6 +4,7 @@
 // memory engine's survives a restart.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AttemptRecord, DeliveryRecord, EndpointRecord, EventRecord } from '../../mock-server/store/records/webhook-records.js';
+import { decodeCursor, type ListRequest, type SortTerm } from '../../mock-server/store/list-query.js';
 import { engines } from './support/engines.js';
 
 const t0 = Date.parse('2026-11-21T12:00:00Z');
@@ -73,8 +74,51 @@ for (const makeEngine of engines) {
       expect(await webhooks.deleteEndpoint('we1')).toBe(false);
       expect(await webhooks.countEndpoints('c1')).toBe(1);
       for (const [id, client] of [['ev1', 'c1'], ['ev2', 'c2'], ['ev3', 'c1']] as const) await webhooks.saveEvent(event(id, client));
-      expect((await webhooks.listEvents('c1')).map((e) => e.id)).toEqual(['ev1', 'ev3']);
       expect((await webhooks.listEvents()).map((e) => e.id)).toEqual(['ev1', 'ev2', 'ev3']);
+    });
+
+    it("page a client's events and deliveries by creation, filtered, its own only, updates read as they are now", async () => {
+      const { webhooks } = await engine.open();
+      // Created out of id order, at 2, 0, 1 and 0 s: the page is by created_at, ties by id.
+      for (const [id, client, second] of [['ev1', 'c1', 2], ['ev2', 'c1', 0], ['ev3', 'c1', 1], ['ev4', 'c1', 0], ['evX', 'c2', 0]] as const) {
+        await webhooks.saveEvent({ ...event(id, client), createdAt: at(second) });
+        await webhooks.saveDelivery(delivery(`d-${id}`, { clientId: client, eventId: id, createdAt: at(second), nextAttemptAt: null }));
+      }
+      await webhooks.saveEvent({ ...event('ev3', 'c1'), createdAt: at(1), type: 'api.other', status: 'delivered' });
+      await webhooks.saveDelivery(delivery('d-ev3', { eventId: 'ev3', createdAt: at(1), status: 'delivered', nextAttemptAt: null }));
+      const pageOf = (perPage: number, page = 1, direction: 'asc' | 'desc' = 'asc'): ListRequest<'v3'> => ({
+        family: 'v3',
+        mode: 'page',
+        page,
+        perPage,
+        sort: [{ field: 'created_at', direction }],
+        filters: {},
+      });
+
+      const all = await webhooks.pageEvents('c1', pageOf(10));
+      expect(all.items.map((e) => e.id)).toEqual(['ev2', 'ev4', 'ev3', 'ev1']);
+      expect(all.items[2]).toEqual({ ...event('ev3', 'c1'), createdAt: at(1), type: 'api.other', status: 'delivered' });
+      expect(all.meta).toMatchObject({ mode: 'page', total: 4 });
+      expect((await webhooks.pageEvents('c1', pageOf(2, 2, 'desc'))).items.map((e) => e.id)).toEqual(['ev4', 'ev2']);
+      expect((await webhooks.pageEvents('c1', pageOf(10), (e) => e.type === 'api.other')).items.map((e) => e.id)).toEqual(['ev3']);
+      expect((await webhooks.pageEvents('c3', pageOf(10))).items).toEqual([]);
+
+      const sort: SortTerm[] = [{ field: 'created_at', direction: 'asc' }];
+      const cursorPage = (cursor: string | null): ListRequest<'v3'> => {
+        const after = cursor === null ? null : decodeCursor(cursor, sort);
+        if (after !== null && !after.ok) throw new Error(after.message);
+        return { family: 'v3', mode: 'cursor', cursor, after: after?.position ?? null, perPage: 3, sort, filters: {} };
+      };
+      const first = await webhooks.pageEvents('c1', cursorPage(null));
+      expect(first.items.map((e) => e.id)).toEqual(['ev2', 'ev4', 'ev3']);
+      expect(first.meta).toMatchObject({ mode: 'cursor', has_more: true });
+      const next = await webhooks.pageEvents('c1', cursorPage(first.meta.mode === 'cursor' ? first.meta.next_cursor : null));
+      expect(next.items.map((e) => e.id)).toEqual(['ev1']);
+      expect(next.meta).toMatchObject({ has_more: false, next_cursor: null });
+
+      const deliveries = await webhooks.pageDeliveries('c1', pageOf(10), (d) => d.status === 'delivered' || d.eventId === 'ev1');
+      expect(deliveries.items.map((d) => [d.id, d.status])).toEqual([['d-ev3', 'delivered'], ['d-ev1', 'pending']]);
+      expect((await webhooks.pageDeliveries('c2', pageOf(10))).items.map((d) => d.id)).toEqual(['d-evX']);
     });
 
     it('keep every attempt of a delivery, in order, Dates and missing answers included', async () => {

@@ -22,7 +22,7 @@ import type {
   EventStatus,
 } from '../../store/records/webhook-records.js';
 import { newDelivery } from './records.js';
-import type { DeliveryFilter, WebhookStore } from '../../store/webhook-store.js';
+import type { DeliveryFacets, EventFacets, LogPage, WebhookStore } from '../../store/webhook-store.js';
 
 /** The catalog codes (exchangeV3ErrorCodes) the engine answers with. */
 export type WebhookFailureCode = Extract<keyof typeof exchangeV3ErrorCodes, 'not_found' | 'webhook_endpoint_limit_reached' | 'invalid_state_transition'>;
@@ -283,9 +283,8 @@ export class WebhookService {
     return { ok: true, event, deliveries: await this.store.listDeliveries({ eventId: id }) };
   }
 
-  listEvents(clientId: string): Promise<EventRecord[]> {
-    return this.store.listEvents(clientId);
-  }
+  /** One page of the client's events (store/log-pages.ts). */
+  pageEvents: LogPage<EventRecord, EventFacets> = (clientId, request, filter) => this.store.pageEvents(clientId, request, filter);
 
   // ---- deliveries ----
 
@@ -295,9 +294,8 @@ export class WebhookService {
     return { ok: true, delivery };
   }
 
-  listDeliveries(clientId: string, filter: Omit<DeliveryFilter, 'clientId'> = {}): Promise<DeliveryRecord[]> {
-    return this.store.listDeliveries({ ...filter, clientId });
-  }
+  /** One page of the client's deliveries. */
+  pageDeliveries: LogPage<DeliveryRecord, DeliveryFacets> = (clientId, request, filter) => this.store.pageDeliveries(clientId, request, filter);
 
   /** The machine's `retry` (failed → queued): one new attempt, due now. */
   async retry(clientId: string, deliveryId: string): Promise<Outcome<{ delivery: DeliveryRecord }>> {

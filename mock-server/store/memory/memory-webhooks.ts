@@ -1,6 +1,9 @@
 // The memory engine's webhook records. Records are copied in and out, as a durable engine would.
 import type { DeliveryRecord, EndpointRecord, EventRecord } from '../records/webhook-records.js';
-import type { ClaimedDelivery, DeliveryFilter, WebhookStore } from '../webhook-store.js';
+import { listRecords, type ListedPage } from '../list-records.js';
+import type { ListFamily, ListRequest } from '../list-query.js';
+import { clientScope, logCollection } from '../log-pages.js';
+import type { ClaimedDelivery, DeliveryFacets, DeliveryFilter, EventFacets, WebhookStore } from '../webhook-store.js';
 import { packEvent, unpackEvent, type PackedEvent } from './packed-event.js';
 
 interface QueueEntry {
@@ -11,9 +14,20 @@ interface QueueEntry {
 
 export class MemoryWebhookStore implements WebhookStore {
   private readonly endpoints = new Map<string, EndpointRecord>();
-  /** Packed (packed-event.ts): a sandbox keeps one per order it ever created. */
-  private readonly events = new Map<string, PackedEvent>();
-  private readonly deliveries = new Map<string, DeliveryRecord>();
+  /**
+   * Packed (packed-event.ts): a sandbox keeps one per order it ever created. Events and deliveries
+   * are kept listable by client (log-pages.ts): a client's page reads its own records only.
+   */
+  private readonly events = logCollection<PackedEvent>(
+    (event) => event.id,
+    (event) => event.createdAtMs,
+    { clientOf: (event) => event.clientId, list: 'listWebhookEvents' },
+  );
+  private readonly deliveries = logCollection<DeliveryRecord>(
+    (delivery) => delivery.id,
+    (delivery) => delivery.createdAt.getTime(),
+    { clientOf: (delivery) => delivery.clientId, list: 'listWebhookDeliveries' },
+  );
   /** Event id → its deliveries' ids, oldest first: an event's roll-up reads them after every attempt. */
   private readonly byEvent = new Map<string, string[]>();
   // Sorted by (at, seq); `queued` finds a delivery's entry to move or remove it.
@@ -48,7 +62,7 @@ export class MemoryWebhookStore implements WebhookStore {
   async saveEvent(event: EventRecord): Promise<void> {
     const packed = packEvent(event);
     // Keyed by the packed record's own (flat) id: one copy of the id, not two.
-    this.events.set(packed.id, packed);
+    this.events.upsert(packed);
   }
 
   async getEvent(id: string): Promise<EventRecord | undefined> {
@@ -56,17 +70,22 @@ export class MemoryWebhookStore implements WebhookStore {
     return packed === undefined ? undefined : unpackEvent(packed);
   }
 
-  async listEvents(clientId?: string): Promise<EventRecord[]> {
-    return [...this.events.values()].filter((e) => clientId === undefined || e.clientId === clientId).map(unpackEvent);
+  async listEvents(): Promise<EventRecord[]> {
+    return [...this.events.values()].map(unpackEvent);
+  }
+
+  async pageEvents<F extends ListFamily>(clientId: string, request: ListRequest<F>, filter?: (event: EventFacets) => boolean): Promise<ListedPage<EventRecord, F>> {
+    const page = listRecords(this.events, request, filter, clientScope(clientId));
+    return { items: page.items.map(unpackEvent), meta: page.meta };
   }
 
   async saveDelivery(delivery: DeliveryRecord): Promise<void> {
-    if (!this.deliveries.has(delivery.id)) {
+    if (this.deliveries.get(delivery.id) === undefined) {
       const ofEvent = this.byEvent.get(delivery.eventId);
       if (ofEvent === undefined) this.byEvent.set(delivery.eventId, [delivery.id]);
       else ofEvent.push(delivery.id);
     }
-    this.deliveries.set(delivery.id, structuredClone(delivery));
+    this.deliveries.upsert(structuredClone(delivery));
     this.leases.delete(delivery.id);
     this.unqueue(delivery.id);
     if (delivery.nextAttemptAt !== null) this.enqueue(delivery.id, delivery.nextAttemptAt.getTime());
@@ -86,6 +105,11 @@ export class MemoryWebhookStore implements WebhookStore {
       out.push(structuredClone(d));
     }
     return out;
+  }
+
+  async pageDeliveries<F extends ListFamily>(clientId: string, request: ListRequest<F>, filter?: (delivery: DeliveryFacets) => boolean): Promise<ListedPage<DeliveryRecord, F>> {
+    const page = listRecords(this.deliveries, request, filter, clientScope(clientId));
+    return { items: page.items.map((delivery) => structuredClone(delivery)), meta: page.meta };
   }
 
   async dueDeliveries(now: Date, limit: number): Promise<DeliveryRecord[]> {

@@ -1,9 +1,12 @@
 // The PostgreSQL engine's webhook records: endpoints, events and deliveries as JSON documents,
 // with the columns lists and the due queue are read by (client, event, endpoint, next attempt).
 import type { Pool } from 'pg';
-import { decodeRecord, encodeRecord } from '../record-codec.js';
+import { dateTag, decodeRecord, encodeRecord } from '../record-codec.js';
 import type { DeliveryRecord, EndpointRecord, EventRecord } from '../records/webhook-records.js';
-import type { ClaimedDelivery, DeliveryFilter, WebhookStore } from '../webhook-store.js';
+import type { ListedPage } from '../list-records.js';
+import type { ListFamily, ListRequest } from '../list-query.js';
+import { inOrderOf, pageOfHeads, type LogHead } from '../log-pages.js';
+import type { ClaimedDelivery, DeliveryFacets, DeliveryFilter, EventFacets, WebhookStore } from '../webhook-store.js';
 
 type Doc = { doc: string };
 
@@ -48,10 +51,18 @@ export class PostgresWebhookStore implements WebhookStore {
     return (await this.docs<EventRecord>('SELECT doc FROM webhook_events WHERE id = $1', [id]))[0];
   }
 
-  listEvents(clientId?: string): Promise<EventRecord[]> {
-    return clientId === undefined
-      ? this.docs('SELECT doc FROM webhook_events ORDER BY seq', [])
-      : this.docs('SELECT doc FROM webhook_events WHERE client_id = $1 ORDER BY seq', [clientId]);
+  listEvents(): Promise<EventRecord[]> {
+    return this.docs('SELECT doc FROM webhook_events ORDER BY seq', []);
+  }
+
+  async pageEvents<F extends ListFamily>(clientId: string, request: ListRequest<F>, filter?: (event: EventFacets) => boolean): Promise<ListedPage<EventRecord, F>> {
+    const { rows } = await this.pool.query<LogHead<EventFacets>>(
+      `SELECT id, doc::jsonb ->> 'type' AS "type", (doc::jsonb -> 'createdAt' ->> $2)::float8 AS "createdAtMs" FROM webhook_events WHERE client_id = $1`,
+      [clientId, dateTag],
+    );
+    return pageOfHeads(rows, request, filter, async (ids) =>
+      inOrderOf(ids, await this.docs<EventRecord>('SELECT doc FROM webhook_events WHERE id = ANY($1)', [ids]), (event) => event.id),
+    );
   }
 
   async saveDelivery(delivery: DeliveryRecord): Promise<void> {
@@ -77,6 +88,17 @@ export class PostgresWebhookStore implements WebhookStore {
     ].filter((pair): pair is [string, string] => pair[1] !== undefined);
     const where = columns.length === 0 ? '' : `WHERE ${columns.map(([column], i) => `${column} = $${i + 1}`).join(' AND ')}`;
     return this.docs(`SELECT doc FROM webhook_deliveries ${where} ORDER BY seq`, columns.map(([, value]) => value));
+  }
+
+  async pageDeliveries<F extends ListFamily>(clientId: string, request: ListRequest<F>, filter?: (delivery: DeliveryFacets) => boolean): Promise<ListedPage<DeliveryRecord, F>> {
+    const { rows } = await this.pool.query<LogHead<DeliveryFacets>>(
+      `SELECT id, doc::jsonb ->> 'status' AS "status", event_id AS "eventId", endpoint_id AS "endpointId", (doc::jsonb -> 'createdAt' ->> $2)::float8 AS "createdAtMs"
+       FROM webhook_deliveries WHERE client_id = $1`,
+      [clientId, dateTag],
+    );
+    return pageOfHeads(rows, request, filter, async (ids) =>
+      inOrderOf(ids, await this.docs<DeliveryRecord>('SELECT doc FROM webhook_deliveries WHERE id = ANY($1)', [ids]), (delivery) => delivery.id),
+    );
   }
 
   dueDeliveries(now: Date, limit: number): Promise<DeliveryRecord[]> {

@@ -2,10 +2,16 @@
 // the columns lists and the due queue are read by (client, event, endpoint, next attempt).
 import type { Database, Statement } from 'better-sqlite3';
 import type { DeliveryRecord, EndpointRecord, EventRecord } from '../records/webhook-records.js';
-import type { ClaimedDelivery, DeliveryFilter, WebhookStore } from '../webhook-store.js';
-import { decodeRecord, encodeRecord } from '../record-codec.js';
+import type { ListedPage } from '../list-records.js';
+import type { ListFamily, ListRequest } from '../list-query.js';
+import { pageOfHeads, type LogHead } from '../log-pages.js';
+import type { ClaimedDelivery, DeliveryFacets, DeliveryFilter, EventFacets, WebhookStore } from '../webhook-store.js';
+import { dateTag, decodeRecord, encodeRecord } from '../record-codec.js';
 
 type Doc = { doc: string };
+
+/** Where a record's creation instant (a tagged Date, record-codec.ts) is in its document: json_extract's path. */
+const createdAtPath = `$.createdAt."${dateTag}"`;
 
 export class SqliteWebhookStore implements WebhookStore {
   private readonly statements;
@@ -23,8 +29,14 @@ export class SqliteWebhookStore implements WebhookStore {
       countEndpoints: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM webhook_endpoints WHERE client_id = ?'),
       saveEvent: db.prepare('INSERT INTO webhook_events (id, client_id, doc) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc'),
       getEvent: docs('SELECT doc FROM webhook_events WHERE id = ?'),
-      listEvents: docs('SELECT doc FROM webhook_events WHERE client_id = ? ORDER BY rowid'),
-      listAllEvents: docs('SELECT doc FROM webhook_events ORDER BY rowid'),
+      listEvents: docs('SELECT doc FROM webhook_events ORDER BY rowid'),
+      eventHeads: db.prepare<[string, string], LogHead<EventFacets>>(
+        "SELECT id, json_extract(doc, '$.type') AS type, json_extract(doc, ?) AS createdAtMs FROM webhook_events WHERE client_id = ? ORDER BY rowid",
+      ),
+      deliveryHeads: db.prepare<[string, string], LogHead<DeliveryFacets>>(
+        `SELECT id, json_extract(doc, '$.status') AS status, event_id AS eventId, endpoint_id AS endpointId, json_extract(doc, ?) AS createdAtMs
+         FROM webhook_deliveries WHERE client_id = ? ORDER BY rowid`,
+      ),
       saveDelivery: db.prepare(
         `INSERT INTO webhook_deliveries (id, client_id, event_id, endpoint_id, next_attempt_at, queue_seq, doc)
          VALUES (?, ?, ?, ?, ?, (SELECT coalesce(max(queue_seq), 0) + 1 FROM webhook_deliveries), ?)
@@ -76,8 +88,14 @@ export class SqliteWebhookStore implements WebhookStore {
     return one(this.statements.getEvent, id);
   }
 
-  async listEvents(clientId?: string): Promise<EventRecord[]> {
-    return clientId === undefined ? all(this.statements.listAllEvents) : all(this.statements.listEvents, clientId);
+  async listEvents(): Promise<EventRecord[]> {
+    return all(this.statements.listEvents);
+  }
+
+  pageEvents<F extends ListFamily>(clientId: string, request: ListRequest<F>, filter?: (event: EventFacets) => boolean): Promise<ListedPage<EventRecord, F>> {
+    return pageOfHeads(this.statements.eventHeads.iterate(createdAtPath, clientId), request, filter, async (ids) =>
+      ids.flatMap((id) => one<EventRecord>(this.statements.getEvent, id) ?? []),
+    );
   }
 
   async saveDelivery(delivery: DeliveryRecord): Promise<void> {
@@ -99,6 +117,12 @@ export class SqliteWebhookStore implements WebhookStore {
     const where = columns.length === 0 ? '' : `WHERE ${columns.map(([column]) => `${column} = ?`).join(' AND ')}`;
     const rows = this.db.prepare<string[], Doc>(`SELECT doc FROM webhook_deliveries ${where} ORDER BY rowid`).all(...columns.map(([, value]) => value));
     return rows.map((row) => decodeRecord<DeliveryRecord>(row.doc));
+  }
+
+  pageDeliveries<F extends ListFamily>(clientId: string, request: ListRequest<F>, filter?: (delivery: DeliveryFacets) => boolean): Promise<ListedPage<DeliveryRecord, F>> {
+    return pageOfHeads(this.statements.deliveryHeads.iterate(createdAtPath, clientId), request, filter, async (ids) =>
+      ids.flatMap((id) => one<DeliveryRecord>(this.statements.getDelivery, id) ?? []),
+    );
   }
 
   async dueDeliveries(now: Date, limit: number): Promise<DeliveryRecord[]> {
