@@ -2,7 +2,8 @@
 // and orders (each count in a fresh process, seeded through the domain service), the median
 // latency of the list a client reads (v1 listDeposits, v3 listOrders; 20 a page) in page and
 // cursor mode, as a ratio to the smallest count measured in the same run, and the memory each
-// stored record takes (an order's includes its order.created webhook event).
+// stored record takes (an order's includes its order.created webhook event); with orders, also
+// the latency of the client's webhook event list (GET /webhooks/events), which holds their events.
 // Targets (issues 9 and 17): latency at 1M ≤ 1.5 × latency at 1k; ≤ 600 B per stored deposit,
 // ≤ 1.5 KB per stored order with its event.
 import { spawnSync } from 'node:child_process';
@@ -19,6 +20,9 @@ interface ScaleFigures {
   rssMb: number;
   listPageMs: number;
   listCursorMs: number;
+  /** The client's webhook event list, with orders only. */
+  eventsPageMs: number | null;
+  eventsCursorMs: number | null;
 }
 
 /** Below this count the process's own noise dominates the bytes per record. */
@@ -47,6 +51,8 @@ export function scale(options: { quick: boolean }): BenchResult {
         'page vs smallest': ratio(f.listPageMs, smallest.listPageMs),
         'list cursor ms': round(f.listCursorMs, 2),
         'cursor vs smallest': ratio(f.listCursorMs, smallest.listCursorMs),
+        'events page ms': f.eventsPageMs === null ? null : round(f.eventsPageMs, 2),
+        'events vs smallest': f.eventsPageMs === null || smallest.eventsPageMs === null ? null : ratio(f.eventsPageMs, smallest.eventsPageMs),
         'heap B/record': f.count >= bytesShownFrom ? f.heapBytesPerRecord : null,
         'RSS B/record': f.count >= bytesShownFrom ? f.rssBytesPerRecord : null,
         'RSS MB': f.rssMb,

@@ -1,7 +1,8 @@
 // Child process of the scale benchmark (run with --expose-gc): starts the mock, measures its
 // memory, stores `count` records of one kind through its domain service (not over HTTP: v1
 // deposits of the default site, or v3 orders of the default client), measures again, then times
-// that kind's list (20 a page, page and cursor mode) over HTTP as its client would call it.
+// that kind's list (20 a page, page and cursor mode) over HTTP as its client would call it; with
+// orders, also the client's webhook event list, which holds their order.created events.
 // Prints one JSON line with the figures.
 // Usage: scale-worker.ts <deposits|orders> <count> <samples>
 import { createHmacSigner, depositV1SignatureScheme } from '../../../generated/deposit-v1/client.js';
@@ -24,8 +25,20 @@ const { sandbox } = server;
 // Nothing expires while the lists are timed.
 sandbox.clock.freeze();
 
+type List = (query: string) => Promise<number>;
+
+/** A v3 list of the default client: GET `operationId`'s path with extra query parameters. */
+function v3List(operationId: string): List {
+  const path = `${exchangeV3RoutesBasePath}${exchangeV3Routes.find((r) => r.operationId === operationId)!.path}`;
+  return async (query) => {
+    const response = await fetch(`${server.url}${path}?${query}`, { headers: { authorization: `Bearer ${server.token}` } });
+    await response.arrayBuffer();
+    return response.status;
+  };
+}
+
 /** Stores the records and returns how to send one list request with extra query parameters. */
-async function seed(): Promise<(query: string) => Promise<number>> {
+async function seed(): Promise<List> {
   if (kind === 'deposits') {
     const service = sandbox.services.deposits;
     const asset = depositableAsset('BTC');
@@ -45,12 +58,7 @@ async function seed(): Promise<(query: string) => Promise<number>> {
     };
   }
   await seedOrders(sandbox, count);
-  const path = `${exchangeV3RoutesBasePath}${exchangeV3Routes.find((r) => r.operationId === 'listOrders')!.path}`;
-  return async (query) => {
-    const response = await fetch(`${server.url}${path}?${query}`, { headers: { authorization: `Bearer ${server.token}` } });
-    await response.arrayBuffer();
-    return response.status;
-  };
+  return v3List('listOrders');
 }
 
 const before = settledMemory();
@@ -60,7 +68,7 @@ const seedMs = performance.now() - seedStarted;
 const after = settledMemory();
 
 /** Median ms of `samples` sequential list calls, after a few unmeasured ones (an index is built on first use). */
-async function listLatency(query: string): Promise<number> {
+async function listLatency(query: string, list: List): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < samples + 3; i += 1) {
     const started = performance.now();
@@ -73,7 +81,10 @@ async function listLatency(query: string): Promise<number> {
   return times[Math.floor(times.length / 2)]!;
 }
 
-const cursorQuery = kind === 'deposits' ? 'cursor=&perPage=20' : 'pagination=cursor&per_page=20';
+const v3Cursor = 'pagination=cursor&per_page=20';
+const v3Page = 'page=1&per_page=20';
+const cursorQuery = kind === 'deposits' ? 'cursor=&perPage=20' : v3Cursor;
+const events = kind === 'orders' ? v3List('listWebhookEvents') : null;
 const figures = {
   kind,
   count,
@@ -81,8 +92,10 @@ const figures = {
   rssBytesPerRecord: Math.round((after.rss - before.rss) / count),
   heapBytesPerRecord: Math.round((after.heap - before.heap) / count),
   rssMb: Math.round(after.rss / 1e6),
-  listPageMs: await listLatency(kind === 'deposits' ? 'page=1&perPage=20' : 'page=1&per_page=20'),
-  listCursorMs: await listLatency(cursorQuery),
+  listPageMs: await listLatency(kind === 'deposits' ? 'page=1&perPage=20' : v3Page, list),
+  listCursorMs: await listLatency(cursorQuery, list),
+  eventsPageMs: events === null ? null : await listLatency(v3Page, events),
+  eventsCursorMs: events === null ? null : await listLatency(v3Cursor, events),
 };
 console.log(JSON.stringify(figures));
 await server.close();
