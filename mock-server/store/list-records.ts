@@ -52,13 +52,16 @@ export class ListableCollection<R> {
   private readonly maxIndexes: number;
   private readonly fixed: ReadonlySet<string>;
   private readonly defaultSort: readonly SortTerm[] | undefined;
+  /** options.partitions as entries, made once: a record's sets are looked up on every write. */
+  private readonly partitionKeys: readonly (readonly [string, (record: R) => PartitionKey | null])[];
 
   constructor(private readonly options: ListableCollectionOptions<R>) {
+    this.partitionKeys = Object.entries(options.partitions ?? {});
     this.maxIndexes = options.maxIndexes ?? 8;
     this.fixed = new Set(options.fixedFields ?? []);
     this.defaultSort = options.defaultSort;
     if (options.partitions !== undefined && options.defaultSort === undefined) throw new Error('ListableCollection: partitions need a defaultSort');
-    for (const name of Object.keys(options.partitions ?? {})) this.partitions.set(name, new Map());
+    for (const [name] of this.partitionKeys) this.partitions.set(name, new Map());
   }
 
   get size(): number {
@@ -86,9 +89,10 @@ export class ListableCollection<R> {
    */
   load(records: Iterable<R>): void {
     this.clear();
+    for (const record of records) this.records.set(this.options.id(record), record);
+    // From the records kept, so each index is given every id once (a later duplicate has won).
     const members = new Map<IndexSet<R>, R[]>();
-    for (const record of records) {
-      this.records.set(this.options.id(record), record);
+    for (const record of this.records.values()) {
       for (const set of this.setsOf(record, true)) {
         const list = members.get(set);
         if (list === undefined) members.set(set, [record]);
@@ -167,7 +171,7 @@ export class ListableCollection<R> {
   /** The index sets a record is in: the whole collection's and one per partition it has a key in. */
   private setsOf(record: R, create: boolean): IndexSet<R>[] {
     const sets = [this.whole];
-    for (const [partition, keyOf] of Object.entries(this.options.partitions ?? {})) {
+    for (const [partition, keyOf] of this.partitionKeys) {
       const key = keyOf(record);
       if (key === null) continue;
       const set = this.scopeSet({ partition, key }, create);
