@@ -4,7 +4,7 @@
 // holds, applies every write to it, and compares the result with a whole encoding of the sandbox
 // (what the journal must hold); any difference is logged loudly and thrown, so the answer that
 // would have been acknowledged is not sent. It encodes every record on each flush: for tests.
-import type { JournalWrite } from '../store/record-journal.js';
+import type { JournalContents, JournalWrite } from '../store/record-journal.js';
 import { keepsRowOrder, type EncodedDomainState } from './journal-rows.js';
 
 export class JournalAuditFailure extends Error {}
@@ -15,6 +15,16 @@ export class JournalAudit {
   private headers = new Map<string, string>();
   /** Every divergence found, oldest first (tests read it). */
   readonly failures: string[] = [];
+
+  /**
+   * Starts from what a journal holds (a restart, which writes nothing back: without this the
+   * copy would start empty, and the first write would find every record it did not carry missing).
+   */
+  startFrom(contents: JournalContents): void {
+    this.headers = new Map(contents.headers);
+    this.rows = new Map();
+    for (const { kind, id, doc } of contents.rows) this.rows.set(`${kind} ${id}`, doc);
+  }
 
   /** Applies `write` (null: nothing written) and throws JournalAuditFailure when the journal no longer matches `whole()`. */
   check(write: JournalWrite | null, whole: () => EncodedDomainState): void {

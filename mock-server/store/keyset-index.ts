@@ -130,20 +130,27 @@ export class KeysetIndex<R> {
     this.insertAt(this.firstAfter(key, true), record);
   }
 
-  /** Replaces the content with these records (later duplicates of an id win), with one sort. */
+  /**
+   * Replaces the content with these records (each id once: a collection's records), with one
+   * sort. A fixed-key index sorts the records themselves, comparing their values as it goes: a
+   * key object per record would be garbage at once, and at a million records the collector's
+   * work on them cost more than the sort.
+   */
   load(records: Iterable<R>): void {
-    const byId = new Map<RecordId, { record: R; key: KeysetPosition }>();
-    for (const record of records) {
-      const key = this.keyOf(record);
-      byId.set(key.id, { record, key });
+    this.clear();
+    let sorted: R[];
+    if (this.keys === null) {
+      sorted = Array.from(records).sort((a, b) => this.compareRecords(a, b));
+    } else {
+      const keys = this.keys;
+      const entries = Array.from(records, (record) => ({ record, key: this.keyOf(record) }));
+      entries.sort((a, b) => this.compare(a.key, b.key));
+      sorted = entries.map((entry) => {
+        keys.set(entry.key.id, entry.key);
+        return entry.record;
+      });
     }
-    const sorted = [...byId.values()].sort((a, b) => this.compare(a.key, b.key));
-    this.keys?.clear();
-    this.chunks = [];
-    for (let i = 0; i < sorted.length; i += chunkSize) {
-      this.chunks.push(sorted.slice(i, i + chunkSize).map((entry) => entry.record));
-    }
-    if (this.keys !== null) for (const entry of sorted) this.keys.set(entry.key.id, entry.key);
+    for (let i = 0; i < sorted.length; i += chunkSize) this.chunks.push(sorted.slice(i, i + chunkSize));
     this.count = sorted.length;
   }
 
@@ -283,6 +290,17 @@ export class KeysetIndex<R> {
       else to = middle;
     }
     return { chunk: low, at: from };
+  }
+
+  /** compare() of two records' keys, without making them (fixed keys only: their values are the keys). */
+  private compareRecords(a: R, b: R): number {
+    this.metrics.comparisons += 1;
+    for (let i = 0; i < this.signs.length; i += 1) {
+      const value = this.fields[i]!.value;
+      const order = compareValues(value(a), value(b));
+      if (order !== 0) return order * this.signs[i]!;
+    }
+    return compareValues(this.idOf(a), this.idOf(b)) * this.idSign;
   }
 
   private compare(a: KeysetPosition, b: KeysetPosition): number {

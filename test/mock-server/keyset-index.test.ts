@@ -101,6 +101,26 @@ describe('KeysetIndex', () => {
       }),
     );
   });
+
+  it('property: a load orders every record as the reference does, over fixed keys or kept ones', () => {
+    fc.assert(
+      fc.property(rowsArbitrary, sortArbitrary, fc.boolean(), (rows, sort, fixed) => {
+        const terms: SortTerm[] = sort.map((t) => ({ field: t.replace(/^-/, ''), direction: t.startsWith('-') ? 'desc' : 'asc' }));
+        const collection = new ListableCollection<Row>({
+          id: (r) => r.id,
+          fields: rowFields,
+          fixedFields: fixed ? [...fieldNames, 'id'] : [],
+          partitions: { parity: (r) => r.id % 2 },
+          defaultSort: terms,
+        });
+        collection.load(new Map(rows.map((row) => [row.id, row])));
+        const want = (rest: number) => rows.filter((row) => row.id % 2 === rest).sort(referenceCompare(sort));
+        expect([...collection.index(terms, { partition: 'parity', key: 1 }).values()]).toEqual(want(1));
+        expect([...collection.index(terms, { partition: 'parity', key: 0 }).values()]).toEqual(want(0));
+        expect([...collection.index(terms).values()]).toEqual([...rows].sort(referenceCompare(sort)));
+      }),
+    );
+  });
 });
 
 describe('listRecords: walking all pages', () => {

@@ -274,7 +274,7 @@ export class DepositService {
     this.random = createRandom(this.random.seed, state.randomAt);
     this.data = createChainData(this.random);
     this.chain.restoreState(state.transactions, this.data, `${pointer}/transactions`);
-    // Collected first, then indexed at once (ListableCollection.load): one sort per index.
+    // Collected first, then handed to the collection, which indexes them at once: one sort per index.
     const restored = new Map<string, DepositRecord>();
     state.deposits.forEach((record, index) => {
       const at = `${pointer}/deposits/${index}`;
@@ -291,7 +291,7 @@ export class DepositService {
       restored.set(deposit.uuid, deposit);
       this.addToOrder(deposit);
     });
-    this.collection.load(restored.values());
+    this.collection.load(restored);
     this.nextSeq = state.deposits.length;
     for (const deposit of this.collection.values()) this.timers.schedule(deposit);
   }
