@@ -3,7 +3,9 @@
 // since the last one (domain/record-marks.ts), each encoded alone with the snapshot's converter of
 // its list, and the header rows whose text changed; all in one transaction. Its cost follows what
 // changed, not the sandbox's size: a request that changed nothing encodes the headers only (the
-// seed, random streams, id counters, settings: small) and writes nothing. What may wait (a key's
+// seed, random streams, id counters, settings: small) and writes nothing. The store's cells changed
+// in memory since the last write (a spent nonce, a rate window: store/held-cells.ts) go in the
+// same transaction, so an answer's cells are committed with its records. What may wait (a key's
 // last_used_at) is written by the timer beat's flush and at close, with the audit on by every flush.
 //
 // A rewrite (start on a new file, reset, load) encodes and writes everything. The memory engine
@@ -12,7 +14,7 @@
 // starts, so records changed while it commits are left for the next one.
 import type { Sandbox, SandboxJournal } from '../sandbox.js';
 import type { MarkedRecord, MarkedRecords } from '../domain/marked-records.js';
-import type { JournalRow, JournalWrite, RecordJournal } from '../store/record-journal.js';
+import type { CellWrites, JournalRow, JournalWrite, RecordJournal } from '../store/record-journal.js';
 import type { JournalAudit } from './journal-audit.js';
 import { encodeDomainState, encodeRecord } from './journal-rows.js';
 import { exportDomainState } from './sandbox-state.js';
@@ -42,7 +44,7 @@ export class JournalWriter implements SandboxJournal {
   rewrite(): Promise<void> {
     this.marked.take(true);
     const encoded = encodeDomainState(exportDomainState(this.sandbox));
-    const change = { whole: true, headers: encoded.headers, upserts: encoded.rows, deletes: [] };
+    const change = { whole: true, headers: encoded.headers, upserts: encoded.rows, deletes: [], cells: this.journal.cellChanges.take() };
     this.audit?.check(change, () => encoded);
     return this.commit(change, [], encoded.headers);
   }
@@ -58,7 +60,9 @@ export class JournalWriter implements SandboxJournal {
       if (row === undefined) deletes.push({ kind, id });
       else upserts.push(row);
     }
-    const change = upserts.length === 0 && deletes.length === 0 && headers.size === 0 ? null : { whole: false, headers, upserts, deletes };
+    const cells = this.journal.cellChanges.take();
+    const unchanged = upserts.length === 0 && deletes.length === 0 && headers.size === 0 && !cells.cleared && cells.rows.length === 0;
+    const change = unchanged ? null : { whole: false, headers, upserts, deletes, cells };
     // Checked against the sandbox as it stands now, before other requests change it during the write.
     this.audit?.check(change, () => encodeDomainState(exportDomainState(this.sandbox)));
     return change === null ? Promise.resolve() : this.commit(change, marked, encodedHeaders);
@@ -66,14 +70,15 @@ export class JournalWriter implements SandboxJournal {
 
   /**
    * Writes `change`; the headers are remembered as written once they are. A write that fails
-   * gives its marks back, so the next flush writes those records (and the headers) again: the
-   * answer waiting for it is not sent, but what the request changed is in memory.
+   * gives its marks and cells back, so the next flush writes those records and cells (and the
+   * headers) again: the answer waiting for it is not sent, but what the request changed is in memory.
    */
-  private async commit(change: JournalWrite, marked: readonly MarkedRecord[], headers: Map<string, string>): Promise<void> {
+  private async commit(change: JournalWrite & { cells: CellWrites }, marked: readonly MarkedRecord[], headers: Map<string, string>): Promise<void> {
     try {
       await this.journal.write(change);
     } catch (error) {
       for (const { kind, id } of marked) this.marked.changed(kind, id);
+      this.journal.cellChanges.giveBack(change.cells);
       if (change.whole) this.rewriteOwed = true;
       throw error;
     }
