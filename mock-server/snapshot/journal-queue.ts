@@ -32,6 +32,10 @@ export class JournalQueue implements SandboxJournal {
     return this.enqueue(() => this.writer.rewrite());
   }
 
+  headersMayChange(): void {
+    this.writer.headersMayChange();
+  }
+
   private enqueue(write: () => Promise<void>): Promise<void> {
     const done = this.last.then(write);
     this.last = done.catch(() => undefined);

@@ -2,8 +2,12 @@
 // leaves, after a timer beat or a clock advance) writes the records the domain services marked
 // since the last one (domain/record-marks.ts), each encoded alone with the snapshot's converter of
 // its list, and the header rows whose text changed; all in one transaction. Its cost follows what
-// changed, not the sandbox's size: a request that changed nothing encodes the headers only (the
-// seed, random streams, id counters, settings: small) and writes nothing. The store's cells changed
+// changed, not the sandbox's size. The header rows (the seed, random streams, id counters,
+// settings) are encoded and compared only when something may have changed them: a record was
+// marked (an id or a draw comes with one), the main random stream moved, a request that is not
+// a read was answered (headersMayChange(), app.ts), or the timer beat's flush (flushDeferred)
+// runs; a request that changed nothing encodes nothing and writes nothing. The audit, on every
+// flush, catches a header changed otherwise. The store's cells changed
 // in memory since the last write (a spent nonce, a rate window: store/held-cells.ts) go in the
 // same transaction, so an answer's cells are committed with its records. What may wait (a key's
 // last_used_at) is written by the timer beat's flush and at close, with the audit on by every flush.
@@ -24,6 +28,10 @@ export class JournalWriter implements SandboxJournal {
   private headers = new Map<string, string>();
   /** A rewrite failed: the journal still holds the sandbox before it, which no mark describes. */
   private rewriteOwed = false;
+  /** The next write encodes the headers (see the top of the file). */
+  private headersTouched = true;
+  /** The main random stream's position when the headers were last encoded. */
+  private randomAt: number | undefined;
 
   constructor(
     private readonly journal: RecordJournal,
@@ -38,21 +46,28 @@ export class JournalWriter implements SandboxJournal {
   }
 
   flushDeferred(): Promise<void> {
+    this.headersTouched = true;
     return this.rewriteOwed ? this.rewrite() : this.write(true);
+  }
+
+  headersMayChange(): void {
+    this.headersTouched = true;
   }
 
   rewrite(): Promise<void> {
     this.marked.take(true);
     const encoded = encodeDomainState(exportDomainState(this.sandbox));
+    this.headersTouched = false;
+    this.randomAt = this.sandbox.random.state();
     const change = { whole: true, headers: encoded.headers, upserts: encoded.rows, deletes: [], cells: this.journal.cellChanges.take() };
     this.audit?.check(change, () => encoded);
     return this.commit(change, [], encoded.headers);
   }
 
   private write(withLater: boolean): Promise<void> {
-    const encodedHeaders = encodeDomainState(exportDomainState(this.sandbox, false)).headers;
-    const headers = new Map([...encodedHeaders].filter(([name, doc]) => this.headers.get(name) !== doc));
     const marked = this.marked.take(withLater);
+    const encodedHeaders = this.headersMayHaveChanged(marked.length > 0) ? encodeDomainState(exportDomainState(this.sandbox, false)).headers : this.headers;
+    const headers = new Map([...encodedHeaders].filter(([name, doc]) => this.headers.get(name) !== doc));
     const upserts: JournalRow[] = [];
     const deletes: JournalWrite['deletes'][number][] = [];
     for (const { kind, id } of marked) {
@@ -68,6 +83,15 @@ export class JournalWriter implements SandboxJournal {
     return change === null ? Promise.resolve() : this.commit(change, marked, encodedHeaders);
   }
 
+  /** Whether to encode the headers now; true takes the touch (a failed write gives it back). */
+  private headersMayHaveChanged(recordsMarked: boolean): boolean {
+    const randomAt = this.sandbox.random.state();
+    if (!this.headersTouched && !recordsMarked && randomAt === this.randomAt) return false;
+    this.headersTouched = false;
+    this.randomAt = randomAt;
+    return true;
+  }
+
   /**
    * Writes `change`; the headers are remembered as written once they are. A write that fails
    * gives its marks and cells back, so the next flush writes those records and cells (and the
@@ -79,6 +103,7 @@ export class JournalWriter implements SandboxJournal {
     } catch (error) {
       for (const { kind, id } of marked) this.marked.changed(kind, id);
       this.journal.cellChanges.giveBack(change.cells);
+      this.headersTouched = true;
       if (change.whole) this.rewriteOwed = true;
       throw error;
     }
