@@ -183,9 +183,19 @@ export function createApp(options: AppOptions = {}): MockApp {
   app.use(onError);
   const listener = frontDoor(app, [v3, v1], onError);
   // Only a durable store pays for the journal (the memory engine keeps nothing to write).
-  const journaled = sandbox.store.journal === undefined ? listener : journalBeforeAnswer(listener, async () => sandbox.journal?.flush());
+  const journaled =
+    sandbox.store.journal === undefined
+      ? listener
+      : journalBeforeAnswer(listener, async (req) => {
+          // A read changes no setting or counter (what it updates lazily is a record, marked).
+          if (!readsOnly.has(req.method ?? '')) sandbox.journal?.headersMayChange();
+          return sandbox.journal?.flush();
+        });
   return { listener: journaled, messages: expressMessages(app), sandbox, overrides };
 }
+
+/** Methods whose requests change no part of the sandbox but records (which their services mark). */
+const readsOnly: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * A family's middleware as one express layer: express matches the mount path of every layer

@@ -105,6 +105,11 @@ export interface SandboxJournal {
   flushDeferred(): Promise<void>;
   /** Writes the whole sandbox anew (after a reset or a load). */
   rewrite(): Promise<void>;
+  /**
+   * Something may have changed a part of the sandbox that is not a record (an id counter, a
+   * setting, a random stream) without marking one: the next flush compares the header rows.
+   */
+  headersMayChange(): void;
 }
 
 export class Sandbox {

@@ -8,12 +8,12 @@
 // head and body, goes through node's ServerResponse#_send: that is what is held, then sent in
 // order. (Corking the socket is not enough: res.end() uncorks it fully.) A journal that cannot be
 // written ends the connection unanswered rather than acknowledge what is not kept.
-import type { RequestListener, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 
 /** node's one way of putting a response's bytes (its head with the first chunk, then the body) on its connection. */
 type Send = (this: ServerResponse, ...args: unknown[]) => boolean;
 
-export function journalBeforeAnswer(listener: RequestListener, flush: () => Promise<void>): RequestListener {
+export function journalBeforeAnswer(listener: RequestListener, flush: (req: IncomingMessage) => Promise<void>): RequestListener {
   return (req, res) => {
     const writeHead = res.writeHead;
     res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
@@ -26,7 +26,7 @@ export function journalBeforeAnswer(listener: RequestListener, flush: () => Prom
         held.push(chunk);
         return true;
       };
-      flush().then(
+      flush(req).then(
         () => {
           response._send = send;
           // One packet for the head and body, as node sends them when nothing waits.

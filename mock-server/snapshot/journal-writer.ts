@@ -2,8 +2,14 @@
 // leaves, after a timer beat or a clock advance) writes the records the domain services marked
 // since the last one (domain/record-marks.ts), each encoded alone with the snapshot's converter of
 // its list, and the header rows whose text changed; all in one transaction. Its cost follows what
-// changed, not the sandbox's size: a request that changed nothing encodes the headers only (the
-// seed, random streams, id counters, settings: small) and writes nothing. What may wait (a key's
+// changed, not the sandbox's size. The header rows (the seed, random streams, id counters,
+// settings) are encoded and compared only when something may have changed them: a record was
+// marked (an id or a draw comes with one), the main random stream moved, a request that is not
+// a read was answered (headersMayChange(), app.ts), or the timer beat's flush (flushDeferred)
+// runs; a request that changed nothing encodes nothing and writes nothing. The audit, on every
+// flush, catches a header changed otherwise. The store's cells changed
+// in memory since the last write (a spent nonce, a rate window: store/held-cells.ts) go in the
+// same transaction, so an answer's cells are committed with its records. What may wait (a key's
 // last_used_at) is written by the timer beat's flush and at close, with the audit on by every flush.
 //
 // A rewrite (start on a new file, reset, load) encodes and writes everything. The memory engine
@@ -12,7 +18,7 @@
 // starts, so records changed while it commits are left for the next one.
 import type { Sandbox, SandboxJournal } from '../sandbox.js';
 import type { MarkedRecord, MarkedRecords } from '../domain/marked-records.js';
-import type { JournalRow, JournalWrite, RecordJournal } from '../store/record-journal.js';
+import type { CellWrites, JournalRow, JournalWrite, RecordJournal } from '../store/record-journal.js';
 import type { JournalAudit } from './journal-audit.js';
 import { encodeDomainState, encodeRecord } from './journal-rows.js';
 import { exportDomainState } from './sandbox-state.js';
@@ -22,6 +28,10 @@ export class JournalWriter implements SandboxJournal {
   private headers = new Map<string, string>();
   /** A rewrite failed: the journal still holds the sandbox before it, which no mark describes. */
   private rewriteOwed = false;
+  /** The next write encodes the headers (see the top of the file). */
+  private headersTouched = true;
+  /** The main random stream's position when the headers were last encoded. */
+  private randomAt: number | undefined;
 
   constructor(
     private readonly journal: RecordJournal,
@@ -36,21 +46,28 @@ export class JournalWriter implements SandboxJournal {
   }
 
   flushDeferred(): Promise<void> {
+    this.headersTouched = true;
     return this.rewriteOwed ? this.rewrite() : this.write(true);
+  }
+
+  headersMayChange(): void {
+    this.headersTouched = true;
   }
 
   rewrite(): Promise<void> {
     this.marked.take(true);
     const encoded = encodeDomainState(exportDomainState(this.sandbox));
-    const change = { whole: true, headers: encoded.headers, upserts: encoded.rows, deletes: [] };
+    this.headersTouched = false;
+    this.randomAt = this.sandbox.random.state();
+    const change = { whole: true, headers: encoded.headers, upserts: encoded.rows, deletes: [], cells: this.journal.cellChanges.take() };
     this.audit?.check(change, () => encoded);
     return this.commit(change, [], encoded.headers);
   }
 
   private write(withLater: boolean): Promise<void> {
-    const encodedHeaders = encodeDomainState(exportDomainState(this.sandbox, false)).headers;
-    const headers = new Map([...encodedHeaders].filter(([name, doc]) => this.headers.get(name) !== doc));
     const marked = this.marked.take(withLater);
+    const encodedHeaders = this.headersMayHaveChanged(marked.length > 0) ? encodeDomainState(exportDomainState(this.sandbox, false)).headers : this.headers;
+    const headers = new Map([...encodedHeaders].filter(([name, doc]) => this.headers.get(name) !== doc));
     const upserts: JournalRow[] = [];
     const deletes: JournalWrite['deletes'][number][] = [];
     for (const { kind, id } of marked) {
@@ -58,22 +75,35 @@ export class JournalWriter implements SandboxJournal {
       if (row === undefined) deletes.push({ kind, id });
       else upserts.push(row);
     }
-    const change = upserts.length === 0 && deletes.length === 0 && headers.size === 0 ? null : { whole: false, headers, upserts, deletes };
+    const cells = this.journal.cellChanges.take();
+    const unchanged = upserts.length === 0 && deletes.length === 0 && headers.size === 0 && !cells.cleared && cells.rows.length === 0;
+    const change = unchanged ? null : { whole: false, headers, upserts, deletes, cells };
     // Checked against the sandbox as it stands now, before other requests change it during the write.
     this.audit?.check(change, () => encodeDomainState(exportDomainState(this.sandbox)));
     return change === null ? Promise.resolve() : this.commit(change, marked, encodedHeaders);
   }
 
+  /** Whether to encode the headers now; true takes the touch (a failed write gives it back). */
+  private headersMayHaveChanged(recordsMarked: boolean): boolean {
+    const randomAt = this.sandbox.random.state();
+    if (!this.headersTouched && !recordsMarked && randomAt === this.randomAt) return false;
+    this.headersTouched = false;
+    this.randomAt = randomAt;
+    return true;
+  }
+
   /**
    * Writes `change`; the headers are remembered as written once they are. A write that fails
-   * gives its marks back, so the next flush writes those records (and the headers) again: the
-   * answer waiting for it is not sent, but what the request changed is in memory.
+   * gives its marks and cells back, so the next flush writes those records and cells (and the
+   * headers) again: the answer waiting for it is not sent, but what the request changed is in memory.
    */
-  private async commit(change: JournalWrite, marked: readonly MarkedRecord[], headers: Map<string, string>): Promise<void> {
+  private async commit(change: JournalWrite & { cells: CellWrites }, marked: readonly MarkedRecord[], headers: Map<string, string>): Promise<void> {
     try {
       await this.journal.write(change);
     } catch (error) {
       for (const { kind, id } of marked) this.marked.changed(kind, id);
+      this.journal.cellChanges.giveBack(change.cells);
+      this.headersTouched = true;
       if (change.whole) this.rewriteOwed = true;
       throw error;
     }

@@ -26,6 +26,33 @@ export interface JournalWrite {
   upserts: readonly JournalRow[];
   /** Records gone. */
   deletes: readonly Pick<JournalRow, 'kind' | 'id'>[];
+  /** The store's cells changed in this process's memory while it holds the journal (held-cells.ts); absent: none. */
+  cells?: CellWrites;
+}
+
+/** A cell's row as a write leaves it: `value` its JSON text, undefined when the cell is gone. */
+export interface CellWrite {
+  kind: string;
+  key: string;
+  value: string | undefined;
+  expiresAtMs: number;
+}
+
+export interface CellWrites {
+  /** Every cell row goes first (the sandbox was reset or loaded since the last write). */
+  cleared: boolean;
+  rows: readonly CellWrite[];
+}
+
+/**
+ * The cells changed since the last write, which the next write carries; kept in the process
+ * holding the journal (store/held-cells.ts), empty until it holds it.
+ */
+export interface CellChangeLog {
+  /** Takes the changes: each changed cell as it is now. */
+  take(): CellWrites;
+  /** Gives back what a write that failed took, for the next write to carry (as it is then). */
+  giveBack(taken: CellWrites): void;
 }
 
 export interface JournalContents {
@@ -125,4 +152,6 @@ export interface RecordJournal {
   read(): Promise<JournalContents | undefined>;
   /** The header `name` alone (the seed is read before the sandbox is built). */
   header(name: string): Promise<string | undefined>;
+  /** The cells the store holds in memory while this process holds the journal: what each write carries. */
+  readonly cellChanges: CellChangeLog;
 }

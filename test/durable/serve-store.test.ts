@@ -12,44 +12,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createHmacSigner, DepositV1Client, depositV1SignatureScheme } from '../../generated/deposit-v1/client.js';
 import { ExchangeV3Client } from '../../generated/exchange-v3/client.js';
 import { expectContractBody } from '../mock-server/support/contract.js';
 import { send } from '../mock-server/support/http.js';
 import { binRunner, output } from '../support/bin-process.js';
 import { durableEngines } from './support/durable-server.js';
+import { serve as serveProcess } from './support/serve-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'exchange-api-kit-store-'));
 const run = binRunner(dir);
 
-interface Started {
-  exit: Promise<unknown>;
-  /** SIGKILL unless another signal is named. */
-  kill(signal?: NodeJS.Signals): void;
-  v3: ExchangeV3Client;
-  v1: DepositV1Client;
-  stdout: string;
-  url: string;
-}
-
-async function serve(spec: string, ...flags: string[]): Promise<Started> {
-  const child = run(['serve', '--port', '0', '--log-level', 'silent', '--store', spec, ...flags]);
-  const exit = new Promise((resolve) => child.once('exit', resolve));
-  const { stdout, stderr } = await output(child, /try: curl .*\n/);
-  const url = /listening on (http:\/\/\S+)/.exec(stdout)?.[1];
-  const token = /token: (\S+)/.exec(stdout)?.[1];
-  const [, key, secret] = /site key: (\S+)\s+secret: (\S+)/.exec(stdout) ?? [];
-  if (url === undefined || token === undefined || key === undefined || secret === undefined) throw new Error(`did not start: ${stdout}${stderr}`);
-  const signer = createHmacSigner(depositV1SignatureScheme, { key, secret });
-  return {
-    exit,
-    kill: (signal = 'SIGKILL') => child.kill(signal),
-    v3: new ExchangeV3Client({ baseUrl: url, token, retry: false }),
-    v1: new DepositV1Client({ baseUrl: url, signer, retry: false }),
-    stdout,
-    url,
-  };
-}
+const serve = (spec: string, ...flags: string[]) => serveProcess(run, spec, ...flags);
 
 describe.each(durableEngines())('serve --store on the $name engine', (engine) => {
   afterAll(() => engine.cleanUp());

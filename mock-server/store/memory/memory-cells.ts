@@ -1,7 +1,8 @@
 // Cells in process memory: one map per kind, and a heap of expiry instants that a sweep takes
 // from (an entry is scheduled again only when its expiry moves, so a cell updated on every
 // request, like a key's meter, adds no heap entry per request). Updates run synchronously, so
-// nothing interleaves between the read and the write of a cell.
+// nothing interleaves between the read and the write of a cell. A durable store holding its
+// journal keeps its cells here too (held-cells.ts), told of each cell an update or claim changed.
 import { DueQueue } from '../due-queue.js';
 import type { CellChange, CellKind, Cells } from '../sandbox-store.js';
 
@@ -18,6 +19,9 @@ export class MemoryCells {
   private readonly expiries = new DueQueue<Cell>({ dueAt: (cell) => cell.expiresAtMs, creationOrder: (a, b) => a.seq - b.seq });
   private seq = 0;
 
+  /** `onChange`: told the cell an update or a successful claim wrote (not a sweep or a clear). */
+  constructor(private readonly onChange?: (kind: CellKind, key: string) => void) {}
+
   of<T>(kind: CellKind): Cells<T> {
     let cells = this.kinds.get(kind);
     if (cells === undefined) {
@@ -29,6 +33,7 @@ export class MemoryCells {
       const created: Cell = { kind, key, value, expiresAtMs, seq: this.seq++ };
       map.set(key, created);
       this.expiries.schedule(created);
+      this.onChange?.(kind, key);
     };
     return {
       get: async (key, nowMs) => live(map.get(key), nowMs)?.value as T | undefined,
@@ -43,6 +48,7 @@ export class MemoryCells {
             cell.expiresAtMs = next.expiresAtMs;
             this.expiries.schedule(cell);
           }
+          this.onChange?.(kind, key);
         }
         return next.result;
       },
@@ -59,6 +65,11 @@ export class MemoryCells {
         return entries;
       },
     };
+  }
+
+  /** The cell as held, expired or not; undefined once swept or never written. */
+  peek(kind: CellKind, key: string): { value: unknown; expiresAtMs: number } | undefined {
+    return this.kinds.get(kind)?.get(key);
   }
 
   sweep(nowMs: number): number {

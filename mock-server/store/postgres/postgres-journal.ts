@@ -4,7 +4,9 @@
 // kept until the store closes (or the process dies, which ends the session and frees the lock).
 // Replicas wait for that lock (JournalHolding); the holder's row (migration 4) says where they
 // reach the holder, and its epoch fences a holder that lost its lock from writing. Where the
-// replicas listen is recorded beside it (postgres-replica-listeners.ts).
+// replicas listen is recorded beside it (postgres-replica-listeners.ts). The holder keeps the
+// cells in memory from the moment it takes the hold (held-cells.ts); each write carries the ones
+// changed since the last.
 import type { Pool, PoolClient } from 'pg';
 import {
   JournalHeldElsewhere,
@@ -13,9 +15,11 @@ import {
   type JournalContents,
   type JournalHolding,
   type JournalRow,
+  type CellWrites,
   type JournalWrite,
   type RecordJournal,
 } from '../record-journal.js';
+import type { CellRow, HeldCells } from '../held-cells.js';
 import { PostgresReplicaListeners } from './postgres-replica-listeners.js';
 import { transactionOn } from './transaction.js';
 
@@ -43,6 +47,7 @@ export class PostgresJournal implements RecordJournal, JournalHolding {
     private readonly pool: Pool,
     /** The URL without its password, for messages. */
     private readonly location: string,
+    readonly cellChanges: HeldCells,
   ) {
     this.replicaListeners = new PostgresReplicaListeners(pool);
   }
@@ -102,6 +107,9 @@ export class PostgresJournal implements RecordJournal, JournalHolding {
       // Waits for a write of the previous holder that is still running (it holds the row FOR SHARE).
       const { rows } = await client.query<{ epoch: string }>('UPDATE sandbox_holder SET epoch = epoch + 1, peer_url = NULL, secret = NULL RETURNING epoch::text AS epoch');
       this.epoch = rows[0]!.epoch;
+      // Read after the previous holder's last write: its cells as it acknowledged them.
+      const cells = await client.query<CellRow & { expiresAtMs: string }>('SELECT kind, key, value, expires_at AS "expiresAtMs" FROM cells');
+      this.cellChanges.hold(cells.rows.map((row) => ({ ...row, expiresAtMs: Number(row.expiresAtMs) })));
     } catch (error) {
       client.release(true);
       throw error;
@@ -158,6 +166,7 @@ export class PostgresJournal implements RecordJournal, JournalHolding {
           if (rowCount !== 1) throw new JournalHoldLost(this.location);
         }
         if (change.whole) await client.query('TRUNCATE journal_records, journal_headers');
+        if (change.cells !== undefined) await writeCells(client, change.cells);
         if (change.deletes.length > 0) {
           await client.query('DELETE FROM journal_records WHERE (kind, id) IN (SELECT * FROM unnest($1::text[], $2::text[]))', [
             change.deletes.map((row) => row.kind),
@@ -194,5 +203,22 @@ export class PostgresJournal implements RecordJournal, JournalHolding {
 
   async header(name: string): Promise<string | undefined> {
     return (await this.pool.query<{ doc: string }>('SELECT doc FROM journal_headers WHERE name = $1', [name])).rows[0]?.doc;
+  }
+}
+
+/** A write's cell rows: at most two statements, whatever their number (the rows go as arrays). */
+async function writeCells(client: PoolClient, cells: CellWrites): Promise<void> {
+  if (cells.cleared) await client.query('DELETE FROM cells');
+  const gone = cells.rows.filter((row) => row.value === undefined);
+  const kept = cells.rows.filter((row) => row.value !== undefined);
+  if (gone.length > 0) {
+    await client.query('DELETE FROM cells WHERE (kind, key) IN (SELECT * FROM unnest($1::text[], $2::text[]))', [gone.map((row) => row.kind), gone.map((row) => row.key)]);
+  }
+  if (kept.length > 0) {
+    await client.query(
+      `INSERT INTO cells (kind, key, value, expires_at) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
+       ON CONFLICT (kind, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+      [kept.map((row) => row.kind), kept.map((row) => row.key), kept.map((row) => row.value), kept.map((row) => row.expiresAtMs)],
+    );
   }
 }

@@ -2,9 +2,11 @@
 // one transaction; a check-and-set locks its row (`SELECT … FOR UPDATE`), is a single
 // `INSERT … ON CONFLICT` statement, or writes only the row version it read (postgres-cells.ts), so
 // replicas never spend a rate window, a nonce or an idempotency key twice. The domains' records are in its record journal (postgres-journal.ts).
+// The process holding the journal keeps the cells in memory, written with the journal's writes (held-cells.ts).
 import type { Pool } from 'pg';
 import type { ClockSetting } from '../../clock.js';
 import type { CellKind, Cells, ClockSettingStore, FinishedIdempotencyRecord, IdempotencySlot, IdempotencyStore, Reservation, SandboxStore, StoredResponse } from '../sandbox-store.js';
+import { HeldCells, heldOrDirect } from '../held-cells.js';
 import { postgresCells } from './postgres-cells.js';
 import { PostgresJournal } from './postgres-journal.js';
 import { PostgresWebhookStore } from './postgres-webhooks.js';
@@ -17,6 +19,7 @@ export class PostgresStore implements SandboxStore {
   readonly webhooks: PostgresWebhookStore;
   readonly journal: PostgresJournal;
   private readonly cellsOfKind = new Map<CellKind, Cells<unknown>>();
+  private readonly held = new HeldCells();
 
   constructor(
     private readonly pool: Pool,
@@ -26,28 +29,33 @@ export class PostgresStore implements SandboxStore {
     this.idempotency = new PostgresIdempotency(pool);
     this.clock = postgresClockSetting(pool);
     this.webhooks = new PostgresWebhookStore(pool);
-    this.journal = new PostgresJournal(pool, location);
+    this.journal = new PostgresJournal(pool, location, this.held);
   }
 
   cells<T>(kind: CellKind): Cells<T> {
     // One per kind: it keeps the versions this process wrote and the turns of its updates.
-    if (!this.cellsOfKind.has(kind)) this.cellsOfKind.set(kind, postgresCells(this.pool, kind));
+    if (!this.cellsOfKind.has(kind)) this.cellsOfKind.set(kind, heldOrDirect(this.held, kind, postgresCells(this.pool, kind)));
     return this.cellsOfKind.get(kind) as Cells<T>;
   }
 
+  /** Held cells are swept in memory, their expired rows in the database (counted once, in memory). */
   async sweepExpired(nowMs: number, batch: number): Promise<number> {
+    const held = this.held.held ? this.held.sweep(nowMs) : 0;
     const cells = await this.pool.query('DELETE FROM cells WHERE ctid IN (SELECT ctid FROM cells WHERE expires_at <= $1 LIMIT $2)', [nowMs, batch]);
     const records = await this.pool.query('DELETE FROM idempotency WHERE ctid IN (SELECT ctid FROM idempotency WHERE expires_at <= $1 LIMIT $2)', [nowMs, batch]);
-    return (cells.rowCount ?? 0) + (records.rowCount ?? 0);
+    return (this.held.held ? held : (cells.rowCount ?? 0)) + (records.rowCount ?? 0);
   }
 
   async countExpiring(): Promise<number> {
-    const { rows } = await this.pool.query<{ n: string }>('SELECT (SELECT count(*) FROM cells) + (SELECT count(*) FROM idempotency) AS n');
+    const cells = this.held.held ? String(this.held.size) : '(SELECT count(*) FROM cells)';
+    const { rows } = await this.pool.query<{ n: string }>(`SELECT ${cells} + (SELECT count(*) FROM idempotency) AS n`);
     return Number(rows[0]?.n ?? 0);
   }
 
   /** The journal stays: the sandbox rewrites it whole once the new sandbox is built (as sqlite:). */
   async clear(): Promise<void> {
+    // First: a write under way when the rows go may bring some back; the next write empties them again.
+    this.held.clear();
     await this.pool.query(
       "BEGIN; TRUNCATE cells, idempotency, idempotency_callers, webhook_endpoints, webhook_events, webhook_deliveries; DELETE FROM sandbox_meta WHERE name = 'clock'; COMMIT;",
     );

@@ -1,7 +1,9 @@
 // The sqlite: engine's record journal (record-journal.ts): two tables, each unit of work one
 // `BEGIN IMMEDIATE` transaction. better-sqlite3 is synchronous: a write is committed when write()
-// returns its (resolved) promise.
+// returns its (resolved) promise. A write carries the cells changed in memory since the last one
+// (held-cells.ts), which the hold takes up from the file.
 import type { Database, Statement } from 'better-sqlite3';
+import type { HeldCells, CellRow } from '../held-cells.js';
 import type { JournalContents, JournalRow, JournalWrite, RecordJournal } from '../record-journal.js';
 import { holdFile } from './sqlite-hold.js';
 
@@ -16,13 +18,23 @@ export class SqliteJournal implements RecordJournal {
   constructor(
     private readonly db: Database,
     private readonly file: string,
+    readonly cellChanges: HeldCells,
   ) {
     // ON CONFLICT … DO UPDATE keeps the row (and its rowid, the creation order); REPLACE would not.
     this.upsert = db.prepare('INSERT INTO journal_records (kind, id, doc) VALUES (?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET doc = excluded.doc');
     this.remove = db.prepare('DELETE FROM journal_records WHERE kind = ? AND id = ?');
     this.writeHeader = db.prepare('INSERT INTO journal_headers (name, doc) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET doc = excluded.doc');
     this.readHeader = db.prepare('SELECT doc FROM journal_headers WHERE name = ?');
+    const writeCell = db.prepare<[string, string, string, number]>(
+      'INSERT INTO cells (kind, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (kind, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at',
+    );
+    const removeCell = db.prepare<[string, string]>('DELETE FROM cells WHERE kind = ? AND key = ?');
     const tx = db.transaction((change: JournalWrite) => {
+      if (change.cells?.cleared === true) db.exec('DELETE FROM cells');
+      for (const { kind, key, value, expiresAtMs } of change.cells?.rows ?? []) {
+        if (value === undefined) removeCell.run(kind, key);
+        else writeCell.run(kind, key, value, expiresAtMs);
+      }
       if (change.whole) db.exec('DELETE FROM journal_records; DELETE FROM journal_headers;');
       for (const { kind, id } of change.deletes) this.remove.run(kind, id);
       for (const { kind, id, doc } of change.upserts) this.upsert.run(kind, id, doc);
@@ -36,6 +48,8 @@ export class SqliteJournal implements RecordJournal {
     if (this.held) return;
     holdFile(this.db, this.file);
     this.held = true;
+    const rows = this.db.prepare<[], CellRow>('SELECT kind, key, value, expires_at AS expiresAtMs FROM cells').iterate();
+    this.cellChanges.hold(rows);
   }
 
   async write(change: JournalWrite): Promise<void> {

@@ -3,8 +3,11 @@
 // can interleave with; `BEGIN IMMEDIATE` takes the write lock first, so another process on the same
 // file waits instead of reading a value about to change. WAL with synchronous=NORMAL: a committed
 // transaction survives the process being killed; an operating-system crash may lose the last ones.
+// Once the process holds the file (sqlite-hold.ts), its cells are kept in memory and written with
+// the journal's writes (held-cells.ts); until then, and in stores sharing a file, in the database.
 import type { ClockSetting } from '../../clock.js';
 import type { Database, Statement } from 'better-sqlite3';
+import { HeldCells, heldOrDirect } from '../held-cells.js';
 import { SqliteJournal } from './sqlite-journal.js';
 import { SqliteWebhookStore } from './sqlite-webhooks.js';
 import type { CellChange, CellKind, Cells, ClockSettingStore, FinishedIdempotencyRecord, IdempotencySlot, IdempotencyStore, Reservation, SandboxStore, StoredResponse } from '../sandbox-store.js';
@@ -35,6 +38,7 @@ export class SqliteStore implements SandboxStore {
   private readonly cellEntries: Statement<[string, number], { key: string; value: string; expires_at: number }>;
   private readonly sweepCells: Statement<[number, number]>;
   private readonly sweepRecords: Statement<[number, number]>;
+  private readonly held = new HeldCells();
 
   constructor(
     private readonly db: Database,
@@ -53,10 +57,14 @@ export class SqliteStore implements SandboxStore {
     this.idempotency = new SqliteIdempotency(db);
     this.clock = sqliteClockSetting(db);
     this.webhooks = new SqliteWebhookStore(db);
-    this.journal = new SqliteJournal(db, location);
+    this.journal = new SqliteJournal(db, location, this.held);
   }
 
   cells<T>(kind: CellKind): Cells<T> {
+    return heldOrDirect(this.held, kind, this.directCells<T>(kind));
+  }
+
+  private directCells<T>(kind: CellKind): Cells<T> {
     const read = (key: string, nowMs: number): T | undefined => {
       const row = this.cellReads.get(kind, key);
       return row !== undefined && row.expires_at > nowMs ? (JSON.parse(row.value) as T) : undefined;
@@ -76,13 +84,19 @@ export class SqliteStore implements SandboxStore {
     };
   }
 
+  /** Held cells are swept in memory, their expired rows in the database (counted once, in memory). */
   async sweepExpired(nowMs: number, batch: number): Promise<number> {
-    const sweep = this.db.transaction(() => this.sweepCells.run(nowMs, batch).changes + this.sweepRecords.run(nowMs, batch).changes);
+    const held = this.held.held ? this.held.sweep(nowMs) : 0;
+    const sweep = this.db.transaction(() => {
+      const cells = this.sweepCells.run(nowMs, batch).changes;
+      return (this.held.held ? held : cells) + this.sweepRecords.run(nowMs, batch).changes;
+    });
     return sweep.immediate();
   }
 
   async countExpiring(): Promise<number> {
-    const row = this.db.prepare('SELECT (SELECT count(*) FROM cells) + (SELECT count(*) FROM idempotency) AS n').get() as { n: number };
+    const cells = this.held.held ? String(this.held.size) : '(SELECT count(*) FROM cells)';
+    const row = this.db.prepare(`SELECT ${cells} + (SELECT count(*) FROM idempotency) AS n`).get() as { n: number };
     return row.n;
   }
 
@@ -97,6 +111,7 @@ export class SqliteStore implements SandboxStore {
         this.webhooks.clearNow();
       })
       .immediate();
+    this.held.clear();
   }
 
   async close(): Promise<void> {
