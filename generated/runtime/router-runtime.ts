@@ -476,11 +476,17 @@ function writeResponse(res: Response, response: HandlerResponse): void {
     // the handler serialised once (SerializedJson) are spliced in as bytes; jsonChunk says
     // when the text is written as it is and when as its UTF-8 bytes (its length is the byte count either way).
     const chunk = jsonChunk(body);
-    const type = contentType ?? 'application/json';
-    res.setHeader('Content-Type', /charset=/i.test(type) ? type : `${type}; charset=utf-8`);
+    res.setHeader('Content-Type', contentType === undefined ? jsonContentType : withCharset(contentType));
     res.setHeader('Content-Length', chunk.length);
     res.end(chunk);
   }
+}
+
+/** The Content-Type of a JSON answer without a declared one: built once, not per answer. */
+const jsonContentType = 'application/json; charset=utf-8';
+
+function withCharset(type: string): string {
+  return /charset=/i.test(type) ? type : `${type}; charset=utf-8`;
 }
 
 type ParsedRequest = OperationRequest<Record<'path' | 'query' | 'headers' | 'body', unknown>>;

@@ -10,7 +10,8 @@ export function recordUsage(sandbox: Sandbox, operationId: string): RequestHandl
     const locals = requestLocals(res);
     const key = locals.key;
     if (key !== undefined) {
-      res.once('finish', () => {
+      // `on`, not `once`: a response finishes once, and once's wrapper and its removal were per-request garbage.
+      res.on('finish', () => {
         const failed = res.statusCode >= 400;
         const durationMs = performance.now() - locals.startedAt;
         sandbox.usage.count(key.id, operationId, { error: failed, billable: !failed, durationMs });
