@@ -49,7 +49,9 @@ export async function pageOfHeads<Facets, R, F extends ListFamily>(
     (head) => head.id,
     (head) => head.createdAtMs,
   );
-  collection.load(heads);
+  const byId = new Map<string, LogHead<Facets>>();
+  for (const head of heads) byId.set(head.id, head);
+  collection.load(byId);
   const page = listRecords(collection, request, filter);
   return { items: await read(page.items.map((head) => head.id)), meta: page.meta };
 }
