@@ -7,10 +7,10 @@
 // marked (an id or a draw comes with one), the main random stream moved, a request that is not
 // a read was answered (headersMayChange(), app.ts), or the timer beat's flush (flushDeferred)
 // runs; a request that changed nothing encodes nothing and writes nothing. The audit, on every
-// flush, catches a header changed otherwise. The store's cells changed
-// in memory since the last write (a spent nonce, a rate window: store/held-cells.ts) go in the
-// same transaction, so an answer's cells are committed with its records. What may wait (a key's
-// last_used_at) is written by the timer beat's flush and at close, with the audit on by every flush.
+// flush, catches a header changed otherwise. The store's cells changed in memory since the last
+// write (a spent nonce, a rate window: store/held-cells.ts) go in the same transaction, so an
+// answer's cells are committed with its records. What may wait (a key's last_used_at) is written
+// by the timer beat's flush and at close, with the audit on by every flush.
 //
 // A rewrite (start on a new file, reset, load) encodes and writes everything. The memory engine
 // builds no writer and its services mark nothing, so it pays nothing. Writes are asynchronous

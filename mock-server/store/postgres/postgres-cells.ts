@@ -2,9 +2,10 @@
 // every process on the database. An update is a compare-and-set on the row's version (its xmin):
 // it writes only when the row is still the one the change was computed from, and reads again and
 // retries when another process wrote it in between. The version this process wrote last is kept,
-// so in the usual case (the process holding the sandbox answers every request) an update is one
-// statement, not a locking transaction of five; updates of one cell in this process take turns,
-// so they never race each other.
+// so when one process does the updates an update is one statement, not a locking transaction of
+// five; updates of one cell in this process take turns, so they never race each other. The
+// process holding the sandbox keeps its cells in memory instead (held-cells.ts): these serve a
+// store until it holds the sandbox, and stores sharing the database without holding it.
 import type { Pool } from 'pg';
 import type { CellChange, Cells, CellKind } from '../sandbox-store.js';
 
