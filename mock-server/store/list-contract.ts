@@ -2,7 +2,7 @@
 // (generated/<family>/openapi.yaml): page and per-page defaults, the per-page maximum, the
 // pagination-mode default and the allowed sort fields.
 import { bundledDocument, type BundledContract } from '../bundled-contracts.js';
-import type { ListContract, ListFamily } from './list-query.js';
+import { parseSortTerm, type ListContract, type ListFamily, type SortTerm } from './list-query.js';
 
 const bundledContracts: Record<ListFamily, BundledContract> = { v3: 'exchange-v3', v1: 'deposit-v1' };
 
@@ -22,6 +22,11 @@ export function listContract(family: ListFamily, operationId: string): ListContr
   const contract = readListContract(bundledDocument(bundledContracts[family]), family, operationId);
   contracts.set(cacheKey, contract);
   return contract;
+}
+
+/** The `sort` default of a list operation as sort terms (none when it takes no `sort`). */
+export function contractDefaultSort(family: ListFamily, operationId: string): SortTerm[] {
+  return (listContract(family, operationId).sort?.default ?? []).map(parseSortTerm);
 }
 
 interface ParameterObject {

@@ -1,9 +1,9 @@
 // A client's webhook log (its events, its deliveries) as a list, for every engine: sorted by
 // creation only (the contract's WebhookEventSort and WebhookDeliverySort are `created_at` either
 // way; ties by id), filtered on the records' facets (webhook-store.ts).
-import { listContract } from './list-contract.js';
+import { contractDefaultSort } from './list-contract.js';
 import { ListableCollection, listRecords, type ListedPage, type ListScope } from './list-records.js';
-import { parseSortTerm, type ListFamily, type ListRequest, type SortTerm } from './list-query.js';
+import type { ListFamily, ListRequest } from './list-query.js';
 
 const creation = 'created_at';
 
@@ -23,12 +23,8 @@ export function logCollection<R>(
   createdAtMs: (record: R) => number,
   byClient?: { clientOf: (record: R) => string; list: LogList },
 ): ListableCollection<R> {
-  const partitioned = byClient === undefined ? {} : { partitions: { client: byClient.clientOf }, defaultSort: defaultSortOf(byClient.list) };
+  const partitioned = byClient === undefined ? {} : { partitions: { client: byClient.clientOf }, defaultSort: contractDefaultSort('v3', byClient.list) };
   return new ListableCollection<R>({ id, fields: { [creation]: createdAtMs }, fixedFields: [creation], ...partitioned });
-}
-
-function defaultSortOf(list: LogList): SortTerm[] {
-  return (listContract('v3', list).sort?.default ?? []).map(parseSortTerm);
 }
 
 export function clientScope(clientId: string): ListScope {

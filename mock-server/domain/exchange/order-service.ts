@@ -13,8 +13,7 @@ import type { Clock } from '../../clock.js';
 import { createRandom, type Random } from '../../random.js';
 import { DueQueue } from '../../store/due-queue.js';
 import { flatString } from '../../store/flat-string.js';
-import { listContract } from '../../store/list-contract.js';
-import { parseSortTerm } from '../../store/list-query.js';
+import { contractDefaultSort } from '../../store/list-contract.js';
 import { ListableCollection } from '../../store/list-records.js';
 import { tryFire, type FireResult } from '../machines/fire.js';
 import { StateRejected } from '../state-rejected.js';
@@ -99,7 +98,7 @@ export class OrderService {
   readonly collection = new ListableCollection<OrderRecord>({
     id: (o) => o.id,
     fixedFields: ['id', 'created_at', 'amount_in', 'amount_out'],
-    defaultSort: (listContract('v3', 'listOrders').sort?.default ?? []).map(parseSortTerm),
+    defaultSort: contractDefaultSort('v3', 'listOrders'),
     partitions: { [BY_CLIENT]: (o) => o.clientId },
     fields: {
       id: (o) => o.id,
