@@ -67,7 +67,8 @@ export class JournalWriter implements SandboxJournal {
   private write(withLater: boolean): Promise<void> {
     const marked = this.marked.take(withLater);
     const encodedHeaders = this.headersMayHaveChanged(marked.length > 0) ? encodeDomainState(exportDomainState(this.sandbox, false)).headers : this.headers;
-    const headers = new Map([...encodedHeaders].filter(([name, doc]) => this.headers.get(name) !== doc));
+    // Headers not encoded again are the ones written: nothing to compare (most flushes).
+    const headers = encodedHeaders === this.headers ? new Map<string, string>() : new Map([...encodedHeaders].filter(([name, doc]) => this.headers.get(name) !== doc));
     const upserts: JournalRow[] = [];
     const deletes: JournalWrite['deletes'][number][] = [];
     for (const { kind, id } of marked) {
