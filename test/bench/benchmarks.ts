@@ -6,6 +6,7 @@ import { replicas } from './replicas.js';
 import { restart } from './restart.js';
 import { scale } from './scale.js';
 import { slowSenders } from './slow-senders.js';
+import { storeBytes } from './store-bytes.js';
 import { generation, webhookDeliveries } from './spawned-bench.js';
 import { sustained } from './sustained.js';
 import { throughput } from './throughput.js';
@@ -23,6 +24,7 @@ export const benchmarks: Record<string, (options: BenchOptions) => BenchResult |
   generate: generation,
   scale,
   restart,
+  'store-bytes': storeBytes,
   webhooks: webhookDeliveries,
   'slow-senders': slowSenders,
   'journal-flush': journalFlush,

@@ -1,5 +1,5 @@
 // Restart on a durable store: a `sqlite:` file holding 1,000 and 1,000,000 v1 deposits (seeded
-// through the deposit service, then one journal write: test/bench/servers/seed-sqlite-deposits.ts),
+// through the deposit service, then one journal write: test/bench/servers/seed-durable-store.ts),
 // then `serve --store sqlite:FILE` started on it: spawn → first 200 on /api/v3/ping (median of
 // the restarts), and on the last restart the v1 signed deposit list (20 a page, page and cursor
 // mode) as its client calls it, as a ratio to the 1,000-deposit file's; and the file's bytes per
@@ -25,7 +25,7 @@ const listPath = `${depositV1RoutesBasePath}${depositV1Routes.find((r) => r.oper
 interface Seeded {
   seedMs: number;
   writeMs: number;
-  fileBytes: number;
+  storeBytes: number;
   siteKey: string;
   siteSecret: string;
 }
@@ -42,7 +42,7 @@ interface Restarted {
 }
 
 function seed(file: string, count: number): Seeded {
-  const args = ['--max-old-space-size=12288', ...tsxNode, 'test/bench/servers/seed-sqlite-deposits.ts', file, String(count)];
+  const args = ['--max-old-space-size=12288', ...tsxNode, 'test/bench/servers/seed-durable-store.ts', `sqlite:${file}`, 'deposits', String(count)];
   const result = spawnSync(process.execPath, args, { cwd: repoRoot, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`seeding ${count} deposits failed:\n${result.stderr.slice(-2000)}`);
   return JSON.parse(result.stdout.trim().split('\n').at(-1)!) as Seeded;
@@ -89,7 +89,7 @@ async function restarts(file: string, count: number, repeats: number, samples: n
       await stopProcess(child);
     }
   }
-  return { count, fileBytes: seeded.fileBytes, restartMs, startCpuMs, startRssBytes, listPageMs: list.page, listCursorMs: list.cursor };
+  return { count, fileBytes: seeded.storeBytes, restartMs, startCpuMs, startRssBytes, listPageMs: list.page, listCursorMs: list.cursor };
 }
 
 export async function restart(options: { quick: boolean }): Promise<BenchResult> {

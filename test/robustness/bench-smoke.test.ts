@@ -62,6 +62,11 @@ describe('npm run bench -- --quick', () => {
     expectFigures(written('generate'), ['generation_ms', 'baseline_load_ms', 'ratio']);
     expectFigures(written('scale'), ['list page ms', 'list cursor ms', 'RSS MB']);
     expectFigures(written('restart'), ['file MB', 'first 200 ms', 'list page ms', 'list cursor ms']);
+    const storeBytes = written('store-bytes');
+    expectFigures(storeBytes, ['bytes per record']);
+    // PostgreSQL's rows whenever it is installed (CI installs it).
+    const engines = storeBytes.details?.postgres === undefined ? ['sqlite', 'postgres'] : ['sqlite'];
+    expect(storeBytes.rows.map((row) => `${row.engine} ${row.records}`)).toEqual(engines.flatMap((engine) => [`${engine} deposits`, `${engine} orders with their event`]));
     expectFigures(written('webhooks'), ['signed_deliveries_per_s', 'plain_posts_per_s', 'ratio']);
     expectFigures(written('journal-flush'), ['flush after a create µs', 'flush, nothing changed µs', 'whole encoding µs', 'create vs whole']);
     const sustained = written('sustained');

@@ -8,10 +8,9 @@
 import { createHmacSigner, depositV1SignatureScheme } from '../../../generated/deposit-v1/client.js';
 import { depositV1Routes } from '../../../generated/deposit-v1/routes.js';
 import { exchangeV3Routes, exchangeV3RoutesBasePath } from '../../../generated/exchange-v3/routes.js';
-import { depositableAsset } from '../../../mock-server/domain/deposits/assets.js';
-import { defaultLifetimeSeconds } from '../../../mock-server/domain/deposits/deposit-service.js';
 import { startMockServer } from '../../../mock-server/server.js';
 import { settledMemory } from '../lib/settled-memory.js';
+import { seedDeposits } from './seed-deposits.js';
 import { seedOrders } from './seed-orders.js';
 
 const [kind, countText, samplesText] = process.argv.slice(2);
@@ -40,12 +39,7 @@ function v3List(operationId: string): List {
 /** Stores the records and returns how to send one list request with extra query parameters. */
 async function seed(): Promise<List> {
   if (kind === 'deposits') {
-    const service = sandbox.services.deposits;
-    const asset = depositableAsset('BTC');
-    if (asset === undefined) throw new Error('BTC takes no deposits in this catalog');
-    for (let i = 0; i < count; i += 1) {
-      service.create(sandbox.defaultSite, { orderId: `scale-${i}`, asset, amount: '0.01', lifetimeSeconds: defaultLifetimeSeconds });
-    }
+    seedDeposits(sandbox, count, 'scale');
     const path = depositV1Routes.find((r) => r.operationId === 'listDeposits')!.path;
     const signer = createHmacSigner(depositV1SignatureScheme, { key: server.site.apiKey, secret: server.site.apiSecret }, { now: () => sandbox.clock.nowMs() });
     return async (query) => {

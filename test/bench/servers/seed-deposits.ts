@@ -1,0 +1,15 @@
+// Stores `count` v1 deposits of the default site through the deposit service (the path
+// createDeposit takes, without HTTP): BTC, 0.01 each, the default lifetime, order ids
+// `<prefix>-<i>`.
+import type { Sandbox } from '../../../mock-server/sandbox.js';
+import { depositableAsset } from '../../../mock-server/domain/deposits/assets.js';
+import { defaultLifetimeSeconds } from '../../../mock-server/domain/deposits/deposit-service.js';
+
+export function seedDeposits(sandbox: Sandbox, count: number, prefix: string): void {
+  const asset = depositableAsset('BTC');
+  if (asset === undefined) throw new Error('BTC takes no deposits in this catalog');
+  const service = sandbox.services.deposits;
+  for (let i = 0; i < count; i += 1) {
+    service.create(sandbox.defaultSite, { orderId: `${prefix}-${i}`, asset, amount: '0.01', lifetimeSeconds: defaultLifetimeSeconds });
+  }
+}
