@@ -57,6 +57,8 @@ export class Dispatcher {
   private readonly realNow: () => number;
   /** Deliveries with an attempt under way or waiting for a place: never attempted twice at once. */
   private readonly inFlight = new Set<string>();
+  /** The runs of runDue under way, each until its own attempts ended. */
+  private readonly runs = new Set<Promise<DispatchSummary>>();
   private timer: NodeJS.Timeout | null = null;
   private ticking = false;
 
@@ -71,11 +73,29 @@ export class Dispatcher {
 
   /**
    * Attempts every delivery due at the current virtual time, each at most once per call (a
-   * retry it schedules for the same instant waits for the next call); resolves when all ended.
+   * retry it schedules for the same instant waits for the next call); resolves when all ended,
+   * and when the other runs of this process under way meanwhile ended too (the one a clock
+   * advance or a test webhook started): a due delivery they claimed is passed over here, and
+   * whoever waits for this run (POST /__mock/webhooks/run-due) must find its attempt recorded,
+   * also on an engine whose writes take real I/O. The summary counts this run's attempts.
+   */
+  async runDue(): Promise<DispatchSummary> {
+    const run = this.claimAndAttempt();
+    this.runs.add(run);
+    try {
+      const summary = await run;
+      await Promise.allSettled([...this.runs].filter((other) => other !== run));
+      return summary;
+    } finally {
+      this.runs.delete(run);
+    }
+  }
+
+  /**
    * As many claimants as the pool has places take one due delivery at a time, so a claim is
    * made only when its attempt can start, and its lease need only outlast one attempt.
    */
-  async runDue(): Promise<DispatchSummary> {
+  private async claimAndAttempt(): Promise<DispatchSummary> {
     const now = this.clock.now();
     const summary: DispatchSummary = { attempted: 0, delivered: 0, retrying: 0, failed: 0, skipped: 0, refused: 0 };
     /** Claimed in this call: attempted, or held back unattempted (given back at the end). */
@@ -108,17 +128,6 @@ export class Dispatcher {
       await this.store.releaseClaims(heldBack);
     }
     return summary;
-  }
-
-  /** One attempt of one delivery as soon as the pool has room (whether due or not), unless it is in flight already. */
-  async attempt(deliveryId: string): Promise<AttemptResult> {
-    if (this.inFlight.has(deliveryId)) return 'skipped';
-    this.inFlight.add(deliveryId);
-    try {
-      return await this.pool.run(() => this.send(deliveryId));
-    } finally {
-      this.inFlight.delete(deliveryId);
-    }
   }
 
   /** The attempt of a delivery this dispatcher claimed, inside the pool place the claim was made in. */

@@ -18,14 +18,17 @@ import { engines } from './support/engines.js';
 
 const t0 = Date.parse('2026-11-21T12:00:00Z');
 
-/** A receiver answering 200 to every POST, counting the attempts it got per delivery id. */
-async function startReceiver(): Promise<{ url: string; attempts: Map<string, string[]>; server: Server }> {
+/**
+ * A receiver answering 200 to every POST (after `answerAfterMs` on paths ending in /slow),
+ * counting the attempts it got per delivery id.
+ */
+async function startReceiver(answerAfterMs = 150): Promise<{ url: string; attempts: Map<string, string[]>; server: Server }> {
   const attempts = new Map<string, string[]>();
   const server = createServer((req, res) => {
     req.resume().on('end', () => {
       const delivery = String(req.headers[webhookHeaderNames.deliveryId.toLowerCase()]);
       attempts.set(delivery, [...(attempts.get(delivery) ?? []), String(req.headers[webhookHeaderNames.attempt.toLowerCase()])]);
-      res.writeHead(200).end();
+      setTimeout(() => res.writeHead(200).end(), req.url?.endsWith('/slow') === true ? answerAfterMs : 0);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -52,15 +55,29 @@ describe.each(engines)('webhook deliveries claimed by one of several processes (
     await engine.cleanUp();
   });
 
-  async function twoReplicas(realNow: () => number) {
+  async function twoReplicas(realNow: () => number, path = '') {
     const store = await engine.open();
     const other = (await engine.reopen(store)) ?? store;
     const first = replica(store, realNow, 1);
     const second = replica(other, realNow, 2);
-    const created = await first.service.createEndpoint('c1', { name: 'hook', url: receiver.url, events: ['api.test'] });
+    const created = await first.service.createEndpoint('c1', { name: 'hook', url: `${receiver.url}${path}`, events: ['api.test'] });
     if (!created.ok) throw new Error(created.message);
     return { first, second };
   }
+
+  it('a run ends once the runs its process had under way recorded their attempts', async () => {
+    // What POST /__mock/webhooks/run-due relies on after a clock advance started a run itself.
+    const { first } = await twoReplicas(Date.now, '/slow');
+    const { deliveries } = await first.service.emit({ clientId: 'c1', type: 'api.test', resource: { type: 'webhook_endpoint', id: null }, payload: {} });
+    const id = deliveries[0]!.id;
+    const started = first.dispatcher.runDue();
+    while (!receiver.attempts.has(id)) await new Promise((resolve) => setTimeout(resolve, 5));
+    // The delivery is claimed by the run under way, its receiver still answering: this run
+    // attempts nothing, and waits for that attempt's outcome.
+    expect(await first.dispatcher.runDue()).toMatchObject({ attempted: 0 });
+    expect((await first.store.getDelivery(id))!.status).toBe('delivered');
+    expect(await started).toMatchObject({ attempted: 1, delivered: 1 });
+  });
 
   it('attempts each due delivery once, whichever process claims it', async () => {
     const { first, second } = await twoReplicas(Date.now);
