@@ -38,16 +38,17 @@ describe('lookups', () => {
     const order = await placeOrder(server);
     const stranger = await otherClient();
     for (const ref of [String(order.id), order.public_id, order.tracking_id]) {
+      // One call at a time: each is made when the previous failure was read, so none rejects unawaited.
       for (const call of [
-        stranger.getExchangeOrder({ path: { order: ref } }),
-        stranger.getOrder({ path: { order: ref } }),
-        stranger.getOrderStatus({ path: { order: ref } }),
-        stranger.getOrderActions({ path: { order: ref } }),
-        stranger.confirmOrder({ path: { order: ref } }),
-        stranger.cancelOrder({ path: { order: ref } }),
-        stranger.deleteOrder({ path: { order: ref } }),
+        () => stranger.getExchangeOrder({ path: { order: ref } }),
+        () => stranger.getOrder({ path: { order: ref } }),
+        () => stranger.getOrderStatus({ path: { order: ref } }),
+        () => stranger.getOrderActions({ path: { order: ref } }),
+        () => stranger.confirmOrder({ path: { order: ref } }),
+        () => stranger.cancelOrder({ path: { order: ref } }),
+        () => stranger.deleteOrder({ path: { order: ref } }),
       ]) {
-        const error = await failure(call);
+        const error = await failure(call());
         expect([error.status, error.code]).toEqual([404, 'not_found']);
       }
     }
