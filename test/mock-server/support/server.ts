@@ -1,16 +1,14 @@
 // Starts the mock on an ephemeral port for a suite, with the generated clients pointed at it.
 // EXCHANGE_API_KIT_TEST_STORE=sqlite runs every suite that names no store on a sqlite: file in a
-// temporary folder instead of the memory engine (with EXCHANGE_API_KIT_JOURNAL_AUDIT=1, every
-// journal flush is checked against the whole sandbox).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// temporary folder instead of the memory engine, =postgres on a database of a PostgreSQL server
+// started for the test server (with EXCHANGE_API_KIT_JOURNAL_AUDIT=1, every journal flush is
+// checked against the whole sandbox).
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { DepositV1Client, createHmacSigner, depositV1SignatureScheme } from '../../../generated/deposit-v1/client.js';
 import { ExchangeV3Client } from '../../../generated/exchange-v3/client.js';
 import { SandboxControlClient } from '../../../generated/sandbox-control/client.js';
 import { startMockServer, type RunningMockServer, type StartOptions } from '../../../mock-server/server.js';
-import { openStore } from '../../../mock-server/store/open-store.js';
+import { durableTestStore } from './durable-test-store.js';
 
 export interface TestServer extends RunningMockServer {
   /** v3 client with the default token. */
@@ -28,15 +26,11 @@ const noRetry = { retry: false } as const;
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
   // Strict mode: every response is checked against the contract, so the suites catch drift.
   // Webhooks go to this machine only: fuzzed endpoint URLs must never be contacted.
-  const file = options.store === undefined && process.env.EXCHANGE_API_KIT_TEST_STORE === 'sqlite' ? mkdtempSync(join(tmpdir(), 'kit-test-store-')) : null;
-  const store = file === null ? options.store : await openStore(`sqlite:${join(file, 'sandbox.db')}`);
-  const server = await startMockServer({ port: 0, strict: true, webhookEgress: 'loopback', ...options, store });
-  if (file !== null) {
+  const durable = options.store === undefined ? await durableTestStore(process.env.EXCHANGE_API_KIT_TEST_STORE) : null;
+  const server = await startMockServer({ port: 0, strict: true, webhookEgress: 'loopback', ...options, store: durable?.store ?? options.store });
+  if (durable !== null) {
     const close = server.close;
-    server.close = () => close().then(async () => {
-      await store!.close();
-      rmSync(file, { recursive: true, force: true });
-    });
+    server.close = () => close().then(durable.dispose);
   }
   const signer = createHmacSigner(
     depositV1SignatureScheme,
