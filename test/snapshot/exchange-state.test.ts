@@ -130,6 +130,12 @@ describe('a snapshot whose orders do not fit', () => {
     }, 'exchange.orders.orders.0.clientId');
   });
 
+  it('refuses a requisite digest that is not a SHA-256 in lower-case hex', async () => {
+    await expectRefused((exchange) => {
+      exchange.orders.orders[0]!.requisiteDigests.to = 'A'.repeat(64);
+    }, 'exchange.orders.orders.0.requisiteDigests.to');
+  });
+
   it('refuses an order status that is not a state of the order machine', async () => {
     const reasons = await expectRefused((exchange) => {
       exchange.orders.orders[0]!.status = 'lost';

@@ -1,12 +1,13 @@
 // How each filter of listOrders (the contract's `filter[...]` parameters) matches an order.
 // filterPredicate fails loudly for a filter the contract declares and this table lacks.
 import { match, type FilterMatcher } from '../../store/list-records.js';
-import { requisiteDigest, type OrderRecord } from './order-records.js';
+import type { OrderRecord } from './order-records.js';
+import { requisiteIs, type RequisiteSide } from './requisite-digests.js';
 
 const digestMatches =
-  (side: 'from' | 'to'): FilterMatcher<OrderRecord> =>
+  (side: RequisiteSide): FilterMatcher<OrderRecord> =>
   (order, value) =>
-    order.requisiteDigests[side] === requisiteDigest(String(value));
+    requisiteIs(order.draft.requisites, order.requisiteDigests, side, String(value));
 
 export const orderFilterMatchers: Readonly<Record<string, FilterMatcher<OrderRecord>>> = {
   status: match.oneOf((o) => o.status),

@@ -22,7 +22,8 @@ import type { EmitInput } from '../webhooks/webhook-service.js';
 import { completedState, fireOrderEvent, newOrderRecord, pendingTimer, settleOrder, type StepListener } from './order-lifecycle.js';
 import { paymentsDueAtMs, recordPayment, settlePayments, type PaymentChain } from './order-payments.js';
 import { createdEventData, presentOrder, statusChangedEventData } from './order-present.js';
-import { requisiteDigests, type CausingRequest, type OrderDraft, type OrderRecord } from './order-records.js';
+import type { CausingRequest, OrderDraft, OrderRecord } from './order-records.js';
+import { keptDigests } from './requisite-digests.js';
 import { orderFromState, orderToState } from './order-state.js';
 import { requireNextIdAbove } from './restore-checks.js';
 import type { RecordMarks } from '../record-marks.js';
@@ -145,7 +146,7 @@ export class OrderService {
         clientId,
         draft,
         correlationId: cause.correlationId,
-        requisiteDigests: requisiteDigests(requisites),
+        requisiteDigests: keptDigests(draft.requisites, requisites),
       },
       this.options.clock.now(),
     );

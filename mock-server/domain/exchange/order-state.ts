@@ -8,6 +8,7 @@ import type { SandboxStateExchangeOrder } from '../../../generated/sandbox-contr
 import { requireOneOf, StateRejected } from '../state-rejected.js';
 import { creationActor, newOrderRecord } from './order-lifecycle.js';
 import type { OrderHistoryEntry, OrderPayment, OrderRecord } from './order-records.js';
+import { digestsFromState, digestsToState } from './requisite-digests.js';
 
 /** The history's first entry: the creation, which is no transition of the machine. */
 const CREATE = 'create';
@@ -26,7 +27,7 @@ export function orderToState(order: OrderRecord): SandboxStateExchangeOrder {
     clientId: order.clientId,
     draft: { ...order.draft, paymentDetails: { ...order.draft.paymentDetails }, requisites: { ...order.draft.requisites }, verificationRequired: { ...order.draft.verificationRequired } },
     correlationId: order.correlationId,
-    requisiteDigests: { ...order.requisiteDigests },
+    requisiteDigests: digestsToState(order.draft.requisites, order.requisiteDigests),
     createdAtMs: ms(order.createdAt),
     status: order.status,
     statusSinceMs: ms(order.statusSince),
@@ -52,7 +53,7 @@ export function orderFromState(state: SandboxStateExchangeOrder, pointer: string
       clientId: state.clientId,
       draft: { ...draft, requisites: draft.requisites as MaskedOrderRequisites },
       correlationId: state.correlationId,
-      requisiteDigests: state.requisiteDigests,
+      requisiteDigests: digestsFromState(draft.requisites as MaskedOrderRequisites, state.requisiteDigests),
     },
     new Date(state.createdAtMs),
   );
