@@ -63,7 +63,12 @@ export interface OrderRecord {
   cancelReason: string | null;
   updatedAt: Date;
   completedAt: Date | null;
-  history: OrderHistoryEntry[];
+  /**
+   * The history after the creation, oldest first (orderHistory in order-lifecycle.ts adds the
+   * creation, which every order has alike); replaced, never changed in place. Starts with a
+   * creation entry of its own only when a snapshot gave one unlike the derived one.
+   */
+  steps: readonly OrderHistoryEntry[];
 }
 
 // Values most orders hold alike, kept once and shared (a sandbox may keep a million orders, and
@@ -71,6 +76,7 @@ export interface OrderRecord {
 const noRequisites: MaskedOrderRequisites = Object.freeze({});
 const verificationFlags = [false, true].map((identity) => [false, true].map((card) => Object.freeze({ identity, card })));
 export const noPayments: readonly OrderPayment[] = Object.freeze([]);
+export const noSteps: readonly OrderHistoryEntry[] = Object.freeze([]);
 
 /**
  * The draft as an order keeps it: the same values, the common ones shared (above), every field
