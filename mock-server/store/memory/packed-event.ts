@@ -2,10 +2,11 @@
 // lives (an order's order.created among them), so it is kept small. The payload is not kept
 // beside the body when the body already carries it as its last member `data` (every event the
 // engine emits: the v3 event body and the v1 site callback both end with it); the body is kept
-// deflated against a preset dictionary of the bodies' common text (about 1,050 characters of an
-// order.created body become about 170 bytes), as a latin1 string (no Buffer and no pool slice
-// kept alive per event); instants are epoch numbers, not Dates. Unpacking gives back the same
-// record.
+// deflated against a preset dictionary of the bodies' common text followed by the event's own
+// head (its id, type, instant, resource and request id, which the packed record keeps anyway, so
+// the body does not pay for them twice): about 1,130 characters of an order.created body with a
+// payout address become about 220 bytes, as a latin1 string (no Buffer and no pool slice kept
+// alive per event); instants are epoch numbers, not Dates. Unpacking gives back the same record.
 import { deflateRawSync, inflateRawSync, type ZlibOptions } from 'node:zlib';
 import type { EventRecord, EventStatus } from '../records/webhook-records.js';
 import { flatString } from '../flat-string.js';
@@ -35,7 +36,21 @@ const dictionary = Buffer.from(
 // A 4 KB window covers the dictionary and a typical body. memLevel 2 keeps each call's setup
 // small and still lets a body fit one block (at 1, zlib ends a block every 128 symbols, and an
 // order.created body with requisites paid a second block's Huffman tables: about 30 bytes).
-const zlibOptions: ZlibOptions = { dictionary, windowBits: 12, memLevel: 2, level: 6 };
+const zlibOptions: ZlibOptions = { windowBits: 12, memLevel: 2, level: 6 };
+
+/**
+ * The dictionary of one event: the common text, then the head a v3 body starts with, written from
+ * the packed record's fields (a body that starts otherwise is only compressed less). Last, so
+ * zlib reaches it cheapest.
+ */
+function dictionaryOf(event: Pick<PackedEvent, 'id' | 'type' | 'createdAtMs' | 'resourceType' | 'resourceId' | 'requestId'>): ZlibOptions {
+  const resource = JSON.stringify({ type: event.resourceType, id: event.resourceId });
+  const at = new Date(event.createdAtMs);
+  // An instant too far for toISOString is written as nothing: the dictionary only has to be the same both ways.
+  const createdAt = Number.isNaN(at.getTime()) ? '' : at.toISOString();
+  const head = `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"created_at":"${createdAt}","resource":${resource},"request_id":${JSON.stringify(event.requestId)}`;
+  return { ...zlibOptions, dictionary: Buffer.concat([dictionary, Buffer.from(head)]) };
+}
 
 /** Most events have no delivery (no endpoint subscribed): they share one empty list. */
 const noDeliveries: readonly string[] = Object.freeze([]);
@@ -63,6 +78,9 @@ export class PackedEvent {
 
 export function packEvent(event: EventRecord): PackedEvent {
   const carried = event.body.endsWith(`${dataMember}${JSON.stringify(event.payload)}}`);
+  const requestId = event.requestId === null ? null : flatString(event.requestId);
+  const createdAtMs = event.createdAt.getTime();
+  const head = { id: event.id, type: event.type, createdAtMs, resourceType: event.resource.type, resourceId: event.resource.id, requestId };
   return new PackedEvent(
     flatString(event.id),
     event.clientId,
@@ -71,17 +89,17 @@ export function packEvent(event: EventRecord): PackedEvent {
     event.resource.id,
     carried ? null : structuredClone(event.payload),
     event.status,
-    event.requestId === null ? null : flatString(event.requestId),
+    requestId,
     event.correlationId,
     event.idempotencyKey,
-    deflateRawSync(event.body, zlibOptions).toString('latin1'),
+    deflateRawSync(event.body, dictionaryOf(head)).toString('latin1'),
     event.deliveryIds.length === 0 ? noDeliveries : [...event.deliveryIds],
-    event.createdAt.getTime(),
+    createdAtMs,
   );
 }
 
 export function unpackEvent(packed: PackedEvent): EventRecord {
-  const body = inflateRawSync(Buffer.from(packed.deflatedBody, 'latin1'), zlibOptions).toString('utf8');
+  const body = inflateRawSync(Buffer.from(packed.deflatedBody, 'latin1'), dictionaryOf(packed)).toString('utf8');
   return {
     id: packed.id,
     clientId: packed.clientId,
