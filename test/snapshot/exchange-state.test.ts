@@ -158,6 +158,15 @@ describe('a snapshot whose orders do not fit', () => {
     expect((await exportState(loaded)).exchange.orders).toEqual(changed.exchange.orders);
   });
 
+  it('loads a tracking id in upper case as it is, and shows and exports it so', async () => {
+    const changed = structuredClone(document);
+    const order = changed.exchange.orders.orders[0]!;
+    order.trackingId = order.trackingId.toUpperCase();
+    await loadState(loaded, changed);
+    expect((await loaded.v3.getExchangeOrder({ path: { order: order.publicId } })).body.result.order.tracking_id).toBe(order.trackingId);
+    expect((await exportState(loaded)).exchange.orders).toEqual(changed.exchange.orders);
+  });
+
   it('refuses an order id counter behind its orders, and a review of an order that is not its client’s', async () => {
     await expectRefused((exchange) => {
       exchange.orders.nextId = 1;

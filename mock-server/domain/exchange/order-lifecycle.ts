@@ -3,6 +3,7 @@
 // table decide the transition. Shared by the live orders (order-service.ts) and the scratch
 // orders of the sandbox simulation (order-simulation.ts), so both follow exactly the same rules.
 import { orderMachine, type Actor, type OrderEvent, type OrderState, type Transition } from '../../../generated/machines.js';
+import { compactUuid } from '../../store/compact-uuid.js';
 import { tryFire, type FireResult } from '../machines/fire.js';
 import { keptDraft, needsVerification, noPayments, noSteps, type OrderDraft, type OrderHistoryEntry, type OrderRecord } from './order-records.js';
 
@@ -83,7 +84,7 @@ export function newOrderRecord(fields: NewOrderFields, now: Date): OrderRecord {
   return {
     id: fields.id,
     publicId: fields.publicId,
-    trackingId: fields.trackingId,
+    trackingKey: compactUuid(fields.trackingId),
     clientId: fields.clientId,
     draft: keptDraft(fields.draft),
     correlationId: fields.correlationId,

@@ -13,14 +13,14 @@ import { orderMachine } from '../../../generated/machines.js';
 import { isTerminal, tryFire } from '../machines/fire.js';
 import { orderGuards, orderHistory, paymentExpiresAt, pendingTimer, type OrderStep } from './order-lifecycle.js';
 import { amountReceived } from './order-payments.js';
-import { needsVerification, type OrderRecord } from './order-records.js';
+import { needsVerification, trackingId, type OrderRecord } from './order-records.js';
 
 export function presentOrder(order: OrderRecord): Order {
   const { draft } = order;
   return {
     id: order.id,
     public_id: order.publicId,
-    tracking_id: order.trackingId,
+    tracking_id: trackingId(order),
     status: order.status,
     route_id: draft.routeId,
     quote_id: draft.quoteId,

@@ -3,6 +3,7 @@
 // order-lifecycle.ts) and its history. Presentation is in order-present.ts.
 import type { MaskedOrderRequisites, VerificationStatus } from '../../../generated/exchange-v3/types.js';
 import type { Actor, OrderEvent, OrderState } from '../../../generated/machines.js';
+import { expandUuid } from '../../store/compact-uuid.js';
 import type { OrderDraft } from './order-request.js';
 import type { KeptDigests } from './requisite-digests.js';
 
@@ -41,7 +42,8 @@ export interface OrderRecord {
   readonly id: number;
   /** `EX` and 8 upper-case letters or digits: never all digits, so it never reads as a database id. */
   readonly publicId: string;
-  readonly trackingId: string;
+  /** The tracking id (a uuid) as compactUuid keeps it (store/compact-uuid.ts): trackingId() reads it. */
+  readonly trackingKey: string;
   readonly clientId: string;
   readonly draft: OrderDraft;
   /** X-Correlation-Id of the creating request. */
@@ -101,6 +103,11 @@ export function keptDraft(draft: OrderDraft): OrderDraft {
     clientOrderId: draft.clientOrderId,
     verificationRequired: verificationFlags[Number(identity)]![Number(card)]!,
   };
+}
+
+/** The order's tracking id, as given at its creation. */
+export function trackingId(order: Pick<OrderRecord, 'trackingKey'>): string {
+  return expandUuid(order.trackingKey);
 }
 
 export function needsVerification(order: Pick<OrderRecord, 'draft'>): boolean {

@@ -7,7 +7,7 @@ import { orderMachine, verificationMachine, type Actor, type OrderEvent } from '
 import type { SandboxStateExchangeOrder } from '../../../generated/sandbox-control/types.js';
 import { requireOneOf, StateRejected } from '../state-rejected.js';
 import { creationActor, creationEntry, newOrderRecord, orderHistory } from './order-lifecycle.js';
-import { noSteps, type OrderHistoryEntry, type OrderPayment, type OrderRecord } from './order-records.js';
+import { noSteps, trackingId, type OrderHistoryEntry, type OrderPayment, type OrderRecord } from './order-records.js';
 import { digestsFromState, digestsToState } from './requisite-digests.js';
 
 /** The history's first entry: the creation, which is no transition of the machine. */
@@ -23,7 +23,7 @@ export function orderToState(order: OrderRecord): SandboxStateExchangeOrder {
   return {
     id: order.id,
     publicId: order.publicId,
-    trackingId: order.trackingId,
+    trackingId: trackingId(order),
     clientId: order.clientId,
     draft: { ...order.draft, paymentDetails: { ...order.draft.paymentDetails }, requisites: { ...order.draft.requisites }, verificationRequired: { ...order.draft.verificationRequired } },
     correlationId: order.correlationId,
