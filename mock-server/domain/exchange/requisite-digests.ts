@@ -30,7 +30,8 @@ const sides: readonly RequisiteSide[] = ['from', 'to'];
 
 /** The side's requisite in `requisites` (as sent, or as kept); undefined when it has none. */
 function sideRequisite(requisites: OrderRequisites | MaskedOrderRequisites, side: RequisiteSide): { field: RequisiteField; value: string } | undefined {
-  const field = sideFields[side].find((f) => requisites[f] !== undefined);
+  // As the `??` of order-request.ts reads them: a null field is none.
+  const field = sideFields[side].find((f) => typeof requisites[f] === 'string');
   return field === undefined ? undefined : { field, value: requisites[field]! };
 }
 
