@@ -425,7 +425,7 @@ export type SandboxStateExchangeOrder = {
   clientId: SandboxStateExchangeClientId;
   draft: SandboxStateExchangeOrderDraft;
   correlationId: string | null;
-  /** SHA-256 of each side's unmasked requisite (the mock never keeps them in clear). */
+  /** SHA-256 of each side's unmasked requisite, in lower-case hex (the mock never keeps a card number in clear). */
   requisiteDigests: {
     from: string | null;
     to: string | null;

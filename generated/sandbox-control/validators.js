@@ -10884,7 +10884,7 @@ return errors === 0;
 validate162.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema63 = {"type":"object","required":["random","nextId","orders"],"additionalProperties":false,"properties":{"random":{"$ref":"#/components/schemas/RandomStreamState"},"nextId":{"type":"integer","minimum":1,"description":"The id the next order gets."},"orders":{"type":"array","items":{"$ref":"#/components/schemas/SandboxStateExchangeOrder"}}}};
-const schema64 = {"type":"object","required":["id","publicId","trackingId","clientId","draft","correlationId","requisiteDigests","createdAtMs","status","statusSinceMs","paymentReceived","payments","verificationStatus","paymentReference","cancelReason","updatedAtMs","completedAtMs","history"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"publicId":{"type":"string","minLength":1},"trackingId":{"type":"string","minLength":1},"clientId":{"$ref":"#/components/schemas/SandboxStateExchangeClientId"},"draft":{"$ref":"#/components/schemas/SandboxStateExchangeOrderDraft"},"correlationId":{"type":["string","null"]},"requisiteDigests":{"type":"object","description":"SHA-256 of each side's unmasked requisite (the mock never keeps them in clear).","required":["from","to"],"additionalProperties":false,"properties":{"from":{"type":["string","null"]},"to":{"type":["string","null"]}}},"createdAtMs":{"$ref":"#/components/schemas/EpochMs"},"status":{"type":"string","description":"A state of the order machine."},"statusSinceMs":{"$ref":"#/components/schemas/EpochMs"},"paymentReceived":{"type":"boolean"},"payments":{"type":"array","description":"Transactions to the payment address, oldest first; each hash is a chain transaction of deposits.chain.","items":{"type":"object","required":["hash","amount","seenAtMs","confirmedAtMs"],"additionalProperties":false,"properties":{"hash":{"type":"string","minLength":1},"amount":{"$ref":"#/components/schemas/SandboxStateExchangeDecimal"},"seenAtMs":{"$ref":"#/components/schemas/EpochMs"},"confirmedAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]}}}},"verificationStatus":{"type":["string","null"],"description":"A state of the verification machine; null until one is started."},"paymentReference":{"type":["string","null"]},"cancelReason":{"type":["string","null"]},"updatedAtMs":{"$ref":"#/components/schemas/EpochMs"},"completedAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]},"history":{"type":"array","minItems":1,"items":{"type":"object","required":["from","to","event","atMs","actor"],"additionalProperties":false,"properties":{"from":{"type":["string","null"],"description":"A state of the order machine; null for the creation."},"to":{"type":"string","description":"A state of the order machine."},"event":{"type":"string","description":"An event of the order machine, or `create`."},"atMs":{"$ref":"#/components/schemas/EpochMs"},"actor":{"type":"string","description":"An actor of the order machine's transitions."}}}}}};
+const schema64 = {"type":"object","required":["id","publicId","trackingId","clientId","draft","correlationId","requisiteDigests","createdAtMs","status","statusSinceMs","paymentReceived","payments","verificationStatus","paymentReference","cancelReason","updatedAtMs","completedAtMs","history"],"additionalProperties":false,"properties":{"id":{"type":"integer","minimum":1},"publicId":{"type":"string","minLength":1},"trackingId":{"type":"string","minLength":1},"clientId":{"$ref":"#/components/schemas/SandboxStateExchangeClientId"},"draft":{"$ref":"#/components/schemas/SandboxStateExchangeOrderDraft"},"correlationId":{"type":["string","null"]},"requisiteDigests":{"type":"object","description":"SHA-256 of each side's unmasked requisite, in lower-case hex (the mock never keeps a card number in clear).","required":["from","to"],"additionalProperties":false,"properties":{"from":{"type":["string","null"],"pattern":"^[0-9a-f]{64}$"},"to":{"type":["string","null"],"pattern":"^[0-9a-f]{64}$"}}},"createdAtMs":{"$ref":"#/components/schemas/EpochMs"},"status":{"type":"string","description":"A state of the order machine."},"statusSinceMs":{"$ref":"#/components/schemas/EpochMs"},"paymentReceived":{"type":"boolean"},"payments":{"type":"array","description":"Transactions to the payment address, oldest first; each hash is a chain transaction of deposits.chain.","items":{"type":"object","required":["hash","amount","seenAtMs","confirmedAtMs"],"additionalProperties":false,"properties":{"hash":{"type":"string","minLength":1},"amount":{"$ref":"#/components/schemas/SandboxStateExchangeDecimal"},"seenAtMs":{"$ref":"#/components/schemas/EpochMs"},"confirmedAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]}}}},"verificationStatus":{"type":["string","null"],"description":"A state of the verification machine; null until one is started."},"paymentReference":{"type":["string","null"]},"cancelReason":{"type":["string","null"]},"updatedAtMs":{"$ref":"#/components/schemas/EpochMs"},"completedAtMs":{"oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]},"history":{"type":"array","minItems":1,"items":{"type":"object","required":["from","to","event","atMs","actor"],"additionalProperties":false,"properties":{"from":{"type":["string","null"],"description":"A state of the order machine; null for the creation."},"to":{"type":"string","description":"A state of the order machine."},"event":{"type":"string","description":"An event of the order machine, or `create`."},"atMs":{"$ref":"#/components/schemas/EpochMs"},"actor":{"type":"string","description":"An actor of the order machine's transitions."}}}}}};
 const schema65 = {"type":"object","description":"What the order was created from - its route, priced amounts, payment details and masked requisites.","required":["routeId","quoteId","amountIn","amountOut","rate","fee","currencyIn","currencyOut","paymentDetails","requisites","fromRequisite","toRequisite","email","clientOrderId","verificationRequired"],"additionalProperties":false,"properties":{"routeId":{"type":"integer","minimum":1},"quoteId":{"type":["string","null"]},"amountIn":{"$ref":"#/components/schemas/SandboxStateExchangeDecimal"},"amountOut":{"$ref":"#/components/schemas/SandboxStateExchangeDecimal"},"rate":{"$ref":"#/components/schemas/SandboxStateExchangeDecimal"},"fee":{"$ref":"#/components/schemas/SandboxStateExchangeDecimal"},"currencyIn":{"type":"string"},"currencyOut":{"type":"string"},"paymentDetails":{"type":"object","required":["network","address","memo","account","amount","currency"],"additionalProperties":false,"properties":{"network":{"type":["string","null"]},"address":{"type":["string","null"]},"memo":{"type":["string","null"]},"account":{"type":["string","null"]},"amount":{"$ref":"#/components/schemas/SandboxStateExchangeDecimal"},"currency":{"type":"string"}}},"requisites":{"type":"object","description":"The masked requisites, as the v3 contract's MaskedOrderRequisites.","additionalProperties":{"type":["string","null"]}},"fromRequisite":{"type":["string","null"]},"toRequisite":{"type":["string","null"]},"email":{"type":"string"},"clientOrderId":{"type":["string","null"]},"verificationRequired":{"type":"object","required":["identity","card"],"additionalProperties":false,"properties":{"identity":{"type":"boolean"},"card":{"type":"boolean"}}}}};
 
 function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -11469,6 +11469,7 @@ return errors === 0;
 }
 validate169.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+const pattern11 = new RegExp("^[0-9a-f]{64}$", "u");
 
 function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11820,11 +11821,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-if(data6.to !== undefined){
-let data8 = data6.to;
-if((typeof data8 !== "string") && (data8 !== null)){
-const err30 = {instancePath:instancePath+"/requisiteDigests/to",schemaPath:"#/properties/requisiteDigests/properties/to/type",keyword:"type",params:{type: schema64.properties.requisiteDigests.properties.to.type},message:"must be string,null"};
+if(typeof data7 === "string"){
+if(!pattern11.test(data7)){
+const err30 = {instancePath:instancePath+"/requisiteDigests/from",schemaPath:"#/properties/requisiteDigests/properties/from/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -11835,13 +11834,39 @@ errors++;
 }
 }
 }
-else {
-const err31 = {instancePath:instancePath+"/requisiteDigests",schemaPath:"#/properties/requisiteDigests/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data6.to !== undefined){
+let data8 = data6.to;
+if((typeof data8 !== "string") && (data8 !== null)){
+const err31 = {instancePath:instancePath+"/requisiteDigests/to",schemaPath:"#/properties/requisiteDigests/properties/to/type",keyword:"type",params:{type: schema64.properties.requisiteDigests.properties.to.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
 else {
 vErrors.push(err31);
+}
+errors++;
+}
+if(typeof data8 === "string"){
+if(!pattern11.test(data8)){
+const err32 = {instancePath:instancePath+"/requisiteDigests/to",schemaPath:"#/properties/requisiteDigests/properties/to/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/requisiteDigests",schemaPath:"#/properties/requisiteDigests/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
 }
 errors++;
 }
@@ -11854,12 +11879,12 @@ errors = vErrors.length;
 }
 if(data.status !== undefined){
 if(typeof data.status !== "string"){
-const err32 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err34 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err32];
+vErrors = [err34];
 }
 else {
-vErrors.push(err32);
+vErrors.push(err34);
 }
 errors++;
 }
@@ -11872,12 +11897,12 @@ errors = vErrors.length;
 }
 if(data.paymentReceived !== undefined){
 if(typeof data.paymentReceived !== "boolean"){
-const err33 = {instancePath:instancePath+"/paymentReceived",schemaPath:"#/properties/paymentReceived/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err35 = {instancePath:instancePath+"/paymentReceived",schemaPath:"#/properties/paymentReceived/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err33];
+vErrors = [err35];
 }
 else {
-vErrors.push(err33);
+vErrors.push(err35);
 }
 errors++;
 }
@@ -11890,27 +11915,7 @@ for(let i0=0; i0<len0; i0++){
 let data14 = data13[i0];
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 if(data14.hash === undefined){
-const err34 = {instancePath:instancePath+"/payments/" + i0,schemaPath:"#/properties/payments/items/required",keyword:"required",params:{missingProperty: "hash"},message:"must have required property '"+"hash"+"'"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if(data14.amount === undefined){
-const err35 = {instancePath:instancePath+"/payments/" + i0,schemaPath:"#/properties/payments/items/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-if(data14.seenAtMs === undefined){
-const err36 = {instancePath:instancePath+"/payments/" + i0,schemaPath:"#/properties/payments/items/required",keyword:"required",params:{missingProperty: "seenAtMs"},message:"must have required property '"+"seenAtMs"+"'"};
+const err36 = {instancePath:instancePath+"/payments/" + i0,schemaPath:"#/properties/payments/items/required",keyword:"required",params:{missingProperty: "hash"},message:"must have required property '"+"hash"+"'"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -11919,8 +11924,8 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(data14.confirmedAtMs === undefined){
-const err37 = {instancePath:instancePath+"/payments/" + i0,schemaPath:"#/properties/payments/items/required",keyword:"required",params:{missingProperty: "confirmedAtMs"},message:"must have required property '"+"confirmedAtMs"+"'"};
+if(data14.amount === undefined){
+const err37 = {instancePath:instancePath+"/payments/" + i0,schemaPath:"#/properties/payments/items/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -11929,9 +11934,8 @@ vErrors.push(err37);
 }
 errors++;
 }
-for(const key2 in data14){
-if(!((((key2 === "hash") || (key2 === "amount")) || (key2 === "seenAtMs")) || (key2 === "confirmedAtMs"))){
-const err38 = {instancePath:instancePath+"/payments/" + i0,schemaPath:"#/properties/payments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(data14.seenAtMs === undefined){
+const err38 = {instancePath:instancePath+"/payments/" + i0,schemaPath:"#/properties/payments/items/required",keyword:"required",params:{missingProperty: "seenAtMs"},message:"must have required property '"+"seenAtMs"+"'"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -11940,12 +11944,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-if(data14.hash !== undefined){
-let data15 = data14.hash;
-if(typeof data15 === "string"){
-if(func1(data15) < 1){
-const err39 = {instancePath:instancePath+"/payments/" + i0+"/hash",schemaPath:"#/properties/payments/items/properties/hash/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data14.confirmedAtMs === undefined){
+const err39 = {instancePath:instancePath+"/payments/" + i0,schemaPath:"#/properties/payments/items/required",keyword:"required",params:{missingProperty: "confirmedAtMs"},message:"must have required property '"+"confirmedAtMs"+"'"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -11954,14 +11954,39 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-else {
-const err40 = {instancePath:instancePath+"/payments/" + i0+"/hash",schemaPath:"#/properties/payments/items/properties/hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key2 in data14){
+if(!((((key2 === "hash") || (key2 === "amount")) || (key2 === "seenAtMs")) || (key2 === "confirmedAtMs"))){
+const err40 = {instancePath:instancePath+"/payments/" + i0,schemaPath:"#/properties/payments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err40];
 }
 else {
 vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data14.hash !== undefined){
+let data15 = data14.hash;
+if(typeof data15 === "string"){
+if(func1(data15) < 1){
+const err41 = {instancePath:instancePath+"/payments/" + i0+"/hash",schemaPath:"#/properties/payments/items/properties/hash/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/payments/" + i0+"/hash",schemaPath:"#/properties/payments/items/properties/hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
 }
 errors++;
 }
@@ -11995,12 +12020,12 @@ passing0 = 0;
 }
 const _errs37 = errors;
 if(data18 !== null){
-const err41 = {instancePath:instancePath+"/payments/" + i0+"/confirmedAtMs",schemaPath:"#/properties/payments/items/properties/confirmedAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err43 = {instancePath:instancePath+"/payments/" + i0+"/confirmedAtMs",schemaPath:"#/properties/payments/items/properties/confirmedAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err41];
+vErrors = [err43];
 }
 else {
-vErrors.push(err41);
+vErrors.push(err43);
 }
 errors++;
 }
@@ -12016,12 +12041,12 @@ passing0 = 1;
 }
 }
 if(!valid5){
-const err42 = {instancePath:instancePath+"/payments/" + i0+"/confirmedAtMs",schemaPath:"#/properties/payments/items/properties/confirmedAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+const err44 = {instancePath:instancePath+"/payments/" + i0+"/confirmedAtMs",schemaPath:"#/properties/payments/items/properties/confirmedAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err42];
+vErrors = [err44];
 }
 else {
-vErrors.push(err42);
+vErrors.push(err44);
 }
 errors++;
 }
@@ -12039,32 +12064,7 @@ vErrors = null;
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/payments/" + i0,schemaPath:"#/properties/payments/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-}
-}
-else {
-const err44 = {instancePath:instancePath+"/payments",schemaPath:"#/properties/payments/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-}
-if(data.verificationStatus !== undefined){
-let data19 = data.verificationStatus;
-if((typeof data19 !== "string") && (data19 !== null)){
-const err45 = {instancePath:instancePath+"/verificationStatus",schemaPath:"#/properties/verificationStatus/type",keyword:"type",params:{type: schema64.properties.verificationStatus.type},message:"must be string,null"};
+const err45 = {instancePath:instancePath+"/payments/" + i0,schemaPath:"#/properties/payments/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -12074,10 +12074,9 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data.paymentReference !== undefined){
-let data20 = data.paymentReference;
-if((typeof data20 !== "string") && (data20 !== null)){
-const err46 = {instancePath:instancePath+"/paymentReference",schemaPath:"#/properties/paymentReference/type",keyword:"type",params:{type: schema64.properties.paymentReference.type},message:"must be string,null"};
+}
+else {
+const err46 = {instancePath:instancePath+"/payments",schemaPath:"#/properties/payments/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -12087,15 +12086,41 @@ vErrors.push(err46);
 errors++;
 }
 }
-if(data.cancelReason !== undefined){
-let data21 = data.cancelReason;
-if((typeof data21 !== "string") && (data21 !== null)){
-const err47 = {instancePath:instancePath+"/cancelReason",schemaPath:"#/properties/cancelReason/type",keyword:"type",params:{type: schema64.properties.cancelReason.type},message:"must be string,null"};
+if(data.verificationStatus !== undefined){
+let data19 = data.verificationStatus;
+if((typeof data19 !== "string") && (data19 !== null)){
+const err47 = {instancePath:instancePath+"/verificationStatus",schemaPath:"#/properties/verificationStatus/type",keyword:"type",params:{type: schema64.properties.verificationStatus.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err47];
 }
 else {
 vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data.paymentReference !== undefined){
+let data20 = data.paymentReference;
+if((typeof data20 !== "string") && (data20 !== null)){
+const err48 = {instancePath:instancePath+"/paymentReference",schemaPath:"#/properties/paymentReference/type",keyword:"type",params:{type: schema64.properties.paymentReference.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+if(data.cancelReason !== undefined){
+let data21 = data.cancelReason;
+if((typeof data21 !== "string") && (data21 !== null)){
+const err49 = {instancePath:instancePath+"/cancelReason",schemaPath:"#/properties/cancelReason/type",keyword:"type",params:{type: schema64.properties.cancelReason.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
 }
 errors++;
 }
@@ -12123,12 +12148,12 @@ passing1 = 0;
 }
 const _errs49 = errors;
 if(data23 !== null){
-const err48 = {instancePath:instancePath+"/completedAtMs",schemaPath:"#/properties/completedAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err50 = {instancePath:instancePath+"/completedAtMs",schemaPath:"#/properties/completedAtMs/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err48];
+vErrors = [err50];
 }
 else {
-vErrors.push(err48);
+vErrors.push(err50);
 }
 errors++;
 }
@@ -12144,12 +12169,12 @@ passing1 = 1;
 }
 }
 if(!valid6){
-const err49 = {instancePath:instancePath+"/completedAtMs",schemaPath:"#/properties/completedAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+const err51 = {instancePath:instancePath+"/completedAtMs",schemaPath:"#/properties/completedAtMs/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err49];
+vErrors = [err51];
 }
 else {
-vErrors.push(err49);
+vErrors.push(err51);
 }
 errors++;
 }
@@ -12169,31 +12194,7 @@ if(data.history !== undefined){
 let data24 = data.history;
 if(Array.isArray(data24)){
 if(data24.length < 1){
-const err50 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-const len1 = data24.length;
-for(let i1=0; i1<len1; i1++){
-let data25 = data24[i1];
-if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
-if(data25.from === undefined){
-const err51 = {instancePath:instancePath+"/history/" + i1,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-if(data25.to === undefined){
-const err52 = {instancePath:instancePath+"/history/" + i1,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+const err52 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -12202,8 +12203,12 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(data25.event === undefined){
-const err53 = {instancePath:instancePath+"/history/" + i1,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'"};
+const len1 = data24.length;
+for(let i1=0; i1<len1; i1++){
+let data25 = data24[i1];
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+if(data25.from === undefined){
+const err53 = {instancePath:instancePath+"/history/" + i1,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -12212,8 +12217,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(data25.atMs === undefined){
-const err54 = {instancePath:instancePath+"/history/" + i1,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "atMs"},message:"must have required property '"+"atMs"+"'"};
+if(data25.to === undefined){
+const err54 = {instancePath:instancePath+"/history/" + i1,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -12222,8 +12227,8 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(data25.actor === undefined){
-const err55 = {instancePath:instancePath+"/history/" + i1,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'"};
+if(data25.event === undefined){
+const err55 = {instancePath:instancePath+"/history/" + i1,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -12232,9 +12237,8 @@ vErrors.push(err55);
 }
 errors++;
 }
-for(const key3 in data25){
-if(!(((((key3 === "from") || (key3 === "to")) || (key3 === "event")) || (key3 === "atMs")) || (key3 === "actor"))){
-const err56 = {instancePath:instancePath+"/history/" + i1,schemaPath:"#/properties/history/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(data25.atMs === undefined){
+const err56 = {instancePath:instancePath+"/history/" + i1,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "atMs"},message:"must have required property '"+"atMs"+"'"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -12243,11 +12247,8 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-if(data25.from !== undefined){
-let data26 = data25.from;
-if((typeof data26 !== "string") && (data26 !== null)){
-const err57 = {instancePath:instancePath+"/history/" + i1+"/from",schemaPath:"#/properties/history/items/properties/from/type",keyword:"type",params:{type: schema64.properties.history.items.properties.from.type},message:"must be string,null"};
+if(data25.actor === undefined){
+const err57 = {instancePath:instancePath+"/history/" + i1,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -12256,10 +12257,9 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-if(data25.to !== undefined){
-if(typeof data25.to !== "string"){
-const err58 = {instancePath:instancePath+"/history/" + i1+"/to",schemaPath:"#/properties/history/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key3 in data25){
+if(!(((((key3 === "from") || (key3 === "to")) || (key3 === "event")) || (key3 === "atMs")) || (key3 === "actor"))){
+const err58 = {instancePath:instancePath+"/history/" + i1,schemaPath:"#/properties/history/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -12269,14 +12269,39 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data25.event !== undefined){
-if(typeof data25.event !== "string"){
-const err59 = {instancePath:instancePath+"/history/" + i1+"/event",schemaPath:"#/properties/history/items/properties/event/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data25.from !== undefined){
+let data26 = data25.from;
+if((typeof data26 !== "string") && (data26 !== null)){
+const err59 = {instancePath:instancePath+"/history/" + i1+"/from",schemaPath:"#/properties/history/items/properties/from/type",keyword:"type",params:{type: schema64.properties.history.items.properties.from.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err59];
 }
 else {
 vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data25.to !== undefined){
+if(typeof data25.to !== "string"){
+const err60 = {instancePath:instancePath+"/history/" + i1+"/to",schemaPath:"#/properties/history/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data25.event !== undefined){
+if(typeof data25.event !== "string"){
+const err61 = {instancePath:instancePath+"/history/" + i1+"/event",schemaPath:"#/properties/history/items/properties/event/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
 }
 errors++;
 }
@@ -12289,31 +12314,7 @@ errors = vErrors.length;
 }
 if(data25.actor !== undefined){
 if(typeof data25.actor !== "string"){
-const err60 = {instancePath:instancePath+"/history/" + i1+"/actor",schemaPath:"#/properties/history/items/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-}
-}
-else {
-const err61 = {instancePath:instancePath+"/history/" + i1,schemaPath:"#/properties/history/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-}
-}
-else {
-const err62 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err62 = {instancePath:instancePath+"/history/" + i1+"/actor",schemaPath:"#/properties/history/items/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -12325,12 +12326,36 @@ errors++;
 }
 }
 else {
-const err63 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err63 = {instancePath:instancePath+"/history/" + i1,schemaPath:"#/properties/history/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err63];
 }
 else {
 vErrors.push(err63);
+}
+errors++;
+}
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+else {
+const err65 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
 }
 errors++;
 }
@@ -18883,7 +18908,7 @@ return errors === 0;
 validate279.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema92 = {"type":"object","required":["duration"],"additionalProperties":false,"properties":{"duration":{"type":"string","maxLength":64,"pattern":"^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$","description":"An ISO 8601 duration such as `PT31M` or `P1DT2H`; a year counts 365 days and a month 30 days. Zero, or more than 31536000 seconds, gives 422 `validation_error`.","x-assumption":"Fixed lengths for years and months keep an advance independent of the calendar date it starts from.","example":"PT31M"}}};
-const pattern12 = new RegExp("^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "u");
+const pattern14 = new RegExp("^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "u");
 
 function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -18931,7 +18956,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(!pattern12.test(data0)){
+if(!pattern14.test(data0)){
 const err3 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/pattern",keyword:"pattern",params:{pattern: "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$"},message:"must match pattern \""+"^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -19068,9 +19093,9 @@ export const mintToken_body = validate284;
 const schema93 = {"$ref":"#/components/schemas/MintTokenRequest","$comment":"validator entry"};
 const schema94 = {"type":"object","additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":64,"description":"Name of the key. Default `key-<id>`."},"token":{"type":"string","minLength":16,"maxLength":128,"pattern":"^[A-Za-z0-9_\\-.]+$","description":"A fixed Bearer token, for CI configuration that cannot read the response. Default a random token."},"scopes":{"type":"array","uniqueItems":true,"maxItems":100,"items":{"$ref":"#/components/schemas/ScopeName"},"description":"The key's scopes. Default every scope of the v3 contract. An empty list gives a key that only reaches operations without a scope (`/private/ping`); a scope the v3 contract does not declare gives 422 `validation_error`.","x-assumption":"Rejecting unknown scopes surfaces typos in tests instead of minting a key that silently lacks a scope."},"client_active":{"type":"boolean","default":true,"description":"false gives `client_inactive` on every private v3 call."},"api_access_enabled":{"type":"boolean","default":true,"description":"false gives `api_access_disabled` on every private v3 call."},"key_active":{"type":"boolean","default":true,"description":"false gives `invalid_token` on every private v3 call."},"expires_at":{"type":["string","null"],"format":"date-time","default":null,"description":"When the key expires, on the virtual clock; null never. An instant in the past mints an already expired key (`token_expired`)."},"ip_allowlist":{"type":"array","maxItems":50,"items":{"$ref":"#/components/schemas/IpAllowlistEntry"},"description":"Caller addresses allowed to use the key; empty or absent means no allow-list. Another caller gets `ip_not_allowed`."},"hmac_required":{"type":"boolean","default":false,"description":"true requires the `hmacSignature` scheme of the v3 contract, keyed with the returned `hmac_secret`."},"rate_limit_per_minute":{"type":"integer","minimum":1,"maximum":100000,"description":"Requests a minute. Default `requests_per_minute` of the v3 contract's `info.x-rate-limits`."},"quota_daily":{"type":"integer","minimum":1,"maximum":100000000,"description":"Requests a day. Default `quota_daily` of the v3 contract's `info.x-rate-limits`."},"quota_monthly":{"type":"integer","minimum":1,"maximum":1000000000,"description":"Requests a month. Default `quota_monthly` of the v3 contract's `info.x-rate-limits`."}},"x-assumption":"Defaults come from the v3 contract (its scopes and info.x-rate-limits) so the control contract restates no number of the service."};
 const func0 = imported_ajv_dist_runtime_equal.default;
-const pattern13 = new RegExp("^[A-Za-z0-9_\\-.]+$", "u");
+const pattern15 = new RegExp("^[A-Za-z0-9_\\-.]+$", "u");
 const schema95 = {"type":"string","pattern":"^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$","description":"A scope of the v3 contract (`x-scope` of its operations), for example `orders:read`.","example":"orders:read"};
-const pattern14 = new RegExp("^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$", "u");
+const pattern16 = new RegExp("^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$", "u");
 
 function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -19083,7 +19108,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!pattern14.test(data)){
+if(!pattern16.test(data)){
 const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$"},message:"must match pattern \""+"^[a-z][a-z-]*(:[a-z][a-z_-]*){1,3}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -19112,8 +19137,8 @@ validate286.evaluated = {"dynamicProps":false,"dynamicItems":false};
 const schema96 = {"type":"string","maxLength":49,"description":"An IPv4 or IPv6 address, or a CIDR block of either.","anyOf":[{"format":"ipv4"},{"format":"ipv6"},{"pattern":"^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$"},{"pattern":"^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$"}],"x-assumption":"The IPv6 CIDR pattern is loose; the mock parses each entry and rejects an invalid one with 422.","example":"198.51.100.0/24"};
 const formats22 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 const formats24 = /^((([0-9a-f]{1,4}:){7}([0-9a-f]{1,4}|:))|(([0-9a-f]{1,4}:){6}(:[0-9a-f]{1,4}|((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){5}(((:[0-9a-f]{1,4}){1,2})|:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){4}(((:[0-9a-f]{1,4}){1,3})|((:[0-9a-f]{1,4})?:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){3}(((:[0-9a-f]{1,4}){1,4})|((:[0-9a-f]{1,4}){0,2}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){2}(((:[0-9a-f]{1,4}){1,5})|((:[0-9a-f]{1,4}){0,3}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){1}(((:[0-9a-f]{1,4}){1,6})|((:[0-9a-f]{1,4}){0,4}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(:(((:[0-9a-f]{1,4}){1,7})|((:[0-9a-f]{1,4}){0,5}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:)))$/i;
-const pattern15 = new RegExp("^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$", "u");
-const pattern16 = new RegExp("^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$", "u");
+const pattern17 = new RegExp("^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$", "u");
+const pattern18 = new RegExp("^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$", "u");
 
 function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -19159,7 +19184,7 @@ var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 const _errs4 = errors;
 if(typeof data === "string"){
-if(!pattern15.test(data)){
+if(!pattern17.test(data)){
 const err2 = {instancePath,schemaPath:"#/anyOf/2/pattern",keyword:"pattern",params:{pattern: "^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$"},message:"must match pattern \""+"^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -19174,7 +19199,7 @@ var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
 const _errs5 = errors;
 if(typeof data === "string"){
-if(!pattern16.test(data)){
+if(!pattern18.test(data)){
 const err3 = {instancePath,schemaPath:"#/anyOf/3/pattern",keyword:"pattern",params:{pattern: "^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$"},message:"must match pattern \""+"^[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -19317,7 +19342,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(!pattern13.test(data1)){
+if(!pattern15.test(data1)){
 const err6 = {instancePath:instancePath+"/token",schemaPath:"#/properties/token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_\\-.]+$"},message:"must match pattern \""+"^[A-Za-z0-9_\\-.]+$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -20288,11 +20313,11 @@ validate291.evaluated = {"props":{"result":true,"state":true,"message":true,"met
 export const createSite_body = validate299;
 const schema100 = {"$ref":"#/components/schemas/CreateSiteRequest","$comment":"validator entry"};
 const schema101 = {"type":"object","additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":64,"description":"Name of the site. Default `site-<id>`."},"api_key":{"type":"string","minLength":16,"maxLength":128,"pattern":"^[A-Za-z0-9_\\-.]+$","description":"A fixed API key (`X-Api-Key` of the v1 `hmac` scheme), for CI configuration. Default a random key.","x-assumption":"Limited to URL- and header-safe characters because it travels in a header."},"api_secret":{"type":"string","minLength":32,"maxLength":128,"pattern":"^[\\x21-\\x7E]+$","description":"A fixed API secret (the HMAC key of the v1 `hmac` scheme). Default a random secret.","x-assumption":"Printable ASCII without spaces, so the secret can sit in any environment variable or config file."},"callback_url":{"type":["string","null"],"format":"uri","maxLength":2048,"pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$","default":null,"description":"Where the site's webhooks are POSTed: an http or https URL without credentials in it,\nwhich the mock's webhook egress policy must permit (the rules of a v3 endpoint's\n`url`). When null, the mock records each delivery without sending it.\n","x-assumption":"A site without a callback URL is useful to tests that only inspect the recorded deliveries."},"aml_enabled":{"type":"boolean","default":true,"description":"Whether deposits of the site are AML-screened; when false, their `amlStatus` is `not_checked`."},"webhook_events":{"type":"array","uniqueItems":true,"maxItems":50,"items":{"$ref":"#/components/schemas/WebhookEventTypeName"},"description":"The event types sent to the site (its `subscribed` list). Default every `deposit.*` type of the v1 contract."}}};
-const pattern18 = new RegExp("^[\\x21-\\x7E]+$", "u");
-const pattern19 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$", "u");
+const pattern20 = new RegExp("^[\\x21-\\x7E]+$", "u");
+const pattern21 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$", "u");
 const formats30 = imported_ajv_formats_dist_formats.fullFormats.uri;
 const schema102 = {"type":"string","pattern":"^[a-z][a-z_]*\\.[a-z][a-z_]*$","description":"A deposit webhook event type of the v1 contract (`components.schemas.WebhookEventType`), for example `deposit.paid`; another value gives 422 `validation_error`.","x-assumption":"Written as a pattern, not an enum, so the event list lives only in the v1 contract; the mock checks values against it.","example":"deposit.paid"};
-const pattern20 = new RegExp("^[a-z][a-z_]*\\.[a-z][a-z_]*$", "u");
+const pattern22 = new RegExp("^[a-z][a-z_]*\\.[a-z][a-z_]*$", "u");
 
 function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -20305,7 +20330,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!pattern20.test(data)){
+if(!pattern22.test(data)){
 const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]*\\.[a-z][a-z_]*$"},message:"must match pattern \""+"^[a-z][a-z_]*\\.[a-z][a-z_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -20413,7 +20438,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(!pattern13.test(data1)){
+if(!pattern15.test(data1)){
 const err6 = {instancePath:instancePath+"/api_key",schemaPath:"#/properties/api_key/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_\\-.]+$"},message:"must match pattern \""+"^[A-Za-z0-9_\\-.]+$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -20458,7 +20483,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!pattern18.test(data2)){
+if(!pattern20.test(data2)){
 const err10 = {instancePath:instancePath+"/api_secret",schemaPath:"#/properties/api_secret/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E]+$"},message:"must match pattern \""+"^[\\x21-\\x7E]+$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -20503,7 +20528,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!pattern19.test(data3)){
+if(!pattern21.test(data3)){
 const err14 = {instancePath:instancePath+"/callback_url",schemaPath:"#/properties/callback_url/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#].*)?$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -21023,7 +21048,7 @@ validate304.evaluated = {"props":{"result":true,"state":true,"message":true,"met
 export const signDepositRequest_body = validate311;
 const schema106 = {"$ref":"#/components/schemas/SignDepositRequestRequest","$comment":"validator entry"};
 const schema107 = {"type":"object","required":["method","path"],"additionalProperties":false,"properties":{"method":{"type":"string","enum":["GET","POST","PUT","PATCH","DELETE"]},"path":{"type":"string","minLength":1,"maxLength":2048,"pattern":"^/","description":"The path and query string exactly as they will be sent.","example":"/v1/public/deposits?per_page=20"},"body":{"type":"string","maxLength":65536,"description":"The exact body text (at most the v1 body limit, 64 KiB); none for a request without a body."},"api_key":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[\\x21-\\x7E]+$","description":"The site's API key; alone, it names one of the mock's sites.","x-assumption":"Visible ASCII only, because it travels in the `X-Api-Key` header; any site's key fits."},"api_secret":{"type":"string","minLength":1,"maxLength":128,"description":"The secret to sign with; needs `api_key`."}}};
-const pattern21 = new RegExp("^/", "u");
+const pattern23 = new RegExp("^/", "u");
 
 function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -21114,7 +21139,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(!pattern21.test(data1)){
+if(!pattern23.test(data1)){
 const err7 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -21184,7 +21209,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(!pattern18.test(data3)){
+if(!pattern20.test(data3)){
 const err13 = {instancePath:instancePath+"/api_key",schemaPath:"#/properties/api_key/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7E]+$"},message:"must match pattern \""+"^[\\x21-\\x7E]+$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -21532,7 +21557,7 @@ export const listInboxWebhooks_response_200 = validate319;
 const schema111 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/InboxDeliveriesResult"}}}]};
 const schema112 = {"type":"object","required":["deliveries"],"additionalProperties":false,"properties":{"deliveries":{"type":"array","maxItems":1000,"items":{"$ref":"#/components/schemas/InboxDelivery"}}}};
 const schema113 = {"type":"object","description":"One request the built-in inbox received.","required":["id","received_at","headers","body","event_id","event_type","delivery_id","attempt","signature_valid"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^inbox_[1-9][0-9]*$","description":"Id of the record, in order of arrival since the last reset.","x-assumption":"A counter, not a draw from the seeded random source, so deliveries arriving in any order leave every other seeded id unchanged."},"received_at":{"type":"string","format":"date-time","description":"When it arrived, on the virtual clock."},"headers":{"type":"object","description":"Every request header, by lower-case name (repeated headers joined with `, `).","additionalProperties":{"type":"string"}},"body":{"type":"string","description":"The raw body as UTF-8 text (empty when none was sent), exactly the bytes the signature covers."},"event_id":{"type":["string","null"],"description":"The `X-Event-Id` header; null when absent."},"event_type":{"type":["string","null"],"description":"The `X-Event-Type` header; null when absent."},"delivery_id":{"type":["string","null"],"description":"The `X-Delivery-Id` header; null when absent."},"attempt":{"type":["integer","null"],"minimum":1,"description":"The `X-Delivery-Attempt` header as a number; null when absent or not a positive integer."},"signature_valid":{"type":["boolean","null"],"description":"Whether `X-Signature` is the signature of the body with the secret of the v3 endpoint or v1 site that the delivery (by `X-Delivery-Id`, else `X-Event-Id`) belongs to; false when the header is missing or wrong; null when the delivery is not one of this mock's."}}};
-const pattern23 = new RegExp("^inbox_[1-9][0-9]*$", "u");
+const pattern25 = new RegExp("^inbox_[1-9][0-9]*$", "u");
 
 function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -21650,7 +21675,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
-if(!pattern23.test(data0)){
+if(!pattern25.test(data0)){
 const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^inbox_[1-9][0-9]*$"},message:"must match pattern \""+"^inbox_[1-9][0-9]*$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -26711,7 +26736,7 @@ validate379.evaluated = {"props":{"events":true},"dynamicProps":false,"dynamicIt
 
 export const streamWebhookEvents_headers = validate380;
 const schema143 = {"type":"object","properties":{"last-event-id":{"type":"string","pattern":"^[0-9]{1,15}$"}},"required":[]};
-const pattern26 = new RegExp("^[0-9]{1,15}$", "u");
+const pattern28 = new RegExp("^[0-9]{1,15}$", "u");
 
 function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26727,7 +26752,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["last-event-id"] !== undefined){
 let data0 = data["last-event-id"];
 if(typeof data0 === "string"){
-if(!pattern26.test(data0)){
+if(!pattern28.test(data0)){
 const err0 = {instancePath:instancePath+"/last-event-id",schemaPath:"#/properties/last-event-id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,15}$"},message:"must match pattern \""+"^[0-9]{1,15}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -27364,7 +27389,7 @@ export const setAmlCurrencies_body = validate390;
 const schema148 = {"$ref":"#/components/schemas/SetAmlCurrenciesRequest","$comment":"validator entry"};
 const schema149 = {"type":"object","required":["currencies"],"additionalProperties":false,"properties":{"currencies":{"type":"array","maxItems":500,"items":{"$ref":"#/components/schemas/AmlCurrencyEntry"}}}};
 const schema150 = {"type":"object","required":["code","network"],"additionalProperties":false,"properties":{"code":{"type":"string","minLength":1,"maxLength":20,"description":"Currency ticker as createAmlCheck takes it (`USDT`)."},"network":{"type":"string","pattern":"^[A-Z0-9]{2,10}$","description":"Network code of the v1 family (`TRON`)."},"name":{"type":"string","minLength":1,"maxLength":100}}};
-const pattern27 = new RegExp("^[A-Z0-9]{2,10}$", "u");
+const pattern29 = new RegExp("^[A-Z0-9]{2,10}$", "u");
 
 function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27447,7 +27472,7 @@ errors++;
 if(data.network !== undefined){
 let data1 = data.network;
 if(typeof data1 === "string"){
-if(!pattern27.test(data1)){
+if(!pattern29.test(data1)){
 const err6 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{2,10}$"},message:"must match pattern \""+"^[A-Z0-9]{2,10}$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -28070,7 +28095,7 @@ errors++;
 if(data.network !== undefined){
 let data0 = data.network;
 if(typeof data0 === "string"){
-if(!pattern27.test(data0)){
+if(!pattern29.test(data0)){
 const err4 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{2,10}$"},message:"must match pattern \""+"^[A-Z0-9]{2,10}$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -32648,7 +32673,7 @@ validate488.evaluated = {"props":{"payment_system":true},"dynamicProps":false,"d
 export const setReserve_body = validate489;
 const schema197 = {"$ref":"#/components/schemas/SetReserveRequest","$comment":"validator entry"};
 const schema198 = {"type":"object","additionalProperties":false,"required":["amount"],"properties":{"amount":{"type":"string","pattern":"^\\d{1,15}(\\.\\d{1,18})?$","description":"The new reserve, in the system's units (a decimal string)."}}};
-const pattern32 = new RegExp("^\\d{1,15}(\\.\\d{1,18})?$", "u");
+const pattern34 = new RegExp("^\\d{1,15}(\\.\\d{1,18})?$", "u");
 
 function validate490(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -32686,7 +32711,7 @@ errors++;
 if(data.amount !== undefined){
 let data0 = data.amount;
 if(typeof data0 === "string"){
-if(!pattern32.test(data0)){
+if(!pattern34.test(data0)){
 const err2 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^\\d{1,15}(\\.\\d{1,18})?$"},message:"must match pattern \""+"^\\d{1,15}(\\.\\d{1,18})?$"+"\""};
 if(vErrors === null){
 vErrors = [err2];

@@ -2,8 +2,9 @@
 // and orders (each count in a fresh process, seeded through the domain service), the median
 // latency of the list a client reads (v1 listDeposits, v3 listOrders; 20 a page) in page and
 // cursor mode, as a ratio to the smallest count measured in the same run, and the memory each
-// stored record takes (an order's includes its order.created webhook event); with orders, also
-// the latency of the client's webhook event list (GET /webhooks/events), which holds their events.
+// stored record takes (an order's, created with its requisites and an email of its own,
+// includes its order.created webhook event); with orders, also the latency of the client's
+// webhook event list (GET /webhooks/events), which holds their events.
 // Targets (issues 9 and 17): latency at 1M ≤ 1.5 × latency at 1k; ≤ 600 B per stored deposit,
 // ≤ 1.5 KB per stored order with its event.
 import { spawnSync } from 'node:child_process';

@@ -2,10 +2,12 @@
 // the contract (asc and desc), page and cursor modes, and the client scope. The filters and
 // sort fields are read from the contract, so one the contract adds fails this suite until it is
 // covered here.
+import { createHash } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ListOrdersQuery, Order } from '../../generated/exchange-v3/types.js';
 import { listContract } from '../../mock-server/store/list-contract.js';
 import { bundledDocument } from '../../mock-server/bundled-contracts.js';
+import { exportState, loadState } from '../snapshot/support/state-documents.js';
 import { failure } from './support/failure.js';
 import { v3Client } from './support/keys.js';
 import { useFrozenSandbox, type TestServer } from './support/server.js';
@@ -88,6 +90,22 @@ describe('listOrders filters', () => {
     expect(await ids({ 'filter[to_requisite]': 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE' })).toEqual(idsOf(e, a));
     expect(await ids({ 'filter[currency]': 'BTC' })).toEqual(idsOf(e, d, c, b, a));
     expect(await ids({ 'filter[currency]': 'BTC', 'filter[status]': ['awaiting_payment'] })).toEqual(idsOf(d));
+  });
+
+  it('exports the SHA-256 of each requisite as sent, and matches them the same once that snapshot is loaded', async () => {
+    const [a, , c, d, e] = orders as [Order, Order, Order, Order, Order];
+    const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+    const document = await exportState(server);
+    const digestsOf = (order: Order) => document.exchange.orders.orders.find((o) => o.id === order.id)!.requisiteDigests;
+    expect(digestsOf(c)).toEqual({ from: sha256(card), to: sha256('bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh') });
+    expect(digestsOf(d)).toEqual({ from: null, to: sha256(payoutCard) });
+    expect(digestsOf(a)).toEqual({ from: null, to: sha256('TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE') });
+    await loadState(server, document);
+    expect(await ids({ 'filter[from_requisite]': card })).toEqual(idsOf(c));
+    expect(await ids({ 'filter[to_requisite]': payoutCard })).toEqual(idsOf(d));
+    expect(await ids({ 'filter[to_requisite]': 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE' })).toEqual(idsOf(e, a));
+    expect(await ids({ 'filter[to_requisite]': '550000******0004' })).toEqual([]);
+    expect((await exportState(server)).exchange.orders).toEqual(document.exchange.orders);
   });
 
   it("lists only the caller's orders", async () => {

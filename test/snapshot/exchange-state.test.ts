@@ -11,7 +11,7 @@ import type { SandboxState } from '../../generated/sandbox-control/types.js';
 import { btcToUsdtOrder } from '../mock-server/support/exchange-order.js';
 import { failure } from '../mock-server/support/failure.js';
 import { startTestServer, type TestServer } from '../mock-server/support/server.js';
-import { exportState } from './support/state-documents.js';
+import { exportState, loadState } from './support/state-documents.js';
 
 let original: TestServer;
 let loaded: TestServer;
@@ -130,11 +130,41 @@ describe('a snapshot whose orders do not fit', () => {
     }, 'exchange.orders.orders.0.clientId');
   });
 
+  it('refuses a requisite digest that is not a SHA-256 in lower-case hex', async () => {
+    await expectRefused((exchange) => {
+      exchange.orders.orders[0]!.requisiteDigests.to = 'A'.repeat(64);
+    }, 'exchange.orders.orders.0.requisiteDigests.to');
+  });
+
   it('refuses an order status that is not a state of the order machine', async () => {
     const reasons = await expectRefused((exchange) => {
       exchange.orders.orders[0]!.status = 'lost';
     }, 'exchange.orders.orders.0.status');
     expect(reasons.join()).toContain('awaiting_payment');
+  });
+
+  it('refuses an order history that does not begin with its creation', async () => {
+    await expectRefused((exchange) => {
+      exchange.orders.orders[0]!.history.shift();
+    }, 'exchange.orders.orders.0.history.0.from');
+  });
+
+  it('loads a creation unlike the one the mock makes as it is, and exports it back', async () => {
+    const changed = structuredClone(document);
+    const [creation, paid] = changed.exchange.orders.orders[0]!.history;
+    expect([creation?.event, paid?.event]).toEqual(['create', 'pay']);
+    creation!.atMs -= 1000;
+    await loadState(loaded, changed);
+    expect((await exportState(loaded)).exchange.orders).toEqual(changed.exchange.orders);
+  });
+
+  it('loads a tracking id in upper case as it is, and shows and exports it so', async () => {
+    const changed = structuredClone(document);
+    const order = changed.exchange.orders.orders[0]!;
+    order.trackingId = order.trackingId.toUpperCase();
+    await loadState(loaded, changed);
+    expect((await loaded.v3.getExchangeOrder({ path: { order: order.publicId } })).body.result.order.tracking_id).toBe(order.trackingId);
+    expect((await exportState(loaded)).exchange.orders).toEqual(changed.exchange.orders);
   });
 
   it('refuses an order id counter behind its orders, and a review of an order that is not its client’s', async () => {

@@ -61,6 +61,18 @@ for (const makeEngine of engines) {
       expect(read?.lastDeliveryAt).toBeNull();
       await webhooks.saveEvent(event('ev1', 'c1'));
       expect(await webhooks.getEvent('ev1')).toEqual(event('ev1', 'c1'));
+      // A body on several lines that carries its payload, every request id and delivery set.
+      const carried: EventRecord = {
+        ...event('ev2', 'c1'),
+        payload: { n: 1 },
+        body: '{\n  "id": "ev2",\n  "note": "a\\nb","data":{"n":1}}',
+        requestId: null,
+        correlationId: 'corr-1',
+        idempotencyKey: 'key-1',
+        deliveryIds: ['wd1', 'wd2'],
+      };
+      await webhooks.saveEvent(carried);
+      expect(await webhooks.getEvent('ev2')).toEqual(carried);
       expect(await webhooks.getDelivery('nope')).toBeUndefined();
     });
 

@@ -11,16 +11,16 @@ import type {
 } from '../../../generated/exchange-v3/types.js';
 import { orderMachine } from '../../../generated/machines.js';
 import { isTerminal, tryFire } from '../machines/fire.js';
-import { orderGuards, paymentExpiresAt, pendingTimer, type OrderStep } from './order-lifecycle.js';
+import { orderGuards, orderHistory, paymentExpiresAt, pendingTimer, type OrderStep } from './order-lifecycle.js';
 import { amountReceived } from './order-payments.js';
-import { needsVerification, type OrderRecord } from './order-records.js';
+import { needsVerification, trackingId, type OrderRecord } from './order-records.js';
 
 export function presentOrder(order: OrderRecord): Order {
   const { draft } = order;
   return {
     id: order.id,
     public_id: order.publicId,
-    tracking_id: order.trackingId,
+    tracking_id: trackingId(order),
     status: order.status,
     route_id: draft.routeId,
     quote_id: draft.quoteId,
@@ -65,7 +65,7 @@ export function presentStatusReport(order: OrderRecord): OrderStatusReport {
     status: order.status,
     is_final: isTerminal(orderMachine, order.status),
     expires_at: expiresAt(order),
-    history: order.history.map((entry) => ({ ...entry, at: entry.at.toISOString() })),
+    history: orderHistory(order).map((entry) => ({ ...entry, at: entry.at.toISOString() })),
   };
 }
 

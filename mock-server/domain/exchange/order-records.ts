@@ -1,10 +1,11 @@
 // An exchange order as the mock keeps it: the priced draft it was created from (order-request.ts),
 // its three ids, its place in the order machine (contracts/machines/order.yaml, executed by
 // order-lifecycle.ts) and its history. Presentation is in order-present.ts.
-import { createHash } from 'node:crypto';
-import type { MaskedOrderRequisites, OrderRequisites, VerificationStatus } from '../../../generated/exchange-v3/types.js';
+import type { MaskedOrderRequisites, VerificationStatus } from '../../../generated/exchange-v3/types.js';
 import type { Actor, OrderEvent, OrderState } from '../../../generated/machines.js';
+import { expandUuid } from '../../store/compact-uuid.js';
 import type { OrderDraft } from './order-request.js';
+import type { KeptDigests } from './requisite-digests.js';
 
 export type { OrderDraft };
 
@@ -41,13 +42,14 @@ export interface OrderRecord {
   readonly id: number;
   /** `EX` and 8 upper-case letters or digits: never all digits, so it never reads as a database id. */
   readonly publicId: string;
-  readonly trackingId: string;
+  /** The tracking id (a uuid) as compactUuid keeps it (store/compact-uuid.ts): trackingId() reads it. */
+  readonly trackingKey: string;
   readonly clientId: string;
   readonly draft: OrderDraft;
   /** X-Correlation-Id of the creating request. */
   readonly correlationId: string | null;
-  /** SHA-256 of the unmasked requisites, for the list's exact from/to_requisite filters (never kept in clear). */
-  readonly requisiteDigests: { from: string | null; to: string | null };
+  /** SHA-256 of the unmasked requisites the order does not keep in clear (requisite-digests.ts), for the list's exact from/to_requisite filters. */
+  readonly requisiteDigests: KeptDigests;
   readonly createdAt: Date;
   status: OrderState;
   /** When the order entered its status: the machine's timers run from here. */
@@ -63,15 +65,20 @@ export interface OrderRecord {
   cancelReason: string | null;
   updatedAt: Date;
   completedAt: Date | null;
-  history: OrderHistoryEntry[];
+  /**
+   * The history after the creation, oldest first (orderHistory in order-lifecycle.ts adds the
+   * creation, which every order has alike); replaced, never changed in place. Starts with a
+   * creation entry of its own only when a snapshot gave one unlike the derived one.
+   */
+  steps: readonly OrderHistoryEntry[];
 }
 
 // Values most orders hold alike, kept once and shared (a sandbox may keep a million orders, and
 // each of these objects costs 40 to 56 bytes an order); frozen, as nothing changes them in place.
-const noDigests: OrderRecord['requisiteDigests'] = Object.freeze({ from: null, to: null });
 const noRequisites: MaskedOrderRequisites = Object.freeze({});
 const verificationFlags = [false, true].map((identity) => [false, true].map((card) => Object.freeze({ identity, card })));
 export const noPayments: readonly OrderPayment[] = Object.freeze([]);
+export const noSteps: readonly OrderHistoryEntry[] = Object.freeze([]);
 
 /**
  * The draft as an order keeps it: the same values, the common ones shared (above), every field
@@ -98,20 +105,11 @@ export function keptDraft(draft: OrderDraft): OrderDraft {
   };
 }
 
+/** The order's tracking id, as given at its creation. */
+export function trackingId(order: Pick<OrderRecord, 'trackingKey'>): string {
+  return expandUuid(order.trackingKey);
+}
+
 export function needsVerification(order: Pick<OrderRecord, 'draft'>): boolean {
   return order.draft.verificationRequired.identity || order.draft.verificationRequired.card;
-}
-
-/** SHA-256 of a requisite as sent (a card number, account or address). */
-export function requisiteDigest(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
-}
-
-/** The unmasked requisite of each side, digested: what the list's from/to_requisite filters match. */
-export function requisiteDigests(requisites: OrderRequisites | undefined): OrderRecord['requisiteDigests'] {
-  const from = requisites?.from_card_number ?? requisites?.from_account;
-  // The same side values order-request.ts shows masked as from_requisite / to_requisite.
-  const to = requisites?.to_card_number ?? requisites?.to_address ?? requisites?.to_account;
-  if (from === undefined && to === undefined) return noDigests;
-  return { from: from === undefined ? null : requisiteDigest(from), to: to === undefined ? null : requisiteDigest(to) };
 }

@@ -7,6 +7,7 @@
 // caller renders the refusal with the outcome's details).
 import type { CreateOrderRequest, MaskedOrderRequisites, OrderPreflight, OrderRequisites, PreflightCheck, Quote } from '../../../generated/exchange-v3/types.js';
 import { fieldErrors } from '../../../generated/runtime/field-errors.js';
+import { flatString } from '../../store/flat-string.js';
 import { priceAmount } from './amount-check.js';
 import type { RouteRecord } from './catalog/catalog-records.js';
 import type { ExchangeCatalog } from './catalog/catalog-service.js';
@@ -188,21 +189,27 @@ export function checkOrderRequest(sources: OrderRequestSources, clientId: string
   return { preflight, outcome: { ok: true, draft } };
 }
 
-/** Card numbers keep their first six and last four digits (PCI DSS); the rest is returned as sent. */
+/** The requisites an order keeps masked: card numbers keep their first six and last four digits (PCI DSS). */
+export const maskedRequisiteFields: readonly ('to_card_number' | 'from_card_number')[] = ['to_card_number', 'from_card_number'];
+
+/** The requisites with card numbers masked; the rest is returned as sent. */
 function maskRequisites(requisites: OrderRequisites): MaskedOrderRequisites {
   const masked: MaskedOrderRequisites = { ...requisites };
-  if (requisites.to_card_number !== undefined) masked.to_card_number = maskCard(requisites.to_card_number);
-  if (requisites.from_card_number !== undefined) masked.from_card_number = maskCard(requisites.from_card_number);
+  for (const field of maskedRequisiteFields) {
+    const value = requisites[field];
+    if (value !== undefined) masked[field] = maskCard(value);
+  }
   return masked;
 }
 
+// Both masks are kept by the order for its whole life: flat, not the tree of pieces a template makes.
 function maskCard(number: string): string {
-  return `${number.slice(0, 6)}${'*'.repeat(number.length - 10)}${number.slice(-4)}`;
+  return flatString(`${number.slice(0, 6)}${'*'.repeat(number.length - 10)}${number.slice(-4)}`);
 }
 
 /** An address or account shown with its ends only (`TQn9Y2****KcbLSE`). */
 function maskMiddle(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
   const keep = text.length >= 16 ? 6 : Math.floor(text.length / 4);
-  return keep === 0 ? '****' : `${text.slice(0, keep)}****${text.slice(-keep)}`;
+  return keep === 0 ? '****' : flatString(`${text.slice(0, keep)}****${text.slice(-keep)}`);
 }

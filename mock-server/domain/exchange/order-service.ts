@@ -12,7 +12,7 @@ import type { SandboxStateExchangeOrders } from '../../../generated/sandbox-cont
 import type { Clock } from '../../clock.js';
 import { createRandom, type Random } from '../../random.js';
 import { DueQueue } from '../../store/due-queue.js';
-import { flatString } from '../../store/flat-string.js';
+import { compactUuid } from '../../store/compact-uuid.js';
 import { contractDefaultSort } from '../../store/list-contract.js';
 import { ListableCollection } from '../../store/list-records.js';
 import { tryFire, type FireResult } from '../machines/fire.js';
@@ -22,7 +22,8 @@ import type { EmitInput } from '../webhooks/webhook-service.js';
 import { completedState, fireOrderEvent, newOrderRecord, pendingTimer, settleOrder, type StepListener } from './order-lifecycle.js';
 import { paymentsDueAtMs, recordPayment, settlePayments, type PaymentChain } from './order-payments.js';
 import { createdEventData, presentOrder, statusChangedEventData } from './order-present.js';
-import { requisiteDigests, type CausingRequest, type OrderDraft, type OrderRecord } from './order-records.js';
+import { trackingId, type CausingRequest, type OrderDraft, type OrderRecord } from './order-records.js';
+import { keptDigests } from './requisite-digests.js';
 import { orderFromState, orderToState } from './order-state.js';
 import { requireNextIdAbove } from './restore-checks.js';
 import type { RecordMarks } from '../record-marks.js';
@@ -112,6 +113,7 @@ export class OrderService {
     },
   });
   private readonly byPublicId = new Map<string, OrderRecord>();
+  /** By tracking key (compactUuid of the tracking id). */
   private readonly byTrackingId = new Map<string, OrderRecord>();
   /** Payment destinations → the order paid there, by network, then by address (and memo: destinationKey). */
   private readonly byDestination = new Map<string, Map<string, OrderRecord>>();
@@ -140,12 +142,11 @@ export class OrderService {
       {
         id: this.nextId,
         publicId,
-        // Flat: kept with the order for its whole life (a uuid drawn in pieces is a tree of them).
-        trackingId: flatString(randomUuid(random)),
+        trackingId: randomUuid(random),
         clientId,
         draft,
         correlationId: cause.correlationId,
-        requisiteDigests: requisiteDigests(requisites),
+        requisiteDigests: keptDigests(draft.requisites, requisites),
       },
       this.options.clock.now(),
     );
@@ -189,7 +190,7 @@ export class OrderService {
     for (const { record, at } of records.sort((a, b) => a.record.id - b.record.id)) {
       if (this.collection.get(record.id) !== undefined) throw new StateRejected(`${at}/id`, `order ${record.id} is listed twice`);
       if (this.byPublicId.has(record.publicId)) throw new StateRejected(`${at}/publicId`, `${record.publicId} belongs to another order`);
-      if (this.byTrackingId.has(record.trackingId)) throw new StateRejected(`${at}/trackingId`, `${record.trackingId} belongs to another order`);
+      if (this.byTrackingId.has(record.trackingKey)) throw new StateRejected(`${at}/trackingId`, `${trackingId(record)} belongs to another order`);
       const paidTwice = record.payments.findIndex((p) => this.byPaymentHash.has(p.hash));
       if (paidTwice >= 0) throw new StateRejected(`${at}/payments/${paidTwice}/hash`, 'paid another order');
       this.add(record);
@@ -210,7 +211,7 @@ export class OrderService {
     const order =
       (/^[1-9][0-9]*$/.test(ref) ? this.collection.get(Number(ref)) : undefined) ??
       this.byPublicId.get(ref) ??
-      this.byTrackingId.get(ref.toLowerCase());
+      this.byTrackingId.get(compactUuid(ref.toLowerCase()));
     if (order !== undefined) this.settle(order);
     return order;
   }
@@ -295,7 +296,7 @@ export class OrderService {
   /** Indexes an order by each of its ids, its payment destination and payments, and schedules its timers. */
   private add(order: OrderRecord): void {
     this.byPublicId.set(order.publicId, order);
-    this.byTrackingId.set(order.trackingId, order);
+    this.byTrackingId.set(order.trackingKey, order);
     const { network, address, memo } = order.draft.paymentDetails;
     // The first order keeps a destination (drawn addresses never repeat; hand-made drafts may).
     if (network !== null && address !== null) {

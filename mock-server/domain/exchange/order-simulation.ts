@@ -9,6 +9,7 @@ import { randomUuid } from '../webhooks/ids.js';
 import { fireOrderEvent, newOrderRecord, type StepListener } from './order-lifecycle.js';
 import { createdEventData, presentOrder, statusChangedEventData } from './order-present.js';
 import type { OrderDraft } from './order-records.js';
+import { derivedDigests } from './requisite-digests.js';
 import { newPublicId } from './order-service.js';
 
 export interface SimulationInput {
@@ -35,7 +36,7 @@ export function simulateOrder(input: SimulationInput): OrderSimulation {
       clientId: input.clientId,
       draft: input.draft,
       correlationId: input.correlationId,
-      requisiteDigests: { from: null, to: null },
+      requisiteDigests: derivedDigests,
     },
     now,
   );

@@ -6,8 +6,9 @@ import type { MaskedOrderRequisites, VerificationStatus } from '../../../generat
 import { orderMachine, verificationMachine, type Actor, type OrderEvent } from '../../../generated/machines.js';
 import type { SandboxStateExchangeOrder } from '../../../generated/sandbox-control/types.js';
 import { requireOneOf, StateRejected } from '../state-rejected.js';
-import { creationActor, newOrderRecord } from './order-lifecycle.js';
-import type { OrderHistoryEntry, OrderPayment, OrderRecord } from './order-records.js';
+import { creationActor, creationEntry, newOrderRecord, orderHistory } from './order-lifecycle.js';
+import { noSteps, trackingId, type OrderHistoryEntry, type OrderPayment, type OrderRecord } from './order-records.js';
+import { digestsFromState, digestsToState } from './requisite-digests.js';
 
 /** The history's first entry: the creation, which is no transition of the machine. */
 const CREATE = 'create';
@@ -22,11 +23,11 @@ export function orderToState(order: OrderRecord): SandboxStateExchangeOrder {
   return {
     id: order.id,
     publicId: order.publicId,
-    trackingId: order.trackingId,
+    trackingId: trackingId(order),
     clientId: order.clientId,
     draft: { ...order.draft, paymentDetails: { ...order.draft.paymentDetails }, requisites: { ...order.draft.requisites }, verificationRequired: { ...order.draft.verificationRequired } },
     correlationId: order.correlationId,
-    requisiteDigests: { ...order.requisiteDigests },
+    requisiteDigests: digestsToState(order.draft.requisites, order.requisiteDigests),
     createdAtMs: ms(order.createdAt),
     status: order.status,
     statusSinceMs: ms(order.statusSince),
@@ -37,7 +38,7 @@ export function orderToState(order: OrderRecord): SandboxStateExchangeOrder {
     cancelReason: order.cancelReason,
     updatedAtMs: ms(order.updatedAt),
     completedAtMs: msOrNull(order.completedAt),
-    history: order.history.map((h) => ({ from: h.from, to: h.to, event: h.event, atMs: ms(h.at), actor: h.actor })),
+    history: orderHistory(order).map((h) => ({ from: h.from, to: h.to, event: h.event, atMs: ms(h.at), actor: h.actor })),
   };
 }
 
@@ -52,25 +53,40 @@ export function orderFromState(state: SandboxStateExchangeOrder, pointer: string
       clientId: state.clientId,
       draft: { ...draft, requisites: draft.requisites as MaskedOrderRequisites },
       correlationId: state.correlationId,
-      requisiteDigests: state.requisiteDigests,
+      requisiteDigests: digestsFromState(draft.requisites as MaskedOrderRequisites, state.requisiteDigests),
     },
     new Date(state.createdAtMs),
   );
+  // Instants equal to the creation share its Date, as a live order's do (a Date is about 100 bytes).
+  const instant = (epochMs: number): Date => (epochMs === state.createdAtMs ? created.createdAt : new Date(epochMs));
   // Assigned over the new record's fields rather than spread into a copy: the record keeps the
   // hidden class every order shares (a spread copy gets one of its own).
   return Object.assign(created, {
     status: requireOneOf(state.status, orderMachine.states, `${pointer}/status`),
-    statusSince: new Date(state.statusSinceMs),
+    statusSince: instant(state.statusSinceMs),
     paymentReceived: state.paymentReceived,
     payments: state.payments.map((p): OrderPayment => ({ hash: p.hash, amount: p.amount, seenAt: new Date(p.seenAtMs), confirmedAt: dateOrNull(p.confirmedAtMs) })),
     verificationStatus:
       state.verificationStatus === null ? null : (requireOneOf(state.verificationStatus, verificationMachine.states, `${pointer}/verificationStatus`) as VerificationStatus),
     paymentReference: state.paymentReference,
     cancelReason: state.cancelReason,
-    updatedAt: new Date(state.updatedAtMs),
+    updatedAt: instant(state.updatedAtMs),
     completedAt: dateOrNull(state.completedAtMs),
-    history: state.history.map((h, index) => historyEntry(h, `${pointer}/history/${index}`)),
+    steps: keptSteps(created, state.history.map((h, index) => historyEntry(h, `${pointer}/history/${index}`)), `${pointer}/history`),
   });
+}
+
+/**
+ * The history as the record keeps it: without its creation when that is the one orderHistory
+ * derives (whole otherwise, so that it reads back the same); it must begin with a creation.
+ */
+function keptSteps(order: Pick<OrderRecord, 'createdAt'>, history: OrderHistoryEntry[], pointer: string): readonly OrderHistoryEntry[] {
+  const [first, ...rest] = history;
+  if (first?.from !== null) throw new StateRejected(`${pointer}/0/from`, `is null: a history begins with the order's creation`);
+  const derived = creationEntry(order);
+  const derivable = first.to === derived.to && first.event === derived.event && first.at.getTime() === derived.at.getTime() && first.actor === derived.actor;
+  if (!derivable || rest[0]?.from === null) return history;
+  return rest.length === 0 ? noSteps : rest;
 }
 
 function historyEntry(entry: SandboxStateExchangeOrder['history'][number], pointer: string): OrderHistoryEntry {

@@ -1,6 +1,7 @@
 // Child process of the scale benchmark (run with --expose-gc): starts the mock, measures its
 // memory, stores `count` records of one kind through its domain service (not over HTTP: v1
-// deposits of the default site, or v3 orders of the default client), measures again, then times
+// deposits of the default site, or v3 orders of the default client, each with the requisites and
+// the email of its own that a createOrder body carries: seed-orders.ts), measures again, then times
 // that kind's list (20 a page, page and cursor mode) over HTTP as its client would call it; with
 // orders, also the client's webhook event list, which holds their order.created events.
 // Prints one JSON line with the figures.
