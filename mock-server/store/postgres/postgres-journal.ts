@@ -111,6 +111,9 @@ export class PostgresJournal implements RecordJournal, JournalHolding {
       // Read after the previous holder's last write: its cells as it acknowledged them.
       const cells = await client.query<CellRow & { expiresAtMs: string }>('SELECT kind, key, value, expires_at AS "expiresAtMs" FROM cells');
       this.cellChanges.hold(cells.rows.map((row) => ({ ...row, expiresAtMs: Number(row.expiresAtMs) })));
+      // release() came while the hold was being taken: it found no hold to give back, and the
+      // pool's end() would wait for this connection for ever. The lock goes with it.
+      if (this.released) throw this.closedWhileWaiting();
     } catch (error) {
       client.release(true);
       throw error;
