@@ -84,6 +84,33 @@ describe.runIf(hasPostgres)('the hold on a postgres:// sandbox', () => {
     expect(await first.journal!.holding!.holder()).toBeUndefined();
   }, 10_000);
 
+  it('closes a store that got the lock while closing, and leaves the sandbox free (SIGTERM to every worker at once)', async () => {
+    const url = await server.createDatabase();
+    const [first, second, third] = [await open(url), await open(url), await open(url)];
+    await first.journal!.hold();
+    const waited = second.journal!.holding!.waitToHold().then(() => 'held', (error: Error) => error.message);
+    // The holder's row held by another session: the waiter, once it has the lock, stops in
+    // the middle of taking the hold, where the store's close comes.
+    const blocker = new pg.Client(url);
+    await blocker.connect();
+    await blocker.query('BEGIN');
+    await blocker.query('SELECT 1 FROM sandbox_holder FOR UPDATE');
+    await first.close();
+    // Asked outside the blocker's transaction, which sees the activity as it was when it began.
+    const watcher = new pg.Client(url);
+    await watcher.connect();
+    const takingHold = async () =>
+      (await watcher.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE sandbox_holder%'")).rowCount === 1;
+    expect(await until(takingHold)).toBe(true);
+    await watcher.end();
+    const closing = second.close();
+    await blocker.query('COMMIT');
+    await blocker.end();
+    expect(await waited).toMatch(/closed while waiting/);
+    await closing;
+    await third.journal!.hold();
+  }, 15_000);
+
   it('refuses the writes of a holder whose hold another store took over, and tells it', async () => {
     const url = await server.createDatabase();
     const [first, second] = [await open(url), await open(url)];

@@ -1,5 +1,6 @@
 // The postgres:// engine's record journal (record-journal.ts): two tables (migration 3), each unit
-// of work one transaction of at most five statements, whatever its size (the rows go as arrays).
+// of work one call of the function journal_write (migration 6), whatever its size (the rows go as
+// arrays): one statement, one round trip, its own transaction.
 // The journal is held by one process through a session advisory lock on a connection of its own,
 // kept until the store closes (or the process dies, which ends the session and frees the lock).
 // Replicas wait for that lock (JournalHolding); the holder's row (migration 4) says where they
@@ -15,16 +16,16 @@ import {
   type JournalContents,
   type JournalHolding,
   type JournalRow,
-  type CellWrites,
   type JournalWrite,
   type RecordJournal,
 } from '../record-journal.js';
 import type { CellRow, HeldCells } from '../held-cells.js';
 import { PostgresReplicaListeners } from './postgres-replica-listeners.js';
-import { transactionOn } from './transaction.js';
 
 /** The advisory lock key of the journal's holder (advisory locks are per database). */
 const holderLock = 0x6b69_746a;
+/** The SQLSTATE journal_write raises when the epoch it was given is no longer the holder's (migration 6). */
+const holdLostState = 'KJ001';
 /** How long a replica waits before asking for the lock again when its wait's connection failed. */
 const waitRetryMs = 1000;
 
@@ -110,6 +111,9 @@ export class PostgresJournal implements RecordJournal, JournalHolding {
       // Read after the previous holder's last write: its cells as it acknowledged them.
       const cells = await client.query<CellRow & { expiresAtMs: string }>('SELECT kind, key, value, expires_at AS "expiresAtMs" FROM cells');
       this.cellChanges.hold(cells.rows.map((row) => ({ ...row, expiresAtMs: Number(row.expiresAtMs) })));
+      // release() came while the hold was being taken: it found no hold to give back, and the
+      // pool's end() would wait for this connection for ever. The lock goes with it.
+      if (this.released) throw this.closedWhileWaiting();
     } catch (error) {
       client.release(true);
       throw error;
@@ -157,40 +161,34 @@ export class PostgresJournal implements RecordJournal, JournalHolding {
   }
 
   async write(change: JournalWrite): Promise<void> {
-    const client = await this.pool.connect();
+    // One statement (migration 6), so one round trip: a flush's answers wait for no more.
+    const cells = change.cells ?? { cleared: false, rows: [] };
+    const gone = cells.rows.filter((row) => row.value === undefined);
+    const kept = cells.rows.filter((row) => row.value !== undefined);
+    const headers = [...change.headers];
     try {
-      await transactionOn(client, async () => {
+      await this.pool.query('SELECT journal_write($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)', [
         // Fenced: a process whose hold another took over writes nothing (migration 4).
-        if (this.epoch !== undefined) {
-          const { rowCount } = await client.query('SELECT 1 FROM sandbox_holder WHERE epoch = $1 FOR SHARE', [this.epoch]);
-          if (rowCount !== 1) throw new JournalHoldLost(this.location);
-        }
-        if (change.whole) await client.query('TRUNCATE journal_records, journal_headers');
-        if (change.cells !== undefined) await writeCells(client, change.cells);
-        if (change.deletes.length > 0) {
-          await client.query('DELETE FROM journal_records WHERE (kind, id) IN (SELECT * FROM unnest($1::text[], $2::text[]))', [
-            change.deletes.map((row) => row.kind),
-            change.deletes.map((row) => row.id),
-          ]);
-        }
-        if (change.upserts.length > 0) {
-          // In the order given (a new row's seq is its creation order); a changed row keeps its seq.
-          await client.query(
-            `INSERT INTO journal_records (kind, id, doc)
-             SELECT kind, id, doc FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS given (kind, id, doc, n) ORDER BY n
-             ON CONFLICT (kind, id) DO UPDATE SET doc = excluded.doc`,
-            [change.upserts.map((row) => row.kind), change.upserts.map((row) => row.id), change.upserts.map((row) => row.doc)],
-          );
-        }
-        if (change.headers.size > 0) {
-          await client.query('INSERT INTO journal_headers (name, doc) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (name) DO UPDATE SET doc = excluded.doc', [
-            [...change.headers.keys()],
-            [...change.headers.values()],
-          ]);
-        }
-      });
-    } finally {
-      client.release();
+        this.epoch ?? null,
+        change.whole,
+        cells.cleared,
+        gone.map((row) => row.kind),
+        gone.map((row) => row.key),
+        kept.map((row) => row.kind),
+        kept.map((row) => row.key),
+        kept.map((row) => row.value),
+        kept.map((row) => row.expiresAtMs),
+        change.deletes.map((row) => row.kind),
+        change.deletes.map((row) => row.id),
+        change.upserts.map((row) => row.kind),
+        change.upserts.map((row) => row.id),
+        change.upserts.map((row) => row.doc),
+        headers.map(([name]) => name),
+        headers.map(([, doc]) => doc),
+      ]);
+    } catch (error) {
+      if ((error as { code?: unknown }).code === holdLostState) throw new JournalHoldLost(this.location);
+      throw error;
     }
   }
 
@@ -203,22 +201,5 @@ export class PostgresJournal implements RecordJournal, JournalHolding {
 
   async header(name: string): Promise<string | undefined> {
     return (await this.pool.query<{ doc: string }>('SELECT doc FROM journal_headers WHERE name = $1', [name])).rows[0]?.doc;
-  }
-}
-
-/** A write's cell rows: at most two statements, whatever their number (the rows go as arrays). */
-async function writeCells(client: PoolClient, cells: CellWrites): Promise<void> {
-  if (cells.cleared) await client.query('DELETE FROM cells');
-  const gone = cells.rows.filter((row) => row.value === undefined);
-  const kept = cells.rows.filter((row) => row.value !== undefined);
-  if (gone.length > 0) {
-    await client.query('DELETE FROM cells WHERE (kind, key) IN (SELECT * FROM unnest($1::text[], $2::text[]))', [gone.map((row) => row.kind), gone.map((row) => row.key)]);
-  }
-  if (kept.length > 0) {
-    await client.query(
-      `INSERT INTO cells (kind, key, value, expires_at) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
-       ON CONFLICT (kind, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
-      [kept.map((row) => row.kind), kept.map((row) => row.key), kept.map((row) => row.value), kept.map((row) => row.expiresAtMs)],
-    );
   }
 }

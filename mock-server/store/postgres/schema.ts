@@ -90,6 +90,38 @@ export const migrations: readonly string[] = [
   -- replica that dies (kill -9 included) stops counting once PostgreSQL ends its session.
   CREATE TABLE replica_listeners (id SERIAL PRIMARY KEY, port INTEGER NOT NULL, addresses TEXT[] NOT NULL);
   `,
+  `
+  -- One journal write (postgres-journal.ts) as one statement, so one round trip: sent alone, the
+  -- call is its own transaction. holder_epoch NULL: a store that holds nothing (no fence); a
+  -- holder whose epoch another hold replaced gets SQLSTATE KJ001 and nothing is written. Each
+  -- pair or group of arrays is one list of rows (kind, key or id, value, …), given in order.
+  CREATE FUNCTION journal_write(
+    holder_epoch BIGINT, whole BOOLEAN, cells_cleared BOOLEAN,
+    gone_kinds TEXT[], gone_keys TEXT[],
+    cell_kinds TEXT[], cell_keys TEXT[], cell_values TEXT[], cell_expiries BIGINT[],
+    deleted_kinds TEXT[], deleted_ids TEXT[],
+    upsert_kinds TEXT[], upsert_ids TEXT[], upsert_docs TEXT[],
+    header_names TEXT[], header_docs TEXT[]
+  ) RETURNS void LANGUAGE plpgsql AS $$
+  BEGIN
+    IF holder_epoch IS NOT NULL THEN
+      PERFORM 1 FROM sandbox_holder WHERE epoch = holder_epoch FOR SHARE;
+      IF NOT FOUND THEN RAISE EXCEPTION 'the sandbox is held by another process' USING ERRCODE = 'KJ001'; END IF;
+    END IF;
+    IF whole THEN TRUNCATE journal_records, journal_headers; END IF;
+    IF cells_cleared THEN DELETE FROM cells; END IF;
+    DELETE FROM cells WHERE (kind, key) IN (SELECT * FROM unnest(gone_kinds, gone_keys));
+    INSERT INTO cells (kind, key, value, expires_at) SELECT * FROM unnest(cell_kinds, cell_keys, cell_values, cell_expiries)
+      ON CONFLICT (kind, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at;
+    DELETE FROM journal_records WHERE (kind, id) IN (SELECT * FROM unnest(deleted_kinds, deleted_ids));
+    -- In the order given (a new row's seq is its creation order); a changed row keeps its seq.
+    INSERT INTO journal_records (kind, id, doc)
+      SELECT kind, id, doc FROM unnest(upsert_kinds, upsert_ids, upsert_docs) WITH ORDINALITY AS given (kind, id, doc, n) ORDER BY n
+      ON CONFLICT (kind, id) DO UPDATE SET doc = excluded.doc;
+    INSERT INTO journal_headers (name, doc) SELECT * FROM unnest(header_names, header_docs)
+      ON CONFLICT (name) DO UPDATE SET doc = excluded.doc;
+  END $$;
+  `,
 ];
 
 export const schemaVersion = migrations.length;
