@@ -3,32 +3,32 @@
 import { compactUuid } from '../../store/compact-uuid.js';
 import { match, type FilterMatcher } from '../../store/list-records.js';
 import type { OrderRecord } from './order-records.js';
-import { requisiteIs, type RequisiteSide } from './requisite-digests.js';
+import type { RequisiteSide } from './order-request.js';
+import { askedRequisite, requisiteIs } from './requisite-digests.js';
 
-const digestMatches =
-  (side: RequisiteSide): FilterMatcher<OrderRecord> =>
-  (order, value) =>
-    requisiteIs(order.draft.requisites, order.requisiteDigests, side, String(value));
-
-/** The tracking id filter (case-insensitive); the key of the value asked is made once per value, not per order. */
-function trackingKeyMatches(): FilterMatcher<OrderRecord> {
+/** A matcher on a key made from the value asked: made once per value asked, not once per order. */
+function matchesKeyOf<K>(keyOf: (value: string) => K, matches: (order: OrderRecord, key: K) => boolean): FilterMatcher<OrderRecord> {
   let asked: string | undefined;
-  let key = '';
+  let key: K;
   return (order, value) => {
-    const lower = String(value).toLowerCase();
-    if (lower !== asked) [asked, key] = [lower, compactUuid(lower)];
-    return order.trackingKey === key;
+    const text = String(value);
+    if (text !== asked) [asked, key] = [text, keyOf(text)];
+    return matches(order, key);
   };
 }
+
+const requisiteMatches = (side: RequisiteSide): FilterMatcher<OrderRecord> =>
+  matchesKeyOf(askedRequisite, (order, asked) => requisiteIs(order.draft.requisites, order.requisiteDigests, side, asked));
 
 export const orderFilterMatchers: Readonly<Record<string, FilterMatcher<OrderRecord>>> = {
   status: match.oneOf((o) => o.status),
   id: match.oneOf((o) => o.id),
   public_id: match.oneOf((o) => o.publicId),
-  tracking_id: trackingKeyMatches(),
+  // Case-insensitive.
+  tracking_id: matchesKeyOf((value) => compactUuid(value.toLowerCase()), (order, key) => order.trackingKey === key),
   email: (o, value) => o.draft.email.toLowerCase() === String(value).toLowerCase(),
-  from_requisite: digestMatches('from'),
-  to_requisite: digestMatches('to'),
+  from_requisite: requisiteMatches('from'),
+  to_requisite: requisiteMatches('to'),
   created_from: match.atLeast((o) => o.createdAt.getTime()),
   created_to: match.atMost((o) => o.createdAt.getTime()),
   currency: (o, value) => o.draft.currencyIn === value || o.draft.currencyOut === value,

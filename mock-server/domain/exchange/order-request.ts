@@ -10,6 +10,7 @@ import { fieldErrors } from '../../../generated/runtime/field-errors.js';
 import { flatString } from '../../store/flat-string.js';
 import { priceAmount } from './amount-check.js';
 import type { RouteRecord } from './catalog/catalog-records.js';
+import type { RequisiteField } from './catalog/requisite-fields.js';
 import type { ExchangeCatalog } from './catalog/catalog-service.js';
 import { snapshotHash, staleSnapshotMessage, type RouteState } from './catalog/route-state.js';
 import type { PaymentDetails, PaymentDetailsSource } from './payment-details.js';
@@ -180,8 +181,8 @@ export function checkOrderRequest(sources: OrderRequestSources, clientId: string
     currencyOut: route.to.spec.letter,
     paymentDetails: sources.paymentDetails.forRoute(route, priced.priced.amountIn),
     requisites,
-    fromRequisite: requisites.from_card_number ?? maskMiddle(body.requisites.from_account) ?? null,
-    toRequisite: requisites.to_card_number ?? maskMiddle(body.requisites.to_address ?? body.requisites.to_account) ?? null,
+    fromRequisite: shownRequisite(requisites, 'from'),
+    toRequisite: shownRequisite(requisites, 'to'),
     email: body.email,
     clientOrderId: body.client_order_id ?? null,
     verificationRequired: preflight.verification_required,
@@ -191,6 +192,31 @@ export function checkOrderRequest(sources: OrderRequestSources, clientId: string
 
 /** The requisites an order keeps masked: card numbers keep their first six and last four digits (PCI DSS). */
 export const maskedRequisiteFields: readonly ('to_card_number' | 'from_card_number')[] = ['to_card_number', 'from_card_number'];
+
+export type RequisiteSide = 'from' | 'to';
+
+/** Each side's requisite fields, the first one given being the side's from_requisite / to_requisite. */
+const sideFields: Record<RequisiteSide, readonly RequisiteField[]> = {
+  from: ['from_card_number', 'from_account'],
+  to: ['to_card_number', 'to_address', 'to_account'],
+};
+
+/** The side's requisite in `requisites` (as sent, or as kept); undefined when it has none (a null field is none). */
+export function sideRequisite(requisites: OrderRequisites | MaskedOrderRequisites, side: RequisiteSide): { field: RequisiteField; value: string } | undefined {
+  const field = sideFields[side].find((f) => typeof requisites[f] === 'string');
+  return field === undefined ? undefined : { field, value: requisites[field]! };
+}
+
+export function isMaskedRequisite(field: RequisiteField): boolean {
+  return (maskedRequisiteFields as readonly RequisiteField[]).includes(field);
+}
+
+/** The side's requisite as the order shows it: a card number masked already, an address or account by its ends. */
+function shownRequisite(requisites: MaskedOrderRequisites, side: RequisiteSide): string | null {
+  const requisite = sideRequisite(requisites, side);
+  if (requisite === undefined) return null;
+  return isMaskedRequisite(requisite.field) ? requisite.value : maskMiddle(requisite.value);
+}
 
 /** The requisites with card numbers masked; the rest is returned as sent. */
 function maskRequisites(requisites: OrderRequisites): MaskedOrderRequisites {
@@ -208,8 +234,7 @@ function maskCard(number: string): string {
 }
 
 /** An address or account shown with its ends only (`TQn9Y2****KcbLSE`). */
-function maskMiddle(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
+function maskMiddle(text: string): string {
   const keep = text.length >= 16 ? 6 : Math.floor(text.length / 4);
   return keep === 0 ? '****' : flatString(`${text.slice(0, keep)}****${text.slice(-keep)}`);
 }

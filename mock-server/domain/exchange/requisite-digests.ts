@@ -7,10 +7,9 @@
 // digest and the object holding it cost about 120 bytes an order.
 import { createHash } from 'node:crypto';
 import type { MaskedOrderRequisites, OrderRequisites } from '../../../generated/exchange-v3/types.js';
-import type { RequisiteField } from './catalog/requisite-fields.js';
-import { maskedRequisiteFields } from './order-request.js';
+import { isMaskedRequisite, sideRequisite, type RequisiteSide } from './order-request.js';
 
-export type RequisiteSide = 'from' | 'to';
+const sides: readonly RequisiteSide[] = ['from', 'to'];
 
 /**
  * Per side: null when the digest is the one of the clear requisite the order keeps (or there is
@@ -21,24 +20,10 @@ export type KeptDigests = Readonly<Record<RequisiteSide, string | null>>;
 /** Most orders keep no digest: they share this. */
 export const derivedDigests: KeptDigests = Object.freeze({ from: null, to: null });
 
-/** Each side's requisite, in the order order-request.ts shows them as from_requisite / to_requisite. */
-const sideFields: Record<RequisiteSide, readonly RequisiteField[]> = {
-  from: ['from_card_number', 'from_account'],
-  to: ['to_card_number', 'to_address', 'to_account'],
-};
-const sides: readonly RequisiteSide[] = ['from', 'to'];
-
-/** The side's requisite in `requisites` (as sent, or as kept); undefined when it has none. */
-function sideRequisite(requisites: OrderRequisites | MaskedOrderRequisites, side: RequisiteSide): { field: RequisiteField; value: string } | undefined {
-  // As the `??` of order-request.ts reads them: a null field is none.
-  const field = sideFields[side].find((f) => typeof requisites[f] === 'string');
-  return field === undefined ? undefined : { field, value: requisites[field]! };
-}
-
 /** The side's requisite as the order keeps it in clear; undefined when it has none or keeps it masked. */
 function clearRequisite(requisites: MaskedOrderRequisites, side: RequisiteSide): string | undefined {
   const requisite = sideRequisite(requisites, side);
-  return requisite === undefined || (maskedRequisiteFields as readonly RequisiteField[]).includes(requisite.field) ? undefined : requisite.value;
+  return requisite === undefined || isMaskedRequisite(requisite.field) ? undefined : requisite.value;
 }
 
 const digest = (value: string, encoding: 'hex' | 'latin1'): string => createHash('sha256').update(value).digest().toString(encoding);
@@ -84,8 +69,18 @@ export function digestsToState(requisites: MaskedOrderRequisites, digests: KeptD
   return { from: from ?? null, to: to ?? null };
 }
 
-/** Whether the side's requisite, as sent, was `value` (the filters' exact match on the digest). */
-export function requisiteIs(requisites: MaskedOrderRequisites, digests: KeptDigests, side: RequisiteSide, value: string): boolean {
+/** A requisite a filter asks for, with its digest (made once per value asked, not per order). */
+export interface AskedRequisite {
+  value: string;
+  digest: string;
+}
+
+export function askedRequisite(value: string): AskedRequisite {
+  return { value, digest: digest(value, 'latin1') };
+}
+
+/** Whether the side's requisite, as sent, was the one asked (the filters' exact match on the digest). */
+export function requisiteIs(requisites: MaskedOrderRequisites, digests: KeptDigests, side: RequisiteSide, asked: AskedRequisite): boolean {
   const kept = digests[side];
-  return kept === null ? clearRequisite(requisites, side) === value : kept === digest(value, 'latin1');
+  return kept === null ? clearRequisite(requisites, side) === asked.value : kept === asked.digest;
 }
