@@ -8,6 +8,8 @@ import { sandboxControlSecuritySchemes } from './generated/sandbox-control/contr
 import type { RunningMockServer } from './mock-server/server.js';
 
 export { startMockServer, type RunningMockServer, type StartOptions } from './mock-server/server.js';
+export { openStore } from './mock-server/store/open-store.js';
+export type { SandboxStore } from './mock-server/store/sandbox-store.js';
 export type { LogLevel } from './mock-server/log.js';
 export type { OverridableOperation, OverrideContext, OverrideHandler, OverrideHandlers, OverrideRequest, OverrideResponse } from './mock-server/overrides/override-types.js';
 export { ExchangeV3Client, exchangeV3SignatureScheme } from './generated/exchange-v3/client.js';

@@ -85,6 +85,7 @@ describe('a consumer project', () => {
       ping: 200,
       v1Deposit: 'waiting',
       mockV3: 200,
+      storePing: 200,
       frozen: 'boolean',
       refused: 'invalid_token',
       override: { operation: 'privatePing', answered: true },

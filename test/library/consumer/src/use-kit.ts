@@ -12,6 +12,7 @@ import {
   depositV1SignatureScheme,
   exchangeV3SignatureScheme,
   mockClients,
+  openStore,
   startMockServer,
   verifyWebhookSignature,
   type ApiResponse,
@@ -29,6 +30,7 @@ import {
   type RequestSigner,
   type RunningMockServer,
   type SandboxControl,
+  type SandboxStore,
   type SignatureScheme,
   type StartOptions,
 } from 'exchange-api-kit';
@@ -85,6 +87,13 @@ try {
   const { createHmac } = await import('node:crypto');
   const signature = createHmac('sha256', 'whsec').update(body).digest('hex');
 
+  // A mock on a store opened by the program (here the memory engine: the durable ones need their optional peer).
+  const store: SandboxStore = await openStore('memory');
+  const onStore = await startMockServer({ port: 0, store });
+  const storePing = (await mockClients(onStore).v3.privatePing()).status;
+  await onStore.close();
+  await store.close();
+
   const conformanceOptions: ConformanceOptions = { baseUrl: mock.url, sandbox: true, only: ['Platform'], token: undefined };
   const report: Report = await runConformance(conformanceOptions);
   const failures: CheckResult[] = report.results.filter((result) => result.outcome === ('fail' satisfies Outcome));
@@ -100,6 +109,7 @@ try {
       ping: ping.status,
       v1Deposit: deposit.status,
       mockV3: (await clients.v3.privatePing()).status,
+      storePing,
       frozen: typeof clock.frozen,
       refused: refused?.code,
       override: { operation: overridden, answered: overriddenRequestId !== undefined && overriddenRequestId === overriddenPing },
