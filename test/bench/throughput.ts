@@ -73,7 +73,9 @@ async function prismBaselines(cases: readonly Case[]): Promise<{ servers: Server
   return { servers, children, skipped };
 }
 
-type MockChild = ChildServer<MockCredentials>;
+/** The benchmarks' mock child (servers/mock.ts) says whether it runs the compiled kit. */
+type MockChildInfo = MockCredentials & { compiled: boolean };
+type MockChild = ChildServer<MockChildInfo>;
 
 /** Starts mocks on a storage engine: a new SQLite file or PostgreSQL database for each. */
 function mockStarter(engine: string, scratch: string, postgres: () => Promise<PostgresServer>): () => Promise<MockChild> {
@@ -81,7 +83,7 @@ function mockStarter(engine: string, scratch: string, postgres: () => Promise<Po
   return async () => {
     made += 1;
     const spec = engine === 'memory' ? 'memory' : engine === 'sqlite' ? `sqlite:${join(scratch, `mock-${made}.db`)}` : await (await postgres()).createDatabase();
-    return startChild<MockCredentials>(tsxNode, 'test/bench/servers/mock.ts', [spec]);
+    return startChild<MockChildInfo>(tsxNode, 'test/bench/servers/mock.ts', [spec]);
   };
 }
 
@@ -185,6 +187,7 @@ export async function throughput(options: ThroughputOptions): Promise<BenchResul
         durationSeconds,
         repeats,
         stores,
+        mock: longLived.info.compiled ? 'the compiled kit (dist/), as npm start runs it' : 'the TypeScript sources through tsx (dist/ is stale: run npm run build first)',
         ...(options.withPrism ? { prism: prismSkipped.length === 0 ? 'measured' : `skipped: ${prismSkipped.join('; ')}` } : {}),
         requests: Object.fromEntries(cases.map((c) => [c.name, `${c.method} ${c.target}${c.body === undefined ? '' : ` ${c.body}`}`])),
       },
