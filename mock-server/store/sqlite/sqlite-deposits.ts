@@ -125,7 +125,7 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
     const statuses = statusesOf(request.filters);
     if (request.mode === 'page') {
       const offset = (request.page - 1) * request.perPage;
-      const items = this.merged(scope, null, offset + request.perPage, statuses).slice(offset);
+      const items = this.merged(scope, null, request.perPage, statuses, offset);
       const total = statuses === null ? this.count(scope) : this.countWith(scope, statuses);
       return { items, meta: listMeta(request, { mode: 'page', itemCount: items.length, total }) };
     }
@@ -229,30 +229,34 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
   }
 
   /**
-   * The first `limit` records of the scope after `after` (newest first), matching `statuses`
-   * (null: any): the hot ones and the rows no hot record stands for, merged.
+   * `limit` records of the scope after `after` (newest first) once `skip` are passed, matching
+   * `statuses` (null: any): the hot ones and the rows no hot record stands for, merged.
    */
-  private merged(scope: ListScope, after: KeysetPosition | null, limit: number, statuses: readonly string[] | null): R[] {
+  private merged(scope: ListScope, after: KeysetPosition | null, limit: number, statuses: readonly string[] | null, skip = 0): R[] {
     const { fields } = this;
     const filter = statuses === null ? undefined : (record: R) => statuses.includes(fields.status(record));
-    const hot = this.hot.collection.index([{ field: 'createdAt', direction: 'desc' }], scope).after(after, limit, filter).items;
-    const cold: R[] = [];
-    let position = after;
+    const hotIndex = this.hot.collection.index([{ field: 'createdAt', direction: 'desc' }], scope);
     const sql =
       `SELECT rowid, id, doc FROM journal_records WHERE kind = 'deposit' AND ${this.partitionTerm(scope)} = ? AND rowid <= ?` +
       // (createdAt, uuid) < the position, spelled so that the index's range starts at it.
       ` AND ${field('$.createdAtMs')} <= ? AND (${field('$.createdAtMs')} < ? OR id < ?)` +
       (statuses === null ? '' : ` AND ${field('$.status')} IN (SELECT value FROM json_each(?))`) +
-      ` ORDER BY ${field('$.createdAtMs')} DESC, id DESC LIMIT ?`;
+      ` ORDER BY ${field('$.createdAtMs')} DESC, id DESC LIMIT ? OFFSET ?`;
+    const argsFrom = (position: KeysetPosition | null, count: number, offset: number): unknown[] => {
+      // From the first record: past any instant and any uuid.
+      const at = position?.values[0] ?? Number.MAX_SAFE_INTEGER;
+      return [scope.key, this.lastRowid, at, at, position?.id ?? '\u{10FFFF}', ...(statuses === null ? [] : [JSON.stringify(statuses)]), count, offset];
+    };
+    // No hot record in the scope: the rows are the list, and the database skips the offset.
+    if (hotIndex.size === 0) return this.rows(sql, ...argsFrom(after, limit, skip)).map((row) => this.resolve(row));
+    limit += skip;
+    const hot = hotIndex.after(after, limit, filter).items;
+    const cold: R[] = [];
+    let position = after;
     // Rows whose record is hot are skipped (the hot record stands for them): read on until enough are not.
     while (cold.length < limit) {
       const batch = limit - cold.length + 8;
-      // From the first record: past any instant and any uuid.
-      const at = position?.values[0] ?? Number.MAX_SAFE_INTEGER;
-      const args: unknown[] = [scope.key, this.lastRowid, at, at, position?.id ?? '\u{10FFFF}'];
-      if (statuses !== null) args.push(JSON.stringify(statuses));
-      args.push(batch);
-      const rows = this.rows(sql, ...args);
+      const rows = this.rows(sql, ...argsFrom(position, batch, 0));
       for (const row of rows) if (this.hot.get(row[1]) === undefined && cold.length < limit) cold.push(this.resolve(row));
       if (rows.length < batch) break;
       position = this.position(this.resolve(rows.at(-1)!));
@@ -267,7 +271,7 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
       if (b === undefined || (a !== undefined && newerFirst(fields, a, b) <= 0)) out.push(hot[h++]!);
       else out.push(cold[c++]!);
     }
-    return out;
+    return out.slice(skip);
   }
 
   /** The scope's records with one of `statuses`: its rows that no hot record stands for, and its hot records. */
