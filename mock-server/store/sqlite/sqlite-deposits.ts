@@ -11,10 +11,10 @@
 // row is a hot record's. A row read and not changed is shared through an identity map of weak
 // references (the service mutates the records it is given: two reads give one object).
 //
-// A store starts detached (a new generation: a reset, a load, or a new file, whose rows the
-// journal still holds as the previous generation's) and keeps everything hot until the journal's
-// next whole write, which holds this generation; it then takes the file's deposits up (attach).
-// A restart attaches at once (resume): the file holds this generation.
+// A generation begun in this process (a new file, a reset, a load) keeps every deposit hot, as
+// the memory engine does: only a restart leaves deposits on the file (resume), and only then are
+// rows read. A whole write of the journal (which numbers the rows anew) takes the file's rows up
+// again (attach).
 import type { Database, Statement } from 'better-sqlite3';
 import type { ListScope } from '../list-records.js';
 import { BY_SITE, type DepositDecoder, type DepositFields, type LazyDepositStore } from '../deposit-store.js';
@@ -63,7 +63,7 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
 
   /**
    * Takes up the deposits the file holds, which are this generation's (a restart, or a whole
-   * write just committed: then every one is hot): from now on they are read when asked for.
+   * write just committed, which numbered the rows anew): once resumed, they are read when asked for.
    */
   attach(): void {
     this.lastRowid = (this.statement('SELECT coalesce(max(rowid), 0) FROM journal_records').pluck().get() as number) ?? 0;
@@ -72,9 +72,13 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
     this.fileCounts.clear();
   }
 
-  /** Whether the store reads the file's deposits (attached). */
-  private get attached(): boolean {
-    return this.lastRowid !== null;
+  /**
+   * Whether the store reads the file's deposits: it resumed them (a restart) and is attached. A
+   * generation that began in this process (a new file, a reset, a load) has every deposit hot: it
+   * never reads a row (the rows of its new deposits would only be skipped).
+   */
+  private get readsFile(): boolean {
+    return this.decode !== null && this.lastRowid !== null;
   }
 
   /** The deposits with a transaction credited, kept hot from now on (their transactions are the chain's, all in memory). */
@@ -88,7 +92,7 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
   }
 
   withMemo(assets: readonly string[]): R | undefined {
-    if (!this.attached) return undefined;
+    if (!this.readsFile) return undefined;
     // One asset at a time: each is a search of the memo index (a list of them would scan the deposits).
     for (const asset of assets) {
       const [row] = this.rows(`SELECT rowid, id, doc FROM journal_records WHERE kind = 'deposit' AND ${field('$.memo')} IS NOT NULL AND ${field('$.asset')} = ? LIMIT 1`, asset);
@@ -99,14 +103,14 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
 
   get(uuid: string): R | undefined {
     const hot = this.hot.get(uuid) ?? this.cache.get(uuid)?.deref();
-    if (hot !== undefined || !this.attached) return hot;
+    if (hot !== undefined || !this.readsFile) return hot;
     const [row] = this.rows("SELECT rowid, id, doc FROM journal_records WHERE kind = 'deposit' AND id = ?", uuid);
     return row === undefined ? undefined : this.resolve(row);
   }
 
   ofOrder(siteId: number, orderId: string): readonly R[] {
     const hot = this.hot.ofOrder(siteId, orderId);
-    if (!this.attached) return hot;
+    if (!this.readsFile) return hot;
     const rows = this.rows(`SELECT rowid, id, doc FROM journal_records WHERE kind = 'deposit' AND ${field('$.siteId')} = ? AND ${field('$.orderId')} = ?`, siteId, orderId);
     const cold = rows.filter(([, id]) => this.hot.get(id) === undefined).map((row) => this.resolve(row));
     return cold.length === 0 ? hot : [...hot, ...cold];
@@ -114,14 +118,14 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
 
   atDestination(network: string, address: string, memo: string | null): R | undefined {
     const hot = this.hot.atDestination(network, address, memo);
-    if (hot !== undefined || !this.attached) return hot;
+    if (hot !== undefined || !this.readsFile) return hot;
     const { fields } = this;
     const rows = this.rows(`SELECT rowid, id, doc FROM journal_records WHERE kind = 'deposit' AND ${field('$.address')} = ? AND ${field('$.memo')} IS ?`, address, memo);
     return rows.map((row) => this.resolve(row)).find((record) => fields.staticAddressUuid(record) === null && fields.network(record) === network);
   }
 
   list<F extends ListFamily>(request: ListRequest<F>, scope: ListScope) {
-    if (!this.attached) return this.hot.list(request, scope);
+    if (!this.readsFile) return this.hot.list(request, scope);
     const statuses = statusesOf(request.filters);
     if (request.mode === 'page') {
       const offset = (request.page - 1) * request.perPage;
@@ -138,7 +142,7 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
   }
 
   newest(offset: number, limit: number, keep?: (record: R) => boolean): { items: R[]; total: number } {
-    if (!this.attached) return this.hot.newest(offset, limit, keep);
+    if (!this.readsFile) return this.hot.newest(offset, limit, keep);
     // The inspector's view of every site's deposits: read in full (it is not an API a client pages through).
     const all = [...this.values()].filter((record) => keep?.(record) ?? true);
     const { fields } = this;
@@ -147,7 +151,7 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
   }
 
   count(scope: ListScope): number {
-    if (!this.attached) return this.hot.count(scope);
+    if (!this.readsFile) return this.hot.count(scope);
     const key = `${scope.partition} ${scope.key}`;
     let counted = this.fileCounts.get(key);
     if (counted === undefined) {
@@ -161,7 +165,7 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
 
   takeDue(nowMs: number): R[] {
     const due = this.hot.takeDue(nowMs);
-    if (!this.attached) return due;
+    if (!this.readsFile) return due;
     // Hot records are the hot queue's; a row's record otherwise falls due at its expiry (the records with a transaction are all hot).
     // One status at a time: each is a range of the expiry index.
     const rows = this.fields.expiringStatuses.flatMap((status) =>
@@ -179,7 +183,7 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
   }
 
   *values(): Iterable<R> {
-    if (!this.attached) {
+    if (!this.readsFile) {
       yield* this.hot.values();
       return;
     }
@@ -191,7 +195,7 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
 
   insert(record: R): void {
     this.hot.insert(record);
-    if (!this.attached) return;
+    if (!this.readsFile) return;
     this.fresh.push(record);
     this.freshSet.add(record);
     const { fields } = this;
