@@ -23,6 +23,7 @@ import { createWebhookEngine, type WebhookEngine, type WebhookEngineOptions } fr
 import { WebhookFeed } from './domain/webhooks/event-feed.js';
 import { noRecordMarks } from './domain/record-marks.js';
 import { MarkedRecords } from './domain/marked-records.js';
+import { MemoryDepositStore } from './store/memory/memory-deposits.js';
 
 export interface SandboxOptions extends WebhookEgressOptions {
   seed?: number | undefined;
@@ -299,6 +300,7 @@ export class Sandbox {
       siteWebhooks: () => ({ store: webhooks.store, service: webhooks.service, clock: this.clock, random }),
       defaultClient: this.defaultKey.client,
       marks,
+      depositStore: (fields) => this.store.deposits?.(fields) ?? new MemoryDepositStore(fields),
     });
     return { seed, random, keys, sites, webhooks, services };
   }

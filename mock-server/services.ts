@@ -6,7 +6,7 @@ import type { Clock } from './clock.js';
 import type { Client } from './domain/accounts/api-keys.js';
 import { AmlScreening } from './domain/aml/aml-checks.js';
 import { DepositAmlScreening } from './domain/deposits/deposit-aml.js';
-import { DepositService } from './domain/deposits/deposit-service.js';
+import { DepositService, type DepositServiceOptions } from './domain/deposits/deposit-service.js';
 import { StaticAddressService } from './domain/deposits/static-address-service.js';
 import { ExchangeCatalog } from './domain/exchange/catalog/catalog-service.js';
 import { OrderService } from './domain/exchange/order-service.js';
@@ -52,6 +52,8 @@ export interface ServiceDependencies {
   defaultClient: Client;
   /** Where every service reports the records it creates, changes or deletes (a durable store's journal). */
   marks: RecordMarks;
+  /** Where the deposits are kept: the engine's (sandbox.ts). */
+  depositStore: DepositServiceOptions['store'];
 }
 
 export interface SandboxServices {
@@ -90,8 +92,9 @@ export function createServices(dependencies: ServiceDependencies): SandboxServic
       confirmationsAdded: (tx): void => orders.paymentConfirmationsChanged(tx.hash),
     },
     marks,
+    store: dependencies.depositStore,
   });
-  const depositAml = new DepositAmlScreening(clock, aml.provider, deposits.chain, marks);
+  const depositAml = new DepositAmlScreening(clock, aml.provider, deposits.chain, marks, (deposit) => deposits.changed(deposit));
   const chain = { confirmedAtMs: (hash: string): number => deposits.chain.confirmedAtMs(deposits.chain.require(hash)) };
   const orders: OrderService = new OrderService({ clock, random: streamOf('orders'), emit: dependencies.emit, chain, reserves: catalog, marks });
   const reviews = new ReviewBook(clock, marks);

@@ -15,7 +15,7 @@ import {
   webhookDeliveryMachine,
 } from '../../generated/machines.js';
 import { signatureValidity } from '../dispatch/inbox.js';
-import { depositView } from '../domain/deposits/deposit-records.js';
+import { depositView, type DepositRecord } from '../domain/deposits/deposit-records.js';
 import { presentVerification } from '../domain/verifications/verification-records.js';
 import { lastAttempt } from '../domain/webhooks/records.js';
 import type { DeliveryRecord, EventRecord, EventResource } from '../store/records/webhook-records.js';
@@ -70,7 +70,8 @@ export const inspectorKinds: Record<InspectorKind, InspectorKindSpec> = {
       await deposits.flush();
       const now = sandbox.clock.now();
       // depositView, not DepositService.view: the latter reconciles pending AML screenings with the provider.
-      return collectionSource(deposits.collection, 'createdAt', (deposit) => depositView(deposit, deposits.chain, now) as unknown as Shown);
+      const present = (deposit: DepositRecord) => depositView(deposit, deposits.chain, now) as unknown as Shown;
+      return widen<DepositRecord>({ select: (offset, limit, keep) => deposits.records.newest(offset, limit, keep), present, complete: present });
     },
   },
   static_addresses: {

@@ -12,10 +12,8 @@ import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
 import { v1Success } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
-import { filterPredicate, listRecords, match } from '../store/list-records.js';
 import { listContract } from '../store/list-contract.js';
 import { v1ListRequest } from '../store/list-query.js';
-import type { DepositRecord } from '../domain/deposits/deposit-records.js';
 
 type DepositOperation = 'createDeposit' | 'getDeposit' | 'getDepositByOrderId' | 'listDeposits' | 'refreshDeposit';
 
@@ -76,8 +74,7 @@ export function depositHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, Depos
       // Deposits whose time-driven transitions fell due are settled first (only those: a queue).
       service.tick();
       await service.flush();
-      const filters = filterPredicate<DepositRecord>(built.request.filters, { status: match.oneOf((d) => d.status) });
-      const page = listRecords(service.collection, built.request, filters, { partition: BY_SITE, key: site.id });
+      const page = service.list(built.request, BY_SITE, site.id);
       return v1Success('listDeposits', context, clock, 200, page.items.map((d) => service.view(d)), { ...page.meta });
     },
 

@@ -6,7 +6,6 @@ import type { DepositV1Handlers } from '../../generated/deposit-v1/routes.js';
 import type { HandlerContext } from '../../generated/runtime/router-runtime.js';
 import type { Site } from '../domain/accounts/sites.js';
 import { depositableAsset } from '../domain/deposits/assets.js';
-import type { DepositRecord } from '../domain/deposits/deposit-records.js';
 import { BY_STATIC_ADDRESS, BY_SITE } from '../domain/deposits/deposit-service.js';
 import type { StaticAddressRecord } from '../domain/deposits/static-address-service.js';
 import { HttpError } from '../http/http-error.js';
@@ -74,8 +73,7 @@ export function staticAddressHandlers(sandbox: Sandbox): Pick<DepositV1Handlers,
       const deposits = service.deposits;
       deposits.tick();
       await deposits.flush();
-      const filters = filterPredicate<DepositRecord>(built.request.filters, { status: match.oneOf((d) => d.status) });
-      const page = listRecords(deposits.collection, built.request, filters, { partition: BY_STATIC_ADDRESS, key: record.uuid });
+      const page = deposits.list(built.request, BY_STATIC_ADDRESS, record.uuid);
       return v1Success('listStaticAddressPayments', context, clock, 200, page.items.map((d) => deposits.view(d)), { ...page.meta });
     },
   };

@@ -2,6 +2,7 @@
 import type { SandboxStateDeposits } from '../../generated/sandbox-control/types.js';
 import type { StateReferences } from '../domain/state-rejected.js';
 import type { SandboxServices } from '../services.js';
+import { BY_STATIC_ADDRESS } from '../store/deposit-store.js';
 
 /** `withRecords` false: every list of records left empty (a journal's header, journal-rows.ts). */
 export function exportDepositsState(services: SandboxServices, withRecords = true): SandboxStateDeposits {
@@ -13,25 +14,32 @@ export function exportDepositsState(services: SandboxServices, withRecords = tru
     transactions: gateway.transactions,
     staticAddresses: statics.addresses,
     hotWallets: statics.hotWallets,
-    depositScreenings: withRecords ? depositAml.exportState(deposits.collection.values()) : [],
+    depositScreenings: withRecords ? depositAml.exportState(deposits.records.values()) : [],
     amlChecks: withRecords ? aml.exportState() : [],
     amlProvider: aml.provider.exportState(),
     random: { deposits: gateway.random, staticAddresses: statics.random },
   };
 }
 
-/** Replaces the records of freshly built services with the snapshot's; throws StateRejected. */
-export function restoreDepositsState(services: SandboxServices, state: SandboxStateDeposits, references: StateReferences): void {
+/**
+ * Replaces the records of freshly built services with the snapshot's; throws StateRejected.
+ * `depositsStored`: the snapshot's deposits are left in the store, which reads them when asked
+ * for (a restart on sqlite:, journal-resume.ts); its list of them is empty.
+ */
+export function restoreDepositsState(services: SandboxServices, state: SandboxStateDeposits, references: StateReferences, depositsStored = false): void {
   const { deposits, staticAddresses, depositAml, aml } = services;
   // Static addresses first: their destinations are reserved before the deposits', and a payment
   // deposit refers to its static address.
   staticAddresses.restoreState({ addresses: state.staticAddresses, hotWallets: state.hotWallets, randomAt: state.random.staticAddresses }, references, '/deposits');
-  deposits.restoreState(
-    { deposits: state.deposits, transactions: state.transactions, randomAt: state.random.deposits },
-    { site: (id, pointer) => references.site(id, pointer), staticPayment: (uuid, deposit, pointer) => staticAddresses.staticPayment(uuid, deposit, pointer) },
-    '/deposits',
-  );
-  depositAml.restoreState(state.depositScreenings, (uuid) => deposits.collection.get(uuid), '/deposits/depositScreenings');
+  const site = (id: number, pointer: string) => references.site(id, pointer);
+  const part = { transactions: state.transactions, randomAt: state.random.deposits };
+  if (depositsStored) {
+    deposits.resumeState(part, { site, staticPayment: (uuid, deposit, pointer) => staticAddresses.paymentRef(uuid, deposit, pointer) }, '/deposits');
+    staticAddresses.countPayments((uuid) => deposits.records.count({ partition: BY_STATIC_ADDRESS, key: uuid }));
+  } else {
+    deposits.restoreState({ ...part, deposits: state.deposits }, { site, staticPayment: (uuid, deposit, pointer) => staticAddresses.staticPayment(uuid, deposit, pointer) }, '/deposits');
+  }
+  depositAml.restoreState(state.depositScreenings, (uuid) => deposits.records.get(uuid), '/deposits/depositScreenings');
   aml.restoreState(state.amlChecks, references, '/deposits/amlChecks');
   aml.provider.restoreState(state.amlProvider, '/deposits/amlProvider');
 }

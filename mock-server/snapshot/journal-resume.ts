@@ -58,7 +58,9 @@ export async function keepInJournal(sandbox: Sandbox, audit = false): Promise<vo
   const { journal } = sandbox.store;
   if (journal === undefined || sandbox.marked === null) return;
   await journal.hold();
-  const contents = await journal.read();
+  // An engine that keeps the deposits itself reads them when asked for: the start reads none.
+  const depositsStored = sandbox.store.deposits !== undefined;
+  const contents = await journal.read(depositsStored ? ['deposit'] : []);
   const auditor = audit ? new JournalAudit() : null;
   const writer = new JournalQueue(new JournalWriter(journal, sandbox, sandbox.marked, auditor));
   if (contents === undefined) {
@@ -70,7 +72,7 @@ export async function keepInJournal(sandbox: Sandbox, audit = false): Promise<vo
   try {
     // Before the sandbox has its writer: a replace rewrites the journal whole, which here would
     // only write back every row just read (at 200,000 deposits a third of the start's time).
-    await resumeDomainState(sandbox, state);
+    await resumeDomainState(sandbox, state, depositsStored);
   } catch (error) {
     throw error instanceof StateRejected ? new StoredSandboxUnfit(sandbox.store.location, error) : error;
   }

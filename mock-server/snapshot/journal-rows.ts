@@ -58,7 +58,7 @@ const recordLists: readonly RecordList[] = [
     derivedOrder: true,
     one: (d, id) => {
       const [uuid = '', hash = ''] = id.split(' ');
-      return d.services.depositAml.exportRecord(d.services.deposits.collection.get(uuid), hash);
+      return d.services.depositAml.exportRecord(d.services.deposits.records.get(uuid), hash);
     },
   },
   { kind: 'amlCheck', part: 'deposits', path: ['amlChecks'], idOf: field('uuid'), one: (d, id) => d.services.aml.exportRecord(id) },

@@ -72,20 +72,22 @@ export async function loadSandboxState(sandbox: Sandbox, state: SandboxState): P
 
 /**
  * Takes up the domains' records a durable store's journal kept (journal-resume.ts): the store
- * holds the rest of the sandbox already, the clock's setting included, and keeps it.
+ * holds the rest of the sandbox already, the clock's setting included, and keeps it;
+ * `depositsStored`: the deposits too (restoreDepositsState).
  */
-export async function resumeDomainState(sandbox: Sandbox, state: SandboxDomainState): Promise<void> {
-  await sandbox.replace({ ...loadedDomains(sandbox, state), clock: sandbox.clock.setting() });
+export async function resumeDomainState(sandbox: Sandbox, state: SandboxDomainState, depositsStored: boolean): Promise<void> {
+  await sandbox.replace({ ...loadedDomains(sandbox, state, depositsStored), clock: sandbox.clock.setting() });
 }
 
-function loadedDomains(sandbox: Sandbox, state: SandboxDomainState): Pick<LoadedSandbox, 'seed' | 'randomAt' | 'prepare'> {
+/** `depositsStored`: the deposits are left in the store (restoreDepositsState). */
+function loadedDomains(sandbox: Sandbox, state: SandboxDomainState, depositsStored = false): Pick<LoadedSandbox, 'seed' | 'randomAt' | 'prepare'> {
   return {
     seed: state.seed,
     randomAt: state.random,
     prepare: (generation) => {
       const references = restoreAccountsState(generation, state.accounts, { key: sandbox.defaultKey, site: sandbox.defaultSite });
       // Deposits first: an order's payments refer to the chain transactions the deposits part holds.
-      restoreDepositsState(generation.services, state.deposits, references);
+      restoreDepositsState(generation.services, state.deposits, references, depositsStored);
       restoreExchangeState(generation.services, state.exchange, references);
       restoreFilesState(generation.services, state.files, references);
     },

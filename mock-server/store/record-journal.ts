@@ -148,8 +148,11 @@ export interface RecordJournal {
   readonly holding?: JournalHolding;
   /** Resolves once the unit of work is committed; rejects (nothing written) when it cannot be. */
   write(change: JournalWrite): Promise<void>;
-  /** Undefined when no sandbox was ever written (a new file). */
-  read(): Promise<JournalContents | undefined>;
+  /**
+   * Undefined when no sandbox was ever written (a new file). `without`: the rows of these kinds
+   * are left out (the store keeps them and reads them when asked for: SandboxStore.deposits).
+   */
+  read(without?: readonly string[]): Promise<JournalContents | undefined>;
   /** The header `name` alone (the seed is read before the sandbox is built). */
   header(name: string): Promise<string | undefined>;
   /** The cells the store holds in memory while this process holds the journal: what each write carries. */

@@ -7,6 +7,7 @@
 import type { ClockSetting } from '../clock.js';
 import type { RecordJournal } from './record-journal.js';
 import type { WebhookStore } from './webhook-store.js';
+import type { DepositFields, LazyDepositStore } from './deposit-store.js';
 
 // The port knows no domain type: a cell's value is plain JSON-safe data whose meaning (a key's
 // meter, a used nonce) belongs to the caller, which also supplies the pure rule of an update.
@@ -113,6 +114,12 @@ export interface SandboxStore {
    * memory engine, whose sandbox keeps them in its services only.
    */
   readonly journal?: RecordJournal;
+  /**
+   * A new generation's deposits, on an engine that keeps them itself (sqlite:, in the journal's
+   * rows, read when asked for: a restart reads none); absent: the sandbox keeps them in memory
+   * (store/memory/memory-deposits.ts), and a durable engine's journal holds them as any record.
+   */
+  deposits?<R extends object>(fields: DepositFields<R>): LazyDepositStore<R>;
   /** Removes up to `batch` records expired at `nowMs`; returns how many went. */
   sweepExpired(nowMs: number, batch: number): Promise<number>;
   /** Records that expire by time (cells, idempotency records) held now, expired ones not yet swept included. */

@@ -166,18 +166,19 @@ describe('serve --store sqlite:FILE', () => {
     expect(readFileSync(file, 'utf8')).toBe('not a database, just notes\n'.repeat(200));
   });
 
+  // The records a start reads (every kind but the v1 deposits, read when asked for).
   it('exits 2 on a file whose records do not fit together, naming it', async () => {
     const file = join(dir, 'tampered.db');
     const first = await serve(`sqlite:${file}`);
-    await first.v1.createDeposit({ body: { order_id: 'ORD-tampered', asset: 'TRX', amount: '50' } });
+    await first.v1.createStaticAddress({ body: { orderId: 'ORD-tampered', asset: 'TRX' } });
     first.kill();
     await first.exit;
     const db = new Database(file);
-    db.prepare("UPDATE journal_records SET doc = json_set(doc, '$.siteId', 999) WHERE kind = 'deposit'").run();
+    db.prepare("UPDATE journal_records SET doc = json_set(doc, '$.siteId', 999) WHERE kind = 'staticAddress'").run();
     db.close();
     const exit = await output(run(['serve', '--port', '0', '--store', `sqlite:${file}`]));
     expect(exit.code).toBe(2);
-    expect(exit.stderr).toContain(`the sandbox kept in ${file} does not fit together: /deposits/deposits/0/siteId`);
+    expect(exit.stderr).toContain(`the sandbox kept in ${file} does not fit together: /deposits/staticAddresses/0/siteId`);
   });
 
   it('exits 2 on a file another mock holds, leaving it as it was; the file is free once that mock stops or is killed', async () => {

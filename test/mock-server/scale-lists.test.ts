@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { depositMachine, orderMachine } from '../../generated/machines.js';
 import { depositableAsset } from '../../mock-server/domain/deposits/assets.js';
 import { BY_SITE } from '../../mock-server/domain/deposits/deposit-service.js';
+import type { DepositRecord } from '../../mock-server/domain/deposits/deposit-records.js';
+import { MemoryDepositStore } from '../../mock-server/store/memory/memory-deposits.js';
+import { MemoryStore } from '../../mock-server/store/memory/memory-store.js';
 import { BY_CLIENT } from '../../mock-server/domain/exchange/order-service.js';
 import { parseSortTerm } from '../../mock-server/store/list-query.js';
 import { sampleDraft, testCause } from './orders-helpers.js';
@@ -15,7 +18,8 @@ import { startTestServer, type TestServer } from './support/server.js';
 // One server; each describe seeds a fresh sandbox once (a reset per test would wipe the seed).
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ seed: 9009 });
+  // The memory engine's indexes and queues are what these tests read (a durable engine's are its database's).
+  server = await startTestServer({ seed: 9009, store: new MemoryStore() });
   server.sandbox.stopDispatching();
 });
 afterAll(async () => {
@@ -27,6 +31,13 @@ afterAll(async () => {
  * the server close the idle connection first, or the next request meets a reset (ECONNRESET).
  */
 const idleConnectionsClosed = () => new Promise((resolve) => setTimeout(resolve, 100));
+
+/** The deposits of the memory engine, whose index and due queue the tests read. */
+function memoryDeposits(): MemoryDepositStore<DepositRecord> {
+  const { records } = server.sandbox.services.deposits;
+  if (!(records instanceof MemoryDepositStore)) throw new Error('the sandbox keeps its deposits in no memory store');
+  return records;
+}
 
 const mine = 20_000;
 const others = 5_000;
@@ -52,8 +63,7 @@ describe('deposit lists scoped to the site', () => {
   });
 
   it('reads a page and a cursor page from the site index only, with the site total', async () => {
-    const service = server.sandbox.services.deposits;
-    const index = service.collection.index([parseSortTerm('-createdAt')], { partition: BY_SITE, key: server.sandbox.defaultSite.id });
+    const index = memoryDeposits().collection.index([parseSortTerm('-createdAt')], { partition: BY_SITE, key: server.sandbox.defaultSite.id });
     expect(index.size).toBe(mine);
 
     index.resetMetrics();
@@ -72,7 +82,7 @@ describe('deposit lists scoped to the site', () => {
   });
 
   it('settles only the deposits that fell due when the clock passes their lifetime', async () => {
-    const { timers } = server.sandbox.services.deposits;
+    const { timers } = memoryDeposits();
     const before = timers.metrics.taken;
     await server.control.advanceClock({ body: { seconds: shortLifetime } });
     // Half of the site's deposits and half of the other site's, each taken off the queue once.

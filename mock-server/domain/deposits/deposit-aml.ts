@@ -53,6 +53,8 @@ export class DepositAmlScreening {
     /** The deposits' chain: the sender of a credited transaction. */
     private readonly chain: SimulatedChain,
     private readonly marks: RecordMarks,
+    /** Reports a deposit whose `amlStatus` changed (DepositService.changed: its store and the journal). */
+    private readonly depositChanged: (deposit: DepositRecord) => void,
   ) {}
 
   /**
@@ -79,7 +81,7 @@ export class DepositAmlScreening {
   private keepStatus(deposit: DepositRecord, status: DepositAmlStatus): void {
     if (deposit.amlStatus === status) return;
     deposit.amlStatus = status;
-    this.marks.changed('deposit', deposit.uuid);
+    this.depositChanged(deposit);
   }
 
   /** The screenings of these deposits, in their order (snapshots). */

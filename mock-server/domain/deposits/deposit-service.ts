@@ -4,27 +4,30 @@
 // event happens and which guards hold; the table decides the target state and the deposit.*
 // event it emits. Time-driven events (confirmations accruing, the lifetime ending) are applied
 // at the instant they fall due, whenever the deposit is next looked at: by a tick (a clock
-// advance, the running server's timer, a list) that takes the due deposits from a queue ordered
-// by that instant, on a read, or when a transaction arrives.
+// advance, the running server's timer, a list) that takes the due deposits from the store (a queue
+// ordered by that instant, or an index), on a read, or when a transaction arrives. The deposits
+// are kept by the engine's store (store/deposit-store.ts: in memory, or on a sqlite: file until
+// read); the service mutates the records the store hands out and reports each change to it.
 import { operationExtension } from '../../bundled-contracts.js';
 import { depositMachine, type DepositEvent, type DepositState, type Transition } from '../../../generated/machines.js';
 import type { SandboxStateChainTransaction, SandboxStateDeposit } from '../../../generated/sandbox-control/types.js';
 import type { Clock } from '../../clock.js';
 import { compareAmounts } from '../../decimal.js';
 import { createRandom, type Random } from '../../random.js';
-import { DueQueue } from '../../store/due-queue.js';
+import { BY_SITE, BY_STATIC_ADDRESS, destinationKey, type DepositFields, type DepositStore, type LazyDepositStore } from '../../store/deposit-store.js';
 import { flatString } from '../../store/flat-string.js';
-import { ListableCollection } from '../../store/list-records.js';
+import type { ListedPage } from '../../store/list-records.js';
+import type { ListFamily, ListRequest } from '../../store/list-query.js';
 import type { Site } from '../accounts/sites.js';
 import { StateRejected } from '../state-rejected.js';
 import { randomUuid } from '../webhooks/ids.js';
 import { emitSiteEvent, type SiteWebhookContext } from '../webhooks/site-endpoint.js';
-import type { AssetDefinition } from './assets.js';
+import { assets, type AssetDefinition } from './assets.js';
 import { createChainData, type ChainData } from './chain-data.js';
 import { SimulatedChain, type ChainTransaction, type InjectInput } from './chain-simulator.js';
 import { depositView, noneCredited, receivedAmount, type DepositRecord } from './deposit-records.js';
 import { depositOf, depositState, type DepositReferences } from './deposit-state.js';
-import { requireNetwork, type NetworkCode } from './networks.js';
+import { networks, requireNetwork, type NetworkCode } from './networks.js';
 import type { RecordMarks } from '../record-marks.js';
 
 // Timer and guard names of the machine file; checked against the generated table at load.
@@ -109,42 +112,29 @@ export interface DepositServiceOptions {
   otherPayments?: OtherPayments;
   /** Where each deposit and chain transaction created or changed is reported (a durable store's journal). */
   marks: RecordMarks;
+  /** Where the deposits are kept (the engine's, store/deposit-store.ts), told how to read one. */
+  store: (fields: DepositFields<DepositRecord>) => DepositStore<DepositRecord>;
 }
 
-/** The partitions deposit lists are scoped to: the site's history, a static address's payments. */
-export const BY_SITE = 'site';
-export const BY_STATIC_ADDRESS = 'staticAddress';
+export { BY_SITE, BY_STATIC_ADDRESS };
 
 export class DepositService {
   readonly chain: SimulatedChain;
-  /** Newest first (createdAt, then uuid, descending) per site and per static address: the v1 lists' order. */
-  readonly collection = new ListableCollection<DepositRecord>({
-    id: (d) => d.uuid,
-    fields: { createdAt: (d) => d.createdAtMs },
-    fixedFields: ['createdAt'],
-    defaultSort: [{ field: 'createdAt', direction: 'desc' }],
-    partitions: { [BY_SITE]: (d) => d.site.id, [BY_STATIC_ADDRESS]: (d) => d.staticAddress?.uuid ?? null },
-  });
+  /** The deposits, found by uuid, order id, destination, list page and due instant. */
+  readonly records: DepositStore<DepositRecord>;
   /** The deposits' stream: their uuids, addresses, memos and the chain's hashes (a snapshot's load resumes it). */
   private random: Random;
   private data: ChainData;
-  /** Site id → order id → its deposits (one, or several: other assets, static-address payments). */
-  private readonly byOrder = new Map<number, Map<string, DepositRecord | DepositRecord[]>>();
   /**
-   * Every payment destination handed out (the address, or `network memo` on memo networks) →
-   * the invoice deposit paid there (null: a static address's); keeps them unique and finds the
-   * deposit a transaction pays.
+   * The payment destinations handed out (the address, or `network memo` on memo networks) that no
+   * deposit in the store receives at: a static address's, and one allocated for a deposit about
+   * to be stored. With the store's, they keep destinations unique.
    */
-  private readonly destinations = new Map<string, DepositRecord | null>();
+  private readonly reserved = new Set<string>();
   /** The one address per memo network that every deposit on it shares (the memo tells them apart). */
   private readonly sharedAddresses = new Map<NetworkCode, string>();
   /** Chain transactions already credited → the deposit credited. */
   private readonly credited = new Map<string, DepositRecord>();
-  /** Deposits by the instant their next time-driven transition falls due (tests read its metrics). */
-  readonly timers = new DueQueue<DepositRecord>({
-    dueAt: (d) => this.dueAt(d),
-    creationOrder: (a, b) => a.seq - b.seq,
-  });
   private nextSeq = 0;
   private emitted: Promise<void> = Promise.resolve();
   /** Set by static-address-service.ts for this service (null until a static address is used). */
@@ -154,6 +144,20 @@ export class DepositService {
     this.random = options.random;
     this.data = createChainData(this.random);
     this.chain = new SimulatedChain(this.data, options.marks);
+    this.records = options.store({
+      uuid: (d) => d.uuid,
+      siteId: (d) => d.site.id,
+      orderId: (d) => d.orderId,
+      staticAddressUuid: (d) => d.staticAddress?.uuid ?? null,
+      network: (d) => d.network,
+      address: (d) => d.address,
+      memo: (d) => d.memo,
+      createdAtMs: (d) => d.createdAtMs,
+      status: (d) => d.status,
+      seq: (d) => d.seq,
+      dueAt: (d) => this.dueAt(d),
+      expiringStatuses: depositMachine.states.filter((status) => transitionFor(status, 'expire') !== null),
+    });
   }
 
   // -------------------------------------------------------------------------------------------
@@ -179,13 +183,12 @@ export class DepositService {
       lifetimeSeconds: input.lifetimeSeconds,
       staticAddress: null,
     });
-    this.destinations.set(destinationKey(network.code, address, memo), deposit);
     return { deposit, created: true };
   }
 
   /** The site's deposit with this uuid, brought up to date; undefined for another site's. */
   get(site: Site, uuid: string): DepositRecord | undefined {
-    const deposit = this.collection.get(uuid);
+    const deposit = this.records.get(uuid);
     if (deposit === undefined || deposit.site.id !== site.id) return undefined;
     this.settle(deposit);
     return deposit;
@@ -224,10 +227,15 @@ export class DepositService {
     return { ok: true, deposit };
   }
 
-  /** Applies every time-driven transition now due: only the deposits the queue says are due. */
+  /** Applies every time-driven transition now due: only the deposits the store says are due. */
   tick(): void {
-    const due = this.timers.takeDue(this.options.clock.nowMs());
+    const due = this.records.takeDue(this.options.clock.nowMs());
     for (const deposit of due) this.settle(deposit);
+  }
+
+  /** One page of a scope's deposits (BY_SITE, BY_STATIC_ADDRESS), newest first, by `request.filters.status`. */
+  list<F extends ListFamily>(request: ListRequest<F>, partition: typeof BY_SITE | typeof BY_STATIC_ADDRESS, key: string | number): ListedPage<DepositRecord, F> {
+    return this.records.list(request, { partition, key });
   }
 
   /** Resolves once every deposit.* event emitted so far is stored with its delivery. */
@@ -247,7 +255,7 @@ export class DepositService {
   /** `withRecords` false: the deposits and transactions left out (a journal's header). */
   exportState(withRecords = true): { deposits: SandboxStateDeposit[]; transactions: SandboxStateChainTransaction[]; random: number } {
     return {
-      deposits: withRecords ? [...this.collection.values()].map(depositState) : [],
+      deposits: withRecords ? [...this.records.values()].map(depositState) : [],
       transactions: withRecords ? this.chain.exportState() : [],
       random: this.random.state(),
     };
@@ -255,7 +263,7 @@ export class DepositService {
 
   /** One deposit as exportState lists it; undefined when there is none. */
   exportRecord(uuid: string): SandboxStateDeposit | undefined {
-    const deposit = this.collection.get(uuid);
+    const deposit = this.records.get(uuid);
     return deposit === undefined ? undefined : depositState(deposit);
   }
 
@@ -274,35 +282,69 @@ export class DepositService {
     this.random = createRandom(this.random.seed, state.randomAt);
     this.data = createChainData(this.random);
     this.chain.restoreState(state.transactions, this.data, `${pointer}/transactions`);
-    // Collected first, then handed to the collection, which indexes them at once: one sort per index.
-    const restored = new Map<string, DepositRecord>();
-    state.deposits.forEach((record, index) => {
-      const at = `${pointer}/deposits/${index}`;
-      if (restored.has(record.uuid)) throw new StateRejected(`${at}/uuid`, 'another deposit has this uuid');
-      const deposit = depositOf(record, index, references, at);
-      deposit.transactionHashes.forEach((hash, position) => {
-        const hashAt = `${at}/transactionHashes/${position}`;
-        if (!this.chain.has(hash)) throw new StateRejected(hashAt, 'no chain transaction has this hash');
-        if (this.credited.has(hash)) throw new StateRejected(hashAt, 'the transaction is credited to another deposit');
-        this.credited.set(hash, deposit);
-      });
-      // A static address's payments receive at its destination, reserved with it.
-      if (deposit.staticAddress === null) this.restoreDestination(deposit.network, deposit.address, deposit.memo, at, deposit);
-      restored.set(deposit.uuid, deposit);
-      this.addToOrder(deposit);
-    });
-    this.collection.load(restored);
-    this.nextSeq = state.deposits.length;
-    for (const deposit of this.collection.values()) this.timers.schedule(deposit);
+    this.restoreRecords(state.deposits, references, pointer);
   }
 
   /**
-   * Reserves the destination a restored record receives at (`deposit`'s, or a static address's
-   * with null), as allocateAddress and create did; throws StateRejected (naming fields under
-   * `pointer`) when another record receives there, when the memo does not fit the network, or when
-   * the records of a memo network do not share its one address.
+   * As restoreState, but the deposits are the store's (a restart on an engine that reads them
+   * when asked for, store/deposit-store.ts LazyDepositStore): only those with a transaction
+   * credited are read now. The store's records were written by this service: they are not
+   * checked again, each is read as `references` say when it is first asked for.
    */
-  restoreDestination(network: NetworkCode, address: string, memo: string | null, pointer: string, deposit: DepositRecord | null = null): void {
+  resumeState(state: { transactions: readonly SandboxStateChainTransaction[]; randomAt: number }, references: DepositReferences, pointer: string): void {
+    const store = this.records as Partial<LazyDepositStore<DepositRecord>>;
+    if (store.resume === undefined || store.withMemo === undefined) throw new Error('the deposit store keeps no deposits of its own to resume');
+    this.random = createRandom(this.random.seed, state.randomAt);
+    this.data = createChainData(this.random);
+    this.chain.restoreState(state.transactions, this.data, `${pointer}/transactions`);
+    const { credited, nextSeq } = store.resume((doc, seq) => depositOf(JSON.parse(doc) as SandboxStateDeposit, seq, references, `${pointer}/deposits/${seq}`));
+    for (const deposit of credited) this.restoreCredits(deposit, `${pointer}/deposits/${deposit.seq}`);
+    this.nextSeq = nextSeq;
+    // A memo network's deposits share one address: the one its stored deposits have.
+    for (const network of networks) {
+      if (network.memoName === null || this.sharedAddresses.has(network.code)) continue;
+      const deposit = store.withMemo(assets.filter((asset) => asset.network === network.code).map((asset) => asset.code));
+      if (deposit !== undefined) this.sharedAddresses.set(network.code, deposit.address);
+    }
+  }
+
+  /** Credits the restored deposit's transactions to it; throws StateRejected for a hash not on the chain or credited twice. */
+  private restoreCredits(deposit: DepositRecord, pointer: string): void {
+    deposit.transactionHashes.forEach((hash, position) => {
+      const hashAt = `${pointer}/transactionHashes/${position}`;
+      if (!this.chain.has(hash)) throw new StateRejected(hashAt, 'no chain transaction has this hash');
+      if (this.credited.has(hash)) throw new StateRejected(hashAt, 'the transaction is credited to another deposit');
+      this.credited.set(hash, deposit);
+    });
+  }
+
+  private restoreRecords(deposits: readonly SandboxStateDeposit[], references: DepositReferences, pointer: string): void {
+    // Collected first, then handed to the store, which indexes them at once: one sort per index.
+    const restored = new Map<string, DepositRecord>();
+    const destinations = new Set<string>();
+    deposits.forEach((record, index) => {
+      const at = `${pointer}/deposits/${index}`;
+      if (restored.has(record.uuid)) throw new StateRejected(`${at}/uuid`, 'another deposit has this uuid');
+      const deposit = depositOf(record, index, references, at);
+      this.restoreCredits(deposit, at);
+      // A static address's payments receive at its destination, reserved with it.
+      if (deposit.staticAddress === null) {
+        const key = this.restoreDestination(deposit.network, deposit.address, deposit.memo, at, destinations);
+        destinations.add(key);
+      }
+      restored.set(deposit.uuid, deposit);
+    });
+    this.records.load(restored);
+    this.nextSeq = deposits.length;
+  }
+
+  /**
+   * Checks the destination a restored record receives at, as allocateAddress and create did, and
+   * returns its key; throws StateRejected (naming fields under `pointer`) when another record
+   * receives there (a reservation, or one of `taken`), when the memo does not fit the network, or
+   * when the records of a memo network do not share its one address.
+   */
+  private restoreDestination(network: NetworkCode, address: string, memo: string | null, pointer: string, taken: ReadonlySet<string>): string {
     const memoNetwork = requireNetwork(network).memoName !== null;
     if (memoNetwork !== (memo !== null)) throw new StateRejected(`${pointer}/memo`, memoNetwork ? `a ${network} destination needs a memo` : `a ${network} destination has no memo`);
     if (memoNetwork) {
@@ -311,8 +353,13 @@ export class DepositService {
       this.sharedAddresses.set(network, shared);
     }
     const key = destinationKey(network, address, memo);
-    if (this.destinations.has(key)) throw new StateRejected(`${pointer}/address`, 'another deposit or static address receives here');
-    this.destinations.set(key, deposit);
+    if (this.reserved.has(key) || taken.has(key)) throw new StateRejected(`${pointer}/address`, 'another deposit or static address receives here');
+    return key;
+  }
+
+  /** Reserves a restored static address's destination (static-address-service.ts); throws StateRejected as restoreDestination. */
+  restoreReservation(network: NetworkCode, address: string, memo: string | null, pointer: string): void {
+    this.reserved.add(this.restoreDestination(network, address, memo, pointer, this.reserved));
   }
 
   // -------------------------------------------------------------------------------------------
@@ -346,7 +393,7 @@ export class DepositService {
       this.options.otherPayments?.confirmationsAdded(tx);
       return null;
     }
-    this.timers.schedule(deposit);
+    this.records.schedule(deposit);
     this.settle(deposit);
     return deposit;
   }
@@ -377,7 +424,7 @@ export class DepositService {
   /** The invoice deposit paid at the transaction's destination (a static address's payments are never matched again). */
   private depositFor(tx: ChainTransaction): DepositRecord | undefined {
     const memo = requireNetwork(tx.network).memoName !== null ? tx.memo : null;
-    const deposit = this.destinations.get(destinationKey(tx.network, tx.address, memo)) ?? undefined;
+    const deposit = this.records.atDestination(tx.network, tx.address, memo);
     return deposit !== undefined && deposit.network === tx.network && deposit.address === tx.address ? deposit : undefined;
   }
 
@@ -393,7 +440,7 @@ export class DepositService {
     deposit.transactionHashes = [...deposit.transactionHashes, tx.hash];
     deposit.seenAtMs = [...deposit.seenAtMs, now];
     // A new transaction moves the instant a confirming deposit is confirmed.
-    this.timers.schedule(deposit);
+    this.records.schedule(deposit);
     this.changed(deposit);
   }
 
@@ -404,15 +451,20 @@ export class DepositService {
       const address = this.sharedAddress(network);
       let memo: string | null;
       do memo = this.data.memo(network, memoPrefix);
-      while (memo !== null && this.destinations.has(destinationKey(network, address, memo)));
-      this.destinations.set(destinationKey(network, address, memo), null);
+      while (memo !== null && this.taken(network, address, memo));
+      this.reserved.add(destinationKey(network, address, memo));
       return { address, memo: memo === null ? null : flatString(memo) };
     }
     let address: string;
     do address = flatString(this.data.address(network, 'deposit'));
-    while (this.destinations.has(address));
-    this.destinations.set(address, null);
+    while (this.taken(network, address, null));
+    this.reserved.add(address);
     return { address, memo: null };
+  }
+
+  /** Whether a deposit or a reservation receives at the destination. */
+  private taken(network: NetworkCode, address: string, memo: string | null): boolean {
+    return this.reserved.has(destinationKey(network, address, memo)) || this.records.atDestination(network, address, memo) !== undefined;
   }
 
   /** A static address's payment: its own deposit for any amount, detected from now on. */
@@ -459,27 +511,15 @@ export class DepositService {
       lastRefreshAtMs: null,
       staticAddress: fields.staticAddress,
     };
-    this.collection.upsert(deposit);
-    this.addToOrder(deposit);
-    this.timers.schedule(deposit);
+    // An invoice deposit's destination is the store's to find from now on.
+    if (deposit.staticAddress === null) this.reserved.delete(destinationKey(deposit.network, deposit.address, deposit.memo));
+    this.records.insert(deposit);
     this.changed(deposit);
     return deposit;
   }
 
-  /** Files the deposit under its site's order id (one deposit is kept bare, several in an array). */
-  private addToOrder(deposit: DepositRecord): void {
-    let orders = this.byOrder.get(deposit.site.id);
-    if (orders === undefined) {
-      orders = new Map();
-      this.byOrder.set(deposit.site.id, orders);
-    }
-    const existing = orders.get(deposit.orderId);
-    orders.set(deposit.orderId, existing === undefined ? deposit : Array.isArray(existing) ? [...existing, deposit] : [existing, deposit]);
-  }
-
   private depositsOfOrder(site: Site, orderId: string): readonly DepositRecord[] {
-    const found = this.byOrder.get(site.id)?.get(orderId);
-    return found === undefined ? [] : Array.isArray(found) ? found : [found];
+    return this.records.ofOrder(site.id, orderId);
   }
 
   private sharedAddress(network: NetworkCode): string {
@@ -542,14 +582,15 @@ export class DepositService {
     deposit.updatedAtMs = atMs;
     if (transition.to === 'expired') deposit.expiredAtMs = atMs;
     if (depositMachine.terminal.includes(transition.to)) deposit.paidAtMs = atMs;
-    this.timers.schedule(deposit);
+    this.records.schedule(deposit);
     this.changed(deposit);
     if (transition.emits !== null) this.emit(deposit, transition.emits);
     if (deposit.staticAddress !== null && depositMachine.terminal.includes(transition.to)) this.staticPayments?.final(deposit, atMs);
   }
 
-  /** Reports a deposit created or changed (its fields are read when the journal is next written). */
-  private changed(deposit: DepositRecord): void {
+  /** Reports a deposit created or changed (its fields are read when the journal is next written); deposit-aml.ts calls it too. */
+  changed(deposit: DepositRecord): void {
+    this.records.changed(deposit);
     this.options.marks.changed('deposit', deposit.uuid);
   }
 
@@ -568,7 +609,3 @@ export class DepositService {
   }
 }
 
-/** Where a payment lands: the address, or `network memo` on a memo network (the shared address plus the memo). */
-function destinationKey(network: NetworkCode, address: string, memo: string | null): string {
-  return memo === null ? address : `${network} ${memo}`;
-}

@@ -169,7 +169,7 @@ export class StaticAddressService {
       const key = JSON.stringify([site.id, rest.orderId]);
       if (this.collection.get(rest.uuid) !== undefined) throw new StateRejected(`${at}/uuid`, 'another static address has this uuid');
       if (this.byOrder.has(key)) throw new StateRejected(`${at}/orderId`, 'the site has another static address for this order id');
-      this.deposits.restoreDestination(asset.network, rest.address, rest.memo, at);
+      this.deposits.restoreReservation(asset.network, rest.address, rest.memo, at);
       const record: StaticAddressRecord = {
         ...rest,
         site,
@@ -195,13 +195,24 @@ export class StaticAddressService {
    * counts among its payments; throws StateRejected when there is no such static address.
    */
   staticPayment(uuid: string, deposit: Pick<SandboxStateDeposit, 'siteId' | 'orderId' | 'asset'>, pointer: string): StaticAddressRef {
+    const ref = this.paymentRef(uuid, deposit, pointer);
+    this.collection.get(uuid)!.paymentsCount += 1;
+    return ref;
+  }
+
+  /** As staticPayment, without counting the payment (a deposit read from a store that counts them: countPayments). */
+  paymentRef(uuid: string, deposit: Pick<SandboxStateDeposit, 'siteId' | 'orderId' | 'asset'>, pointer: string): StaticAddressRef {
     const record = this.collection.get(uuid);
     if (record === undefined) throw new StateRejected(pointer, 'no static address has this uuid');
     if (record.site.id !== deposit.siteId || record.orderId !== deposit.orderId || record.asset !== deposit.asset) {
       throw new StateRejected(pointer, 'a payment to this static address is of its site, order id and asset');
     }
-    record.paymentsCount += 1;
     return { uuid: record.uuid, orderId: record.orderId };
+  }
+
+  /** Sets each restored address's payments count to its deposits' (`payments(uuid)`): the deposits stayed in the store. */
+  countPayments(payments: (uuid: string) => number): void {
+    for (const record of this.collection.values()) record.paymentsCount = payments(record.uuid);
   }
 
   /** The chain watcher's first question: is this a payment to an active static address? */

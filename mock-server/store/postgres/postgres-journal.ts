@@ -192,10 +192,10 @@ export class PostgresJournal implements RecordJournal, JournalHolding {
     }
   }
 
-  async read(): Promise<JournalContents | undefined> {
+  async read(without: readonly string[] = []): Promise<JournalContents | undefined> {
     const headers = new Map((await this.pool.query<{ name: string; doc: string }>('SELECT name, doc FROM journal_headers')).rows.map(({ name, doc }) => [name, doc]));
     if (headers.size === 0) return undefined;
-    const rows = (await this.pool.query<JournalRow>('SELECT kind, id, doc FROM journal_records ORDER BY seq')).rows;
+    const rows = (await this.pool.query<JournalRow>('SELECT kind, id, doc FROM journal_records WHERE kind <> ALL($1) ORDER BY seq', [without])).rows;
     return { headers, rows };
   }
 

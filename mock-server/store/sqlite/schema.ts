@@ -78,6 +78,22 @@ export const migrations: readonly string[] = [
   -- The parts of the document that are not lists of records (random streams, counters, settings).
   CREATE TABLE journal_headers (name TEXT PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID;
   `,
+  `
+  -- The v1 deposits stay in their journal rows and are read when asked for (sqlite-deposits.ts):
+  -- indexed by the fields of their documents they are found and ordered by. A file written before
+  -- builds them here, once.
+  -- A partition's list, newest first (a site's history, a static address's payments).
+  CREATE INDEX journal_deposits_site ON journal_records (json_extract(doc, '$.siteId'), json_extract(doc, '$.createdAtMs'), id) WHERE kind = 'deposit';
+  CREATE INDEX journal_deposits_static ON journal_records (json_extract(doc, '$.staticAddressUuid'), json_extract(doc, '$.createdAtMs'), id) WHERE kind = 'deposit';
+  -- A site's order id; a payment destination (the address, and the memo on memo networks).
+  CREATE INDEX journal_deposits_order ON journal_records (json_extract(doc, '$.siteId'), json_extract(doc, '$.orderId')) WHERE kind = 'deposit';
+  CREATE INDEX journal_deposits_destination ON journal_records (json_extract(doc, '$.address'), json_extract(doc, '$.memo')) WHERE kind = 'deposit';
+  -- Expiry: the deposits of a status whose lifetime ends by an instant.
+  CREATE INDEX journal_deposits_expiry ON journal_records (json_extract(doc, '$.status'), json_extract(doc, '$.expiresAtMs')) WHERE kind = 'deposit';
+  -- The deposits a transaction was credited to (read at start), and a memo network's shared address.
+  CREATE INDEX journal_deposits_credited ON journal_records (kind) WHERE kind = 'deposit' AND json_extract(doc, '$.transactionHashes') <> '[]';
+  CREATE INDEX journal_deposits_memo ON journal_records (json_extract(doc, '$.asset')) WHERE kind = 'deposit' AND json_extract(doc, '$.memo') IS NOT NULL;
+  `,
 ];
 
 export const schemaVersion = migrations.length;

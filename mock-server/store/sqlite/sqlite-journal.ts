@@ -14,6 +14,8 @@ export class SqliteJournal implements RecordJournal {
   private readonly readHeader: Statement<[string], { doc: string }>;
   private readonly writeTx: (change: JournalWrite) => void;
   private held = false;
+  /** Called once a whole write (a rewrite: start, reset, load) is committed. */
+  onWhole: (() => void) | null = null;
 
   constructor(
     private readonly db: Database,
@@ -54,14 +56,29 @@ export class SqliteJournal implements RecordJournal {
 
   async write(change: JournalWrite): Promise<void> {
     this.writeTx(change);
+    if (change.whole) this.onWhole?.();
   }
 
-  async read(): Promise<JournalContents | undefined> {
+  async read(without: readonly string[] = []): Promise<JournalContents | undefined> {
     const headers = new Map((this.db.prepare('SELECT name, doc FROM journal_headers').all() as { name: string; doc: string }[]).map(({ name, doc }) => [name, doc]));
     if (headers.size === 0) return undefined;
     // Streamed: a row is garbage once its record is decoded. Reading a million rows at once kept
     // them all alive together, and the collector's work on them cost more than the reading.
-    const rows = this.db.prepare('SELECT kind, id, doc FROM journal_records ORDER BY rowid').raw().iterate() as IterableIterator<[string, string, string]>;
+    // The kinds kept are found by stepping through the (kind, id) index, and their rows by it: the
+    // rows of the kinds left out are never read.
+    const rows = this.db
+      .prepare(
+        without.length === 0
+          ? 'SELECT kind, id, doc FROM journal_records ORDER BY rowid'
+          : `WITH RECURSIVE kinds (kind) AS (
+               SELECT min(kind) FROM journal_records
+               UNION ALL SELECT (SELECT min(kind) FROM journal_records WHERE kind > kinds.kind) FROM kinds WHERE kind IS NOT NULL)
+             SELECT kind, id, doc FROM journal_records
+             WHERE kind IN (SELECT kind FROM kinds WHERE kind IS NOT NULL AND kind NOT IN (SELECT value FROM json_each(?)))
+             ORDER BY rowid`,
+      )
+      .raw()
+      .iterate(...(without.length === 0 ? [] : [JSON.stringify(without)])) as IterableIterator<[string, string, string]>;
     return { headers, rows: asRows(rows) };
   }
 

@@ -10,6 +10,8 @@ import type { Database, Statement } from 'better-sqlite3';
 import { HeldCells, heldOrDirect } from '../held-cells.js';
 import { SqliteJournal } from './sqlite-journal.js';
 import { SqliteWebhookStore } from './sqlite-webhooks.js';
+import { SqliteDepositStore } from './sqlite-deposits.js';
+import type { DepositFields } from '../deposit-store.js';
 import type { CellChange, CellKind, Cells, ClockSettingStore, FinishedIdempotencyRecord, IdempotencySlot, IdempotencyStore, Reservation, SandboxStore, StoredResponse } from '../sandbox-store.js';
 
 interface CellRow {
@@ -39,6 +41,8 @@ export class SqliteStore implements SandboxStore {
   private readonly sweepCells: Statement<[number, number]>;
   private readonly sweepRecords: Statement<[number, number]>;
   private readonly held = new HeldCells();
+  /** The deposits of the newest generation: a whole write of the journal is that generation's. */
+  private latestDeposits: SqliteDepositStore<object> | null = null;
 
   constructor(
     private readonly db: Database,
@@ -58,6 +62,13 @@ export class SqliteStore implements SandboxStore {
     this.clock = sqliteClockSetting(db);
     this.webhooks = new SqliteWebhookStore(db);
     this.journal = new SqliteJournal(db, location, this.held);
+    this.journal.onWhole = () => this.latestDeposits?.attach();
+  }
+
+  deposits<R extends object>(fields: DepositFields<R>): SqliteDepositStore<R> {
+    const store = new SqliteDepositStore(this.db, fields);
+    this.latestDeposits = store as unknown as SqliteDepositStore<object>;
+    return store;
   }
 
   cells<T>(kind: CellKind): Cells<T> {
