@@ -14,6 +14,8 @@ import { join } from 'node:path';
 import { createHmacSigner, depositV1SignatureScheme } from '../../generated/deposit-v1/client.js';
 import { depositV1Routes, depositV1RoutesBasePath } from '../../generated/deposit-v1/routes.js';
 import { exchangeV3Routes, exchangeV3RoutesBasePath } from '../../generated/exchange-v3/routes.js';
+import { sandboxControlRoutes, sandboxControlRoutesBasePath } from '../../generated/sandbox-control/routes.js';
+import type * as SandboxControl from '../../generated/sandbox-control/types.js';
 import { cpuMs } from './lib/cpu.js';
 import { firstOk, freePort, repoRoot, stopProcess, tsxNode } from './lib/processes.js';
 import { rssBytes } from './lib/rss.js';
@@ -21,6 +23,7 @@ import { median, ratio, round, type BenchResult } from './lib/report.js';
 
 const pingPath = `${exchangeV3RoutesBasePath}${exchangeV3Routes.find((r) => r.operationId === 'ping')!.path}`;
 const listPath = `${depositV1RoutesBasePath}${depositV1Routes.find((r) => r.operationId === 'listDeposits')!.path}`;
+const clockPath = `${sandboxControlRoutesBasePath}${sandboxControlRoutes.find((r) => r.operationId === 'getClock')!.path}`;
 
 interface Seeded {
   seedMs: number;
@@ -50,7 +53,10 @@ function seed(file: string, count: number): Seeded {
 
 /** Median ms of `samples` sequential signed list calls, after three unmeasured ones. */
 async function listLatency(url: string, seeded: Seeded, query: string, samples: number): Promise<number> {
-  const signer = createHmacSigner(depositV1SignatureScheme, { key: seeded.siteKey, secret: seeded.siteSecret });
+  // Signed on the mock's clock, which the seeder froze: the file may be older than the signature window.
+  const clock = (await (await fetch(`${url}${clockPath}`)).json()) as { result: SandboxControl.ClockState };
+  const offsetMs = Date.parse(clock.result.now) - Date.now();
+  const signer = createHmacSigner(depositV1SignatureScheme, { key: seeded.siteKey, secret: seeded.siteSecret }, { now: () => Date.now() + offsetMs });
   const times: number[] = [];
   for (let i = 0; i < samples + 3; i += 1) {
     const target = new URL(`${url}${listPath}?${query}`);
