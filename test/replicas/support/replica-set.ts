@@ -45,8 +45,9 @@ export function replicaSet(spec: string, flags: readonly string[] = []): Replica
   };
 }
 
-export function v3Client(baseUrl: string): ExchangeV3Client {
-  return new ExchangeV3Client({ baseUrl, token: credentials.token, retry: false });
+/** A v3 client with the set's fixed token, or with `token` (a key minted on the sandbox). */
+export function v3Client(baseUrl: string, token = credentials.token): ExchangeV3Client {
+  return new ExchangeV3Client({ baseUrl, token, retry: false });
 }
 
 export function v1Client(baseUrl: string): DepositV1Client {
