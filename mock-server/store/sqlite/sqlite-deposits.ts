@@ -17,7 +17,7 @@
 // again (attach).
 import type { Database, Statement } from 'better-sqlite3';
 import type { ListScope } from '../list-records.js';
-import { BY_SITE, type DepositDecoder, type DepositFields, type LazyDepositStore } from '../deposit-store.js';
+import { BY_SITE, BY_STATIC_ADDRESS, type DepositDecoder, type DepositFields, type LazyDepositStore } from '../deposit-store.js';
 import { listMeta, encodeCursor, type ListFamily, type ListRequest } from '../list-query.js';
 import type { KeysetPosition } from '../keyset-index.js';
 import { MemoryDepositStore } from '../memory/memory-deposits.js';
@@ -26,7 +26,7 @@ import { MemoryDepositStore } from '../memory/memory-deposits.js';
 type Row = [rowid: number, id: string, doc: string];
 
 /** The document field a partition is keyed by. */
-const partitionField: Readonly<Record<string, string>> = { [BY_SITE]: '$.siteId', staticAddress: '$.staticAddressUuid' };
+const partitionField: Readonly<Record<string, string>> = { [BY_SITE]: '$.siteId', [BY_STATIC_ADDRESS]: '$.staticAddressUuid' };
 
 const field = (path: string) => `json_extract(doc, '${path}')`;
 
