@@ -145,8 +145,7 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
     if (!this.readsFile) return this.hot.newest(offset, limit, keep);
     // The inspector's view of every site's deposits: read in full (it is not an API a client pages through).
     const all = [...this.values()].filter((record) => keep?.(record) ?? true);
-    const { fields } = this;
-    all.sort((a, b) => fields.createdAtMs(b) - fields.createdAtMs(a) || (fields.uuid(a) < fields.uuid(b) ? 1 : -1));
+    all.sort((a, b) => newerFirst(this.fields, a, b));
     return { items: all.slice(offset, offset + limit), total: all.length };
   }
 
@@ -201,7 +200,7 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
     const { fields } = this;
     this.countFresh(`${BY_SITE} ${fields.siteId(record)}`);
     const staticAddress = fields.staticAddressUuid(record);
-    if (staticAddress !== null) this.countFresh(`staticAddress ${staticAddress}`);
+    if (staticAddress !== null) this.countFresh(`${BY_STATIC_ADDRESS} ${staticAddress}`);
   }
 
   schedule(record: R): void {
