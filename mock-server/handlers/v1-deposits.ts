@@ -13,6 +13,7 @@ import { requestLocals } from '../http/locals.js';
 import { v1Success } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 import { listContract } from '../store/list-contract.js';
+import { spliced } from './spliced.js';
 import { v1ListRequest } from '../store/list-query.js';
 
 type DepositOperation = 'createDeposit' | 'getDeposit' | 'getDepositByOrderId' | 'listDeposits' | 'refreshDeposit';
@@ -75,7 +76,7 @@ export function depositHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, Depos
       service.tick();
       await service.flush();
       const page = service.list(built.request, BY_SITE, site.id);
-      return v1Success('listDeposits', context, clock, 200, page.items.map((d) => service.view(d)), { ...page.meta });
+      return v1Success('listDeposits', context, clock, 200, page.items.map((d) => spliced(service.listedView(d))), { ...page.meta });
     },
 
     refreshDeposit: async (request, context) => {

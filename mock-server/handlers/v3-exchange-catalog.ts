@@ -2,7 +2,6 @@
 // (lists with the contract's filters and sorts, page and cursor modes), one route, its details
 // in the id, pair and query forms, its capabilities, and the public rates file.
 import type { ExchangeV3Handlers } from '../../generated/exchange-v3/routes.js';
-import type { SerializedJson } from '../../generated/runtime/serialized-json.js';
 import { paymentSystemMatchers, routeMatchers } from '../domain/exchange/catalog/catalog-filters.js';
 import { paymentSystemView, routeDetails, serializedRouteView } from '../domain/exchange/catalog/catalog-views.js';
 import { ratesXml } from '../domain/exchange/catalog/rates-file.js';
@@ -12,6 +11,7 @@ import { v3Success } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 import { filterPredicate, listRecords } from '../store/list-records.js';
 import { v3ListRequestOf } from './v3-list-request.js';
+import { spliced } from './spliced.js';
 import { routeById, routeByPair, routeByQuery } from './v3-route-lookup.js';
 
 type CatalogOperation =
@@ -55,12 +55,4 @@ export function exchangeCatalogHandlers(sandbox: Sandbox): Pick<ExchangeV3Handle
       return { status: 200, body: ratesXml([...current.routes.values()].map((r) => current.state(r))), contentType: 'application/xml' };
     },
   };
-}
-
-/**
- * A route view serialised once stands in an answer for the route it serialises to: encodeJson
- * splices its bytes where the route goes.
- */
-function spliced<Value>(view: SerializedJson<Value>): Value {
-  return view as unknown as Value;
 }

@@ -125,3 +125,37 @@ describe('createDeposit X-Idempotency-Key', () => {
     expect(byOrder.body.data.status).toBe('confirming');
   });
 });
+
+describe('listDeposits after a change', () => {
+  it('lists each deposit as getDeposit reads it, after a payment, an expiry and confirmations added by time alone', async () => {
+    const v1 = await newSite();
+    const paid = (await v1.createDeposit({ body: { order_id: 'LIST-PAID', asset: 'BTC' } })).body.data;
+    const idle = (await v1.createDeposit({ body: { order_id: 'LIST-IDLE', asset: 'BTC' } })).body.data;
+    // Listed twice per step: the second call answers from what the first one built.
+    const listedAsRead = async () => {
+      for (let call = 0; call < 2; call += 1) {
+        const listed = (await v1.listDeposits({ query: { perPage: 10 } })).body.data;
+        for (const uuid of [paid.uuid, idle.uuid]) {
+          expect(listed.find((d) => d.uuid === uuid)).toEqual((await v1.getDeposit({ path: { uuid } })).body.data);
+        }
+      }
+      const listed = (await v1.listDeposits({ query: { perPage: 10 } })).body.data;
+      return { paid: listed.find((d) => d.uuid === paid.uuid)!, idle: listed.find((d) => d.uuid === idle.uuid)! };
+    };
+
+    expect((await listedAsRead()).paid.status).toBe('waiting');
+    await server.control.injectChainTransaction({ body: { network: 'BTC', address: paid.address, amount: '0.01' } });
+    const detected = (await listedAsRead()).paid;
+    expect(detected.transaction).not.toBeNull();
+
+    const secondsToExpiry = Math.ceil((Date.parse(idle.expiresAt) - server.sandbox.clock.nowMs()) / 1000) + 1;
+    await server.control.advanceClock({ body: { seconds: secondsToExpiry } });
+    const later = await listedAsRead();
+    expect(later.idle.status).toBe('expired');
+    expect(later.paid.transaction!.confirmations).toBeGreaterThan(detected.transaction!.confirmations);
+    // Final now, the deposit no longer changes, but its transaction's confirmations still grow.
+    expect(later.paid.isFinal).toBe(true);
+    await server.control.advanceClock({ body: { seconds: secondsToExpiry } });
+    expect((await listedAsRead()).paid.transaction!.confirmations).toBeGreaterThan(later.paid.transaction!.confirmations);
+  });
+});

@@ -29,12 +29,21 @@ import { depositView, noneCredited, receivedAmount, type DepositRecord } from '.
 import { depositOf, depositState, type DepositReferences } from './deposit-state.js';
 import { networks, requireNetwork, type NetworkCode } from './networks.js';
 import type { RecordMarks } from '../record-marks.js';
+import { SerializedViews } from '../serialized-views.js';
+import type { SerializedJson } from '../../../generated/runtime/serialized-json.js';
+import type { Deposit } from '../../../generated/deposit-v1/types.js';
 
 // Timer and guard names of the machine file; checked against the generated table at load.
 const LIFETIME = 'lifetime';
 const LATE_WINDOW = 'late_window';
 const GUARDS = ['amount_matches', 'amount_exceeds', 'amount_short', 'within_late_window', 'transaction_found'] as const;
 type GuardName = (typeof GUARDS)[number];
+
+/**
+ * How many listed deposits' serialised views are kept: the pages a sandbox's clients poll (a few
+ * hundred KB at most), not every deposit ever listed.
+ */
+const listedViewsKept = 512;
 
 const lifetimeSeconds = depositMachine.timers[LIFETIME]?.seconds;
 const lateWindowSeconds = depositMachine.timers[LATE_WINDOW]?.seconds;
@@ -139,6 +148,8 @@ export class DepositService {
   private emitted: Promise<void> = Promise.resolve();
   /** Set by static-address-service.ts for this service (null until a static address is used). */
   staticPayments: StaticPaymentHooks | null = null;
+  /** The views of listed deposits, serialised (listedView); changed() drops a deposit's. */
+  private readonly listedViews = new SerializedViews<DepositRecord, Deposit>(listedViewsKept);
 
   constructor(private readonly options: DepositServiceOptions) {
     this.random = options.random;
@@ -243,9 +254,20 @@ export class DepositService {
     return this.emitted;
   }
 
-  view(deposit: DepositRecord) {
+  view(deposit: DepositRecord): Deposit {
     this.options.beforeView?.(deposit);
     return depositView(deposit, this.chain, this.options.clock.now());
+  }
+
+  /**
+   * The deposit's view for a list page: serialised once and reused while the deposit stays as it
+   * is when nothing is credited to it (its view then depends on the record alone); a credited
+   * transaction's confirmations move with the clock, so that view is built anew each time.
+   */
+  listedView(deposit: DepositRecord): SerializedJson<Deposit> | Deposit {
+    this.options.beforeView?.(deposit);
+    if (deposit.transactionHashes.length > 0) return depositView(deposit, this.chain, this.options.clock.now());
+    return this.listedViews.get(deposit, () => depositView(deposit, this.chain, this.options.clock.now()));
   }
 
   // -------------------------------------------------------------------------------------------
@@ -590,6 +612,7 @@ export class DepositService {
 
   /** Reports a deposit created or changed (its fields are read when the journal is next written); deposit-aml.ts calls it too. */
   changed(deposit: DepositRecord): void {
+    this.listedViews.drop(deposit);
     this.records.changed(deposit);
     this.options.marks.changed('deposit', deposit.uuid);
   }
