@@ -3,7 +3,9 @@
 // cursor walk with random perPage (1..7), with random extra deposits created (and the clock
 // moved) between pages, returns no deposit twice and every deposit of the start exactly once;
 // `meta.nextCursor` is set while deposits of the start remain; a request with `page` ignores the
-// cursor (page mode). Each run uses a fresh site; runs are bounded for CI time.
+// cursor (page mode). Each run uses a fresh site; runs are bounded for CI time. Last, a listed
+// deposit reads as getDeposit reads it after each kind of change (the list reuses the serialised
+// views of deposits that did not change).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DepositV1Client, createHmacSigner, depositV1SignatureScheme } from '../../generated/deposit-v1/client.js';
