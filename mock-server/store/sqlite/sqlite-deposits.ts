@@ -16,6 +16,7 @@
 // rows read. A whole write of the journal (which numbers the rows anew) takes the file's rows up
 // again (attach).
 import type { Database, Statement } from 'better-sqlite3';
+import type { SandboxStateDeposit } from '../../../generated/sandbox-control/types.js';
 import type { ListScope } from '../list-records.js';
 import { BY_SITE, BY_STATIC_ADDRESS, type DepositDecoder, type DepositFields, type LazyDepositStore } from '../deposit-store.js';
 import { listMeta, encodeCursor, type ListFamily, type ListRequest } from '../list-query.js';
@@ -26,9 +27,13 @@ import { MemoryDepositStore } from '../memory/memory-deposits.js';
 type Row = [rowid: number, id: string, doc: string];
 
 /** The document field a partition is keyed by. */
-const partitionField: Readonly<Record<string, string>> = { [BY_SITE]: '$.siteId', [BY_STATIC_ADDRESS]: '$.staticAddressUuid' };
+const partitionField: Readonly<Record<string, keyof SandboxStateDeposit>> = { [BY_SITE]: 'siteId', [BY_STATIC_ADDRESS]: 'staticAddressUuid' };
 
-const field = (path: string) => `json_extract(doc, '${path}')`;
+/**
+ * A field of a deposit's row document (its snapshot form), as migration 5's indexes spell it:
+ * SQLite uses an expression index only for the same expression.
+ */
+const field = (name: keyof SandboxStateDeposit) => `json_extract(doc, '$.${name}')`;
 
 export class SqliteDepositStore<R extends object> implements LazyDepositStore<R> {
   private hot: MemoryDepositStore<R>;
@@ -83,7 +88,7 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
 
   /** The deposits with a transaction credited, kept hot from now on (their transactions are the chain's, all in memory). */
   private credited(): R[] {
-    const rows = this.rows(`SELECT rowid, id, doc FROM journal_records WHERE kind = 'deposit' AND ${field('$.transactionHashes')} <> '[]' ORDER BY rowid`);
+    const rows = this.rows(`SELECT rowid, id, doc FROM journal_records WHERE kind = 'deposit' AND ${field('transactionHashes')} <> '[]' ORDER BY rowid`);
     return rows.map((row) => {
       const record = this.resolve(row);
       this.touch(record);
@@ -95,7 +100,7 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
     if (!this.readsFile) return undefined;
     // One asset at a time: each is a search of the memo index (a list of them would scan the deposits).
     for (const asset of assets) {
-      const [row] = this.rows(`SELECT rowid, id, doc FROM journal_records WHERE kind = 'deposit' AND ${field('$.memo')} IS NOT NULL AND ${field('$.asset')} = ? LIMIT 1`, asset);
+      const [row] = this.rows(`SELECT rowid, id, doc FROM journal_records WHERE kind = 'deposit' AND ${field('memo')} IS NOT NULL AND ${field('asset')} = ? LIMIT 1`, asset);
       if (row !== undefined) return this.resolve(row);
     }
     return undefined;
@@ -111,7 +116,7 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
   ofOrder(siteId: number, orderId: string): readonly R[] {
     const hot = this.hot.ofOrder(siteId, orderId);
     if (!this.readsFile) return hot;
-    const rows = this.rows(`SELECT rowid, id, doc FROM journal_records WHERE kind = 'deposit' AND ${field('$.siteId')} = ? AND ${field('$.orderId')} = ?`, siteId, orderId);
+    const rows = this.rows(`SELECT rowid, id, doc FROM journal_records WHERE kind = 'deposit' AND ${field('siteId')} = ? AND ${field('orderId')} = ?`, siteId, orderId);
     const cold = rows.filter(([, id]) => this.hot.get(id) === undefined).map((row) => this.resolve(row));
     return cold.length === 0 ? hot : [...hot, ...cold];
   }
@@ -120,7 +125,7 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
     const hot = this.hot.atDestination(network, address, memo);
     if (hot !== undefined || !this.readsFile) return hot;
     const { fields } = this;
-    const rows = this.rows(`SELECT rowid, id, doc FROM journal_records WHERE kind = 'deposit' AND ${field('$.address')} = ? AND ${field('$.memo')} IS ?`, address, memo);
+    const rows = this.rows(`SELECT rowid, id, doc FROM journal_records WHERE kind = 'deposit' AND ${field('address')} = ? AND ${field('memo')} IS ?`, address, memo);
     return rows.map((row) => this.resolve(row)).find((record) => fields.staticAddressUuid(record) === null && fields.network(record) === network);
   }
 
@@ -169,7 +174,7 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
     // One status at a time: each is a range of the expiry index.
     const rows = this.fields.expiringStatuses.flatMap((status) =>
       this.rows(
-        `SELECT rowid, id, doc FROM journal_records WHERE kind = 'deposit' AND ${field('$.status')} = ? AND ${field('$.expiresAtMs')} <= ? AND rowid <= ?`,
+        `SELECT rowid, id, doc FROM journal_records WHERE kind = 'deposit' AND ${field('status')} = ? AND ${field('expiresAtMs')} <= ? AND rowid <= ?`,
         status,
         nowMs,
         this.lastRowid,
@@ -242,9 +247,9 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
     const sql =
       `SELECT rowid, id, doc FROM journal_records WHERE kind = 'deposit' AND ${this.partitionTerm(scope)} = ? AND rowid <= ?` +
       // (createdAt, uuid) < the position, spelled so that the index's range starts at it.
-      ` AND ${field('$.createdAtMs')} <= ? AND (${field('$.createdAtMs')} < ? OR id < ?)` +
-      (statuses === null ? '' : ` AND ${field('$.status')} IN (SELECT value FROM json_each(?))`) +
-      ` ORDER BY ${field('$.createdAtMs')} DESC, id DESC LIMIT ? OFFSET ?`;
+      ` AND ${field('createdAtMs')} <= ? AND (${field('createdAtMs')} < ? OR id < ?)` +
+      (statuses === null ? '' : ` AND ${field('status')} IN (SELECT value FROM json_each(?))`) +
+      ` ORDER BY ${field('createdAtMs')} DESC, id DESC LIMIT ? OFFSET ?`;
     const argsFrom = (position: KeysetPosition | null, count: number, offset: number): unknown[] => {
       // From the first record: past any instant and any uuid.
       const at = position?.values[0] ?? Number.MAX_SAFE_INTEGER;
@@ -284,7 +289,7 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
     const standIns = hot.filter((record) => !this.freshSet.has(record)).map((record) => fields.uuid(record));
     const rows = this.statement(
       `SELECT count(*) FROM journal_records WHERE kind = 'deposit' AND ${this.partitionTerm(scope)} = ? AND rowid <= ?` +
-        ` AND ${field('$.status')} IN (SELECT value FROM json_each(?)) AND id NOT IN (SELECT value FROM json_each(?))`,
+        ` AND ${field('status')} IN (SELECT value FROM json_each(?)) AND id NOT IN (SELECT value FROM json_each(?))`,
     )
       .pluck()
       .get(scope.key, this.lastRowid, JSON.stringify(statuses), JSON.stringify(standIns)) as number;
@@ -297,9 +302,9 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
   }
 
   private partitionTerm(scope: ListScope): string {
-    const path = partitionField[scope.partition];
-    if (path === undefined) throw new Error(`SqliteDepositStore: no partition ${scope.partition}`);
-    return field(path);
+    const name = partitionField[scope.partition];
+    if (name === undefined) throw new Error(`SqliteDepositStore: no partition ${scope.partition}`);
+    return field(name);
   }
 
   /** The record of a row: the hot one, the one already handed out, or the row read now (and remembered weakly). */
