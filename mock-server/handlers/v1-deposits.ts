@@ -13,8 +13,8 @@ import { requestLocals } from '../http/locals.js';
 import { v1Success } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 import { listContract } from '../store/list-contract.js';
-import { spliced } from './spliced.js';
 import { v1ListRequest } from '../store/list-query.js';
+import { spliced } from './spliced.js';
 
 type DepositOperation = 'createDeposit' | 'getDeposit' | 'getDepositByOrderId' | 'listDeposits' | 'refreshDeposit';
 

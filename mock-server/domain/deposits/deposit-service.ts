@@ -266,8 +266,8 @@ export class DepositService {
    */
   listedView(deposit: DepositRecord): SerializedJson<Deposit> | Deposit {
     this.options.beforeView?.(deposit);
-    if (deposit.transactionHashes.length > 0) return depositView(deposit, this.chain, this.options.clock.now());
-    return this.listedViews.get(deposit, () => depositView(deposit, this.chain, this.options.clock.now()));
+    const build = () => depositView(deposit, this.chain, this.options.clock.now());
+    return deposit.transactionHashes.length > 0 ? build() : this.listedViews.get(deposit, build);
   }
 
   // -------------------------------------------------------------------------------------------
