@@ -2,7 +2,7 @@
 // runs and produces its figures. Nothing here judges a timing: a slow CI machine passes, a
 // benchmark that breaks or stops reporting a figure fails.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -27,6 +27,8 @@ function run(script: string, args: string[]): { status: number | null; output: s
 function written(name: string): BenchResult {
   return JSON.parse(readFileSync(join(resultsDir, `${name}.json`), 'utf8')) as BenchResult;
 }
+
+const throughputResult = () => written('throughput');
 
 /** Every row's figures are numbers (or a deliberate null ratio), none missing or NaN. */
 function expectFigures(result: BenchResult, columns: string[]): void {
@@ -94,6 +96,35 @@ describe('npm run bench -- --quick', () => {
       expect(new Set(replicas.rows.map((row) => row.server))).toEqual(new Set(['2 workers, postgres', '1 process, postgres', '1 process, memory']));
       for (const row of replicas.rows) expect(row['non-2xx'], `${row.server} ${row.request}`).toBe(0);
     }
+  });
+
+  it('writes the throughput result as the README table, between its markers only', () => {
+    const readme = join(resultsDir, 'README.md');
+    const [before, after] = ['# Kit\n\n<!-- throughput table: written by npm run bench:readme -->\nold figures\n', '<!-- end of the throughput table -->\n\nmore text\n'];
+    writeFileSync(readme, before + after);
+    const { status, output } = run('bench:readme', [readme]);
+    expect(status, output).toBe(0);
+    const rewritten = readFileSync(readme, 'utf8');
+    expect(rewritten.startsWith(before.replace('old figures\n', ''))).toBe(true);
+    expect(rewritten.endsWith(after)).toBe(true);
+    expect(rewritten).not.toContain('old figures');
+    const table = rewritten.split('\n').filter((line) => line.startsWith('| v'));
+    const fresh = (request: string, connections: number) => throughputResult().rows.find((row) => row.server === 'mock' && row.request === request && row.connections === connections)!;
+    expect(table.map((line) => line.split(' | ')[0]!.slice(2))).toEqual([...new Set(throughputResult().rows.map((row) => row.request))]);
+    for (const line of table) {
+      const request = line.split(' | ')[0]!.slice(2);
+      const reqs = [10, 50].map((connections) => (fresh(request, connections)['req/s'] as number).toLocaleString('en-US')).join(' / ');
+      expect(line.split(' | ')[1]).toBe(reqs);
+    }
+  });
+
+  it('refuses to write a README table into a file without its markers', () => {
+    const readme = join(resultsDir, 'NO-MARKERS.md');
+    writeFileSync(readme, '# Kit\n');
+    const { status, output } = run('bench:readme', [readme]);
+    expect(status).toBe(1);
+    expect(output).toMatch(/has no table markers/);
+    expect(readFileSync(readme, 'utf8')).toBe('# Kit\n');
   });
 
   it('refuses an unknown benchmark name', () => {
