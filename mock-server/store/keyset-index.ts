@@ -83,6 +83,8 @@ export class KeysetIndex<R> {
   private readonly fields: readonly SortField<R>[];
   private readonly idSign: 1 | -1;
   private readonly signs: readonly (1 | -1)[];
+  /** A record read as a side of a comparison: its fields' values (fixed keys: they are its key). */
+  private readonly recordSide: SideReader<R>;
 
   constructor(options: KeysetIndexOptions<R>) {
     this.idOf = options.id;
@@ -91,6 +93,7 @@ export class KeysetIndex<R> {
     const idDirection = options.idDirection ?? this.fields.at(-1)?.direction ?? 'asc';
     this.idSign = idDirection === 'desc' ? -1 : 1;
     this.keys = options.fixedKeys === true ? null : new Map();
+    this.recordSide = { value: (record, field) => this.fields[field]!.value(record), id: this.idOf };
   }
 
   get size(): number {
@@ -294,13 +297,7 @@ export class KeysetIndex<R> {
 
   /** compare() of two records' keys, without making them (fixed keys only: their values are the keys). */
   private compareRecords(a: R, b: R): number {
-    this.metrics.comparisons += 1;
-    for (let i = 0; i < this.signs.length; i += 1) {
-      const value = this.fields[i]!.value;
-      const order = compareValues(value(a), value(b));
-      if (order !== 0) return order * this.signs[i]!;
-    }
-    return compareValues(this.idOf(a), this.idOf(b)) * this.idSign;
+    return this.compareSides(a, this.recordSide, b, this.recordSide);
   }
 
   /**
@@ -310,23 +307,31 @@ export class KeysetIndex<R> {
    */
   private compareToKey(record: R, key: KeysetPosition): number {
     if (this.keys !== null) return this.compare(this.keys.get(this.idOf(record))!, key);
-    this.metrics.comparisons += 1;
-    for (let i = 0; i < this.signs.length; i += 1) {
-      const order = compareValues(this.fields[i]!.value(record), key.values[i] ?? null);
-      if (order !== 0) return order * this.signs[i]!;
-    }
-    return compareValues(this.idOf(record), key.id) * this.idSign;
+    return this.compareSides(record, this.recordSide, key, keySide);
   }
 
   private compare(a: KeysetPosition, b: KeysetPosition): number {
+    return this.compareSides(a, keySide, b, keySide);
+  }
+
+  /** The index's order of two sides, a record or a key each, read through their sides' readers. */
+  private compareSides<A, B>(a: A, readA: SideReader<A>, b: B, readB: SideReader<B>): number {
     this.metrics.comparisons += 1;
     for (let i = 0; i < this.signs.length; i += 1) {
-      const order = compareValues(a.values[i] ?? null, b.values[i] ?? null);
+      const order = compareValues(readA.value(a, i), readB.value(b, i));
       if (order !== 0) return order * this.signs[i]!;
     }
-    return compareValues(a.id, b.id) * this.idSign;
+    return compareValues(readA.id(a), readB.id(b)) * this.idSign;
   }
 }
+
+/** How a comparison reads one side: its sort value of each field, and its id. */
+interface SideReader<S> {
+  value(side: S, field: number): SortValue;
+  id(side: S): RecordId;
+}
+
+const keySide: SideReader<KeysetPosition> = { value: (key, field) => key.values[field] ?? null, id: (key) => key.id };
 
 const typeRank: Record<string, number> = { object: 0, boolean: 1, number: 2, string: 3 };
 
