@@ -8,13 +8,16 @@ import { SerializedJson } from '../../generated/runtime/serialized-json.js';
 export class SerializedViews<Key extends object, View> {
   private readonly kept = new Map<Key, SerializedJson<View>>();
 
-  constructor(private readonly capacity: number) {}
+  constructor(
+    private readonly capacity: number,
+    private readonly build: (record: Key) => View,
+  ) {}
 
-  /** The view kept for the record, or the one `build` makes now, kept from then on. */
-  get(record: Key, build: () => View): SerializedJson<View> {
+  /** The view kept for the record, or the one built now, kept from then on. */
+  get(record: Key): SerializedJson<View> {
     let view = this.kept.get(record);
     if (view === undefined) {
-      view = new SerializedJson(build());
+      view = new SerializedJson(this.build(record));
       this.kept.set(record, view);
       if (this.kept.size > this.capacity) this.kept.delete(this.kept.keys().next().value!);
     }

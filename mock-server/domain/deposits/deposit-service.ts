@@ -149,7 +149,7 @@ export class DepositService {
   /** Set by static-address-service.ts for this service (null until a static address is used). */
   staticPayments: StaticPaymentHooks | null = null;
   /** The views of listed deposits, serialised (listedView); changed() drops a deposit's. */
-  private readonly listedViews = new SerializedViews<DepositRecord, Deposit>(listedViewsKept);
+  private readonly listedViews = new SerializedViews<DepositRecord, Deposit>(listedViewsKept, (deposit) => this.viewNow(deposit));
 
   constructor(private readonly options: DepositServiceOptions) {
     this.random = options.random;
@@ -256,7 +256,7 @@ export class DepositService {
 
   view(deposit: DepositRecord): Deposit {
     this.options.beforeView?.(deposit);
-    return depositView(deposit, this.chain, this.options.clock.now());
+    return this.viewNow(deposit);
   }
 
   /**
@@ -266,8 +266,12 @@ export class DepositService {
    */
   listedView(deposit: DepositRecord): SerializedJson<Deposit> | Deposit {
     this.options.beforeView?.(deposit);
-    const build = () => depositView(deposit, this.chain, this.options.clock.now());
-    return deposit.transactionHashes.length > 0 ? build() : this.listedViews.get(deposit, build);
+    return deposit.transactionHashes.length > 0 ? this.viewNow(deposit) : this.listedViews.get(deposit);
+  }
+
+  /** The deposit's view as of the clock's now (what the API shows of it). */
+  private viewNow(deposit: DepositRecord): Deposit {
+    return depositView(deposit, this.chain, this.options.clock.now());
   }
 
   // -------------------------------------------------------------------------------------------
