@@ -19,7 +19,12 @@ try {
   console.error(`no throughput result in ${resultFile}: run npm run bench -- --only throughput first`);
   process.exit(1);
 }
-const text = withTable(readFileSync(file, 'utf8'), throughputTable(result, result.measuredAt), begin, end);
+const table = throughputTable(result, result.measuredAt);
+if (table === undefined) {
+  console.error(`${resultFile} has no fresh mock on memory alone: run npm run bench -- --only throughput without --store`);
+  process.exit(1);
+}
+const text = withTable(readFileSync(file, 'utf8'), table, begin, end);
 if (text === undefined) {
   console.error(`${file} has no table markers: put the lines\n${begin}\n${end}\nwhere the table goes`);
   process.exit(1);

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { benchmarks } from '../bench/benchmarks.js';
 import { repoRoot } from '../bench/lib/processes.js';
 import type { BenchResult } from '../bench/lib/report.js';
+import { throughputTable } from '../bench/lib/throughput-table.js';
 
 // The smoke run's JSON goes to a scratch directory, never over the real bench-results/.
 const resultsDir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
@@ -116,6 +117,13 @@ describe('npm run bench -- --quick', () => {
       const reqs = [10, 50].map((connections) => (fresh(request, connections)['req/s'] as number).toLocaleString('en-US')).join(' / ');
       expect(line.split(' | ')[1]).toBe(reqs);
     }
+  });
+
+  it('makes no README table of a run without the fresh mock on memory (a --store run)', () => {
+    const result = throughputResult();
+    expect(throughputTable(result, 'now')).toContain('| v3 quote POST |');
+    const onSqlite = { ...result, rows: result.rows.map((row) => (row.server === 'mock' ? { ...row, server: 'mock sqlite' } : row)) };
+    expect(throughputTable(onSqlite, 'now')).toBeUndefined();
   });
 
   it('refuses to write a README table into a file without its markers', () => {

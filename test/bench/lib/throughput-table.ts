@@ -17,8 +17,10 @@ const baselines = [
 const figure = (value: Cell): string => (typeof value === 'number' ? value.toLocaleString('en-US') : '–');
 const times = (value: Cell): string => (typeof value === 'number' ? `${value.toFixed(2)}×` : '–');
 
-export function throughputTable(result: BenchResult, measuredAt: string): string {
+/** The table; undefined when the run measured no fresh mock on memory alone (a --store run). */
+export function throughputTable(result: BenchResult, measuredAt: string): string | undefined {
   const mockRows = result.rows.filter((row) => row.server === freshMock);
+  if (mockRows.length === 0) return undefined;
   const requests = [...new Set(mockRows.map((row) => String(row.request)))];
   const connections = [...new Set(mockRows.map((row) => Number(row.connections)))].sort((a, b) => a - b);
   // A baseline the run did not measure (Prism without --with-prism) gets no column.
@@ -38,8 +40,10 @@ export function throughputTable(result: BenchResult, measuredAt: string): string
     );
   }
   const command = `npm run bench -- --only throughput${result.details?.prism === undefined ? '' : ' --with-prism'}`;
-  const mock = typeof result.details?.mock === 'string' ? `, the mock being ${result.details.mock}` : '';
-  lines.push('', `Measured ${measuredAt.slice(0, 16).replace('T', ' ')} UTC by \`${command}\`${mock}.`);
+  const { repeats, durationSeconds } = result.details ?? {};
+  const medians = typeof repeats === 'number' && typeof durationSeconds === 'number' ? `; medians of ${repeats} interleaved repeats of ${durationSeconds} s` : '';
+  const mock = typeof result.details?.mock === 'string' ? `; the mock: ${result.details.mock}` : '';
+  lines.push('', `Measured ${measuredAt.slice(0, 16).replace('T', ' ')} UTC by \`${command}\`${medians}${mock}.`);
   return lines.join('\n');
 }
 
