@@ -10,7 +10,7 @@ import { ApiKeyRegistry, type ApiKey, type KeyLimits } from './domain/accounts/a
 import { allScopes } from './domain/accounts/scope-catalog.js';
 import { SiteRegistry, type Site } from './domain/accounts/sites.js';
 import type { KeyMeter, KeyUsage } from './domain/accounts/key-meter.js';
-import { UsageBuffer } from './http/usage-buffer.js';
+import { UsageBuffer } from './domain/accounts/usage-buffer.js';
 import { VirtualClock, type ClockSetting } from './clock.js';
 import { createRandom, type Random } from './random.js';
 import { MemoryStore } from './store/memory/memory-store.js';

@@ -1,11 +1,12 @@
 // Outcome counters per key and operation (GET /private/usage), counted in this process as each
 // answer is written and added to the store in one atomic update per key at the next flush: on the
 // sandbox's timer beat, and before a usage report is read. Limits and quotas do not wait for it:
-// they are the key's meter, changed in the store before each request runs (http/rate-limit.ts).
-import type { Clock } from '../clock.js';
-import { addUsage, countOutcome, meterExpiresAt, noUsage, type KeyUsage } from '../domain/accounts/key-meter.js';
-import type { OperationUsage } from '../domain/accounts/usage.js';
-import type { Cells } from '../store/sandbox-store.js';
+// they are the key's meter, changed in the store before each request runs (the HTTP pipeline's
+// rate limit).
+import type { Clock } from '../../clock.js';
+import { addUsage, countOutcome, meterExpiresAt, noUsage, type KeyUsage } from './key-meter.js';
+import type { OperationUsage } from './usage.js';
+import type { Cells } from '../../store/sandbox-store.js';
 
 export class UsageBuffer {
   private pending = new Map<number, Map<string, OperationUsage>>();
