@@ -8,6 +8,7 @@
 // The port knows no domain type: the service says how a record's fields are read (DepositFields).
 import type { ListedPage, ListScope } from './list-records.js';
 import type { ListFamily, ListRequest } from './list-query.js';
+import type { OrderedShardedMap } from './ordered-sharded-map.js';
 
 /** The partitions a deposit list is scoped to: a site's history, a static address's payments. */
 export const BY_SITE = 'site';
@@ -62,7 +63,7 @@ export interface DepositStore<R> {
   /** The deposit changed (its fields are read again when it is next written). */
   changed(record: R): void;
   /** Replaces every deposit with these (a snapshot restored), keyed by uuid in creation order. */
-  load(records: Map<string, R>): void;
+  load(records: OrderedShardedMap<string, R>): void;
 }
 
 /** Reads a stored deposit's document (its snapshot form, JSON) into a record; `seq` is its creation order. */

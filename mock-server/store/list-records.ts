@@ -10,6 +10,7 @@
 // however many other records the collection holds.
 import { compareAmounts } from '../decimal.js';
 import { KeysetIndex, compareValues, type RecordId, type SortValue } from './keyset-index.js';
+import { OrderedShardedMap } from './ordered-sharded-map.js';
 import { encodeCursor, formatSort, listMeta, type ListFamily, type ListMetaOf, type ListRequest, type SortTerm } from './list-query.js';
 
 /** The key of a partition a record belongs to (a site id, a client id). */
@@ -45,7 +46,7 @@ class IndexSet<R> {
 }
 
 export class ListableCollection<R> {
-  private records = new Map<RecordId, R>();
+  private records = new OrderedShardedMap<RecordId, R>();
   private readonly whole: IndexSet<R> = new IndexSet(null);
   /** Partition name → key → its indexes. */
   private readonly partitions = new Map<string, Map<PartitionKey, IndexSet<R>>>();
@@ -89,7 +90,7 @@ export class ListableCollection<R> {
    * built with one sort rather than an insert per record (a million inserts into the sorted
    * chunks cost some 30 s, one sort about one).
    */
-  load(records: Map<RecordId, R>): void {
+  load(records: OrderedShardedMap<RecordId, R>): void {
     this.clear();
     this.records = records;
     const members = new Map<IndexSet<R>, R[]>();

@@ -4,6 +4,7 @@
 import { contractDefaultSort } from './list-contract.js';
 import { ListableCollection, listRecords, type ListedPage, type ListScope } from './list-records.js';
 import type { ListFamily, ListRequest } from './list-query.js';
+import { OrderedShardedMap } from './ordered-sharded-map.js';
 
 const creation = 'created_at';
 
@@ -45,7 +46,7 @@ export async function pageOfHeads<Facets, R, F extends ListFamily>(
     (head) => head.id,
     (head) => head.createdAtMs,
   );
-  const byId = new Map<string, LogHead<Facets>>();
+  const byId = new OrderedShardedMap<string, LogHead<Facets>>();
   for (const head of heads) byId.set(head.id, head);
   collection.load(byId);
   const page = listRecords(collection, request, filter);

@@ -7,6 +7,7 @@ import { KeysetIndex, type KeysetPosition } from '../../mock-server/store/keyset
 import { v3ListRequest, type ListContract, type ListRequest, type SortTerm, type V3PaginationMeta } from '../../mock-server/store/list-query.js';
 import { compareAmounts } from '../../mock-server/decimal.js';
 import { ListableCollection, filterPredicate, listRecords, match } from '../../mock-server/store/list-records.js';
+import { OrderedShardedMap } from '../../mock-server/store/ordered-sharded-map.js';
 
 interface Row {
   id: number;
@@ -113,7 +114,7 @@ describe('KeysetIndex', () => {
           partitions: { parity: (r) => r.id % 2 },
           defaultSort: terms,
         });
-        collection.load(new Map(rows.map((row) => [row.id, row])));
+        collection.load(new OrderedShardedMap(rows.map((row) => [row.id, row])));
         const want = (rest: number) => rows.filter((row) => row.id % 2 === rest).sort(referenceCompare(sort));
         expect([...collection.index(terms, { partition: 'parity', key: 1 }).values()]).toEqual(want(1));
         expect([...collection.index(terms, { partition: 'parity', key: 0 }).values()]).toEqual(want(0));

@@ -30,6 +30,7 @@ import { depositOf, depositState, type DepositReferences } from './deposit-state
 import { networks, requireNetwork, type NetworkCode } from './networks.js';
 import type { RecordMarks } from '../record-marks.js';
 import { SerializedViews } from '../serialized-views.js';
+import { OrderedShardedMap } from '../../store/ordered-sharded-map.js';
 import type { SerializedJson } from '../../../generated/runtime/serialized-json.js';
 import type { Deposit } from '../../../generated/deposit-v1/types.js';
 
@@ -346,7 +347,7 @@ export class DepositService {
 
   private restoreRecords(deposits: readonly SandboxStateDeposit[], references: DepositReferences, pointer: string): void {
     // Collected first, then handed to the store, which indexes them at once: one sort per index.
-    const restored = new Map<string, DepositRecord>();
+    const restored = new OrderedShardedMap<string, DepositRecord>();
     const destinations = new Set<string>();
     deposits.forEach((record, index) => {
       const at = `${pointer}/deposits/${index}`;

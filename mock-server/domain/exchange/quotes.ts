@@ -12,6 +12,7 @@ import type { ExchangeCatalog } from './catalog/catalog-service.js';
 import { v3Enum } from './contract-enums.js';
 import { randomUuid } from '../webhooks/ids.js';
 import { FifosByOwner } from '../../store/fifo.js';
+import { OrderedShardedMap } from '../../store/ordered-sharded-map.js';
 import { quoteTtlSeconds } from './catalog/quote-ttl.js';
 import { routeSnapshot, type RouteState } from './catalog/route-state.js';
 import type { Priced } from './catalog/pricing.js';
@@ -49,7 +50,7 @@ const keepExpiredMs = 24 * 3600 * 1000;
 export const maxQuotesPerClient = 100_000;
 
 export class QuoteBook {
-  private readonly quotes = new Map<string, StoredQuote>();
+  private readonly quotes = new OrderedShardedMap<string, StoredQuote>();
   /** Each client's quotes, oldest first: every quote lives one TTL, so that is expiry order too. */
   private readonly byClient = new FifosByOwner<string, StoredQuote>();
 

@@ -5,6 +5,8 @@ import { DueQueue } from '../due-queue.js';
 import { BY_SITE, BY_STATIC_ADDRESS, destinationKey, type DepositFields, type DepositStore } from '../deposit-store.js';
 import { filterPredicate, ListableCollection, listRecords, match, type ListScope } from '../list-records.js';
 import type { ListFamily, ListRequest } from '../list-query.js';
+import type { OrderedShardedMap } from '../ordered-sharded-map.js';
+import { ShardedMap } from '../sharded-map.js';
 
 export class MemoryDepositStore<R> implements DepositStore<R> {
   /** Newest first (createdAt, then uuid, descending) per site and per static address: the v1 lists' order. */
@@ -12,9 +14,9 @@ export class MemoryDepositStore<R> implements DepositStore<R> {
   /** Deposits by the instant their next time-driven transition falls due (tests read its metrics). */
   readonly timers: DueQueue<R>;
   /** Site id → order id → its deposits (one is kept bare, several in an array). */
-  private readonly byOrder = new Map<number, Map<string, R | R[]>>();
+  private readonly byOrder = new Map<number, ShardedMap<string, R | R[]>>();
   /** Each invoice deposit's destination (destinationKey) → the deposit. */
-  private readonly destinations = new Map<string, R>();
+  private readonly destinations = new ShardedMap<string, R>();
 
   constructor(private readonly fields: DepositFields<R>) {
     this.collection = new ListableCollection<R>({
@@ -75,7 +77,7 @@ export class MemoryDepositStore<R> implements DepositStore<R> {
     // The records are the store's own objects: nothing to write.
   }
 
-  load(records: Map<string, R>): void {
+  load(records: OrderedShardedMap<string, R>): void {
     this.byOrder.clear();
     this.destinations.clear();
     this.timers.clear();
@@ -88,7 +90,7 @@ export class MemoryDepositStore<R> implements DepositStore<R> {
     const { fields } = this;
     let orders = this.byOrder.get(fields.siteId(record));
     if (orders === undefined) {
-      orders = new Map();
+      orders = new ShardedMap();
       this.byOrder.set(fields.siteId(record), orders);
     }
     const orderId = fields.orderId(record);

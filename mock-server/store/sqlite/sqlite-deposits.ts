@@ -22,6 +22,7 @@ import { BY_SITE, BY_STATIC_ADDRESS, type DepositDecoder, type DepositFields, ty
 import { listMeta, encodeCursor, type ListFamily, type ListRequest } from '../list-query.js';
 import type { KeysetPosition } from '../keyset-index.js';
 import { MemoryDepositStore } from '../memory/memory-deposits.js';
+import type { OrderedShardedMap } from '../ordered-sharded-map.js';
 
 /** A deposit's row: its rowid (its creation order), uuid and document. */
 type Row = [rowid: number, id: string, doc: string];
@@ -218,7 +219,7 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
   }
 
   /** A snapshot's records (a load): all hot, the store detached until the journal's whole write holds them. */
-  load(records: Map<string, R>): void {
+  load(records: OrderedShardedMap<string, R>): void {
     this.lastRowid = null;
     this.decode = null;
     this.cache.clear();
