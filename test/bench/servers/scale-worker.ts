@@ -37,10 +37,13 @@ function v3List(operationId: string): List {
   };
 }
 
+/** The longest single create while seeding, in ms. */
+let longestCreateMs = 0;
+
 /** Stores the records and returns how to send one list request with extra query parameters. */
 async function seed(): Promise<List> {
   if (kind === 'deposits') {
-    seedDeposits(sandbox, count, 'scale');
+    longestCreateMs = seedDeposits(sandbox, count, 'scale');
     const path = depositV1Routes.find((r) => r.operationId === 'listDeposits')!.path;
     const signer = createHmacSigner(depositV1SignatureScheme, { key: server.site.apiKey, secret: server.site.apiSecret }, { now: () => sandbox.clock.nowMs() });
     return async (query) => {
@@ -52,7 +55,7 @@ async function seed(): Promise<List> {
       return response.status;
     };
   }
-  await seedOrders(sandbox, count);
+  longestCreateMs = await seedOrders(sandbox, count);
   return v3List('listOrders');
 }
 
@@ -84,6 +87,7 @@ const figures = {
   kind,
   count,
   seedMs: Math.round(seedMs),
+  longestCreateMs: Math.round(longestCreateMs * 10) / 10,
   rssBytesPerRecord: Math.round((after.rss - before.rss) / count),
   heapBytesPerRecord: Math.round((after.heap - before.heap) / count),
   rssMb: Math.round(after.rss / 1e6),
