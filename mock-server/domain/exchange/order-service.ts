@@ -15,6 +15,7 @@ import { DueQueue } from '../../store/due-queue.js';
 import { compactUuid } from '../../store/compact-uuid.js';
 import { contractDefaultSort } from '../../store/list-contract.js';
 import { ListableCollection } from '../../store/list-records.js';
+import { ShardedMap } from '../../store/sharded-map.js';
 import { tryFire, type FireResult } from '../machines/fire.js';
 import { StateRejected } from '../state-rejected.js';
 import { randomUuid } from '../webhooks/ids.js';
@@ -112,13 +113,13 @@ export class OrderService {
       status: (o) => o.status,
     },
   });
-  private readonly byPublicId = new Map<string, OrderRecord>();
+  private readonly byPublicId = new ShardedMap<string, OrderRecord>();
   /** By tracking key (compactUuid of the tracking id). */
-  private readonly byTrackingId = new Map<string, OrderRecord>();
+  private readonly byTrackingId = new ShardedMap<string, OrderRecord>();
   /** Payment destinations → the order paid there, by network, then by address (and memo: destinationKey). */
-  private readonly byDestination = new Map<string, Map<string, OrderRecord>>();
+  private readonly byDestination = new Map<string, ShardedMap<string, OrderRecord>>();
   /** Transaction hashes the watcher credited → the order they paid. */
-  private readonly byPaymentHash = new Map<string, OrderRecord>();
+  private readonly byPaymentHash = new ShardedMap<string, OrderRecord>();
   private nextId = 1;
   private random: Random;
   private emitted: Promise<void> = Promise.resolve();
@@ -301,7 +302,7 @@ export class OrderService {
     // The first order keeps a destination (drawn addresses never repeat; hand-made drafts may).
     if (network !== null && address !== null) {
       let onNetwork = this.byDestination.get(network);
-      if (onNetwork === undefined) this.byDestination.set(network, (onNetwork = new Map()));
+      if (onNetwork === undefined) this.byDestination.set(network, (onNetwork = new ShardedMap()));
       const key = destinationKey(address, memo);
       if (!onNetwork.has(key)) onNetwork.set(key, order);
     }

@@ -3,6 +3,7 @@ import type { DeliveryRecord, EndpointRecord, EventRecord } from '../records/web
 import { listRecords, type ListedPage } from '../list-records.js';
 import type { ListFamily, ListRequest } from '../list-query.js';
 import { clientScope, logCollection } from '../log-pages.js';
+import { ShardedMap } from '../sharded-map.js';
 import type { ClaimedDelivery, DeliveryFacets, DeliveryFilter, EventFacets, WebhookStore } from '../webhook-store.js';
 import { packEvent, unpackEvent, type PackedEvent } from './packed-event.js';
 
@@ -29,7 +30,7 @@ export class MemoryWebhookStore implements WebhookStore {
     { clientOf: (delivery) => delivery.clientId, list: 'listWebhookDeliveries' },
   );
   /** Event id → its deliveries' ids, oldest first: an event's roll-up reads them after every attempt. */
-  private readonly byEvent = new Map<string, string[]>();
+  private readonly byEvent = new ShardedMap<string, string[]>();
   // Sorted by (at, seq); `queued` finds a delivery's entry to move or remove it.
   private readonly queue: QueueEntry[] = [];
   private readonly queued = new Map<string, QueueEntry>();
