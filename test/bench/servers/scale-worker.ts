@@ -13,6 +13,7 @@ import { startMockServer } from '../../../mock-server/server.js';
 import { settledMemory } from '../lib/settled-memory.js';
 import { seedDeposits } from './seed-deposits.js';
 import { seedOrders } from './seed-orders.js';
+import { SlowSteps } from './slow-steps.js';
 
 const [kind, countText, samplesText] = process.argv.slice(2);
 const count = Number(countText);
@@ -37,13 +38,12 @@ function v3List(operationId: string): List {
   };
 }
 
-/** The longest single create while seeding, in ms. */
-let longestCreateMs = 0;
+const steps = new SlowSteps();
 
 /** Stores the records and returns how to send one list request with extra query parameters. */
 async function seed(): Promise<List> {
   if (kind === 'deposits') {
-    longestCreateMs = seedDeposits(sandbox, count, 'scale');
+    seedDeposits(sandbox, count, 'scale', steps);
     const path = depositV1Routes.find((r) => r.operationId === 'listDeposits')!.path;
     const signer = createHmacSigner(depositV1SignatureScheme, { key: server.site.apiKey, secret: server.site.apiSecret }, { now: () => sandbox.clock.nowMs() });
     return async (query) => {
@@ -55,7 +55,7 @@ async function seed(): Promise<List> {
       return response.status;
     };
   }
-  longestCreateMs = await seedOrders(sandbox, count);
+  await seedOrders(sandbox, count, steps);
   return v3List('listOrders');
 }
 
@@ -87,7 +87,7 @@ const figures = {
   kind,
   count,
   seedMs: Math.round(seedMs),
-  longestCreateMs: Math.round(longestCreateMs * 10) / 10,
+  longestCreate: await steps.longest(),
   rssBytesPerRecord: Math.round((after.rss - before.rss) / count),
   heapBytesPerRecord: Math.round((after.heap - before.heap) / count),
   rssMb: Math.round(after.rss / 1e6),

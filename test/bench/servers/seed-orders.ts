@@ -3,16 +3,17 @@
 // with the requisites the route's capabilities ask for and an email of its own, every value
 // distinct per order and the body parsed from JSON text, so the order keeps strings as an HTTP
 // body gives them (an integrator's order, not a bare one: its requisites, their digests and its
-// email are part of what it costs). Returns the longest single create, in ms.
+// email are part of what it costs). Each create is timed by `steps` when given.
 import type { CreateOrderRequest, OrderRequisites } from '../../../generated/exchange-v3/types.js';
 import { routeCapabilities } from '../../../mock-server/domain/exchange/catalog/route-capabilities.js';
 import { passesLuhn } from '../../../mock-server/domain/exchange/catalog/requisite-formats.js';
 import { checkOrderRequest } from '../../../mock-server/domain/exchange/order-request.js';
 import type { Sandbox } from '../../../mock-server/sandbox.js';
+import type { SlowSteps } from './slow-steps.js';
 
 type Field = keyof OrderRequisites;
 
-export async function seedOrders(sandbox: Sandbox, count: number): Promise<number> {
+export async function seedOrders(sandbox: Sandbox, count: number, steps?: SlowSteps): Promise<void> {
   const clientId = String(sandbox.defaultKey.client.id);
   const { catalog } = sandbox.services;
   const route = [...catalog.routes.values()].find((r) => catalog.state(r).enabled);
@@ -22,21 +23,19 @@ export async function seedOrders(sandbox: Sandbox, count: number): Promise<numbe
   // The schema's `required` names every field of both sides; each property has a passing example.
   const schema = requisites.schema as { required: Field[]; properties: Record<Field, { examples: string[] }> };
   const service = sandbox.services.orders;
-  let longestMs = 0;
   for (let i = 0; i < count; i += 1) {
     const values = Object.fromEntries(schema.required.map((field) => [field, ownValue(field, schema.properties[field].examples[0]!, i)]));
     const text = JSON.stringify({ route_id: route.id, amount: route.minGive, amount_side: 'give', requisites: values, email: `payer.${i}@example.com` });
     const body = JSON.parse(text) as CreateOrderRequest;
     const { outcome } = checkOrderRequest(sandbox.services, clientId, body);
     if (!outcome.ok) throw new Error(`cannot create a seeded order: ${JSON.stringify(outcome.details)}`);
-    const started = performance.now();
-    service.create(clientId, outcome.draft, { requestId: `req_seed_${i}`, correlationId: null, idempotencyKey: null }, body.requisites);
-    longestMs = Math.max(longestMs, performance.now() - started);
+    const create = () => service.create(clientId, outcome.draft, { requestId: `req_seed_${i}`, correlationId: null, idempotencyKey: null }, body.requisites);
+    if (steps === undefined) create();
+    else steps.time(create);
     // Order events go to the webhook store as they are emitted; let them settle now and then.
     if (i % 10_000 === 9_999) await service.flush();
   }
   await service.flush();
-  return longestMs;
 }
 
 /**
