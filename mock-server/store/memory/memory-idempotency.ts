@@ -3,6 +3,7 @@
 // instant its earliest record frees a place are read from the front of that order.
 import { DueQueue } from '../due-queue.js';
 import type { FinishedIdempotencyRecord, IdempotencySlot, IdempotencyStore, Reservation, StoredResponse } from '../sandbox-store.js';
+import { OrderedShardedMap } from '../ordered-sharded-map.js';
 
 interface IdempotencyRecord {
   readonly id: string;
@@ -17,7 +18,7 @@ interface IdempotencyRecord {
 const slotId = (slot: IdempotencySlot) => `${slot.caller}\n${slot.key}`;
 
 export class MemoryIdempotency implements IdempotencyStore {
-  private readonly records = new Map<string, IdempotencyRecord>();
+  private readonly records = new OrderedShardedMap<string, IdempotencyRecord>();
   private readonly byCaller = new Map<string, Set<IdempotencyRecord>>();
   private readonly expiries = new DueQueue<IdempotencyRecord>({ dueAt: (r) => r.expiresAtMs, creationOrder: (a, b) => a.seq - b.seq });
   private seq = 0;
