@@ -2,9 +2,12 @@
 // keeps its place; a key deleted and set again goes last), for the record maps a snapshot lists
 // in the order the records were made. The keys are logged as they are first set, in chunks, so
 // appending never copies the whole log (an array that grows copies itself). A delete leaves the
-// key in the log and counts it stale; the next iteration drops stale entries first (a key set
-// again after its delete is then logged twice: the later one stands). As with any iterator here,
-// what changes while it runs is undefined.
+// key in the log and counts it stale (a key set again after its delete is then logged twice: the
+// later one stands); the log is compacted before an iteration, and once its stale entries
+// outnumber the live keys, so a map that keeps deleting and adding (quotes, idempotency records)
+// holds at most about twice its keys: a compaction costs O(n) once per n deletes, as a Map's own
+// rehash of its deleted entries does. As with any iterator here, what changes while it runs is
+// undefined.
 import { ShardedMap } from './sharded-map.js';
 
 const chunkSize = 8192;
@@ -46,7 +49,10 @@ export class OrderedShardedMap<K extends string | number, V> implements Iterable
 
   delete(key: K): boolean {
     const deleted = this.map.delete(key);
-    if (deleted) this.stale += 1;
+    if (deleted) {
+      this.stale += 1;
+      if (this.stale > Math.max(chunkSize, this.map.size)) this.compact();
+    }
     return deleted;
   }
 
@@ -76,6 +82,11 @@ export class OrderedShardedMap<K extends string | number, V> implements Iterable
   /** For tests: see ShardedMap.largestShard. */
   largestShard(): number {
     return this.map.largestShard();
+  }
+
+  /** Keys in the log, stale ones included: for tests that check it stays bounded. */
+  loggedKeys(): number {
+    return this.log.reduce((sum, chunk) => sum + chunk.length, 0);
   }
 
   /** Keeps each present key's last entry, in order. */

@@ -84,6 +84,17 @@ describe('OrderedShardedMap', () => {
     }
   });
 
+  it('keeps its log of keys within about twice the live keys while keys keep being deleted and added, never iterated', () => {
+    const ordered = new OrderedShardedMap<string, number>();
+    for (let i = 0; i < 200_000; i += 1) {
+      ordered.set(`quote-${i}`, i);
+      if (i >= 1_000) ordered.delete(`quote-${i - 1_000}`);
+      expect(ordered.loggedKeys()).toBeLessThanOrEqual(ordered.size + 8192 + 1);
+    }
+    expect(ordered.size).toBe(1_000);
+    expect([...ordered.keys()]).toEqual(Array.from({ length: 1_000 }, (_, i) => `quote-${199_000 + i}`));
+  });
+
   it('keeps the order across many shards and log chunks, through deletes and keys set again', () => {
     const ids = Array.from({ length: 20_000 }, () => randomUUID());
     const ordered = new OrderedShardedMap<string, number>(ids.map((id, i) => [id, i]));
