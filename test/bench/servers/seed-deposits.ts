@@ -4,15 +4,13 @@
 import type { Sandbox } from '../../../mock-server/sandbox.js';
 import { depositableAsset } from '../../../mock-server/domain/deposits/assets.js';
 import { defaultLifetimeSeconds } from '../../../mock-server/domain/deposits/deposit-service.js';
-import type { SlowSteps } from './slow-steps.js';
+import { untimed } from './slow-steps.js';
 
-export function seedDeposits(sandbox: Sandbox, count: number, prefix: string, steps?: SlowSteps): void {
+export function seedDeposits(sandbox: Sandbox, count: number, prefix: string, steps = untimed): void {
   const asset = depositableAsset('BTC');
   if (asset === undefined) throw new Error('BTC takes no deposits in this catalog');
   const service = sandbox.services.deposits;
-  const create = (i: number) => service.create(sandbox.defaultSite, { orderId: `${prefix}-${i}`, asset, amount: '0.01', lifetimeSeconds: defaultLifetimeSeconds });
   for (let i = 0; i < count; i += 1) {
-    if (steps === undefined) create(i);
-    else steps.time(() => create(i));
+    steps.time(() => service.create(sandbox.defaultSite, { orderId: `${prefix}-${i}`, asset, amount: '0.01', lifetimeSeconds: defaultLifetimeSeconds }));
   }
 }

@@ -9,11 +9,11 @@ import { routeCapabilities } from '../../../mock-server/domain/exchange/catalog/
 import { passesLuhn } from '../../../mock-server/domain/exchange/catalog/requisite-formats.js';
 import { checkOrderRequest } from '../../../mock-server/domain/exchange/order-request.js';
 import type { Sandbox } from '../../../mock-server/sandbox.js';
-import type { SlowSteps } from './slow-steps.js';
+import { untimed } from './slow-steps.js';
 
 type Field = keyof OrderRequisites;
 
-export async function seedOrders(sandbox: Sandbox, count: number, steps?: SlowSteps): Promise<void> {
+export async function seedOrders(sandbox: Sandbox, count: number, steps = untimed): Promise<void> {
   const clientId = String(sandbox.defaultKey.client.id);
   const { catalog } = sandbox.services;
   const route = [...catalog.routes.values()].find((r) => catalog.state(r).enabled);
@@ -29,9 +29,7 @@ export async function seedOrders(sandbox: Sandbox, count: number, steps?: SlowSt
     const body = JSON.parse(text) as CreateOrderRequest;
     const { outcome } = checkOrderRequest(sandbox.services, clientId, body);
     if (!outcome.ok) throw new Error(`cannot create a seeded order: ${JSON.stringify(outcome.details)}`);
-    const create = () => service.create(clientId, outcome.draft, { requestId: `req_seed_${i}`, correlationId: null, idempotencyKey: null }, body.requisites);
-    if (steps === undefined) create();
-    else steps.time(create);
+    steps.time(() => service.create(clientId, outcome.draft, { requestId: `req_seed_${i}`, correlationId: null, idempotencyKey: null }, body.requisites));
     // Order events go to the webhook store as they are emitted; let them settle now and then.
     if (i % 10_000 === 9_999) await service.flush();
   }

@@ -3,6 +3,9 @@
 // growing) from one the collector paused.
 import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 
+/** A step run as it is: for the seeding loops no benchmark times. */
+export const untimed = { time: <T>(step: () => T): T => step() };
+
 export class SlowSteps {
   private readonly slow: { startedAt: number; ms: number }[] = [];
   private readonly pauses: PerformanceEntry[] = [];
