@@ -1,6 +1,7 @@
 // startMockServer(): the mock listening on a port (0 = an ephemeral one), for tests and the CLI.
 import { createServer, type Server, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { flushPerTurn, releaseHeldAnswers } from './http/flush-per-turn.js';
 import { baseUrl, listening } from './http/listening.js';
 import { startPeerListener, type PeerOptions } from './http/peer-listener.js';
 import { createApp, type AppOptions } from './app.js';
@@ -93,7 +94,7 @@ export async function prepareMockServer(options: StartOptions = {}): Promise<Pre
   if (options.state !== undefined) await loadSandboxState(sandbox, readSandboxState(options.state));
   const listen = async (): Promise<RunningMockServer> => {
     const host = options.host ?? '127.0.0.1';
-    const server = await listening(createServer({ ...serverTimeouts(options), ...messages }, listener), { port: options.port ?? 0, host });
+    const server = await listening(flushPerTurn(createServer({ ...serverTimeouts(options), ...messages }, listener)), { port: options.port ?? 0, host });
     const address = server.address() as AddressInfo;
     const holding = sandbox.store.journal?.holding;
     // Replicas on the same database forward to this process (mock-server/replica/).
@@ -127,6 +128,8 @@ export async function prepareMockServer(options: StartOptions = {}): Promise<Pre
 /** Stops `server` and ends its connections, those in the middle of a request too. */
 function closed(server: Server): Promise<void> {
   return new Promise<void>((resolve, reject) => {
+    // Answers already ended leave before their connections are closed (close() ends idle ones).
+    releaseHeldAnswers();
     server.close((error) => (error ? reject(error) : resolve()));
     server.closeAllConnections();
   });
