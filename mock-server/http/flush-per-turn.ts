@@ -5,10 +5,10 @@
 // waking the other core is an expensive interrupt, and the socket writes were about a third of a
 // quote POST's CPU in profiles. Holding each connection's uncork until the turn's check phase
 // (setImmediate) sends the same writes, one system call per answer as before, back to back.
-// Paired runs of fresh mocks: 10 to 25 % more requests a second on every benchmarked request,
-// the kernel's CPU a request 28 → 18 µs on the quote POST. Nothing else changes: res.end() has
-// run and the response is finished as before; only its bytes wait, for microseconds when a turn
-// answers one request.
+// In paired runs of fresh mocks the kernel's CPU a request fell by about a third on each of the
+// benchmarked requests (the quote POST's 28 → 18 µs; docs/performance.md). Nothing else changes:
+// res.end() has run and the response is finished as before; only its bytes wait, for
+// microseconds when a turn answers one request.
 import type { Server } from 'node:http';
 import { Socket } from 'node:net';
 
