@@ -98,7 +98,7 @@ export async function prepareMockServer(options: StartOptions = {}): Promise<Pre
     const address = server.address() as AddressInfo;
     const holding = sandbox.store.journal?.holding;
     // Replicas on the same database forward to this process (mock-server/replica/).
-    const peer = holding === undefined ? undefined : await startPeerListener(holding, (peerListener) => createServer({ ...serverTimeouts(options), ...messages }, peerListener), listener, options.peer);
+    const peer = holding === undefined ? undefined : await startPeerListener(holding, (peerListener) => flushPerTurn(createServer({ ...serverTimeouts(options), ...messages }, peerListener)), listener, options.peer);
     // From now on a webhook aimed at this listener is refused (or handed to the inbox in-process).
     sandbox.egress.ownListener.listeningOn(address);
     if (peer !== undefined) sandbox.egress.ownListener.listeningOn(peer.address);

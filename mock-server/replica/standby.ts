@@ -9,6 +9,7 @@ import { depositV1Info } from '../../generated/deposit-v1/contract-data.js';
 import { exchangeV3Info } from '../../generated/exchange-v3/contract-data.js';
 import { sandboxControlInfo } from '../../generated/sandbox-control/contract-data.js';
 import type { AddressInfo, Socket } from 'node:net';
+import { flushPerTurn, releaseHeldAnswers } from '../http/flush-per-turn.js';
 import { baseUrl, listening } from '../http/listening.js';
 import { checkedSeed } from '../snapshot/journal-resume.js';
 import { prepareMockServer, serverTimeouts, type PreparedMockServer, type RunningMockServer, type StartOptions } from '../server.js';
@@ -50,12 +51,18 @@ export async function startStandby(options: StartOptions & { store: SandboxStore
     if (under === undefined || under !== recorded?.since) return void res.destroy();
     forwarding.listener(req, res);
   };
-  const server = createServer(serverTimeouts(options), whileRecorded);
+  const server = flushPerTurn(createServer(serverTimeouts(options), whileRecorded));
   server.on('connection', (socket: Socket) => acceptedUnder.set(socket, recorded?.since));
   const forwarder = await listening(server, { port: options.port ?? 0, host });
-  recorded = await holding.replicaListeners.record(listenerAddress(forwarder.address() as AddressInfo)).catch((error: unknown) => {
+  /** Stops listening and ends the connections: answers already ended leave first (close() ends idle ones). */
+  const stopForwarder = (connections: 'idle' | 'all') => {
+    releaseHeldAnswers();
     forwarder.close();
-    forwarder.closeAllConnections();
+    if (connections === 'all') forwarder.closeAllConnections();
+    else forwarder.closeIdleConnections();
+  };
+  recorded = await holding.replicaListeners.record(listenerAddress(forwarder.address() as AddressInfo)).catch((error: unknown) => {
+    stopForwarder('all');
     forwarding.close();
     throw error;
   });
@@ -70,8 +77,7 @@ export async function startStandby(options: StartOptions & { store: SandboxStore
       // Built and resumed while the forwarder still listens: requests keep arriving, and wait for
       // the holder this process is about to announce.
       const prepared = await prepareMockServer({ ...options, port });
-      forwarder.close();
-      forwarder.closeIdleConnections();
+      stopForwarder('idle');
       running = await listenWhenFree(prepared);
       return running;
     })();
@@ -84,8 +90,7 @@ export async function startStandby(options: StartOptions & { store: SandboxStore
     takeover,
     close: async () => {
       closed = true;
-      forwarder.close();
-      forwarder.closeAllConnections();
+      stopForwarder('all');
       forwarding.close();
       await takingOver?.catch(() => undefined);
       await running?.close();
