@@ -1,7 +1,7 @@
 // startMockServer(): the mock listening on a port (0 = an ephemeral one), for tests and the CLI.
 import { createServer, type Server, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { flushPerTurn, releaseHeldAnswers } from './http/flush-per-turn.js';
+import { flushPerTurn } from './http/flush-per-turn.js';
 import { baseUrl, listening } from './http/listening.js';
 import { startPeerListener, type PeerOptions } from './http/peer-listener.js';
 import { createApp, type AppOptions } from './app.js';
@@ -128,8 +128,6 @@ export async function prepareMockServer(options: StartOptions = {}): Promise<Pre
 /** Stops `server` and ends its connections, those in the middle of a request too. */
 function closed(server: Server): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    // Answers already ended leave before their connections are closed (close() ends idle ones).
-    releaseHeldAnswers();
     server.close((error) => (error ? reject(error) : resolve()));
     server.closeAllConnections();
   });

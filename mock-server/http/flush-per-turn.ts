@@ -17,8 +17,8 @@ const uncork = Socket.prototype.uncork;
 /** Connections whose uncorks wait for the end of this turn, with how many each. */
 let held = new Map<Socket, number>();
 
-/** Sends what every held connection has waiting (at the end of a turn, or before a server closes them). */
-export function releaseHeldAnswers(): void {
+/** Sends what every held connection has waiting (at the end of a turn, or as a server closes). */
+function releaseHeldAnswers(): void {
   const releasing = held;
   held = new Map();
   for (const [socket, count] of releasing) for (let i = 0; i < count; i += 1) uncork.call(socket);
@@ -29,10 +29,19 @@ function holdUncork(this: Socket): void {
   held.set(this, (held.get(this) ?? 0) + 1);
 }
 
-/** Every connection `server` accepts from now on sends its writes once a turn. */
+/**
+ * Every connection `server` accepts from now on sends its writes once a turn. Closing it sends
+ * what its connections hold first: close() ends idle connections, and an answer already ended
+ * in this turn must not be lost with them.
+ */
 export function flushPerTurn<S extends Server>(server: S): S {
   server.on('connection', (socket: Socket) => {
     socket.uncork = holdUncork;
   });
+  const close = server.close;
+  server.close = function (this: S, ...args: Parameters<Server['close']>) {
+    releaseHeldAnswers();
+    return close.apply(this, args);
+  };
   return server;
 }

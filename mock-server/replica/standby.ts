@@ -9,7 +9,7 @@ import { depositV1Info } from '../../generated/deposit-v1/contract-data.js';
 import { exchangeV3Info } from '../../generated/exchange-v3/contract-data.js';
 import { sandboxControlInfo } from '../../generated/sandbox-control/contract-data.js';
 import type { AddressInfo, Socket } from 'node:net';
-import { flushPerTurn, releaseHeldAnswers } from '../http/flush-per-turn.js';
+import { flushPerTurn } from '../http/flush-per-turn.js';
 import { baseUrl, listening } from '../http/listening.js';
 import { checkedSeed } from '../snapshot/journal-resume.js';
 import { prepareMockServer, serverTimeouts, type PreparedMockServer, type RunningMockServer, type StartOptions } from '../server.js';
@@ -54,15 +54,9 @@ export async function startStandby(options: StartOptions & { store: SandboxStore
   const server = flushPerTurn(createServer(serverTimeouts(options), whileRecorded));
   server.on('connection', (socket: Socket) => acceptedUnder.set(socket, recorded?.since));
   const forwarder = await listening(server, { port: options.port ?? 0, host });
-  /** Stops listening and ends the connections: answers already ended leave first (close() ends idle ones). */
-  const stopForwarder = (connections: 'idle' | 'all') => {
-    releaseHeldAnswers();
-    forwarder.close();
-    if (connections === 'all') forwarder.closeAllConnections();
-    else forwarder.closeIdleConnections();
-  };
   recorded = await holding.replicaListeners.record(listenerAddress(forwarder.address() as AddressInfo)).catch((error: unknown) => {
-    stopForwarder('all');
+    forwarder.close();
+    forwarder.closeAllConnections();
     forwarding.close();
     throw error;
   });
@@ -77,7 +71,8 @@ export async function startStandby(options: StartOptions & { store: SandboxStore
       // Built and resumed while the forwarder still listens: requests keep arriving, and wait for
       // the holder this process is about to announce.
       const prepared = await prepareMockServer({ ...options, port });
-      stopForwarder('idle');
+      forwarder.close();
+      forwarder.closeIdleConnections();
       running = await listenWhenFree(prepared);
       return running;
     })();
@@ -90,7 +85,8 @@ export async function startStandby(options: StartOptions & { store: SandboxStore
     takeover,
     close: async () => {
       closed = true;
-      stopForwarder('all');
+      forwarder.close();
+      forwarder.closeAllConnections();
       forwarding.close();
       await takingOver?.catch(() => undefined);
       await running?.close();
