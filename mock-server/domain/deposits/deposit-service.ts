@@ -517,7 +517,7 @@ export class DepositService {
     // Every field in one literal, in one order: all deposits share one hidden class.
     const deposit: DepositRecord = {
       seq: this.nextSeq++,
-      uuid: flatString(randomUuid(this.random)),
+      uuid: randomUuid(this.random),
       site: fields.site,
       orderId: fields.orderId,
       asset: fields.asset,
