@@ -8,7 +8,7 @@
 // Every failure while reading is a 4xx: a body that does not decode 400, an unknown encoding
 // 415, too large 413. A body announced larger than the limit is refused before anything else
 // runs (refuseAnnouncedOversize), so a client cannot hold a connection open on a huge promise.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import express, { type Request, type RequestHandler } from 'express';
 import type { RouteDefinition } from '../../generated/runtime/router-runtime.js';
 import { uploadLimits } from '../domain/files/upload-limits.js';
@@ -21,7 +21,7 @@ import { isPlainBody, readPlainBody } from './plain-body.js';
 
 /** The raw body of every request that has none (empty, so nothing can change it). */
 const noBody = Buffer.alloc(0);
-const noBodySha256 = createHash('sha256').update(noBody).digest('hex');
+const noBodySha256 = hash('sha256', noBody, 'hex');
 
 /**
  * Hex SHA-256 of the body's bytes as read (decoded), of nothing when none was read; undefined
@@ -30,7 +30,8 @@ const noBodySha256 = createHash('sha256').update(noBody).digest('hex');
  */
 export function bodySha256(locals: RequestLocals): string | undefined {
   if (locals.bodySha256 === undefined && locals.rawBody !== undefined) {
-    locals.bodySha256 = locals.rawBody === noBody ? noBodySha256 : createHash('sha256').update(locals.rawBody).digest('hex');
+    // The one-shot hash: about 0.25 µs for a create's body, against 0.7–1.1 µs for a Hash object.
+    locals.bodySha256 = locals.rawBody === noBody ? noBodySha256 : hash('sha256', locals.rawBody, 'hex');
   }
   return locals.bodySha256;
 }
