@@ -67,8 +67,7 @@ export async function throughputCases(mock: MockCredentials): Promise<{ cases: C
   const asset = assets.data?.[0]?.code;
   if (asset === undefined) throw new Error('listAssets lists no asset to deposit');
 
-  // The deposit list asks for a page of this size; the creates of the warm-up fill it long
-  // before any measured run, so the canned list is captured full too (below).
+  // The deposit list's page size: the warm-up's creates fill that page before any measured run.
   const depositPage = 20;
   const depositListTarget = `${v1Path('listDeposits')}?per_page=${depositPage}`;
   let orders = 0;
@@ -81,8 +80,8 @@ export async function throughputCases(mock: MockCredentials): Promise<{ cases: C
     { name: 'v1 signed deposit list', method: 'GET', target: depositListTarget, headers: {}, each: v1Signing(mock, 'GET', depositListTarget, () => undefined) },
     { name: 'v1 signed deposit create', method: 'POST', target: v1Path('createDeposit'), headers: v1Json, each: v1Signing(mock, 'POST', v1Path('createDeposit'), depositBody) },
   ];
-  // The creates first, a page of them, so the baselines' list answers a full page as the mock's
-  // does in every measured run (with one deposit it was 535 bytes against about 8,500).
+  // A page of creates first, so the baselines' list answers the full page the mock's does in the
+  // measured runs (captured after one create, it was 535 bytes against about 8,850).
   const canned: Record<string, { status: number; body: unknown }> = {};
   const cannedCalls = [cases[0]!, cases[1]!, cases[2]!, ...Array<Case>(depositPage).fill(cases[4]!), cases[3]!];
   for (const c of cannedCalls) canned[`${c.method} ${c.target.split('?')[0]}`] = await answer(mock, c);
