@@ -15,12 +15,20 @@ const quotedMarker = JSON.stringify(marker);
 /** The bytes of the SerializedJson values met by the encoding in progress, in text order. */
 let collecting: Buffer[] | undefined;
 
+/** The next SerializedJson's serial. */
+let nextSerial = 0;
+
 export class SerializedJson<Value = unknown> {
   readonly bytes: Buffer;
+  /** Tells this wrapper from every other of the process: serializedArray keeps joined arrays by their items' serials. */
+  readonly serial = nextSerial++;
 
-  /** The value must not change afterwards: its bytes are taken now. */
-  constructor(readonly value: Value) {
-    this.bytes = Buffer.from(JSON.stringify(value), 'utf8');
+  /**
+   * The value must not change afterwards: its bytes are taken now. `encoded` is for
+   * serializedArray alone: the value's UTF-8 JSON it joined from its items' bytes.
+   */
+  constructor(readonly value: Value, encoded?: Buffer) {
+    this.bytes = encoded ?? Buffer.from(JSON.stringify(value), 'utf8');
   }
 
   /**
@@ -32,6 +40,43 @@ export class SerializedJson<Value = unknown> {
     collecting.push(this.bytes);
     return marker;
   }
+}
+
+/** Arrays joined lately (serializedArray), by their items' serials; the least recently used goes first. */
+const joinedArrays = new Map<string, SerializedJson<unknown[]>>();
+/** Enough for the pages a sandbox's clients poll at once; at most a few MB of bytes. */
+const joinedArraysKept = 64;
+const openBracket = Buffer.from('[');
+const comma = Buffer.from(',');
+const closeBracket = Buffer.from(']');
+
+/**
+ * An array of SerializedJson items as one SerializedJson: its bytes are the items' joined, so an
+ * answer's encoding splices one run of bytes in rather than one per item. For a page of 20
+ * routes that was about half of the encoding's CPU: JSON.stringify met 20 markers and the
+ * answer was assembled from 41 pieces. A page that clients poll is the same items call after
+ * call, so the joined array is kept, by their serials, while its items are those same
+ * wrappers: an item that changed is a new wrapper, so a new array.
+ */
+export function serializedArray<Item>(items: readonly SerializedJson<Item>[]): SerializedJson<Item[]> {
+  let key = '';
+  for (const item of items) key += `${item.serial},`;
+  const kept = joinedArrays.get(key) as SerializedJson<Item[]> | undefined;
+  if (kept !== undefined) {
+    joinedArrays.delete(key);
+    joinedArrays.set(key, kept);
+    return kept;
+  }
+  const parts: Buffer[] = [openBracket];
+  items.forEach((item, i) => {
+    if (i > 0) parts.push(comma);
+    parts.push(item.bytes);
+  });
+  parts.push(closeBracket);
+  const joined = new SerializedJson(items.map((item) => item.value), Buffer.concat(parts));
+  joinedArrays.set(key, joined);
+  if (joinedArrays.size > joinedArraysKept) joinedArrays.delete(joinedArrays.keys().next().value!);
+  return joined;
 }
 
 /** The JSON of a value as UTF-8 bytes, each SerializedJson in it spliced in from its bytes. */

@@ -14,7 +14,7 @@ import { v1Success } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 import { listContract } from '../store/list-contract.js';
 import { v1ListRequest } from '../store/list-query.js';
-import { spliced } from './spliced.js';
+import { splicedList } from './spliced.js';
 
 type DepositOperation = 'createDeposit' | 'getDeposit' | 'getDepositByOrderId' | 'listDeposits' | 'refreshDeposit';
 
@@ -76,7 +76,7 @@ export function depositHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, Depos
       service.tick();
       await service.flush();
       const page = service.list(built.request, BY_SITE, site.id);
-      return v1Success('listDeposits', context, clock, 200, page.items.map((d) => spliced(service.listedView(d))), { ...page.meta });
+      return v1Success('listDeposits', context, clock, 200, splicedList(page.items.map((d) => service.listedView(d))), { ...page.meta });
     },
 
     refreshDeposit: async (request, context) => {

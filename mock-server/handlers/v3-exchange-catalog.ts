@@ -11,7 +11,7 @@ import { v3Success } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 import { filterPredicate, listRecords } from '../store/list-records.js';
 import { v3ListRequestOf } from './v3-list-request.js';
-import { spliced } from './spliced.js';
+import { spliced, splicedList } from './spliced.js';
 import { routeById, routeByPair, routeByQuery } from './v3-route-lookup.js';
 
 type CatalogOperation =
@@ -36,7 +36,7 @@ export function exchangeCatalogHandlers(sandbox: Sandbox): Pick<ExchangeV3Handle
       const listRequest = v3ListRequestOf(request.query, 'listRoutes');
       const current = catalog();
       const page = listRecords(current.routes, listRequest, filterPredicate(listRequest.filters, routeMatchers));
-      return v3Success('listRoutes', context, clock, 200, { routes: page.items.map((r) => spliced(serializedRouteView(current.state(r)))) }, { pagination: page.meta });
+      return v3Success('listRoutes', context, clock, 200, { routes: splicedList(page.items.map((r) => serializedRouteView(current.state(r)))) }, { pagination: page.meta });
     },
 
     getRoute: (request, context) => {

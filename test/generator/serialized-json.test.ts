@@ -3,7 +3,7 @@
 // plain value would give, wherever the wrappers sit and whatever the other strings hold.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeJson, jsonChunk, SerializedJson } from '../../generator/runtime/serialized-json.js';
+import { encodeJson, jsonChunk, SerializedJson, serializedArray } from '../../generator/runtime/serialized-json.js';
 
 /** Any JSON value, strings with any code points (the → of route names, NUL, lone surrogates). */
 const jsonValue = fc.jsonValue({ maxDepth: 3, stringUnit: 'binary' });
@@ -57,5 +57,31 @@ describe('jsonChunk', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('serializedArray', () => {
+  it('encodes as the array of its items\' values, inside an answer as on its own', () => {
+    fc.assert(
+      fc.property(fc.array(jsonValue.filter((value) => value !== undefined), { maxLength: 12 }), (values) => {
+        const joined = serializedArray(values.map((value) => new SerializedJson(value)));
+        expect(encodeJson({ data: joined, meta: { page: 1 } }).toString('utf8')).toBe(JSON.stringify({ data: values, meta: { page: 1 } }));
+        expect(JSON.stringify(joined)).toBe(JSON.stringify(values));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('is joined once for the same items, and anew when one of them is a new view', () => {
+    const first = new SerializedJson({ id: 1, state: 'new' });
+    const second = new SerializedJson({ id: 2, state: 'new' });
+    const page = serializedArray([first, second]);
+    expect(serializedArray([first, second])).toBe(page);
+
+    const secondChanged = new SerializedJson({ id: 2, state: 'expired' });
+    const changed = serializedArray([first, secondChanged]);
+    expect(changed).not.toBe(page);
+    expect(changed.bytes.toString('utf8')).toBe('[{"id":1,"state":"new"},{"id":2,"state":"expired"}]');
+    expect(serializedArray([second, first]).bytes.toString('utf8')).toBe('[{"id":2,"state":"new"},{"id":1,"state":"new"}]');
   });
 });
