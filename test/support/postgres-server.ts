@@ -3,7 +3,7 @@
 // stopped and removed afterwards. As root (CI) it runs as the `postgres` user the package creates,
 // since PostgreSQL refuses to run as root.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,8 @@ import { join } from 'node:path';
 export interface PostgresServer {
   /** postgres://… of a fresh database `kit_<n>` on every call. */
   createDatabase(): Promise<string>;
+  /** The server's processes now: the postmaster and its children (a backend per connection, the writers). */
+  processes(): number[];
   stop(): void;
 }
 
@@ -63,6 +65,12 @@ export async function startPostgres(): Promise<PostgresServer> {
       await client.query(`CREATE DATABASE ${name}`);
       await client.end();
       return `postgres://kit@127.0.0.1:${port}/${name}`;
+    },
+    processes() {
+      // postmaster.pid's first line is the postmaster's pid; Linux lists a process's children.
+      const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n', 1)[0]);
+      const children = readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, 'utf8').trim().split(' ').filter((pid) => pid !== '').map(Number);
+      return [postmaster, ...children];
     },
     stop() {
       try {
