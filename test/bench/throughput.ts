@@ -170,6 +170,7 @@ export async function throughput(options: ThroughputOptions): Promise<BenchResul
             'p50 ms': round(medianOf(key, (f) => f.p50Ms), 1),
             'p99 ms': round(medianOf(key, (f) => f.p99Ms), 1),
             'CPU µs/req': name === 'prism' ? null : round(medianOf(key, (f) => f.serverCpuUs)),
+            'client µs/req': round(medianOf(key, (f) => f.clientCpuUs)),
             'vs express': ratio(rpsOf(name), rpsOf('express 5')),
             'vs node:http': ratio(rpsOf(name), rpsOf('node:http')),
             'vs prism': name === 'prism' ? null : ratio(rpsOf(name), rpsOf('prism')),

@@ -50,7 +50,7 @@ describe('npm run bench -- --quick', () => {
     for (const name of Object.keys(benchmarks)) expect(output).toContain(`== ${name}`);
 
     const throughput = written('throughput');
-    expectFigures(throughput, ['req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'vs express', 'vs node:http', 'non-2xx', 'errors']);
+    expectFigures(throughput, ['req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'client µs/req', 'vs express', 'vs node:http', 'non-2xx', 'errors']);
     expect(new Set(throughput.rows.map((row) => row.server))).toEqual(new Set(['mock', 'mock long-lived', 'node:http', 'express 5']));
     expect(new Set(throughput.rows.map((row) => row.request))).toEqual(
       new Set(['v3 authenticated ping', 'v3 list GET routes', 'v3 quote POST', 'v1 signed deposit list', 'v1 signed deposit create']),
