@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import { configOption, helpOption, optionsHelp, parsers, readOptions, UsageError, type OptionSpec } from './options.js';
 import type { CommandIo } from './io.js';
 import { serveWithWorkers } from './serve-workers.js';
+import { keepHeldAnswersYoung } from './held-answers-gc.js';
 
 const serveOptions: OptionSpec[] = [
   { name: 'port', env: 'PORT', placeholder: '<n>', help: 'port (default 4010; 0 = any free port)', parse: parsers.integer(0, 65535) },
@@ -283,6 +284,7 @@ export async function serve(argv: readonly string[], io: CommandIo): Promise<num
     io.stderr(`exchange-api-kit serve: --store ${shownStoreSpec(options.store)}: ${error.message}`);
     return error instanceof StoreOpenError ? 2 : 1;
   }
+  if (store.engine !== 'memory') keepHeldAnswersYoung();
   let server: RunningMockServer;
   try {
     server = await startMockServer({ ...options.start, store });

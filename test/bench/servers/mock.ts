@@ -9,6 +9,7 @@
 // and --expose-gc, it answers queries for its settled memory (heap-probe.ts).
 import { freshBuild } from '../../../lib/launch.mjs';
 import { answerSettledMemoryQueries } from './heap-probe.js';
+import { keepHeldAnswersYoung } from '../../../cli/held-answers-gc.js';
 
 type Kit = typeof import('../../../index.js');
 const compiledEntry = '../../../dist/index.js'; // a specifier tsc does not follow: dist/ may not exist
@@ -17,6 +18,8 @@ const { openStore, startMockServer } = (compiled ? await import(compiledEntry) :
 
 const unlimited = Number.MAX_SAFE_INTEGER;
 const store = await openStore(process.argv[2] ?? 'memory');
+// As `serve` does on a durable store (cli/held-answers-gc.ts).
+if (store.engine !== 'memory') keepHeldAnswersYoung();
 const server = await startMockServer({ port: 0, seed: 1, store });
 server.sandbox.defaultKey.limits = { perMinute: unlimited, daily: unlimited, monthly: unlimited };
 console.log(JSON.stringify({ url: server.url, token: server.token, siteKey: server.site.apiKey, siteSecret: server.site.apiSecret, compiled }));
