@@ -5,10 +5,11 @@
 // made at (seen: the array holding an answer's bytes) is pretenured for good. Its objects, dead
 // an instant later, then sit in the old generation until a full collection, and everything they
 // point to (the answer's head, body and response) is kept through every scavenge meanwhile: in
-// paired runs on PostgreSQL and on SQLite, scavenges of 4–5 ms instead of 1.5–2 and a fifth to a
-// quarter more CPU a request (docs/performance.md). Nothing the mock makes gains enough from the
-// heuristic to pay for that, so a `serve` on a durable store turns it off for its process, before
-// the store's sandbox is read. The memory engine holds no answer and keeps V8's default.
+// paired runs on PostgreSQL and on SQLite, scavenges of 4–5 ms instead of 1.5–2, and on
+// PostgreSQL 21 % more CPU a route list and 62 % more a quote POST (docs/performance.md). Nothing
+// the mock makes gains enough from the heuristic to pay for that, so a `serve` on a durable store
+// turns it off for its process, before the store's sandbox is read. The memory engine holds no
+// answer and keeps V8's default.
 import { setFlagsFromString } from 'node:v8';
 
 export function keepHeldAnswersYoung(): void {
