@@ -284,7 +284,7 @@ export async function serve(argv: readonly string[], io: CommandIo): Promise<num
     io.stderr(`exchange-api-kit serve: --store ${shownStoreSpec(options.store)}: ${error.message}`);
     return error instanceof StoreOpenError ? 2 : 1;
   }
-  if (store.engine !== 'memory') keepHeldAnswersYoung();
+  keepHeldAnswersYoung(store);
   let server: RunningMockServer;
   try {
     server = await startMockServer({ ...options.start, store });

@@ -18,8 +18,7 @@ const { openStore, startMockServer } = (compiled ? await import(compiledEntry) :
 
 const unlimited = Number.MAX_SAFE_INTEGER;
 const store = await openStore(process.argv[2] ?? 'memory');
-// As `serve` does on a durable store (cli/held-answers-gc.ts).
-if (store.engine !== 'memory') keepHeldAnswersYoung();
+keepHeldAnswersYoung(store); // as `serve` does (cli/held-answers-gc.ts)
 const server = await startMockServer({ port: 0, seed: 1, store });
 server.sandbox.defaultKey.limits = { perMinute: unlimited, daily: unlimited, monthly: unlimited };
 console.log(JSON.stringify({ url: server.url, token: server.token, siteKey: server.site.apiKey, siteSecret: server.site.apiSecret, compiled }));
