@@ -3,7 +3,7 @@
 // memory, all three the real command started anew for each repeat, the repeats interleaving them;
 // req/s and p99 as medians, with the ratios a/b and b/c. CPU µs per request counts the mock's
 // processes (the primary and its workers for a); PostgreSQL's processes and the load generator
-// (autocannon, in this process) are counted apart, beside the machine's idle share: together they
+// (lib/load.ts, in this process) are counted apart, beside the machine's idle share: together they
 // say how much of the cores a run left, which bounds what more processes can add. Each run gets a
 // key minted with the largest rate limit and quotas the control API allows, so the figures are of
 // the pipeline, not of 429s. Target of the issue: a ≥ 1.3 × b on a 2-core machine with PostgreSQL
