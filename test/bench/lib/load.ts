@@ -4,13 +4,15 @@
 // the server's pid, the server's CPU time per request.
 //
 // A closed loop on keep-alive sockets: each connection sends its next request as soon as its
-// answer has arrived, as autocannon does. It is written here rather than taken from autocannon
-// because of what it costs on the machine it measures: a signed deposit create cost autocannon
-// 56–70 µs of CPU (it rebuilds each request made anew through objects and parses every answer
-// in JavaScript), about as much as the mock spends answering it, and on 2 cores that CPU is
-// taken from the server measured. This loop writes each request as one string and reads only
-// each answer's framing and status: 27–34 µs a signed create, 12 µs a ping (undici's Pool
-// cost 56–59 µs a create). docs/performance.md has the paired runs.
+// answer has arrived. It is written here rather than taken from autocannon for two reasons.
+// Its CPU: a signed deposit create cost autocannon 56–72 µs (it rebuilds each request made
+// anew through objects and parses every answer in JavaScript), about as much as the mock spends
+// answering it, and on 2 cores that CPU is taken from the server measured; undici's Pool cost
+// 56–59 µs. This loop writes each request as one string and reads only each answer's framing
+// and status: 27–42 µs a signed create, 11 µs a ping. And what it counts: each latency runs
+// from the request's write to its answer, so their mean is 50 ÷ req/s at 50 connections, as a
+// closed loop's must be; autocannon's was 12–13 % below, the wait of the requests it wrote last
+// in a busy turn left uncounted. docs/performance.md ("The load generator") has the runs.
 import { connect, type Socket } from 'node:net';
 import { AnswerFraming } from './answer-framing.js';
 import { cpuMs } from './cpu.js';
