@@ -42,8 +42,8 @@ export interface LoadFigures {
 const reconnectDelayMs = 10;
 
 export async function load(request: LoadRequest, connections: number, durationSeconds: number, serverPid?: number): Promise<LoadFigures> {
-  const nextRequest = requestMaker(request);
   const target = new URL(request.url);
+  const nextRequest = requestMaker(request, target);
   const latencies = new Latencies();
   const counts = { answered: 0, non2xx: 0, errors: 0 };
   const sockets = new Set<Socket>();
@@ -94,8 +94,7 @@ export async function load(request: LoadRequest, connections: number, durationSe
   const { answered } = counts;
   return {
     requestsPerSecond: answered / durationSeconds,
-    p50Ms: latencies.percentile(50),
-    p99Ms: latencies.percentile(99),
+    ...latencies.percentiles(),
     non2xx: counts.non2xx,
     errors: counts.errors,
     serverCpuUs: answered > 0 ? (cpu * 1000) / answered : Number.NaN,
@@ -104,8 +103,7 @@ export async function load(request: LoadRequest, connections: number, durationSe
 }
 
 /** The request's bytes as a string: the same one every time, or made anew by `each`. */
-function requestMaker(request: LoadRequest): () => string {
-  const target = new URL(request.url);
+function requestMaker(request: LoadRequest, target: URL): () => string {
   const head = `${request.method} ${target.pathname}${target.search} HTTP/1.1\r\nhost: ${target.host}\r\n${headerLines(request.headers ?? {})}`;
   const { each } = request;
   if (each === undefined) {
@@ -143,10 +141,10 @@ class Latencies {
     this.#count += 1;
   }
 
-  /** The nearest-rank percentile; NaN when nothing was answered. */
-  percentile(p: number): number {
-    if (this.#count === 0) return Number.NaN;
+  /** The nearest-rank p50 and p99, from one sort; NaN when nothing was answered. */
+  percentiles(): { p50Ms: number; p99Ms: number } {
     const sorted = this.#values.subarray(0, this.#count).sort();
-    return sorted[Math.max(0, Math.ceil((p / 100) * this.#count) - 1)]!;
+    const rank = (p: number) => (this.#count === 0 ? Number.NaN : sorted[Math.max(0, Math.ceil((p / 100) * this.#count) - 1)]!);
+    return { p50Ms: rank(50), p99Ms: rank(99) };
   }
 }
