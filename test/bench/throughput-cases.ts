@@ -38,10 +38,11 @@ const v1Path = (operationId: string) => pathOf(depositV1Routes, depositV1RoutesB
 /** Signs each request anew with the site's credentials (the timestamp moves with real time). */
 function v1Signing(mock: MockCredentials, method: string, target: string, body: () => string | undefined) {
   const signer = createHmacSigner(depositV1SignatureScheme, { key: mock.siteKey, secret: mock.siteSecret });
+  const url = new URL(target, mock.url);
   return () => {
     const text = body();
     const headers = new Headers();
-    void signer({ method, url: new URL(target, mock.url), headers, body: text });
+    void signer({ method, url, headers, body: text });
     return { headers: Object.fromEntries(headers), ...(text === undefined ? {} : { body: text }) };
   };
 }

@@ -32,13 +32,14 @@ const answers = [
 const statuses = [200, 201, 204, 503, 400];
 
 describe('answer framing', () => {
-  it('finds every answer and its status wherever the bytes are split', () => {
+  it('finds every answer and its status wherever the bytes are split, both reads in one reused buffer', () => {
     const bytes = Buffer.from(answers.join(''));
+    const readBuffer = Buffer.alloc(bytes.length); // as load() reads every socket into one buffer
     for (let split = 0; split <= bytes.length; split += 1) {
       const seen: number[] = [];
       const framing = new AnswerFraming((status) => seen.push(status));
-      framing.push(bytes.subarray(0, split));
-      framing.push(bytes.subarray(split));
+      framing.push(readBuffer.subarray(0, bytes.copy(readBuffer, 0, 0, split)));
+      framing.push(readBuffer.subarray(0, bytes.copy(readBuffer, 0, split)));
       expect(seen, `split at ${split}`).toEqual(statuses);
       expect(framing.midAnswer).toBe(false);
     }

@@ -23,7 +23,8 @@ export class AnswerFraming {
       this.onAnswer(Number(bytes.toString('latin1', start + 9, start + 12)));
       start = end;
     }
-    this.#held = start === bytes.length ? undefined : bytes.subarray(start);
+    // A copy: the caller may reuse the chunk's memory for its next read.
+    this.#held = start === bytes.length ? undefined : Buffer.from(bytes.subarray(start));
   }
 
   /** Whether part of an answer has arrived and its end has not. */
