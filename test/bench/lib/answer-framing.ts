@@ -23,8 +23,10 @@ export class AnswerFraming {
       this.onAnswer(Number(bytes.toString('latin1', start + 9, start + 12)));
       start = end;
     }
-    // A copy: the caller may reuse the chunk's memory for its next read.
-    this.#held = start === bytes.length ? undefined : Buffer.from(bytes.subarray(start));
+    if (start === bytes.length) this.#held = undefined;
+    // The caller may reuse the chunk's memory for its next read: keep a copy, unless `bytes`
+    // already is one (a concatenation).
+    else this.#held = bytes === chunk ? Buffer.from(bytes.subarray(start)) : bytes.subarray(start);
   }
 
   /** Whether part of an answer has arrived and its end has not. */
