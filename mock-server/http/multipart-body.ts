@@ -80,6 +80,9 @@ export function readMultipartBody(req: Request, options: FilePartOptions): Promi
     let tooLarge = false;
 
     parser.on('file', (name, stream, info) => {
+      // A form cut off inside a part fails the part's stream as well as the parser: unheard, that
+      // error would end the process.
+      stream.on('error', () => fail(new HttpError(codes.badRequest, 'The multipart body ends inside a part.')));
       if (name !== field || received !== undefined) {
         problem(name, name === field ? 'send exactly one file' : 'is not allowed');
         stream.resume();
@@ -103,6 +106,7 @@ export function readMultipartBody(req: Request, options: FilePartOptions): Promi
     parser.on('partsLimit', () => problem(field, 'send only the file part'));
     parser.on('error', () => fail(new HttpError(codes.badRequest, 'The multipart body cannot be parsed.')));
     parser.on('close', () => {
+      if (failed) return; // answered already; a part that failed never ends
       void (async () => {
         const file = await received;
         if (tooLarge) return reject(new HttpError(codes.payloadTooLarge, `The file exceeds the server's limit of ${ceilingBytes} bytes.`));

@@ -117,6 +117,21 @@ describe('committing a file', () => {
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('unsupported_media_type');
   });
 
+  it('answers 400 to a form cut off inside its file part, and goes on serving', async () => {
+    const intent = await createIntent(server.v3);
+    const cutOff = '--XX\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\nabc';
+    for (const name of ['file', 'other']) {
+      const response = await fetch(`${server.url}/api/v3/private/files/upload-intents/${intent.uuid}/commit`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.token}`, 'content-type': 'multipart/form-data; boundary=XX' },
+        body: cutOff.replace('name="file"', `name="${name}"`),
+      });
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('bad_request');
+    }
+    expect(await statusOf(intent.uuid)).toBe('pending');
+  });
+
   it('answers 413 to a file beyond the server limit (the largest max_bytes)', async () => {
     const intent = await createIntent(server.v3, { max_bytes: 20_971_520 });
     const refused = await failure(commit(intent.uuid, 'huge.pdf', fileBytes('pdf', 20_971_521), 'application/pdf'));
