@@ -2,6 +2,8 @@
 // printing its URL and ready-to-use credentials.
 import { egressModes, parseAllowList, type EgressMode } from '../mock-server/dispatch/egress-policy.js';
 import { trustedProxies } from '../mock-server/http/trusted-proxies.js';
+import { controlBodyLimits } from '../mock-server/http/body-limits.js';
+import { nestsDeeperThan } from '../mock-server/http/json-depth.js';
 import { logLevels, type LogLevel } from '../mock-server/log.js';
 import { defaultHeadersTimeoutMs, defaultRequestTimeoutMs, startMockServer, type RunningMockServer, type StartOptions } from '../mock-server/server.js';
 import { FixtureError, readFixtures } from '../mock-server/replay/fixture-format.js';
@@ -211,11 +213,16 @@ function replayOptions(dir: string | undefined, only: boolean): Pick<StartOption
 function loadOption(file: string | undefined): Pick<StartOptions, 'state'> {
   if (file === undefined) return {};
   let document: unknown;
+  let text: string;
   try {
-    document = JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
+    document = JSON.parse(text);
   } catch (error) {
     throw new UsageError(`--load ${file}: ${(error as Error).message}`);
   }
+  // The limit PUT /__mock/state holds a document to, so a sandbox loads the same whichever way.
+  const { jsonDepth } = controlBodyLimits('importSandboxState');
+  if (nestsDeeperThan(text, jsonDepth)) throw new UsageError(`--load ${file}: nests arrays and objects more than ${jsonDepth} levels deep`);
   try {
     return { state: readSandboxState(document) };
   } catch (error) {

@@ -4,7 +4,7 @@
 export const depositV1ErrorCodes = {
   "BAD_REQUEST": {
     "status": 400,
-    "condition": "The body is not well-formed JSON or the request cannot be parsed."
+    "condition": "The body is not well-formed JSON"
   },
   "UNAUTHORIZED": {
     "status": 401,
@@ -118,6 +118,7 @@ export const depositV1Info = {
   "x-assumption": "The description names 1.4.0 as the version that added cursor pagination, refresh and static addresses; we take it as the current v1 version.",
   "x-error-format": "v1",
   "x-body-limit-bytes": 65536,
+  "x-json-depth-limit": 64,
   "x-webhook-signature": {
     "algorithm": "hmac-sha256",
     "encoding": "hex",

@@ -4,7 +4,7 @@
 export const exchangeV3ErrorCodes = {
   "bad_request": {
     "status": 400,
-    "condition": "The body is not well-formed JSON or the request cannot be parsed."
+    "condition": "The body is not well-formed JSON"
   },
   "authentication_required": {
     "status": 401,
@@ -183,6 +183,7 @@ export const exchangeV3Info = {
   "version": "3.0.0",
   "x-error-format": "v3-envelope",
   "x-body-limit-bytes": 1048576,
+  "x-json-depth-limit": 64,
   "x-rate-limits": {
     "requests_per_minute": 600,
     "quota_daily": 100000,

@@ -4,7 +4,7 @@
 export const sandboxControlErrorCodes = {
   "bad_request": {
     "status": 400,
-    "condition": "The body is not well-formed JSON or the request cannot be parsed."
+    "condition": "The body is not well-formed JSON"
   },
   "unauthorized": {
     "status": 401,
@@ -70,5 +70,6 @@ export const sandboxControlInfo = {
   "version": "1.0.0",
   "x-error-format": "v3-envelope",
   "x-body-limit-bytes": 1048576,
+  "x-json-depth-limit": 64,
   "x-assumption": "The whole control API is ours (issue 4 names its rooms, not its shape); it reuses the v3 envelope and error codes so one client runtime and one error renderer serve all three contracts."
 } as const;

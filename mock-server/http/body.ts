@@ -1,7 +1,8 @@
 // Reads a request body within its limit, decoding its Content-Encoding, and keeps its bytes for
 // their SHA-256 (request signatures and idempotency fingerprints cover them; bodySha256):
 // - a JSON body (the family's limit, its contract's info.x-body-limit-bytes) is kept raw and
-//   parsed; a body without a Content-Type is read as JSON, another media type gets 415;
+//   parsed, and refused (400) when it nests deeper than info.x-json-depth-limit; a body without a
+//   Content-Type is read as JSON, another media type gets 415;
 // - a route whose body is `*/*` (the control API's webhook inbox) takes any bytes, kept raw;
 // - a multipart upload is streamed (multipart-body.ts): hashed whole, its file part reduced;
 // - an operation that takes no body ignores one: it is neither read nor signed.
@@ -12,8 +13,10 @@ import { hash } from 'node:crypto';
 import express, { type Request, type RequestHandler } from 'express';
 import type { RouteDefinition } from '../../generated/runtime/router-runtime.js';
 import { uploadLimits } from '../domain/files/upload-limits.js';
+import type { BodyLimits } from './body-limits.js';
 import { families } from './families.js';
 import { HttpError } from './http-error.js';
+import { nestsDeeperThan } from './json-depth.js';
 import { requestLocals, type FamilyName, type RequestLocals } from './locals.js';
 import { multipartOverheadBytes, readMultipartBody } from './multipart-body.js';
 import { bodyPending } from './pending-body.js';
@@ -58,8 +61,8 @@ export function refuseAnnouncedOversize(route: RouteDefinition, familyLimitBytes
   };
 }
 
-export function readBody(route: RouteDefinition, familyLimitBytes: number): RequestHandler[] {
-  const limit = bodyLimitOf(route, familyLimitBytes);
+export function readBody(route: RouteDefinition, limits: BodyLimits): RequestHandler[] {
+  const limit = bodyLimitOf(route, limits.bytes);
   const raw = express.raw({ type: () => true, limit });
   return [
     (req, res, next) => {
@@ -100,12 +103,19 @@ export function readBody(route: RouteDefinition, familyLimitBytes: number): Requ
           next(new HttpError(codes.unsupportedMediaType, 'Send the body as application/json.'));
           return;
         }
+        const text = bytes.toString('utf8');
         try {
-          req.body = JSON.parse(bytes.toString('utf8'));
-          next();
+          req.body = JSON.parse(text);
         } catch {
           next(new HttpError(codes.badRequest, 'The request body is not valid JSON.'));
+          return;
         }
+        if (nestsDeeperThan(text, limits.jsonDepth)) {
+          req.body = undefined;
+          next(new HttpError(codes.badRequest, `The request body nests arrays and objects more than ${limits.jsonDepth} levels deep.`));
+          return;
+        }
+        next();
       };
       if (isPlainBody(req)) readPlainBody(req, limit, (error, bytes) => read(error, bytes ?? noBody));
       else raw(req, res, (error?: unknown) => read(error, Buffer.isBuffer(req.body) ? req.body : noBody));

@@ -5,17 +5,16 @@
 // signed by its site. A hook may add a step once the platform has admitted a call, before
 // idempotency and the operation (the control API's injected faults).
 import type { RequestHandler, Response } from 'express';
-import { depositV1Info, type DepositV1ErrorCode } from '../../generated/deposit-v1/contract-data.js';
+import type { DepositV1ErrorCode } from '../../generated/deposit-v1/contract-data.js';
 import { operationValidators as depositV1Validators } from '../../generated/deposit-v1/validators.js';
-import { exchangeV3Info, type ExchangeV3ErrorCode } from '../../generated/exchange-v3/contract-data.js';
-import { sandboxControlInfo } from '../../generated/sandbox-control/contract-data.js';
+import type { ExchangeV3ErrorCode } from '../../generated/exchange-v3/contract-data.js';
 import { operationValidators as exchangeV3Validators } from '../../generated/exchange-v3/validators.js';
 import type { RouteDefinition } from '../../generated/runtime/router-runtime.js';
-import { operationExtension } from '../bundled-contracts.js';
 import type { Sandbox } from '../sandbox.js';
 import { authenticateV1, verifySignatureV1 } from './authenticate-v1.js';
 import { authenticateV3, verifySignatureV3 } from './authenticate-v3.js';
 import { readBody, refuseAnnouncedOversize } from './body.js';
+import { controlBodyLimits, v1BodyLimits, v3BodyLimits } from './body-limits.js';
 import { createIdempotency } from './idempotency.js';
 import { requestLocals } from './locals.js';
 import { rateLimit } from './rate-limit.js';
@@ -56,37 +55,34 @@ export function createPipeline(sandbox: Sandbox, hooks: PipelineHooks = {}): Pip
     validators: depositV1Validators,
   });
 
-  const v3Limit = exchangeV3Info['x-body-limit-bytes'];
-  const v1Limit = depositV1Info['x-body-limit-bytes'];
-  const controlLimit = sandboxControlInfo['x-body-limit-bytes'];
   // Usage is recorded right after authentication, so a key's refusals (429, bad signature,
   // idempotency conflict) count as its errors; the body is read only once the key may proceed.
   return {
     v3: (route) =>
       route.scope === undefined
-        ? [refuseAnnouncedOversize(route, v3Limit), ...readBody(route, v3Limit), ...admitted(route)]
+        ? [refuseAnnouncedOversize(route, v3BodyLimits.bytes), ...readBody(route, v3BodyLimits), ...admitted(route)]
         : [
-            refuseAnnouncedOversize(route, v3Limit),
+            refuseAnnouncedOversize(route, v3BodyLimits.bytes),
             authenticateV3(sandbox, route),
             recordUsage(sandbox, route.operationId),
             rateLimit(sandbox),
-            ...readBody(route, v3Limit),
+            ...readBody(route, v3BodyLimits),
             verifySignatureV3(sandbox),
             ...admitted(route),
             v3Idempotency(route),
           ],
     v1: (route) => [
-      refuseAnnouncedOversize(route, v1Limit),
+      refuseAnnouncedOversize(route, v1BodyLimits.bytes),
       authenticateV1(sandbox, route),
-      ...readBody(route, v1Limit),
+      ...readBody(route, v1BodyLimits),
       verifySignatureV1(),
       ...admitted(route),
       v1Idempotency(route),
     ],
     control: (route) => {
-      // An operation may declare a larger limit of its own (importSandboxState: a whole sandbox).
-      const limit = (operationExtension('sandbox-control', route.operationId, 'x-body-limit-bytes') as number | undefined) ?? controlLimit;
-      return [refuseAnnouncedOversize(route, limit), ...readBody(route, limit)];
+      // An operation may declare larger limits of its own (importSandboxState: a whole sandbox).
+      const limits = controlBodyLimits(route.operationId);
+      return [refuseAnnouncedOversize(route, limits.bytes), ...readBody(route, limits)];
     },
   };
 }

@@ -8,10 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { depositV1Routes } from '../../generated/deposit-v1/routes.js';
 import { ApiError, type ExchangeV3Client } from '../../generated/exchange-v3/client.js';
-import { exchangeV3Info } from '../../generated/exchange-v3/contract-data.js';
 import { exchangeV3Routes } from '../../generated/exchange-v3/routes.js';
 import { operationValidators } from '../../generated/exchange-v3/validators.js';
 import { VirtualClock } from '../../mock-server/clock.js';
+import { v3BodyLimits } from '../../mock-server/http/body-limits.js';
 import { readBody } from '../../mock-server/http/body.js';
 import { errorHandler } from '../../mock-server/http/error-handler.js';
 import { createIdempotency, replayedHeader } from '../../mock-server/http/idempotency.js';
@@ -49,7 +49,7 @@ async function startTestApp(): Promise<TestApp> {
     validators: operationValidators,
   });
   const app = express();
-  app.post('/things', requestContext('v3', clock), ...readBody(route, exchangeV3Info['x-body-limit-bytes']), idempotency(route), async (req, res) => {
+  app.post('/things', requestContext('v3', clock), ...readBody(route, v3BodyLimits), idempotency(route), async (req, res) => {
     runs += 1;
     const run = runs;
     // Stay in flight for a moment so duplicates arrive while this one runs.

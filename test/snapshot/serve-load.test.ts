@@ -1,6 +1,7 @@
 // `exchange-api-kit serve --load FILE` as a process: it starts from a document GET /__mock/state
 // exported (a minted key of the document answers), and exits 2 naming the file when the file is
-// not JSON, not a sandbox state document, or holds records that do not fit together.
+// not JSON, nests deeper than PUT /__mock/state allows, is not a sandbox state document, or holds
+// records that do not fit together.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +45,7 @@ describe('serve --load', () => {
   it.each([
     ['not JSON', () => '{"format": ', /--load .*broken\.json: .*JSON/],
     ['another version', () => ({ ...state, version: 2 }), /--load .*broken\.json: not a sandbox state document: \/version/],
+    ['nested deeper than importSandboxState allows', () => `{"version":${'['.repeat(1000)}${']'.repeat(1000)}}`, /--load .*broken\.json: nests arrays and objects more than \d+ levels deep/],
     ['records that do not fit', () => ({ ...state, accounts: { ...state.accounts, sites: [...state.accounts.sites, ...state.accounts.sites.slice(-1)] } }), /--load: the document's records do not fit together: \/accounts\/sites/],
   ])('exits 2 on a document that is %s, saying why', async (_case, document, message) => {
     const exit = await output(run(['serve', '--port', '0', '--load', writeDocument('broken.json', document())]));
