@@ -10,7 +10,7 @@
 // 415, too large 413. A body announced larger than the limit is refused before anything else
 // runs (refuseAnnouncedOversize), so a client cannot hold a connection open on a huge promise.
 import { hash } from 'node:crypto';
-import express, { type Request, type RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { RouteDefinition } from '../../generated/runtime/router-runtime.js';
 import { uploadLimits } from '../domain/files/upload-limits.js';
 import type { BodyLimits } from './body-limits.js';
@@ -20,7 +20,7 @@ import { nestsDeeperThan } from './json-depth.js';
 import { requestLocals, type FamilyName, type RequestLocals } from './locals.js';
 import { multipartOverheadBytes, readMultipartBody } from './multipart-body.js';
 import { bodyPending } from './pending-body.js';
-import { isPlainBody, readPlainBody } from './plain-body.js';
+import { readBodyBytes } from './streamed-body.js';
 
 /** The raw body of every request that has none (empty, so nothing can change it). */
 const noBody = Buffer.alloc(0);
@@ -63,7 +63,6 @@ export function refuseAnnouncedOversize(route: RouteDefinition, familyLimitBytes
 
 export function readBody(route: RouteDefinition, limits: BodyLimits): RequestHandler[] {
   const limit = bodyLimitOf(route, limits.bytes);
-  const raw = express.raw({ type: () => true, limit });
   return [
     (req, res, next) => {
       const locals = requestLocals(res);
@@ -117,8 +116,7 @@ export function readBody(route: RouteDefinition, limits: BodyLimits): RequestHan
         }
         next();
       };
-      if (isPlainBody(req)) readPlainBody(req, limit, (error, bytes) => read(error, bytes ?? noBody));
-      else raw(req, res, (error?: unknown) => read(error, Buffer.isBuffer(req.body) ? req.body : noBody));
+      readBodyBytes(req, limit, (error, bytes) => read(error, bytes ?? noBody));
     },
   ];
 }
@@ -134,16 +132,16 @@ function isJsonType(req: Request): boolean {
 }
 
 /**
- * What went wrong reading a body, as the family's 4xx. body-parser marks the client's faults
- * with a 4xx status (zlib errors of a body that does not decode included); anything else is
- * passed on as it is, a fault of the mock.
+ * What went wrong reading a body, as the family's 4xx. The readers (streamed-body.ts) mark the
+ * client's faults with a 4xx status and body-parser's `type` names (zlib errors of a body that
+ * does not decode included); anything else is passed on as it is, a fault of the mock.
  */
 function readFailure(error: unknown, family: FamilyName, req: Request): unknown {
   const codes = families[family].codes;
   const { type, status } = (typeof error === 'object' && error !== null ? error : {}) as { type?: unknown; status?: unknown };
   const encoding = req.get('content-encoding');
   if (type === 'entity.too.large' || status === 413) return new HttpError(codes.payloadTooLarge, 'The request body is too large.');
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported' || status === 415) {
+  if (type === 'encoding.unsupported' || status === 415) {
     return new HttpError(codes.unsupportedMediaType, `The request body's encoding (${encoding ?? 'its charset'}) is not supported.`);
   }
   if (typeof status !== 'number' || status < 400 || status >= 500) return error;

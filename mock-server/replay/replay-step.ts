@@ -4,11 +4,12 @@
 // in the family's error format. A body is read only when a recording of the same method, path
 // and query exists, within the family's size limit, and is left for the body step when no
 // recording takes it (that step then reuses the bytes instead of reading the stream again).
-import express, { type RequestHandler, type Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Clock } from '../clock.js';
 import { families, sendError } from '../http/families.js';
 import { HttpError } from '../http/http-error.js';
 import { requestLocals } from '../http/locals.js';
+import { readBodyBytes } from '../http/streamed-body.js';
 import { bodyBytes, type LoadedFixture } from './fixture-format.js';
 import { ReplayBook, type ReplayOptions } from './replay-book.js';
 
@@ -18,7 +19,6 @@ export const replayedFromHeader = 'X-Mock-Replayed-From';
 const notReplayed = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authenticate', 'content-length', 'content-encoding']);
 
 export function replayStep(options: ReplayOptions, clock: Clock, limitBytes: number): RequestHandler {
-  const raw = express.raw({ type: () => true, limit: limitBytes });
   return (req, res, next) => {
     const url = req.originalUrl;
     const mark = url.indexOf('?');
@@ -36,12 +36,13 @@ export function replayStep(options: ReplayOptions, clock: Clock, limitBytes: num
       settle(Buffer.alloc(0));
       return;
     }
-    raw(req, res, (error?: unknown) => {
+    readBodyBytes(req, limitBytes, (error, bytes) => {
       if (error !== undefined) {
         next(error);
         return;
       }
-      settle(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+      req.body = bytes; // the body step reuses it when no recording takes the request
+      settle(bytes ?? Buffer.alloc(0));
     });
   };
 }
