@@ -144,11 +144,11 @@ export type SandboxStateLoaded = {
 /** Where a seeded random stream stands, so ids and data continue from there. */
 export type RandomStreamState = number;
 
-/** An instant, in milliseconds since 1970-01-01T00:00:00Z. */
+/** An instant, in milliseconds since 1970-01-01T00:00:00Z, at most 9999-12-31T23:59:59.999Z. */
 export type EpochMs = number;
 
 export type SandboxStateClock = {
-  /** How far the virtual clock runs ahead of real time. */
+  /** How far the virtual clock runs ahead of real time (no further than an EpochMs reaches). */
   offset_ms: number;
   /** The frozen virtual instant; null while the clock runs. */
   frozen_at_ms: EpochMs | null;

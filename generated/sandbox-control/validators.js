@@ -5354,8 +5354,8 @@ export const exportSandboxState_response_200 = validate81;
 const schema37 = {"allOf":[{"$ref":"#/components/schemas/SuccessEnvelope"},{"type":"object","required":["result"],"properties":{"result":{"$ref":"#/components/schemas/SandboxState"}}}]};
 const schema38 = {"type":"object","description":"The whole sandbox, as `GET /state` exports it and `PUT /state` loads it.","required":["format","version","taken_at","seed","clock","random","accounts","limits","webhooks","exchange","deposits","files"],"additionalProperties":false,"properties":{"format":{"const":"exchange-api-kit/sandbox-state"},"version":{"const":1,"description":"The document's version; a mock loads only its own version."},"taken_at":{"type":"string","format":"date-time","description":"The virtual instant of the export."},"seed":{"$ref":"#/components/schemas/Seed"},"clock":{"$ref":"#/components/schemas/SandboxStateClock"},"random":{"$ref":"#/components/schemas/RandomStreamState"},"accounts":{"$ref":"#/components/schemas/SandboxStateAccounts"},"limits":{"$ref":"#/components/schemas/SandboxStateLimits"},"webhooks":{"$ref":"#/components/schemas/SandboxStateWebhooks"},"exchange":{"$ref":"#/components/schemas/SandboxStateExchange"},"deposits":{"$ref":"#/components/schemas/SandboxStateDeposits"},"files":{"$ref":"#/components/schemas/SandboxStateFiles"}}};
 const func13 = Object.prototype.hasOwnProperty;
-const schema39 = {"type":"object","required":["offset_ms","frozen_at_ms"],"additionalProperties":false,"properties":{"offset_ms":{"type":"integer","description":"How far the virtual clock runs ahead of real time."},"frozen_at_ms":{"description":"The frozen virtual instant; null while the clock runs.","oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]}}};
-const schema40 = {"type":"integer","description":"An instant, in milliseconds since 1970-01-01T00:00:00Z."};
+const schema39 = {"type":"object","required":["offset_ms","frozen_at_ms"],"additionalProperties":false,"properties":{"offset_ms":{"type":"integer","minimum":-253402300799999,"maximum":253402300799999,"description":"How far the virtual clock runs ahead of real time (no further than an EpochMs reaches)."},"frozen_at_ms":{"description":"The frozen virtual instant; null while the clock runs.","oneOf":[{"$ref":"#/components/schemas/EpochMs"},{"type":"null"}]}}};
+const schema40 = {"type":"integer","minimum":0,"maximum":253402300799999,"description":"An instant, in milliseconds since 1970-01-01T00:00:00Z, at most 9999-12-31T23:59:59.999Z.","x-assumption":"Every instant is shown as an ISO 8601 date-time; one past year 9999 has no four-digit form, and one past 275760 none at all, so a sandbox holding it could not be read back."};
 
 function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5376,6 +5376,28 @@ else {
 vErrors.push(err0);
 }
 errors++;
+}
+if((typeof data == "number") && (isFinite(data))){
+if(data > 253402300799999 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253402300799999},message:"must be <= 253402300799999"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 0 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
 }
 validate86.errors = vErrors;
 return errors === 0;
@@ -5438,6 +5460,28 @@ vErrors.push(err3);
 }
 errors++;
 }
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 253402300799999 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/offset_ms",schemaPath:"#/properties/offset_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253402300799999},message:"must be <= 253402300799999"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data0 < -253402300799999 || isNaN(data0)){
+const err5 = {instancePath:instancePath+"/offset_ms",schemaPath:"#/properties/offset_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: -253402300799999},message:"must be >= -253402300799999"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
 }
 if(data.frozen_at_ms !== undefined){
 let data1 = data.frozen_at_ms;
@@ -5456,12 +5500,12 @@ passing0 = 0;
 }
 const _errs7 = errors;
 if(data1 !== null){
-const err4 = {instancePath:instancePath+"/frozen_at_ms",schemaPath:"#/properties/frozen_at_ms/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err6 = {instancePath:instancePath+"/frozen_at_ms",schemaPath:"#/properties/frozen_at_ms/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err4];
+vErrors = [err6];
 }
 else {
-vErrors.push(err4);
+vErrors.push(err6);
 }
 errors++;
 }
@@ -5477,12 +5521,12 @@ passing0 = 1;
 }
 }
 if(!valid1){
-const err5 = {instancePath:instancePath+"/frozen_at_ms",schemaPath:"#/properties/frozen_at_ms/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+const err7 = {instancePath:instancePath+"/frozen_at_ms",schemaPath:"#/properties/frozen_at_ms/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err5];
+vErrors = [err7];
 }
 else {
-vErrors.push(err5);
+vErrors.push(err7);
 }
 errors++;
 }
@@ -5500,12 +5544,12 @@ vErrors = null;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err6];
+vErrors = [err8];
 }
 else {
-vErrors.push(err6);
+vErrors.push(err8);
 }
 errors++;
 }

@@ -144,6 +144,16 @@ describe('a document that cannot be loaded', () => {
     await expectRefusedUntouched(target, { ...good, webhooks: { ...good.webhooks, deliveries: [delivery] } }, 'webhooks.deliveries.0.eventId');
   });
 
+  it.each([
+    ['the frozen clock', (doc: SandboxState) => ({ ...doc, clock: { ...doc.clock, frozen_at_ms: 9e15 } }), 'clock.frozen_at_ms'],
+    ["the clock's offset", (doc: SandboxState) => ({ ...doc, clock: { ...doc.clock, offset_ms: 9e15 } }), 'clock.offset_ms'],
+    ["a key's creation", (doc: SandboxState) => ({ ...doc, accounts: { ...doc.accounts, keys: doc.accounts.keys.map((key) => ({ ...key, createdAtMs: 9e15 })) } }), 'accounts.keys.0.createdAtMs'],
+  ])('refuses an instant past what a date-time can show: %s', async (_what, change, where) => {
+    // Such an instant once loaded, then every answer showing it failed and the process ended.
+    await expectRefusedUntouched(target, change(good), where);
+    expect((await target.v3.privatePing()).status).toBe(200);
+  });
+
   it('refuses a site subscribed to an event type the v1 contract does not have', async () => {
     const site = { ...good.accounts.sites[0]!, id: 9, apiKey: 'site_unknown_event', webhookEvents: ['deposit.paid', 'deposit.teleported'] };
     await expectRefusedUntouched(target, { ...good, accounts: { ...good.accounts, sites: [...good.accounts.sites, site] } }, 'accounts.sites.1.webhookEvents.1');
