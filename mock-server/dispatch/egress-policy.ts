@@ -82,7 +82,8 @@ export class EgressPolicy {
     }
     const problem = urlProblem(target);
     if (problem !== undefined) return problem;
-    const host = target.hostname.replace(/^\[|\]$/g, '');
+    // A name's trailing dot (`localhost.`) names the same host.
+    const host = target.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
     const address = isIP(host) !== 0 ? host : host === 'localhost' || host.endsWith('.localhost') ? '127.0.0.1' : undefined;
     if (address === undefined) return undefined;
     const verdict = this.check(address, targetPort(target));
@@ -92,7 +93,7 @@ export class EgressPolicy {
 
   /** Whether a connection to `address` (an IP address) on `port` is permitted. */
   check(address: string, port: number): Verdict {
-    const ip = ipaddr.process(address);
+    const ip = carriedAddress(address);
     const text = ip.toString();
     const range: Range = ip.range();
     if (this.ownListener?.isOwn(ip, port) === true) {
@@ -110,6 +111,19 @@ export class EgressPolicy {
       reason: `${text} is ${what}, which webhook egress "${this.mode}" does not reach (--webhook-egress, --webhook-allow)`,
     };
   }
+}
+
+/**
+ * The address a connection to `address` reaches, for judging: an IPv6 address that carries an
+ * IPv4 one is judged as that. ipaddr reads the mapped form (::ffff:a.b.c.d) so; the deprecated
+ * IPv4-compatible form (::a.b.c.d, which ipaddr calls plain unicast) too, since a system that
+ * still routes it reaches the IPv4 host: ::127.0.0.1 is loopback, not a public address.
+ */
+function carriedAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 {
+  const ip = ipaddr.process(address);
+  if (ip.kind() !== 'ipv6' || ip.range() !== 'unicast') return ip;
+  const bytes = ip.toByteArray();
+  return bytes.slice(0, 12).every((byte) => byte === 0) ? ipaddr.fromByteArray(bytes.slice(12)) : ip;
 }
 
 /** What makes a URL one webhooks are never sent to, whatever its address: another scheme than http(s), credentials in it. */

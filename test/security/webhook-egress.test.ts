@@ -73,7 +73,7 @@ async function refusedEverywhere(server: TestServer, url: string): Promise<void>
 }
 
 describe('metadata addresses', () => {
-  it.each(['http://169.254.169.254/latest/meta-data/', 'http://100.100.100.200/latest/meta-data/', 'http://[fd00:ec2::254]/latest/meta-data/'])(
+  it.each(['http://169.254.169.254/latest/meta-data/', 'http://[::169.254.169.254]/latest/meta-data/', 'http://100.100.100.200/latest/meta-data/', 'http://[fd00:ec2::254]/latest/meta-data/'])(
     'never registers %s, in any mode',
     async (url) => {
       for (const server of [local, shared, sharedWithAllow]) {
@@ -100,7 +100,8 @@ describe('link-local addresses', () => {
 });
 
 describe('private addresses', () => {
-  it.each(['http://10.1.2.3/hook', 'http://172.16.0.1/hook', 'http://192.168.1.10:8443/hook', 'http://[fd12:3456::1]/hook', 'http://100.64.0.1/hook'])(
+  // [::10.0.0.1]: the deprecated IPv4-compatible form carries 10.0.0.1, and is judged as that.
+  it.each(['http://10.1.2.3/hook', 'http://172.16.0.1/hook', 'http://192.168.1.10:8443/hook', 'http://[fd12:3456::1]/hook', 'http://100.64.0.1/hook', 'http://[::10.0.0.1]/hook'])(
     'a shared sandbox (public) refuses %s; the default (local) accepts it',
     async (url) => {
       expect((await registrationRefusal(shared, url))?.join(' ')).toMatch(/webhook egress "public" does not reach/);
@@ -112,7 +113,8 @@ describe('private addresses', () => {
 
 describe('loopback addresses', () => {
   it('a shared sandbox refuses them at registration, localhost included', async () => {
-    for (const url of [`http://127.0.0.1:${receiverPort()}/hook`, `http://localhost:${receiverPort()}/hook`, `http://[::1]:${receiverPort()}/hook`]) {
+    const loopbacks = ['127.0.0.1', 'localhost', 'localhost.', 'LOCALHOST.', '[::1]', '[::127.0.0.1]', '[::ffff:127.0.0.1]'];
+    for (const url of loopbacks.map((host) => `http://${host}:${receiverPort()}/hook`)) {
       expect((await registrationRefusal(shared, url))?.join(' '), url).toMatch(/loopback/);
     }
   });
