@@ -194,9 +194,10 @@ export class Sandbox {
     // The store keeps the clock's setting, so a durable engine resumes the virtual time it left.
     this.clock.onChange((setting) => void this.store.clock.save(setting));
     // Retries that an advance makes due are sent at once, asynchronously like real deliveries
-    // (POST /__mock/webhooks/run-due waits for them).
+    // (POST /__mock/webhooks/run-due waits for them). A run that fails (a store that cannot read
+    // a delivery) ends here, as the dispatcher's own beat's do: unheard, it would end the process.
     this.clock.onAdvance(() => {
-      void this.webhooks.dispatcher.runDue();
+      void this.webhooks.dispatcher.runDue().catch(() => undefined);
     });
     // What an advance made expire goes at once, not on the next beat.
     this.clock.onAdvance((now) => this.store.sweepExpired(now.getTime(), sweepBatch).then(() => undefined));
