@@ -61,6 +61,11 @@ describe('sqlite: files', () => {
     expect(digest(path)).toBe(before);
   });
 
+  it('refuse a path SQLite cannot keep a database at, naming it', async () => {
+    // A device: SQLite opens it, then cannot write its journal there (once a crash with a trace).
+    expect((await refusal('sqlite:/dev/null')).message).toMatch(/^cannot use \/dev\/null as a sandbox database: /);
+  });
+
   it('name the flag when the engine spec is not understood', async () => {
     for (const spec of ['', 'sqlite:', 'mongodb://localhost/x', 'Memory']) {
       expect((await refusal(spec)).message).toMatch(/^--store .* is not understood: use memory, sqlite:PATH or postgres:/);

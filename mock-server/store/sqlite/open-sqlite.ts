@@ -32,8 +32,15 @@ export async function openSqliteStore(path: string): Promise<SqliteStore> {
     return new SqliteStore(db, file);
   } catch (error) {
     db.close();
-    throw isBusy(error) ? heldElsewhere(file) : error;
+    if (isBusy(error)) throw heldElsewhere(file);
+    // SQLite's own failures (a device, a file or folder it may not write): the file named, no trace.
+    throw isSqliteError(error) ? new StoreOpenError(`cannot use ${file} as a sandbox database: ${error.message}`) : error;
   }
+}
+
+function isSqliteError(error: unknown): error is Error & { code: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && typeof code === 'string' && code.startsWith('SQLITE_');
 }
 
 async function loadDriver(): Promise<DatabaseConstructor> {
@@ -52,8 +59,11 @@ function checkSandboxFile(db: import('better-sqlite3').Database, file: string): 
     const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sandbox_meta'").get() !== undefined;
     format = hasMeta ? (db.prepare("SELECT value FROM sandbox_meta WHERE name = 'format'").get() as { value: string } | undefined)?.value : undefined;
   } catch (error) {
-    if (isBusy(error)) throw error;
-    throw new StoreOpenError(`${file} is not a sandbox database (not an SQLite file)`);
+    if (isBusy(error) || !isSqliteError(error)) throw error;
+    // Only SQLite's own verdict says the file is not a database; a file it cannot read (a folder
+    // it may not write its WAL index in) is a file it cannot use, said so below.
+    if (error.code === 'SQLITE_NOTADB') throw new StoreOpenError(`${file} is not a sandbox database (not an SQLite file)`);
+    throw error;
   }
   const empty = version === 0 && db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table'").get() === undefined;
   if (empty) return;
