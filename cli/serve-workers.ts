@@ -1,5 +1,5 @@
 // `serve --workers N`: a node:cluster primary that forks N workers, each the same `serve` on the
-// same port (the primary accepts and hands connections round-robin) over the same postgres://
+// same port (each accepts on the listening socket they share) over the same postgres://
 // sandbox: one of them holds it, the others are its replicas (mock-server/replica/). The primary
 // serves nothing itself. It forwards SIGINT/SIGTERM to the workers and exits 0 once they have all
 // stopped, and it replaces a worker that dies while it runs, so a killed holder's place is taken
@@ -20,6 +20,12 @@ export interface WorkersPlan {
 export async function serveWithWorkers(plan: WorkersPlan, argv: readonly string[], io: CommandIo): Promise<number> {
   // Every worker, and every replacement, must listen on the one port: a port 0 is chosen once here.
   const port = plan.port === 0 ? await freePort(plan.host) : plan.port;
+  // The workers accept their connections themselves. With node's default (the primary accepts
+  // and hands each connection to a worker in turn), a connection handed to the holder as it was
+  // killed stayed with the primary, open and unanswered, for good; accepted by the worker, it
+  // closes with it, and the client sees the failure at once. That the kernel may give one worker
+  // more connections than the other does not matter here: the holder answers every request anyway.
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   cluster.setupPrimary({ args: ['serve', ...argv, '--port', String(port)] });
   let stopping = false;
   // A worker that dies before it ever listened (port in use, database unreachable) is not

@@ -50,7 +50,7 @@ describe.each(durableEngines().filter((engine) => engine.name === 'postgres'))('
     const url = /listening on (http:\/\/\S+)\n  v3/.exec(started)![1]!;
     expect(started).toContain(`listening on ${url} as a replica`);
     const token = /token: (\S+)/.exec(started)![1]!;
-    // A connection per request: the primary hands connections to the workers in turn, and the
+    // A connection per request: the kernel gives each to one worker or the other, and the
     // requests a replica gets it forwards to the holder.
     const closing: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), connection: 'close' } });
     const v3 = new ExchangeV3Client({ baseUrl: url, token, retry: false, fetch: closing });
@@ -80,6 +80,46 @@ describe.each(durableEngines().filter((engine) => engine.name === 'postgres'))('
     expect(await exit).toBe(0);
     const survivor = workerPids.find((pid) => pid !== holderPid)!;
     expect([survivor, newPid].filter(alive)).toEqual([]);
+  }, 60_000);
+});
+
+describe.each(durableEngines().filter((engine) => engine.name === 'postgres'))('serve --workers on the $name engine, its holder killed under load', (engine) => {
+  afterAll(() => engine.cleanUp());
+
+  it('ends every request: answered, or failed with the killed process, never left waiting', async () => {
+    const spec = await engine.place();
+    const child = run(['serve', '--workers', '2', '--port', '0', '--log-level', 'silent', '--store', spec]);
+    const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const started = await printed(child, /try: curl[^\n]*\n[\s\S]*as a replica|as a replica[\s\S]*try: curl[^\n]*\n/);
+    const holderPid = Number(/ pid: (\d+)/.exec(started)![1]);
+    const url = /listening on (http:\/\/\S+)\n  v3/.exec(started)![1]!;
+
+    // Four clients, a new connection a request, while the holder is killed: a connection the
+    // primary was handing to it as it died once stayed open unanswered for good.
+    const outcomes = { answered: 0, failed: 0, leftWaiting: 0 };
+    let sending = true;
+    const client = async () => {
+      while (sending) {
+        try {
+          await (await fetch(`${url}/__mock/clock`, { headers: { connection: 'close' }, signal: AbortSignal.timeout(15_000) })).text();
+          outcomes.answered += 1;
+        } catch (error) {
+          outcomes[(error as Error).name === 'TimeoutError' ? 'leftWaiting' : 'failed'] += 1;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    const clients = Array.from({ length: 4 }, client);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    process.kill(holderPid, 'SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    sending = false;
+    await Promise.all(clients);
+    expect(outcomes.leftWaiting).toBe(0);
+    expect(outcomes.answered).toBeGreaterThan(0);
+
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
   }, 60_000);
 });
 
