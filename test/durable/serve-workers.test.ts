@@ -36,18 +36,23 @@ function printed(child: ReturnType<typeof run>, pattern: RegExp): Promise<string
   });
 }
 
+/** `serve --workers 2` on `spec`, once both workers have printed their banners. */
+async function startWorkers(spec: string) {
+  const child = run(['serve', '--workers', '2', '--port', '0', '--log-level', 'silent', '--store', spec]);
+  const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const started = await printed(child, /try: curl[^\n]*\n[\s\S]*as a replica|as a replica[\s\S]*try: curl[^\n]*\n/);
+  const holderPid = Number(/ pid: (\d+)/.exec(started)![1]);
+  const url = /listening on (http:\/\/\S+)\n  v3/.exec(started)![1]!;
+  return { child, exit, started, holderPid, url };
+}
+
 describe.each(durableEngines().filter((engine) => engine.name === 'postgres'))('serve --workers on the $name engine', (engine) => {
   afterAll(() => engine.cleanUp());
 
   it('answers on one port; a killed holder is replaced with every record kept; SIGTERM stops all and exits 0', async () => {
-    const spec = await engine.place();
-    const child = run(['serve', '--workers', '2', '--port', '0', '--log-level', 'silent', '--store', spec]);
-    const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    const started = await printed(child, /try: curl[^\n]*\n[\s\S]*as a replica|as a replica[\s\S]*try: curl[^\n]*\n/);
+    const { child, exit, started, holderPid, url } = await startWorkers(await engine.place());
     const workerPids = /pids (\d+), (\d+)\)/.exec(started)!.slice(1).map(Number);
-    const holderPid = Number(/ pid: (\d+)/.exec(started)![1]);
     expect(workerPids).toContain(holderPid);
-    const url = /listening on (http:\/\/\S+)\n  v3/.exec(started)![1]!;
     expect(started).toContain(`listening on ${url} as a replica`);
     const token = /token: (\S+)/.exec(started)![1]!;
     // A connection per request: the kernel gives each to one worker or the other, and the
@@ -81,18 +86,9 @@ describe.each(durableEngines().filter((engine) => engine.name === 'postgres'))('
     const survivor = workerPids.find((pid) => pid !== holderPid)!;
     expect([survivor, newPid].filter(alive)).toEqual([]);
   }, 60_000);
-});
 
-describe.each(durableEngines().filter((engine) => engine.name === 'postgres'))('serve --workers on the $name engine, its holder killed under load', (engine) => {
-  afterAll(() => engine.cleanUp());
-
-  it('ends every request: answered, or failed with the killed process, never left waiting', async () => {
-    const spec = await engine.place();
-    const child = run(['serve', '--workers', '2', '--port', '0', '--log-level', 'silent', '--store', spec]);
-    const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    const started = await printed(child, /try: curl[^\n]*\n[\s\S]*as a replica|as a replica[\s\S]*try: curl[^\n]*\n/);
-    const holderPid = Number(/ pid: (\d+)/.exec(started)![1]);
-    const url = /listening on (http:\/\/\S+)\n  v3/.exec(started)![1]!;
+  it('ends every request when the holder is killed under load: answered, or failed with it, never left waiting', async () => {
+    const { child, exit, holderPid, url } = await startWorkers(await engine.place());
 
     // Four clients, a new connection a request, while the holder is killed: a connection the
     // primary was handing to it as it died once stayed open unanswered for good.
