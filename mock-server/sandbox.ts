@@ -279,6 +279,9 @@ export class Sandbox {
     this.usage.clear();
     if (loaded.store !== undefined) await this.store.clear();
     this.clock.restore(loaded.clock);
+    // Emptying the store took its clock setting with it: keep the loaded one, as every clock
+    // change is kept, so a restart on a durable store resumes it.
+    if (loaded.store !== undefined) await this.store.clock.save(this.clock.setting());
     await loaded.store?.(this.store, this.clock.nowMs());
     this.install(generation);
     await this.journal?.rewrite();
