@@ -1,6 +1,7 @@
 // Opening a sandbox database on a real PostgreSQL server: replicas starting together migrate
-// once; an unreachable server fails naming the URL without its password; a database of something
-// else or of a newer schema is refused and left as it was.
+// once; an unreachable server fails naming the URL without its password (the user's or the
+// `password` query parameter), which an open store's location leaves out too; a database of
+// something else or of a newer schema is refused and left as it was.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../mock-server/store/open-store.js';
@@ -43,6 +44,18 @@ describe.runIf(hasPostgres)('postgres:// databases', () => {
     expect(error).toBeInstanceOf(StoreUnreachableError);
     expect((error as Error).message).toContain('postgres://kit:***@127.0.0.1:1/nowhere');
     expect((error as Error).message).not.toContain('s3cret-password');
+  });
+
+  it('name the URL without a password given as its query parameter, when unreachable and once open', async () => {
+    const error = await openStore('postgres://kit@127.0.0.1:1/nowhere?password=s3cret-password&sslmode=disable').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreUnreachableError);
+    expect((error as Error).message).toContain('postgres://kit@127.0.0.1:1/nowhere?password=***&sslmode=disable');
+    expect((error as Error).message).not.toContain('s3cret-password');
+    // The server trusts its local users, so it takes the password and ignores it.
+    const url = await server.createDatabase();
+    const store = await openStore(`${url}?password=s3cret-password`);
+    expect(store.location).toBe(`${url}?password=***`);
+    await store.close();
   });
 
   it('refuse the database of another program and a newer sandbox schema, leaving them as they were', async () => {
