@@ -58,29 +58,35 @@ export function optionsHelp(specs: readonly OptionSpec[]): string {
 }
 
 /**
- * The values given for `specs` (absent ones are left out) and the positional arguments. When
- * `specs` includes configOption, its file is read too.
+ * The values given for `specs` (absent ones are left out), where each came from (`--port`,
+ * `PORT`, `"port" in mock.yaml`: how a message about the value names it) and the positional
+ * arguments. When `specs` includes configOption, its file is read too.
  */
 export function readOptions(
   specs: readonly OptionSpec[],
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
   options: { positionals?: boolean } = {},
-): { values: OptionValues; positionals: string[] } {
+): { values: OptionValues; sources: Record<string, string>; positionals: string[] } {
   const parsed = parseFlags(specs, argv, options.positionals ?? false);
   const values: OptionValues = {};
+  const sources: Record<string, string> = {};
   const configPath = stringOf(parsed.values.config) ?? nonEmpty(env[configOption.env!]);
   const fromFile = specs.includes(configOption) && configPath !== undefined ? readConfigFile(configPath, specs) : {};
   for (const spec of specs) {
     if (spec === configOption || spec === helpOption) continue;
     const flag = parsed.values[spec.name];
     const envText = spec.env === undefined ? undefined : env[spec.env];
-    if (flag !== undefined && flag !== false) values[spec.name] = convert(spec, flag, `--${spec.name}`);
-    else if (envText !== undefined && envText !== '') values[spec.name] = convert(spec, envText, spec.env!);
-    else if (fromFile[spec.name] !== undefined) values[spec.name] = convert(spec, fromFile[spec.name], `"${spec.name}" in ${configPath}`);
+    let given: { value: unknown; where: string } | undefined;
+    if (flag !== undefined && flag !== false) given = { value: flag, where: `--${spec.name}` };
+    else if (envText !== undefined && envText !== '') given = { value: envText, where: spec.env! };
+    else if (fromFile[spec.name] !== undefined) given = { value: fromFile[spec.name], where: `"${spec.name}" in ${configPath}` };
+    if (given === undefined) continue;
+    values[spec.name] = convert(spec, given.value, given.where);
+    sources[spec.name] = given.where;
   }
   if (parsed.values.help === true) values.help = true;
-  return { values, positionals: parsed.positionals };
+  return { values, sources, positionals: parsed.positionals };
 }
 
 function parseFlags(specs: readonly OptionSpec[], argv: readonly string[], allowPositionals: boolean) {

@@ -133,10 +133,12 @@ Exit codes: 0 stopped by SIGINT/SIGTERM or --help, 1 failed to start (e.g. port 
 export function serveStartOptions(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
-): { help: true } | { help: false; start: StartOptions; store: string; workers: number | undefined } {
-  const { values } = readOptions(serveOptions, argv, env);
+): { help: true } | { help: false; start: StartOptions; store: string; storeGivenBy: string; workers: number | undefined } {
+  const { values, sources } = readOptions(serveOptions, argv, env);
   if (values.help === true) return { help: true };
-  const store = storeSpecOf(values.store as string | undefined);
+  // How messages about the store name where it was given (the flag, MOCK_STORE or the config file).
+  const storeGivenBy = sources.store ?? '--store';
+  const store = storeSpecOf(values.store as string | undefined, storeGivenBy);
   const given = (name: string, key: keyof StartOptions): Partial<StartOptions> => (values[name] === undefined ? {} : { [key]: values[name] });
   const seconds = (name: string, key: keyof StartOptions): Partial<StartOptions> => (values[name] === undefined ? {} : { [key]: (values[name] as number) * 1000 });
   const egress = webhookEgressOf(values);
@@ -147,6 +149,7 @@ export function serveStartOptions(
   return {
     help: false,
     store,
+    storeGivenBy,
     workers: workersOf(values.workers as number | undefined, store),
     start: {
       port: (values.port as number | undefined) ?? 4010,
@@ -179,11 +182,11 @@ function peerOptions(host: string | undefined, advertisedHost: string | undefine
   return host === undefined && advertisedHost === undefined ? {} : { peer: { host, advertisedHost } };
 }
 
-/** --store, checked for its form (the file or database is opened at start). */
-function storeSpecOf(spec: string | undefined): string {
+/** --store, checked for its form (the file or database is opened at start); `where`: where it was given. */
+function storeSpecOf(spec: string | undefined, where: string): string {
   if (spec === undefined) return 'memory';
   if (isStoreSpec(spec)) return spec;
-  throw new UsageError(`--store ${JSON.stringify(spec)} is not understood: use ${storeSpecHelp}`);
+  throw new UsageError(`${where} is not understood: use ${storeSpecHelp}, got "${shownStoreSpec(spec)}"`);
 }
 
 /** --workers, in a primary only (a worker is one of them); only a database can be shared by processes. */
@@ -288,7 +291,7 @@ export async function serve(argv: readonly string[], io: CommandIo): Promise<num
     store = await openStore(options.store);
   } catch (error) {
     if (!(error instanceof StoreOpenError || error instanceof StoreUnreachableError)) throw error;
-    io.stderr(`exchange-api-kit serve: --store ${shownStoreSpec(options.store)}: ${error.message}`);
+    io.stderr(`exchange-api-kit serve: ${options.storeGivenBy} ${shownStoreSpec(options.store)}: ${error.message}`);
     return error instanceof StoreOpenError ? 2 : 1;
   }
   keepHeldAnswersYoung(store);

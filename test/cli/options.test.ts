@@ -67,7 +67,21 @@ describe('serve options', () => {
     expect(storeOf([], { MOCK_STORE: 'sqlite:from-env.db' })).toBe('sqlite:from-env.db');
     expect(storeOf(['--store', 'sqlite:from-flag.db'], { MOCK_STORE: 'sqlite:from-env.db' })).toBe('sqlite:from-flag.db');
     expect(storeOf([], { MOCK_STORE: 'postgres://kit@db.internal:5432/sandbox' })).toBe('postgres://kit@db.internal:5432/sandbox');
-    expect(usageError(['--store', 'sqlite:'])).toBe('--store "sqlite:" is not understood: use memory, sqlite:PATH or postgres://USER@HOST:PORT/DATABASE');
+    expect(usageError(['--store', 'sqlite:'])).toBe('--store is not understood: use memory, sqlite:PATH or postgres://USER@HOST:PORT/DATABASE, got "sqlite:"');
+  });
+
+  it('names where a store spec it does not understand came from, and where a good one did', () => {
+    const config = file('bad-store.yaml', 'store: garbage\n');
+    expect(usageError([], { MOCK_STORE: 'garbage' })).toMatch(/^MOCK_STORE is not understood: use memory, .*, got "garbage"$/);
+    expect(usageError(['--config', config])).toMatch(new RegExp(`^"store" in ${config} is not understood: use memory, .*, got "garbage"$`));
+    const givenBy = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
+      const read = serveStartOptions(argv, env);
+      if (read.help) throw new Error('help');
+      return read.storeGivenBy;
+    };
+    expect(givenBy([], { MOCK_STORE: 'sqlite:from-env.db' })).toBe('MOCK_STORE');
+    expect(givenBy(['--config', file('good-store.yaml', 'store: sqlite:from-file.db\n')])).toMatch(/^"store" in .*good-store\.yaml$/);
+    expect(givenBy(['--store', 'memory'])).toBe('--store');
   });
 
   it('takes switches from the environment as 1/0 or true/false', () => {

@@ -154,7 +154,7 @@ describe('serve --store sqlite:FILE', () => {
   it('exits 2 on a spec it does not understand', async () => {
     const exit = await output(run(['serve', '--port', '0', '--store', 'mysql:x']));
     expect(exit.code).toBe(2);
-    expect(exit.stderr).toContain('--store "mysql:x" is not understood: use memory, sqlite:PATH or postgres://USER@HOST:PORT/DATABASE');
+    expect(exit.stderr).toContain('--store is not understood: use memory, sqlite:PATH or postgres://USER@HOST:PORT/DATABASE, got "mysql:x"');
   });
 
   it('exits 2 on a file that is not a sandbox database, naming it and leaving it as it was', async () => {
