@@ -1,6 +1,7 @@
 // `exchange-api-kit serve --store SPEC` as a process, refusing a store before it serves anything:
 // the message names where the spec was given (the flag, MOCK_STORE or a config file) and shows a
-// PostgreSQL URL without its password, however it is given.
+// PostgreSQL URL without its password, however it is given. A URL the driver cannot read exits 2
+// as a spec not understood; a database out of reach exits 1.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +28,16 @@ describe('serve --store', () => {
     const fromFile = await output(run(['serve', '--port', '0', '--config', config]));
     expect(fromFile.code).toBe(2);
     expect(fromFile.stderr).toContain(`serve: "store" in ${config} is not understood: use memory, sqlite:PATH or postgres://USER@HOST:PORT/DATABASE, got "garbage"`);
+  });
+
+  it('exits 2 on a PostgreSQL URL with a port that is out of range or not a number, as a spec not understood', async () => {
+    for (const port of ['99999', 'abc']) {
+      const exit = await output(run(['serve', '--port', '0', '--store', `postgres://kit:s3cret@127.0.0.1:${port}/db`]));
+      expect(exit.code).toBe(2);
+      expect(exit.stderr).toContain(`--store postgres://kit:***@127.0.0.1:${port}/db: postgres://kit:***@127.0.0.1:${port}/db is not understood: Invalid URL`);
+      expect(exit.stderr).not.toContain('cannot reach');
+      expect(exit.stdout + exit.stderr).not.toContain('s3cret');
+    }
   });
 
   it('names MOCK_STORE for a file that is not a sandbox database', async () => {

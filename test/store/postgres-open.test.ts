@@ -1,7 +1,8 @@
 // Opening a sandbox database on a real PostgreSQL server: replicas starting together migrate
 // once; an unreachable server fails naming the URL without its password (the user's or the
-// `password` query parameter), which an open store's location leaves out too; a database of
-// something else or of a newer schema is refused and left as it was.
+// `password` query parameter), which an open store's location leaves out too; a URL the driver
+// cannot read is not understood; a database of something else or of a newer schema is refused
+// and left as it was.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../mock-server/store/open-store.js';
@@ -56,6 +57,14 @@ describe.runIf(hasPostgres)('postgres:// databases', () => {
     const store = await openStore(`${url}?password=s3cret-password`);
     expect(store.location).toBe(`${url}?password=***`);
     await store.close();
+  });
+
+  it('refuse a URL the driver cannot read as not understood, not as unreachable, without its password', async () => {
+    for (const url of ['postgres://kit:s3cret-password@127.0.0.1:99999/db', 'postgres://kit:s3cret-password@127.0.0.1:abc/db']) {
+      const error = await openStore(url).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreOpenError);
+      expect((error as Error).message).toMatch(/^postgres:\/\/kit:\*\*\*@127\.0\.0\.1:\w+\/db is not understood: Invalid URL$/);
+    }
   });
 
   it('refuse the database of another program and a newer sandbox schema, leaving them as they were', async () => {

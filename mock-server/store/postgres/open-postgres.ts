@@ -1,5 +1,6 @@
-// Opens a sandbox database on a PostgreSQL server. An unreachable server fails with a message
-// naming the URL without its password (the command line exits 1: the database may come back);
+// Opens a sandbox database on a PostgreSQL server. A URL the driver cannot read is refused as not
+// understood (a StoreOpenError: exit 2). An unreachable server fails with a message naming the
+// URL without its password (the command line exits 1: the database may come back);
 // a database holding tables of something else, or a sandbox schema newer than this kit's, is
 // refused untouched (a StoreOpenError: exit 2). Migrations run under an advisory lock, so replicas
 // starting together apply each one once.
@@ -15,6 +16,7 @@ const migrationLock = 0x6b69_7473;
 export async function openPostgresStore(url: string): Promise<PostgresStore> {
   const shown = withoutPassword(url);
   const pg = await loadDriver();
+  refuseUnreadable(pg, url, shown);
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // A connection that breaks while idle must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
@@ -25,6 +27,19 @@ export async function openPostgresStore(url: string): Promise<PostgresStore> {
     await pool.end().catch(() => undefined);
     if (error instanceof StoreOpenError) throw error;
     throw new StoreUnreachableError(`cannot reach the sandbox database ${shown}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * A URL the driver cannot read (a port out of range or not a number, a host that is not one) is
+ * a spec not understood (exit 2), not a server out of reach: read it as the driver's clients do,
+ * which a pool only does once it connects.
+ */
+function refuseUnreadable(pg: typeof import('pg').default, url: string, shown: string): void {
+  try {
+    new pg.Client({ connectionString: url });
+  } catch (error) {
+    throw new StoreOpenError(`${shown} is not understood: ${(error as Error).message}`);
   }
 }
 
