@@ -227,11 +227,18 @@ function loadOption(file: string | undefined): Pick<StartOptions, 'state'> {
   const { jsonDepth } = controlBodyLimits('importSandboxState');
   if (nestsDeeperThan(text, jsonDepth)) throw new UsageError(`--load ${file}: nests arrays and objects more than ${jsonDepth} levels deep`);
   try {
-    return { state: readSandboxState(document) };
+    return { state: readSandboxState(stateDocumentOf(document)) };
   } catch (error) {
     if (error instanceof StateRejected) throw new UsageError(`--load ${file}: not a sandbox state document: ${error.message}`);
     throw error;
   }
+}
+
+/** The sandbox document itself, or GET /__mock/state's whole answer as `curl … > file` saves it (the document is its result). */
+function stateDocumentOf(document: unknown): unknown {
+  const answer = document as { format?: unknown; result?: unknown } | null;
+  const isAnswer = typeof answer === 'object' && answer !== null && answer.format === undefined && typeof answer.result === 'object';
+  return isAnswer ? answer.result : document;
 }
 
 /** --webhook-egress, or its older spelling --webhooks-loopback-only; both at odds is a usage error. */

@@ -1,7 +1,7 @@
 // `exchange-api-kit serve --load FILE` as a process: it starts from a document GET /__mock/state
-// exported (a minted key of the document answers), and exits 2 naming the file when the file is
-// not JSON, nests deeper than PUT /__mock/state allows, is not a sandbox state document, or holds
-// records that do not fit together.
+// exported, or from that request's whole answer (a minted key of the document answers), and
+// exits 2 naming the file when the file is not JSON, nests deeper than PUT /__mock/state allows,
+// is not a sandbox state document, or holds records that do not fit together.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +37,15 @@ describe('serve --load', () => {
     const child = run(['serve', '--port', '0', '--log-level', 'silent', '--load', writeDocument('good.json', state)]);
     const { stdout } = await output(child, /try: curl .*\n/);
     expect(stdout).toContain('seed: 11');
+    const url = /listening on (http:\/\/\S+)/.exec(stdout)?.[1];
+    const ping = await fetch(`${url}/api/v3/private/ping`, { headers: { Authorization: `Bearer ${mintedToken}` } });
+    expect(ping.status).toBe(200);
+  });
+
+  it("starts from GET /__mock/state's whole answer, saved as curl saves it", async () => {
+    const answer = await (await fetch(`${source.url}/__mock/state`)).text();
+    const child = run(['serve', '--port', '0', '--log-level', 'silent', '--load', writeDocument('answer.json', answer)]);
+    const { stdout } = await output(child, /try: curl .*\n/);
     const url = /listening on (http:\/\/\S+)/.exec(stdout)?.[1];
     const ping = await fetch(`${url}/api/v3/private/ping`, { headers: { Authorization: `Bearer ${mintedToken}` } });
     expect(ping.status).toBe(200);
