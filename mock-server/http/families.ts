@@ -47,12 +47,22 @@ export function statusOf(family: FamilyName, code: string): number {
 /** The ids of this response (request id, correlation id, the sandbox clock's time), for the generated envelope helpers. */
 export function responseIds(res: Response, clock: Clock): ResponseIds {
   const locals = requestLocals(res);
-  return { requestId: locals.requestId, correlationId: locals.correlationId, timestamp: isoTime(clock.nowMs()) };
+  return idsAt(clock, locals.requestId, locals.correlationId);
+}
+
+/** The ids of an answer: the request id, the correlation id (null: none) and the sandbox clock's time. */
+export function idsAt(clock: Clock, requestId: string, correlationId: string | null = null): ResponseIds {
+  return { requestId, correlationId, timestamp: isoTime(clock.nowMs()) };
 }
 
 /** The body format of the request's family (the control API uses the v3 envelope). */
 export function formatOf(res: Response): 'v3-envelope' | 'v1' {
-  return requestLocals(res).family === 'v1' ? 'v1' : 'v3-envelope';
+  return familyFormat(requestLocals(res).family);
+}
+
+/** A family's body format (the control API uses the v3 envelope). */
+export function familyFormat(family: FamilyName): 'v3-envelope' | 'v1' {
+  return family === 'v1' ? 'v1' : 'v3-envelope';
 }
 
 /** A success body: the v3 envelope around `result`, or v1's `{ data, meta? }`. */

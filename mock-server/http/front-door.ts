@@ -44,7 +44,7 @@ export function frontDoor(app: Express, mounts: readonly FamilyMount[], onError:
 }
 
 /** Express's mount-path match: case-insensitive, and the prefix must end at a path separator (or the path). */
-function underPrefix(url: string, loweredPrefix: string): boolean {
+export function underPrefix(url: string, loweredPrefix: string): boolean {
   if (url.length < loweredPrefix.length || url.slice(0, loweredPrefix.length).toLowerCase() !== loweredPrefix) return false;
   const after = url[loweredPrefix.length];
   return after === undefined || after === '/' || after === '?';

@@ -2,44 +2,15 @@
 // the client's correlation id when valid (1..128 characters; the validators reject longer ones
 // with 422), the family whose format the response takes, and the Date header from the sandbox
 // clock (the server's time, as signatures are checked against it, even after an advance).
-import { randomFillSync } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { exchangeV3HeaderNames, exchangeV3HeaderParameters } from '../../generated/exchange-v3/contract-data.js';
 import type { Clock } from '../clock.js';
 import type { RouteDefinition } from '../../generated/runtime/router-runtime.js';
 import { initRequestLocals, requestLocals, type FamilyName } from './locals.js';
+import { httpDate, newRequestId } from './response-stamps.js';
 
 // The same names in every family (the v1 and control contracts reuse the v3 ones).
 const headers = { requestId: exchangeV3HeaderNames.XRequestId, correlationId: exchangeV3HeaderParameters.CorrelationId };
-
-// Request ids are 10 random bytes in hex, cut from a pool refilled every 409 requests: one
-// call into the random source per request was a visible share of a small request's cost.
-const idBytes = 10;
-const idPool = Buffer.alloc(idBytes * 409);
-let idOffset = idPool.length;
-
-function newRequestId(): string {
-  if (idOffset === idPool.length) {
-    randomFillSync(idPool);
-    idOffset = 0;
-  }
-  const id = idPool.toString('hex', idOffset, idOffset + idBytes);
-  idOffset += idBytes;
-  return `req_${id}`;
-}
-
-// The Date header names whole seconds: its text is kept for the second it was last written in.
-let dateSecond = Number.NaN;
-let dateText = '';
-
-function httpDate(nowMs: number): string {
-  const second = Math.floor(nowMs / 1000);
-  if (second !== dateSecond) {
-    dateText = new Date(second * 1000).toUTCString();
-    dateSecond = second;
-  }
-  return dateText;
-}
 
 export function requestContext(family: FamilyName, clock: Clock): RequestHandler {
   return (req, res, next) => {
