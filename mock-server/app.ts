@@ -34,6 +34,7 @@ import { orderSimulationHandlers } from './handlers/v3-orders-simulate.js';
 import { fileHandlers } from './handlers/v3-files.js';
 import { verificationHandlers } from './handlers/v3-verifications.js';
 import { orderVerificationHandlers } from './handlers/v3-order-verifications.js';
+import { malformedRequests, type MalformedRequests } from './http/client-error.js';
 import { errorHandler } from './http/error-handler.js';
 import { expressMessages, frontDoor, type FamilyMount } from './http/front-door.js';
 import { journalBeforeAnswer } from './http/journal-before-answer.js';
@@ -88,6 +89,8 @@ export interface MockApp {
   sandbox: Sandbox;
   /** Per-test overrides of v3 and v1 operations (RunningMockServer.use). */
   overrides: OverrideRegistry;
+  /** The server's 'clientError' and 'connect' listeners: what node's parser refuses gets the family's error body. */
+  malformed: MalformedRequests;
 }
 
 export function createApp(options: AppOptions = {}): MockApp {
@@ -191,7 +194,7 @@ export function createApp(options: AppOptions = {}): MockApp {
           if (!readsOnly.has(req.method ?? '')) sandbox.journal?.headersMayChange();
           return sandbox.journal?.flush();
         });
-  return { listener: journaled, messages: expressMessages(app), sandbox, overrides };
+  return { listener: journaled, messages: expressMessages(app), sandbox, overrides, malformed: malformedRequests(sandbox.clock, v1.prefix) };
 }
 
 /** Methods whose requests change no part of the sandbox but records (which their services mark). */

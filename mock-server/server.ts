@@ -1,5 +1,5 @@
 // startMockServer(): the mock listening on a port (0 = an ephemeral one), for tests and the CLI.
-import { createServer, type Server, type ServerOptions } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { flushPerTurn } from './http/flush-per-turn.js';
 import { baseUrl, listening } from './http/listening.js';
@@ -19,9 +19,9 @@ export interface StartOptions extends AppOptions {
   host?: string | undefined;
   /** Log one line per request at this level to stdout (default: no logging). Ignored when `logger` is given. */
   logLevel?: LogLevel | undefined;
-  /** A request's headers must arrive within this (default 10 s), or the connection is closed with 408. */
+  /** A request's headers must arrive within this (default 10 s), or the connection is closed with 400 bad_request. */
   headersTimeoutMs?: number | undefined;
-  /** The whole request, body included, must arrive within this (default 60 s), or the connection is closed with 408. */
+  /** The whole request, body included, must arrive within this (default 60 s), or the connection is closed with 400 bad_request. */
   requestTimeoutMs?: number | undefined;
   /**
    * A sandbox state document (what GET /__mock/state exports) to start from; one that is not of
@@ -88,17 +88,22 @@ export interface PreparedMockServer {
 export async function prepareMockServer(options: StartOptions = {}): Promise<PreparedMockServer> {
   const logger = options.logger ?? (options.logLevel === undefined || options.logLevel === 'silent' ? undefined : await createLogger({ level: options.logLevel }));
   const seed = await seedToResume(options.store, options.seed);
-  const { listener, messages, sandbox, overrides } = createApp({ ...options, seed, ...(logger ? { logger } : {}) });
+  const { listener, messages, sandbox, overrides, malformed } = createApp({ ...options, seed, ...(logger ? { logger } : {}) });
   await sandbox.resume();
   await keepInJournal(sandbox, options.journalAudit ?? process.env.EXCHANGE_API_KIT_JOURNAL_AUDIT === '1');
   if (options.state !== undefined) await loadSandboxState(sandbox, readSandboxState(options.state));
+  // Each listener's server; what node's parser refuses gets the family's error body (client-error.ts).
+  const makeServer = (requestListener: RequestListener): Server =>
+    flushPerTurn(createServer({ ...serverTimeouts(options), ...messages }, requestListener))
+      .on('clientError', malformed.clientError)
+      .on('connect', malformed.connect);
   const listen = async (): Promise<RunningMockServer> => {
     const host = options.host ?? '127.0.0.1';
-    const server = await listening(flushPerTurn(createServer({ ...serverTimeouts(options), ...messages }, listener)), { port: options.port ?? 0, host });
+    const server = await listening(makeServer(listener), { port: options.port ?? 0, host });
     const address = server.address() as AddressInfo;
     const holding = sandbox.store.journal?.holding;
     // Replicas on the same database forward to this process (mock-server/replica/).
-    const peer = holding === undefined ? undefined : await startPeerListener(holding, (peerListener) => flushPerTurn(createServer({ ...serverTimeouts(options), ...messages }, peerListener)), listener, options.peer);
+    const peer = holding === undefined ? undefined : await startPeerListener(holding, makeServer, listener, options.peer);
     // From now on a webhook aimed at this listener is refused (or handed to the inbox in-process).
     sandbox.egress.ownListener.listeningOn(address);
     if (peer !== undefined) sandbox.egress.ownListener.listeningOn(peer.address);

@@ -1,17 +1,17 @@
 // Slow and lying senders cannot hold the mock: a body announced over its family's limit gets
 // 413 before authentication and the connection is closed (no waiting for 10 GB that never
 // come), and a chunked or compressed one gets it as soon as it passes the limit; 300 connections stuck in their headers or body leave the API answering every request,
-// and the header and request timeouts close them all (408). Timeouts are shortened for the
+// and the header and request timeouts close them all (400 bad_request: the catalogs have no 408). Timeouts are shortened for the
 // test; how fast the API answers meanwhile is measured by `npm run bench -- --only slow-senders`.
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { depositV1SignatureScheme } from '../../generated/deposit-v1/client.js';
 import { controlBodyLimits, v1BodyLimits, v3BodyLimits } from '../../mock-server/http/body-limits.js';
 import { bearer } from '../mock-server/support/http.js';
 import { fillPath, routeOf, validPath } from '../mock-server/support/paths.js';
 import { startTestServer, type TestServer } from '../mock-server/support/server.js';
 import { openRaw, openSlowConnections, statusOf } from '../support/slow-connections.js';
 import type { FamilyName } from '../mock-server/support/contract.js';
+import { wrongV1SignatureLines } from './support/v1-wrong-signature.js';
 
 let mock: TestServer;
 
@@ -50,8 +50,6 @@ describe('a Content-Length over the limit', () => {
 
 describe('a chunked body over the limit', () => {
   // v1 reads the body before it checks the signature, so a wrong one does not hide the 413.
-  const v1Sign = depositV1SignatureScheme.headers;
-  const v1Headers = () => `${v1Sign.key!}: ${mock.site.apiKey}\r\n${v1Sign.timestamp}: ${Math.floor(mock.sandbox.clock.nowMs() / 1000)}\r\n${v1Sign.signature}: ${'ab'.repeat(32)}\r\n`;
   const targets: [FamilyName, string, number, boolean][] = [
     ['v3', 'sendTestWebhook', v3BodyLimits.bytes, false],
     ['v3', 'sendTestWebhook', v3BodyLimits.bytes, true],
@@ -62,7 +60,7 @@ describe('a chunked body over the limit', () => {
 
   it.each(targets)('%s %s is answered 413 as it passes the limit (%s bytes; gzip: %s), not when the client stops sending', async (family, operationId, limit, gzip) => {
     const path = validPath(family, routeOf(family, operationId));
-    const auth = family === 'v3' ? `Authorization: ${bearer(mock.token).Authorization}\r\n` : family === 'v1' ? v1Headers() : '';
+    const auth = family === 'v3' ? `Authorization: ${bearer(mock.token).Authorization}\r\n` : family === 'v1' ? wrongV1SignatureLines(mock) : '';
     // One byte over the limit once decoded; the terminating chunk never comes.
     const over = Buffer.alloc(limit + 1, 0x20);
     const sent = gzip ? gzipSync(over) : over;
@@ -73,7 +71,7 @@ describe('a chunked body over the limit', () => {
     connection.socket.write(`${sent.length.toString(16)}\r\n`);
     connection.socket.write(sent);
     connection.socket.write('\r\n');
-    // The request timeout (6 s here) would answer 408: the 413 must come first.
+    // The request timeout (6 s here) would answer 400: the 413 must come first.
     const answer = await connection.closed;
     expect(statusOf(answer)).toBe(413);
     expect(answer).toMatch(/\r\nConnection: close\r\n/i);
@@ -101,6 +99,6 @@ describe('300 slow connections', () => {
     expect(heldMeanwhile).toBe(300);
 
     const answers = await Promise.all(slow.map((connection) => connection.closed));
-    expect(answers.map(statusOf)).toEqual(answers.map(() => 408));
+    expect(answers.map(statusOf)).toEqual(answers.map(() => 400));
   });
 });
