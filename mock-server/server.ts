@@ -19,9 +19,9 @@ export interface StartOptions extends AppOptions {
   host?: string | undefined;
   /** Log one line per request at this level to stdout (default: no logging). Ignored when `logger` is given. */
   logLevel?: LogLevel | undefined;
-  /** A request's headers must arrive within this (default 10 s), or the connection is closed with 400 bad_request. */
+  /** A request's headers must arrive within this (default 10 s), or the connection is closed with 408 request_timeout. */
   headersTimeoutMs?: number | undefined;
-  /** The whole request, body included, must arrive within this (default 60 s), or the connection is closed with 400 bad_request. */
+  /** The whole request, body included, must arrive within this (default 60 s), or the connection is closed with 408 request_timeout. */
   requestTimeoutMs?: number | undefined;
   /**
    * A sandbox state document (what GET /__mock/state exports) to start from; one that is not of

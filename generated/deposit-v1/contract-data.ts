@@ -34,6 +34,10 @@ export const depositV1ErrorCodes = {
     "status": 409,
     "condition": "The X-Idempotency-Key (or the orderId of a static address) was used for a different request"
   },
+  "REQUEST_TIMEOUT": {
+    "status": 408,
+    "condition": "The request's headers or body did not arrive within the server's timeouts (--headers-timeout and --request-timeout); the connection is closed."
+  },
   "PAYLOAD_TOO_LARGE": {
     "status": 413,
     "condition": "The body exceeds the size limit."
@@ -41,6 +45,10 @@ export const depositV1ErrorCodes = {
   "UNSUPPORTED_MEDIA_TYPE": {
     "status": 415,
     "condition": "The body is not application/json."
+  },
+  "REQUEST_HEADER_FIELDS_TOO_LARGE": {
+    "status": 431,
+    "condition": "The request line and headers exceed 16 KB; the connection is closed."
   },
   "VALIDATION_ERROR": {
     "status": 422,

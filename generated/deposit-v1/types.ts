@@ -218,7 +218,7 @@ export type ListMeta = {
 /** Error body of the v1 family. */
 export type V1Error = {
   error: {
-    code: 'BAD_REQUEST' | 'UNAUTHORIZED' | 'INVALID_API_KEY' | 'INVALID_SIGNATURE' | 'TIMESTAMP_OUT_OF_WINDOW' | 'NOT_FOUND' | 'IDEMPOTENCY_CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'METHOD_NOT_ALLOWED' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_ERROR' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'NOT_IMPLEMENTED';
+    code: 'BAD_REQUEST' | 'UNAUTHORIZED' | 'INVALID_API_KEY' | 'INVALID_SIGNATURE' | 'TIMESTAMP_OUT_OF_WINDOW' | 'NOT_FOUND' | 'IDEMPOTENCY_CONFLICT' | 'REQUEST_TIMEOUT' | 'PAYLOAD_TOO_LARGE' | 'METHOD_NOT_ALLOWED' | 'UNSUPPORTED_MEDIA_TYPE' | 'REQUEST_HEADER_FIELDS_TOO_LARGE' | 'VALIDATION_ERROR' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'NOT_IMPLEMENTED';
     message: string;
     /** Field name (a dot path inside the body, `amount` or `address.network`) to its messages (validation errors only). */
     details?: {

@@ -453,7 +453,7 @@ validate53.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems
 
 export const listAssets_response_401 = validate65;
 const schema26 = {"$ref":"#/components/responses/Unauthorized/content/application~1json/schema","$comment":"validator entry"};
-const schema27 = {"type":"object","description":"Error body of the v1 family.","x-assumption":"The description shows only the code RATE_LIMITED; the body shape and the other UPPER_SNAKE codes are ours.","required":["error","requestId"],"properties":{"error":{"type":"object","required":["code","message"],"properties":{"code":{"type":"string","enum":["BAD_REQUEST","UNAUTHORIZED","INVALID_API_KEY","INVALID_SIGNATURE","TIMESTAMP_OUT_OF_WINDOW","NOT_FOUND","IDEMPOTENCY_CONFLICT","PAYLOAD_TOO_LARGE","METHOD_NOT_ALLOWED","UNSUPPORTED_MEDIA_TYPE","VALIDATION_ERROR","RATE_LIMITED","INTERNAL_ERROR","NOT_IMPLEMENTED"]},"message":{"type":"string"},"details":{"type":"object","description":"Field name (a dot path inside the body, `amount` or `address.network`) to its messages (validation errors only).","additionalProperties":{"type":"array","items":{"type":"string"}}},"locations":{"type":"object","description":"Where each field of `details` was sent (`perPage` → `query`); fields of the request only.","x-assumption":"The description keys details by field name alone; a parameter and a body field may share a name, so the location is kept beside it.","additionalProperties":{"type":"string","enum":["path","query","header","body"]}}}},"requestId":{"type":"string","description":"Same value as the `X-Request-Id` header."}}};
+const schema27 = {"type":"object","description":"Error body of the v1 family.","x-assumption":"The description shows only the code RATE_LIMITED; the body shape and the other UPPER_SNAKE codes are ours.","required":["error","requestId"],"properties":{"error":{"type":"object","required":["code","message"],"properties":{"code":{"type":"string","enum":["BAD_REQUEST","UNAUTHORIZED","INVALID_API_KEY","INVALID_SIGNATURE","TIMESTAMP_OUT_OF_WINDOW","NOT_FOUND","IDEMPOTENCY_CONFLICT","REQUEST_TIMEOUT","PAYLOAD_TOO_LARGE","METHOD_NOT_ALLOWED","UNSUPPORTED_MEDIA_TYPE","REQUEST_HEADER_FIELDS_TOO_LARGE","VALIDATION_ERROR","RATE_LIMITED","INTERNAL_ERROR","NOT_IMPLEMENTED"]},"message":{"type":"string"},"details":{"type":"object","description":"Field name (a dot path inside the body, `amount` or `address.network`) to its messages (validation errors only).","additionalProperties":{"type":"array","items":{"type":"string"}}},"locations":{"type":"object","description":"Where each field of `details` was sent (`perPage` → `query`); fields of the request only.","x-assumption":"The description keys details by field name alone; a parameter and a body field may share a name, so the location is kept beside it.","additionalProperties":{"type":"string","enum":["path","query","header","body"]}}}},"requestId":{"type":"string","description":"Same value as the `X-Request-Id` header."}}};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -521,7 +521,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!((((((((((((((data1 === "BAD_REQUEST") || (data1 === "UNAUTHORIZED")) || (data1 === "INVALID_API_KEY")) || (data1 === "INVALID_SIGNATURE")) || (data1 === "TIMESTAMP_OUT_OF_WINDOW")) || (data1 === "NOT_FOUND")) || (data1 === "IDEMPOTENCY_CONFLICT")) || (data1 === "PAYLOAD_TOO_LARGE")) || (data1 === "METHOD_NOT_ALLOWED")) || (data1 === "UNSUPPORTED_MEDIA_TYPE")) || (data1 === "VALIDATION_ERROR")) || (data1 === "RATE_LIMITED")) || (data1 === "INTERNAL_ERROR")) || (data1 === "NOT_IMPLEMENTED"))){
+if(!((((((((((((((((data1 === "BAD_REQUEST") || (data1 === "UNAUTHORIZED")) || (data1 === "INVALID_API_KEY")) || (data1 === "INVALID_SIGNATURE")) || (data1 === "TIMESTAMP_OUT_OF_WINDOW")) || (data1 === "NOT_FOUND")) || (data1 === "IDEMPOTENCY_CONFLICT")) || (data1 === "REQUEST_TIMEOUT")) || (data1 === "PAYLOAD_TOO_LARGE")) || (data1 === "METHOD_NOT_ALLOWED")) || (data1 === "UNSUPPORTED_MEDIA_TYPE")) || (data1 === "REQUEST_HEADER_FIELDS_TOO_LARGE")) || (data1 === "VALIDATION_ERROR")) || (data1 === "RATE_LIMITED")) || (data1 === "INTERNAL_ERROR")) || (data1 === "NOT_IMPLEMENTED"))){
 const err5 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
@@ -2139,7 +2139,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!((((((((((((((data1 === "BAD_REQUEST") || (data1 === "UNAUTHORIZED")) || (data1 === "INVALID_API_KEY")) || (data1 === "INVALID_SIGNATURE")) || (data1 === "TIMESTAMP_OUT_OF_WINDOW")) || (data1 === "NOT_FOUND")) || (data1 === "IDEMPOTENCY_CONFLICT")) || (data1 === "PAYLOAD_TOO_LARGE")) || (data1 === "METHOD_NOT_ALLOWED")) || (data1 === "UNSUPPORTED_MEDIA_TYPE")) || (data1 === "VALIDATION_ERROR")) || (data1 === "RATE_LIMITED")) || (data1 === "INTERNAL_ERROR")) || (data1 === "NOT_IMPLEMENTED"))){
+if(!((((((((((((((((data1 === "BAD_REQUEST") || (data1 === "UNAUTHORIZED")) || (data1 === "INVALID_API_KEY")) || (data1 === "INVALID_SIGNATURE")) || (data1 === "TIMESTAMP_OUT_OF_WINDOW")) || (data1 === "NOT_FOUND")) || (data1 === "IDEMPOTENCY_CONFLICT")) || (data1 === "REQUEST_TIMEOUT")) || (data1 === "PAYLOAD_TOO_LARGE")) || (data1 === "METHOD_NOT_ALLOWED")) || (data1 === "UNSUPPORTED_MEDIA_TYPE")) || (data1 === "REQUEST_HEADER_FIELDS_TOO_LARGE")) || (data1 === "VALIDATION_ERROR")) || (data1 === "RATE_LIMITED")) || (data1 === "INTERNAL_ERROR")) || (data1 === "NOT_IMPLEMENTED"))){
 const err5 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
@@ -2372,7 +2372,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!((((((((((((((data1 === "BAD_REQUEST") || (data1 === "UNAUTHORIZED")) || (data1 === "INVALID_API_KEY")) || (data1 === "INVALID_SIGNATURE")) || (data1 === "TIMESTAMP_OUT_OF_WINDOW")) || (data1 === "NOT_FOUND")) || (data1 === "IDEMPOTENCY_CONFLICT")) || (data1 === "PAYLOAD_TOO_LARGE")) || (data1 === "METHOD_NOT_ALLOWED")) || (data1 === "UNSUPPORTED_MEDIA_TYPE")) || (data1 === "VALIDATION_ERROR")) || (data1 === "RATE_LIMITED")) || (data1 === "INTERNAL_ERROR")) || (data1 === "NOT_IMPLEMENTED"))){
+if(!((((((((((((((((data1 === "BAD_REQUEST") || (data1 === "UNAUTHORIZED")) || (data1 === "INVALID_API_KEY")) || (data1 === "INVALID_SIGNATURE")) || (data1 === "TIMESTAMP_OUT_OF_WINDOW")) || (data1 === "NOT_FOUND")) || (data1 === "IDEMPOTENCY_CONFLICT")) || (data1 === "REQUEST_TIMEOUT")) || (data1 === "PAYLOAD_TOO_LARGE")) || (data1 === "METHOD_NOT_ALLOWED")) || (data1 === "UNSUPPORTED_MEDIA_TYPE")) || (data1 === "REQUEST_HEADER_FIELDS_TOO_LARGE")) || (data1 === "VALIDATION_ERROR")) || (data1 === "RATE_LIMITED")) || (data1 === "INTERNAL_ERROR")) || (data1 === "NOT_IMPLEMENTED"))){
 const err5 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
@@ -2605,7 +2605,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!((((((((((((((data1 === "BAD_REQUEST") || (data1 === "UNAUTHORIZED")) || (data1 === "INVALID_API_KEY")) || (data1 === "INVALID_SIGNATURE")) || (data1 === "TIMESTAMP_OUT_OF_WINDOW")) || (data1 === "NOT_FOUND")) || (data1 === "IDEMPOTENCY_CONFLICT")) || (data1 === "PAYLOAD_TOO_LARGE")) || (data1 === "METHOD_NOT_ALLOWED")) || (data1 === "UNSUPPORTED_MEDIA_TYPE")) || (data1 === "VALIDATION_ERROR")) || (data1 === "RATE_LIMITED")) || (data1 === "INTERNAL_ERROR")) || (data1 === "NOT_IMPLEMENTED"))){
+if(!((((((((((((((((data1 === "BAD_REQUEST") || (data1 === "UNAUTHORIZED")) || (data1 === "INVALID_API_KEY")) || (data1 === "INVALID_SIGNATURE")) || (data1 === "TIMESTAMP_OUT_OF_WINDOW")) || (data1 === "NOT_FOUND")) || (data1 === "IDEMPOTENCY_CONFLICT")) || (data1 === "REQUEST_TIMEOUT")) || (data1 === "PAYLOAD_TOO_LARGE")) || (data1 === "METHOD_NOT_ALLOWED")) || (data1 === "UNSUPPORTED_MEDIA_TYPE")) || (data1 === "REQUEST_HEADER_FIELDS_TOO_LARGE")) || (data1 === "VALIDATION_ERROR")) || (data1 === "RATE_LIMITED")) || (data1 === "INTERNAL_ERROR")) || (data1 === "NOT_IMPLEMENTED"))){
 const err5 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
@@ -2838,7 +2838,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!((((((((((((((data1 === "BAD_REQUEST") || (data1 === "UNAUTHORIZED")) || (data1 === "INVALID_API_KEY")) || (data1 === "INVALID_SIGNATURE")) || (data1 === "TIMESTAMP_OUT_OF_WINDOW")) || (data1 === "NOT_FOUND")) || (data1 === "IDEMPOTENCY_CONFLICT")) || (data1 === "PAYLOAD_TOO_LARGE")) || (data1 === "METHOD_NOT_ALLOWED")) || (data1 === "UNSUPPORTED_MEDIA_TYPE")) || (data1 === "VALIDATION_ERROR")) || (data1 === "RATE_LIMITED")) || (data1 === "INTERNAL_ERROR")) || (data1 === "NOT_IMPLEMENTED"))){
+if(!((((((((((((((((data1 === "BAD_REQUEST") || (data1 === "UNAUTHORIZED")) || (data1 === "INVALID_API_KEY")) || (data1 === "INVALID_SIGNATURE")) || (data1 === "TIMESTAMP_OUT_OF_WINDOW")) || (data1 === "NOT_FOUND")) || (data1 === "IDEMPOTENCY_CONFLICT")) || (data1 === "REQUEST_TIMEOUT")) || (data1 === "PAYLOAD_TOO_LARGE")) || (data1 === "METHOD_NOT_ALLOWED")) || (data1 === "UNSUPPORTED_MEDIA_TYPE")) || (data1 === "REQUEST_HEADER_FIELDS_TOO_LARGE")) || (data1 === "VALIDATION_ERROR")) || (data1 === "RATE_LIMITED")) || (data1 === "INTERNAL_ERROR")) || (data1 === "NOT_IMPLEMENTED"))){
 const err5 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
@@ -3071,7 +3071,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!((((((((((((((data1 === "BAD_REQUEST") || (data1 === "UNAUTHORIZED")) || (data1 === "INVALID_API_KEY")) || (data1 === "INVALID_SIGNATURE")) || (data1 === "TIMESTAMP_OUT_OF_WINDOW")) || (data1 === "NOT_FOUND")) || (data1 === "IDEMPOTENCY_CONFLICT")) || (data1 === "PAYLOAD_TOO_LARGE")) || (data1 === "METHOD_NOT_ALLOWED")) || (data1 === "UNSUPPORTED_MEDIA_TYPE")) || (data1 === "VALIDATION_ERROR")) || (data1 === "RATE_LIMITED")) || (data1 === "INTERNAL_ERROR")) || (data1 === "NOT_IMPLEMENTED"))){
+if(!((((((((((((((((data1 === "BAD_REQUEST") || (data1 === "UNAUTHORIZED")) || (data1 === "INVALID_API_KEY")) || (data1 === "INVALID_SIGNATURE")) || (data1 === "TIMESTAMP_OUT_OF_WINDOW")) || (data1 === "NOT_FOUND")) || (data1 === "IDEMPOTENCY_CONFLICT")) || (data1 === "REQUEST_TIMEOUT")) || (data1 === "PAYLOAD_TOO_LARGE")) || (data1 === "METHOD_NOT_ALLOWED")) || (data1 === "UNSUPPORTED_MEDIA_TYPE")) || (data1 === "REQUEST_HEADER_FIELDS_TOO_LARGE")) || (data1 === "VALIDATION_ERROR")) || (data1 === "RATE_LIMITED")) || (data1 === "INTERNAL_ERROR")) || (data1 === "NOT_IMPLEMENTED"))){
 const err5 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
@@ -3389,7 +3389,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!((((((((((((((data1 === "BAD_REQUEST") || (data1 === "UNAUTHORIZED")) || (data1 === "INVALID_API_KEY")) || (data1 === "INVALID_SIGNATURE")) || (data1 === "TIMESTAMP_OUT_OF_WINDOW")) || (data1 === "NOT_FOUND")) || (data1 === "IDEMPOTENCY_CONFLICT")) || (data1 === "PAYLOAD_TOO_LARGE")) || (data1 === "METHOD_NOT_ALLOWED")) || (data1 === "UNSUPPORTED_MEDIA_TYPE")) || (data1 === "VALIDATION_ERROR")) || (data1 === "RATE_LIMITED")) || (data1 === "INTERNAL_ERROR")) || (data1 === "NOT_IMPLEMENTED"))){
+if(!((((((((((((((((data1 === "BAD_REQUEST") || (data1 === "UNAUTHORIZED")) || (data1 === "INVALID_API_KEY")) || (data1 === "INVALID_SIGNATURE")) || (data1 === "TIMESTAMP_OUT_OF_WINDOW")) || (data1 === "NOT_FOUND")) || (data1 === "IDEMPOTENCY_CONFLICT")) || (data1 === "REQUEST_TIMEOUT")) || (data1 === "PAYLOAD_TOO_LARGE")) || (data1 === "METHOD_NOT_ALLOWED")) || (data1 === "UNSUPPORTED_MEDIA_TYPE")) || (data1 === "REQUEST_HEADER_FIELDS_TOO_LARGE")) || (data1 === "VALIDATION_ERROR")) || (data1 === "RATE_LIMITED")) || (data1 === "INTERNAL_ERROR")) || (data1 === "NOT_IMPLEMENTED"))){
 const err5 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
@@ -6603,7 +6603,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!((((((((((((((data1 === "BAD_REQUEST") || (data1 === "UNAUTHORIZED")) || (data1 === "INVALID_API_KEY")) || (data1 === "INVALID_SIGNATURE")) || (data1 === "TIMESTAMP_OUT_OF_WINDOW")) || (data1 === "NOT_FOUND")) || (data1 === "IDEMPOTENCY_CONFLICT")) || (data1 === "PAYLOAD_TOO_LARGE")) || (data1 === "METHOD_NOT_ALLOWED")) || (data1 === "UNSUPPORTED_MEDIA_TYPE")) || (data1 === "VALIDATION_ERROR")) || (data1 === "RATE_LIMITED")) || (data1 === "INTERNAL_ERROR")) || (data1 === "NOT_IMPLEMENTED"))){
+if(!((((((((((((((((data1 === "BAD_REQUEST") || (data1 === "UNAUTHORIZED")) || (data1 === "INVALID_API_KEY")) || (data1 === "INVALID_SIGNATURE")) || (data1 === "TIMESTAMP_OUT_OF_WINDOW")) || (data1 === "NOT_FOUND")) || (data1 === "IDEMPOTENCY_CONFLICT")) || (data1 === "REQUEST_TIMEOUT")) || (data1 === "PAYLOAD_TOO_LARGE")) || (data1 === "METHOD_NOT_ALLOWED")) || (data1 === "UNSUPPORTED_MEDIA_TYPE")) || (data1 === "REQUEST_HEADER_FIELDS_TOO_LARGE")) || (data1 === "VALIDATION_ERROR")) || (data1 === "RATE_LIMITED")) || (data1 === "INTERNAL_ERROR")) || (data1 === "NOT_IMPLEMENTED"))){
 const err5 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/enum",keyword:"enum",params:{allowedValues: schema27.properties.error.properties.code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];

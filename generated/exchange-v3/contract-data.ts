@@ -62,6 +62,10 @@ export const exchangeV3ErrorCodes = {
     "status": 409,
     "condition": "The action is not allowed in the resource's current status (for example cancelling a paid order)."
   },
+  "request_timeout": {
+    "status": 408,
+    "condition": "The request's headers or body did not arrive within the server's timeouts (--headers-timeout and --request-timeout); the connection is closed."
+  },
   "payload_too_large": {
     "status": 413,
     "condition": "The body exceeds the size limit."
@@ -69,6 +73,10 @@ export const exchangeV3ErrorCodes = {
   "unsupported_media_type": {
     "status": 415,
     "condition": "The body's Content-Type is not the one the operation accepts."
+  },
+  "request_header_fields_too_large": {
+    "status": 431,
+    "condition": "The request line and headers exceed 16 KB; the connection is closed."
   },
   "validation_error": {
     "status": 422,

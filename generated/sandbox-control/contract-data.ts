@@ -18,6 +18,10 @@ export const sandboxControlErrorCodes = {
     "status": 405,
     "condition": "The path exists but not with this method."
   },
+  "request_timeout": {
+    "status": 408,
+    "condition": "The request's headers or body did not arrive within the server's timeouts (--headers-timeout and --request-timeout); the connection is closed."
+  },
   "payload_too_large": {
     "status": 413,
     "condition": "The body exceeds the size limit (1 MB; importSandboxState declares 256 MB in its own x-body-limit-bytes)."
@@ -25,6 +29,10 @@ export const sandboxControlErrorCodes = {
   "unsupported_media_type": {
     "status": 415,
     "condition": "A body was sent that is not application/json."
+  },
+  "request_header_fields_too_large": {
+    "status": 431,
+    "condition": "The request line and headers exceed 16 KB; the connection is closed."
   },
   "invalid_state_transition": {
     "status": 409,

@@ -5,9 +5,12 @@
 // with them the answer is the family's error body (families.ts), and the connection closes.
 // The family is read from the request's target (the request in flight, or the request line the
 // refused bytes start with): under the v1 prefix the v1 format, else the v3 envelope, which the
-// control API shares (and which a timeout in the headers gets, as their bytes are gone). Codes, for the catalogs have no 408 or 431:
-// - a parse error, a timed-out request, CONNECT: the family's bad-request code (400);
-// - headers or chunk extensions over node's limits: its payload-too-large code (413).
+// control API shares (and which a timeout in the headers gets, as their bytes are gone). Codes:
+// - a parse error, CONNECT: the family's bad-request code (400);
+// - a request that did not arrive in time: its request-timeout code (408);
+// - a request line and headers over node's 16 KB: its header-fields-too-large code (431);
+// - chunk extensions over node's limit: its payload-too-large code (413), the body's framing
+//   being what is too large.
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { exchangeV3HeaderNames } from '../../generated/exchange-v3/contract-data.js';
@@ -68,16 +71,16 @@ export function malformedRequests(clock: Clock, v1Prefix: string): MalformedRequ
 /** Errors of a connection the peer already dropped: nothing to answer. */
 const gone: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE']);
 
-type Kind = 'badRequest' | 'payloadTooLarge';
+type Kind = 'badRequest' | 'requestTimeout' | 'payloadTooLarge' | 'headersTooLarge';
 
 function refusal(code: string | undefined): [Kind, string] {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return ['payloadTooLarge', 'The request line and headers exceed 16 KB.'];
+      return ['headersTooLarge', 'The request line and headers exceed 16 KB.'];
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return ['payloadTooLarge', 'The chunk extensions exceed their size limit.'];
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return ['badRequest', 'The request did not arrive in time.'];
+      return ['requestTimeout', 'The request did not arrive in time.'];
     default:
       return ['badRequest', 'The request cannot be parsed as HTTP/1.1.'];
   }

@@ -17,7 +17,10 @@ type Catalog = Readonly<Record<string, { readonly status: number }>>;
 interface FamilyFormat {
   catalog: Catalog;
   /** Codes of the generic failures every family has. */
-  codes: { badRequest: string; notFound: string; methodNotAllowed: string; payloadTooLarge: string; unsupportedMediaType: string; validation: string; internal: string };
+  codes: {
+    badRequest: string; notFound: string; methodNotAllowed: string; requestTimeout: string; payloadTooLarge: string; unsupportedMediaType: string;
+    headersTooLarge: string; validation: string; internal: string;
+  };
 }
 
 export const families: Record<FamilyName, FamilyFormat> = {
@@ -26,16 +29,16 @@ export const families: Record<FamilyName, FamilyFormat> = {
   v1: {
     catalog: depositV1ErrorCodes,
     codes: {
-      badRequest: 'BAD_REQUEST', notFound: 'NOT_FOUND', methodNotAllowed: 'METHOD_NOT_ALLOWED', payloadTooLarge: 'PAYLOAD_TOO_LARGE',
-      unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE', validation: 'VALIDATION_ERROR', internal: 'INTERNAL_ERROR',
+      badRequest: 'BAD_REQUEST', notFound: 'NOT_FOUND', methodNotAllowed: 'METHOD_NOT_ALLOWED', requestTimeout: 'REQUEST_TIMEOUT', payloadTooLarge: 'PAYLOAD_TOO_LARGE',
+      unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE', headersTooLarge: 'REQUEST_HEADER_FIELDS_TOO_LARGE', validation: 'VALIDATION_ERROR', internal: 'INTERNAL_ERROR',
     },
   },
 };
 
 function lowerCodes(): FamilyFormat['codes'] {
   return {
-    badRequest: 'bad_request', notFound: 'not_found', methodNotAllowed: 'method_not_allowed', payloadTooLarge: 'payload_too_large',
-    unsupportedMediaType: 'unsupported_media_type', validation: 'validation_error', internal: 'internal_error',
+    badRequest: 'bad_request', notFound: 'not_found', methodNotAllowed: 'method_not_allowed', requestTimeout: 'request_timeout', payloadTooLarge: 'payload_too_large',
+    unsupportedMediaType: 'unsupported_media_type', headersTooLarge: 'request_header_fields_too_large', validation: 'validation_error', internal: 'internal_error',
   };
 }
 

@@ -82,23 +82,23 @@ describe('requests node cannot parse', () => {
 });
 
 describe('requests over node\'s limits or too slow', () => {
-  it.each(['v3', 'v1'] as const)('headers over 16 KB (%s) get the payload-too-large code', async (family) => {
-    await expectRefused(`${head(family)}X-Big: ${'a'.repeat(20_000)}\r\n\r\n`, family, formats[family].codes.payloadTooLarge);
+  it.each(['v3', 'v1'] as const)('headers over 16 KB (%s) get the header-fields-too-large code', async (family) => {
+    await expectRefused(`${head(family)}X-Big: ${'a'.repeat(20_000)}\r\n\r\n`, family, formats[family].codes.headersTooLarge);
     await expectStillAnswering();
   });
 
-  it.each(['v3', 'v1'] as const)('a URL over 16 KB (%s) gets the payload-too-large code', async (family) => {
-    await expectRefused(`GET ${paths[family]}?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: mock\r\n\r\n`, family, formats[family].codes.payloadTooLarge);
+  it.each(['v3', 'v1'] as const)('a URL over 16 KB (%s) gets the header-fields-too-large code', async (family) => {
+    await expectRefused(`GET ${paths[family]}?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: mock\r\n\r\n`, family, formats[family].codes.headersTooLarge);
     await expectStillAnswering();
   });
 
-  it('headers that stop arriving get the v3 bad-request code once the headers timeout passes (their target is not known)', async () => {
-    await expectRefused(`${head('v3')}X-Slow: `, 'v3', formats.v3.codes.badRequest);
+  it('headers that stop arriving get the v3 request-timeout code once the headers timeout passes (their target is not known)', async () => {
+    await expectRefused(`${head('v3')}X-Slow: `, 'v3', formats.v3.codes.requestTimeout);
     await expectStillAnswering();
   });
 
-  it.each(['v3', 'v1', 'control'] as const)('a body that stops arriving (%s) gets the bad-request code once the request timeout passes', async (family) => {
-    await expectRefused(`${post(family)}Content-Length: 100\r\n\r\n{"a":`, family, formats[family].codes.badRequest);
+  it.each(['v3', 'v1', 'control'] as const)('a body that stops arriving (%s) gets the request-timeout code once the request timeout passes', async (family) => {
+    await expectRefused(`${post(family)}Content-Length: 100\r\n\r\n{"a":`, family, formats[family].codes.requestTimeout);
     await expectStillAnswering();
   });
 });

@@ -1,8 +1,9 @@
 // Slow and lying senders cannot hold the mock: a body announced over its family's limit gets
 // 413 before authentication and the connection is closed (no waiting for 10 GB that never
-// come), and a chunked or compressed one gets it as soon as it passes the limit; 300 connections stuck in their headers or body leave the API answering every request,
-// and the header and request timeouts close them all (400 bad_request: the catalogs have no 408). Timeouts are shortened for the
-// test; how fast the API answers meanwhile is measured by `npm run bench -- --only slow-senders`.
+// come), and a chunked or compressed one gets it as soon as it passes the limit; 300 connections
+// stuck in their headers or body leave the API answering every request, and the header and
+// request timeouts close them all (408 request_timeout). Timeouts are shortened for the test; how
+// fast the API answers meanwhile is measured by `npm run bench -- --only slow-senders`.
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controlBodyLimits, v1BodyLimits, v3BodyLimits } from '../../mock-server/http/body-limits.js';
@@ -71,7 +72,7 @@ describe('a chunked body over the limit', () => {
     connection.socket.write(`${sent.length.toString(16)}\r\n`);
     connection.socket.write(sent);
     connection.socket.write('\r\n');
-    // The request timeout (6 s here) would answer 400: the 413 must come first.
+    // The request timeout (6 s here) would answer 408: the 413 must come first.
     const answer = await connection.closed;
     expect(statusOf(answer)).toBe(413);
     expect(answer).toMatch(/\r\nConnection: close\r\n/i);
@@ -99,6 +100,6 @@ describe('300 slow connections', () => {
     expect(heldMeanwhile).toBe(300);
 
     const answers = await Promise.all(slow.map((connection) => connection.closed));
-    expect(answers.map(statusOf)).toEqual(answers.map(() => 400));
+    expect(answers.map(statusOf)).toEqual(answers.map(() => 408));
   });
 });

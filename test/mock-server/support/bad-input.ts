@@ -37,8 +37,8 @@ export const weirdText: fc.Arbitrary<string> = fc.oneof(
   fc.double().map(String),
 );
 
-// Node refuses a request line plus headers over 16 KB before any route runs (413
-// payload_too_large, client-error.ts), so a request carries at most one huge string outside its body.
+// Node refuses a request line plus headers over 16 KB before any route runs (431
+// request_header_fields_too_large, client-error.ts), so a request carries at most one huge string outside its body.
 const huge = 'x'.repeat(10_000);
 const hugeSlot = fc.constantFrom('none', 'none', 'path', 'query', 'header');
 
