@@ -1,7 +1,7 @@
 // `proxy --record DIR`: writes each answered exchange as a fixture `serve --replay DIR` can answer
-// with (mock-server/replay/fixture-format.ts). Secrets never reach the disk: sensitive headers
-// and JSON fields are replaced, and every secret value seen in the exchange is scrubbed from all
-// its other strings. Hop-by-hop headers are dropped; the answer is stored decoded (without its
+// with (mock-server/replay/fixture-format.ts). Secrets never reach the disk: sensitive headers,
+// query parameters and JSON fields are replaced, and every secret value seen in the exchange is
+// scrubbed from all its other strings. Hop-by-hop headers are dropped; the answer is stored decoded (without its
 // Content-Encoding and Content-Length), as the mock will send it. An exchange with a body over
 // the capture limit is not recorded (a fixture must be whole). Numbering continues after the
 // fixtures already in DIR, so several sessions can record into one directory.
@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingHttpHeaders } from 'node:http';
 import { fixtureBody, fixtureFormat, fixtureVersion, type ExchangeFixture, type FixtureBody, type FixtureHeaders } from '../../mock-server/replay/fixture-format.js';
-import { mapStrings, redactHeaders, redactJson, type SecretScrubber } from '../../mock-server/replay/redaction.js';
+import { mapStrings, redactHeaders, redactJson, redactQueryString, type SecretScrubber } from '../../mock-server/replay/redaction.js';
 import type { ObservedExchange } from './contract-check.js';
 
 const notRecorded = new Set(['connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'content-length', 'host']);
@@ -36,7 +36,7 @@ export class FixtureRecorder {
       request: {
         method: observed.method,
         path: mark === -1 ? observed.url : observed.url.slice(0, mark),
-        query: mark === -1 ? '' : observed.url.slice(mark + 1),
+        query: mark === -1 ? '' : redactQueryString(observed.url.slice(mark + 1)),
         headers: headersOf(observed.requestHeaders, notRecorded),
         body: redactedBody(fixtureBody(observed.requestBody.bytes, text(observed.requestHeaders['content-type']))),
       },

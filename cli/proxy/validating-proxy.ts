@@ -44,7 +44,7 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
 
   const judgeAndRecord = ({ sequence, startedAt, durationMs, observed }: ForwardedExchange): void => {
     if (passes(observed.url)) return;
-    const scrubber = secretsOf(observed.requestHeaders, observed.requestBody, observed.responseHeaders, observed.responseBody);
+    const scrubber = secretsOf(observed.url, observed.requestHeaders, observed.requestBody, observed.responseHeaders, observed.responseBody);
     const judgement = check.judge(observed);
     const lines = report.addExchange({
       sequence,
@@ -75,9 +75,9 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
   return { url: server.url, report, close: (graceMs) => server.close(graceMs) };
 }
 
-/** Every secret of the exchange: sensitive headers both ways and sensitive fields of JSON bodies. */
-function secretsOf(requestHeaders: IncomingHttpHeaders, requestBody: CapturedBody, responseHeaders: IncomingHttpHeaders, responseBody: CapturedBody): SecretScrubber {
-  const scrubber = new SecretScrubber().collectHeaders(requestHeaders).collectHeaders(responseHeaders);
+/** Every secret of the exchange: sensitive query parameters, headers both ways and sensitive fields of JSON bodies. */
+function secretsOf(url: string, requestHeaders: IncomingHttpHeaders, requestBody: CapturedBody, responseHeaders: IncomingHttpHeaders, responseBody: CapturedBody): SecretScrubber {
+  const scrubber = new SecretScrubber().collectQuery(url).collectHeaders(requestHeaders).collectHeaders(responseHeaders);
   for (const body of [requestBody, responseBody]) {
     if (body.bytes.length === 0) continue;
     try {

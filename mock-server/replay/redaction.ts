@@ -4,6 +4,7 @@
 // the contracts use for secrets (token, secret, api_key, api_secret, hmac_secret, webhook_secret…)
 // in any case or spelling. Besides replacing those, every value seen in such a place is scrubbed
 // from any other text of the same exchange (a token echoed in a query string or an error message).
+// Query parameters named like those fields are secrets too (`?token=…`), in log lines and fixtures alike.
 import { depositV1Info, depositV1SecuritySchemes } from '../../generated/deposit-v1/contract-data.js';
 import { exchangeV3Info, exchangeV3SecuritySchemes } from '../../generated/exchange-v3/contract-data.js';
 import { sandboxControlSecuritySchemes } from '../../generated/sandbox-control/contract-data.js';
@@ -77,6 +78,18 @@ export class SecretScrubber {
     return this;
   }
 
+  /** Remembers the values of sensitive query parameters of a path and query, as sent and decoded. */
+  collectQuery(url: string): this {
+    const mark = url.indexOf('?');
+    if (mark === -1) return this;
+    for (const { pair, name, equals } of queryPairs(url.slice(mark + 1))) {
+      if (equals === -1 || !isSensitiveField(name)) continue;
+      this.remember(pair.slice(equals + 1));
+      this.remember(decodeQueryPart(pair.slice(equals + 1)));
+    }
+    return this;
+  }
+
   /** The text with every remembered secret replaced. */
   scrub(text: string): string {
     let result = text;
@@ -123,16 +136,22 @@ function walk(value: unknown, visit: (key: string, item: unknown) => void): void
 /** A path and query with the values of sensitive query parameters (`?token=…`) replaced. */
 export function redactQuery(url: string): string {
   const mark = url.indexOf('?');
-  if (mark === -1) return url;
-  const pairs = url
-    .slice(mark + 1)
-    .split('&')
-    .map((pair) => {
-      const equals = pair.indexOf('=');
-      const name = decodeQueryPart(equals === -1 ? pair : pair.slice(0, equals));
-      return equals !== -1 && isSensitiveField(name) ? `${pair.slice(0, equals)}=${encodeURIComponent(redacted)}` : pair;
-    });
-  return `${url.slice(0, mark)}?${pairs.join('&')}`;
+  return mark === -1 ? url : `${url.slice(0, mark)}?${redactQueryString(url.slice(mark + 1))}`;
+}
+
+/** A query string (without `?`) with the values of sensitive parameters replaced. */
+export function redactQueryString(query: string): string {
+  return queryPairs(query)
+    .map(({ pair, name, equals }) => (equals !== -1 && isSensitiveField(name) ? `${pair.slice(0, equals)}=${encodeURIComponent(redacted)}` : pair))
+    .join('&');
+}
+
+/** Each `name=value` of a query string as written, with its decoded name and the place of its `=`. */
+function queryPairs(query: string): { pair: string; name: string; equals: number }[] {
+  return query.split('&').map((pair) => {
+    const equals = pair.indexOf('=');
+    return { pair, name: decodeQueryPart(equals === -1 ? pair : pair.slice(0, equals)), equals };
+  });
 }
 
 function decodeQueryPart(text: string): string {

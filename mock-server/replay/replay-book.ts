@@ -1,6 +1,7 @@
 // Which recorded exchange answers a request (`serve --replay DIR`). The matching rule:
 // - the method, and the path exactly as sent (case and trailing slash count);
-// - the query as a set of name=value pairs, in any order (`?a=1&b=2` matches `?b=2&a=1`);
+// - the query as a set of name=value pairs, in any order (`?a=1&b=2` matches `?b=2&a=1`); secret
+//   parameters (`?token=…`) compare redacted, as the recording stored them;
 // - for unsafe methods (all but GET, HEAD, OPTIONS) the body too: equal JSON values (key order
 //   and spacing do not count; secret fields compare redacted, as the recording stored them), else
 //   equal bytes;
@@ -9,7 +10,7 @@
 // Several recordings of one request answer in recording order, one each; the last keeps
 // answering after that (a list read before and after a create replays both states, then stays).
 import { bodyBytes, type LoadedFixture } from './fixture-format.js';
-import { redactJson } from './redaction.js';
+import { redactJson, redactQueryString } from './redaction.js';
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -66,7 +67,7 @@ export class ReplayBook {
 }
 
 function requestKey(method: string, path: string, query: string): string {
-  const pairs = [...new URLSearchParams(query)].sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
+  const pairs = [...new URLSearchParams(redactQueryString(query))].sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
   return `${method.toUpperCase()} ${path} ${new URLSearchParams(pairs).toString()}`;
 }
 

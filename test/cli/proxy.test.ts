@@ -179,8 +179,23 @@ describe('redaction', () => {
     await v1().listAssets();
     // A token in a query string and in a planted violation's path.
     await fetch(`${proxy.url}/api/v3/private/nothing?token=${mock.token}`, { headers: { authorization: `Bearer ${mock.token}` } });
+    // Secrets only a query string carries, on an operation that is recorded.
+    const querySecrets = ['qs_token_value_0123', 'qs-api-secret-4567', 'qs_signature_89ab'];
+    // A query secret echoed elsewhere in its exchange (here the path, and the violation naming it).
+    await fetch(`${proxy.url}/api/v3/private/nothing/qs_echoed_secret_cdef?hmac_secret=qs_echoed_secret_cdef`, { headers: { authorization: `Bearer ${mock.token}` } });
+    querySecrets.push('qs_echoed_secret_cdef');
+    const before = readdirSync(recordDir).length;
+    await fetch(`${proxy.url}/api/v3/private/orders?token=${querySecrets[0]}&per_page=5&api_secret=${querySecrets[1]}&Signature=${querySecrets[2]}`, {
+      headers: { authorization: `Bearer ${mock.token}` },
+    });
+    const recorded = readdirSync(recordDir).sort().slice(before);
+    expect(recorded).toEqual([expect.stringMatching(/-get-listOrders\.json$/)]);
+    const listed = JSON.parse(readFileSync(join(recordDir, recorded[0]!), 'utf8')) as ExchangeFixture;
+    expect(listed.request.query).toBe('token=%5BREDACTED%5D&per_page=5&api_secret=%5BREDACTED%5D&Signature=%5BREDACTED%5D');
+    // Replay compares secret parameters redacted, as they were recorded.
+    expect(new ReplayBook(readFixtures(recordDir)).has('GET', '/api/v3/private/orders', 'per_page=5&Signature=s&api_secret=a&token=t')).toBe(true);
 
-    const secrets = [mock.token, mock.site.apiKey, mock.site.apiSecret, webhookSecret];
+    const secrets = [mock.token, mock.site.apiKey, mock.site.apiSecret, webhookSecret, ...querySecrets];
     const written = [
       lines.join('\n'),
       proxy.report.json(),
