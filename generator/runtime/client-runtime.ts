@@ -98,7 +98,7 @@ export class ClientRuntime {
       spec.query,
       spec.operationId,
     );
-    const { body, contentType } = await encodeBody(spec, input.body);
+    const { body, sent, contentType } = await encodeBody(spec, input.body);
     const headers = this.headersFor(spec, input, body, contentType);
     // A repeat must not duplicate an effect: only reads and calls carrying an idempotency key
     // are repeated after a 5xx or a lost connection. A 429 was refused, so it is always repeated.
@@ -118,7 +118,7 @@ export class ClientRuntime {
 
       let response: Response;
       try {
-        response = await this.fetch(attemptUrl, { method: spec.method, headers: attemptHeaders, body: body ?? null, signal: input.signal ?? null });
+        response = await this.fetch(attemptUrl, { method: spec.method, headers: attemptHeaders, body: sent ?? null, signal: input.signal ?? null });
       } catch (error) {
         if (!canRetry || !replayable || input.signal?.aborted === true) throw error;
         await this.pause(backoffDelay(this.retry, attempt - 1, this.random), input.signal);
@@ -195,17 +195,34 @@ export class ClientRuntime {
   }
 }
 
+/** A request body encoded once: what the signer reads and what fetch sends, the same bytes. */
+interface EncodedBody {
+  /** JSON text, or the bytes of a multipart form (boundary included); undefined without a body. */
+  body: string | Uint8Array | undefined;
+  /**
+   * The same, as fetch takes it. Bytes go as their ArrayBuffer: the DOM lib's BodyInit (in a
+   * project's types when `lib` is unset or names DOM) refuses a Uint8Array that may view a
+   * SharedArrayBuffer, and typing it `Uint8Array<ArrayBuffer>` would need TypeScript 5.7.
+   */
+  sent: string | ArrayBuffer | undefined;
+  contentType?: string;
+}
+
 /**
  * The exact bytes sent, so the signer signs what goes on the wire: JSON text, or a multipart
  * form serialised once (boundary included) with the content type that names its boundary.
  */
-async function encodeBody(spec: OperationSpec, body: unknown): Promise<{ body: string | Uint8Array | undefined; contentType?: string }> {
-  if (body === undefined) return { body: undefined };
+async function encodeBody(spec: OperationSpec, body: unknown): Promise<EncodedBody> {
+  if (body === undefined) return { body: undefined, sent: undefined };
   const form = body instanceof FormData ? body : spec.body?.contentType === 'multipart/form-data' ? formDataOf(spec, body) : undefined;
-  if (form === undefined) return { body: JSON.stringify(body) };
+  if (form === undefined) {
+    const json = JSON.stringify(body);
+    return { body: json, sent: json };
+  }
   const serialised = new Response(form);
   const contentType = serialised.headers.get('content-type') ?? undefined;
-  return { body: new Uint8Array(await serialised.arrayBuffer()), ...(contentType !== undefined ? { contentType } : {}) };
+  const bytes = await serialised.arrayBuffer();
+  return { body: new Uint8Array(bytes), sent: bytes, ...(contentType !== undefined ? { contentType } : {}) };
 }
 
 /**

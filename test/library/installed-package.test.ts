@@ -6,7 +6,8 @@
 // (b) that code runs in plain Node, as an ES module and through require();
 // (c) `npx exchange-api-kit serve` answers, with the token it prints;
 // (d) `exchange-api-kit generate --out src/generated` writes code that compiles under the same
-//     flags and runs with what the kit declares as peer dependencies.
+//     flags, with the DOM lib in the project's types too, and runs with what the kit declares as
+//     peer dependencies.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,6 +76,10 @@ describe('a consumer project', () => {
 
   it('compiles the same code with Bundler resolution', () => {
     expect(compile('tsconfig.bundler.json')).toBe('');
+  }, compileTimeoutMs);
+
+  it('compiles the generated code with the DOM lib too (TypeScript\'s default when lib is unset)', () => {
+    expect(compile('tsconfig.dom.json')).toBe('');
   }, compileTimeoutMs);
 
   it('runs it in plain Node as an ES module: every export there, the mock, clients, conformance, contracts', () => {
