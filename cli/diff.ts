@@ -1,10 +1,10 @@
 // `exchange-api-kit diff OLD NEW`: the changes between two versions of a contract, breaking ones
 // first, with exit code 1 when any is breaking, so an integrator's CI can run it when the
 // upstream contract changes. --json FILE also writes them as JSON.
-import { writeFileSync } from 'node:fs';
 import { diffContracts, type ContractChange, type ContractDiff } from './diff/contract-diff.js';
 import { readContract, UnreadableContract } from './diff/read-contract.js';
 import type { CommandIo } from './io.js';
+import { unwritableOutput, writeOutput } from './output-path.js';
 import { helpOption, optionsHelp, readCommandFlags, type OptionSpec } from './options.js';
 
 const diffOptions: OptionSpec[] = [
@@ -19,7 +19,8 @@ security or scope) and the non-breaking ones.
 
 ${optionsHelp(diffOptions)}
 
-Exit codes: 0 no breaking change, 1 a breaking change, 2 bad arguments or a file that cannot be read.`;
+Exit codes: 0 no breaking change, 1 a breaking change (or --json could not be written after all),
+2 bad arguments, a file that cannot be read or a --json path that cannot be written.`;
 
 export async function diffCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   const read = readCommandFlags('diff', diffOptions, argv, diffUsage, io, { positionals: true });
@@ -28,6 +29,11 @@ export async function diffCommand(argv: readonly string[], io: CommandIo): Promi
   const [oldPath, newPath, ...extra] = positionals;
   if (oldPath === undefined || newPath === undefined || extra.length > 0) {
     io.stderr(`exchange-api-kit diff: give two contracts, the old one and the new one\n\n${diffUsage}`);
+    return 2;
+  }
+  const unwritable = unwritableOutput([{ flag: '--json', path: values.json as string | undefined, kind: 'file' }]);
+  if (unwritable !== undefined) {
+    io.stderr(`exchange-api-kit diff: ${unwritable}`);
     return 2;
   }
   let diff: ContractDiff;
@@ -41,8 +47,12 @@ export async function diffCommand(argv: readonly string[], io: CommandIo): Promi
   const json = `${JSON.stringify({ old: oldPath, new: newPath, ...diff }, null, 2)}\n`;
   if (values.json === '-') io.stdout(json.trimEnd());
   else {
-    if (typeof values.json === 'string') writeFileSync(values.json, json);
+    const failed = typeof values.json === 'string' ? writeOutput(values.json, json) : undefined;
     io.stdout(renderText(diff));
+    if (failed !== undefined) {
+      io.stderr(`exchange-api-kit diff: ${failed}`);
+      return 1;
+    }
   }
   return diff.breaking.length > 0 ? 1 : 0;
 }

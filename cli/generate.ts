@@ -6,12 +6,14 @@
 // generated/ but not the generator, writes the same bytes without the generator's dependencies.
 // With --contracts DIR or --contract FILE it runs the generator on another copy of the contracts
 // (a newer version): that needs the generator, so a checkout of the kit.
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { kitPath } from '../kit-files.js';
 import { runScript } from './delegate.js';
 import type { CommandIo } from './io.js';
 import { helpOption, optionsHelp, readCommandFlags, type OptionSpec } from './options.js';
+import { unwritableOutput, writeOutput } from './output-path.js';
+
 const generateOptions: OptionSpec[] = [
   { name: 'out', placeholder: '<dir>', help: "write the generated files under <dir> instead of the kit's generated/" },
   { name: 'contracts', placeholder: '<dir>', help: "generate from the contracts in <dir> (laid out like the kit's contracts/) instead of the kit's own; needs --out" },
@@ -25,14 +27,19 @@ Generates types, validators, routers and typed clients from the kit's contracts 
 
 ${optionsHelp(generateOptions)}
 
-Exit codes: 0 done (or up to date), 1 stale files (--check) or a contract that does not load,
-2 bad arguments.`;
+Exit codes: 0 done (or up to date), 1 stale files (--check), a contract that does not load or a
+file that could not be written, 2 bad arguments (an --out that cannot be written among them).`;
 
 export async function generateCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   const read = readCommandFlags('generate', generateOptions, argv, generateUsage, io);
   if (typeof read === 'number') return read;
   const { values } = read;
   const check = values.check === true;
+  const unwritable = check ? undefined : unwritableOutput([{ flag: '--out', path: values.out as string | undefined, kind: 'folder' }]);
+  if (unwritable !== undefined) {
+    io.stderr(`exchange-api-kit generate: ${unwritable}`);
+    return 2;
+  }
   const source = typeof values.contracts === 'string' ? ['--contracts', values.contracts] : typeof values.contract === 'string' ? ['--contract', values.contract] : [];
   if (source.length > 0) {
     // The generator checks the combination (--out is required) and names the file that does not load.
@@ -43,8 +50,11 @@ export async function generateCommand(argv: readonly string[], io: CommandIo): P
   return writeInto(resolve(values.out), check, io);
 }
 
-/** Writes the kit's generated/ files into `outDir` (only those that differ); with `check`, writes nothing and exits 1 when any differs. */
-export async function writeInto(outDir: string, check: boolean, io: CommandIo): Promise<number> {
+/**
+ * Writes the kit's generated/ files into `outDir` (only those that differ); with `check`, writes
+ * nothing and exits 1 when any differs. A file that cannot be written exits 1 naming it.
+ */
+export async function writeInto(outDir: string, check: boolean, io: CommandIo, command = 'generate'): Promise<number> {
   const generatedDir = kitPath('generated');
   const files = filesUnder(generatedDir).map((path) => ({ path: relative(generatedDir, path), contents: readFileSync(path, 'utf8') }));
   const current = (path: string) => {
@@ -61,8 +71,11 @@ export async function writeInto(outDir: string, check: boolean, io: CommandIo): 
     return 1;
   }
   for (const file of stale) {
-    mkdirSync(dirname(join(outDir, file.path)), { recursive: true });
-    writeFileSync(join(outDir, file.path), file.contents);
+    const failed = writeOutput(join(outDir, file.path), file.contents, true);
+    if (failed !== undefined) {
+      io.stderr(`exchange-api-kit ${command}: ${failed}`);
+      return 1;
+    }
   }
   io.stdout(`generate: ${files.length} files in ${outDir}, ${stale.length} changed`);
   return 0;

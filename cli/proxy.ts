@@ -1,9 +1,9 @@
 // `exchange-api-kit proxy --target URL`: the validating (and recording) proxy until SIGINT/SIGTERM,
 // --max-requests or --duration, then the summary, the reports and the exit code.
-import { writeFileSync } from 'node:fs';
 import { sandboxControlRoutesBasePath } from '../generated/sandbox-control/routes.js';
 import { helpOption, optionsHelp, parsers, readOptions, UsageError, type OptionSpec } from './options.js';
 import type { CommandIo } from './io.js';
+import { unwritableOutput, writeOutput } from './output-path.js';
 import { startValidatingProxy, type ValidatingProxy } from './proxy/validating-proxy.js';
 
 const defaultMaxBodyBytes = 10 * 1024 * 1024;
@@ -41,8 +41,9 @@ written.
 
 ${optionsHelp(proxyOptions)}
 
-Exit codes: 0 stopped (SIGINT/SIGTERM, --max-requests, --duration), 1 cannot listen, or a
-violation was seen with --fail-on-violation, 2 bad flag.`;
+Exit codes: 0 stopped (SIGINT/SIGTERM, --max-requests, --duration), 1 cannot listen, a report
+that could not be written after all, or a violation was seen with --fail-on-violation, 2 bad flag
+(a --record, --junit or --json path that cannot be written among them).`;
 
 /** The target: an http(s) URL whose path (if any) is a base path; a query or fragment would be lost. */
 function parseTarget(text: string): URL {
@@ -64,6 +65,15 @@ export async function proxyCommand(argv: readonly string[], io: CommandIo): Prom
   if (values.help === true) {
     io.stdout(proxyUsage);
     return 0;
+  }
+  const unwritable = unwritableOutput([
+    { flag: '--record', path: values.record as string | undefined, kind: 'folder' },
+    { flag: '--junit', path: values.junit as string | undefined, kind: 'file' },
+    { flag: '--json', path: values.json as string | undefined, kind: 'file' },
+  ]);
+  if (unwritable !== undefined) {
+    io.stderr(`exchange-api-kit proxy: ${unwritable}`);
+    return 2;
   }
 
   const maxRequests = values['max-requests'] as number | undefined;
@@ -105,11 +115,11 @@ export async function proxyCommand(argv: readonly string[], io: CommandIo): Prom
 
   await proxy.close();
   io.stdout(proxy.report.summary());
-  try {
-    if (values.junit !== undefined) writeFileSync(values.junit as string, proxy.report.junit());
-    if (values.json !== undefined) writeFileSync(values.json as string, proxy.report.json());
-  } catch (error) {
-    io.stderr(`exchange-api-kit proxy: cannot write the report: ${(error as Error).message}`);
+  const failed =
+    (values.junit !== undefined ? writeOutput(values.junit as string, proxy.report.junit()) : undefined) ??
+    (values.json !== undefined ? writeOutput(values.json as string, proxy.report.json()) : undefined);
+  if (failed !== undefined) {
+    io.stderr(`exchange-api-kit proxy: ${failed}`);
     return 1;
   }
   return values['fail-on-violation'] === true && proxy.report.violationCount > 0 ? 1 : 0;

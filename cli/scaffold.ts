@@ -2,11 +2,12 @@
 // The generated code goes to DIR/src/generated (as `generate --out` writes it; rerun that to
 // refresh it); the starter's own files (handlers, app, package.json) are written only where
 // they do not exist yet, so a second run never overwrites your code.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { writeInto } from './generate.js';
 import type { CommandIo } from './io.js';
 import { helpOption, optionsHelp, readCommandFlags, type OptionSpec } from './options.js';
+import { unwritableOutput, writeOutput } from './output-path.js';
 import { starterFiles } from './scaffold/starter-files.js';
 
 const scaffoldOptions: OptionSpec[] = [
@@ -21,7 +22,8 @@ implement it), the express app, package.json and a strict tsconfig. Existing fil
 
 ${optionsHelp(scaffoldOptions)}
 
-Exit codes: 0 done, 2 bad arguments.`;
+Exit codes: 0 done, 1 a file that could not be written, 2 bad arguments (an --out that cannot be
+written among them).`;
 
 export async function scaffoldCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   const read = readCommandFlags('scaffold', scaffoldOptions, argv, scaffoldUsage, io);
@@ -31,8 +33,14 @@ export async function scaffoldCommand(argv: readonly string[], io: CommandIo): P
     io.stderr(`exchange-api-kit scaffold: --out <dir> is required\n\n${scaffoldUsage}`);
     return 2;
   }
+  const unwritable = unwritableOutput([{ flag: '--out', path: values.out, kind: 'folder' }]);
+  if (unwritable !== undefined) {
+    io.stderr(`exchange-api-kit scaffold: ${unwritable}`);
+    return 2;
+  }
   const outDir = resolve(values.out);
-  await writeInto(join(outDir, 'src', 'generated'), false, io);
+  const generated = await writeInto(join(outDir, 'src', 'generated'), false, io, 'scaffold');
+  if (generated !== 0) return generated;
   const kept: string[] = [];
   for (const file of starterFiles()) {
     const target = join(outDir, file.path);
@@ -40,8 +48,11 @@ export async function scaffoldCommand(argv: readonly string[], io: CommandIo): P
       kept.push(file.path);
       continue;
     }
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, file.contents);
+    const failed = writeOutput(target, file.contents, true);
+    if (failed !== undefined) {
+      io.stderr(`exchange-api-kit scaffold: ${failed}`);
+      return 1;
+    }
   }
   io.stdout(`scaffold: starter server in ${outDir}${kept.length > 0 ? ` (kept ${kept.length} existing files)` : ''}; npm install && npm start`);
   return 0;

@@ -41,7 +41,8 @@ Requests are signed with the server's time: the sandbox clock under --sandbox, e
 header of its answers.
 
 Exit codes: 0 every check passed or was skipped, 1 at least one check failed (or could not run,
-without --allow-skips), 2 usage error.
+without --allow-skips) or a report could not be written after the run, 2 usage error (a --junit
+or --json path that cannot be written among them, found before the run).
 `;
 
 /** What the contracts offer to name on the command line. */
