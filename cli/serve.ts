@@ -23,7 +23,8 @@ import type { CommandIo } from './io.js';
 import { serveWithWorkers } from './serve-workers.js';
 import { keepHeldAnswersYoung } from './held-answers-gc.js';
 
-const serveOptions: OptionSpec[] = [
+/** Every serve option; docs/command-line.md has a row for each (test/cli/command-line-doc.test.ts). */
+export const serveOptions: OptionSpec[] = [
   { name: 'port', env: 'PORT', placeholder: '<n>', help: 'port (default 4010; 0 = any free port)', parse: parsers.integer(0, 65535) },
   { name: 'host', env: 'HOST', placeholder: '<address>', help: 'address to listen on (default 127.0.0.1; 0.0.0.0 in containers)' },
   { name: 'seed', env: 'MOCK_SEED', placeholder: '<n>', help: 'seed: same seed, same ids, tokens and data', parse: parsers.integer(0, 2 ** 31 - 1) },
