@@ -2,7 +2,8 @@
 // restated: every webhook event type of the v3 and v1 contracts (their generated webhook
 // validators), each with the shortest run of the machine that emits it (generated/machines.ts:
 // the transitions' `emits`, `created_emits`, `side_events`), plus `<machine>.<state>` for driving
-// a resource to any state (`order.completed`). An event type no machine emits is the family's
+// a resource to any state (`order.completed`; the initial state, `order.awaiting_payment`, is a
+// resource just created, offered when creating one emits an event). An event type no machine emits is the family's
 // test webhook (sendTestWebhook / sendSiteTestWebhook). A type none of these covers is listed as
 // not triggerable, so a new event type without a way to cause it shows up at once.
 import { webhookValidators as depositV1WebhookValidators } from '../../generated/deposit-v1/validators.js';
@@ -49,9 +50,10 @@ export function triggerPlans(): TriggerPlan[] {
   for (const { machine, family } of drivenMachines) {
     for (const state of machine.states) {
       const name = `${machine.name}.${state}`;
-      const path = shortestPath(machine, (transition) => transition.to === state);
-      if (state === machine.initial || taken.has(name) || path === undefined) continue;
-      const emits = [...path].reverse().find((transition) => transition.emits !== null)?.emits;
+      // No transition leads to the initial state: creating the resource leaves it there.
+      const path = state === machine.initial ? [] : shortestPath(machine, (transition) => transition.to === state);
+      if (taken.has(name) || path === undefined) continue;
+      const emits = path.length === 0 ? machine.createdEmits : [...path].reverse().find((transition) => transition.emits !== null)?.emits;
       if (emits === undefined || emits === null) continue;
       plans.push({ kind: 'machine', name, family, machine, path, emits });
     }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { triggerCommand } from '../../cli/trigger.js';
 import { contractEventTypes, triggerPlans } from '../../cli/trigger/trigger-plans.js';
+import { orderMachine } from '../../generated/machines.js';
 import { mockClients, type MockClients } from '../../index.js';
 import { startMockServer, type RunningMockServer } from '../../mock-server/server.js';
 import { repoRoot } from '../support/contracts.js';
@@ -36,6 +37,13 @@ describe('trigger --list', () => {
     expect(code).toBe(0);
     expect(out).toMatch(/^deposit\.paid +v1 +a new deposit created, then transaction_detected → confirmed\[amount_matches\]$/m);
     expect(out).toMatch(/^order\.completed +v3 +a new order created, then .* → complete \(emits order\.status_changed\)$/m);
+  });
+
+  it('offers order.<state> for every state of the order machine, the initial one as a new order', async () => {
+    const names = triggerPlans().map((plan) => plan.name);
+    for (const state of orderMachine.states) expect(names, state).toContain(`order.${state}`);
+    const { out } = await trigger('--list');
+    expect(out).toMatch(new RegExp(`^order\\.${orderMachine.initial} +v3 +a new order created \\(emits ${orderMachine.createdEmits!.replace('.', '\\.')}\\)$`, 'm'));
   });
 });
 
