@@ -4,7 +4,7 @@
 import { diffContracts, type ContractChange, type ContractDiff } from './diff/contract-diff.js';
 import { readContract, UnreadableContract } from './diff/read-contract.js';
 import type { CommandIo } from './io.js';
-import { unwritableOutput, writeOutput } from './output-path.js';
+import { unwritableOutput, writeOutput } from '../output-path.js';
 import { helpOption, optionsHelp, readCommandFlags, type OptionSpec } from './options.js';
 
 const diffOptions: OptionSpec[] = [

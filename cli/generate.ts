@@ -12,7 +12,7 @@ import { kitPath } from '../kit-files.js';
 import { runScript } from './delegate.js';
 import type { CommandIo } from './io.js';
 import { helpOption, optionsHelp, readCommandFlags, type OptionSpec } from './options.js';
-import { unwritableOutput, writeOutput } from './output-path.js';
+import { unwritableOutput, writeOutput } from '../output-path.js';
 
 const generateOptions: OptionSpec[] = [
   { name: 'out', placeholder: '<dir>', help: "write the generated files under <dir> instead of the kit's generated/" },

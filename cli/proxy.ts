@@ -3,7 +3,7 @@
 import { sandboxControlRoutesBasePath } from '../generated/sandbox-control/routes.js';
 import { helpOption, optionsHelp, parsers, readOptions, UsageError, type OptionSpec } from './options.js';
 import type { CommandIo } from './io.js';
-import { unwritableOutput, writeOutput } from './output-path.js';
+import { unwritableOutput, writeOutput } from '../output-path.js';
 import { startValidatingProxy, type ValidatingProxy } from './proxy/validating-proxy.js';
 
 const defaultMaxBodyBytes = 10 * 1024 * 1024;

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { writeInto } from './generate.js';
 import type { CommandIo } from './io.js';
 import { helpOption, optionsHelp, readCommandFlags, type OptionSpec } from './options.js';
-import { unwritableOutput, writeOutput } from './output-path.js';
+import { unwritableOutput, writeOutput } from '../output-path.js';
 import { starterFiles } from './scaffold/starter-files.js';
 
 const scaffoldOptions: OptionSpec[] = [

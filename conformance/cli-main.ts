@@ -3,7 +3,7 @@
 // files asked for, and returns the exit code: 0 no failure, 1 a check failed (or a report could
 // not be written after all), 2 usage error (a report path that cannot be written among them,
 // found before the run).
-import { unwritableOutput, writeOutput } from '../cli/output-path.js';
+import { unwritableOutput, writeOutput } from '../output-path.js';
 import { parseCli, usage, UsageError } from './cli-args.js';
 import { knownNames, renderJson, renderJunit, renderTable, runConformance } from './index.js';
 
