@@ -24,6 +24,7 @@ import { WebhookFeed } from './domain/webhooks/event-feed.js';
 import { noRecordMarks } from './domain/record-marks.js';
 import { MarkedRecords } from './domain/marked-records.js';
 import { MemoryDepositStore } from './store/memory/memory-deposits.js';
+import { reportStoreFailure } from './store/report-store-failure.js';
 
 export interface SandboxOptions extends WebhookEgressOptions {
   seed?: number | undefined;
@@ -191,8 +192,9 @@ export class Sandbox {
       realNow: options.realNow,
     };
     this.install(this.buildGeneration(this.seedInUse));
-    // The store keeps the clock's setting, so a durable engine resumes the virtual time it left.
-    this.clock.onChange((setting) => void this.store.clock.save(setting));
+    // The store keeps the clock's setting, so a durable engine resumes the virtual time it left
+    // (a save that fails is reported: nobody waits for it).
+    this.clock.onChange((setting) => void this.store.clock.save(setting).catch((error: unknown) => reportStoreFailure('the clock setting could not be stored', error)));
     // Retries that an advance makes due are sent at once, asynchronously like real deliveries
     // (POST /__mock/webhooks/run-due waits for them). A run that fails (a store that cannot read
     // a delivery) ends here, as the dispatcher's own beat's do: unheard, it would end the process.
@@ -244,7 +246,7 @@ export class Sandbox {
       await this.usage.flush();
       await this.store.sweepExpired(this.clock.nowMs(), sweepBatch);
     } catch (error) {
-      console.error('a timer beat failed', error);
+      reportStoreFailure('a timer beat failed', error);
     } finally {
       loop.running = false;
     }

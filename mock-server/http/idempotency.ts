@@ -14,6 +14,7 @@ import type { RequestValidator, RouteDefinition } from '../../generated/runtime/
 import type { Clock } from '../clock.js';
 import { requestFingerprint } from '../domain/accounts/idempotency-fingerprint.js';
 import type { IdempotencySlot, IdempotencyStore, StoredResponse } from '../store/sandbox-store.js';
+import { reportStoreFailure } from '../store/report-store-failure.js';
 import { bodySha256 } from './body.js';
 import { HttpError } from './http-error.js';
 import { limitHeaders } from './limit-headers.js';
@@ -186,11 +187,11 @@ function capture(res: Response, ownHeaders: Set<string>, fingerprint: string, re
     if (typeof args[0] !== 'function') collect(args[0], args[1]);
     const status = res.statusCode;
     const response = storable(status) ? { fingerprint, status, headers: answerHeaders(res, ownHeaders), body: Buffer.concat(chunks) } : undefined;
-    void release(response);
+    void release(response).catch((error: unknown) => reportStoreFailure('an idempotency record could not be stored', error));
     return end(...args);
   }) as Response['end'];
   // A connection closed before the answer was written releases the key unstored.
-  res.once('close', () => void release(undefined));
+  res.once('close', () => void release(undefined).catch((error: unknown) => reportStoreFailure('an idempotency key could not be released', error)));
 }
 
 function answerHeaders(res: Response, ownHeaders: Set<string>): Record<string, string | string[]> {

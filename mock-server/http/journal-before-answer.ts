@@ -9,6 +9,7 @@
 // order. (Corking the socket is not enough: res.end() uncorks it fully.) A journal that cannot be
 // written ends the connection unanswered rather than acknowledge what is not kept.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { reportStoreFailure } from '../store/report-store-failure.js';
 
 /** node's one way of putting a response's bytes (its head with the first chunk, then the body) on its connection. */
 type Send = (this: ServerResponse, ...args: unknown[]) => boolean;
@@ -35,7 +36,7 @@ export function journalBeforeAnswer(listener: RequestListener, flush: (req: Inco
           response.socket?.uncork();
         },
         (error: unknown) => {
-          console.error('the sandbox journal could not be written; the answer is not sent', error);
+          reportStoreFailure('the sandbox journal could not be written; the answer is not sent', error);
           res.destroy();
         },
       );

@@ -97,7 +97,10 @@ export interface JournalHolding {
   announce(address: HolderAddress): Promise<void>;
   /** Where the holder is reached; undefined while none has announced itself. */
   holder(): Promise<HolderAddress | undefined>;
-  /** Called once if this process's hold ends while it runs (its connection to the database broke). */
+  /**
+   * Called once if this process's hold ends while it runs: its lock's session ended (the error
+   * says why), a write was refused (JournalHoldLost), or the database went away (SandboxDatabaseLost).
+   */
   onLost(listener: (error: Error) => void): void;
   /** Where the replicas listen: whichever process holds the sandbox never sends a webhook there. */
   readonly replicaListeners: ReplicaListeners;
@@ -129,10 +132,27 @@ export interface RecordedListener {
   removed(): Promise<void>;
 }
 
+/**
+ * This process's hold on a shared sandbox ended while it ran: it writes nothing more and stops
+ * (the one line saying why is the holder's, cli/serve.ts). A failure for this reason is expected
+ * then, not a fault to report on its own.
+ */
+export class SandboxHoldEnded extends Error {}
+
 /** A write refused because another process took the journal over (this one lost its hold). */
-export class JournalHoldLost extends Error {
+export class JournalHoldLost extends SandboxHoldEnded {
   constructor(readonly location: string) {
     super(`the sandbox of ${location} is held by another mock now: this one lost its hold`);
+  }
+}
+
+/** The database holding the sandbox went away (stopped, restarted, unreachable): the hold went with its session. */
+export class SandboxDatabaseLost extends SandboxHoldEnded {
+  constructor(
+    readonly location: string,
+    readonly reason: string,
+  ) {
+    super(`lost the sandbox database ${location}: ${reason}`);
   }
 }
 

@@ -33,6 +33,7 @@ import { SerializedViews } from '../serialized-views.js';
 import { OrderedShardedMap } from '../../store/ordered-sharded-map.js';
 import type { SerializedJson } from '../../../generated/runtime/serialized-json.js';
 import type { Deposit } from '../../../generated/deposit-v1/types.js';
+import { reportStoreFailure } from '../../store/report-store-failure.js';
 
 // Timer and guard names of the machine file; checked against the generated table at load.
 const LIFETIME = 'lifetime';
@@ -631,7 +632,7 @@ export class DepositService {
       .then(
         () => undefined,
         (error: unknown) => {
-          console.error(`deposit ${deposit.uuid}: ${type} was not emitted`, error);
+          reportStoreFailure(`deposit ${deposit.uuid}: ${type} was not emitted`, error);
         },
       );
   }

@@ -28,6 +28,7 @@ import { keptDigests } from './requisite-digests.js';
 import { orderFromState, orderToState } from './order-state.js';
 import { requireNextIdAbove } from './restore-checks.js';
 import type { RecordMarks } from '../record-marks.js';
+import { reportStoreFailure } from '../../store/report-store-failure.js';
 
 /** Machine events a decided verification fires on an order held for it. */
 const VERIFICATION_EVENTS: Partial<Record<VerificationStatus, OrderEvent>> = {
@@ -351,7 +352,7 @@ export class OrderService {
       .then(
         () => undefined,
         (error: unknown) => {
-          console.error(`order ${order.id}: ${type} was not emitted`, error);
+          reportStoreFailure(`order ${order.id}: ${type} was not emitted`, error);
         },
       );
   }
