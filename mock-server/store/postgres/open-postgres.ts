@@ -20,6 +20,10 @@ export async function openPostgresStore(url: string): Promise<PostgresStore> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // A connection that breaks while idle must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  // Nor one that breaks while checked out (a transaction, a replica's wait, the server stopping
+  // under them): its query fails, which its caller hears; the error event the connection emits
+  // after that, with no listener, would be thrown at the process.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   try {
     await migrate(pool, shown);
     return new PostgresStore(pool, shown);
