@@ -14,7 +14,7 @@ import { StoredSeedMismatch } from '../mock-server/snapshot/journal-resume.js';
 import { isSharedStoreSpec, isStoreSpec, openStore, shownStoreSpec, storeSpecHelp } from '../mock-server/store/open-store.js';
 import type { SandboxStore } from '../mock-server/store/sandbox-store.js';
 import { StoreOpenError, StoreUnreachableError } from '../mock-server/store/store-open-error.js';
-import { JournalHeldElsewhere } from '../mock-server/store/record-journal.js';
+import { JournalHeldElsewhere, SandboxDatabaseLost } from '../mock-server/store/record-journal.js';
 import { startStandby, type RunningStandby } from '../mock-server/replica/standby.js';
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
@@ -127,8 +127,9 @@ environment variables, which win over the config file.
 
 ${optionsHelp(serveOptions)}
 
-Exit codes: 0 stopped by SIGINT/SIGTERM or --help, 1 failed to start (e.g. port in use),
-2 bad flag, environment variable or config file.`;
+Exit codes: 0 stopped by SIGINT/SIGTERM or --help, 1 failed to start (e.g. port in use) or
+stopped on losing the hold on a postgres:// sandbox or its database, 2 bad flag, environment
+variable or config file.`;
 
 /** The start options from flags, environment and config file; throws UsageError. */
 export function serveStartOptions(
@@ -314,10 +315,11 @@ export async function serve(argv: readonly string[], io: CommandIo): Promise<num
   const lost = holdLost(store);
   const stopped = await Promise.race([signalled(), lost]);
   await server.close();
-  await store.close();
-  if (stopped === 'signal') return 0;
-  io.stderr(`exchange-api-kit serve: ${stopped.message}; stopped (a replica on the database takes over)`);
-  return 1;
+  if (stopped === 'signal') {
+    await store.close();
+    return 0;
+  }
+  return stoppedByLoss(stopped, io);
 }
 
 /**
@@ -339,13 +341,24 @@ async function serveAsReplica(start: StartOptions, store: SandboxStore, io: Comm
       io.stdout(`took the sandbox over from the mock that held it\n${banner(server, start)}`);
       return holdLost(store);
     },
-    (error: Error) => error,
+    (error: Error) => (error instanceof SandboxDatabaseLost ? lossReported(error, store) : error),
   );
   const stopped = await Promise.race([signalled(), tookOver]);
   await standby.close();
-  await store.close();
-  if (stopped === 'signal') return 0;
-  io.stderr(`exchange-api-kit serve: ${stopped.message}`);
+  if (stopped === 'signal') {
+    await store.close();
+    return 0;
+  }
+  return stoppedByLoss(stopped, io);
+}
+
+/**
+ * Says why the mock stops on its own (its hold ended, or the database went away); exit 1. The
+ * store is not closed: the hold ended with its session already, and requests still under way
+ * would meet a pool ended under them; the process's exit ends the connections.
+ */
+function stoppedByLoss(why: Error, io: CommandIo): number {
+  io.stderr(`exchange-api-kit serve: ${why.message}`);
   return 1;
 }
 
@@ -365,9 +378,18 @@ function signalled(): Promise<'signal'> {
   });
 }
 
-/** Settles with the error when the store's hold on its sandbox ends while this process runs; never on other stores. */
+/**
+ * Settles with the error saying why when the store's hold on its sandbox ends while this process
+ * runs (the database went away, or the hold alone); never on other stores.
+ */
 function holdLost(store: SandboxStore): Promise<Error> {
-  return new Promise((resolve) => store.journal?.holding?.onLost((error) => resolve(new Error(`lost the hold on the sandbox of ${store.location}: ${error.message}`))));
+  return new Promise((resolve) => store.journal?.holding?.onLost((error) => resolve(lossReported(error, store))));
+}
+
+/** What a mock that lost its hold, or its database, says as it stops. */
+function lossReported(error: Error, store: SandboxStore): Error {
+  if (error instanceof SandboxDatabaseLost) return new Error(`${error.message}; stopped`);
+  return new Error(`lost the hold on the sandbox of ${store.location}: ${error.message}; stopped (a replica on the database, if one runs, takes it over)`);
 }
 
 function whyNotStarted(error: Error): string {

@@ -91,7 +91,10 @@ export interface HolderAddress {
  * to hold it, taking over the sandbox when the holder stops or dies.
  */
 export interface JournalHolding {
-  /** Resolves once this process holds the journal (when the holder stops, or at once when none does). */
+  /**
+   * Resolves once this process holds the journal (when the holder stops, or at once when none
+   * does); rejects with SandboxDatabaseLost when the database cannot be reached to wait on.
+   */
   waitToHold(): Promise<void>;
   /** Publishes where the holder (this process) is reached; only its holder may. */
   announce(address: HolderAddress): Promise<void>;

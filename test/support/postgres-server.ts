@@ -13,6 +13,8 @@ export interface PostgresServer {
   createDatabase(): Promise<string>;
   /** The server's processes now: the postmaster and its children (a backend per connection, the writers). */
   processes(): number[];
+  /** Stops the server as an administrator would (`pg_ctl stop -m fast`: every session ended), leaving its folder for stop(). */
+  shutDown(): void;
   stop(): void;
 }
 
@@ -53,6 +55,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   run('initdb', ['-D', data, '-U', 'kit', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
   const settings = `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
   run('pg_ctl', ['-D', data, '-o', settings, '-l', join(folder, 'log'), '-w', 'start']);
+  let running = true;
   let databases = 0;
   const admin = `postgres://kit@127.0.0.1:${port}/postgres`;
   return {
@@ -72,9 +75,13 @@ export async function startPostgres(): Promise<PostgresServer> {
       const children = readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, 'utf8').trim().split(' ').filter((pid) => pid !== '').map(Number);
       return [postmaster, ...children];
     },
+    shutDown() {
+      run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+      running = false;
+    },
     stop() {
       try {
-        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        if (running) run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
       } finally {
         rmSync(folder, { recursive: true, force: true });
       }

@@ -7,11 +7,15 @@
 // reach the holder, and its epoch fences a holder that lost its lock from writing. Where the
 // replicas listen is recorded beside it (postgres-replica-listeners.ts). The holder keeps the
 // cells in memory from the moment it takes the hold (held-cells.ts); each write carries the ones
-// changed since the last.
+// changed since the last. A hold that ends while the process runs (its lock's session ended, a
+// write refused by the fence, the server gone: unreachable-because.ts tells which) is reported
+// once to the onLost listeners, and every later write is refused without a round trip.
 import type { Pool, PoolClient } from 'pg';
 import {
   JournalHeldElsewhere,
   JournalHoldLost,
+  SandboxDatabaseLost,
+  type SandboxHoldEnded,
   type HolderAddress,
   type JournalContents,
   type JournalHolding,
@@ -21,6 +25,7 @@ import {
 } from '../record-journal.js';
 import type { CellRow, HeldCells } from '../held-cells.js';
 import { PostgresReplicaListeners } from './postgres-replica-listeners.js';
+import { unreachableBecause } from './unreachable-because.js';
 
 /** The advisory lock key of the journal's holder (advisory locks are per database). */
 const holderLock = 0x6b69_746a;
@@ -43,6 +48,8 @@ export class PostgresJournal implements RecordJournal, JournalHolding {
   /** Settles (with nothing) when release() starts. */
   private readonly whenReleased = new Promise<undefined>((resolve) => (this.markReleased = () => resolve(undefined)));
   private readonly lostListeners: ((error: Error) => void)[] = [];
+  /** Why the hold this process took ended while it ran: every write is refused with it from then on. */
+  private lost: SandboxHoldEnded | undefined;
 
   constructor(
     private readonly pool: Pool,
@@ -73,22 +80,26 @@ export class PostgresJournal implements RecordJournal, JournalHolding {
       // release() may come while the connection does: the pool's end() neither serves nor fails
       // a connect() still under way, so the wait would never end.
       const connecting = this.pool.connect();
-      const client = await Promise.race([connecting, this.whenReleased]);
+      const client = await Promise.race([connecting, this.whenReleased]).catch((error: Error) => {
+        throw new SandboxDatabaseLost(this.location, error.message);
+      });
       if (client === undefined || this.released) {
         void connecting.then((late) => late.release(true), () => undefined);
         throw this.closedWhileWaiting();
       }
       this.waiter = client;
-      try {
-        // Blocks until the holder's session ends (it stopped, or died and the server noticed).
-        await client.query('SELECT pg_advisory_lock($1)', [holderLock]);
-      } catch {
+      // Blocks until the holder's session ends (it stopped, or died and the server noticed).
+      const locked = await client.query('SELECT pg_advisory_lock($1)', [holderLock]).then(
+        () => true,
+        () => false,
+      );
+      // Given back here, not after the pause below: release() must not find a connection given back already.
+      this.waiter = undefined;
+      if (!locked) {
         if (this.released) throw this.closedWhileWaiting(); // release() ended the connection
         client.release(true);
-        await new Promise((resolve) => setTimeout(resolve, waitRetryMs));
+        await Promise.race([new Promise((resolve) => setTimeout(resolve, waitRetryMs)), this.whenReleased]);
         continue;
-      } finally {
-        this.waiter = undefined;
       }
       if (this.released) {
         client.release(true); // the lock goes with the connection: the store closed meanwhile
@@ -123,13 +134,24 @@ export class PostgresJournal implements RecordJournal, JournalHolding {
       if (this.lockClient !== client) return;
       this.lockClient = undefined;
       client.release(error); // gone from the pool, which would otherwise wait for it on close
-      for (const listener of this.lostListeners) listener(error);
+      // The session may have ended alone (ended by an administrator, a network cut) or with the server.
+      void unreachableBecause(this.pool).then((reason) =>
+        reason === undefined ? this.lose(new JournalHoldLost(this.location), error) : this.lose(new SandboxDatabaseLost(this.location, reason)),
+      );
     });
     this.lockClient = client;
   }
 
   onLost(listener: (error: Error) => void): void {
     this.lostListeners.push(listener);
+  }
+
+  /** Counts the hold as ended (once: the first reason stays) and tells the listeners why (`told`, default `ended`). */
+  private lose(ended: SandboxHoldEnded, told: Error = ended): SandboxHoldEnded {
+    if (this.lost !== undefined) return this.lost;
+    this.lost = ended;
+    for (const listener of this.lostListeners) listener(told);
+    return ended;
   }
 
   async announce(address: HolderAddress): Promise<void> {
@@ -161,6 +183,7 @@ export class PostgresJournal implements RecordJournal, JournalHolding {
   }
 
   async write(change: JournalWrite): Promise<void> {
+    if (this.lost !== undefined) throw this.lost;
     // One statement (migration 6), so one round trip: a flush's answers wait for no more.
     const cells = change.cells ?? { cleared: false, rows: [] };
     const gone = cells.rows.filter((row) => row.value === undefined);
@@ -187,7 +210,10 @@ export class PostgresJournal implements RecordJournal, JournalHolding {
         headers.map(([, doc]) => doc),
       ]);
     } catch (error) {
-      if ((error as { code?: unknown }).code === holdLostState) throw new JournalHoldLost(this.location);
+      if ((error as { code?: unknown }).code === holdLostState) throw this.lose(new JournalHoldLost(this.location));
+      // A server stopped or gone ends the hold's session too: the holder stops, saying so.
+      const reason = await unreachableBecause(this.pool);
+      if (reason !== undefined) throw this.lose(new SandboxDatabaseLost(this.location, reason));
       throw error;
     }
   }
