@@ -36,13 +36,29 @@ export async function durablePlace(engine: EngineUnderTest): Promise<DurablePlac
  * The sandbox a mock on `place` (started with `options`, without the real-time loop) exports
  * once `drive` has run, and what a mock restarted on it exports.
  */
+/**
+ * The sandbox's export once the writes its last answers started have landed: an idempotency
+ * record is stored just after its answer has left, so on PostgreSQL an export right after the
+ * last answer can come before it. Two exports in a row that agree (but for taken_at) are it.
+ */
+async function settledState(server: TestServer): Promise<SandboxState> {
+  let last = await exportState(server);
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const next = await exportState(server);
+    if (JSON.stringify({ ...next, taken_at: null }) === JSON.stringify({ ...last, taken_at: null })) return next;
+    last = next;
+  }
+  throw new Error('the sandbox kept changing: no two exports in a row agree');
+}
+
 export async function acrossARestart(place: DurablePlace, options: StartOptions, drive: (server: TestServer) => Promise<void>): Promise<{ before: SandboxState; after: SandboxState }> {
   const first = await place.start(options);
   first.sandbox.stopDispatching();
   let before: SandboxState;
   try {
     await drive(first);
-    before = await exportState(first);
+    before = await settledState(first);
   } finally {
     await first.close();
   }
