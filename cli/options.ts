@@ -186,11 +186,14 @@ export const parsers = {
     if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new Error('must be an absolute http:// or https:// URL');
     return url;
   },
-  matching:
-    (pattern: RegExp, rule: string) =>
-    (text: string): string => {
-      if (!pattern.test(text)) throw new Error(`must be ${rule}`);
-      return text;
+  /** The value `convert` reads, held to `problem` (why it is not valid, in the words of the rule that says so). */
+  judged:
+    <T>(problem: (value: T) => string | undefined, convert: (text: string) => T) =>
+    (text: string): T => {
+      const value = convert(text);
+      const why = problem(value);
+      if (why !== undefined) throw new Error(why);
+      return value;
     },
 };
 

@@ -12,6 +12,7 @@ import { keepInJournal, seedToResume } from './snapshot/journal-resume.js';
 import { loadSandboxState } from './snapshot/sandbox-state.js';
 import { SandboxHoldEnded } from './store/record-journal.js';
 import type { OverridableOperation, OverrideHandlers } from './overrides/override-types.js';
+import { startOptionsProblem } from './start-options-check.js';
 
 export interface StartOptions extends AppOptions {
   /** Default 0: an ephemeral port. */
@@ -87,6 +88,10 @@ export interface PreparedMockServer {
 }
 
 export async function prepareMockServer(options: StartOptions = {}): Promise<PreparedMockServer> {
+  // Held to the control contract's rules, as serve's flags are: a token the API would refuse as
+  // a minted one would start a mock whose own default token answers 401.
+  const problem = startOptionsProblem(options);
+  if (problem !== undefined) throw new RangeError(`startMockServer: ${problem}`);
   const logger = options.logger ?? (options.logLevel === undefined || options.logLevel === 'silent' ? undefined : await createLogger({ level: options.logLevel }));
   const seed = await seedToResume(options.store, options.seed);
   const { listener, messages, sandbox, overrides, malformed } = createApp({ ...options, seed, ...(logger ? { logger } : {}) });

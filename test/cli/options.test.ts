@@ -105,10 +105,12 @@ describe('serve options', () => {
 
   it.each([
     [['--port', '70000'], {}, /^--port must be an integer from 0 to 65535, got "70000"$/],
-    [['--seed', '1.5'], {}, /^--seed must be an integer/],
+    [['--seed', '1.5'], {}, /^--seed must be integer/],
+    [['--seed=-5'], {}, /^--seed must be >= 0/],
     [[], { PORT: 'http' }, /^PORT must be an integer/],
     [['--log-level', 'loud'], {}, /^--log-level must be one of fatal, error, warn, info, debug, trace, silent/],
-    [['--token', 'short'], {}, /^--token must be 16 to 128/],
+    [['--token', 'short'], {}, /^--token must NOT have fewer than 16 characters/],
+    [['--token', 'has space in it 0123456789'], {}, /^--token must match pattern/],
     [['--webhook-retry-schedule', '0,x'], {}, /^--webhook-retry-schedule must be an integer/],
     [[], { MOCK_WEBHOOK_DISABLE_AFTER: '-1' }, /^MOCK_WEBHOOK_DISABLE_AFTER must be an integer from 0 to 1000000/],
     [[], { MOCK_WEBHOOKS_LOOPBACK_ONLY: 'yes' }, /^MOCK_WEBHOOKS_LOOPBACK_ONLY must be true or false/],
