@@ -8,7 +8,7 @@ import { decodeDomainState, storedSeed } from './journal-rows.js';
 import { JournalAudit } from './journal-audit.js';
 import { JournalQueue } from './journal-queue.js';
 import { JournalWriter } from './journal-writer.js';
-import { resumeDomainState } from './sandbox-state.js';
+import { resumeDomainState, type SandboxDomainState } from './sandbox-state.js';
 
 /** A seed given at start that is not the one the store's sandbox was built with. */
 export class StoredSeedMismatch extends RangeError {
@@ -44,7 +44,12 @@ export async function seedToResume(store: SandboxStore | undefined, given: numbe
  * differ. Read without holding the journal by a replica, which resumes it only once it holds it.
  */
 export async function checkedSeed(store: SandboxStore | undefined, given: number | undefined): Promise<number | undefined> {
-  const stored = store?.journal === undefined ? undefined : await storedSeed(store.journal);
+  let stored: number | undefined;
+  try {
+    stored = store?.journal === undefined ? undefined : await storedSeed(store.journal);
+  } catch (error) {
+    throw error instanceof StateRejected ? new StoredSandboxUnfit(store!.location, error) : error;
+  }
   if (stored === undefined) return given;
   if (given !== undefined && given !== stored) throw new StoredSeedMismatch(given, stored, store!.location);
   return stored;
@@ -68,8 +73,9 @@ export async function keepInJournal(sandbox: Sandbox, audit = false): Promise<vo
     await writer.rewrite();
     return;
   }
-  const state = decodeDomainState(contents);
+  let state: SandboxDomainState;
   try {
+    state = decodeDomainState(contents);
     // Before the sandbox has its writer: a replace rewrites the journal whole, which here would
     // only write back every row just read (at 200,000 deposits a third of the start's time).
     await resumeDomainState(sandbox, state, depositsStored);

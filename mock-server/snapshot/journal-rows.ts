@@ -7,6 +7,7 @@
 import type { RecordKind } from '../domain/record-marks.js';
 import type { Sandbox } from '../sandbox.js';
 import type { JournalContents, JournalRow, RecordJournal } from '../store/record-journal.js';
+import { StateRejected } from '../domain/state-rejected.js';
 import { exportKeyRecord, exportSiteRecord } from './accounts-state.js';
 import type { SandboxDomainState } from './sandbox-state.js';
 
@@ -104,18 +105,47 @@ export function keepsRowOrder(kind: string): boolean {
 /** The seed the journal's sandbox was written with; undefined when it holds none. */
 export async function storedSeed(journal: RecordJournal): Promise<number | undefined> {
   const top = await journal.header(topHeader);
-  return top === undefined ? undefined : (JSON.parse(top) as { seed: number }).seed;
+  return top === undefined ? undefined : (storedDoc(top, `/journal/headers/${topHeader}`) as { seed: number }).seed;
 }
 
-/** The domains' state a journal holds, its records in row order (the order they were created in). */
+/**
+ * The domains' state a journal holds, its records in row order (the order they were created in).
+ * A row or header that is not a document (a file damaged or written by hand) is a StateRejected
+ * naming it; the rows' iteration is ended then too, so the store can close.
+ */
 export function decodeDomainState(contents: JournalContents): SandboxDomainState {
-  const header = (name: string): Doc => JSON.parse(contents.headers.get(name) ?? 'null') as Doc;
-  const decoded = new Map<Part, Doc>(parts.map((part) => [part, header(part)]));
-  const rowsOf = new Map<string, Doc[]>(recordLists.map((list) => [list.kind, []]));
-  for (const row of contents.rows) rowsOf.get(row.kind)?.push(JSON.parse(row.doc) as Doc);
-  for (const list of recordLists) decoded.set(list.part, withList(decoded.get(list.part)!, list.path, rowsOf.get(list.kind)!));
-  const { seed, random } = header(topHeader) as { seed: number; random: number };
-  return { seed, random, ...(Object.fromEntries(decoded) as unknown as Pick<SandboxDomainState, Part>) };
+  const rows = contents.rows[Symbol.iterator]();
+  try {
+    // A part's header a journal lacks stays null, as it always has; the top one it cannot lack.
+    const header = (name: string): Doc => {
+      const text = contents.headers.get(name);
+      if (text === undefined && name === topHeader) throw new StateRejected(`/journal/headers/${name}`, 'is missing');
+      return text === undefined ? (null as unknown as Doc) : storedDoc(text, `/journal/headers/${name}`);
+    };
+    const decoded = new Map<Part, Doc>(parts.map((part) => [part, header(part)]));
+    const rowsOf = new Map<string, Doc[]>(recordLists.map((list) => [list.kind, []]));
+    for (let next = rows.next(); next.done !== true; next = rows.next()) {
+      const row = next.value;
+      rowsOf.get(row.kind)?.push(storedDoc(row.doc, `/journal/${row.kind}/${row.id}`));
+    }
+    for (const list of recordLists) decoded.set(list.part, withList(decoded.get(list.part)!, list.path, rowsOf.get(list.kind)!));
+    const { seed, random } = header(topHeader) as { seed: number; random: number };
+    return { seed, random, ...(Object.fromEntries(decoded) as unknown as Pick<SandboxDomainState, Part>) };
+  } finally {
+    rows.return?.();
+  }
+}
+
+/** A stored row's or header's document, or a StateRejected at `pointer` when it is not one. */
+function storedDoc(text: string, pointer: string): Doc {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (error) {
+    throw new StateRejected(pointer, `is not a JSON document (${(error as Error).message})`);
+  }
+  if (typeof doc !== 'object' || doc === null) throw new StateRejected(pointer, 'is not a JSON object');
+  return doc as Doc;
 }
 
 function listAt(doc: Doc, path: readonly string[]): Doc[] {

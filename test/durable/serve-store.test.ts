@@ -181,6 +181,25 @@ describe('serve --store sqlite:FILE', () => {
     expect(exit.stderr).toContain(`the sandbox kept in ${file} does not fit together: /deposits/staticAddresses/0/siteId`);
   });
 
+  it.each([
+    ['a record row', "UPDATE journal_records SET doc = '{' WHERE kind = 'key'", /: \/journal\/key\/\d+: is not a JSON document/],
+    ['a header row', "UPDATE journal_headers SET doc = '{' WHERE name = 'exchange'", /: \/journal\/headers\/exchange: is not a JSON document/],
+    ['the top header', "DELETE FROM journal_headers WHERE name = 'top'", /: \/journal\/headers\/top: is missing/],
+  ])('exits 2 on a file with %s damaged, naming the file and the row', async (_what, damage, where) => {
+    const file = join(dir, `damaged-${_what.replaceAll(' ', '-')}.db`);
+    const first = await serve(`sqlite:${file}`);
+    first.kill();
+    await first.exit;
+    const db = new Database(file);
+    expect(db.prepare(damage).run().changes).toBeGreaterThan(0);
+    db.close();
+    const exit = await output(run(['serve', '--port', '0', '--store', `sqlite:${file}`]));
+    expect(exit.code).toBe(2);
+    expect(exit.stderr).toContain(`the sandbox kept in ${file} does not fit together`);
+    expect(exit.stderr).toMatch(where);
+    expect(exit.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('exits 2 on a file another mock holds, leaving it as it was; the file is free once that mock stops or is killed', async () => {
     const file = join(dir, 'held.db');
     const spec = `sqlite:${file}`;

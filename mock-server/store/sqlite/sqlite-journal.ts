@@ -87,6 +87,22 @@ export class SqliteJournal implements RecordJournal {
   }
 }
 
-function* asRows(raw: IterableIterator<[string, string, string]>): IterableIterator<JournalRow> {
-  for (const [kind, id, doc] of raw) yield { kind, id, doc };
+/**
+ * The statement's rows as JournalRows. Ending this iteration early ends the statement's too (a
+ * generator not yet started would not), so a start that stops at a damaged header leaves the
+ * database free to close.
+ */
+function asRows(raw: IterableIterator<[string, string, string]>): IterableIterator<JournalRow> {
+  const rows: IterableIterator<JournalRow> = {
+    next: () => {
+      const next = raw.next();
+      return next.done === true ? { done: true, value: undefined } : { done: false, value: { kind: next.value[0], id: next.value[1], doc: next.value[2] } };
+    },
+    return: () => {
+      raw.return?.();
+      return { done: true, value: undefined };
+    },
+    [Symbol.iterator]: () => rows,
+  };
+  return rows;
 }
