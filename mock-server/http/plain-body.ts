@@ -14,10 +14,17 @@ export function isPlainBody(req: IncomingMessage): boolean {
   return !req.readableEnded && req.headers['content-length'] !== undefined && req.headers['transfer-encoding'] === undefined && (encoding === undefined || encoding.toLowerCase() === 'identity');
 }
 
-type Done = (error: Error | undefined, bytes?: Buffer) => void;
+/** Called once a body is read: with its bytes, or a 4xx error. */
+export type Done = (error: Error | undefined, bytes?: Buffer) => void;
 
-function readError(message: string, status: number, type: string): Error {
+/** A body's failure with the `status` and `type` body-parser gives it. */
+export function readError(message: string, status: number, type: string): Error {
   return Object.assign(new Error(message), { status, type });
+}
+
+/** A fault of the body's stream: the client's (400), as body-parser reports it; a connection reset is a cut-off body. */
+export function streamFault(error: NodeJS.ErrnoException): Error {
+  return error.code === 'ECONNRESET' ? readError('request aborted', 400, 'request.aborted') : Object.assign(error, { status: 400 });
 }
 
 /** Reads a plain body (isPlainBody) whole; `done` is called once, with the bytes or a 4xx error. */
@@ -57,9 +64,8 @@ class PlainRead {
     else this.settle(undefined, this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.received));
   }
 
-  /** A stream fault is the client's (400), as body-parser reports it; a connection reset is a cut-off body. */
   fail(error: NodeJS.ErrnoException): void {
-    this.settle(error.code === 'ECONNRESET' ? readError('request aborted', 400, 'request.aborted') : Object.assign(error, { status: 400 }));
+    this.settle(streamFault(error));
   }
 
   /** Every request closes, after its end too: the error (its stack trace) is made only for a cut-off one. */

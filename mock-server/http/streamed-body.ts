@@ -8,13 +8,7 @@
 // as before.
 import type { IncomingMessage } from 'node:http';
 import { decodedBody } from './content-encoding.js';
-import { isPlainBody, readPlainBody } from './plain-body.js';
-
-type Done = (error: Error | undefined, bytes?: Buffer) => void;
-
-function readError(message: string, status: number, type: string): Error {
-  return Object.assign(new Error(message), { status, type });
-}
+import { isPlainBody, readError, readPlainBody, streamFault, type Done } from './plain-body.js';
 
 /**
  * Reads `req`'s body whole; `done` is called once, with the bytes or a 4xx error. A body an
@@ -56,7 +50,7 @@ function readStreamedBody(req: IncomingMessage, limit: number, done: Done): void
   });
   source.on('end', () => settle(undefined, Buffer.concat(chunks, received)));
   // A decoder's fault is a body that does not decode; the request's own, a cut-off body.
-  source.on('error', (error: NodeJS.ErrnoException) => settle(error.code === 'ECONNRESET' ? readError('request aborted', 400, 'request.aborted') : Object.assign(error, { status: 400 })));
+  source.on('error', (error: NodeJS.ErrnoException) => settle(streamFault(error)));
   // A request that arrived whole closes before its decoder has ended: only a cut-off one fails.
   req.on('close', () => {
     if (!req.complete) settle(readError('request aborted', 400, 'request.aborted'));
