@@ -128,6 +128,25 @@ describe.runIf(hasPostgres)('the hold on a postgres:// sandbox', () => {
     expect(rows.map((row) => row.doc)).toEqual(['{"by":"second"}']);
   });
 
+  it("changes neither the clock's setting nor, by a reset, the shared rows once another store took the hold over", async () => {
+    const url = await server.createDatabase();
+    const [first, second] = [await open(url), await open(url)];
+    await first.journal!.hold();
+    await first.clock.save({ offsetMs: 0, frozenAtMs: 1_000 });
+    const lost = new Promise<Error>((resolve) => first.journal!.holding!.onLost(resolve));
+    const waiting = second.journal!.holding!.waitToHold();
+    await endLockSessions(url);
+    await waiting;
+    await lost;
+    await second.clock.save({ offsetMs: 0, frozenAtMs: 2_000 });
+    await second.idempotency.reserve({ caller: 'key_1', key: 'k' }, 'f', 0, 60_000, { maxPerCaller: 10, pendingLeaseMs: 1_000 });
+    await expect(first.clock.save({ offsetMs: 0, frozenAtMs: 3_000 })).rejects.toBeInstanceOf(JournalHoldLost);
+    await expect(first.clear()).rejects.toBeInstanceOf(JournalHoldLost);
+    expect(await second.clock.load()).toEqual({ offsetMs: 0, frozenAtMs: 2_000 });
+    const kept = await second.idempotency.reserve({ caller: 'key_1', key: 'k' }, 'f', 1, 60_000, { maxPerCaller: 10, pendingLeaseMs: 1_000 });
+    expect(kept.kind).toBe('pending');
+  });
+
   it('counts where a replica listens while it is recorded, and no longer once removed', async () => {
     const url = await server.createDatabase();
     const [holder, replica] = [await open(url), await open(url)];

@@ -25,6 +25,7 @@ import {
 } from '../record-journal.js';
 import type { CellRow, HeldCells } from '../held-cells.js';
 import { PostgresReplicaListeners } from './postgres-replica-listeners.js';
+import { inTransaction } from './transaction.js';
 import { unreachableBecause } from './unreachable-because.js';
 
 /** The advisory lock key of the journal's holder (advisory locks are per database). */
@@ -210,12 +211,36 @@ export class PostgresJournal implements RecordJournal, JournalHolding {
         headers.map(([, doc]) => doc),
       ]);
     } catch (error) {
-      if ((error as { code?: unknown }).code === holdLostState) throw this.lose(new JournalHoldLost(this.location));
-      // A server stopped or gone ends the hold's session too: the holder stops, saying so.
-      const reason = await unreachableBecause(this.pool);
-      if (reason !== undefined) throw this.lose(new SandboxDatabaseLost(this.location, reason));
-      throw error;
+      throw await this.writeFailure(error);
     }
+  }
+
+  /**
+   * Runs `work` in one transaction that first checks, as journal_write does, that this process
+   * still holds the sandbox: what only the holder writes beside the journal (the clock's setting,
+   * a reset's emptying) is fenced as the journal is. Unfenced while it holds none, as a write is.
+   */
+  async fenced<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    if (this.lost !== undefined) throw this.lost;
+    try {
+      return await inTransaction(this.pool, async (client) => {
+        if (this.epoch !== undefined) {
+          const { rowCount } = await client.query('SELECT 1 FROM sandbox_holder WHERE epoch = $1 FOR SHARE', [this.epoch]);
+          if (rowCount !== 1) throw this.lose(new JournalHoldLost(this.location));
+        }
+        return work(client);
+      });
+    } catch (error) {
+      throw error instanceof JournalHoldLost ? error : await this.writeFailure(error);
+    }
+  }
+
+  /** What a refused write means: the hold lost to the fence, the server gone (both end the hold), or `error` itself. */
+  private async writeFailure(error: unknown): Promise<unknown> {
+    if ((error as { code?: unknown }).code === holdLostState) return this.lose(new JournalHoldLost(this.location));
+    // A server stopped or gone ends the hold's session too: the holder stops, saying so.
+    const reason = await unreachableBecause(this.pool);
+    return reason === undefined ? error : this.lose(new SandboxDatabaseLost(this.location, reason));
   }
 
   async read(without: readonly string[] = []): Promise<JournalContents | undefined> {

@@ -2,6 +2,8 @@
 // one transaction; a check-and-set locks its row (`SELECT … FOR UPDATE`), is a single
 // `INSERT … ON CONFLICT` statement, or writes only the row version it read (postgres-cells.ts), so
 // replicas never spend a rate window, a nonce or an idempotency key twice. The domains' records are in its record journal (postgres-journal.ts).
+// The clock's setting and a reset's emptying of the shared tables are the holder's alone: fenced
+// by its hold as its journal writes are, so a holder that lost its hold changes neither.
 // The process holding the journal keeps the cells in memory, written with the journal's writes (held-cells.ts).
 import type { Pool } from 'pg';
 import type { ClockSetting } from '../../clock.js';
@@ -27,9 +29,9 @@ export class PostgresStore implements SandboxStore {
     readonly location: string,
   ) {
     this.idempotency = new PostgresIdempotency(pool);
-    this.clock = postgresClockSetting(pool);
     this.webhooks = new PostgresWebhookStore(pool);
     this.journal = new PostgresJournal(pool, location, this.held);
+    this.clock = postgresClockSetting(pool, this.journal);
   }
 
   cells<T>(kind: CellKind): Cells<T> {
@@ -56,8 +58,8 @@ export class PostgresStore implements SandboxStore {
   async clear(): Promise<void> {
     // First: a write under way when the rows go may bring some back; the next write empties them again.
     this.held.clear();
-    await this.pool.query(
-      "BEGIN; TRUNCATE cells, idempotency, idempotency_callers, webhook_endpoints, webhook_events, webhook_deliveries; DELETE FROM sandbox_meta WHERE name = 'clock'; COMMIT;",
+    await this.journal.fenced((client) =>
+      client.query("TRUNCATE cells, idempotency, idempotency_callers, webhook_endpoints, webhook_events, webhook_deliveries; DELETE FROM sandbox_meta WHERE name = 'clock'"),
     );
   }
 
@@ -149,14 +151,17 @@ function storedResponse(row: IdempotencyRow): StoredResponse {
   return { fingerprint: row.fingerprint, status: row.status ?? 0, headers: JSON.parse(row.headers ?? '{}') as StoredResponse['headers'], body: row.body ?? Buffer.alloc(0) };
 }
 
-function postgresClockSetting(pool: Pool): ClockSettingStore {
+/** Kept by the holder alone: fenced as its journal writes are. */
+function postgresClockSetting(pool: Pool, journal: PostgresJournal): ClockSettingStore {
   return {
     load: async () => {
       const row = (await pool.query<{ value: string }>("SELECT value FROM sandbox_meta WHERE name = 'clock'")).rows[0];
       return row === undefined ? undefined : (JSON.parse(row.value) as ClockSetting);
     },
     save: async (setting) => {
-      await pool.query("INSERT INTO sandbox_meta (name, value) VALUES ('clock', $1) ON CONFLICT (name) DO UPDATE SET value = excluded.value", [JSON.stringify(setting)]);
+      await journal.fenced((client) =>
+        client.query("INSERT INTO sandbox_meta (name, value) VALUES ('clock', $1) ON CONFLICT (name) DO UPDATE SET value = excluded.value", [JSON.stringify(setting)]),
+      );
     },
   };
 }
