@@ -192,7 +192,9 @@ export function createApp(options: AppOptions = {}): MockApp {
       : journalBeforeAnswer(listener, async (req) => {
           // A read changes no setting or counter (what it updates lazily is a record, marked).
           if (!readsOnly.has(req.method ?? '')) sandbox.journal?.headersMayChange();
-          return sandbox.journal?.flush();
+          // A clock change this answer may tell of is kept before it, as its records are.
+          const clock = sandbox.clockSaves.pending();
+          return clock === undefined ? sandbox.journal?.flush() : clock.then(() => sandbox.journal?.flush());
         });
   return { listener: journaled, messages: expressMessages(app), sandbox, overrides, malformed: malformedRequests(sandbox.clock, v1.prefix) };
 }

@@ -24,6 +24,7 @@ import { WebhookFeed } from './domain/webhooks/event-feed.js';
 import { noRecordMarks } from './domain/record-marks.js';
 import { MarkedRecords } from './domain/marked-records.js';
 import { MemoryDepositStore } from './store/memory/memory-deposits.js';
+import { ClockSaves } from './store/clock-saves.js';
 import { reportStoreFailure } from './store/report-store-failure.js';
 
 export interface SandboxOptions extends WebhookEgressOptions {
@@ -144,6 +145,8 @@ export class Sandbox {
   readonly webhookEgressIps: readonly string[];
   /** Every emitted webhook event with its deliveries, for the control API's stream; survives resets. */
   readonly webhookFeed = new WebhookFeed();
+  /** The clock's setting on its way to the store: a durable store's answers wait for it (app.ts). */
+  readonly clockSaves: ClockSaves;
   /** Set once a durable store's records are taken up (startMockServer); null on the memory engine. */
   journal: SandboxJournal | null = null;
   /**
@@ -192,9 +195,8 @@ export class Sandbox {
       realNow: options.realNow,
     };
     this.install(this.buildGeneration(this.seedInUse));
-    // The store keeps the clock's setting, so a durable engine resumes the virtual time it left
-    // (a save that fails is reported: nobody waits for it).
-    this.clock.onChange((setting) => void this.store.clock.save(setting).catch((error: unknown) => reportStoreFailure('the clock setting could not be stored', error)));
+    // The store keeps the clock's setting, so a durable engine resumes the virtual time it left.
+    this.clockSaves = new ClockSaves(this.clock, this.store);
     // Retries that an advance makes due are sent at once, asynchronously like real deliveries
     // (POST /__mock/webhooks/run-due waits for them). A run that fails (a store that cannot read
     // a delivery) ends here, as the dispatcher's own beat's do: unheard, it would end the process.
@@ -283,7 +285,7 @@ export class Sandbox {
     this.clock.restore(loaded.clock);
     // Emptying the store took its clock setting with it: keep the loaded one, as every clock
     // change is kept, so a restart on a durable store resumes it.
-    if (loaded.store !== undefined) await this.store.clock.save(this.clock.setting());
+    if (loaded.store !== undefined) await this.clockSaves.again();
     await loaded.store?.(this.store, this.clock.nowMs());
     this.install(generation);
     await this.journal?.rewrite();

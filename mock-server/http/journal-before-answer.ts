@@ -36,7 +36,7 @@ export function journalBeforeAnswer(listener: RequestListener, flush: (req: Inco
           response.socket?.uncork();
         },
         (error: unknown) => {
-          reportStoreFailure('the sandbox journal could not be written; the answer is not sent', error);
+          reportStoreFailure('what the answer tells of could not be stored; it is not sent', error);
           res.destroy();
         },
       );

@@ -1,7 +1,8 @@
 // On a durable store no byte of an answer leaves before the journal write it asked for has
 // committed, however long the write takes (PostgreSQL's take round trips): a mock whose journal
-// write is held answers only once it is let go. A write that fails closes the connection
-// unanswered, and the mock goes on answering. On each durable engine.
+// write, or whose clock setting's save, is held answers only once it is let go. A write or a save
+// that fails closes the connection unanswered, and the mock goes on answering (the clock's setting
+// saved again with the next answer). On each durable engine.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../generated/runtime/client-errors.js';
 import type { RecordJournal } from '../../mock-server/store/record-journal.js';
@@ -54,6 +55,37 @@ describe.each(durableEngines())('an answer on the $name engine', (engine) => {
     }
   });
 
+  it("of a clock change leaves only once the clock's setting is kept", async () => {
+    const clockStore = server.sandbox.store.clock;
+    const save = clockStore.save.bind(clockStore);
+    const events: string[] = [];
+    let letGo!: () => void;
+    const gate = new Promise<void>((resolve) => (letGo = resolve));
+    let started!: () => void;
+    const saveStarted = new Promise<void>((resolve) => (started = resolve));
+    clockStore.save = async (setting) => {
+      started();
+      await gate;
+      await save(setting);
+      events.push('kept');
+    };
+    try {
+      const frozen = server.control.freezeClock().then((answer) => {
+        events.push('answered');
+        return answer;
+      });
+      await saveStarted;
+      await new Promise((resolve) => setTimeout(resolve, heldMs));
+      expect(events).toEqual([]);
+      letGo();
+      expect((await frozen).status).toBe(200);
+      expect(events).toEqual(['kept', 'answered']);
+    } finally {
+      clockStore.save = save;
+    }
+    expect((await clockStore.load())?.frozenAtMs).toBe(server.sandbox.clock.nowMs());
+  });
+
   it('is not sent when the write fails: the connection closes unanswered, and the next request is answered', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     journal.write = () => Promise.reject(new Error('the disk is full'));
@@ -61,11 +93,30 @@ describe.each(durableEngines())('an answer on the $name engine', (engine) => {
       const refused = await server.control.mintToken().catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(Error);
       expect(refused).not.toBeInstanceOf(ApiError);
-      expect(logged).toHaveBeenCalledWith('the sandbox journal could not be written; the answer is not sent', expect.any(Error));
+      expect(logged).toHaveBeenCalledWith('what the answer tells of could not be stored; it is not sent', expect.any(Error));
     } finally {
       journal.write = write;
       logged.mockRestore();
     }
     expect((await server.control.mintToken()).status).toBe(201);
+  });
+  it("of a clock change is not sent when the setting's save fails, and the next answer saves it again", async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const clockStore = server.sandbox.store.clock;
+    const save = clockStore.save.bind(clockStore);
+    await server.control.resumeClock();
+    const before = server.sandbox.clock.setting().offsetMs;
+    clockStore.save = () => Promise.reject(new Error('the disk is full'));
+    try {
+      const refused = await server.control.advanceClock({ body: { seconds: 3_600 } }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(Error);
+      expect(refused).not.toBeInstanceOf(ApiError);
+      expect(logged).toHaveBeenCalledWith('the clock setting could not be stored', expect.any(Error));
+    } finally {
+      clockStore.save = save;
+      logged.mockRestore();
+    }
+    expect((await server.control.mintToken()).status).toBe(201);
+    expect((await clockStore.load())?.offsetMs).toBe(before + 3_600_000);
   });
 });
