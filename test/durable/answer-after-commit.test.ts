@@ -12,6 +12,40 @@ import { durableEngines, durablePlace } from './support/durable-server.js';
 /** How long a held write is kept back: an answer that did not wait for it arrives well within this on loopback. */
 const heldMs = 300;
 
+/**
+ * `work` held back until let go: answerOf(request) sends the request, checks that no answer came
+ * while the work it started was held for heldMs, lets it go, and gives the answer's status once
+ * it has come, after the work finished.
+ */
+function holdEach<A>(work: (argument: A) => Promise<void>) {
+  const events: string[] = [];
+  let letGo!: () => void;
+  const gate = new Promise<void>((resolve) => (letGo = resolve));
+  let started!: () => void;
+  const workStarted = new Promise<void>((resolve) => (started = resolve));
+  return {
+    work: async (argument: A) => {
+      started();
+      await gate;
+      await work(argument);
+      events.push('done');
+    },
+    answerOf: async (request: () => Promise<{ status: number }>): Promise<number> => {
+      const answered = request().then((answer) => {
+        events.push('answered');
+        return answer;
+      });
+      await workStarted;
+      await new Promise((resolve) => setTimeout(resolve, heldMs));
+      expect(events).toEqual([]);
+      letGo();
+      const { status } = await answered;
+      expect(events).toEqual(['done', 'answered']);
+      return status;
+    },
+  };
+}
+
 describe.each(durableEngines())('an answer on the $name engine', (engine) => {
   let server: TestServer;
   let journal: RecordJournal;
@@ -28,28 +62,10 @@ describe.each(durableEngines())('an answer on the $name engine', (engine) => {
   });
 
   it('leaves only once the journal write it asked for has committed', async () => {
-    const events: string[] = [];
-    let letGo!: () => void;
-    const gate = new Promise<void>((resolve) => (letGo = resolve));
-    let started!: () => void;
-    const writeStarted = new Promise<void>((resolve) => (started = resolve));
-    journal.write = async (change) => {
-      started();
-      await gate;
-      await write(change);
-      events.push('committed');
-    };
+    const held = holdEach((change: Parameters<RecordJournal['write']>[0]) => write(change));
+    journal.write = held.work;
     try {
-      const minted = server.control.mintToken().then((answer) => {
-        events.push('answered');
-        return answer;
-      });
-      await writeStarted;
-      await new Promise((resolve) => setTimeout(resolve, heldMs));
-      expect(events).toEqual([]);
-      letGo();
-      expect((await minted).status).toBe(201);
-      expect(events).toEqual(['committed', 'answered']);
+      expect(await held.answerOf(() => server.control.mintToken())).toBe(201);
     } finally {
       journal.write = write;
     }
@@ -58,28 +74,10 @@ describe.each(durableEngines())('an answer on the $name engine', (engine) => {
   it("of a clock change leaves only once the clock's setting is kept", async () => {
     const clockStore = server.sandbox.store.clock;
     const save = clockStore.save.bind(clockStore);
-    const events: string[] = [];
-    let letGo!: () => void;
-    const gate = new Promise<void>((resolve) => (letGo = resolve));
-    let started!: () => void;
-    const saveStarted = new Promise<void>((resolve) => (started = resolve));
-    clockStore.save = async (setting) => {
-      started();
-      await gate;
-      await save(setting);
-      events.push('kept');
-    };
+    const held = holdEach(save);
+    clockStore.save = held.work;
     try {
-      const frozen = server.control.freezeClock().then((answer) => {
-        events.push('answered');
-        return answer;
-      });
-      await saveStarted;
-      await new Promise((resolve) => setTimeout(resolve, heldMs));
-      expect(events).toEqual([]);
-      letGo();
-      expect((await frozen).status).toBe(200);
-      expect(events).toEqual(['kept', 'answered']);
+      expect(await held.answerOf(() => server.control.freezeClock())).toBe(200);
     } finally {
       clockStore.save = save;
     }
