@@ -3,11 +3,12 @@
 // may have carried the request out, so one that is not safe to repeat is not sent to the new
 // holder (the caller's connection closes unanswered, as the holder's own would have), while a GET
 // is sent again and answered.
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { forwardToHolder } from '../../mock-server/replica/forward-to-holder.js';
 import type { JournalHolding } from '../../mock-server/store/record-journal.js';
+import { call } from './support/call.js';
 
 const servers: Server[] = [];
 afterEach(() => {
@@ -52,19 +53,6 @@ async function replicaOf(first: Holder, next: Holder): Promise<string> {
   const url = await listen(createServer(forwarding.listener));
   servers.at(-1)!.on('close', forwarding.close);
   return url;
-}
-
-/** Status and body of a request to the replica, or 'closed' when its connection closed unanswered. */
-function call(url: string, method: string, path: string): Promise<string> {
-  return new Promise((resolve) => {
-    const sent = request(new URL(path, url), { method, agent: false }, (answer) => {
-      let body = '';
-      answer.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-      answer.on('end', () => resolve(`${answer.statusCode} ${body}`));
-    });
-    sent.on('error', () => resolve('closed'));
-    sent.end(method === 'GET' ? undefined : '{}');
-  });
 }
 
 describe('a replica whose holder dies under a forwarded request on a kept-alive connection', () => {

@@ -5,24 +5,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SandboxControlClient } from '../../generated/sandbox-control/client.js';
 import { binRunner, output, type Output } from '../support/bin-process.js';
 import { postgresAvailable, startPostgres, type PostgresServer } from '../support/postgres-server.js';
 import { suitePostgres } from '../support/suite-postgres.js';
+import { endHolderSession } from './support/holder-session.js';
 import { replicaSet, v3Client, type ServeProcess } from './support/replica-set.js';
-
-/** The journal's advisory lock key (mock-server/store/postgres/postgres-journal.ts). */
-const holderLock = 0x6b69_746a;
-
-/** Ends the session holding the journal's lock: the holder loses its hold. */
-async function endHolderSession(url: string): Promise<void> {
-  const client = new pg.Client(url);
-  await client.connect();
-  await client.query("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid = $1", [holderLock]);
-  await client.end();
-}
 
 /** A line of a stack trace, as node prints an uncaught error. */
 const stackLine = /^\s+at /m;
