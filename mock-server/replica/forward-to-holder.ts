@@ -6,22 +6,32 @@
 // is not safe to repeat but died before answering, the connection is closed unanswered, as the
 // holder's own would have been. A kept-alive connection reset under a request is such a death:
 // the holder may have carried the request out (node's agent lets an idle connection go before
-// the holder's Keep-Alive timeout says it would close it, so a reset is not that race). A larger
-// body (an upload, a sandbox document, one too large for its route) streams through unkept: the
-// holder reads it, or answers its 413, as it would its own caller's; it is not sent twice. The
-// caller's address is read here, through the same `trust proxy` list the holder has, and sent
-// along: the holder's IP allow-lists check the caller, not the replica.
+// the holder's Keep-Alive timeout says it would close it, so a reset is not that race). So is a
+// holder that took the request but is wedged (stopped by kill -STOP, its event loop stuck): its
+// kernel keeps accepting, so the replica watches, while the answer's head has not come, whether
+// the holder answers at all (holder-alive.ts); once it has answered nothing for `waitMs`, the
+// request to it is destroyed, and a safe one is sent to a different holder if one has taken the
+// sandbox over by then (the deadline has passed: the holder's address is asked for once more).
+// An answer that has begun is passed on however long it lasts (an event stream never ends). A
+// larger body (an upload, a sandbox document, one too large for its route) streams through
+// unkept: the holder reads it, or answers its 413, as it would its own caller's; it is not sent
+// twice. The caller's address is read here, through the same `trust proxy` list the holder has,
+// and sent along: the holder's IP allow-lists check the caller, not the replica.
 import { Agent, request, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import proxyaddr from 'proxy-addr';
 import { withoutHopByHop } from '../http/hop-by-hop.js';
 import { bodyPending } from '../http/pending-body.js';
 import type { HolderAddress, JournalHolding } from '../store/record-journal.js';
 import { callerAddressHeader, notHolderHeader, replicaSecretHeader } from '../http/replica-headers.js';
+import { watchHolder } from './holder-alive.js';
 
 export interface ForwardingOptions {
   /** The `trust proxy` list every replica is started with (express's names, addresses and CIDRs). */
   trustProxy: readonly string[];
-  /** How long a request may wait for a holder to answer it (default 30 s: a takeover resumes the sandbox first). */
+  /**
+   * How long a request may wait for a holder to take it (default 30 s: a takeover resumes the
+   * sandbox first), and for the holder that took it to show it is alive while its answer has not begun.
+   */
   waitMs?: number;
   /** The largest body kept to be sent again; a larger one streams through once. */
   keptBodyBytes: number;
@@ -58,8 +68,11 @@ export function forwardToHolder(holding: Pick<JournalHolding, 'holder'>, options
       for (;;) {
         const holder = await holders.find(stale, deadline);
         if (holder === undefined) return void res.destroy();
-        const outcome = await sendTo(holder, req, body, caller, res, agent);
+        const outcome = await sendTo(holder, req, body, caller, res, agent, waitMs);
         if (outcome === 'answered') return;
+        // The next request asks where the holder is rather than trying this one first: a wedged
+        // holder would take it too, though another may have taken the sandbox over meanwhile.
+        if (outcome === 'lost') holders.forget(holder);
         // Sent again only when it can be: kept whole, and never carried out (or harmless to repeat).
         if (!Buffer.isBuffer(body) || (outcome === 'lost' && !safeMethods.has(req.method ?? ''))) return void res.destroy();
         stale = holder;
@@ -76,15 +89,24 @@ class HolderLookup {
 
   constructor(private readonly holding: Pick<JournalHolding, 'holder'>) {}
 
+  /**
+   * A holder other than `stale`, asked for until `deadline`, and at least once: a wedged holder is
+   * noticed only once the deadline has passed, and another may have taken the sandbox over by then.
+   */
   async find(stale: HolderAddress | undefined, deadline: number): Promise<HolderAddress | undefined> {
-    while (Date.now() < deadline) {
+    for (;;) {
       if (this.known !== undefined && !same(this.known, stale)) return this.known;
       this.asking ??= this.holding.holder().finally(() => (this.asking = null));
       const found = await this.asking.catch(() => undefined);
       if (found !== undefined && !same(found, stale)) return (this.known = found);
+      if (Date.now() >= deadline) return undefined;
       await new Promise((resolve) => setTimeout(resolve, lookupEveryMs));
     }
-    return undefined;
+  }
+
+  /** Forgets `lost` as the holder, so the next request asks for the address again. */
+  forget(lost: HolderAddress): void {
+    if (this.known !== undefined && same(this.known, lost)) this.known = undefined;
   }
 }
 
@@ -116,7 +138,7 @@ function readBody(req: IncomingMessage, kept: number): Promise<Body | undefined>
   });
 }
 
-function sendTo(holder: HolderAddress, req: IncomingMessage, body: Body, caller: string, res: ServerResponse, agent: Agent): Promise<Outcome> {
+function sendTo(holder: HolderAddress, req: IncomingMessage, body: Body, caller: string, res: ServerResponse, agent: Agent, quietMs: number): Promise<Outcome> {
   const headers = withoutHopByHop(req.rawHeaders);
   const whole = Buffer.isBuffer(body);
   // A kept body goes with its length (a chunked request's Transfer-Encoding was hop-by-hop); a
@@ -152,6 +174,13 @@ function sendTo(holder: HolderAddress, req: IncomingMessage, body: Body, caller:
         resolve('answered');
       });
     });
+    // Wedged: as if it died with the request.
+    const stopWatching = watchHolder(holder.url, quietMs, () => {
+      upstream.destroy();
+      resolve('lost');
+    });
+    upstream.once('response', stopWatching);
+    upstream.once('close', stopWatching);
     upstream.on('error', (error: NodeJS.ErrnoException) => {
       // An answer given before the whole body was taken (a 413) may end the connection under it.
       if (answering) return;
