@@ -26,7 +26,8 @@ export function authenticateV1(sandbox: Sandbox, route: RouteDefinition): Reques
       return;
     }
     if (!timestampInWindow(scheme, headers.timestamp, sandbox.clock.nowMs())) {
-      next(failure('TIMESTAMP_OUT_OF_WINDOW'));
+      // The catalog's condition names the window by its field (window_seconds): told in seconds here.
+      next(new HttpError('TIMESTAMP_OUT_OF_WINDOW', `${scheme.headers.timestamp} is more than ${scheme.window_seconds} seconds away from the server clock.`));
       return;
     }
     const locals = requestLocals(res);

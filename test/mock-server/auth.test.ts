@@ -234,6 +234,15 @@ describe('v1 site signatures', () => {
     expect(outcome).toEqual({ status: depositV1ErrorCodes.TIMESTAMP_OUT_OF_WINDOW.status, code: 'TIMESTAMP_OUT_OF_WINDOW' });
   });
 
+  it('a stale timestamp is told with the window in seconds', async () => {
+    const window = depositV1SignatureScheme.window_seconds;
+    const refused = await v1Client(mock, site(), { skewMs: -(window + 100) * 1000 })
+      .runtime.request(assets())
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).message).toContain(`${depositV1SignatureScheme.headers.timestamp} is more than ${window} seconds away`);
+  });
+
   it('a wrong secret → INVALID_SIGNATURE', async () => {
     const outcome = await call(v1Client(mock, { key: mock.site.apiKey, secret: 'sec_wrong' }).runtime, assets());
     expect(outcome).toEqual({ status: depositV1ErrorCodes.INVALID_SIGNATURE.status, code: 'INVALID_SIGNATURE' });
