@@ -117,8 +117,13 @@ export interface SandboxJournal {
 
 export class Sandbox {
   readonly clock: VirtualClock;
-  /** The seed in use: the option, or one drawn at start-up; reset() without a seed reuses it. */
+  /** The seed in use: the start seed until a reset with another or a load. */
   seedInUse: number;
+  /**
+   * The seed the mock was started with (the option: on a durable store the kept sandbox's, or
+   * one drawn at start-up); reset() without a seed goes back to it, as resetSandbox says.
+   */
+  readonly startSeed: number;
   random!: Random;
   keys!: ApiKeyRegistry;
   sites!: SiteRegistry;
@@ -166,7 +171,8 @@ export class Sandbox {
     this.usedNonces = this.store.cells<true>('nonces');
     this.idempotencyRecordsPerCaller = options.idempotencyRecordsPerCaller ?? 100_000;
     this.marked = this.store.journal === undefined ? null : new MarkedRecords();
-    this.seedInUse = options.seed ?? createRandom().seed;
+    this.startSeed = options.seed ?? createRandom().seed;
+    this.seedInUse = this.startSeed;
     // The default credentials draw from their own stream, so a reset with the same seed replays
     // every other id and secret exactly as a fresh start does.
     const credentials = createRandom(this.seedInUse ^ 0x5eed5eed);
@@ -266,7 +272,7 @@ export class Sandbox {
     this.defaultKey.lastUsedAt = null;
     this.usage.clear();
     await this.store.clear();
-    this.install(this.buildGeneration(seed ?? this.seedInUse));
+    this.install(this.buildGeneration(seed ?? this.startSeed));
     await this.journal?.rewrite();
   }
 

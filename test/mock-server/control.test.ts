@@ -88,11 +88,17 @@ describe('determinism and reset', () => {
     }
   });
 
-  it('reset without a seed reuses the seed in use', async () => {
-    const reset = await first.control.resetSandbox();
-    expect(reset.body.result.seed).toBe(42);
-    const again = await first.control.resetSandbox({ body: {} });
-    expect(again.body.result.seed).toBe(42);
+  it('reset without a seed goes back to the seed the mock was started with, after a reset with another', async () => {
+    const [reseeded, fresh] = await Promise.all([startTestServer({ seed: 7 }), startTestServer({ seed: 7 })]);
+    try {
+      expect((await reseeded.control.resetSandbox({ body: { seed: 42 } })).body.result.seed).toBe(42);
+      expect((await reseeded.control.resetSandbox()).body.result.seed).toBe(7);
+      expect(await mintSome(reseeded, 2)).toEqual(await mintSome(fresh, 2));
+      await reseeded.control.resetSandbox({ body: { seed: 42 } });
+      expect((await reseeded.control.resetSandbox({ body: {} })).body.result.seed).toBe(7);
+    } finally {
+      await Promise.all([reseeded.close(), fresh.close()]);
+    }
   });
 });
 
