@@ -93,9 +93,10 @@ export function webhookControlHandlers(sandbox: Sandbox, options: WebhookControl
     clearInbox: (_request, context) => controlSuccess('clearInbox', context, clock, 200, { cleared: state().inbox.clear() }),
     setWebhookFault: (request, context) => {
       const body = request.body;
-      if (body.fail_next === undefined && body.status === undefined && body.delay_ms === undefined && body.duplicate === undefined) {
+      // A wait of 0 and `duplicate: false` are no effects: such a fault would only replace a real one.
+      if (body.fail_next === undefined && body.status === undefined && !(body.delay_ms !== undefined && body.delay_ms > 0) && body.duplicate !== true) {
         throw new HttpError('validation_error', 'A fault needs at least one effect.', {
-          body: ['needs at least one of fail_next, status, delay_ms, duplicate'],
+          body: ['needs at least one of fail_next, status, a delay_ms above 0, duplicate: true'],
         });
       }
       const fault = state().faults.set(

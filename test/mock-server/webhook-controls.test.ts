@@ -208,8 +208,9 @@ describe('fault injection', () => {
     expect((await deliveryRecord(deliveryId)).response?.status).toBe(500);
   });
 
-  it('a fault without an effect, or out of bounds, is a 422 validation_error', async () => {
-    for (const body of [{ url: inboxUrl }, { url: inboxUrl, status: 200 }, { url: inboxUrl, fail_next: 0 }, { url: inboxUrl, delay_ms: 60001 }]) {
+  it('a fault without an effect (a wait of 0, no duplicate), or out of bounds, is a 422 validation_error', async () => {
+    const noEffects = [{ url: inboxUrl }, { url: inboxUrl, delay_ms: 0 }, { url: inboxUrl, duplicate: false }, { url: inboxUrl, delay_ms: 0, duplicate: false }];
+    for (const body of [...noEffects, { url: inboxUrl, status: 200 }, { url: inboxUrl, fail_next: 0 }, { url: inboxUrl, delay_ms: 60001 }]) {
       try {
         await server.control.setWebhookFault({ body });
         expect.unreachable(`${JSON.stringify(body)} was accepted`);
