@@ -124,7 +124,8 @@ export class ContractCheck {
     const parts = { params: match.params, rawQuery: mark === -1 ? '' : exchange.url.slice(mark + 1), headers: exchange.requestHeaders, body };
     // A body over the cap was not read: only the parameters are judged then.
     const judged = exchange.requestBody.complete ? validateRequestParts(route, validators, parts) : validateRequestParts({ ...route, body: undefined }, validators, parts);
-    for (const [field, messages] of Object.entries(judged)) violations.push({ phase: 'request', aspect: field, message: `${field}: ${messages.join(', ')}` });
+    // The field is the violation's aspect, which its line shows: the message is what is wrong with it.
+    for (const [field, messages] of Object.entries(judged)) violations.push({ phase: 'request', aspect: field, message: messages.join(', ') });
     return violations;
   }
 }
