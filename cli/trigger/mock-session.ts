@@ -32,9 +32,11 @@ export class MockSession {
     this.control = new SandboxControlClient({ baseUrl: options.mockUrl.origin, retry: false, ...adminHeaders });
   }
 
-  /** The mock's built-in webhook inbox, the callback of what this session creates (none when the control API is guarded). */
-  get inboxUrl(): string | undefined {
-    if (this.options.adminToken !== undefined) return undefined; // the inbox would answer 401 to deliveries
+  /**
+   * The mock's built-in webhook inbox, the callback of what this session creates. It takes the
+   * mock's own deliveries with or without an admin token: the mock hands them over in-process.
+   */
+  get inboxUrl(): string {
     const route = sandboxControlRoutes.find((candidate) => candidate.operationId === 'receiveInboxWebhook')!;
     return `${this.options.mockUrl.origin}${sandboxControlRoutesBasePath}${route.path}`;
   }
@@ -49,7 +51,7 @@ export class MockSession {
       this.options.log(`minted v3 key ${minted.key.id} (client ${minted.key.client.id}) for this trigger`);
     }
     this.v3Client = new ExchangeV3Client({ baseUrl: this.options.mockUrl.origin, token, retry: false });
-    if (this.ownsKey && this.inboxUrl !== undefined) {
+    if (this.ownsKey) {
       const endpoint = await this.v3Client.createWebhookEndpoint({ body: { name: 'trigger → inbox', url: this.inboxUrl, events: [...contractEventTypes.v3] as never } });
       this.options.log(`registered webhook endpoint ${endpoint.body.result.endpoint.id} → the mock's inbox`);
     }
@@ -60,10 +62,9 @@ export class MockSession {
     if (this.v1Client !== undefined) return this.v1Client;
     let credentials = this.options.site;
     if (credentials === undefined) {
-      const inbox = this.inboxUrl;
-      const created = (await this.control.createSite({ body: { name: 'exchange-api-kit trigger', ...(inbox !== undefined ? { callback_url: inbox } : {}) } })).body.result;
+      const created = (await this.control.createSite({ body: { name: 'exchange-api-kit trigger', callback_url: this.inboxUrl } })).body.result;
       credentials = { key: created.site.api_key, secret: created.api_secret };
-      this.options.log(`created v1 site ${created.site.id}${inbox !== undefined ? ' calling back the mock\'s inbox' : ''} for this trigger`);
+      this.options.log(`created v1 site ${created.site.id} calling back the mock's inbox for this trigger`);
     }
     await this.syncClock();
     this.v1Client = new DepositV1Client({

@@ -1,7 +1,8 @@
 // `exchange-api-kit trigger` against a running mock over real HTTP: every webhook event type the
 // contracts declare (and every order state) can be triggered, and each triggered event really
-// reaches the mock's inbox, signed; given credentials are used as they are; an unknown event
-// is a usage error. One run goes through the bin as a process.
+// reaches the mock's inbox, signed (also on a mock guarded by an admin token); given
+// credentials are used as they are; an unknown event is a usage error. One run goes through the
+// bin as a process.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +69,23 @@ describe('trigger EVENT', () => {
     // Only the site an event belongs to can have it sent again.
     const resent = await clients.v1.resendWebhookEvent({ path: { eventId } });
     expect(resent.body.data.eventId).toBe(eventId);
+  });
+
+  it('triggers api.test on a mock guarded by an admin token: the event reaches its inbox, signed', async () => {
+    const adminToken = 'trigger-admin-token-0123456789';
+    const guarded = await startMockServer({ seed: 2, loopbackWebhooksOnly: true, adminToken });
+    try {
+      const { code, out, err } = await trigger('api.test', '--mock', guarded.url, '--admin-token', adminToken);
+      expect(err).toBe('');
+      expect(code).toBe(0);
+      const eventId = /^event api\.test (\S+) \(1 delivery\)$/m.exec(out)![1]!;
+      const control = mockClients(guarded, { adminToken }).control;
+      await control.runDueWebhooks();
+      const received = (await control.listInboxWebhooks({ query: { event_id: eventId } })).body.result.deliveries;
+      expect(received.map((record) => [record.event_type, record.signature_valid])).toEqual([['api.test', true]]);
+    } finally {
+      await guarded.close();
+    }
   });
 
   it('refuses an event no contract declares', async () => {
