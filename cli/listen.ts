@@ -2,6 +2,7 @@
 // copy of each delivery to a local URL, with the exact body and the headers the mock signs with
 // the endpoint's secret, printing one line per event with what the receiver answered.
 import type { WebhookStreamDelivery, WebhookStreamEvent } from '../generated/sandbox-control/types.js';
+import { adminTokenOf } from './admin-token.js';
 import { helpOption, mockClientOptions, mockUrlOf, optionsHelp, parsers, readOptions, UsageError, type OptionSpec } from './options.js';
 import type { CommandIo } from './io.js';
 import { followWebhookStream, StreamRefused } from './listen/event-stream-client.js';
@@ -29,8 +30,9 @@ Exit codes: 0 stopped (SIGINT/SIGTERM, --max-events), 1 the mock refused the str
 
 export async function listenCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   let values: Record<string, unknown>;
+  let sources: Record<string, string>;
   try {
-    values = readOptions(listenOptions, argv, io.env).values;
+    ({ values, sources } = readOptions(listenOptions, argv, io.env));
     if (values.help !== true && values['forward-to'] === undefined) throw new UsageError('--forward-to is required');
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
@@ -45,6 +47,7 @@ export async function listenCommand(argv: readonly string[], io: CommandIo): Pro
   const mockUrl = mockUrlOf(values);
   const events = values.events as string[] | undefined;
   const maxEvents = values['max-events'] as number | undefined;
+  const adminToken = adminTokenOf(values, sources);
   const stop = new AbortController();
   const onSignal = (): void => stop.abort();
   process.once('SIGINT', onSignal);
@@ -56,7 +59,7 @@ export async function listenCommand(argv: readonly string[], io: CommandIo): Pro
     await followWebhookStream({
       mockUrl,
       ...(events !== undefined ? { events } : {}),
-      ...(values['admin-token'] !== undefined ? { adminToken: values['admin-token'] as string } : {}),
+      ...(adminToken !== undefined ? { adminToken } : {}),
       signal: stop.signal,
       onStatus: (line) => io.stdout(line),
       onEvent: async (event) => {

@@ -3,6 +3,7 @@
 // clients) and drives it there, following the mock's event stream to print the ids of the
 // events it emitted. `trigger --list` names every event it can cause (trigger/trigger-plans.ts).
 import type { WebhookStreamEvent } from '../generated/sandbox-control/types.js';
+import { adminTokenOf, type AdminToken } from './admin-token.js';
 import { helpOption, mockClientOptions, mockUrlOf, optionsHelp, parsers, readOptions, UsageError, type OptionSpec } from './options.js';
 import type { CommandIo } from './io.js';
 import { followWebhookStream, StreamRefused } from './listen/event-stream-client.js';
@@ -49,10 +50,11 @@ Exit codes: 0 emitted, 1 the mock refused or did not emit in time, 2 bad flag or
 export async function triggerCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   const plans = triggerPlans();
   let values: Record<string, unknown>;
+  let sources: Record<string, string>;
   let plan: TriggerPlan | undefined;
   try {
     const read = readOptions(triggerOptions, argv, io.env, { positionals: true });
-    values = read.values;
+    ({ values, sources } = read);
     if (values.help !== true && values.list !== true) {
       if (read.positionals.length !== 1) throw new UsageError('name one event, e.g. `trigger deposit.paid` (trigger --list names them all)');
       plan = plans.find((candidate) => candidate.name === read.positionals[0]);
@@ -79,10 +81,10 @@ export async function triggerCommand(argv: readonly string[], io: CommandIo): Pr
   }
 
   const mockUrl = mockUrlOf(values);
-  const adminToken = values['admin-token'] as string | undefined;
+  const adminToken = adminTokenOf(values, sources);
   const session = new MockSession({
     mockUrl,
-    ...(adminToken !== undefined ? { adminToken } : {}),
+    ...(adminToken !== undefined ? { adminToken: adminToken.value } : {}),
     ...(values.token !== undefined ? { token: values.token as string } : {}),
     ...(values['site-key'] !== undefined ? { site: { key: values['site-key'] as string, secret: values['site-secret'] as string } } : {}),
     log: (line) => io.stdout(line),
@@ -140,7 +142,7 @@ class EventWatcher {
   private wake: () => void = () => undefined;
   private readonly ready: Promise<void>;
 
-  constructor(mockUrl: URL, adminToken: string | undefined) {
+  constructor(mockUrl: URL, adminToken: AdminToken | undefined) {
     let connected!: () => void;
     let refused!: (error: Error) => void;
     this.ready = new Promise<void>((resolve, reject) => {

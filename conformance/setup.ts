@@ -2,6 +2,8 @@
 // time requests are signed with (the sandbox clock under --sandbox, else the Date header of the
 // server's answers), and the credentials for the run: given ones, or, against our mock
 // (--sandbox), minted through the sandbox control API.
+import { adminTokenRefusal, refusesAdminToken } from '../cli/admin-token.js';
+import { ApiError } from '../generated/runtime/client-errors.js';
 import type { RunContext } from './context.js';
 import { describeError } from './checks/judge-call.js';
 import { describeOffset } from './http/server-clock.js';
@@ -22,7 +24,7 @@ export async function syncServerClock(context: RunContext): Promise<void> {
       const clock = await context.control.getClock();
       context.serverClock.setFromSandbox(clock.body.result.now, Date.now());
     } catch (error) {
-      fallback = ` (the sandbox clock could not be read: ${describeError(error)})`;
+      fallback = ` (the sandbox clock could not be read: ${controlFailure(context, error)})`;
     }
   }
   const { offsetMs, source } = context.serverClock.current;
@@ -45,6 +47,12 @@ export async function prepareCredentials(context: RunContext): Promise<void> {
       context.log.add('setup', 'sandbox:create-site', 'pass', `created site ${created.body.result.site.id}`);
     }
   } catch (error) {
-    context.log.add('setup', 'sandbox', 'fail', `the sandbox control API failed: ${describeError(error)}`);
+    context.log.add('setup', 'sandbox', 'fail', `the sandbox control API failed: ${controlFailure(context, error)}`);
   }
+}
+
+/** Why a control API call failed: a refusal for the admin token is told as every command tells it. */
+function controlFailure(context: RunContext, error: unknown): string {
+  if (!(error instanceof ApiError) || !refusesAdminToken(error.status)) return describeError(error);
+  return adminTokenRefusal(error.status, context.options.adminToken === undefined ? undefined : '--admin-token', '--admin-token');
 }

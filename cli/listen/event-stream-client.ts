@@ -2,9 +2,10 @@
 // `exchange-api-kit listen`: connects, hands each message to `onEvent` in order (waiting for it,
 // so forwarding keeps the stream's order), and when the stream drops or the mock is not up yet
 // reconnects with Last-Event-ID after the server's `retry:` delay, backing off to 10 s while
-// it cannot connect. An answer that retrying cannot fix (401, 404, 422) ends the follow with
+// it cannot connect. An answer that retrying cannot fix (401, 403, 404, 422) ends the follow with
 // a StreamRefused. The path and the admin header are read from the generated control contract.
 import { createParser } from 'eventsource-parser';
+import { adminTokenRefusal, refusesAdminToken, type AdminToken } from '../admin-token.js';
 import { sandboxControlSecuritySchemes } from '../../generated/sandbox-control/contract-data.js';
 import { sandboxControlRoutes, sandboxControlRoutesBasePath } from '../../generated/sandbox-control/routes.js';
 import type { WebhookStreamEvent } from '../../generated/sandbox-control/types.js';
@@ -14,7 +15,7 @@ export interface StreamOptions {
   mockUrl: URL;
   /** Only these event types (the stream filters them); all when absent. */
   events?: readonly string[];
-  adminToken?: string;
+  adminToken?: AdminToken;
   onEvent(event: WebhookStreamEvent): Promise<void>;
   /** Connected, dropped, reconnecting: one line each. */
   onStatus(line: string): void;
@@ -47,14 +48,15 @@ export async function followWebhookStream(options: StreamOptions): Promise<void>
   let failures = 0;
   while (!options.signal.aborted) {
     const headers: Record<string, string> = { accept: 'text/event-stream' };
-    if (options.adminToken !== undefined) headers[sandboxControlSecuritySchemes.adminToken.name] = options.adminToken;
+    if (options.adminToken !== undefined) headers[sandboxControlSecuritySchemes.adminToken.name] = options.adminToken.value;
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
     let reason: string;
     try {
       const response = await fetch(url, { headers, signal: options.signal });
       if (!response.ok || response.body === null) {
         const text = await response.text().catch(() => '');
-        if ([401, 404, 422].includes(response.status)) throw new StreamRefused(refusal(response.status, text), response.status);
+        if (refusesAdminToken(response.status)) throw new StreamRefused(adminTokenRefusal(response.status, options.adminToken?.from), response.status);
+        if ([404, 422].includes(response.status)) throw new StreamRefused(refusal(response.status, text), response.status);
         throw new Error(`HTTP ${response.status}`);
       }
       failures = 0;
@@ -96,7 +98,6 @@ function refusal(status: number, text: string): string {
   } catch {
     // not the control API's envelope: show the text
   }
-  if (status === 401) return `the mock refused the stream (401): ${message} Pass --admin-token.`;
   if (status === 404) return `the mock has no webhook stream at this URL (404): is it an exchange-api-kit mock with its control API on?`;
   return `the mock refused the stream (${status}): ${message}`;
 }

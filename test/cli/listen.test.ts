@@ -98,7 +98,7 @@ describe('exchange-api-kit listen', () => {
     const io = { env: {}, stdout: (text: string) => lines.push(text), stderr: (text: string) => lines.push(text) };
     try {
       expect(await listenCommand(['--forward-to', receiverUrl, '--mock', mock.url], io)).toBe(1);
-      expect(lines.join('\n')).toMatch(/the mock refused the stream \(401\): .* Pass --admin-token\./);
+      expect(lines.join('\n')).toMatch(/the mock's control API needs its admin token \(HTTP 401\): give it with --admin-token or MOCK_ADMIN_TOKEN/);
       const following = listenCommand(['--forward-to', receiverUrl, '--mock', mock.url, '--max-events', '1'], { ...io, env: { MOCK_ADMIN_TOKEN: adminToken } });
       while (!lines.some((line) => line.startsWith('connected to'))) await new Promise((resolve) => setTimeout(resolve, 20));
       const sent = (await mockClients(mock, { adminToken }).v1.sendSiteTestWebhook()).body.data.eventId;
