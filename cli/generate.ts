@@ -34,6 +34,10 @@ export async function generateCommand(argv: readonly string[], io: CommandIo): P
   const read = readCommandFlags('generate', generateOptions, argv, generateUsage, io);
   if (typeof read === 'number') return read;
   const { values } = read;
+  if (values.contracts !== undefined && values.contract !== undefined) {
+    io.stderr(`exchange-api-kit generate: --contract contradicts --contracts: give one of them\n\n${generateUsage}`);
+    return 2;
+  }
   const check = values.check === true;
   const unwritable = check ? undefined : unwritableOutput([{ flag: '--out', path: values.out as string | undefined, kind: 'folder' }]);
   if (unwritable !== undefined) {

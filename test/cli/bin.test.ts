@@ -1,13 +1,15 @@
 // The `exchange-api-kit` bin as a process: serve with a config file prints the banner with a
 // working token and logs one JSON line per request when stdout is not a terminal, stops with
 // exit code 0 on SIGTERM, exits 1 when it cannot start; generate --out writes the generated
-// files and --check sees them go stale; conformance is the runner's own command.
+// files and --check sees them go stale, and refuses --contracts with --contract; conformance is
+// the runner's own command.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { binRunner, output } from '../support/bin-process.js';
+import { repoRoot } from '../support/contracts.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'exchange-api-kit-bin-'));
 const run = binRunner(dir);
@@ -79,6 +81,16 @@ describe('exchange-api-kit generate --out', () => {
     expect(stale.code).toBe(1);
     expect(stale.stderr).toContain('exchange-v3/client.ts');
   }, 180_000); // three runs of the generator
+});
+
+describe('exchange-api-kit generate --contracts and --contract', () => {
+  it('are refused together: exit 2 with one line naming both, before the generator runs', async () => {
+    const contracts = join(repoRoot, 'contracts');
+    const exit = await output(run(['generate', '--contracts', contracts, '--contract', join(contracts, 'exchange-v3.openapi.yaml'), '--out', join(dir, 'both'), '--check']));
+    expect(exit.code).toBe(2);
+    expect(exit.stderr.split('\n')[0]).toBe('exchange-api-kit generate: --contract contradicts --contracts: give one of them');
+    expect(exit.stdout).toBe('');
+  });
 });
 
 describe('exchange-api-kit conformance', () => {
