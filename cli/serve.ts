@@ -54,7 +54,7 @@ export const serveOptions: OptionSpec[] = [
     env: 'MOCK_WEBHOOK_ALLOW',
     placeholder: '<cidr,...>',
     help: 'address ranges webhooks may reach whatever --webhook-egress says (e.g. 10.20.0.0/16)',
-    parse: (text) => parseAllowList(parsers.list(text)),
+    parse: parsers.judged(allowListProblem, parsers.list),
   },
   { name: 'webhooks-loopback-only', env: 'MOCK_WEBHOOKS_LOOPBACK_ONLY', boolean: true, help: 'the same as --webhook-egress loopback (kept for existing scripts)' },
   {
@@ -243,6 +243,23 @@ function stateDocumentOf(document: unknown): unknown {
   const answer = document as { format?: unknown; result?: unknown } | null;
   const isAnswer = typeof answer === 'object' && answer !== null && answer.format === undefined && typeof answer.result === 'object';
   return isAnswer ? answer.result : document;
+}
+
+/**
+ * Why a --webhook-allow list is not valid: the entries the egress policy cannot read, each named
+ * once (the option's message adds the whole text it was given).
+ */
+function allowListProblem(entries: readonly string[]): string | undefined {
+  const refused = entries.filter((entry) => {
+    try {
+      parseAllowList([entry]);
+      return false;
+    } catch (error) {
+      if (error instanceof RangeError) return true;
+      throw error;
+    }
+  });
+  return refused.length === 0 ? undefined : `must be CIDRs or IP addresses (not ${refused.map((entry) => `"${entry}"`).join(', ')})`;
 }
 
 /** --webhook-egress, or its older spelling --webhooks-loopback-only; both at odds is a usage error. */
