@@ -11,11 +11,16 @@ const forwardTimeoutMs = 10_000;
 
 const listenOptions: OptionSpec[] = [
   { name: 'forward-to', placeholder: '<url>', help: 'where to POST each webhook, e.g. http://localhost:3000/webhooks', parse: parsers.httpUrl },
-  { name: 'events', placeholder: '<type,...>', help: 'only these event types (default: every type)', parse: parsers.list },
+  { name: 'events', placeholder: '<type,...>', help: 'only these event types (default: every type)', parse: parsers.judged(eventsProblem, parsers.list) },
   ...mockClientOptions,
   { name: 'max-events', placeholder: '<n>', help: 'stop after this many events (default: run until SIGINT/SIGTERM)', parse: parsers.integer(1, Number.MAX_SAFE_INTEGER) },
   helpOption,
 ];
+
+/** An empty --events is a script's slip (a variable left empty), not a wish for every type: that is no --events at all. */
+function eventsProblem(types: readonly string[]): string | undefined {
+  return types.length === 0 ? 'must name at least one event type (leave it out for every type)' : undefined;
+}
 
 export const listenUsage = `usage: exchange-api-kit listen --forward-to <url> [options]
 Follows the webhook events of a running mock (v3 and v1) and POSTs a copy of each delivery to

@@ -1,7 +1,7 @@
 // `exchange-api-kit listen` as a process against a running mock: a real event reaches a local
 // receiver that verifies it with verifyWebhookSignature and the site's webhook secret, the line
 // shows the receiver's status, and when the mock goes away and comes back on the same port the
-// stream is followed again and the next event arrives too.
+// stream is followed again and the next event arrives too. An empty or unknown --events exits 2.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -46,6 +46,8 @@ function listen(args: string[]) {
   const child = spawn(process.execPath, [bin, 'listen', ...args], { env: { PATH, HOME }, stdio: ['ignore', 'pipe', 'pipe'] });
   running.push(child);
   let stdout = '';
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const watchers: { pattern: RegExp; resolve: () => void }[] = [];
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
     stdout += chunk;
@@ -57,6 +59,7 @@ function listen(args: string[]) {
   const done = new Promise<number | null>((resolve) => child.once('close', resolve));
   return {
     output: () => stdout,
+    errors: () => stderr,
     until: (pattern: RegExp) => new Promise<void>((resolve) => (pattern.test(stdout) ? resolve() : watchers.push({ pattern, resolve }))),
     done,
   };
@@ -104,6 +107,20 @@ describe('exchange-api-kit listen', () => {
       const sent = (await mockClients(mock, { adminToken }).v1.sendSiteTestWebhook()).body.data.eventId;
       expect(await following).toBe(0);
       expect(received.at(-1)).toEqual({ path: '/hooks', eventId: sent, valid: true });
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('exits 2 for an empty --events, before following the stream', async () => {
+    const mock = await startMockServer();
+    try {
+      const run = listen(['--forward-to', receiverUrl, '--mock', mock.url, '--events', '']);
+      // Without the check it would connect and forward every event: that must not happen first.
+      const ended = await Promise.race([run.done, run.until(/connected to /).then(() => 'connected')]);
+      expect(ended).toBe(2);
+      expect(run.errors().split('\n')[0]).toBe('exchange-api-kit listen: --events must name at least one event type (leave it out for every type), got ""');
+      expect(run.output()).toBe('');
     } finally {
       await mock.close();
     }
