@@ -2,7 +2,7 @@
 // time requests are signed with (the sandbox clock under --sandbox, else the Date header of the
 // server's answers), and the credentials for the run: given ones, or, against our mock
 // (--sandbox), minted through the sandbox control API.
-import { adminTokenRefusal, refusesAdminToken } from '../cli/admin-token.js';
+import { adminTokenRefusal, refusesAdminToken } from '../admin-token-refusal.js';
 import { ApiError } from '../generated/runtime/client-errors.js';
 import type { RunContext } from './context.js';
 import { describeError } from './checks/judge-call.js';

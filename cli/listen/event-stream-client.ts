@@ -5,7 +5,8 @@
 // it cannot connect. An answer that retrying cannot fix (401, 403, 404, 422) ends the follow with
 // a StreamRefused. The path and the admin header are read from the generated control contract.
 import { createParser } from 'eventsource-parser';
-import { adminTokenRefusal, refusesAdminToken, type AdminToken } from '../admin-token.js';
+import { adminTokenRefusal, refusesAdminToken } from '../../admin-token-refusal.js';
+import { adminTokenWays, type AdminToken } from '../admin-token.js';
 import { sandboxControlSecuritySchemes } from '../../generated/sandbox-control/contract-data.js';
 import { sandboxControlRoutes, sandboxControlRoutesBasePath } from '../../generated/sandbox-control/routes.js';
 import type { WebhookStreamEvent } from '../../generated/sandbox-control/types.js';
@@ -55,7 +56,7 @@ export async function followWebhookStream(options: StreamOptions): Promise<void>
       const response = await fetch(url, { headers, signal: options.signal });
       if (!response.ok || response.body === null) {
         const text = await response.text().catch(() => '');
-        if (refusesAdminToken(response.status)) throw new StreamRefused(adminTokenRefusal(response.status, options.adminToken?.from), response.status);
+        if (refusesAdminToken(response.status)) throw new StreamRefused(adminTokenRefusal(response.status, options.adminToken?.from, adminTokenWays), response.status);
         if ([404, 422].includes(response.status)) throw new StreamRefused(refusal(response.status, text), response.status);
         throw new Error(`HTTP ${response.status}`);
       }
