@@ -991,7 +991,7 @@ export type CreateCardVerificationRequest = {
   holder_name: string;
   /** Uuid of a committed upload intent of purpose `card_verification` holding the card photo. */
   upload_intent: string;
-  /** The order the card pays for (database id, public_id or tracking_id); its number should be visible in the photo. */
+  /** The order the card pays for (database id, public_id or tracking_id); its number should be visible in the photo. An order paid by card takes only a verification of that card (another `card_number` is a 422 on `card_number`). */
   order?: string;
 };
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExchangeRoute, UploadIntent } from '../../generated/exchange-v3/types.js';
 import { verificationMachine } from '../../generated/machines.js';
 import { failure } from './support/failure.js';
-import { btcAddress, tronAddress, visa } from './support/requisites.js';
+import { btcAddress, mastercard, tronAddress, visa } from './support/requisites.js';
 import { mintKey, v3Client } from './support/keys.js';
 import { useFrozenSandbox, type TestServer } from './support/server.js';
 import { createIntent, fileBytes, filePart, uploaded } from './uploads-helpers.js';
@@ -146,6 +146,24 @@ describe('a card verification', () => {
 
     const again = await failure(server.v3.createCardVerification({ body: { card_number: visa, holder_name: 'ALICE SMITH', upload_intent: (await cardUpload()).uuid } }));
     expect([again.status, Object.keys(again.details)]).toEqual([422, ['card_number']]);
+  });
+
+  it('is of the card the order it names pays with: another card is refused and cannot release the order', async () => {
+    const card = await route('CARDUSD', 'BTC');
+    const requisites = { from_card_number: visa, holder_name: 'ALICE SMITH', to_address: btcAddress };
+    const order = (await server.v3.createOrder({ body: { route_id: card.id, amount: card.limits.min_give, email: 'alice@example.com', requisites } })).body.result.order;
+    expect(order.verification).toEqual({ required: true, status: null });
+    const photo = await cardUpload();
+    const other = await failure(server.v3.createCardVerification({ body: { card_number: mastercard, holder_name: 'ALICE SMITH', upload_intent: photo.uuid, order: order.public_id } }));
+    expect([other.status, other.code, Object.keys(other.details)]).toEqual([422, 'validation_error', ['card_number']]);
+    expect((await intentStatus(photo)).status).toBe('committed');
+    expect((await server.v3.listOrderVerifications({ path: { order: order.public_id } })).body.result.verifications).toEqual([]);
+
+    const paying = (await server.v3.createCardVerification({ body: { card_number: visa, holder_name: 'ALICE SMITH', upload_intent: photo.uuid, order: order.public_id } })).body.result.verification;
+    expect(paying).toMatchObject({ status: 'in_review', order_id: order.id, card: { first6: '411111', last4: '1111' } });
+    expect((await server.control.forceOrderEvent({ path: { order: order.public_id }, body: { event: 'pay' } })).body.result.order.status).toBe('verification_hold');
+    await review(paying.id, 'approve');
+    expect((await server.v3.getOrder({ path: { order: order.public_id } })).body.result.order).toMatchObject({ status: 'processing', verification: { status: 'approved' } });
   });
 
   it('refuses an identity upload as the card photo', async () => {

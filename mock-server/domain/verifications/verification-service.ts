@@ -15,6 +15,7 @@ import { tryFire } from '../machines/fire.js';
 import { requireOneOf, StateRejected } from '../state-rejected.js';
 import { randomUuid } from '../webhooks/ids.js';
 import { acceptedKinds, purposeOf, verificationTypes } from './document-requirements.js';
+import { otherCardProblem } from './order-card.js';
 import { reportToOrder, type OrdersAwaitingVerification } from './order-link.js';
 import type { RecordMarks } from '../record-marks.js';
 import { approvedState, cardDigest, guardsOf, missingOf, refusal, waitsForDocuments, waitsForDocumentsIn, type VerificationRecord } from './verification-records.js';
@@ -77,12 +78,11 @@ export class VerificationService {
   create(clientId: string, input: CreateInput): Created {
     const details: Details = {};
     const intents = this.usableIntents(clientId, input.type, input.documents, details);
-    if (input.card !== null && this.hasApproved(clientId, 'card', input.card.number)) {
-      (details['body.card_number'] ??= []).push('this card is already verified; a card is verified once');
-    }
+    const card = input.card;
+    const cardProblems = card === null ? [] : this.cardProblems(clientId, card.number, input.orderId);
+    if (cardProblems.length > 0) details['body.card_number'] = cardProblems;
     if (Object.keys(details).length > 0) return { ok: false, details };
     const now = this.clock.now();
-    const card = input.card;
     const verification: VerificationRecord = {
       id: randomUuid(this.random),
       clientId,
@@ -297,6 +297,19 @@ export class VerificationService {
   tick(): void {
     const due = this.timers.takeDue(this.clock.nowMs());
     for (const verification of due) this.settle(verification);
+  }
+
+  /**
+   * Why the card cannot be verified now: it is verified already (a card is verified once), or the
+   * order the verification names is paid with another card (order-card.ts).
+   */
+  private cardProblems(clientId: string, cardNumber: string, orderId: number | null): string[] {
+    const problems: string[] = [];
+    if (this.hasApproved(clientId, 'card', cardNumber)) problems.push('this card is already verified; a card is verified once');
+    const order = orderId === null ? undefined : this.orders.findAny(String(orderId));
+    const otherCard = order === undefined ? null : otherCardProblem(order, cardNumber);
+    if (otherCard !== null) problems.push(otherCard);
+    return problems;
   }
 
   /** The checks of each named upload intent; the usable intents (details filled for the others). */
