@@ -192,6 +192,17 @@ describe('creation, lookups and the list', () => {
     expect((await site.v1.getDepositByOrderId({ path: { orderId: 'ORD-10' } })).body.data.uuid).toBe(other.body.data.uuid);
   });
 
+  it('answers the most recently created deposit of an order id, also of deposits created at one instant', async () => {
+    const site = await createSite();
+    const created: Deposit[] = [];
+    for (const asset of ['ETH', 'BTC', 'LTC', 'USDT_TRON']) {
+      created.push((await site.v1.createDeposit({ body: { order_id: 'MULTI-4', asset } })).body.data);
+      expect((await site.v1.getDepositByOrderId({ path: { orderId: 'MULTI-4' } })).body.data).toMatchObject({ uuid: created.at(-1)!.uuid, asset });
+    }
+    // The clock is frozen: every one has the same createdAt, so only the creation order tells them apart.
+    expect(new Set(created.map((deposit) => deposit.createdAt)).size).toBe(1);
+  });
+
   it('rejects an asset without deposits and an amount under the minimum (422 VALIDATION_ERROR)', async () => {
     const site = await createSite();
     const asset = await failure(site.v1.createDeposit({ body: { order_id: 'ORD-11', asset: 'USDC_TRON' } }));

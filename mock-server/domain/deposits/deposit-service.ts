@@ -207,11 +207,15 @@ export class DepositService {
     return deposit;
   }
 
-  /** The site's newest deposit with this order id (any asset, static-address payments included). */
+  /**
+   * The site's most recently created deposit with this order id (any asset, static-address
+   * payments included): the latest createdAt, and of deposits created at one instant (a frozen
+   * clock) the one created last.
+   */
   getByOrderId(site: Site, orderId: string): DepositRecord | undefined {
     let newest: DepositRecord | undefined;
     for (const deposit of this.depositsOfOrder(site, orderId)) {
-      if (newest === undefined || deposit.createdAtMs > newest.createdAtMs || (deposit.createdAtMs === newest.createdAtMs && deposit.uuid > newest.uuid)) newest = deposit;
+      if (newest === undefined || deposit.createdAtMs > newest.createdAtMs || (deposit.createdAtMs === newest.createdAtMs && deposit.seq > newest.seq)) newest = deposit;
     }
     if (newest !== undefined) this.settle(newest);
     return newest;
