@@ -105,11 +105,12 @@ export function compareAmounts(a: string, b: string): number {
   return fractionA === fractionB ? 0 : fractionA < fractionB ? -1 : 1;
 }
 
-/** a + b as written, keeping the wider fraction, trailing zeros included (`1.50` + `2` → `3.50`). */
+/**
+ * a + b in the form every amount the mock computes takes (formatDecimal: `0.004` + `0.006` →
+ * `0.01`, `1.50` + `2` → `3.5`), so a sum reads like a single amount of the same value.
+ */
 export function addAmounts(a: string, b: string): string {
-  const sum = add(parseDecimal(a), parseDecimal(b));
-  const digits = sum.units.toString().padStart(sum.scale + 1, '0');
-  return sum.scale === 0 ? digits : `${digits.slice(0, -sum.scale)}.${digits.slice(-sum.scale)}`;
+  return formatDecimal(add(parseDecimal(a), parseDecimal(b)));
 }
 
 /**

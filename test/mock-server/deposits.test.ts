@@ -72,7 +72,8 @@ describe('a deposit paid on the simulated chain', () => {
     const confirmed = await confirm(tx.hash, 20);
     expect(confirmed.confirmations).toBe(20);
     const paid = (await site.v1.getDeposit({ path: { uuid: deposit.uuid } })).body.data;
-    expect(paid).toMatchObject({ status: 'paid', isFinal: true, receivedAmount: '150.00' });
+    // The transaction keeps the amount as sent; what the deposit received is computed, in the form of any amount.
+    expect(paid).toMatchObject({ status: 'paid', isFinal: true, receivedAmount: '150', transaction: { amount: '150.00' } });
     expect(paid.paidAt).not.toBeNull();
     expect(paid.transaction?.confirmedAt).not.toBeNull();
 
@@ -105,6 +106,14 @@ describe('a deposit paid on the simulated chain', () => {
     await pay(deposit, '150.000001', { confirmations: 20 });
     expect((await site.v1.getDeposit({ path: { uuid: deposit.uuid } })).body.data).toMatchObject({ status: 'paid_over', receivedAmount: '150.000001' });
     expect(await inbox('deposit.paid_over')).toHaveLength(1);
+  });
+
+  it('adds the payments up in the form of any amount: 0.004 and 0.006 received are 0.01', async () => {
+    const site = await createSite();
+    const deposit = (await site.v1.createDeposit({ body: { order_id: 'ORD-SUM', asset: 'BTC', amount: '0.01' } })).body.data;
+    await pay(deposit, '0.004', { confirmations: 6 });
+    await pay(deposit, '0.006', { confirmations: 6 });
+    expect((await site.v1.getDeposit({ path: { uuid: deposit.uuid } })).body.data).toMatchObject({ status: 'paid', receivedAmount: '0.01' });
   });
 
   it('an underpayment is underpaid, a top-up adds up, and the lifetime end makes it paid_partial', async () => {

@@ -83,6 +83,13 @@ describe('paying an order on the simulated chain', () => {
     expect(paid.payment_details.transactions[0]!.hash).toBe(first.hash);
   });
 
+  it('shows the payments added up in the form of any amount: 0.004 and 0.006 received are 0.01', async () => {
+    const order = await orderFrom('BTC');
+    await pay(order, '0.004');
+    await pay(order, '0.006');
+    expect((await read(order)).payment_details.amount_received).toBe('0.01');
+  });
+
   it('pays it on an overpayment, the excess shown as received', async () => {
     const order = await orderFrom('BTC');
     await pay(order, addAmounts(order.amount_in, '0.001'), 100);
