@@ -83,13 +83,16 @@ describe('listOrders filters', () => {
     }
   });
 
-  it('matches requisites against the full value, never the masked one, and currencies on either side', async () => {
+  it('matches requisites against the full value, never the masked one, and currencies on either side in any case', async () => {
     const [a, b, c, d, e] = orders as [Order, Order, Order, Order, Order];
     expect(await ids({ 'filter[from_requisite]': '411111******1111' })).toEqual([]);
     expect(await ids({ 'filter[to_requisite]': 'TQn9Y2****KcbLSE' })).toEqual([]);
     expect(await ids({ 'filter[to_requisite]': 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE' })).toEqual(idsOf(e, a));
     expect(await ids({ 'filter[currency]': 'BTC' })).toEqual(idsOf(e, d, c, b, a));
     expect(await ids({ 'filter[currency]': 'BTC', 'filter[status]': ['awaiting_payment'] })).toEqual(idsOf(d));
+    // Codes compare case-insensitively, as the catalog's filter[from] and filter[letter_code] do.
+    expect(await ids({ 'filter[currency]': 'btc' })).toEqual(idsOf(e, d, c, b, a));
+    expect(await ids({ 'filter[currency]': 'UsdtTrc20' })).toEqual(idsOf(e, a));
   });
 
   it('exports the SHA-256 of each requisite as sent, and matches them the same once that snapshot is loaded', async () => {

@@ -2,6 +2,7 @@
 // filterPredicate fails loudly for a filter the contract declares and this table lacks.
 import { compactUuid } from '../../store/compact-uuid.js';
 import { match, type FilterMatcher } from '../../store/list-records.js';
+import { sameCode } from './catalog/catalog-service.js';
 import type { OrderRecord } from './order-records.js';
 import type { RequisiteSide } from './order-request.js';
 import { askedRequisite, requisiteIs } from './requisite-digests.js';
@@ -31,7 +32,8 @@ export const orderFilterMatchers: Readonly<Record<string, FilterMatcher<OrderRec
   to_requisite: requisiteMatches('to'),
   created_from: match.atLeast((o) => o.createdAt.getTime()),
   created_to: match.atMost((o) => o.createdAt.getTime()),
-  currency: (o, value) => o.draft.currencyIn === value || o.draft.currencyOut === value,
+  // A rates-file code of either side, compared as the catalog's code filters compare them.
+  currency: (o, value) => typeof value === 'string' && (sameCode(o.draft.currencyIn, value) || sameCode(o.draft.currencyOut, value)),
   amount_min: match.atLeast((o) => o.draft.amountIn),
   amount_max: match.atMost((o) => o.draft.amountIn),
 };
