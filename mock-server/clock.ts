@@ -1,6 +1,9 @@
 // The virtual clock every timeout, expiry, retry and rate window reads. Real time by default;
 // the sandbox control API freezes it, resumes it and moves it forward. Listeners run after each
-// advance so due timers fire on the new time.
+// advance so due timers fire on the new time. It never leaves the instants it may show
+// (clock-range.ts): an advance past the last one is refused, and a clock that reaches it in real
+// time, or is given a setting outside them, stops at the bound.
+import { clockRange, withinClockRange } from './clock-range.js';
 
 export interface Clock {
   now(): Date;
@@ -31,7 +34,14 @@ export class VirtualClock implements Clock {
   constructor(private readonly realNow: () => number = Date.now) {}
 
   nowMs(): number {
-    return this.frozenAtMs ?? this.realNow() + this.offsetMs;
+    const now = this.frozenAtMs ?? this.realNow() + this.offsetMs;
+    if (withinClockRange(now)) return now;
+    // A running clock carried past the last instant by real time (advances and loads are checked
+    // before they set it), or a setting taken up from a store written before the clock was
+    // bounded: it stops at the bound, so every answer, and an export, can still show the time.
+    this.frozenAtMs = now < clockRange.minMs ? clockRange.minMs : clockRange.maxMs;
+    this.changed();
+    return this.frozenAtMs;
   }
 
   now(): Date {
@@ -55,8 +65,20 @@ export class VirtualClock implements Clock {
     this.changed();
   }
 
+  /** How far the clock may still be advanced: to the last instant it may show. */
+  headroomMs(): number {
+    return clockRange.maxMs - this.nowMs();
+  }
+
+  /** Whether `setting` puts now within the instants the clock may show (a running one, on this clock's real time). */
+  holds(setting: ClockSetting): boolean {
+    return withinClockRange(setting.frozenAtMs ?? this.realNow() + setting.offsetMs);
+  }
+
+  /** Moves the clock `ms` whole milliseconds forward, at most its headroom (callers check both first). */
   async advance(ms: number): Promise<void> {
-    if (!(ms > 0)) throw new RangeError('advance takes a positive duration');
+    if (!Number.isInteger(ms) || ms <= 0) throw new RangeError('advance takes a positive number of milliseconds');
+    if (ms > this.headroomMs()) throw new RangeError('advance would carry the clock past the last instant it may show');
     if (this.frozenAtMs !== null) this.frozenAtMs += ms;
     else this.offsetMs += ms;
     this.changed();

@@ -1,5 +1,5 @@
 // The sandbox control API (contracts/sandbox-control.openapi.yaml) over the sandbox: reset,
-// the virtual clock, minting v3 keys and creating v1 sites; the webhook rooms are in
+// minting v3 keys and creating v1 sites; the clock is in clock-controls.ts, the webhook rooms in
 // webhook-controls.ts, the API faults in fault-controls.ts, v1 signing in signature-controls.ts.
 import { isIP } from 'node:net';
 import { exchangeV3Routes } from '../../generated/exchange-v3/routes.js';
@@ -10,13 +10,12 @@ import { HttpError } from '../http/http-error.js';
 import { controlSuccess } from '../http/respond.js';
 import { defaultKeyLimits, type Sandbox } from '../sandbox.js';
 import { refuseUnreachable } from '../handlers/webhook-url.js';
-import { durationMs } from './iso-duration.js';
 import { webhookControlHandlers, type WebhookControlOptions } from './webhook-controls.js';
 import { webhookStreamHandlers } from './webhook-stream.js';
 import { chainControlHandlers } from './chain-controls.js';
 import { amlControlHandlers } from './aml-controls.js';
 import { orderControlHandlers } from './order-controls.js';
-import { inspectorControlHandlers, presentClock } from './inspector-controls.js';
+import { inspectorControlHandlers } from './inspector-controls.js';
 import { verificationControlHandlers } from './verification-controls.js';
 import { faultControlHandlers } from './fault-controls.js';
 import { signatureControlHandlers } from './signature-controls.js';
@@ -25,8 +24,8 @@ import { staticAddressControlHandlers } from './static-address-controls.js';
 import { reviewControlHandlers } from './review-controls.js';
 import { catalogControlHandlers } from './catalog-controls.js';
 import { stateControlHandlers } from './state-controls.js';
+import { clockControlHandlers } from './clock-controls.js';
 
-const maxAdvanceMs = 31_536_000_000;
 const knownScopes = new Set(allScopes(exchangeV3Routes));
 
 export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, options: WebhookControlOptions = {}): SandboxControlHandlers {
@@ -46,30 +45,11 @@ export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, optio
     ...reviewControlHandlers(sandbox),
     ...catalogControlHandlers(sandbox),
     ...stateControlHandlers(sandbox, faults),
+    ...clockControlHandlers(sandbox),
     resetSandbox: async (request, context) => {
       await sandbox.reset(request.body?.seed);
       faults.reset();
       return controlSuccess('resetSandbox', context, clock, 200, { seed: sandbox.seedInUse, reset_at: clock.now().toISOString() });
-    },
-    getClock: (_request, context) => controlSuccess('getClock', context, clock, 200, presentClock(clock)),
-    freezeClock: (_request, context) => {
-      clock.freeze();
-      return controlSuccess('freezeClock', context, clock, 200, presentClock(clock));
-    },
-    resumeClock: (_request, context) => {
-      clock.resume();
-      return controlSuccess('resumeClock', context, clock, 200, presentClock(clock));
-    },
-    advanceClock: async (request, context) => {
-      const body = request.body;
-      const ms = 'seconds' in body ? body.seconds * 1000 : durationMs(body.duration);
-      if (!(ms > 0) || ms > maxAdvanceMs) {
-        throw new HttpError('validation_error', 'The advance must be more than zero and at most one year.', {
-          [`body.${'seconds' in body ? 'seconds' : 'duration'}`]: ['must be more than zero and at most 31536000 seconds'],
-        });
-      }
-      await clock.advance(ms);
-      return controlSuccess('advanceClock', context, clock, 200, presentClock(clock));
     },
     mintToken: (request, context) => {
       const body = request.body ?? {};

@@ -9,6 +9,9 @@ import { HttpError } from './http-error.js';
 import { requestLocals } from './locals.js';
 import { reportStoreFailure } from '../store/report-store-failure.js';
 
+/** Real time: what stamps an error answer that could not be rendered on the sandbox clock. */
+const wallClock: Clock = { now: () => new Date(), nowMs: () => Date.now() };
+
 export function errorHandler(clock: Clock): ErrorRequestHandler {
   return (error: unknown, _req, res, next) => {
     if (res.headersSent) {
@@ -16,7 +19,16 @@ export function errorHandler(clock: Clock): ErrorRequestHandler {
       return;
     }
     const codes = families[requestLocals(res).family].codes;
-    sendError(res, clock, toHttpError(error, codes));
+    try {
+      sendError(res, clock, toHttpError(error, codes));
+    } catch (failure) {
+      // This handler must not throw: express would answer with its own HTML page (file paths in
+      // its stack trace), and the front door (front-door.ts) has no caller to catch it, so the
+      // process would end. Whatever failed while rendering, the answer is the family's 500.
+      reportStoreFailure('mock-server: an error answer could not be rendered', failure);
+      if (res.headersSent) next(failure);
+      else sendError(res, wallClock, new HttpError(codes.internal, 'Internal error.'));
+    }
   };
 }
 

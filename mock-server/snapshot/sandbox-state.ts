@@ -8,6 +8,7 @@ import { exportAccountsState, restoreAccountsState } from './accounts-state.js';
 import { exportDepositsState, restoreDepositsState } from './deposits-state.js';
 import { exportExchangeState, restoreExchangeState } from './exchange-state.js';
 import { exportFilesState, restoreFilesState } from './files-state.js';
+import { checkDocumentTime } from './document-time.js';
 import { checkLimitsState, exportLimitsState, restoreLimitsState } from './limits-state.js';
 import { exportWebhooksState, restoreWebhooks, webhookRecordsOf } from './webhooks-state.js';
 
@@ -57,6 +58,7 @@ export async function exportSandboxState(sandbox: Sandbox): Promise<SandboxState
  * Throws StateRejected, with the sandbox untouched, when its records do not fit together.
  */
 export async function loadSandboxState(sandbox: Sandbox, state: SandboxState): Promise<{ records: number }> {
+  checkDocumentTime(state, sandbox.clock);
   checkLimitsState(state.limits);
   const webhooks = webhookRecordsOf(state.webhooks);
   await sandbox.replace({
