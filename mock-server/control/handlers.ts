@@ -25,6 +25,7 @@ import { reviewControlHandlers } from './review-controls.js';
 import { catalogControlHandlers } from './catalog-controls.js';
 import { stateControlHandlers } from './state-controls.js';
 import { clockControlHandlers } from './clock-controls.js';
+import { dateTimeField } from './date-time-field.js';
 
 const knownScopes = new Set(allScopes(exchangeV3Routes));
 
@@ -65,6 +66,7 @@ export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, optio
       if (body.token !== undefined && sandbox.keys.find(body.token) !== undefined) {
         throw new HttpError('validation_error', 'A key with this token exists.', { 'body.token': ['is already in use'] });
       }
+      const expiresAtMs = body.expires_at === undefined || body.expires_at === null ? null : dateTimeField(body.expires_at, 'body.expires_at');
       const key = sandbox.keys.mint(
         {
           ...(body.name !== undefined ? { name: body.name } : {}),
@@ -73,7 +75,7 @@ export function controlHandlers(sandbox: Sandbox, faults: OperationFaults, optio
           clientActive: body.client_active ?? true,
           apiAccessEnabled: body.api_access_enabled ?? true,
           keyActive: body.key_active ?? true,
-          expiresAt: body.expires_at ? new Date(body.expires_at) : null,
+          expiresAt: expiresAtMs === null ? null : new Date(expiresAtMs),
           ipAllowlist: body.ip_allowlist ?? [],
           hmacRequired: body.hmac_required ?? false,
           limits: {
