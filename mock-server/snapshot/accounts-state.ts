@@ -34,10 +34,16 @@ export function exportSiteRecord(generation: Pick<SandboxGeneration, 'sites'>, i
 export function restoreAccountsState(generation: Pick<SandboxGeneration, 'keys' | 'sites'>, state: SandboxStateAccounts, defaults: { key: ApiKey; site: Site }): StateReferences {
   const clients = new Map([[defaults.key.client.id, defaults.key.client]]);
   const sites = new Map([[defaults.site.id, defaults.site]]);
+  const keyIds = new Set<number>();
   state.keys.forEach((record, index) => {
-    if (record.id === defaults.key.id) return;
     const pointer = `/accounts/keys/${index}`;
-    if (clients.has(record.client.id)) throw new StateRejected(`${pointer}/client/id`, `client ${record.client.id} has another key already`);
+    if (keyIds.has(record.id)) throw new StateRejected(`${pointer}/id`, `key ${record.id} appears twice`);
+    keyIds.add(record.id);
+    // Minting gives every key a client of its own with the key's id (ApiKeyRegistry.mint), and a
+    // key minted later takes the next id for both: a key whose client had another id would share
+    // that client's records with the key minted with that id.
+    if (record.client.id !== record.id) throw new StateRejected(`${pointer}/client/id`, `must be the key's id ${record.id}: each key has a client of its own`);
+    if (record.id === defaults.key.id) return;
     if (generation.keys.find(record.token) !== undefined) throw new StateRejected(`${pointer}/token`, 'another key has this token');
     const key = keyOf(record);
     generation.keys.adopt(key);
