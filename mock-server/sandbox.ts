@@ -76,6 +76,13 @@ export interface SandboxGeneration {
   readonly random: Random;
   readonly keys: ApiKeyRegistry;
   readonly sites: SiteRegistry;
+  /**
+   * The default key and site among the registries': the sandbox's own, carried over by a start
+   * or a reset; a load puts the document's records of them in their place (with the mock's
+   * credentials).
+   */
+  defaultKey: ApiKey;
+  defaultSite: Site;
   readonly webhooks: WebhookEngine;
   readonly services: SandboxServices;
 }
@@ -127,8 +134,9 @@ export class Sandbox {
   random!: Random;
   keys!: ApiKeyRegistry;
   sites!: SiteRegistry;
-  readonly defaultKey: ApiKey;
-  readonly defaultSite: Site;
+  /** The default key and site: their credentials are the mock's, their records the generation's. */
+  defaultKey: ApiKey;
+  defaultSite: Site;
   readonly store: SandboxStore;
   /** Each v3 key's rate window and quota counts. */
   readonly meters: Cells<KeyMeter>;
@@ -281,7 +289,8 @@ export class Sandbox {
    * generation (built from `seed`, the main stream resumed at `randomAt`) with the loaded records
    * and may throw; only once it has returned are the store's records replaced (when the loaded
    * sandbox brings its own) and the clock set. The default key and site keep their credentials,
-   * as after a reset. A durable store's journal is rewritten with the new sandbox.
+   * as after a reset; `prepare` gives them their records. A durable store's journal is rewritten
+   * with the new sandbox.
    */
   async replace(loaded: LoadedSandbox): Promise<void> {
     const generation = this.buildGeneration(loaded.seed, loaded.randomAt);
@@ -316,7 +325,7 @@ export class Sandbox {
       marks,
       depositStore: (fields) => this.store.deposits?.(fields) ?? new MemoryDepositStore(fields),
     });
-    return { seed, random, keys, sites, webhooks, services };
+    return { seed, random, keys, sites, defaultKey: this.defaultKey, defaultSite: this.defaultSite, webhooks, services };
   }
 
   private install(generation: SandboxGeneration): void {
@@ -325,6 +334,8 @@ export class Sandbox {
     this.random = generation.random;
     this.keys = generation.keys;
     this.sites = generation.sites;
+    this.defaultKey = generation.defaultKey;
+    this.defaultSite = generation.defaultSite;
     this.webhooks = generation.webhooks;
     this.services = generation.services;
     if (this.dispatchIntervalMs !== null) this.webhooks.dispatcher.start(this.dispatchIntervalMs);

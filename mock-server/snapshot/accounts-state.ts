@@ -1,9 +1,10 @@
 // The accounts part of a sandbox snapshot: the v3 keys with their clients, and the v1 sites. The
-// default key and site are the running mock's own (its configured credentials, as after a reset):
-// the document's records of them are skipped, and other records may not reuse their ids or
-// credentials.
+// default key and site keep the running mock's credentials (the key's token and HMAC secret, the
+// site's API key, secret and webhook secret: what a test suite is configured with, as after a
+// reset); the rest of their records is the document's, which must hold them. Other records may
+// not reuse their ids or credentials.
 import type { SandboxStateAccounts, SandboxStateKey, SandboxStateSite } from '../../generated/sandbox-control/types.js';
-import type { ApiKey } from '../domain/accounts/api-keys.js';
+import type { ApiKey, Client } from '../domain/accounts/api-keys.js';
 import type { Site } from '../domain/accounts/sites.js';
 import { isSubscribable } from '../domain/accounts/deposit-webhook-events.js';
 import { StateRejected, type StateReferences } from '../domain/state-rejected.js';
@@ -29,35 +30,40 @@ export function exportSiteRecord(generation: Pick<SandboxGeneration, 'sites'>, i
 
 /**
  * Adopts the document's keys and sites into a new generation's registries (which hold the
- * default key and site already) and answers the look-ups the other parts resolve ids with.
+ * default key and site already: the document's records of them take their places) and answers
+ * the look-ups the other parts resolve ids with.
  */
-export function restoreAccountsState(generation: Pick<SandboxGeneration, 'keys' | 'sites'>, state: SandboxStateAccounts, defaults: { key: ApiKey; site: Site }): StateReferences {
-  const clients = new Map([[defaults.key.client.id, defaults.key.client]]);
-  const sites = new Map([[defaults.site.id, defaults.site]]);
-  const keyIds = new Set<number>();
+export function restoreAccountsState(generation: Pick<SandboxGeneration, 'keys' | 'sites' | 'defaultKey' | 'defaultSite'>, state: SandboxStateAccounts): StateReferences {
+  const clients = new Map<number, Client>();
   state.keys.forEach((record, index) => {
     const pointer = `/accounts/keys/${index}`;
-    if (keyIds.has(record.id)) throw new StateRejected(`${pointer}/id`, `key ${record.id} appears twice`);
-    keyIds.add(record.id);
+    if (clients.has(record.id)) throw new StateRejected(`${pointer}/id`, `key ${record.id} appears twice`);
     // Minting gives every key a client of its own with the key's id (ApiKeyRegistry.mint), and a
     // key minted later takes the next id for both: a key whose client had another id would share
     // that client's records with the key minted with that id.
     if (record.client.id !== record.id) throw new StateRejected(`${pointer}/client/id`, `must be the key's id ${record.id}: each key has a client of its own`);
-    if (record.id === defaults.key.id) return;
-    if (generation.keys.find(record.token) !== undefined) throw new StateRejected(`${pointer}/token`, 'another key has this token');
-    const key = keyOf(record);
+    const isDefault = record.id === generation.defaultKey.id;
+    if (!isDefault && generation.keys.find(record.token) !== undefined) throw new StateRejected(`${pointer}/token`, 'another key has this token');
+    const { token, hmacSecret } = generation.defaultKey;
+    const key = keyOf(isDefault ? { ...record, token, hmacSecret } : record);
     generation.keys.adopt(key);
-    clients.set(key.client.id, key.client);
+    if (isDefault) generation.defaultKey = key;
+    clients.set(key.id, key.client);
   });
+  const sites = new Map<number, Site>();
   state.sites.forEach((record, index) => {
-    if (record.id === defaults.site.id) return;
     const pointer = `/accounts/sites/${index}`;
     if (sites.has(record.id)) throw new StateRejected(`${pointer}/id`, `site ${record.id} appears twice`);
-    if (generation.sites.find(record.apiKey) !== undefined) throw new StateRejected(`${pointer}/apiKey`, 'another site has this API key');
-    const site = siteOf(record, pointer);
+    const isDefault = record.id === generation.defaultSite.id;
+    if (!isDefault && generation.sites.find(record.apiKey) !== undefined) throw new StateRejected(`${pointer}/apiKey`, 'another site has this API key');
+    const { apiKey, apiSecret, webhookSecret } = generation.defaultSite;
+    const site = siteOf(isDefault ? { ...record, apiKey, apiSecret, webhookSecret } : record, pointer);
     generation.sites.adopt(site);
+    if (isDefault) generation.defaultSite = site;
     sites.set(site.id, site);
   });
+  if (!clients.has(generation.defaultKey.id)) throw new StateRejected('/accounts/keys', `holds no record of the default key (id ${generation.defaultKey.id})`);
+  if (!sites.has(generation.defaultSite.id)) throw new StateRejected('/accounts/sites', `holds no record of the default site (id ${generation.defaultSite.id})`);
   return {
     client: (id, pointer) => clients.get(id) ?? reject(pointer, `no key has client ${id}`),
     site: (id, pointer) => sites.get(id) ?? reject(pointer, `no site has id ${id}`),

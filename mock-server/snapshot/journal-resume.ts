@@ -88,16 +88,8 @@ export async function keepInJournal(sandbox: Sandbox, audit = false): Promise<vo
   // Restoring marks the records it puts back (the same paths keep new ones); the journal holds
   // them as they are, so writing them again would only cost the start a rewrite of those rows.
   sandbox.marked.take(true);
-  // The default key and site are the running mock's own (a load keeps them), but a restart is
-  // the same mock: they keep when they were made and used.
-  const defaultKey = state.accounts.keys.find((key) => key.id === sandbox.defaultKey.id);
-  if (defaultKey !== undefined) {
-    sandbox.defaultKey.createdAt = new Date(defaultKey.createdAtMs);
-    sandbox.defaultKey.lastUsedAt = defaultKey.lastUsedAtMs === null ? null : new Date(defaultKey.lastUsedAtMs);
-  }
-  const defaultSite = state.accounts.sites.find((site) => site.id === sandbox.defaultSite.id);
-  if (defaultSite !== undefined) sandbox.defaultSite.createdAt = new Date(defaultSite.createdAtMs);
-  // Set here, not by a service: marked so the flush writes them.
+  // The default key and site took the mock's credentials, which need not be the ones their rows
+  // hold (a restart with another --token): marked so the flush writes them.
   sandbox.marked.changed('key', String(sandbox.defaultKey.id));
   sandbox.marked.changed('site', String(sandbox.defaultSite.id));
   await writer.flush();

@@ -62,7 +62,7 @@ export async function loadSandboxState(sandbox: Sandbox, state: SandboxState): P
   checkLimitsState(state.limits);
   const webhooks = webhookRecordsOf(state.webhooks);
   await sandbox.replace({
-    ...loadedDomains(sandbox, state),
+    ...loadedDomains(state),
     clock: { offsetMs: state.clock.offset_ms, frozenAtMs: state.clock.frozen_at_ms },
     store: async (store, nowMs) => {
       await restoreLimitsState(store, state.limits, nowMs);
@@ -78,16 +78,16 @@ export async function loadSandboxState(sandbox: Sandbox, state: SandboxState): P
  * `depositsStored`: the deposits too (restoreDepositsState).
  */
 export async function resumeDomainState(sandbox: Sandbox, state: SandboxDomainState, depositsStored: boolean): Promise<void> {
-  await sandbox.replace({ ...loadedDomains(sandbox, state, depositsStored), clock: sandbox.clock.setting() });
+  await sandbox.replace({ ...loadedDomains(state, depositsStored), clock: sandbox.clock.setting() });
 }
 
 /** `depositsStored`: the deposits are left in the store (restoreDepositsState). */
-function loadedDomains(sandbox: Sandbox, state: SandboxDomainState, depositsStored = false): Pick<LoadedSandbox, 'seed' | 'randomAt' | 'prepare'> {
+function loadedDomains(state: SandboxDomainState, depositsStored = false): Pick<LoadedSandbox, 'seed' | 'randomAt' | 'prepare'> {
   return {
     seed: state.seed,
     randomAt: state.random,
     prepare: (generation) => {
-      const references = restoreAccountsState(generation, state.accounts, { key: sandbox.defaultKey, site: sandbox.defaultSite });
+      const references = restoreAccountsState(generation, state.accounts);
       // Deposits first: an order's payments refer to the chain transactions the deposits part holds.
       restoreDepositsState(generation.services, state.deposits, references, depositsStored);
       restoreExchangeState(generation.services, state.exchange, references);

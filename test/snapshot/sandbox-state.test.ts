@@ -17,12 +17,14 @@ function withoutTakenAt(state: SandboxState): Omit<SandboxState, 'taken_at'> {
 }
 
 /**
- * What a load carries over: the document but for its instant and the default key and site (id 1),
- * which keep the credentials of the mock loaded into.
+ * What a load carries over: the document but for its instant and the credentials of the default
+ * key and site (id 1), which are the mock's loaded into.
  */
 function carriedOver(state: SandboxState): Omit<SandboxState, 'taken_at'> {
   const { accounts, ...rest } = withoutTakenAt(state);
-  return { ...rest, accounts: { keys: accounts.keys.filter((key) => key.id !== 1), sites: accounts.sites.filter((site) => site.id !== 1) } };
+  const keys = accounts.keys.map((key) => (key.id === 1 ? { ...key, token: '', hmacSecret: '' } : key));
+  const sites = accounts.sites.map((site) => (site.id === 1 ? { ...site, apiKey: '', apiSecret: '', webhookSecret: '' } : site));
+  return { ...rest, accounts: { keys, sites } };
 }
 
 describe('sandbox snapshots', () => {
