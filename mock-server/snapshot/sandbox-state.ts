@@ -10,7 +10,9 @@ import { exportExchangeState, restoreExchangeState } from './exchange-state.js';
 import { exportFilesState, restoreFilesState } from './files-state.js';
 import { checkDocumentTime } from './document-time.js';
 import { checkLimitsState, exportLimitsState, restoreLimitsState } from './limits-state.js';
+import { checkLimitsOwners } from './limits-owners.js';
 import { exportWebhooksState, restoreWebhooks, webhookRecordsOf } from './webhooks-state.js';
+import { checkWebhooksOwners } from './webhooks-owners.js';
 
 /**
  * The parts of the document the sandbox keeps in its own memory, not in the store: read at once,
@@ -61,8 +63,15 @@ export async function loadSandboxState(sandbox: Sandbox, state: SandboxState): P
   checkDocumentTime(state, sandbox.clock);
   checkLimitsState(state.limits);
   const webhooks = webhookRecordsOf(state.webhooks);
+  const domains = loadedDomains(state);
   await sandbox.replace({
-    ...loadedDomains(state),
+    ...domains,
+    prepare: (generation) => {
+      domains.prepare(generation);
+      // What the store keeps belongs to the keys and sites just restored.
+      checkLimitsOwners(state.limits, generation);
+      checkWebhooksOwners(webhooks, generation);
+    },
     clock: { offsetMs: state.clock.offset_ms, frozenAtMs: state.clock.frozen_at_ms },
     store: async (store, nowMs) => {
       await restoreLimitsState(store, state.limits, nowMs);

@@ -23,13 +23,21 @@ export async function exportWebhooksState(store: WebhookStore): Promise<SandboxS
 export function webhookRecordsOf(state: SandboxStateWebhooks): { endpoints: EndpointRecord[]; events: EventRecord[]; deliveries: DeliveryRecord[] } {
   const endpoints = state.endpoints.map((record, index) => endpointOf(record, `/webhooks/endpoints/${index}`));
   const events = state.events.map(eventOf);
-  const eventIds = new Set(events.map((event) => event.id));
-  const deliveries = state.deliveries.map((record, index) => {
+  const deliveries = state.deliveries.map((record, index) => deliveryOf(record, `/webhooks/deliveries/${index}`));
+  const clientOfEndpoint = clientsById(endpoints, '/webhooks/endpoints');
+  const clientOfEvent = clientsById(events, '/webhooks/events');
+  clientsById(deliveries, '/webhooks/deliveries');
+  deliveries.forEach((delivery, index) => {
     const pointer = `/webhooks/deliveries/${index}`;
-    if (!eventIds.has(record.eventId)) throw new StateRejected(`${pointer}/eventId`, `no event has id ${JSON.stringify(record.eventId)}`);
-    return deliveryOf(record, pointer);
+    const eventClient = clientOfEvent.get(delivery.eventId);
+    if (eventClient === undefined) throw new StateRejected(`${pointer}/eventId`, `no event has id ${JSON.stringify(delivery.eventId)}`);
+    // A delivery is made to an endpoint of its event's client (WebhookService.emit, site-endpoint.ts):
+    // its client reads it, and its attempts send the event's body to the endpoint's URL.
+    if (delivery.clientId !== eventClient) throw new StateRejected(`${pointer}/clientId`, `is not the client ${JSON.stringify(eventClient)} of its event`);
+    // An endpoint deleted keeps its deliveries, which name it still: only one that is there must be the client's.
+    const endpointClient = clientOfEndpoint.get(delivery.endpointId);
+    if (endpointClient !== undefined && endpointClient !== delivery.clientId) throw new StateRejected(`${pointer}/endpointId`, `names an endpoint of another client (${JSON.stringify(endpointClient)})`);
   });
-  for (const [kind, records] of [['endpoints', endpoints], ['events', events], ['deliveries', deliveries]] as const) unique(records, `/webhooks/${kind}`);
   return { endpoints, events, deliveries };
 }
 
@@ -39,12 +47,14 @@ export async function restoreWebhooks(store: WebhookStore, records: ReturnType<t
   for (const delivery of records.deliveries) await store.saveDelivery(delivery);
 }
 
-function unique(records: readonly { id: string }[], pointer: string): void {
-  const seen = new Set<string>();
-  records.forEach(({ id }, index) => {
-    if (seen.has(id)) throw new StateRejected(`${pointer}/${index}/id`, `id ${JSON.stringify(id)} appears twice`);
-    seen.add(id);
+/** Each record's client by its id; throws StateRejected at the second record of an id. */
+function clientsById(records: readonly { id: string; clientId: string }[], pointer: string): Map<string, string> {
+  const clientOf = new Map<string, string>();
+  records.forEach(({ id, clientId }, index) => {
+    if (clientOf.has(id)) throw new StateRejected(`${pointer}/${index}/id`, `id ${JSON.stringify(id)} appears twice`);
+    clientOf.set(id, clientId);
   });
+  return clientOf;
 }
 
 function endpointState(endpoint: EndpointRecord): SandboxStateWebhookEndpoint {

@@ -70,7 +70,7 @@ export function isSiteClientId(clientId: string): boolean {
 }
 
 /** A uuid-shaped id fixed per site, so the endpoint is found again without an index. */
-function siteEndpointId(site: Pick<Site, 'id'>): string {
+export function siteEndpointId(site: Pick<Site, 'id'>): string {
   const hex = createHash('sha256').update(`site-endpoint:${site.id}`).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
