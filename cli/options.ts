@@ -21,6 +21,11 @@ export interface OptionSpec {
   help: string;
   /** Turns the text into the option's value; throws an Error whose message completes "<where> …". */
   parse?: (text: string) => unknown;
+  /**
+   * An empty value of its environment variable is given (and parsed), not taken for unset as
+   * for other options: for a value whose absence leaves the mock open (`MOCK_ADMIN_TOKEN=`).
+   */
+  emptyEnvIsGiven?: boolean;
 }
 
 export type OptionValues = Record<string, unknown>;
@@ -79,7 +84,7 @@ export function readOptions(
     const envText = spec.env === undefined ? undefined : env[spec.env];
     let given: { value: unknown; where: string } | undefined;
     if (flag !== undefined && flag !== false) given = { value: flag, where: `--${spec.name}` };
-    else if (envText !== undefined && envText !== '') given = { value: envText, where: spec.env! };
+    else if (envText !== undefined && (envText !== '' || spec.emptyEnvIsGiven === true)) given = { value: envText, where: spec.env! };
     else if (fromFile[spec.name] !== undefined) given = { value: fromFile[spec.name], where: `"${spec.name}" in ${configPath}` };
     if (given === undefined) continue;
     values[spec.name] = convert(spec, given.value, given.where);

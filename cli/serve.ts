@@ -4,7 +4,7 @@ import { egressModes, parseAllowList, type EgressMode } from '../mock-server/dis
 import { trustedProxies } from '../mock-server/http/trusted-proxies.js';
 import { controlBodyLimits } from '../mock-server/http/body-limits.js';
 import { nestsDeeperThan } from '../mock-server/http/json-depth.js';
-import { seedProblem, tokenProblem } from '../mock-server/start-options-check.js';
+import { adminTokenProblem, seedProblem, tokenProblem } from '../mock-server/start-options-check.js';
 import { logLevels, type LogLevel } from '../mock-server/log.js';
 import { defaultHeadersTimeoutMs, defaultRequestTimeoutMs, startMockServer, type RunningMockServer, type StartOptions } from '../mock-server/server.js';
 import { FixtureError, readFixtures } from '../mock-server/replay/fixture-format.js';
@@ -39,7 +39,15 @@ export const serveOptions: OptionSpec[] = [
   },
   { name: 'site-key', env: 'MOCK_SITE_KEY', placeholder: '<value>', help: 'fixed API key of the default v1 site' },
   { name: 'site-secret', env: 'MOCK_SITE_SECRET', placeholder: '<value>', help: 'fixed API secret of the default v1 site' },
-  { name: 'admin-token', env: 'MOCK_ADMIN_TOKEN', placeholder: '<value>', help: 'require X-Mock-Admin-Token on the control API' },
+  {
+    name: 'admin-token',
+    env: 'MOCK_ADMIN_TOKEN',
+    placeholder: '<value>',
+    help: 'require X-Mock-Admin-Token on the control API (held to the rule of --token: empty is refused)',
+    // Refused when empty, from the environment too: a secret that was not set must not start an open mock.
+    emptyEnvIsGiven: true,
+    parse: parsers.judged(adminTokenProblem, (text) => text),
+  },
   { name: 'no-control', boolean: true, help: 'do not serve the sandbox control API under /__mock' },
   { name: 'no-docs', boolean: true, help: 'do not serve the API reference under /docs' },
   {

@@ -236,7 +236,7 @@ function validationFailed(sandbox: Sandbox, family: FamilyName) {
 function adminGuard(adminToken: string | undefined): express.RequestHandler {
   const header = sandboxControlSecuritySchemes.adminToken.name;
   return (req, _res, next) => {
-    if (adminToken === undefined || safeEqual(req.get(header) ?? '', adminToken)) {
+    if (adminToken === undefined || isAdminToken(req.get(header), adminToken)) {
       next();
       return;
     }
@@ -244,9 +244,15 @@ function adminGuard(adminToken: string | undefined): express.RequestHandler {
   };
 }
 
-function safeEqual(given: string, expected: string): boolean {
+/**
+ * Whether `given` (the header, absent when not sent) is the admin token, compared in constant
+ * time. Fails closed: a missing header never matches, nor does anything match an empty token,
+ * which startMockServer refuses but a program mounting createApp() could still pass.
+ */
+function isAdminToken(given: string | undefined, adminToken: string): boolean {
+  if (given === undefined || adminToken === '') return false;
   const a = Buffer.from(given);
-  const b = Buffer.from(expected);
+  const b = Buffer.from(adminToken);
   return a.length === b.length && timingSafeEqual(a, b);
 }
 

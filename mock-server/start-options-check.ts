@@ -1,6 +1,7 @@
-// The default token and the seed a mock starts with, judged by the control contract's own rules
-// (mintToken's token, resetSandbox's seed): `serve`'s flags and startMockServer's options hold to
-// the same, so neither starts a mock whose default token its own API would refuse.
+// The options a mock starts with that the control contract has rules for, judged by the
+// contract's own validators (mintToken's token, resetSandbox's seed): `serve`'s flags and
+// startMockServer's options hold to the same, so neither starts a mock whose default token its
+// own API would refuse.
 import { mintToken_body, resetSandbox_body, type Validator } from '../generated/sandbox-control/validators.js';
 
 /** Why `token` cannot be a mock's default token, or undefined when it can. */
@@ -13,12 +14,27 @@ export function seedProblem(seed: unknown): string | undefined {
   return fieldProblem(resetSandbox_body, 'seed', seed);
 }
 
-/** Why `options` cannot start a mock (its token or its seed), or undefined when they can. */
-export function startOptionsProblem(options: { token?: string | undefined; seed?: number | undefined }): string | undefined {
-  const token = options.token === undefined ? undefined : tokenProblem(options.token);
-  if (token !== undefined) return `token ${token}`;
-  const seed = options.seed === undefined ? undefined : seedProblem(options.seed);
-  return seed === undefined ? undefined : `seed ${seed}`;
+/**
+ * Why `token` cannot guard a mock's control API, or undefined when it can. The contract gives the
+ * admin token no rule of its own, so it is held to a fixed token's (mintToken's): an empty or
+ * blank one, what an unset variable gives, is refused instead of guarding nothing, and what is
+ * accepted travels in a header as it was given.
+ */
+export function adminTokenProblem(token: unknown): string | undefined {
+  return tokenProblem(token);
+}
+
+/** Each option judged, by its name in startMockServer's options. */
+const judges = { token: tokenProblem, seed: seedProblem, adminToken: adminTokenProblem };
+
+/** Why `options` cannot start a mock (the first option refused, by name), or undefined when they can. */
+export function startOptionsProblem(options: { [Name in keyof typeof judges]?: unknown }): string | undefined {
+  for (const [name, problem] of Object.entries(judges)) {
+    const value = options[name as keyof typeof judges];
+    const why = value === undefined ? undefined : problem(value);
+    if (why !== undefined) return `${name} ${why}`;
+  }
+  return undefined;
 }
 
 function fieldProblem(validate: Validator, field: string, value: unknown): string | undefined {
