@@ -4,7 +4,7 @@ import { egressModes, parseAllowList, type EgressMode } from '../mock-server/dis
 import { trustedProxies } from '../mock-server/http/trusted-proxies.js';
 import { controlBodyLimits } from '../mock-server/http/body-limits.js';
 import { nestsDeeperThan } from '../mock-server/http/json-depth.js';
-import { adminTokenProblem, seedProblem, tokenProblem } from '../mock-server/start-options-check.js';
+import { adminTokenProblem, seedProblem, siteKeyProblem, siteSecretProblem, tokenProblem } from '../mock-server/start-options-check.js';
 import { logLevels, type LogLevel } from '../mock-server/log.js';
 import { defaultHeadersTimeoutMs, defaultRequestTimeoutMs, startMockServer, type RunningMockServer, type StartOptions } from '../mock-server/server.js';
 import { FixtureError, readFixtures } from '../mock-server/replay/fixture-format.js';
@@ -28,7 +28,7 @@ import { keepHeldAnswersYoung } from './held-answers-gc.js';
 export const serveOptions: OptionSpec[] = [
   { name: 'port', env: 'PORT', placeholder: '<n>', help: 'port (default 4010; 0 = any free port)', parse: parsers.integer(0, 65535) },
   { name: 'host', env: 'HOST', placeholder: '<address>', help: 'address to listen on (default 127.0.0.1; 0.0.0.0 in containers)' },
-  // The seed and the token hold to the control contract's rules (start-options-check.ts), as startMockServer's do.
+  // The seed and the credentials hold to the control contract's rules (start-options-check.ts), as startMockServer's do.
   { name: 'seed', env: 'MOCK_SEED', placeholder: '<n>', help: 'seed: same seed, same ids, tokens and data', parse: parsers.judged(seedProblem, (text) => (text.trim() === '' ? Number.NaN : Number(text))) },
   {
     name: 'token',
@@ -37,8 +37,8 @@ export const serveOptions: OptionSpec[] = [
     help: 'fixed value of the default v3 token',
     parse: parsers.judged(tokenProblem, (text) => text),
   },
-  { name: 'site-key', env: 'MOCK_SITE_KEY', placeholder: '<value>', help: 'fixed API key of the default v1 site' },
-  { name: 'site-secret', env: 'MOCK_SITE_SECRET', placeholder: '<value>', help: 'fixed API secret of the default v1 site' },
+  { name: 'site-key', env: 'MOCK_SITE_KEY', placeholder: '<value>', help: 'fixed API key of the default v1 site', parse: parsers.judged(siteKeyProblem, (text) => text) },
+  { name: 'site-secret', env: 'MOCK_SITE_SECRET', placeholder: '<value>', help: 'fixed API secret of the default v1 site', parse: parsers.judged(siteSecretProblem, (text) => text) },
   {
     name: 'admin-token',
     env: 'MOCK_ADMIN_TOKEN',

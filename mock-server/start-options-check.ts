@@ -1,8 +1,8 @@
 // The options a mock starts with that the control contract has rules for, judged by the
-// contract's own validators (mintToken's token, resetSandbox's seed): `serve`'s flags and
-// startMockServer's options hold to the same, so neither starts a mock whose default token its
-// own API would refuse.
-import { mintToken_body, resetSandbox_body, type Validator } from '../generated/sandbox-control/validators.js';
+// contract's own validators (mintToken's token, resetSandbox's seed, createSite's API key and
+// secret): `serve`'s flags and startMockServer's options hold to the same, so neither starts a
+// mock whose default token or site its own API would refuse.
+import { createSite_body, mintToken_body, resetSandbox_body, type Validator } from '../generated/sandbox-control/validators.js';
 
 /** Why `token` cannot be a mock's default token, or undefined when it can. */
 export function tokenProblem(token: unknown): string | undefined {
@@ -12,6 +12,16 @@ export function tokenProblem(token: unknown): string | undefined {
 /** Why `seed` cannot seed a mock, or undefined when it can. */
 export function seedProblem(seed: unknown): string | undefined {
   return fieldProblem(resetSandbox_body, 'seed', seed);
+}
+
+/** Why `apiKey` cannot be the default v1 site's API key, or undefined when it can. */
+export function siteKeyProblem(apiKey: unknown): string | undefined {
+  return fieldProblem(createSite_body, 'api_key', apiKey);
+}
+
+/** Why `apiSecret` cannot be the default v1 site's API secret, or undefined when it can. */
+export function siteSecretProblem(apiSecret: unknown): string | undefined {
+  return fieldProblem(createSite_body, 'api_secret', apiSecret);
 }
 
 /**
@@ -25,7 +35,7 @@ export function adminTokenProblem(token: unknown): string | undefined {
 }
 
 /** Each option judged, by its name in startMockServer's options. */
-const judges = { token: tokenProblem, seed: seedProblem, adminToken: adminTokenProblem };
+const judges = { token: tokenProblem, seed: seedProblem, siteKey: siteKeyProblem, siteSecret: siteSecretProblem, adminToken: adminTokenProblem };
 
 /** Why `options` cannot start a mock (the first option refused, by name), or undefined when they can. */
 export function startOptionsProblem(options: { [Name in keyof typeof judges]?: unknown }): string | undefined {

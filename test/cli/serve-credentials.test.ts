@@ -1,7 +1,9 @@
 // `serve` through the real bin holds the credentials it is given to the control contract's rules
 // before it starts: an empty admin token (`--admin-token=`, `MOCK_ADMIN_TOKEN=`, an empty config
 // key: what an unset secret gives) once started a mock whose control API anyone could call, under
-// a banner like a guarded one's. Each is exit 2 naming where the value came from.
+// a banner like a guarded one's; a site key or secret createSite would refuse started a mock whose
+// default site's calls answered 401 or could not be sent. Each is exit 2 naming where the value
+// came from.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,5 +41,24 @@ describe('serve --admin-token', () => {
     const url = /listening on (http:\/\/\S+)/.exec(stdout)?.[1];
     const clock = (headers: Record<string, string>) => fetch(`${url}/__mock/clock`, { headers }).then((answer) => answer.status);
     expect([await clock({}), await clock({ 'x-mock-admin-token': adminToken })]).toEqual([401, 200]);
+  });
+});
+
+describe('serve --site-key and --site-secret', () => {
+  it.each([
+    [['--site-key', ' leading_space_0123456789'], {}, /^exchange-api-kit serve: --site-key must match pattern/],
+    [[], { MOCK_SITE_KEY: 'ключ_сайта_0123456789' }, /^exchange-api-kit serve: MOCK_SITE_KEY must match pattern/],
+    [['--site-secret', 'short'], {}, /^exchange-api-kit serve: --site-secret must NOT have fewer than 32 characters/],
+  ])('refuses %j %j with exit 2, naming it', async (args, env, message) => {
+    const exit = await refusal(args, env);
+    expect(exit.code).toBe(2);
+    expect(exit.stderr).toMatch(message);
+  });
+
+  it('starts with a key and a secret the contract allows, and prints them', async () => {
+    const [key, secret] = ['pk_ci_default_site_0001', 'sk_ci_default_site_0123456789abcdef0123'];
+    const { code, stdout } = await refusal(['--site-key', key, '--site-secret', secret]);
+    expect(code).toBeNull();
+    expect(stdout).toContain(`site key: ${key}  secret: ${secret}`);
   });
 });

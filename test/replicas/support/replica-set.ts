@@ -10,7 +10,7 @@ import { createHmacSigner, DepositV1Client, depositV1SignatureScheme } from '../
 import { ExchangeV3Client } from '../../../generated/exchange-v3/client.js';
 import { binRunner, output, type Output } from '../../support/bin-process.js';
 
-export const credentials = { token: 'replica_set_token_0123456789', siteKey: 'replica-set-site-key', siteSecret: 'replica-set-site-secret', seed: 7 };
+export const credentials = { token: 'replica_set_token_0123456789', siteKey: 'replica-set-site-key', siteSecret: 'replica-set-site-secret-0123456789', seed: 7 };
 
 export interface ServeProcess {
   url: string;
