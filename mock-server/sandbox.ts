@@ -48,6 +48,8 @@ export interface SandboxOptions extends WebhookEgressOptions {
   /**
    * Where records live (mock-server/store); default a new memory store. On one with a journal
    * (sqlite:) startMockServer keeps the whole sandbox in it and resumes it at the next start.
+   * A store serves one mock: startMockServer refuses one given to a mock before; the mock's
+   * close() leaves it open, for its owner to close.
    */
   store?: SandboxStore | undefined;
   /** Live idempotency records one caller (a v3 key or a v1 site) may hold; default 100,000. */

@@ -13,6 +13,7 @@ import { loadSandboxState } from './snapshot/sandbox-state.js';
 import { SandboxHoldEnded } from './store/record-journal.js';
 import type { OverridableOperation, OverrideHandlers } from './overrides/override-types.js';
 import { startOptionsProblem } from './start-options-check.js';
+import { serveOneMock } from './store/one-mock-per-store.js';
 
 export interface StartOptions extends AppOptions {
   /** Default 0: an ephemeral port. */
@@ -78,13 +79,21 @@ export interface RunningMockServer {
 }
 
 export async function startMockServer(options: StartOptions = {}): Promise<RunningMockServer> {
-  return (await prepareMockServer(options)).listen();
+  const prepared = await prepareMockServer(options);
+  try {
+    return await prepared.listen();
+  } catch (error) {
+    prepared.abandon();
+    throw error;
+  }
 }
 
 /** A mock built, its sandbox taken up, not listening yet: a replica taking over listens on the port it forwarded from. */
 export interface PreparedMockServer {
   /** Listens (once): on `port` and `host`, and for replicas on a peer port when the store is shared. */
   listen(): Promise<RunningMockServer>;
+  /** Gives the store back, for a mock that will not listen (its port was taken): another may start on it. */
+  abandon(): void;
 }
 
 export async function prepareMockServer(options: StartOptions = {}): Promise<PreparedMockServer> {
@@ -92,6 +101,17 @@ export async function prepareMockServer(options: StartOptions = {}): Promise<Pre
   // a minted one would start a mock whose own default token answers 401.
   const problem = startOptionsProblem(options);
   if (problem !== undefined) throw new RangeError(`startMockServer: ${problem}`);
+  const giveBack = options.store === undefined ? () => undefined : serveOneMock(options.store);
+  try {
+    return { ...(await prepareOnStore(options)), abandon: giveBack };
+  } catch (error) {
+    giveBack();
+    throw error;
+  }
+}
+
+/** prepareMockServer once the options are checked and the store is this mock's. */
+async function prepareOnStore(options: StartOptions): Promise<Omit<PreparedMockServer, 'abandon'>> {
   const logger = options.logger ?? (options.logLevel === undefined || options.logLevel === 'silent' ? undefined : await createLogger({ level: options.logLevel }));
   const seed = await seedToResume(options.store, options.seed);
   const { listener, messages, sandbox, overrides, malformed } = createApp({ ...options, seed, ...(logger ? { logger } : {}) });
@@ -108,8 +128,15 @@ export async function prepareMockServer(options: StartOptions = {}): Promise<Pre
     const server = await listening(makeServer(listener), { port: options.port ?? 0, host });
     const address = server.address() as AddressInfo;
     const holding = sandbox.store.journal?.holding;
-    // Replicas on the same database forward to this process (mock-server/replica/).
-    const peer = holding === undefined ? undefined : await startPeerListener(holding, makeServer, listener, options.peer);
+    // Replicas on the same database forward to this process (mock-server/replica/). A peer port
+    // that cannot be had stops the start whole: nothing listens on a store given back.
+    const peer =
+      holding === undefined
+        ? undefined
+        : await startPeerListener(holding, makeServer, listener, options.peer).catch(async (error: unknown) => {
+            await closed(server);
+            throw error;
+          });
     // From now on a webhook aimed at this listener is refused (or handed to the inbox in-process).
     sandbox.egress.ownListener.listeningOn(address);
     if (peer !== undefined) sandbox.egress.ownListener.listeningOn(peer.address);
