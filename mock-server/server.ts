@@ -75,6 +75,7 @@ export interface RunningMockServer {
   use<Id extends OverridableOperation>(operationId: Id, handler: OverrideHandlers[Id]): void;
   /** Removes every override (call it after each test, as msw's resetHandlers). A control reset keeps them. */
   resetOverrides(): void;
+  /** Stops listening and writes what is left to the store (left open). Calls after the first settle as it does. */
   close(): Promise<void>;
 }
 
@@ -143,6 +144,20 @@ async function prepareOnStore(options: StartOptions): Promise<Omit<PreparedMockS
     // And one aimed at a replica's port, which would forward it here.
     if (holding !== undefined) sandbox.egress.ownListener.alsoListening(() => holding.replicaListeners.live());
     sandbox.startDispatching(dispatchIntervalMs);
+    const stop = async (): Promise<void> => {
+      sandbox.stopDispatching();
+      // Heard from now on: it may fail while the listeners close (a hold that ended fails it at once).
+      const flushed = sandbox.journal?.flushDeferred().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      await Promise.all([closed(server), peer === undefined ? undefined : closed(peer.server)]);
+      const failed = await flushed;
+      // A hold that ended writes nothing more: what the last write would have kept is lost with it.
+      if (failed !== undefined && !(failed instanceof SandboxHoldEnded)) throw failed;
+    };
+    // Stopped once: a later close() (an afterAll after a finally) settles as the first does.
+    let stopping: Promise<void> | undefined;
     return {
       url: baseUrl(host, address.port),
       ...(peer === undefined ? {} : { peerUrl: peer.url }),
@@ -152,18 +167,7 @@ async function prepareOnStore(options: StartOptions): Promise<Omit<PreparedMockS
       sandbox,
       use: (operationId, handler) => overrides.use(operationId, handler),
       resetOverrides: () => overrides.reset(),
-      close: async () => {
-        sandbox.stopDispatching();
-        // Heard from now on: it may fail while the listeners close (a hold that ended fails it at once).
-        const flushed = sandbox.journal?.flushDeferred().then(
-          () => undefined,
-          (error: unknown) => error,
-        );
-        await Promise.all([closed(server), peer === undefined ? undefined : closed(peer.server)]);
-        const failed = await flushed;
-        // A hold that ended writes nothing more: what the last write would have kept is lost with it.
-        if (failed !== undefined && !(failed instanceof SandboxHoldEnded)) throw failed;
-      },
+      close: () => (stopping ??= stop()),
     };
   };
   return { listen };
