@@ -6,6 +6,11 @@ import type { DestinationStream, Logger } from 'pino';
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
 
+/** Why `level` is not a level of the log, or undefined when it is (pino's own error names no option). */
+export function logLevelProblem(level: unknown): string | undefined {
+  return (logLevels as readonly unknown[]).includes(level) ? undefined : `must be one of ${logLevels.join(', ')}`;
+}
+
 export interface LoggerOptions {
   level: LogLevel;
   /** Where lines go; default stdout. */

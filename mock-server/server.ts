@@ -20,7 +20,7 @@ export interface StartOptions extends AppOptions {
   port?: number | undefined;
   /** Default 127.0.0.1; 0.0.0.0 to accept connections from other hosts (containers). */
   host?: string | undefined;
-  /** Log one line per request at this level to stdout (default: no logging). Ignored when `logger` is given. */
+  /** Log one line per request at this level to stdout (default: no logging). Ignored when `logger` is given, but checked all the same. */
   logLevel?: LogLevel | undefined;
   /** A request's headers must arrive within this (default 10 s), or the connection is closed with 408 request_timeout. */
   headersTimeoutMs?: number | undefined;
@@ -99,7 +99,8 @@ export interface PreparedMockServer {
 
 export async function prepareMockServer(options: StartOptions = {}): Promise<PreparedMockServer> {
   // Held to the control contract's rules, as serve's flags are: a token the API would refuse as
-  // a minted one would start a mock whose own default token answers 401.
+  // a minted one would start a mock whose own default token answers 401. The log level too:
+  // pino's error for a bad one names no option.
   const problem = startOptionsProblem(options);
   if (problem !== undefined) throw new RangeError(`startMockServer: ${problem}`);
   const giveBack = options.store === undefined ? () => undefined : serveOneMock(options.store);

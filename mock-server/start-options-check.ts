@@ -1,8 +1,10 @@
 // The options a mock starts with that the control contract has rules for, judged by the
 // contract's own validators (mintToken's token, resetSandbox's seed, createSite's API key and
 // secret): `serve`'s flags and startMockServer's options hold to the same, so neither starts a
-// mock whose default token or site its own API would refuse.
+// mock whose default token or site its own API would refuse. startMockServer checks its log
+// level here too, with the others, before it starts anything.
 import { createSite_body, mintToken_body, resetSandbox_body, type Validator } from '../generated/sandbox-control/validators.js';
+import { logLevelProblem } from './log.js';
 
 /** Why `token` cannot be a mock's default token, or undefined when it can. */
 export function tokenProblem(token: unknown): string | undefined {
@@ -35,7 +37,7 @@ export function adminTokenProblem(token: unknown): string | undefined {
 }
 
 /** Each option judged, by its name in startMockServer's options. */
-const judges = { token: tokenProblem, seed: seedProblem, siteKey: siteKeyProblem, siteSecret: siteSecretProblem, adminToken: adminTokenProblem };
+const judges = { token: tokenProblem, seed: seedProblem, siteKey: siteKeyProblem, siteSecret: siteSecretProblem, adminToken: adminTokenProblem, logLevel: logLevelProblem };
 
 /** Why `options` cannot start a mock (the first option refused, by name), or undefined when they can. */
 export function startOptionsProblem(options: { [Name in keyof typeof judges]?: unknown }): string | undefined {

@@ -91,6 +91,7 @@ describe('a consumer project', () => {
       v1Deposit: 'waiting',
       mockV3: 200,
       storePing: 200,
+      stateRefusedAt: '/',
       frozen: 'boolean',
       refused: 'invalid_token',
       override: { operation: 'privatePing', answered: true },

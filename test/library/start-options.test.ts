@@ -3,9 +3,11 @@
 // mint once started a mock whose own default token then answered 401, a site key createSite would
 // refuse one whose default site's calls answered 401 (or could not be sent), a seed out of the
 // contract's range started one all the same, and an empty admin token started a mock whose
-// control API anyone could call.
+// control API anyone could call. A bad log level is named too (pino's own error did not name the
+// option), and a state document the contract refuses rejects with StateRejected, which the
+// package exports.
 import { expect, it } from 'vitest';
-import { mockClients, startMockServer } from 'exchange-api-kit';
+import { mockClients, startMockServer, StateRejected, type LogLevel } from 'exchange-api-kit';
 
 it.each([
   [{ token: 'has space in it 0123456789' }, /^startMockServer: token must match pattern/],
@@ -21,6 +23,7 @@ it.each([
   [{ adminToken: '' }, /^startMockServer: adminToken must NOT have fewer than 16 characters/],
   [{ adminToken: ' '.repeat(20) }, /^startMockServer: adminToken must match pattern/],
   [{ adminToken: 'short' }, /^startMockServer: adminToken must NOT have fewer than 16 characters/],
+  [{ logLevel: 'loud' as LogLevel }, /^startMockServer: logLevel must be one of fatal, error, warn, info, debug, trace, silent$/],
 ])('refuses %o', async (options, message) => {
   const started = startMockServer({ port: 0, ...options });
   await expect(started).rejects.toThrow(RangeError);
@@ -57,4 +60,10 @@ it('starts with an admin token the rule allows, which the control API then requi
   } finally {
     await mock.close();
   }
+});
+
+it('rejects a state document the contract refuses with StateRejected, naming where and why', async () => {
+  const started = startMockServer({ port: 0, state: { format: 'not a sandbox' } });
+  await expect(started).rejects.toBeInstanceOf(StateRejected);
+  await expect(started).rejects.toMatchObject({ name: 'StateRejected', pointer: expect.stringMatching(/^\//), reason: expect.any(String) });
 });

@@ -8,6 +8,7 @@ import {
   DepositV1Client,
   ExchangeV3Client,
   SandboxControlClient,
+  StateRejected,
   createHmacSigner,
   depositV1SignatureScheme,
   exchangeV3SignatureScheme,
@@ -94,6 +95,12 @@ try {
   await onStore.close();
   await store.close();
 
+  // A state document the control contract refuses: StateRejected says where.
+  const stateRefusedAt = await startMockServer({ port: 0, state: {} }).then(
+    (started) => started.close().then(() => 'started'),
+    (error: unknown) => (error instanceof StateRejected ? error.pointer : String(error)),
+  );
+
   const conformanceOptions: ConformanceOptions = { baseUrl: mock.url, sandbox: true, only: ['Platform'], token: undefined };
   const report: Report = await runConformance(conformanceOptions);
   const failures: CheckResult[] = report.results.filter((result) => result.outcome === ('fail' satisfies Outcome));
@@ -110,6 +117,7 @@ try {
       v1Deposit: deposit.status,
       mockV3: (await clients.v3.privatePing()).status,
       storePing,
+      stateRefusedAt,
       frozen: typeof clock.frozen,
       refused: refused?.code,
       override: { operation: overridden, answered: overriddenRequestId !== undefined && overriddenRequestId === overriddenPing },
