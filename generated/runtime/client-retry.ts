@@ -35,3 +35,38 @@ export function retryAfterDelay(header: string | null, now: number): number | un
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
+
+/**
+ * The wait between two attempts: `sleep` when one is injected, else a timer. It ends at once
+ * when the signal aborts, rejecting with the signal's reason as fetch does (an injected sleep
+ * that knows nothing of the signal cannot hold the call), and the timer never outlives it.
+ */
+export function pause(ms: number, signal: AbortSignal | undefined, sleep: ((ms: number) => Promise<void>) | undefined): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted === true) {
+      reject(signal.reason);
+      return;
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const settle = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const onAbort = (): void => {
+      settle();
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const slept = sleep === undefined ? new Promise<void>((done) => (timer = setTimeout(done, ms))) : sleep(ms);
+    slept.then(
+      () => {
+        settle();
+        resolve();
+      },
+      (error: unknown) => {
+        settle();
+        reject(error);
+      },
+    );
+  });
+}

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { apiErrorFrom, requestIdOf, type ErrorFormat } from './client-errors.js';
 import { itemsAt, pagingPlan, type PageMode } from './client-pagination.js';
-import { backoffDelay, retryAfterDelay, retryPolicy, type RetryOptions, type RetryPolicy } from './client-retry.js';
+import { backoffDelay, pause, retryAfterDelay, retryPolicy, type RetryOptions, type RetryPolicy } from './client-retry.js';
 import type { RequestSigner } from './client-signing.js';
 import { buildUrl } from './client-url.js';
 
@@ -66,6 +66,7 @@ export interface ClientOptions {
   /** Sent on every call; the call's own headers win. */
   headers?: Record<string, string> | undefined;
   fetch?: typeof fetch | undefined;
+  /** The wait between attempts (a timer by default); a call's signal ends it whatever it does. */
   sleep?: ((ms: number) => Promise<void>) | undefined;
   /** Jitter source in [0, 1); Math.random by default. */
   random?: (() => number) | undefined;
@@ -78,14 +79,12 @@ export class ClientRuntime {
   private readonly options: ClientOptions;
   private readonly retry: RetryPolicy;
   private readonly fetch: typeof fetch;
-  private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
 
   constructor(options: ClientOptions) {
     this.options = options;
     this.retry = retryPolicy(options.retry);
     this.fetch = options.fetch ?? ((input, init) => fetch(input, init));
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.random = options.random ?? Math.random;
   }
 
@@ -122,7 +121,7 @@ export class ClientRuntime {
         response = await this.fetch(attemptUrl, { method: spec.method, headers: attemptHeaders, body: sent ?? null, signal: input.signal ?? null });
       } catch (error) {
         if (!canRetry || !replayable || input.signal?.aborted === true) throw error;
-        await this.pause(backoffDelay(this.retry, attempt - 1, this.random), input.signal);
+        await pause(backoffDelay(this.retry, attempt - 1, this.random), input.signal, this.options.sleep);
         continue;
       }
 
@@ -136,7 +135,7 @@ export class ClientRuntime {
         throw apiErrorFrom(this.options.errorFormat, spec.operationId, response.status, response.headers, parsed);
       }
       await response.body?.cancel(); // frees the connection; the body of a refused attempt is not needed
-      await this.pause(delay, input.signal);
+      await pause(delay, input.signal, this.options.sleep);
     }
   }
 
@@ -188,11 +187,6 @@ export class ClientRuntime {
     }
     if (response.status >= 500 && replayable) return backoffDelay(this.retry, attempt - 1, this.random);
     return undefined;
-  }
-
-  private async pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-    await this.sleep(ms);
-    signal?.throwIfAborted();
   }
 }
 

@@ -290,6 +290,32 @@ describe('retries', () => {
   });
 });
 
+describe('a signal during the wait between attempts', () => {
+  const server = useRecordingServer(() => ({ status: 429, headers: { 'retry-after': '120' } }));
+
+  // Without the abort ending it, each call below would wait two minutes, far past the test's timeout.
+  it('ends the timer waiting for Retry-After at once, rejecting with the signal reason', async () => {
+    const { client } = runtime(server.baseUrl, { sleep: undefined, retry: { maxDelayMs: 600_000 } });
+    const signal = AbortSignal.timeout(300);
+    expect(await rejection(client.request(spec(), { signal }))).toBe(signal.reason);
+    expect(signal.reason).toMatchObject({ name: 'TimeoutError' });
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('ends an injected sleep that ignores the signal', async () => {
+    const controller = new AbortController();
+    const reason = new Error('the caller gave up');
+    const { client } = runtime(server.baseUrl, {
+      sleep: () => {
+        controller.abort(reason);
+        return new Promise<void>(() => {}); // never ends by itself
+      },
+    });
+    expect(await rejection(client.request(spec(), { signal: controller.signal }))).toBe(reason);
+    expect(server.seen).toHaveLength(1);
+  });
+});
+
 describe('idempotency and correlation headers', () => {
   const server = useRecordingServer(() => ({ status: 200, body: {} }));
 
