@@ -8,10 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformanceCli } from '../../conformance/cli-main.js';
 import type { Report } from '../../conformance/index.js';
 import { startMockServer, type RunningMockServer } from '../../mock-server/server.js';
+import { binRunner, output } from '../support/bin-process.js';
+import { repoRoot } from '../support/contracts.js';
 import { editJson, startMutatingProxy } from './support/mutating-proxy.js';
 
 let mock: RunningMockServer;
 let dir: string;
+const runBin = binRunner(repoRoot);
 
 beforeAll(async () => {
   mock = await startMockServer({ port: 0, seed: 10, strict: true, webhookEgress: 'loopback' });
@@ -141,6 +144,29 @@ describe('a run', () => {
       expect(code).toBe(1);
       expect(stdout).toMatch(/getClient +response:schema +FAIL +body does not match the contract/);
       expect(readFileSync(junit, 'utf8')).toMatch(/<testcase classname="getClient" name="response:schema" time="[\d.]+">\n +<failure message="body does not match the contract: \/result\/name must be string/);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  // The command itself, so what is checked is the bytes it writes to the terminal.
+  it('prints the control characters of a server\'s message escaped, never raw', async () => {
+    const proxy = await startMutatingProxy(mock.url, {
+      response: (req, res) =>
+        req.target === '/api/v3/private/client'
+          ? editJson({ ...res, status: 401 }, (body) => {
+              body.state = 1;
+              body.message = 'bad \u0001\u001b[31m red\u009b2J \u202eevil';
+              body.result = null;
+              body.error = { code: 'invalid_token' };
+            })
+          : res,
+    });
+    try {
+      const { code, stdout } = await output(runBin(['conformance', '--base-url', proxy.url, ...credentials(), '--only', 'Account']));
+      expect(code).toBe(1);
+      expect(stdout).toContain('HTTP 401 (invalid_token: bad \\u0001\\u001b[31m red\\u009b2J \\u202eevil)');
+      expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
     } finally {
       await proxy.close();
     }
