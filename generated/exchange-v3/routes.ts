@@ -13,7 +13,6 @@ import {
   type ContractErrors,
   type EnvelopePayload,
   type HandlerContext,
-  type HandlerResponse,
   type NotImplementedReply,
   type OperationRequest,
   type RouteDefinition,

@@ -3,6 +3,8 @@
 // (`error.code`, `error.details`, `meta.request_id`) or the v1 body (`error.code`,
 // `error.details`, `requestId`). Bodies of another shape (a proxy's HTML 502) still give an
 // error: code `http_<status>`, the request id from the X-Request-Id header.
+// Fields of a body read as a record are read with brackets, as a project compiling with
+// noPropertyAccessFromIndexSignature requires.
 
 export type ErrorFormat = 'v3-envelope' | 'v1';
 
@@ -45,15 +47,15 @@ export function apiErrorFrom(
   headers: Headers,
   body: unknown,
 ): ApiError {
-  const error = isRecord(body) && isRecord(body.error) ? body.error : undefined;
-  const code = typeof error?.code === 'string' ? error.code : `http_${status}`;
+  const error = isRecord(body) && isRecord(body['error']) ? body['error'] : undefined;
+  const code = typeof error?.['code'] === 'string' ? error['code'] : `http_${status}`;
   // v3 carries the human message at the top level, v1 inside `error`.
-  const message = format === 'v3-envelope' ? (isRecord(body) ? body.message : undefined) : error?.message;
+  const message = format === 'v3-envelope' ? (isRecord(body) ? body['message'] : undefined) : error?.['message'];
   return new ApiError({
     operationId,
     status,
     code,
-    details: detailsOf(error?.details),
+    details: detailsOf(error?.['details']),
     requestId: requestIdOf(format, body, headers),
     body,
     message: typeof message === 'string' ? message : undefined,
@@ -64,11 +66,11 @@ export function apiErrorFrom(
 export function requestIdOf(format: ErrorFormat, body: unknown, headers: Headers): string | undefined {
   const fromBody =
     format === 'v3-envelope'
-      ? isRecord(body) && isRecord(body.meta)
-        ? body.meta.request_id
+      ? isRecord(body) && isRecord(body['meta'])
+        ? body['meta']['request_id']
         : undefined
       : isRecord(body)
-        ? body.requestId
+        ? body['requestId']
         : undefined;
   return typeof fromBody === 'string' ? fromBody : (headers.get('x-request-id') ?? undefined);
 }

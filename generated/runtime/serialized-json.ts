@@ -19,6 +19,7 @@ let collecting: Buffer[] | undefined;
 let nextSerial = 0;
 
 export class SerializedJson<Value = unknown> {
+  readonly value: Value;
   readonly bytes: Buffer;
   /** Tells this wrapper from every other of the process: serializedArray keeps joined arrays by their items' serials. */
   readonly serial = nextSerial++;
@@ -27,7 +28,8 @@ export class SerializedJson<Value = unknown> {
    * The value must not change afterwards: its bytes are taken now. `encoded` is for
    * serializedArray alone: the value's UTF-8 JSON it joined from its items' bytes.
    */
-  constructor(readonly value: Value, encoded?: Buffer) {
+  constructor(value: Value, encoded?: Buffer) {
+    this.value = value;
     this.bytes = encoded ?? Buffer.from(JSON.stringify(value), 'utf8');
   }
 

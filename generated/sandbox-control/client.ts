@@ -7,7 +7,6 @@ import {
   type ApiResponse,
   type ClientOptions,
   type OperationSpec,
-  type SignatureScheme,
 } from '../runtime/client-runtime.js';
 import type { Operations } from './types.js';
 

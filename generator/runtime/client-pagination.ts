@@ -1,6 +1,8 @@
 // How to walk the pages of a list, per API family and mode. A plan gives the query of the first
 // page and, from each response body, the query of the next page (undefined: that was the last).
 // Query values set to undefined remove the caller's value of that name.
+// Fields of a body read as a record are read with brackets, as a project compiling with
+// noPropertyAccessFromIndexSignature requires.
 import { isRecord, type ErrorFormat } from './client-errors.js';
 
 export type PageMode = 'page' | 'cursor';
@@ -17,9 +19,9 @@ export function pagingPlan(format: ErrorFormat, mode: PageMode): PagingPlan {
       ? {
           first: { page: 1, pagination: undefined, cursor: undefined },
           next: (body) => {
-            const meta = paginationMeta(metaOf(body).pagination);
-            const current = meta.current_page;
-            const last = meta.last_page;
+            const meta = paginationMeta(metaOf(body)['pagination']);
+            const current = meta['current_page'];
+            const last = meta['last_page'];
             if (typeof current !== 'number' || typeof last !== 'number' || current >= last) return undefined;
             return { page: current + 1, pagination: undefined, cursor: undefined };
           },
@@ -28,9 +30,9 @@ export function pagingPlan(format: ErrorFormat, mode: PageMode): PagingPlan {
           // The first cursor page passes `pagination=cursor` without a cursor (the contract's rule).
           first: { pagination: 'cursor', cursor: undefined, page: undefined },
           next: (body) => {
-            const meta = paginationMeta(metaOf(body).pagination);
-            const cursor = meta.next_cursor;
-            if (typeof cursor !== 'string' || meta.has_more === false) return undefined;
+            const meta = paginationMeta(metaOf(body)['pagination']);
+            const cursor = meta['next_cursor'];
+            if (typeof cursor !== 'string' || meta['has_more'] === false) return undefined;
             return { pagination: 'cursor', cursor, page: undefined };
           },
         };
@@ -40,8 +42,8 @@ export function pagingPlan(format: ErrorFormat, mode: PageMode): PagingPlan {
         first: { page: 1, cursor: undefined },
         next: (body) => {
           const meta = metaOf(body);
-          if (typeof meta.page !== 'number' || typeof meta.lastPage !== 'number' || meta.page >= meta.lastPage) return undefined;
-          return { page: meta.page + 1, cursor: undefined };
+          if (typeof meta['page'] !== 'number' || typeof meta['lastPage'] !== 'number' || meta['page'] >= meta['lastPage']) return undefined;
+          return { page: meta['page'] + 1, cursor: undefined };
         },
       }
     : {
@@ -49,8 +51,8 @@ export function pagingPlan(format: ErrorFormat, mode: PageMode): PagingPlan {
         first: { cursor: '', page: undefined },
         next: (body) => {
           const meta = metaOf(body);
-          if (typeof meta.nextCursor !== 'string' || meta.hasMore === false) return undefined;
-          return { cursor: meta.nextCursor, page: undefined };
+          if (typeof meta['nextCursor'] !== 'string' || meta['hasMore'] === false) return undefined;
+          return { cursor: meta['nextCursor'], page: undefined };
         },
       };
 }
@@ -64,7 +66,7 @@ export function itemsAt(body: unknown, dotPath: string, operationId: string): un
 }
 
 function metaOf(body: unknown): Record<string, unknown> {
-  return isRecord(body) && isRecord(body.meta) ? body.meta : {};
+  return isRecord(body) && isRecord(body['meta']) ? body['meta'] : {};
 }
 
 function paginationMeta(value: unknown): Record<string, unknown> {

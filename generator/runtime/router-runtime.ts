@@ -581,9 +581,10 @@ function addErrors(details: ValidationDetails, location: string, errors: readonl
   }
 }
 
+// ajv's params are an index signature: read with brackets for noPropertyAccessFromIndexSignature.
 /** The property a `required` or `additionalProperties` error is about, below its instancePath. */
 function propertyOf(error: ValidationErrorObject): string | undefined {
-  const property = error.params.missingProperty ?? error.params.additionalProperty ?? error.params.unevaluatedProperty;
+  const property = error.params['missingProperty'] ?? error.params['additionalProperty'] ?? error.params['unevaluatedProperty'];
   return typeof property === 'string' ? property : undefined;
 }
 
@@ -591,8 +592,8 @@ function messageOf(error: ValidationErrorObject): string {
   const { keyword, params } = error;
   if (keyword === 'required') return 'is required';
   if (keyword === 'additionalProperties' || keyword === 'unevaluatedProperties') return 'is not allowed';
-  if (keyword === 'enum' && Array.isArray(params.allowedValues)) return `must be one of: ${params.allowedValues.map(String).join(', ')}`;
-  if (keyword === 'format' && typeof params.format === 'string') return `must be a valid ${params.format}`;
+  if (keyword === 'enum' && Array.isArray(params['allowedValues'])) return `must be one of: ${params['allowedValues'].map(String).join(', ')}`;
+  if (keyword === 'format' && typeof params['format'] === 'string') return `must be a valid ${params['format']}`;
   return error.message ?? `fails ${keyword}`;
 }
 

@@ -6,8 +6,9 @@
 // (b) that code runs in plain Node, as an ES module and through require();
 // (c) `npx exchange-api-kit serve` answers, with the token it prints;
 // (d) `exchange-api-kit generate --out src/generated` writes code that compiles under the same
-//     flags, with the DOM lib in the project's types too, and runs with what the kit declares as
-//     peer dependencies.
+//     flags, with the DOM lib in the project's types too, and under noUnusedLocals,
+//     noUnusedParameters, erasableSyntaxOnly and noPropertyAccessFromIndexSignature, and runs
+//     with what the kit declares as peer dependencies.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -80,6 +81,10 @@ describe('a consumer project', () => {
 
   it('compiles the generated code with the DOM lib too (TypeScript\'s default when lib is unset)', () => {
     expect(compile('tsconfig.dom.json')).toBe('');
+  }, compileTimeoutMs);
+
+  it('compiles the generated code with noUnusedLocals, noUnusedParameters, erasableSyntaxOnly and noPropertyAccessFromIndexSignature', () => {
+    expect(compile('tsconfig.stricter.json')).toBe('');
   }, compileTimeoutMs);
 
   it('runs it in plain Node as an ES module: every export there, the mock, clients, conformance, contracts', () => {
