@@ -5,9 +5,12 @@
 // keeps equal to what the generator makes of the kit's contracts. So an installed copy, which ships
 // generated/ but not the generator, writes the same bytes without the generator's dependencies.
 // With --contracts DIR or --contract FILE it runs the generator on another copy of the contracts
-// (a newer version): that needs the generator, so a checkout of the kit.
-import { readFileSync, readdirSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+// (a newer version): that needs the generator, so a checkout of the kit. Either way a file the
+// generator no longer writes is removed from its own subfolders of the --out folder, never from
+// beside them (generated-leftovers.ts), and --check names it.
+import { readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { filesIn, leftoverFiles } from '../generated-leftovers.js';
 import { kitPath } from '../kit-files.js';
 import { runScript } from './delegate.js';
 import type { CommandIo } from './io.js';
@@ -55,12 +58,13 @@ export async function generateCommand(argv: readonly string[], io: CommandIo): P
 }
 
 /**
- * Writes the kit's generated/ files into `outDir` (only those that differ); with `check`, writes
- * nothing and exits 1 when any differs. A file that cannot be written exits 1 naming it.
+ * Writes the kit's generated/ files into `outDir` (only those that differ) and removes the
+ * generator's left-over files there; with `check`, writes nothing and exits 1 when any differs or
+ * is left over. A file that cannot be written exits 1 naming it.
  */
 export async function writeInto(outDir: string, check: boolean, io: CommandIo, command = 'generate'): Promise<number> {
   const generatedDir = kitPath('generated');
-  const files = filesUnder(generatedDir).map((path) => ({ path: relative(generatedDir, path), contents: readFileSync(path, 'utf8') }));
+  const files = filesIn(generatedDir).map((path) => ({ path, contents: readFileSync(join(generatedDir, path), 'utf8') }));
   const current = (path: string) => {
     try {
       return readFileSync(path, 'utf8');
@@ -69,9 +73,11 @@ export async function writeInto(outDir: string, check: boolean, io: CommandIo, c
     }
   };
   const stale = files.filter((file) => current(join(outDir, file.path)) !== file.contents);
+  const leftOver = leftoverFiles(outDir, files.map((file) => file.path), 'subfolders');
   if (check) {
-    if (stale.length === 0) return 0;
-    io.stderr(`generate --check: stale in ${outDir}:\n  ${stale.map((f) => f.path).join('\n  ')}`);
+    if (stale.length === 0 && leftOver.length === 0) return 0;
+    const named = [...stale.map((f) => f.path), ...leftOver.map((path) => `${path} (not generated any more)`)];
+    io.stderr(`generate --check: stale in ${outDir}:\n  ${named.join('\n  ')}`);
     return 1;
   }
   for (const file of stale) {
@@ -81,14 +87,7 @@ export async function writeInto(outDir: string, check: boolean, io: CommandIo, c
       return 1;
     }
   }
-  io.stdout(`generate: ${files.length} files in ${outDir}, ${stale.length} changed`);
+  for (const path of leftOver) rmSync(join(outDir, path));
+  io.stdout(`generate: ${files.length} files in ${outDir}, ${stale.length} changed${leftOver.length === 0 ? '' : `, ${leftOver.length} removed`}`);
   return 0;
-}
-
-/** Every file under `dir`, sorted. */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort();
 }

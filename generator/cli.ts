@@ -2,15 +2,17 @@
 // `npm run generate -- --check` writes nothing and exits 1, naming the stale files, when
 // generated/ or that page is out of date. `--contracts DIR` (a folder laid out like contracts/,
 // e.g. a newer copy) or `--contract FILE` (one contract) with `--out DIR` generates from another
-// copy of the contracts into DIR instead, leaving the kit's own files alone. A contract that does
-// not load exits 1 with the file, the JSON pointer and the reason. This is the only module that
-// writes files.
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+// copy of the contracts into DIR instead, leaving the kit's own files alone. Files the generator
+// no longer writes are removed (and named by --check): anywhere in generated/, in DIR only inside
+// its own subfolders (generated-leftovers.ts). A contract that does not load exits 1 with the
+// file, the JSON pointer and the reason. This is the only module that writes files.
+import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { contractsPagePath, generate, type ContractSource } from './generate.js';
 import { ContractError } from './load.js';
+import { leftoverFiles } from '../generated-leftovers.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const usage = 'usage: npm run generate [-- [--check] [--contracts DIR | --contract FILE] [--out DIR]]';
@@ -53,9 +55,7 @@ async function main(argv: string[]): Promise<number> {
   const pagePath = join(repoRoot, contractsPagePath);
   const started = performance.now();
   const { files, contractsPage } = await generate(repoRoot, args.source);
-  const wanted = new Map(files.map((f) => [f.path, f.contents]));
-  // Only the kit's own generated/ is pruned: a folder of the user's project may hold other files.
-  const leftOver = ownFiles && existsSync(outDir) ? listFiles(outDir).filter((path) => !wanted.has(path)) : [];
+  const leftOver = leftoverFiles(outDir, files.map((f) => f.path), ownFiles ? 'folder' : 'subfolders');
 
   const stale = [
     ...files.filter((f) => readOrNull(join(outDir, f.path)) !== f.contents).map((f) => `${outName}/${f.path}`),
@@ -81,13 +81,6 @@ async function main(argv: string[]): Promise<number> {
   if (ownFiles && readOrNull(pagePath) !== contractsPage) writeFileSync(pagePath, contractsPage);
   console.log(`generate: ${files.length} files in ${outName}/, ${stale.length} changed (${ms} ms)`);
   return 0;
-}
-
-function listFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split('\\').join('/'))
-    .sort();
 }
 
 function readOrNull(path: string): string | null {

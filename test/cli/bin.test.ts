@@ -1,9 +1,10 @@
 // The `exchange-api-kit` bin as a process: serve with a config file prints the banner with a
 // working token and logs one JSON line per request when stdout is not a terminal, stops with
 // exit code 0 on SIGTERM, exits 1 when it cannot start; generate --out writes the generated
-// files and --check sees them go stale, and refuses --contracts with --contract; conformance is
+// files and --check sees them go stale, removes the files it no longer writes from its own
+// folders (never the project's), and refuses --contracts with --contract; conformance is
 // the runner's own command.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,6 +82,29 @@ describe('exchange-api-kit generate --out', () => {
     expect(stale.code).toBe(1);
     expect(stale.stderr).toContain('exchange-v3/client.ts');
   }, 180_000); // three runs of the generator
+
+  it('removes a file the generator no longer writes from its own folders, names it under --check, and keeps the project\'s files', async () => {
+    const out = join(dir, 'pruned');
+    expect((await output(run(['generate', '--out', out]))).code).toBe(0);
+    writeFileSync(join(out, 'exchange-v3', 'old-file.ts'), 'stale\n');
+    writeFileSync(join(out, 'own-file.ts'), 'the project\'s\n');
+    mkdirSync(join(out, 'own-folder'));
+    writeFileSync(join(out, 'own-folder', 'handlers.ts'), 'the project\'s\n');
+
+    const stale = await output(run(['generate', '--out', out, '--check']));
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('exchange-v3/old-file.ts (not generated any more)');
+    expect(stale.stderr).not.toContain('own-');
+    expect(existsSync(join(out, 'exchange-v3', 'old-file.ts'))).toBe(true);
+
+    const pruned = await output(run(['generate', '--out', out]));
+    expect(pruned.code, pruned.stderr).toBe(0);
+    expect(pruned.stdout).toContain('1 removed');
+    expect(existsSync(join(out, 'exchange-v3', 'old-file.ts'))).toBe(false);
+    expect(readFileSync(join(out, 'own-file.ts'), 'utf8')).toBe('the project\'s\n');
+    expect(readFileSync(join(out, 'own-folder', 'handlers.ts'), 'utf8')).toBe('the project\'s\n');
+    expect((await output(run(['generate', '--out', out, '--check']))).code).toBe(0);
+  }, 180_000);
 });
 
 describe('exchange-api-kit generate --contracts and --contract', () => {

@@ -2,7 +2,7 @@
 // contract covered by a validator, a handler method and a client method, and a CLI whose
 // --check names stale files and whose errors name the file, the JSON pointer and the reason.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,7 +76,7 @@ describe('the generate CLI', () => {
 
   beforeAll(() => {
     scratch = mkdtempSync(join(tmpdir(), 'exchange-api-kit-generate-'));
-    for (const entry of ['contracts', 'templates', 'generator', 'generated', 'docs', 'package.json', 'tsconfig.json']) {
+    for (const entry of ['contracts', 'templates', 'generator', 'generated', 'generated-leftovers.ts', 'docs', 'package.json', 'tsconfig.json']) {
       cpSync(join(repoRoot, entry), join(scratch, entry), { recursive: true });
     }
     symlinkSync(join(repoRoot, 'node_modules'), join(scratch, 'node_modules'));
@@ -132,6 +132,23 @@ describe('the generate CLI', () => {
     const stale = cli('--contracts', upstream, '--out', out, '--check');
     expect(stale.status).toBe(1);
     expect(stale.stderr).toContain('exchange-v3/routes.ts');
+  });
+
+  it('--out DIR removes a file its own subfolders no longer hold, and --check names it; files beside them stay', { timeout: 120_000 }, () => {
+    const out = join(scratch, 'out-pruned');
+    expect(cli('--contracts', join(scratch, 'contracts'), '--out', out).status).toBe(0);
+    writeFileSync(join(out, 'exchange-v3', 'old-file.ts'), 'stale\n');
+    writeFileSync(join(out, 'own-file.ts'), 'the project\'s\n');
+
+    const stale = cli('--contracts', join(scratch, 'contracts'), '--out', out, '--check');
+    expect(stale.status).toBe(1);
+    expect(stale.stderr).toContain('exchange-v3/old-file.ts (not generated any more)');
+    expect(stale.stderr).not.toContain('own-file.ts');
+    expect(existsSync(join(out, 'exchange-v3', 'old-file.ts'))).toBe(true);
+
+    expect(cli('--contracts', join(scratch, 'contracts'), '--out', out).status).toBe(0);
+    expect(existsSync(join(out, 'exchange-v3', 'old-file.ts'))).toBe(false);
+    expect(readFileSync(join(out, 'own-file.ts'), 'utf8')).toBe('the project\'s\n');
   });
 
   it('--contract FILE names the file, the JSON pointer and the reason when it does not load', () => {
