@@ -26,6 +26,8 @@ export interface OptionSpec {
    * for other options: for a value whose absence leaves the mock open (`MOCK_ADMIN_TOKEN=`).
    */
   emptyEnvIsGiven?: boolean;
+  /** A credential: a refusal of its value does not repeat it (stderr ends up in CI logs). */
+  secret?: boolean;
 }
 
 export type OptionValues = Record<string, unknown>;
@@ -111,7 +113,7 @@ function convert(spec: OptionSpec, given: unknown, where: string): unknown {
   try {
     return spec.parse(text);
   } catch (error) {
-    throw new UsageError(`${where} ${(error as Error).message}, got "${text}"`);
+    throw new UsageError(spec.secret === true ? `${where} ${(error as Error).message}` : `${where} ${(error as Error).message}, got "${text}"`);
   }
 }
 

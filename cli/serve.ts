@@ -35,10 +35,11 @@ export const serveOptions: OptionSpec[] = [
     env: 'MOCK_TOKEN',
     placeholder: '<value>',
     help: 'fixed value of the default v3 token',
+    secret: true,
     parse: parsers.judged(tokenProblem, (text) => text),
   },
   { name: 'site-key', env: 'MOCK_SITE_KEY', placeholder: '<value>', help: 'fixed API key of the default v1 site', parse: parsers.judged(siteKeyProblem, (text) => text) },
-  { name: 'site-secret', env: 'MOCK_SITE_SECRET', placeholder: '<value>', help: 'fixed API secret of the default v1 site', parse: parsers.judged(siteSecretProblem, (text) => text) },
+  { name: 'site-secret', env: 'MOCK_SITE_SECRET', placeholder: '<value>', help: 'fixed API secret of the default v1 site', secret: true, parse: parsers.judged(siteSecretProblem, (text) => text) },
   {
     name: 'admin-token',
     env: 'MOCK_ADMIN_TOKEN',
@@ -46,6 +47,7 @@ export const serveOptions: OptionSpec[] = [
     help: 'require X-Mock-Admin-Token on the control API (held to the rule of --token: empty is refused)',
     // Refused when empty, from the environment too: a secret that was not set must not start an open mock.
     emptyEnvIsGiven: true,
+    secret: true,
     parse: parsers.judged(adminTokenProblem, (text) => text),
   },
   { name: 'no-control', boolean: true, help: 'do not serve the sandbox control API under /__mock' },

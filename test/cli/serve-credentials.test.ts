@@ -55,6 +55,17 @@ describe('serve --site-key and --site-secret', () => {
     expect(exit.stderr).toMatch(message);
   });
 
+  it.each([
+    ['--site-secret', 'secret with spaces 0123456789abcdef'],
+    ['--admin-token', 'admin token with spaces 0123'],
+    ['--token', 'token with spaces 0123456789'],
+  ])('does not repeat a refused %s in its message (stderr ends up in CI logs)', async (flag, value) => {
+    const exit = await refusal([flag, value]);
+    expect(exit.code).toBe(2);
+    expect(exit.stderr).toMatch(new RegExp(`^exchange-api-kit serve: ${flag} must match pattern`));
+    expect(exit.stderr).not.toContain(value);
+  });
+
   it('starts with a key and a secret the contract allows, and prints them', async () => {
     const [key, secret] = ['pk_ci_default_site_0001', 'sk_ci_default_site_0123456789abcdef0123'];
     const { code, stdout } = await refusal(['--site-key', key, '--site-secret', secret]);
