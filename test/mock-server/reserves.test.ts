@@ -1,8 +1,8 @@
 // The exchanger's reserves are live (over real HTTP, strict mode): a completed order moves them
 // (its payout leaves the receive side's reserve, the client's payment joins the give side's), and
 // a reserve the control API sets below a route's smallest payout disables the route in its
-// capabilities, its listing and the rates file, and refuses quotes on it; a payout above the
-// reserve is refused as above max_receive.
+// capabilities, its listing and the rates file, and refuses quotes on it; a reserve below a
+// route's largest payout lowers max_receive and max_give to what it can pay.
 import { describe, expect, it } from 'vitest';
 import type { ExchangeRoute } from '../../generated/exchange-v3/types.js';
 import { addAmounts, compareAmounts } from '../../mock-server/decimal.js';
@@ -53,16 +53,20 @@ describe('reserves', () => {
     const quote = await failure(server.v3.createQuote({ body: { route_id: route.id, amount: route.limits.min_give } }));
     expect([quote.status, quote.details]).toEqual([422, { route_id: [`names a suspended route: ${reason}`] }]);
 
-    // Refilled to just above the smallest payout: small payouts go again, larger ones are above the reserve.
+    // Refilled to just above the smallest payout: small payouts go again, and the limits shrink to
+    // what the reserve can pay, so larger amounts are above them on either side.
     const refill = addAmounts(route.limits.min_receive, '10');
     await server.control.setReserve({ path: { payment_system: 'USDTTRC20' }, body: { amount: refill } });
     const refilled = await routeBetween('BTC', 'USDTTRC20');
-    expect(refilled).toMatchObject({ is_enabled: true, limits: { reserve: refill, max_receive: refill } });
+    expect(refilled).toMatchObject({ is_enabled: true, limits: { reserve: refill } });
+    expect(compareAmounts(refilled.limits.max_receive, refill)).toBeLessThanOrEqual(0);
+    expect(compareAmounts(refilled.limits.max_give, route.limits.max_give)).toBeLessThan(0);
     expect((await server.v3.createQuote({ body: { route_id: route.id, amount: route.limits.min_give } })).status).toBe(200);
     const above = await failure(server.v3.createQuote({ body: { route_id: route.id, amount: route.limits.max_give } }));
     expect(above.status).toBe(422);
-    expect(above.details.amount?.[0]).toMatch(new RegExp(`above the maximum of ${refill} USDTTRC20`));
-    expect(compareAmounts(refill, route.limits.max_receive)).toBeLessThan(0);
+    expect(above.details.amount?.[0]).toMatch(new RegExp(`above the maximum of ${refilled.limits.max_give} BTC`));
+    const payout = await failure(server.v3.createQuote({ body: { route_id: route.id, amount: route.limits.max_receive, amount_side: 'receive' } }));
+    expect(payout.details.amount?.[0]).toMatch(new RegExp(`above the maximum of ${refilled.limits.max_receive} USDTTRC20`));
   });
 
   it('refuses an unknown payment system (404) and an amount that is not a decimal (422)', async () => {

@@ -36,3 +36,15 @@ export function priceReceive(route: RouteRecord, course: string, amountOut: stri
   const input = divide(gross, parseDecimal(course), route.from.spec.decimals, 'up');
   return { amountIn: formatDecimal(input), amountOut: formatDecimal(out), fee: formatDecimal(fee) };
 }
+
+/**
+ * The largest payout whose price on the receive side (priceReceive) is at most `amountIn`: its two
+ * roundings up undone, each rounded down (gross ≤ amountIn × course, payout ≤ gross × (100 − fee) / 100).
+ * priceReceive never falls as the payout grows, so every payout up to this one costs at most `amountIn`.
+ */
+export function maxReceiveFor(route: RouteRecord, course: string, amountIn: string): string {
+  const outScale = route.to.spec.decimals;
+  const gross = roundDecimal(multiply(parseDecimal(amountIn), parseDecimal(course)), outScale, 'down');
+  const keptPercent = subtract(hundred, parseDecimal(route.feePercent));
+  return formatDecimal(divide(multiply(gross, keptPercent), hundred, outScale, 'down'));
+}

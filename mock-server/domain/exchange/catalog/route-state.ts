@@ -6,22 +6,14 @@ import { createHash } from 'node:crypto';
 import type { RouteSnapshot } from '../../../../generated/exchange-v3/types.js';
 import { compare, parseDecimal } from '../../../decimal.js';
 import { isoTime } from '../../../iso-time.js';
-import { priceGive } from './pricing.js';
 import { driftedCourse, type RouteRecord } from './catalog-records.js';
 import { quoteTtlSeconds } from './quote-ttl.js';
+import { routeLimits, type RouteLimits } from './route-limits.js';
 
 /** A floating rate moves at most this much (parts per million) from its base, once per step. */
 const floatingDriftPpm = 5_000;
 /** How often a floating rate moves, in seconds of virtual time. */
 export const floatingStepSeconds = 300;
-
-export interface RouteLimits {
-  min_give: string;
-  max_give: string;
-  min_receive: string;
-  max_receive: string;
-  reserve: string;
-}
 
 /** Shared by every request in the same floating step (cached), hence read-only. */
 export interface RouteState {
@@ -51,16 +43,15 @@ export function floatingStep(route: RouteRecord, builtAtMs: number, nowMs: numbe
  */
 export function routeState(route: RouteRecord, reserve: string, builtAtMs: number, step: number, drift: DriftSource): RouteState {
   const course = step === 0 ? route.baseCourse : driftedCourse(route.baseCourse, Math.round(drift(route.id, step) * floatingDriftPpm));
-  const atMin = priceGive(route, course, route.minGive).amountOut;
-  const atMax = priceGive(route, course, route.maxGive).amountOut;
-  const maxReceive = compare(parseDecimal(atMax), parseDecimal(reserve)) > 0 ? reserve : atMax;
-  const depleted = compare(parseDecimal(reserve), parseDecimal(atMin)) < 0;
+  const limits = routeLimits(route, course, reserve);
+  // No amount left between the limits: the reserve cannot pay the smallest payout.
+  const depleted = compare(parseDecimal(limits.min_receive), parseDecimal(limits.max_receive)) > 0;
   const disabledReason = route.suspended ?? (depleted ? depletedReason(route, reserve) : null);
   return Object.freeze({
     route,
     step,
     course,
-    limits: Object.freeze({ min_give: route.minGive, max_give: route.maxGive, min_receive: atMin, max_receive: maxReceive, reserve }),
+    limits: Object.freeze(limits),
     enabled: disabledReason === null,
     disabledReason,
     updatedAt: new Date(builtAtMs + step * floatingStepSeconds * 1000),
