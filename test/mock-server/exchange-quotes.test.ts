@@ -1,9 +1,10 @@
 // Quotes over real HTTP through the generated ExchangeV3Client (strict mode): pricing on the give
-// and the receive side rounded to each side's precision, the fee, the route's limits (422 with
-// details), the snapshot hash, and expiry on the virtual clock.
+// and the receive side rounded to each side's precision (a receive amount finer than it refused),
+// the fee, the route's limits (422 with details), the snapshot hash, and expiry on the virtual clock.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ExchangeRoute } from '../../generated/exchange-v3/types.js';
 import { failure } from './support/failure.js';
+import { tronAddress } from './support/requisites.js';
 import { useFrozenSandbox, type TestServer } from './support/server.js';
 
 let server: TestServer;
@@ -36,11 +37,11 @@ describe('createQuote', () => {
   });
 
   it('prices the receive side: amount_out as asked, amount_in rounded up so the payout is covered', async () => {
-    const asked = (Number(btcUsdt.limits.min_receive) * 3).toFixed(btcUsdt.to.decimal + 3);
+    const asked = (Number(btcUsdt.limits.min_receive) * 3).toFixed(btcUsdt.to.decimal);
     const { body } = await server.v3.createQuote({ body: { route_id: btcUsdt.id, amount: asked, amount_side: 'receive' } });
     const quote = body.result.quote;
     expect(quote.amount_side).toBe('receive');
-    expect(quote.amount_out).toBe(String(Number(asked.slice(0, asked.length - 3))));
+    expect(quote.amount_out).toBe(String(Number(asked)));
     expect(decimals(quote.amount_in)).toBeLessThanOrEqual(btcUsdt.from.decimal);
     // Giving amount_in buys at least what was asked, and one unit less would not.
     const back = (await server.v3.createQuote({ body: { route_id: btcUsdt.id, amount: quote.amount_in } })).body.result.quote;
@@ -48,6 +49,24 @@ describe('createQuote', () => {
     const less = (Number(quote.amount_in) - unit(btcUsdt.from.decimal)).toFixed(btcUsdt.from.decimal);
     const short = (await server.v3.createQuote({ body: { route_id: btcUsdt.id, amount: less } })).body.result.quote;
     expect(Number(short.amount_out)).toBeLessThan(Number(quote.amount_out));
+  });
+
+  it('refuses a receive amount with more decimals than the receive side has, never cutting the payout', async () => {
+    const exact = (Number(btcUsdt.limits.min_receive) * 3).toFixed(btcUsdt.to.decimal);
+    const tooFine = `${exact}7`;
+    const refused = { amount: [`has more than ${btcUsdt.to.decimal} decimals, the precision of USDTTRC20`] };
+    const body = { route_id: btcUsdt.id, amount: tooFine, amount_side: 'receive' as const };
+    const quote = await failure(server.v3.createQuote({ body }));
+    expect([quote.status, quote.code, quote.details]).toEqual([422, 'validation_error', refused]);
+    // Preflight and order creation price the amount with the same code.
+    const order = { ...body, email: 'alice@example.com', requisites: { to_address: tronAddress } };
+    const preflight = (await server.v3.preflightOrder({ body: order })).body.result.preflight;
+    expect([preflight.ok, preflight.errors]).toEqual([false, refused]);
+    const created = await failure(server.v3.createOrder({ body: order }));
+    expect([created.status, created.details]).toEqual([422, refused]);
+    // At the receive side's precision the payout is what was asked.
+    const quoted = (await server.v3.createQuote({ body: { ...body, amount: exact } })).body.result.quote;
+    expect(quoted.amount_out).toBe(String(Number(exact)));
   });
 
   it('refuses amounts outside the limits with 422 and the limit in details.amount', async () => {

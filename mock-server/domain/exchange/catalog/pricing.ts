@@ -25,10 +25,13 @@ export function priceGive(route: RouteRecord, course: string, amountIn: string):
   return { amountIn: formatDecimal(input), amountOut: formatDecimal(out), fee: formatDecimal(fee) };
 }
 
-/** What the client must give so that `amountOut` is paid out after the fee. */
+/**
+ * What the client must give so that `amountOut` is paid out after the fee; `amountOut` has at most
+ * the receive side's decimals (amount-check.ts refuses more: a payout is never cut).
+ */
 export function priceReceive(route: RouteRecord, course: string, amountOut: string): Priced {
   const outScale = route.to.spec.decimals;
-  const out = roundDecimal(parseDecimal(amountOut), outScale, 'down');
+  const out = parseDecimal(amountOut);
   // gross × (1 − fee%) = out
   const keptPercent = subtract(hundred, parseDecimal(route.feePercent));
   const gross = divide(multiply(out, hundred), keptPercent, outScale, 'up');
