@@ -69,9 +69,9 @@ export function depositHandlers(sandbox: Sandbox): Pick<DepositV1Handlers, Depos
 
     listDeposits: async (request, context) => {
       const site = siteOf(context);
-      const built = v1ListRequest(request.query, listContract('v1', 'listDeposits'), historyOrder);
-      if (!built.ok) throw new HttpError('VALIDATION_ERROR', 'The given data was invalid.', built.details);
       const service = sandbox.services.deposits;
+      const built = v1ListRequest(request.query, listContract('v1', 'listDeposits'), historyOrder, service.records.keys);
+      if (!built.ok) throw new HttpError('VALIDATION_ERROR', 'The given data was invalid.', built.details);
       // Deposits whose time-driven transitions fell due are settled first (only those: a queue).
       service.tick();
       await service.flush();

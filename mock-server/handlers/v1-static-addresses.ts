@@ -55,9 +55,9 @@ export function staticAddressHandlers(sandbox: Sandbox): Pick<DepositV1Handlers,
 
     listStaticAddresses: (request, context) => {
       const site = siteOf(context);
-      const built = v1ListRequest(request.query, listContract('v1', 'listStaticAddresses'), newestFirst);
-      if (!built.ok) throw invalid(built.details);
       const service = sandbox.services.staticAddresses;
+      const built = v1ListRequest(request.query, listContract('v1', 'listStaticAddresses'), newestFirst, service.collection.keys);
+      if (!built.ok) throw invalid(built.details);
       const filters = filterPredicate<StaticAddressRecord>(built.request.filters, { status: match.oneOf((a) => a.status) });
       const page = listRecords(service.collection, built.request, filters, { partition: BY_SITE, key: site.id });
       return v1Success('listStaticAddresses', context, clock, 200, page.items.map((a) => service.view(a)), { ...page.meta });
@@ -68,9 +68,9 @@ export function staticAddressHandlers(sandbox: Sandbox): Pick<DepositV1Handlers,
       const service = sandbox.services.staticAddresses;
       const record = service.get(site, request.path.uuid);
       if (record === undefined) throw notFound();
-      const built = v1ListRequest(request.query, listContract('v1', 'listStaticAddressPayments'), newestFirst);
-      if (!built.ok) throw invalid(built.details);
       const deposits = service.deposits;
+      const built = v1ListRequest(request.query, listContract('v1', 'listStaticAddressPayments'), newestFirst, deposits.records.keys);
+      if (!built.ok) throw invalid(built.details);
       deposits.tick();
       await deposits.flush();
       const page = deposits.list(built.request, BY_STATIC_ADDRESS, record.uuid);

@@ -26,15 +26,15 @@ export function exchangeCatalogHandlers(sandbox: Sandbox): Pick<ExchangeV3Handle
 
   return {
     listPaymentSystems: (request, context) => {
-      const listRequest = v3ListRequestOf(request.query, 'listPaymentSystems');
       const current = catalog();
+      const listRequest = v3ListRequestOf(request.query, 'listPaymentSystems', current.paymentSystems.keys);
       const page = listRecords(current.paymentSystems, listRequest, filterPredicate(listRequest.filters, paymentSystemMatchers(current)));
       return v3Success('listPaymentSystems', context, clock, 200, { payment_systems: page.items.map((s) => paymentSystemView(current, s)) }, { pagination: page.meta });
     },
 
     listRoutes: (request, context) => {
-      const listRequest = v3ListRequestOf(request.query, 'listRoutes');
       const current = catalog();
+      const listRequest = v3ListRequestOf(request.query, 'listRoutes', current.routes.keys);
       const page = listRecords(current.routes, listRequest, filterPredicate(listRequest.filters, routeMatchers));
       return v3Success('listRoutes', context, clock, 200, { routes: splicedList(page.items.map((r) => serializedRouteView(current.state(r)))) }, { pagination: page.meta });
     },

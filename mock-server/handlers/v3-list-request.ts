@@ -3,9 +3,11 @@
 import { HttpError } from '../http/http-error.js';
 import { listContract } from '../store/list-contract.js';
 import { v3ListRequest, type ListRequest, type V3ListQuery } from '../store/list-query.js';
+import type { ListKeys } from '../store/sort-keys.js';
 
-export function v3ListRequestOf(query: V3ListQuery, operationId: string): ListRequest<'v3'> {
-  const result = v3ListRequest(query, listContract('v3', operationId));
+/** `keys`: what the listed records are keyed by (a ListableCollection's `keys`), which a cursor's keys must be. */
+export function v3ListRequestOf(query: V3ListQuery, operationId: string, keys: ListKeys): ListRequest<'v3'> {
+  const result = v3ListRequest(query, listContract('v3', operationId), keys);
   if (!result.ok) throw new HttpError('validation_error', 'The given data was invalid.', result.details);
   return result.request;
 }

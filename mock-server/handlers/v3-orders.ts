@@ -94,8 +94,8 @@ export function orderHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, OrderO
 
     listOrders: async (request, context) => {
       const clientId = clientOf(context);
-      const listRequest = v3ListRequestOf(request.query, 'listOrders');
       const service = sandbox.services.orders;
+      const listRequest = v3ListRequestOf(request.query, 'listOrders', service.collection.keys);
       // Orders whose payment window ended are settled first (only those: a queue).
       service.tick();
       await ordersChanged(sandbox);

@@ -10,6 +10,7 @@ import { requestLocals } from '../http/locals.js';
 import { v3Success } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 import { listRecords, ListableCollection } from '../store/list-records.js';
+import { key } from '../store/sort-keys.js';
 import { v3ListRequestOf } from './v3-list-request.js';
 
 type PartnerOperation = 'getPartner' | 'getPartnerStatistics' | 'listPartnerReferrals' | 'listPartnerExchanges' | 'listPartnerPayouts';
@@ -54,25 +55,26 @@ export function partnerHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, Part
     },
 
     listPartnerReferrals: (request, context) => {
-      const listRequest = v3ListRequestOf(request.query, 'listPartnerReferrals');
-      const referrals = new ListableCollection<ReferralRecord>({ id: (r) => r.id, fields: { registered_at: (r) => r.registeredAt.getTime() } });
+      const referrals = new ListableCollection<ReferralRecord>({ id: key.number((r) => r.id), fields: { registered_at: key.number((r) => r.registeredAt.getTime()) } });
+      const listRequest = v3ListRequestOf(request.query, 'listPartnerReferrals', referrals.keys);
       for (const referral of referralsOf(ledgerOf(sandbox.services, accountOf(context)))) referrals.upsert(referral);
       const page = listRecords(referrals, listRequest);
       return v3Success('listPartnerReferrals', context, clock, 200, { referrals: page.items.map(referralView) }, { pagination: page.meta });
     },
 
     listPartnerExchanges: (request, context) => {
-      const listRequest = v3ListRequestOf(request.query, 'listPartnerExchanges');
-      const exchanges = new ListableCollection<LedgerEntry>({ id: (e) => e.order.id, fields: { created_at: (e) => e.order.createdAt.getTime() } });
+      const exchanges = new ListableCollection<LedgerEntry>({ id: key.number((e) => e.order.id), fields: { created_at: key.number((e) => e.order.createdAt.getTime()) } });
+      const listRequest = v3ListRequestOf(request.query, 'listPartnerExchanges', exchanges.keys);
       for (const entry of ledgerOf(sandbox.services, accountOf(context))) exchanges.upsert(entry);
       const page = listRecords(exchanges, listRequest);
       return v3Success('listPartnerExchanges', context, clock, 200, { exchanges: page.items.map(exchangeView) }, { pagination: page.meta });
     },
 
     listPartnerPayouts: (request, context) => {
-      const listRequest = v3ListRequestOf(request.query, 'listPartnerPayouts');
+      const { payouts } = sandbox.services.partners;
+      const listRequest = v3ListRequestOf(request.query, 'listPartnerPayouts', payouts.keys);
       const { clientId } = accountOf(context);
-      const page = listRecords(sandbox.services.partners.payouts, listRequest, (p) => p.clientId === clientId);
+      const page = listRecords(payouts, listRequest, (p) => p.clientId === clientId);
       return v3Success('listPartnerPayouts', context, clock, 200, { payouts: page.items.map(payoutView) }, { pagination: page.meta });
     },
   };

@@ -17,9 +17,10 @@ export function reviewHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, 'list
   return {
     listReviews: (request, context) => {
       const clientId = clientOf(context);
-      const listRequest = v3ListRequestOf(request.query, 'listReviews');
+      const { collection } = sandbox.services.reviews;
+      const listRequest = v3ListRequestOf(request.query, 'listReviews', collection.keys);
       const filters = filterPredicate(listRequest.filters, reviewMatchers);
-      const page = listRecords(sandbox.services.reviews.collection, listRequest, (r) => r.clientId === clientId && (filters?.(r) ?? true));
+      const page = listRecords(collection, listRequest, (r) => r.clientId === clientId && (filters?.(r) ?? true));
       return v3Success('listReviews', context, clock, 200, { reviews: page.items.map(reviewView) }, { pagination: page.meta });
     },
 

@@ -11,6 +11,7 @@ import { requestLocals } from '../http/locals.js';
 import { v3Success } from '../http/respond.js';
 import type { Sandbox } from '../sandbox.js';
 import { filterPredicate, match, type FilterMatcher } from '../store/list-records.js';
+import { logKeys } from '../store/log-pages.js';
 import { v3ListRequestOf } from './v3-list-request.js';
 import { causingRequest, clientOf } from './v3-request.js';
 import { webhookContractData } from './v3-webhooks-contract.js';
@@ -112,7 +113,7 @@ export function webhookHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, Webh
     },
 
     listWebhookEvents: async (request, context) => {
-      const listRequest = v3ListRequestOf(request.query, 'listWebhookEvents');
+      const listRequest = v3ListRequestOf(request.query, 'listWebhookEvents', logKeys);
       const page = await engine().service.pageEvents(clientOf(context), listRequest, filterPredicate(listRequest.filters, eventMatchers));
       return v3Success('listWebhookEvents', context, clock, 200, { events: page.items.map((e) => presentEvent(e)) }, { pagination: page.meta });
     },
@@ -125,7 +126,7 @@ export function webhookHandlers(sandbox: Sandbox): Pick<ExchangeV3Handlers, Webh
     },
 
     listWebhookDeliveries: async (request, context) => {
-      const listRequest = v3ListRequestOf(request.query, 'listWebhookDeliveries');
+      const listRequest = v3ListRequestOf(request.query, 'listWebhookDeliveries', logKeys);
       const page = await engine().service.pageDeliveries(clientOf(context), listRequest, filterPredicate(listRequest.filters, deliveryMatchers));
       return v3Success('listWebhookDeliveries', context, clock, 200, { deliveries: page.items.map(presentDelivery) }, { pagination: page.meta });
     },

@@ -9,6 +9,7 @@
 import type { ListedPage, ListScope } from './list-records.js';
 import type { ListFamily, ListRequest } from './list-query.js';
 import type { OrderedShardedMap } from './ordered-sharded-map.js';
+import type { ListKeys } from './sort-keys.js';
 
 /** The partitions a deposit list is scoped to: a site's history, a static address's payments. */
 export const BY_SITE = 'site';
@@ -48,6 +49,8 @@ export interface DepositStore<R> {
    * uuid, descending), filtered by `request.filters.status` (one status or a list) when set.
    */
   list<F extends ListFamily>(request: ListRequest<F>, scope: ListScope): ListedPage<R, F>;
+  /** What the lists are keyed by (createdAt, uuid), which a cursor's keys must be. */
+  readonly keys: ListKeys;
   /** Every site's deposits newest first (the inspector): `limit` matching `keep` after `offset` matching ones, and how many match. */
   newest(offset: number, limit: number, keep?: (record: R) => boolean): { items: R[]; total: number };
   /** How many deposits the scope holds. */

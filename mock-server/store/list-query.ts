@@ -4,6 +4,7 @@
 // of each family (v3 `meta.pagination` per schemas/pagination.v1.json, v1 `meta` per ListMeta).
 // Defaults and bounds are the contract's (list-contract.ts reads them).
 import type { KeysetPosition, RecordId, SortDirection, SortValue } from './keyset-index.js';
+import { keysFit, type ListKeys } from './sort-keys.js';
 
 export type ListFamily = 'v3' | 'v1';
 export type PaginationMode = 'page' | 'cursor';
@@ -69,9 +70,10 @@ export interface V3ListQuery {
 /**
  * A v3 list request. The mode is `pagination` when given, else cursor mode when a cursor is
  * passed, else the contract's default; the other mode's parameters are ignored (`page` in cursor
- * mode, `cursor` in page mode).
+ * mode, `cursor` in page mode). `keys`: what the listed records are keyed by, which a cursor's
+ * keys must be.
  */
-export function v3ListRequest(query: V3ListQuery, contract: ListContract): ListRequestResult<'v3'> {
+export function v3ListRequest(query: V3ListQuery, contract: ListContract, keys: ListKeys): ListRequestResult<'v3'> {
   const sort = sortTerms(query.sort, contract);
   if (!sort.ok) return sort;
   const filters: Record<string, unknown> = {};
@@ -82,7 +84,7 @@ export function v3ListRequest(query: V3ListQuery, contract: ListContract): ListR
   const perPage = query.per_page ?? contract.perPageDefault;
   const mode = query.pagination ?? (query.cursor !== undefined ? 'cursor' : contract.modeDefault);
   if (mode === 'page') return { ok: true, request: { family: 'v3', mode, page: query.page ?? contract.pageDefault, perPage, sort: sort.terms, filters } };
-  return cursorRequest('v3', query.cursor, perPage, sort.terms, filters);
+  return cursorRequest('v3', query.cursor, perPage, sort.terms, filters, keys);
 }
 
 /** A validated v1 list query. */
@@ -97,7 +99,7 @@ export interface V1ListQuery {
  * A v1 list request. A `cursor` (even empty) without `page` selects cursor mode; `page` wins
  * over `cursor` (the contract's words). v1 lists take no `sort`: `sort` is the list's fixed order.
  */
-export function v1ListRequest(query: V1ListQuery, contract: ListContract, sort: readonly string[]): ListRequestResult<'v1'> {
+export function v1ListRequest(query: V1ListQuery, contract: ListContract, sort: readonly string[], keys: ListKeys): ListRequestResult<'v1'> {
   const terms = sortTerms(sort, { ...contract, sort: undefined });
   if (!terms.ok) return terms;
   const filters: Record<string, unknown> = query.status === undefined ? {} : { status: query.status };
@@ -105,7 +107,7 @@ export function v1ListRequest(query: V1ListQuery, contract: ListContract, sort: 
   if (query.cursor === undefined || query.page !== undefined) {
     return { ok: true, request: { family: 'v1', mode: 'page', page: query.page ?? contract.pageDefault, perPage, sort: terms.terms, filters } };
   }
-  return cursorRequest('v1', query.cursor === '' ? undefined : query.cursor, perPage, terms.terms, filters);
+  return cursorRequest('v1', query.cursor === '' ? undefined : query.cursor, perPage, terms.terms, filters, keys);
 }
 
 function cursorRequest<F extends ListFamily>(
@@ -114,9 +116,10 @@ function cursorRequest<F extends ListFamily>(
   perPage: number,
   sort: SortTerm[],
   filters: Record<string, unknown>,
+  keys: ListKeys,
 ): ListRequestResult<F> {
   if (cursor === undefined) return { ok: true, request: { family, mode: 'cursor', cursor: null, after: null, perPage, sort, filters } };
-  const decoded = decodeCursor(cursor, sort);
+  const decoded = decodeCursor(cursor, sort, keys);
   if (!decoded.ok) return { ok: false, details: { 'query.cursor': [decoded.message] } };
   return { ok: true, request: { family, mode: 'cursor', cursor, after: decoded.position, perPage, sort, filters } };
 }
@@ -154,8 +157,12 @@ export function encodeCursor(sort: readonly SortTerm[], position: KeysetPosition
 
 export type DecodedCursor = { ok: true; position: KeysetPosition } | { ok: false; message: string };
 
-/** Never throws: anything that is not a cursor this server issued for this sort is an error result. */
-export function decodeCursor(cursor: string, sort: readonly SortTerm[]): DecodedCursor {
+/**
+ * Never throws on what a client sent: anything that cannot be a cursor this server issued for this
+ * sort of a list keyed by `keys` is an error result: garbage, another sort's cursor, or keys that
+ * are not of the kinds the sort fields and ids have (a made-up or edited cursor).
+ */
+export function decodeCursor(cursor: string, sort: readonly SortTerm[], keys: ListKeys): DecodedCursor {
   const invalid = { ok: false, message: 'is not a valid cursor' } as const;
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return invalid;
   let body: unknown;
@@ -164,11 +171,12 @@ export function decodeCursor(cursor: string, sort: readonly SortTerm[]): Decoded
   } catch {
     return invalid;
   }
-  if (!isCursorBody(body) || body.k.length !== sort.length) return invalid;
+  if (!isCursorBody(body)) return invalid;
   const spec = formatSort(sort);
   if (body.s.length !== spec.length || body.s.some((term, i) => term !== spec[i])) {
     return { ok: false, message: `was issued for another sort order (${body.s.join(',')}); restart without a cursor` };
   }
+  if (!keysFit(keys, sort.map((term) => term.field), body.k, body.i)) return invalid;
   return { ok: true, position: { values: body.k, id: body.i } };
 }
 

@@ -12,14 +12,15 @@ import { compareAmounts } from '../decimal.js';
 import { KeysetIndex, compareValues, type RecordId, type SortValue } from './keyset-index.js';
 import { OrderedShardedMap } from './ordered-sharded-map.js';
 import { encodeCursor, formatSort, listMeta, type ListFamily, type ListMetaOf, type ListRequest, type SortTerm } from './list-query.js';
+import { listKeys, type IdKey, type ListKeys, type SortKey } from './sort-keys.js';
 
 /** The key of a partition a record belongs to (a site id, a client id). */
 export type PartitionKey = string | number;
 
 export interface ListableCollectionOptions<R> {
-  id: (record: R) => RecordId;
-  /** Sort field name (as in `sort`, without `-`) → the value records are ordered by. */
-  fields: Readonly<Record<string, (record: R) => SortValue>>;
+  id: IdKey<R>;
+  /** Sort field name (as in `sort`, without `-`) → the value records are ordered by, of its kind. */
+  fields: Readonly<Record<string, SortKey<R>>>;
   /** Sort fields whose value never changes once a record is stored: indexes over these keep no key per record. */
   fixedFields?: readonly string[];
   /** How many sort orders keep an index (default 8, per partition key); older ones are rebuilt when asked again. */
@@ -50,6 +51,9 @@ export class ListableCollection<R> {
   private readonly whole: IndexSet<R> = new IndexSet(null);
   /** Partition name → key → its indexes. */
   private readonly partitions = new Map<string, Map<PartitionKey, IndexSet<R>>>();
+  /** The kinds of the sort fields and of the id: what a cursor of this list must carry. */
+  readonly keys: ListKeys;
+  private readonly idOf: (record: R) => RecordId;
   private readonly maxIndexes: number;
   private readonly fixed: ReadonlySet<string>;
   private readonly defaultSort: readonly SortTerm[] | undefined;
@@ -57,6 +61,8 @@ export class ListableCollection<R> {
   private readonly partitionKeys: readonly (readonly [string, (record: R) => PartitionKey | null])[];
 
   constructor(private readonly options: ListableCollectionOptions<R>) {
+    this.keys = listKeys(options.fields, options.id);
+    this.idOf = options.id.value;
     this.partitionKeys = Object.entries(options.partitions ?? {});
     this.maxIndexes = options.maxIndexes ?? 8;
     this.fixed = new Set(options.fixedFields ?? []);
@@ -79,7 +85,7 @@ export class ListableCollection<R> {
   }
 
   upsert(record: R): void {
-    this.records.set(this.options.id(record), record);
+    this.records.set(this.idOf(record), record);
     for (const set of this.setsOf(record, true)) for (const index of set.indexes.values()) index.upsert(record);
   }
 
@@ -142,11 +148,11 @@ export class ListableCollection<R> {
 
   private newIndex(sort: readonly SortTerm[]): KeysetIndex<R> {
     const fields = sort.map((term) => {
-      const value = this.options.fields[term.field];
-      if (value === undefined) throw new Error(`ListableCollection: no sort field ${term.field}`);
-      return { name: term.field, direction: term.direction, value };
+      const sortKey = this.options.fields[term.field];
+      if (sortKey === undefined) throw new Error(`ListableCollection: no sort field ${term.field}`);
+      return { name: term.field, direction: term.direction, value: sortKey.value };
     });
-    return new KeysetIndex<R>({ id: this.options.id, fields, fixedKeys: sort.every((term) => this.fixed.has(term.field)) });
+    return new KeysetIndex<R>({ id: this.idOf, fields, fixedKeys: sort.every((term) => this.fixed.has(term.field)) });
   }
 
   /** Drops the least recently used indexes beyond the bound, never a partition key's default one. */

@@ -5,6 +5,7 @@ import { contractDefaultSort } from './list-contract.js';
 import { ListableCollection, listRecords, type ListedPage, type ListScope } from './list-records.js';
 import type { ListFamily, ListRequest } from './list-query.js';
 import { OrderedShardedMap } from './ordered-sharded-map.js';
+import { key, type ListKeys } from './sort-keys.js';
 
 const creation = 'created_at';
 
@@ -25,8 +26,14 @@ export function logCollection<R>(
   byClient?: { clientOf: (record: R) => string; list: LogList },
 ): ListableCollection<R> {
   const partitioned = byClient === undefined ? {} : { partitions: { client: byClient.clientOf }, defaultSort: contractDefaultSort('v3', byClient.list) };
-  return new ListableCollection<R>({ id, fields: { [creation]: createdAtMs }, fixedFields: [creation], ...partitioned });
+  return new ListableCollection<R>({ id: key.string(id), fields: { [creation]: key.number(createdAtMs) }, fixedFields: [creation], ...partitioned });
 }
+
+/** What every log list is keyed by, whatever its records: those of a collection of heads (pageOfHeads'). */
+export const logKeys: ListKeys = logCollection<LogHead<object>>(
+  (head) => head.id,
+  (head) => head.createdAtMs,
+).keys;
 
 export function clientScope(clientId: string): ListScope {
   return { partition: 'client', key: clientId };

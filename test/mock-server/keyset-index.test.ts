@@ -8,6 +8,7 @@ import { v3ListRequest, type ListContract, type ListRequest, type SortTerm, type
 import { compareAmounts } from '../../mock-server/decimal.js';
 import { ListableCollection, filterPredicate, listRecords, match } from '../../mock-server/store/list-records.js';
 import { OrderedShardedMap } from '../../mock-server/store/ordered-sharded-map.js';
+import { key, listKeys } from '../../mock-server/store/sort-keys.js';
 
 interface Row {
   id: number;
@@ -17,7 +18,8 @@ interface Row {
 }
 
 const fieldNames = ['created_at', 'name', 'score'] as const;
-const rowFields = { id: (r: Row) => r.id, created_at: (r: Row) => r.created_at, name: (r: Row) => r.name, score: (r: Row) => r.score };
+const rowId = key.number((r: Row) => r.id);
+const rowFields = { id: rowId, created_at: key.number((r: Row) => r.created_at), name: key.string((r: Row) => r.name), score: key.numberOrNull((r: Row) => r.score) };
 
 // A test-only contract: every field sortable both ways; small pages so walks take many steps.
 const allowed = [...fieldNames, 'id'].flatMap((field) => [field, `-${field}`]);
@@ -55,13 +57,13 @@ function referenceCompare(sort: readonly string[]): (a: Row, b: Row) => number {
 }
 
 function collectionOf(rows: readonly Row[]): ListableCollection<Row> {
-  const collection = new ListableCollection<Row>({ id: (r) => r.id, fields: rowFields });
+  const collection = new ListableCollection<Row>({ id: rowId, fields: rowFields });
   for (const row of rows) collection.upsert(row);
   return collection;
 }
 
 function request(query: Parameters<typeof v3ListRequest>[0]): ListRequest<'v3'> {
-  const result = v3ListRequest(query, contract);
+  const result = v3ListRequest(query, contract, listKeys(rowFields, rowId));
   if (!result.ok) throw new Error(JSON.stringify(result.details));
   return result.request;
 }
@@ -108,7 +110,7 @@ describe('KeysetIndex', () => {
       fc.property(rowsArbitrary, sortArbitrary, fc.boolean(), (rows, sort, fixed) => {
         const terms: SortTerm[] = sort.map((t) => ({ field: t.replace(/^-/, ''), direction: t.startsWith('-') ? 'desc' : 'asc' }));
         const collection = new ListableCollection<Row>({
-          id: (r) => r.id,
+          id: rowId,
           fields: rowFields,
           fixedFields: fixed ? [...fieldNames, 'id'] : [],
           partitions: { parity: (r) => r.id % 2 },
@@ -295,7 +297,7 @@ describe('cost of a page read', () => {
 
 describe('ListableCollection', () => {
   it('keeps a bounded number of sort indexes and rebuilds a dropped one correctly', () => {
-    const collection = new ListableCollection<Row>({ id: (r) => r.id, fields: rowFields, maxIndexes: 1 });
+    const collection = new ListableCollection<Row>({ id: rowId, fields: rowFields, maxIndexes: 1 });
     const rows = [3, 1, 2].map((id) => ({ id, created_at: id, name: 'x', score: null }));
     for (const row of rows) collection.upsert(row);
     collection.index([{ field: 'created_at', direction: 'asc' }]);

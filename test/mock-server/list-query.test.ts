@@ -20,6 +20,7 @@ import {
   type SortTerm,
 } from '../../mock-server/store/list-query.js';
 import { listContract } from '../../mock-server/store/list-contract.js';
+import type { ListKeys } from '../../mock-server/store/sort-keys.js';
 
 const Ajv2020 = Ajv2020Module.default;
 const addFormats = addFormatsModule.default;
@@ -30,6 +31,13 @@ const validatePagination = ajv.compile(paginationSchema);
 
 const orders = listContract('v3', 'listOrders');
 const deposits = listContract('v1', 'listDeposits');
+// What the test lists' records are keyed by: orders by numbers (times in ms, amounts, ids), a
+// string and a time that may be null; deposits by creation time and uuid.
+const orderKeys: ListKeys = {
+  fields: { id: 'number', created_at: 'number', updated_at: 'number', completed_at: 'number or null', amount_in: 'number', amount_out: 'number', status: 'string' },
+  id: 'number',
+};
+const depositKeys: ListKeys = { fields: { createdAt: 'number' }, id: 'string' };
 
 describe('listContract', () => {
   it('reads the defaults and bounds of a v3 list from the bundled contract', () => {
@@ -76,18 +84,18 @@ describe('v3ListRequest', () => {
     },
   ];
   it.each(cases)('$name', ({ query, want }) => {
-    const result = v3ListRequest(query, orders);
+    const result = v3ListRequest(query, orders, orderKeys);
     expect(result).toEqual({ ok: true, request: expect.objectContaining({ family: 'v3', ...want }) as unknown });
   });
 
   it('rejects a cursor issued for another sort order with query.cursor', () => {
-    const result = v3ListRequest({ pagination: 'cursor', cursor: cursorFor(['id']), sort: ['-id'] }, orders);
+    const result = v3ListRequest({ pagination: 'cursor', cursor: cursorFor(['id']), sort: ['-id'] }, orders, orderKeys);
     expect(result.ok).toBe(false);
     expect(!result.ok && result.details['query.cursor']?.[0]).toMatch(/another sort order/);
   });
 
   it('rejects a sort field the contract does not allow (for callers that skip the validator)', () => {
-    const result = v3ListRequest({ sort: ['nope'] }, orders);
+    const result = v3ListRequest({ sort: ['nope'] }, orders, orderKeys);
     expect(result).toEqual({ ok: false, details: { 'query.sort': [expect.stringMatching(/^must be one of: /) as unknown] } });
   });
 });
@@ -101,30 +109,42 @@ describe('v1ListRequest', () => {
     { name: 'status filter', query: { status: ['paid', 'paid_over'], perPage: 5 }, want: { perPage: 5, filters: { status: ['paid', 'paid_over'] } } },
   ];
   it.each(cases)('$name', ({ query, want }) => {
-    expect(v1ListRequest(query, deposits, sort)).toEqual({
+    expect(v1ListRequest(query, deposits, sort, depositKeys)).toEqual({
       ok: true,
       request: expect.objectContaining({ family: 'v1', sort: [{ field: 'createdAt', direction: 'desc' }], ...want }) as unknown,
     });
   });
 
   it('rejects an undecodable cursor with query.cursor', () => {
-    expect(v1ListRequest({ cursor: 'eyJ4Ijox' }, deposits, sort)).toEqual({ ok: false, details: { 'query.cursor': ['is not a valid cursor'] } });
+    expect(v1ListRequest({ cursor: 'eyJ4Ijox' }, deposits, sort, depositKeys)).toEqual({ ok: false, details: { 'query.cursor': ['is not a valid cursor'] } });
+  });
+
+  it('rejects a cursor whose keys are not the kinds the list is keyed by with query.cursor', () => {
+    const forged = (k: unknown[], i: unknown) => Buffer.from(JSON.stringify({ s: sort, k, i })).toString('base64url');
+    for (const cursor of [forged(['x'], 'z'), forged([null], 'z'), forged([], 'z'), forged([1, 2], 'z'), forged([1], 7)]) {
+      expect(v1ListRequest({ cursor }, deposits, sort, depositKeys)).toEqual({ ok: false, details: { 'query.cursor': ['is not a valid cursor'] } });
+    }
+    expect(v1ListRequest({ cursor: forged([1], 'z') }, deposits, sort, depositKeys)).toMatchObject({ ok: true, request: { after: { values: [1], id: 'z' } } });
   });
 });
 
 describe('cursors', () => {
-  const sortArbitrary = fc.uniqueArray(fc.constantFrom('created_at', 'amount', 'name', 'id'), { maxLength: 3 }).chain((fields) =>
+  const sortArbitrary = fc.uniqueArray(fc.constantFrom('created_at', 'completed_at', 'status', 'id'), { maxLength: 3 }).chain((fields) =>
     fc.tuple(...fields.map((field) => fc.record({ field: fc.constant(field), direction: fc.constantFrom('asc' as const, 'desc' as const) }))),
   );
-  const valueArbitrary = fc.oneof(fc.string(), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null));
+  const number = fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }));
+  const valueOfKind = { number, string: fc.string(), 'number or null': fc.option(number, { nil: null }) };
+  /** The keys of a record of the list for `sort`: a value of each field's kind. */
+  const keysArbitrary = (sort: SortTerm[]) => fc.tuple(...sort.map((term) => valueOfKind[orderKeys.fields[term.field]!]));
 
   it('round-trip: what encodeCursor makes, decodeCursor reads back for the same sort', () => {
+    const sortAndKeys = sortArbitrary.chain((sort: SortTerm[]) => fc.tuple(fc.constant(sort), keysArbitrary(sort)));
     fc.assert(
-      fc.property(sortArbitrary, fc.array(valueArbitrary, { minLength: 3, maxLength: 3 }), fc.oneof(fc.integer(), fc.uuid()), (sort: SortTerm[], values, id) => {
-        const position = { values: values.slice(0, sort.length), id };
+      fc.property(sortAndKeys, fc.integer(), ([sort, values], id) => {
+        const position = { values, id };
         const cursor = encodeCursor(sort, position);
         expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
-        expect(decodeCursor(cursor, sort)).toEqual({ ok: true, position: JSON.parse(JSON.stringify(position)) as unknown });
+        expect(decodeCursor(cursor, sort, orderKeys)).toEqual({ ok: true, position: JSON.parse(JSON.stringify(position)) as unknown });
       }),
     );
   });
@@ -132,9 +152,9 @@ describe('cursors', () => {
   it('random strings are an error result, never a crash', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.base64String(), fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/)), sortArbitrary, (cursor, sort: SortTerm[]) => {
-        const decoded = decodeCursor(cursor, sort);
+        const decoded = decodeCursor(cursor, sort, orderKeys);
         expect(typeof decoded.ok).toBe('boolean');
-        const result = v3ListRequest({ pagination: 'cursor', cursor, sort: sort.map((t) => (t.direction === 'desc' ? `-${t.field}` : t.field)) }, { ...orders, sort: undefined });
+        const result = v3ListRequest({ pagination: 'cursor', cursor, sort: sort.map((t) => (t.direction === 'desc' ? `-${t.field}` : t.field)) }, { ...orders, sort: undefined }, orderKeys);
         if (!decoded.ok) expect(result).toEqual({ ok: false, details: { 'query.cursor': [decoded.message] } });
       }),
     );
@@ -144,10 +164,10 @@ describe('cursors', () => {
     fc.assert(
       fc.property(fc.jsonValue(), sortArbitrary, (value, sort: SortTerm[]) => {
         const cursor = Buffer.from(JSON.stringify(value) ?? 'null').toString('base64url');
-        const decoded = decodeCursor(cursor, sort);
+        const decoded = decodeCursor(cursor, sort, orderKeys);
         if (decoded.ok) {
           expect(decoded.position.values).toHaveLength(sort.length);
-          expect(['string', 'number']).toContain(typeof decoded.position.id);
+          expect(typeof decoded.position.id).toBe('number');
         }
       }),
     );
@@ -158,11 +178,25 @@ describe('cursors', () => {
     const cursor = encodeCursor(sort, { values: [1], id: 2 });
     const body = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as Record<string, unknown>;
     const forged = (edit: Record<string, unknown>): string => Buffer.from(JSON.stringify({ ...body, ...edit })).toString('base64url');
-    expect(decodeCursor(forged({ s: ['created_at'] }), sort).ok).toBe(false);
-    expect(decodeCursor(forged({ k: [] }), sort).ok).toBe(false);
-    expect(decodeCursor(forged({ i: { $gt: 1 } }), sort).ok).toBe(false);
-    expect(decodeCursor(cursor, [parseSortTerm('created_at')]).ok).toBe(false);
-    expect(decodeCursor(`${cursor}=`, sort).ok).toBe(false);
+    expect(decodeCursor(forged({ s: ['created_at'] }), sort, orderKeys).ok).toBe(false);
+    expect(decodeCursor(forged({ k: [] }), sort, orderKeys).ok).toBe(false);
+    expect(decodeCursor(forged({ i: { $gt: 1 } }), sort, orderKeys).ok).toBe(false);
+    expect(decodeCursor(cursor, [parseSortTerm('created_at')], orderKeys).ok).toBe(false);
+    expect(decodeCursor(`${cursor}=`, sort, orderKeys).ok).toBe(false);
+  });
+
+  it('a cursor whose keys are of another kind than its sort fields is not valid: a string or null for a time, a number for a string, a string id', () => {
+    const invalid = { ok: false, message: 'is not a valid cursor' };
+    const forged = (s: string[], k: unknown[], i: unknown): string => Buffer.from(JSON.stringify({ s, k, i })).toString('base64url');
+    const decode = (s: string[], k: unknown[], i: unknown) => decodeCursor(forged(s, k, i), s.map(parseSortTerm), orderKeys);
+    expect(decode(['-created_at'], ['x'], 'z')).toEqual(invalid);
+    expect(decode(['-created_at'], [null], 1)).toEqual(invalid);
+    expect(decode(['-created_at'], [true], 1)).toEqual(invalid);
+    expect(decode(['-created_at'], [1], 'z')).toEqual(invalid);
+    expect(decode(['status', 'id'], [3, 1], 1)).toEqual(invalid);
+    // A nullable field takes null; right kinds decode.
+    expect(decode(['completed_at'], [null], 1)).toEqual({ ok: true, position: { values: [null], id: 1 } });
+    expect(decode(['status', '-id'], ['paid', 2], 2)).toEqual({ ok: true, position: { values: ['paid', 2], id: 2 } });
   });
 });
 
@@ -257,6 +291,6 @@ describe('list meta', () => {
 
   it('a handmade ListContract works the same as a read one', () => {
     const contract: ListContract = { ...orders, perPageDefault: 7 };
-    expect(v3ListRequest({}, contract)).toMatchObject({ ok: true, request: { perPage: 7 } });
+    expect(v3ListRequest({}, contract, orderKeys)).toMatchObject({ ok: true, request: { perPage: 7 } });
   });
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { DueQueue } from '../../mock-server/store/due-queue.js';
 import { KeysetIndex } from '../../mock-server/store/keyset-index.js';
 import { ListableCollection } from '../../mock-server/store/list-records.js';
+import { key } from '../../mock-server/store/sort-keys.js';
 
 interface Row {
   id: number;
@@ -75,8 +76,8 @@ describe('ListableCollection partitions', () => {
   it('keeps each owner its own index, from the first record on, and builds other sorts from it', () => {
     const rows = rowsOf(7, 3000);
     const collection = new ListableCollection<Row>({
-      id: (r) => r.id,
-      fields: { created: (r) => r.created, score: (r) => r.score },
+      id: key.number((r) => r.id),
+      fields: { created: key.number((r) => r.created), score: key.number((r) => r.score) },
       fixedFields: ['created'],
       defaultSort: [{ field: 'created', direction: 'desc' }],
       partitions: { owner: (r) => r.owner },

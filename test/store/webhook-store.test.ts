@@ -5,6 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AttemptRecord, DeliveryRecord, EndpointRecord, EventRecord } from '../../mock-server/store/records/webhook-records.js';
 import { decodeCursor, type ListRequest, type SortTerm } from '../../mock-server/store/list-query.js';
+import { logKeys } from '../../mock-server/store/log-pages.js';
 import { engines } from './support/engines.js';
 
 const t0 = Date.parse('2026-11-21T12:00:00Z');
@@ -117,7 +118,7 @@ for (const makeEngine of engines) {
 
       const sort: SortTerm[] = [{ field: 'created_at', direction: 'asc' }];
       const cursorPage = (cursor: string | null): ListRequest<'v3'> => {
-        const after = cursor === null ? null : decodeCursor(cursor, sort);
+        const after = cursor === null ? null : decodeCursor(cursor, sort, logKeys);
         if (after !== null && !after.ok) throw new Error(after.message);
         return { family: 'v3', mode: 'cursor', cursor, after: after?.position ?? null, perPage: 3, sort, filters: {} };
       };

@@ -10,6 +10,7 @@ import type { SandboxStateDeposit, SandboxStateStaticAddress, SandboxStateStatic
 import type { Clock } from '../../clock.js';
 import { createRandom, type Random } from '../../random.js';
 import { ListableCollection } from '../../store/list-records.js';
+import { key } from '../../store/sort-keys.js';
 import type { Site } from '../accounts/sites.js';
 import { tryFire, type FireResult } from '../machines/fire.js';
 import { requireOneOf, StateRejected, type StateReferences } from '../state-rejected.js';
@@ -41,8 +42,8 @@ export type CreateStaticOutcome = { ok: true; address: StaticAddressRecord; crea
 export class StaticAddressService {
   /** Newest first (createdAt, then uuid, descending) per site: listStaticAddresses' order. */
   readonly collection = new ListableCollection<StaticAddressRecord>({
-    id: (a) => a.uuid,
-    fields: { createdAt: (a) => a.createdAt.getTime() },
+    id: key.string((a) => a.uuid),
+    fields: { createdAt: key.number((a) => a.createdAt.getTime()) },
     fixedFields: ['createdAt'],
     defaultSort: [{ field: 'createdAt', direction: 'desc' }],
     partitions: { [BY_SITE]: (a) => a.site.id },

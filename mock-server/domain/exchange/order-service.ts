@@ -15,6 +15,7 @@ import { DueQueue } from '../../store/due-queue.js';
 import { compactUuid } from '../../store/compact-uuid.js';
 import { contractDefaultSort } from '../../store/list-contract.js';
 import { ListableCollection } from '../../store/list-records.js';
+import { key } from '../../store/sort-keys.js';
 import { ShardedMap } from '../../store/sharded-map.js';
 import { tryFire, type FireResult } from '../machines/fire.js';
 import { StateRejected } from '../state-rejected.js';
@@ -99,19 +100,19 @@ export class OrderService {
    * in the contract's default listOrders sort); the sort fields are the contract's listOrders `sort` fields.
    */
   readonly collection = new ListableCollection<OrderRecord>({
-    id: (o) => o.id,
+    id: key.number((o) => o.id),
     fixedFields: ['id', 'created_at', 'amount_in', 'amount_out'],
     defaultSort: contractDefaultSort('v3', 'listOrders'),
     partitions: { [BY_CLIENT]: (o) => o.clientId },
     fields: {
-      id: (o) => o.id,
-      created_at: (o) => o.createdAt.getTime(),
-      updated_at: (o) => o.updatedAt.getTime(),
-      completed_at: (o) => o.completedAt?.getTime() ?? null,
+      id: key.number((o) => o.id),
+      created_at: key.number((o) => o.createdAt.getTime()),
+      updated_at: key.number((o) => o.updatedAt.getTime()),
+      completed_at: key.numberOrNull((o) => o.completedAt?.getTime() ?? null),
       // Decimal strings by value; float precision is ample for ordering, ties fall back to the id.
-      amount_in: (o) => Number(o.draft.amountIn),
-      amount_out: (o) => Number(o.draft.amountOut),
-      status: (o) => o.status,
+      amount_in: key.number((o) => Number(o.draft.amountIn)),
+      amount_out: key.number((o) => Number(o.draft.amountOut)),
+      status: key.string((o) => o.status),
     },
   });
   private readonly byPublicId = new ShardedMap<string, OrderRecord>();

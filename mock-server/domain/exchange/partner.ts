@@ -10,6 +10,7 @@ import type { SandboxStateExchangePartners } from '../../../generated/sandbox-co
 import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
 import { ListableCollection } from '../../store/list-records.js';
+import { key } from '../../store/sort-keys.js';
 import type { Client } from '../accounts/api-keys.js';
 import { createChainData } from '../deposits/chain-data.js';
 import { add, formatDecimal, parseDecimal, type Decimal } from '../../decimal.js';
@@ -50,7 +51,7 @@ const payoutStatuses = v3Enum<PayoutRecord['status']>('PartnerPayout', 'status')
 
 export class PartnerBook {
   /** Every partner's payouts; the sort field is the contract's PartnerPayoutSort field. */
-  readonly payouts = new ListableCollection<PayoutRecord>({ id: (p) => p.id, fields: { created_at: (p) => p.createdAt.getTime() } });
+  readonly payouts = new ListableCollection<PayoutRecord>({ id: key.number((p) => p.id), fields: { created_at: key.number((p) => p.createdAt.getTime()) } });
   private readonly accounts = new Map<string, PartnerAccount>();
   private nextPayoutId = 1;
 

@@ -8,6 +8,7 @@ import type { SandboxStateExchangeReviews } from '../../../generated/sandbox-con
 import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
 import { ListableCollection, match, type FilterMatcher } from '../../store/list-records.js';
+import { key } from '../../store/sort-keys.js';
 import { tryFire, type FireResult } from '../machines/fire.js';
 import { requireOneOf, StateRejected } from '../state-rejected.js';
 import { requireNextIdAbove } from './restore-checks.js';
@@ -47,8 +48,8 @@ export const reviewMatchers: Record<string, FilterMatcher<ReviewRecord>> = {
 export class ReviewBook {
   /** Every client's reviews; the sort fields are the contract's ReviewSort fields. */
   readonly collection = new ListableCollection<ReviewRecord>({
-    id: (r) => r.id,
-    fields: { created_at: (r) => r.createdAt.getTime(), rating: (r) => r.rating },
+    id: key.number((r) => r.id),
+    fields: { created_at: key.number((r) => r.createdAt.getTime()), rating: key.number((r) => r.rating) },
   });
   private readonly byOrder = new Set<string>();
   private nextId = 1;

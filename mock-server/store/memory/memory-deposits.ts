@@ -6,6 +6,7 @@ import { BY_SITE, BY_STATIC_ADDRESS, destinationKey, type DepositFields, type De
 import { filterPredicate, ListableCollection, listRecords, match, type ListScope } from '../list-records.js';
 import type { ListFamily, ListRequest } from '../list-query.js';
 import type { OrderedShardedMap } from '../ordered-sharded-map.js';
+import { key, type ListKeys } from '../sort-keys.js';
 import { ShardedMap } from '../sharded-map.js';
 
 export class MemoryDepositStore<R> implements DepositStore<R> {
@@ -20,8 +21,8 @@ export class MemoryDepositStore<R> implements DepositStore<R> {
 
   constructor(private readonly fields: DepositFields<R>) {
     this.collection = new ListableCollection<R>({
-      id: fields.uuid,
-      fields: { createdAt: fields.createdAtMs },
+      id: key.string(fields.uuid),
+      fields: { createdAt: key.number(fields.createdAtMs) },
       fixedFields: ['createdAt'],
       defaultSort: [{ field: 'createdAt', direction: 'desc' }],
       partitions: { [BY_SITE]: fields.siteId, [BY_STATIC_ADDRESS]: fields.staticAddressUuid },
@@ -40,6 +41,10 @@ export class MemoryDepositStore<R> implements DepositStore<R> {
 
   atDestination(network: string, address: string, memo: string | null): R | undefined {
     return this.destinations.get(destinationKey(network, address, memo));
+  }
+
+  get keys(): ListKeys {
+    return this.collection.keys;
   }
 
   list<F extends ListFamily>(request: ListRequest<F>, scope: ListScope) {

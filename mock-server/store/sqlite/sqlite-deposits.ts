@@ -23,6 +23,7 @@ import { listMeta, encodeCursor, type ListFamily, type ListRequest } from '../li
 import type { KeysetPosition } from '../keyset-index.js';
 import { MemoryDepositStore } from '../memory/memory-deposits.js';
 import type { OrderedShardedMap } from '../ordered-sharded-map.js';
+import type { ListKeys } from '../sort-keys.js';
 
 /** A deposit's row: its rowid (its creation order), uuid and document. */
 type Row = [rowid: number, id: string, doc: string];
@@ -128,6 +129,10 @@ export class SqliteDepositStore<R extends object> implements LazyDepositStore<R>
     const { fields } = this;
     const rows = this.rows(`SELECT rowid, id, doc FROM journal_records WHERE kind = 'deposit' AND ${field('address')} = ? AND ${field('memo')} IS ?`, address, memo);
     return rows.map((row) => this.resolve(row)).find((record) => fields.staticAddressUuid(record) === null && fields.network(record) === network);
+  }
+
+  get keys(): ListKeys {
+    return this.hot.keys;
   }
 
   list<F extends ListFamily>(request: ListRequest<F>, scope: ListScope) {

@@ -8,24 +8,25 @@ import type { Clock } from '../../../clock.js';
 import { add, compare, formatDecimal, parseDecimal, roundDecimal, subtract, type Decimal } from '../../../decimal.js';
 import { createRandom, type Random } from '../../../random.js';
 import { ListableCollection } from '../../../store/list-records.js';
+import { key } from '../../../store/sort-keys.js';
 import { StateRejected } from '../../state-rejected.js';
 import { buildPaymentSystems, buildRoutes, type PaymentSystemRecord, type RouteRecord } from './catalog-records.js';
 import { floatingStep, routeState, type RouteState } from './route-state.js';
 
 /** Sort fields of both lists (the contract's sort enums: sorting, id, name). */
 const sortFields = {
-  sorting: (record: { position: number }) => record.position,
-  id: (record: { id: number }) => record.id,
+  sorting: key.number((record: { position: number }) => record.position),
+  id: key.number((record: { id: number }) => record.id),
 };
 
 export class ExchangeCatalog {
   readonly paymentSystems = new ListableCollection<PaymentSystemRecord>({
-    id: (s) => s.id,
-    fields: { ...sortFields, name: (s) => s.spec.name },
+    id: key.number((s) => s.id),
+    fields: { ...sortFields, name: key.string((s) => s.spec.name) },
   });
   readonly routes = new ListableCollection<RouteRecord>({
-    id: (r) => r.id,
-    fields: { ...sortFields, name: (r) => r.name },
+    id: key.number((r) => r.id),
+    fields: { ...sortFields, name: key.string((r) => r.name) },
   });
   private builtAtMs: number;
   private readonly seed: number;
