@@ -2,8 +2,6 @@
 // How to walk the pages of a list, per API family and mode. A plan gives the query of the first
 // page and, from each response body, the query of the next page (undefined: that was the last).
 // Query values set to undefined remove the caller's value of that name.
-// Fields of a body read as a record are read with brackets, as a project compiling with
-// noPropertyAccessFromIndexSignature requires.
 import { isRecord, type ErrorFormat } from './client-errors.js';
 
 export type PageMode = 'page' | 'cursor';
@@ -14,46 +12,51 @@ export interface PagingPlan {
   next(body: unknown): QueryPatch | undefined;
 }
 
-export function pagingPlan(format: ErrorFormat, mode: PageMode): PagingPlan {
+// Fields of a body read as a record are read with brackets, as a project compiling with
+// noPropertyAccessFromIndexSignature requires.
+
+/**
+ * What a page's meta says about where the list stands, whatever the family calls its fields
+ * (v3 `meta.pagination.current_page`, v1 `meta.lastPage`…); a field the meta lacks is undefined.
+ */
+export interface PageStanding {
+  current?: unknown;
+  last?: unknown;
+  total?: unknown;
+  nextCursor?: unknown;
+  hasMore?: unknown;
+}
+
+export function pageStanding(format: ErrorFormat, body: unknown): PageStanding {
   if (format === 'v3-envelope') {
-    return mode === 'page'
-      ? {
-          first: { page: 1, pagination: undefined, cursor: undefined },
-          next: (body) => {
-            const meta = paginationMeta(metaOf(body)['pagination']);
-            const current = meta['current_page'];
-            const last = meta['last_page'];
-            if (typeof current !== 'number' || typeof last !== 'number' || current >= last) return undefined;
-            return { page: current + 1, pagination: undefined, cursor: undefined };
-          },
-        }
-      : {
-          // The first cursor page passes `pagination=cursor` without a cursor (the contract's rule).
-          first: { pagination: 'cursor', cursor: undefined, page: undefined },
-          next: (body) => {
-            const meta = paginationMeta(metaOf(body)['pagination']);
-            const cursor = meta['next_cursor'];
-            if (typeof cursor !== 'string' || meta['has_more'] === false) return undefined;
-            return { pagination: 'cursor', cursor, page: undefined };
-          },
-        };
+    const meta = paginationMeta(metaOf(body)['pagination']);
+    return { current: meta['current_page'], last: meta['last_page'], total: meta['total'], nextCursor: meta['next_cursor'], hasMore: meta['has_more'] };
   }
+  const meta = metaOf(body);
+  return { current: meta['page'], last: meta['lastPage'], total: meta['total'], nextCursor: meta['nextCursor'], hasMore: meta['hasMore'] };
+}
+
+export function pagingPlan(format: ErrorFormat, mode: PageMode): PagingPlan {
+  // v3 selects the cursor mode with `pagination=cursor` (without a cursor on the first page, the
+  // contract's rule); v1 starts keyset paging with an empty cursor, and `page` would win over it.
+  const cursorFirst: QueryPatch = format === 'v3-envelope' ? { pagination: 'cursor', cursor: undefined, page: undefined } : { cursor: '', page: undefined };
+  const pageQuery = (page: number): QueryPatch => (format === 'v3-envelope' ? { page, pagination: undefined, cursor: undefined } : { page, cursor: undefined });
+  const cursorQuery = (cursor: string): QueryPatch => (format === 'v3-envelope' ? { pagination: 'cursor', cursor, page: undefined } : { cursor, page: undefined });
   return mode === 'page'
     ? {
-        first: { page: 1, cursor: undefined },
+        first: pageQuery(1),
         next: (body) => {
-          const meta = metaOf(body);
-          if (typeof meta['page'] !== 'number' || typeof meta['lastPage'] !== 'number' || meta['page'] >= meta['lastPage']) return undefined;
-          return { page: meta['page'] + 1, cursor: undefined };
+          const { current, last } = pageStanding(format, body);
+          if (typeof current !== 'number' || typeof last !== 'number' || current >= last) return undefined;
+          return pageQuery(current + 1);
         },
       }
     : {
-        // v1 starts keyset paging with an empty cursor, and `page` would win over it: drop it.
-        first: { cursor: '', page: undefined },
+        first: cursorFirst,
         next: (body) => {
-          const meta = metaOf(body);
-          if (typeof meta['nextCursor'] !== 'string' || meta['hasMore'] === false) return undefined;
-          return { cursor: meta['nextCursor'], page: undefined };
+          const { nextCursor, hasMore } = pageStanding(format, body);
+          if (typeof nextCursor !== 'string' || hasMore === false) return undefined;
+          return cursorQuery(nextCursor);
         },
       };
 }

@@ -97,6 +97,39 @@ describe('the runner reports a broken server', () => {
     expectReported(report, 'listRoutes', 'pagination:cursor-walk', /page 2 repeats an item of an earlier page/);
   });
 
+  it('a list that never ends, by both walks', async () => {
+    // The route list is five routes whose every page, even an empty one past the end, claims
+    // another: page mode says the next page is the last, cursor mode always has more.
+    const routes = '/api/v3/private/exchange/routes';
+    const report = await runThrough(
+      {
+        target: (req) => (isPath(req.target, routes) ? `${routes}?per_page=5` : req.target),
+        response: (req, res) => {
+          if (!isPath(req.target, routes) || res.status !== 200) return res;
+          const query = new URL(req.target, 'http://x').searchParams;
+          const perPage = Number(query.get('per_page') ?? 25);
+          return editJson(res, (body) => {
+            const five = body.result.routes as unknown[];
+            if (query.get('pagination') === 'cursor') {
+              const offset = Number(query.get('cursor') ?? 0);
+              body.result.routes = five.slice(offset, offset + perPage);
+              body.meta.pagination = { mode: 'cursor', per_page: perPage, cursor: query.get('cursor'), next_cursor: String(offset + perPage), has_more: true };
+            } else {
+              const page = Number(query.get('page') ?? 1);
+              body.result.routes = five.slice((page - 1) * perPage, page * perPage);
+              const count = body.result.routes.length as number;
+              const from = count === 0 ? null : (page - 1) * perPage + 1;
+              body.meta.pagination = { mode: 'page', current_page: page, per_page: perPage, total: 5, last_page: page + 1, from, to: from === null ? null : from + count - 1 };
+            }
+          });
+        },
+      },
+      { only: ['Exchange'] },
+    );
+    expectReported(report, 'listRoutes', 'pagination:page-walk', /page 4 is empty but its meta claims more pages/);
+    expectReported(report, 'listRoutes', 'pagination:cursor-walk', /page 4 is empty but its meta claims more pages/);
+  });
+
   it('a skipped scope check, by the scope check', async () => {
     // Every key minted through the proxy gets every scope, as if the server never checked them.
     const report = await runThrough(

@@ -42,6 +42,12 @@ describe('conformance of the mock', () => {
     }
   });
 
+  it('walks every list to its end', () => {
+    const walks = report.results.filter((r) => /^pagination:(page|cursor)-walk$/.test(r.check));
+    expect(walks.map((r) => r.operation)).toContain('listRoutes');
+    for (const walk of walks) expect(walk.reason, `${walk.operation} ${walk.check}`).toMatch(/page\(s\) to the end/);
+  });
+
   it('gives a reason for every skip', () => {
     for (const skip of report.results.filter((r) => r.outcome === 'skip')) expect(skip.reason, `${skip.operation} ${skip.check}`).not.toBe('');
   });
