@@ -432,10 +432,7 @@ function mediaTypeCheck(route: RouteDefinition, errors: ContractErrors): Request
   return (req, res, next) => {
     // An empty body (Content-Length: 0) is no body: validation answers a required one missing.
     const sent = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-    // A body with no Content-Type at all is the body parser's to read (the mock reads it as JSON,
-    // as node:http clients send it); only a type that is not the operation's is refused.
-    const typed = req.headers['content-type'] !== undefined;
-    if (accepted === undefined || !sent || !typed || req.is(accepted) !== false) next();
+    if (accepted === undefined || !sent || req.is(accepted) !== false) next();
     else writeResponse(res, catalogError(errors, errors.transport['unsupported-media-type'], { req, res }, `The body must be ${accepted}.`));
   };
 }
