@@ -150,17 +150,7 @@ export interface ContractErrors {
   format: ErrorFormat;
   validation: CatalogCode;
   notImplemented: CatalogCode;
-  /**
-   * The codes of a request refused before it reaches an operation (server-transport.ts): a body
-   * that is not well-formed JSON, too large or of another content type than the operation takes;
-   * a path the contract does not have; a method its path does not take.
-   */
-  transport: Record<TransportFailure, CatalogCode>;
-  /** The largest body the contract takes (`info.x-body-limit-bytes`); undefined when it names none. */
-  bodyLimitBytes: number | undefined;
 }
-
-export type TransportFailure = 'malformed-body' | 'payload-too-large' | 'unsupported-media-type' | 'not-found' | 'method-not-allowed';
 
 export interface RouterOptions {
   /** Answers a request that fails validation; default: the contract's validation code in its envelope, `error.details` and `error.locations` per field (fieldErrors). */
@@ -226,7 +216,7 @@ export function createRouter(
       const run: RequestHandler = (req, res, next) => {
         handle(route, operationValidators, handler, errors, options, req, res).catch(next);
       };
-      return { route, payload: [mediaTypeCheck(route, errors), ...(options.routeMiddleware?.(route) ?? []), run] };
+      return { route, payload: [...(options.routeMiddleware?.(route) ?? []), run] };
     }),
   );
   return (req, res, next) => {
@@ -421,20 +411,6 @@ async function handle(
   const response = await handler(request, { route, req, res });
   if (!isHandlerResponse(response)) throw new Error(`handler ${route.operationId} returned no { status } response`);
   if (response.streamed !== true) writeResponse(res, response);
-}
-
-/**
- * Refuses a body of another content type than the operation takes, before the route middleware:
- * the body parser left it unread, and validation would call the body missing.
- */
-function mediaTypeCheck(route: RouteDefinition, errors: ContractErrors): RequestHandler {
-  const accepted = route.body?.contentType;
-  return (req, res, next) => {
-    // An empty body (Content-Length: 0) is no body: validation answers a required one missing.
-    const sent = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-    if (accepted === undefined || !sent || req.is(accepted) !== false) next();
-    else writeResponse(res, catalogError(errors, errors.transport['unsupported-media-type'], { req, res }, `The body must be ${accepted}.`));
-  };
 }
 
 /** The contract's 501 answer for an operation that has no handler yet: what a scaffolded handler returns. */

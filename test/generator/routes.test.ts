@@ -97,7 +97,6 @@ async function generatedFiles(model: ContractModel): Promise<GeneratedFile[]> {
     runtime('server-security.ts'),
     runtime('server-idempotency.ts'),
     runtime('server-limits.ts'),
-    runtime('server-transport.ts'),
     runtime('client-signing.ts'),
     runtime('client-errors.ts'),
     emitContractData(model),
