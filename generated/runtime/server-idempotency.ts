@@ -5,16 +5,17 @@
 // first request with a key runs and its answer is stored, a repeat of the same request gets
 // that answer replayed with the contract's replayed header, and a reuse for another request or
 // while the first still runs answers the code the catalog marks (`x-idempotency-failure`).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { catalogError, type CatalogCode, type ContractErrors, type HandlerResponse, type RequestValidator, type RouteDefinition } from './router-runtime.js';
+import { noFingerprintBody, requestFingerprint, type FingerprintBody } from './request-fingerprint.js';
 import { callerOf, type Caller } from './server-security.js';
 
 export type IdempotencyFailure = 'key-reused' | 'in-flight';
 
 /** An answer as it was written, to be replayed. */
 export interface StoredAnswer {
-  /** The fingerprint of the request that produced it (method, path and query, raw body). */
+  /** The fingerprint of the request that produced it (method, path and query, what the body says: request-fingerprint.ts). */
   fingerprint: string;
   status: number;
   headers: Record<string, string | string[]>;
@@ -87,11 +88,18 @@ export function idempotencyMiddleware(contract: IdempotencyContract, store: Idem
   };
 }
 
-/** The request a key stands for: method, path and query, and the raw body (`keepRawBody`) or else the parsed one. */
+/**
+ * The request a key stands for (request-fingerprint.ts): method, path and query, and the body
+ * the app's parser left in `req.body`, by its value (so the same JSON serialised another way is
+ * the same request) or, for bytes (`express.raw`), by their hash; none when no parser read it.
+ */
 export function fingerprintOf(req: Request): string {
-  const raw = (req as Request & { rawBody?: Buffer }).rawBody;
-  const body = raw ?? Buffer.from(req.body === undefined ? '' : JSON.stringify(req.body));
-  return createHash('sha256').update(`${req.method} ${req.originalUrl}\n`).update(body).digest('hex');
+  return requestFingerprint(req.method, req.originalUrl, bodyOf(req.body));
+}
+
+function bodyOf(body: unknown): FingerprintBody {
+  if (body === undefined) return noFingerprintBody;
+  return Buffer.isBuffer(body) ? { kind: 'bytes', sha256: hash('sha256', body, 'hex') } : { kind: 'json', value: body };
 }
 
 /** The validator's messages about the key header alone (the router checks the other headers). */

@@ -1,5 +1,6 @@
 // Reads a request body within its limit, decoding its Content-Encoding, and keeps its bytes for
-// their SHA-256 (request signatures and idempotency fingerprints cover them; bodySha256):
+// their SHA-256 (request signatures cover them; bodySha256) and what it says for the idempotency
+// fingerprint (fingerprintBody):
 // - a JSON body (the family's limit, its contract's info.x-body-limit-bytes) is kept raw and
 //   parsed, and refused (400) when it nests deeper than info.x-json-depth-limit; a body without a
 //   Content-Type is read as JSON, another media type gets 415;
@@ -11,6 +12,7 @@
 // runs (refuseAnnouncedOversize), so a client cannot hold a connection open on a huge promise.
 import { hash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
+import { noFingerprintBody, type FingerprintBody } from '../../generated/runtime/request-fingerprint.js';
 import type { RouteDefinition } from '../../generated/runtime/router-runtime.js';
 import { uploadLimits } from '../domain/files/upload-limits.js';
 import type { BodyLimits } from './body-limits.js';
@@ -37,6 +39,16 @@ export function bodySha256(locals: RequestLocals): string | undefined {
     locals.bodySha256 = locals.rawBody === noBody ? noBodySha256 : hash('sha256', locals.rawBody, 'hex');
   }
   return locals.bodySha256;
+}
+
+/**
+ * What the body says, for the idempotency fingerprint (request-fingerprint.ts), from what reading
+ * it produced (nothing is parsed again): the parsed JSON value, else the bytes.
+ */
+export function fingerprintBody(req: Request, locals: RequestLocals): FingerprintBody {
+  if (req.body !== undefined) return { kind: 'json', value: req.body };
+  const sha256 = bodySha256(locals);
+  return sha256 === undefined ? noFingerprintBody : { kind: 'bytes', sha256 };
 }
 
 function isMultipart(route: RouteDefinition): boolean {

@@ -1,21 +1,22 @@
 // Idempotency keys of unsafe operations (x-idempotency: v3 Idempotency-Key, v1
 // X-Idempotency-Key). Keys are scoped per caller. The first request with a key runs and its
 // response is stored for the operation's window on the virtual clock; a repeat of the same
-// request (method, path and query, body hash) gets the stored response replayed, a different
-// request with the key gets 409. A duplicate that arrives while the first is still running
-// waits for it, so concurrent duplicates execute once: in this process through the requests in
-// flight, across processes through the store's atomic reservation. Only final answers are stored:
+// request (method, path and query, and what the body says, not its bytes: the generated
+// runtime's request-fingerprint.ts) gets the stored response replayed, a different request with
+// the key gets 409. A duplicate that arrives while the first is still running waits for it, so
+// concurrent duplicates execute once: in this process through the requests in flight, across
+// processes through the store's atomic reservation. Only final answers are stored:
 // 2xx and 4xx except 429 (a 5xx or a 429 may succeed when repeated). Records live for the whole
 // window whatever other callers do; one caller holds at most a bound of live records, past which
 // a new key is refused with 429 (never a silent eviction).
 import type { RequestHandler, Response } from 'express';
 import { exchangeV3HeaderNames } from '../../generated/exchange-v3/contract-data.js';
+import { requestFingerprint } from '../../generated/runtime/request-fingerprint.js';
 import type { RequestValidator, RouteDefinition } from '../../generated/runtime/router-runtime.js';
 import type { Clock } from '../clock.js';
-import { requestFingerprint } from '../domain/accounts/idempotency-fingerprint.js';
 import type { IdempotencySlot, IdempotencyStore, StoredResponse } from '../store/sandbox-store.js';
 import { reportStoreFailure } from '../store/report-store-failure.js';
-import { bodySha256 } from './body.js';
+import { fingerprintBody } from './body.js';
 import { HttpError } from './http-error.js';
 import { limitHeaders } from './limit-headers.js';
 import { requestLocals } from './locals.js';
@@ -137,7 +138,7 @@ export function createIdempotency(options: IdempotencyOptions): (route: RouteDef
         return;
       }
       const locals = requestLocals(res);
-      const fingerprint = requestFingerprint(req.method, req.originalUrl, bodySha256(locals));
+      const fingerprint = requestFingerprint(req.method, req.originalUrl, fingerprintBody(req, locals));
       // Headers set before this point (request id, rate-limit and quota headers) belong to each
       // attempt, not to the stored answer.
       const ownHeaders = new Set(res.getHeaderNames());

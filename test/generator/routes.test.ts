@@ -96,6 +96,7 @@ async function generatedFiles(model: ContractModel): Promise<GeneratedFile[]> {
     runtime('server-envelope.ts'),
     runtime('server-security.ts'),
     runtime('server-idempotency.ts'),
+    runtime('request-fingerprint.ts'),
     runtime('server-limits.ts'),
     runtime('client-signing.ts'),
     runtime('client-errors.ts'),

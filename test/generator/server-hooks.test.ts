@@ -116,11 +116,11 @@ afterAll(() => server.close());
 
 const review = (text: string) => ({ order: 'W9D3F7H1J5', rating: 5, text, author_name: 'Ada' });
 
-/** POSTs a review as `token` with the idempotency key; the status, headers and body. */
+/** POSTs a review (serialised, or a string sent as it is) as `token` with the idempotency key; the status, headers and body. */
 async function writeReview(token: string, key: string | undefined, body: unknown) {
   const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   if (key !== undefined) headers['idempotency-key'] = key;
-  const response = await fetch(`${base}/api/v3/private/reviews`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const response = await fetch(`${base}/api/v3/private/reviews`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
   return { status: response.status, headers: response.headers, body: (await response.json()) as { result?: { review: { id: number } }; error?: { code: string; details?: unknown } } };
 }
 
@@ -141,6 +141,20 @@ describe('exchangeV3Idempotency', () => {
     const reused = await writeReview('reuse-caller', 'review-key-0002', review('Another text for the same key.'));
     expect(reused).toMatchObject({ status: 409, body: { error: { code: 'idempotency_conflict' } } });
     expect((await writeReview('other-caller', 'review-key-0002', review('Another text for the same key.'))).status).toBe(201);
+  });
+
+  it('replays the same data serialised another way: keys reordered, pretty-printed', async () => {
+    const before = reviewsWritten;
+    const { text, ...rest } = review('The same review, written out twice.');
+    const first = await writeReview('meaning-caller', 'review-key-0004', { ...rest, text });
+    const reordered = await writeReview('meaning-caller', 'review-key-0004', { text, ...rest });
+    const pretty = await writeReview('meaning-caller', 'review-key-0004', JSON.stringify({ ...rest, text }, null, 2));
+    expect(first.status).toBe(201);
+    for (const repeat of [reordered, pretty]) {
+      expect(repeat).toMatchObject({ status: 201, body: first.body });
+      expect(repeat.headers.get('idempotent-replayed')).toBe('true');
+    }
+    expect(reviewsWritten - before).toBe(1);
   });
 
   it('refuses a repeat while the first request still runs, then replays its answer', async () => {

@@ -1,0 +1,56 @@
+// What makes two requests "the same request" for an idempotency key (the contracts' "the same key
+// with the same request replays the stored response"): the method, the path with its query
+// string as sent, and what the body says rather than how it was serialised, as Stripe compares a
+// request's parameters and not its bytes. A client's retry may serialise the same data again with
+// another library, another key order, pretty-printed: all of these are the same request.
+// - A JSON body is parsed and written canonically: object keys sorted (recursively), no
+//   whitespace, strings and numbers as JSON.stringify writes what JSON.parse read. So `1.0`, `1`
+//   and `1e0` are one number (as are two integers past 2^53 that parse to the same double) and
+//   `"\u0041"` is `"A"`: the handler receives exactly the same value from each, so each has the
+//   same effect. That loses nothing here: money is a decimal string in both contracts (`"0.10"`
+//   and `"0.1"` stay different requests), numbers are ids and counts. A field left out and the
+//   same field sent with its default value are different requests.
+// - Any other body is the SHA-256 of its bytes; no body is that of nothing.
+// The kind of body is part of the fingerprint, so no JSON text collides with raw bytes.
+import { hash } from 'node:crypto';
+
+/** A request's body as the server read it. */
+export type FingerprintBody =
+  | { kind: 'json'; value: unknown }
+  | { kind: 'bytes'; sha256: string };
+
+/** The body of a request that has none. */
+export const noFingerprintBody: FingerprintBody = { kind: 'bytes', sha256: hash('sha256', '', 'hex') };
+
+export function requestFingerprint(method: string, target: string, body: FingerprintBody): string {
+  return `${method.toUpperCase()} ${target} ${body.kind}:${bodyDigest(body)}`;
+}
+
+function bodyDigest(body: FingerprintBody): string {
+  switch (body.kind) {
+    case 'bytes':
+      return body.sha256;
+    case 'json':
+      return hash('sha256', canonicalJson(body.value), 'hex');
+  }
+}
+
+/**
+ * A JSON value as canonical text: object keys sorted by code unit, no whitespace. Written by hand
+ * rather than JSON.stringify with a replacer, which copies every object to sort it.
+ */
+export function canonicalJson(value: unknown): string {
+  // JSON.parse reads a number too large for a double (1e400) as Infinity, which JSON.stringify would write as null.
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let i = 0; i < value.length; i += 1) text += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+    return `${text}]`;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  let text = '{';
+  for (let i = 0; i < keys.length; i += 1) text += `${i === 0 ? '' : ','}${JSON.stringify(keys[i])}:${canonicalJson(record[keys[i]!])}`;
+  return `${text}}`;
+}
