@@ -3,7 +3,8 @@
 // with the same request replays the stored response"): the method, the path with its query
 // string as sent, and what the body says rather than how it was serialised, as Stripe compares a
 // request's parameters and not its bytes. A client's retry may serialise the same data again with
-// another library, another key order, pretty-printed: all of these are the same request.
+// another library, another key order, pretty-printed, or a multipart form with a new random
+// boundary: all of these are the same request.
 // - A JSON body is parsed and written canonically: object keys sorted (recursively), no
 //   whitespace, strings and numbers as JSON.stringify writes what JSON.parse read. So `1.0`, `1`
 //   and `1e0` are one number (as are two integers past 2^53 that parse to the same double) and
@@ -11,13 +12,36 @@
 //   same effect. That loses nothing here: money is a decimal string in both contracts (`"0.10"`
 //   and `"0.1"` stay different requests), numbers are ids and counts. A field left out and the
 //   same field sent with its default value are different requests.
+// - A multipart/form-data body is its parts in order (RFC 7578 keeps a form's order, and a
+//   repeated name is a list in that order): each part's field name, file name, media type and the
+//   SHA-256 of its content; never the boundary or the framing around the parts.
 // - Any other body is the SHA-256 of its bytes; no body is that of nothing.
-// The kind of body is part of the fingerprint, so no JSON text collides with raw bytes.
+// The kind of body is part of the fingerprint, so no JSON text collides with a form or raw bytes.
 import { hash } from 'node:crypto';
+
+/** One part of a multipart/form-data body as the server's parser read it. */
+export interface FormPart {
+  /** The field name (the part's Content-Disposition `name`). */
+  name: string;
+  /** The file name of a file part; null for a plain field. */
+  filename: string | null;
+  /** The part's media type without parameters. */
+  contentType: string;
+  /** Hex SHA-256 of the part's content. */
+  sha256: string;
+}
+
+/** The parts of a form, and whether the parser stopped before its end (a limit on parts or files). */
+export interface ReadForm {
+  parts: readonly FormPart[];
+  /** True when parts followed that the parser did not read: a form with more is not the same request. */
+  truncated: boolean;
+}
 
 /** A request's body as the server read it. */
 export type FingerprintBody =
   | { kind: 'json'; value: unknown }
+  | { kind: 'form'; form: ReadForm }
   | { kind: 'bytes'; sha256: string };
 
 /** The body of a request that has none. */
@@ -33,6 +57,8 @@ function bodyDigest(body: FingerprintBody): string {
       return body.sha256;
     case 'json':
       return hash('sha256', canonicalJson(body.value), 'hex');
+    case 'form':
+      return hash('sha256', canonicalJson(body.form), 'hex');
   }
 }
 

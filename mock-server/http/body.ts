@@ -5,7 +5,8 @@
 //   parsed, and refused (400) when it nests deeper than info.x-json-depth-limit; a body without a
 //   Content-Type is read as JSON, another media type gets 415;
 // - a route whose body is `*/*` (the control API's webhook inbox) takes any bytes, kept raw;
-// - a multipart upload is streamed (multipart-body.ts): hashed whole, its file part reduced;
+// - a multipart upload is streamed (multipart-body.ts): hashed whole, its parts listed, its file
+//   part reduced;
 // - an operation that takes no body ignores one: it is neither read nor signed.
 // Every failure while reading is a 4xx: a body that does not decode 400, an unknown encoding
 // 415, too large 413. A body announced larger than the limit is refused before anything else
@@ -43,9 +44,10 @@ export function bodySha256(locals: RequestLocals): string | undefined {
 
 /**
  * What the body says, for the idempotency fingerprint (request-fingerprint.ts), from what reading
- * it produced (nothing is parsed again): the parsed JSON value, else the bytes.
+ * it produced (nothing is parsed again): the parsed JSON value, a form's parts, else the bytes.
  */
 export function fingerprintBody(req: Request, locals: RequestLocals): FingerprintBody {
+  if (locals.form !== undefined) return { kind: 'form', form: locals.form };
   if (req.body !== undefined) return { kind: 'json', value: req.body };
   const sha256 = bodySha256(locals);
   return sha256 === undefined ? noFingerprintBody : { kind: 'bytes', sha256 };
@@ -94,6 +96,7 @@ export function readBody(route: RouteDefinition, limits: BodyLimits): RequestHan
       if (isMultipart(route)) {
         readMultipartBody(req, { field: uploadLimits().filePart, ceilingBytes: uploadLimits().ceilingBytes, codes }).then((body) => {
           locals.bodySha256 = body.sha256;
+          locals.form = body.form;
           locals.upload = body.part;
           next();
         }, next);

@@ -1,5 +1,6 @@
 // What the middleware chain learns about a request, kept in res.locals under one typed key.
 import type { Response } from 'express';
+import type { ReadForm } from '../../generated/runtime/request-fingerprint.js';
 import type { RouteDefinition } from '../../generated/runtime/router-runtime.js';
 import type { ApiKey } from '../domain/accounts/api-keys.js';
 import type { FilePart } from './multipart-body.js';
@@ -29,6 +30,8 @@ export interface RequestLocals {
   faultAnswered?: boolean;
   /** Hex SHA-256 of the body's bytes, decoded: read it through body.ts's bodySha256, which hashes rawBody on first use. */
   bodySha256?: string;
+  /** A multipart upload's parts as the idempotency fingerprint compares them. */
+  form?: ReadForm;
   /** A multipart upload's file part, or why the form is not one. */
   upload?: FilePart;
 }

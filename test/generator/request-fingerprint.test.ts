@@ -1,11 +1,11 @@
 // The runtime's definition of "the same request" (request-fingerprint.ts), which the mock and the
-// generated idempotency middleware share: JSON by value written canonically, the kind of body
-// part of the fingerprint. The HTTP behaviour is tested against the
-// mock (test/mock-server/idempotency-fingerprint.test.ts) and the generated middleware
-// (test/generator/server-hooks.test.ts).
+// generated idempotency middleware share: JSON by value written canonically, a form by its parts
+// in order, the kind of body part of the fingerprint. The HTTP behaviour is tested against the
+// mock (test/mock-server/idempotency-fingerprint.test.ts, test/security/multipart-signature.test.ts)
+// and the generated middleware (test/generator/server-hooks.test.ts).
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, requestFingerprint } from '../../generated/runtime/request-fingerprint.js';
+import { canonicalJson, requestFingerprint, type FormPart } from '../../generated/runtime/request-fingerprint.js';
 
 const parse = (text: string): unknown => JSON.parse(text);
 
@@ -22,6 +22,8 @@ describe('canonicalJson', () => {
 });
 
 describe('requestFingerprint', () => {
+  const part = (name: string, sha256: string): FormPart => ({ name, filename: null, contentType: 'text/plain', sha256 });
+
   it('covers the method (in any case) and the path and query as sent', () => {
     const body = { kind: 'json', value: { a: 1 } } as const;
     expect(requestFingerprint('post', '/x?a=1', body)).toBe(requestFingerprint('POST', '/x?a=1', body));
@@ -33,5 +35,14 @@ describe('requestFingerprint', () => {
     const text = canonicalJson({ a: 1 });
     const bytes = { kind: 'bytes', sha256: createHash('sha256').update(text).digest('hex') } as const;
     expect(requestFingerprint('POST', '/x', { kind: 'json', value: { a: 1 } })).not.toBe(requestFingerprint('POST', '/x', bytes));
+  });
+
+  it('takes a form part by part, in order, and a form the parser cut short as another one', () => {
+    const [a, b] = [part('a', '1'.repeat(64)), part('b', '2'.repeat(64))];
+    const form = (parts: FormPart[], truncated = false) => requestFingerprint('POST', '/x', { kind: 'form', form: { parts, truncated } });
+    expect(form([a, b])).toBe(form([{ ...a }, { ...b }]));
+    expect(form([a, b])).not.toBe(form([b, a]));
+    expect(form([a])).not.toBe(form([a], true));
+    expect(form([a])).not.toBe(form([{ ...a, filename: 'a.txt' }]));
   });
 });

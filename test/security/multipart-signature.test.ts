@@ -1,9 +1,12 @@
-// A multipart upload (commitUploadIntent) is inside the v3 HMAC and the idempotency fingerprint
-// like any body: the signature covers its exact bytes (boundary and file included), so a commit
-// signed over an empty body, or over another file, is refused and commits nothing; and an
-// Idempotency-Key reused with another file is a conflict, with the same bytes a replay.
+// A multipart upload (commitUploadIntent) is inside the v3 HMAC and the idempotency fingerprint:
+// the signature covers its exact bytes (boundary and file included), so a commit signed over an
+// empty body, or over another file, is refused and commits nothing. The fingerprint covers the
+// form's parts (field names, file names, types, contents), not its framing: an Idempotency-Key
+// reused with another file or another form is a conflict, and the same file in a form built
+// again (a new boundary, as every FormData serialisation makes) a replay.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exchangeV3SignatureScheme, type RequestSigner } from '../../generated/exchange-v3/client.js';
+import { exchangeV3IdempotencyFailures } from '../../generated/exchange-v3/routes.js';
 import { replayedHeader } from '../../mock-server/http/idempotency.js';
 import { errorCodeOf } from '../mock-server/support/contract.js';
 import { bearer, send } from '../mock-server/support/http.js';
@@ -25,10 +28,14 @@ afterAll(async () => {
 
 const commitPath = (intent: string) => fillPath('v3', routeOf('v3', 'commitUploadIntent'), { intent });
 
-/** A one-file form serialised once: the exact bytes sent, and the content type naming its boundary. */
-async function form(bytes: Buffer, name = 'passport.jpg'): Promise<{ bytes: Uint8Array; contentType: string }> {
+/**
+ * A one-file form (and any extra parts) serialised once: the exact bytes sent, and the content
+ * type naming its boundary, a new random one on every call.
+ */
+async function form(bytes: Buffer, name = 'passport.jpg', extra: [string, string | File][] = []): Promise<{ bytes: Uint8Array; contentType: string }> {
   const data = new FormData();
   data.append('file', new File([bytes], name, { type: 'image/jpeg' }));
+  for (const [field, value] of extra) data.append(field, value);
   const serialised = new Response(data);
   return { bytes: new Uint8Array(await serialised.arrayBuffer()), contentType: serialised.headers.get('content-type')! };
 }
@@ -74,10 +81,13 @@ describe('the v3 signature of a multipart upload', () => {
 });
 
 describe('the idempotency fingerprint of a multipart upload', () => {
+  const header = routeOf('v3', 'commitUploadIntent').idempotency!.header;
+  const conflict = exchangeV3IdempotencyFailures['key-reused'];
+
   it('replays the same bytes and refuses another file under the same key', async () => {
     const intent = await createIntent(mock.v3);
     const path = commitPath(intent.uuid);
-    const headers = { [routeOf('v3', 'commitUploadIntent').idempotency!.header]: 'upload-key-0001' };
+    const headers = { [header]: 'upload-key-0001' };
     const first = await form(fileBytes('jpeg', 300));
     const done = await commit(path, mock.token, first, { headers });
     expect(done.status).toBe(200);
@@ -86,6 +96,35 @@ describe('the idempotency fingerprint of a multipart upload', () => {
     expect([again.status, again.headers.get(replayedHeader)]).toEqual([200, 'true']);
 
     const other = await commit(path, mock.token, await form(fileBytes('jpeg', 301)), { headers });
-    expect([other.status, errorCodeOf(other.json)]).toEqual([409, 'idempotency_conflict']);
+    expect([other.status, errorCodeOf(other.json)]).toEqual([conflict.status, conflict.code]);
+  });
+
+  it('replays the same file in a form built again, with a new boundary', async () => {
+    const intent = await createIntent(mock.v3);
+    const path = commitPath(intent.uuid);
+    const headers = { [header]: 'upload-key-0002' };
+    const first = await form(fileBytes('jpeg', 300));
+    const rebuilt = await form(fileBytes('jpeg', 300));
+    expect(rebuilt.contentType).not.toBe(first.contentType);
+    const done = await commit(path, mock.token, first, { headers });
+    expect(done.status).toBe(200);
+
+    const again = await commit(path, mock.token, rebuilt, { headers });
+    expect([again.status, again.headers.get(replayedHeader)]).toEqual([200, 'true']);
+    const resultOf = (response: { json: unknown }) => (response.json as { result: unknown }).result;
+    expect(resultOf(again)).toEqual(resultOf(done));
+  });
+
+  it('refuses the same key for the file under another name, or with another part added', async () => {
+    const intent = await createIntent(mock.v3);
+    const path = commitPath(intent.uuid);
+    const headers = { [header]: 'upload-key-0003' };
+    const bytes = fileBytes('jpeg', 300);
+    expect((await commit(path, mock.token, await form(bytes), { headers })).status).toBe(200);
+    const renamed = await commit(path, mock.token, await form(bytes, 'selfie.jpg'), { headers });
+    const withField = await commit(path, mock.token, await form(bytes, 'passport.jpg', [['note', 'x']]), { headers });
+    // A second file part is past the one file the parser reads: it is not read, but it is there.
+    const twoFiles = await commit(path, mock.token, await form(bytes, 'passport.jpg', [['file', new File([bytes], 'passport.jpg', { type: 'image/jpeg' })]]), { headers });
+    for (const reuse of [renamed, withField, twoFiles]) expect([reuse.status, errorCodeOf(reuse.json)]).toEqual([conflict.status, conflict.code]);
   });
 });
