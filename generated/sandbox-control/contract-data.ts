@@ -10,6 +10,10 @@ export const sandboxControlErrorCodes = {
     "status": 401,
     "condition": "The mock was started with an admin token and X-Mock-Admin-Token is missing or wrong."
   },
+  "cross_origin_request": {
+    "status": 403,
+    "condition": "The mock has no admin token and a browser sent the request for a page of another origin: its Origin is not the mock's own, its Sec-Fetch-Site is cross-site or same-site, or its Host is a DNS name (not localhost, a single-label name or an IP address) as a DNS-rebinding page's would be."
+  },
   "not_found": {
     "status": 404,
     "condition": "No control operation has this path"
@@ -67,7 +71,7 @@ export const sandboxControlSecuritySchemes = {
     "type": "apiKey",
     "in": "header",
     "name": "X-Mock-Admin-Token",
-    "description": "Required only when the mock was started with an admin token: then every control request\nsends it in `X-Mock-Admin-Token`, and a missing or wrong one gives 401 `unauthorized`.\nOtherwise the control API is open and the header is ignored.\n",
+    "description": "Required only when the mock was started with an admin token: then every control request\nsends it in `X-Mock-Admin-Token`, and a missing or wrong one gives 401 `unauthorized`.\nOtherwise the control API is open to every client but a browser page of another origin\n(403 `cross_origin_request`), and the header is ignored.\n",
     "x-assumption": "The issue asks for no protection; an optional token lets a mock reachable by others refuse them while local and CI use stays open."
   }
 } as const;

@@ -609,7 +609,7 @@ export function sandboxControlSuccess<OperationId extends keyof Operations, Stat
 }
 
 /** The catalog code of each failure of the security schemes (`x-security-failure`). */
-export const sandboxControlSecurityFailures: Readonly<Record<SecurityFailure, CatalogCode>> = { 'credentials-missing': { code: 'unauthorized', status: 401 }, 'credentials-unknown': { code: 'unauthorized', status: 401 }, 'signature-missing': { code: 'unauthorized', status: 401 }, 'signature-invalid': { code: 'unauthorized', status: 401 }, 'signature-expired': { code: 'unauthorized', status: 401 }, 'signature-replayed': { code: 'unauthorized', status: 401 }, 'scope-denied': { code: 'forbidden', status: 403 } };
+export const sandboxControlSecurityFailures: Readonly<Record<SecurityFailure, CatalogCode>> = { 'credentials-missing': { code: 'unauthorized', status: 401 }, 'credentials-unknown': { code: 'unauthorized', status: 401 }, 'signature-missing': { code: 'unauthorized', status: 401 }, 'signature-invalid': { code: 'unauthorized', status: 401 }, 'signature-expired': { code: 'unauthorized', status: 401 }, 'signature-replayed': { code: 'unauthorized', status: 401 }, 'scope-denied': { code: 'cross_origin_request', status: 403 } };
 
 /**
  * The security of contracts/sandbox-control.openapi.yaml with your look-ups plugged in: pass it as

@@ -1322,6 +1322,8 @@ export type ResetSandboxResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
   /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
@@ -1341,6 +1343,9 @@ export type ResetSandboxResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
   '413': {
     'X-Request-Id'?: string;
   };
@@ -1356,7 +1361,7 @@ export type ResetSandboxResponseHeaders = {
 export type ResetSandboxResult = ResetSandboxResponses['200'];
 
 /** Body of an error response of `resetSandbox` (POST /__mock/reset). */
-export type ResetSandboxError = ResetSandboxResponses['400' | '401' | '413' | '415' | '422'];
+export type ResetSandboxError = ResetSandboxResponses['400' | '401' | '403' | '413' | '415' | '422'];
 
 /**
  * Response bodies of `exportSandboxState` (GET /__mock/state) by status.
@@ -1370,6 +1375,8 @@ export type ExportSandboxStateResponses = {
   };
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
 };
 
 /** Response headers of `exportSandboxState` (GET /__mock/state) by status. */
@@ -1380,13 +1387,16 @@ export type ExportSandboxStateResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `exportSandboxState` (GET /__mock/state). */
 export type ExportSandboxStateResult = ExportSandboxStateResponses['200'];
 
 /** Body of an error response of `exportSandboxState` (GET /__mock/state). */
-export type ExportSandboxStateError = ExportSandboxStateResponses['401'];
+export type ExportSandboxStateError = ExportSandboxStateResponses['401' | '403'];
 
 /** Request body (application/json) of `importSandboxState` (PUT /__mock/state). */
 export type ImportSandboxStateBody = SandboxState;
@@ -1405,6 +1415,8 @@ export type ImportSandboxStateResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
   /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
@@ -1424,6 +1436,9 @@ export type ImportSandboxStateResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
   '413': {
     'X-Request-Id'?: string;
   };
@@ -1439,7 +1454,7 @@ export type ImportSandboxStateResponseHeaders = {
 export type ImportSandboxStateResult = ImportSandboxStateResponses['200'];
 
 /** Body of an error response of `importSandboxState` (PUT /__mock/state). */
-export type ImportSandboxStateError = ImportSandboxStateResponses['400' | '401' | '413' | '415' | '422'];
+export type ImportSandboxStateError = ImportSandboxStateResponses['400' | '401' | '403' | '413' | '415' | '422'];
 
 /**
  * Response bodies of `getClock` (GET /__mock/clock) by status.
@@ -1453,6 +1468,8 @@ export type GetClockResponses = {
   };
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
 };
 
 /** Response headers of `getClock` (GET /__mock/clock) by status. */
@@ -1463,13 +1480,16 @@ export type GetClockResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getClock` (GET /__mock/clock). */
 export type GetClockResult = GetClockResponses['200'];
 
 /** Body of an error response of `getClock` (GET /__mock/clock). */
-export type GetClockError = GetClockResponses['401'];
+export type GetClockError = GetClockResponses['401' | '403'];
 
 /**
  * Response bodies of `freezeClock` (POST /__mock/clock/freeze) by status.
@@ -1483,6 +1503,8 @@ export type FreezeClockResponses = {
   };
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
 };
 
 /** Response headers of `freezeClock` (POST /__mock/clock/freeze) by status. */
@@ -1493,13 +1515,16 @@ export type FreezeClockResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `freezeClock` (POST /__mock/clock/freeze). */
 export type FreezeClockResult = FreezeClockResponses['200'];
 
 /** Body of an error response of `freezeClock` (POST /__mock/clock/freeze). */
-export type FreezeClockError = FreezeClockResponses['401'];
+export type FreezeClockError = FreezeClockResponses['401' | '403'];
 
 /**
  * Response bodies of `resumeClock` (POST /__mock/clock/resume) by status.
@@ -1513,6 +1538,8 @@ export type ResumeClockResponses = {
   };
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
 };
 
 /** Response headers of `resumeClock` (POST /__mock/clock/resume) by status. */
@@ -1523,13 +1550,16 @@ export type ResumeClockResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `resumeClock` (POST /__mock/clock/resume). */
 export type ResumeClockResult = ResumeClockResponses['200'];
 
 /** Body of an error response of `resumeClock` (POST /__mock/clock/resume). */
-export type ResumeClockError = ResumeClockResponses['401'];
+export type ResumeClockError = ResumeClockResponses['401' | '403'];
 
 /** Request body (application/json) of `advanceClock` (POST /__mock/clock/advance). */
 export type AdvanceClockBody = AdvanceClockRequest;
@@ -1548,6 +1578,8 @@ export type AdvanceClockResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
   /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
@@ -1567,6 +1599,9 @@ export type AdvanceClockResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
   '413': {
     'X-Request-Id'?: string;
   };
@@ -1582,7 +1617,7 @@ export type AdvanceClockResponseHeaders = {
 export type AdvanceClockResult = AdvanceClockResponses['200'];
 
 /** Body of an error response of `advanceClock` (POST /__mock/clock/advance). */
-export type AdvanceClockError = AdvanceClockResponses['400' | '401' | '413' | '415' | '422'];
+export type AdvanceClockError = AdvanceClockResponses['400' | '401' | '403' | '413' | '415' | '422'];
 
 /** Request body (application/json) of `mintToken` (POST /__mock/tokens). */
 export type MintTokenBody = MintTokenRequest;
@@ -1601,6 +1636,8 @@ export type MintTokenResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
   /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
@@ -1620,6 +1657,9 @@ export type MintTokenResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
   '413': {
     'X-Request-Id'?: string;
   };
@@ -1635,7 +1675,7 @@ export type MintTokenResponseHeaders = {
 export type MintTokenResult = MintTokenResponses['201'];
 
 /** Body of an error response of `mintToken` (POST /__mock/tokens). */
-export type MintTokenError = MintTokenResponses['400' | '401' | '413' | '415' | '422'];
+export type MintTokenError = MintTokenResponses['400' | '401' | '403' | '413' | '415' | '422'];
 
 /** Request body (application/json) of `createSite` (POST /__mock/sites). */
 export type CreateSiteBody = CreateSiteRequest;
@@ -1654,6 +1694,8 @@ export type CreateSiteResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
   /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
@@ -1673,6 +1715,9 @@ export type CreateSiteResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
   '413': {
     'X-Request-Id'?: string;
   };
@@ -1688,7 +1733,7 @@ export type CreateSiteResponseHeaders = {
 export type CreateSiteResult = CreateSiteResponses['201'];
 
 /** Body of an error response of `createSite` (POST /__mock/sites). */
-export type CreateSiteError = CreateSiteResponses['400' | '401' | '413' | '415' | '422'];
+export type CreateSiteError = CreateSiteResponses['400' | '401' | '403' | '413' | '415' | '422'];
 
 /** Request body (application/json) of `signDepositRequest` (POST /__mock/signatures/deposit-v1). */
 export type SignDepositRequestBody = SignDepositRequestRequest;
@@ -1707,6 +1752,8 @@ export type SignDepositRequestResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
   /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
@@ -1726,6 +1773,9 @@ export type SignDepositRequestResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
   '413': {
     'X-Request-Id'?: string;
   };
@@ -1741,7 +1791,7 @@ export type SignDepositRequestResponseHeaders = {
 export type SignDepositRequestResult = SignDepositRequestResponses['200'];
 
 /** Body of an error response of `signDepositRequest` (POST /__mock/signatures/deposit-v1). */
-export type SignDepositRequestError = SignDepositRequestResponses['400' | '401' | '413' | '415' | '422'];
+export type SignDepositRequestError = SignDepositRequestResponses['400' | '401' | '403' | '413' | '415' | '422'];
 
 /** Query parameters of `listInboxWebhooks` (GET /__mock/webhooks/inbox). */
 export type ListInboxWebhooksQuery = {
@@ -1763,6 +1813,8 @@ export type ListInboxWebhooksResponses = {
   };
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
 };
@@ -1775,6 +1827,9 @@ export type ListInboxWebhooksResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
   '422': {
     'X-Request-Id'?: string;
   };
@@ -1784,7 +1839,7 @@ export type ListInboxWebhooksResponseHeaders = {
 export type ListInboxWebhooksResult = ListInboxWebhooksResponses['200'];
 
 /** Body of an error response of `listInboxWebhooks` (GET /__mock/webhooks/inbox). */
-export type ListInboxWebhooksError = ListInboxWebhooksResponses['401' | '422'];
+export type ListInboxWebhooksError = ListInboxWebhooksResponses['401' | '403' | '422'];
 
 /** Request body (*\/*) of `receiveInboxWebhook` (POST /__mock/webhooks/inbox). */
 export type ReceiveInboxWebhookBody = string;
@@ -1801,6 +1856,8 @@ export type ReceiveInboxWebhookResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
   /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
@@ -1818,6 +1875,9 @@ export type ReceiveInboxWebhookResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
   '413': {
     'X-Request-Id'?: string;
   };
@@ -1830,7 +1890,7 @@ export type ReceiveInboxWebhookResponseHeaders = {
 export type ReceiveInboxWebhookResult = ReceiveInboxWebhookResponses['204'];
 
 /** Body of an error response of `receiveInboxWebhook` (POST /__mock/webhooks/inbox). */
-export type ReceiveInboxWebhookError = ReceiveInboxWebhookResponses['400' | '401' | '413' | '415'];
+export type ReceiveInboxWebhookError = ReceiveInboxWebhookResponses['400' | '401' | '403' | '413' | '415'];
 
 /**
  * Response bodies of `clearInbox` (DELETE /__mock/webhooks/inbox) by status.
@@ -1844,6 +1904,8 @@ export type ClearInboxResponses = {
   };
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
 };
 
 /** Response headers of `clearInbox` (DELETE /__mock/webhooks/inbox) by status. */
@@ -1854,13 +1916,16 @@ export type ClearInboxResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `clearInbox` (DELETE /__mock/webhooks/inbox). */
 export type ClearInboxResult = ClearInboxResponses['200'];
 
 /** Body of an error response of `clearInbox` (DELETE /__mock/webhooks/inbox). */
-export type ClearInboxError = ClearInboxResponses['401'];
+export type ClearInboxError = ClearInboxResponses['401' | '403'];
 
 /** Request body (application/json) of `setWebhookFault` (POST /__mock/webhooks/faults). */
 export type SetWebhookFaultBody = WebhookFaultRequest;
@@ -1879,6 +1944,8 @@ export type SetWebhookFaultResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
   /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
@@ -1898,6 +1965,9 @@ export type SetWebhookFaultResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
   '413': {
     'X-Request-Id'?: string;
   };
@@ -1913,7 +1983,7 @@ export type SetWebhookFaultResponseHeaders = {
 export type SetWebhookFaultResult = SetWebhookFaultResponses['201'];
 
 /** Body of an error response of `setWebhookFault` (POST /__mock/webhooks/faults). */
-export type SetWebhookFaultError = SetWebhookFaultResponses['400' | '401' | '413' | '415' | '422'];
+export type SetWebhookFaultError = SetWebhookFaultResponses['400' | '401' | '403' | '413' | '415' | '422'];
 
 /**
  * Response bodies of `clearWebhookFaults` (DELETE /__mock/webhooks/faults) by status.
@@ -1927,6 +1997,8 @@ export type ClearWebhookFaultsResponses = {
   };
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
 };
 
 /** Response headers of `clearWebhookFaults` (DELETE /__mock/webhooks/faults) by status. */
@@ -1937,13 +2009,16 @@ export type ClearWebhookFaultsResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `clearWebhookFaults` (DELETE /__mock/webhooks/faults). */
 export type ClearWebhookFaultsResult = ClearWebhookFaultsResponses['200'];
 
 /** Body of an error response of `clearWebhookFaults` (DELETE /__mock/webhooks/faults). */
-export type ClearWebhookFaultsError = ClearWebhookFaultsResponses['401'];
+export type ClearWebhookFaultsError = ClearWebhookFaultsResponses['401' | '403'];
 
 /** Path parameters of `forceWebhookRetry` (POST /__mock/webhooks/deliveries/{delivery}/retry). */
 export type ForceWebhookRetryPathParams = {
@@ -1965,6 +2040,8 @@ export type ForceWebhookRetryResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
   /** `not_found`: the addressed resource does not exist. */
   '404': ErrorEnvelope;
   /** `invalid_state_transition`: the machine does not allow this event from the current status. */
@@ -1984,6 +2061,9 @@ export type ForceWebhookRetryResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
   '404': {
     'X-Request-Id'?: string;
   };
@@ -1999,7 +2079,7 @@ export type ForceWebhookRetryResponseHeaders = {
 export type ForceWebhookRetryResult = ForceWebhookRetryResponses['200'];
 
 /** Body of an error response of `forceWebhookRetry` (POST /__mock/webhooks/deliveries/{delivery}/retry). */
-export type ForceWebhookRetryError = ForceWebhookRetryResponses['400' | '401' | '404' | '409' | '422'];
+export type ForceWebhookRetryError = ForceWebhookRetryResponses['400' | '401' | '403' | '404' | '409' | '422'];
 
 /**
  * Response bodies of `runDueWebhooks` (POST /__mock/webhooks/run-due) by status.
@@ -2013,6 +2093,8 @@ export type RunDueWebhooksResponses = {
   };
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
 };
 
 /** Response headers of `runDueWebhooks` (POST /__mock/webhooks/run-due) by status. */
@@ -2023,13 +2105,16 @@ export type RunDueWebhooksResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `runDueWebhooks` (POST /__mock/webhooks/run-due). */
 export type RunDueWebhooksResult = RunDueWebhooksResponses['200'];
 
 /** Body of an error response of `runDueWebhooks` (POST /__mock/webhooks/run-due). */
-export type RunDueWebhooksError = RunDueWebhooksResponses['401'];
+export type RunDueWebhooksError = RunDueWebhooksResponses['401' | '403'];
 
 /**
  * Response bodies of `listFaults` (GET /__mock/faults) by status.
@@ -2043,6 +2128,8 @@ export type ListFaultsResponses = {
   };
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
 };
 
 /** Response headers of `listFaults` (GET /__mock/faults) by status. */
@@ -2053,13 +2140,16 @@ export type ListFaultsResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `listFaults` (GET /__mock/faults). */
 export type ListFaultsResult = ListFaultsResponses['200'];
 
 /** Body of an error response of `listFaults` (GET /__mock/faults). */
-export type ListFaultsError = ListFaultsResponses['401'];
+export type ListFaultsError = ListFaultsResponses['401' | '403'];
 
 /** Request body (application/json) of `injectFault` (POST /__mock/faults). */
 export type InjectFaultBody = FaultRequest;
@@ -2078,6 +2168,8 @@ export type InjectFaultResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
   /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
@@ -2097,6 +2189,9 @@ export type InjectFaultResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
   '413': {
     'X-Request-Id'?: string;
   };
@@ -2112,7 +2207,7 @@ export type InjectFaultResponseHeaders = {
 export type InjectFaultResult = InjectFaultResponses['201'];
 
 /** Body of an error response of `injectFault` (POST /__mock/faults). */
-export type InjectFaultError = InjectFaultResponses['400' | '401' | '413' | '415' | '422'];
+export type InjectFaultError = InjectFaultResponses['400' | '401' | '403' | '413' | '415' | '422'];
 
 /**
  * Response bodies of `clearFaults` (DELETE /__mock/faults) by status.
@@ -2126,6 +2221,8 @@ export type ClearFaultsResponses = {
   };
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
 };
 
 /** Response headers of `clearFaults` (DELETE /__mock/faults) by status. */
@@ -2136,13 +2233,16 @@ export type ClearFaultsResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `clearFaults` (DELETE /__mock/faults). */
 export type ClearFaultsResult = ClearFaultsResponses['200'];
 
 /** Body of an error response of `clearFaults` (DELETE /__mock/faults). */
-export type ClearFaultsError = ClearFaultsResponses['401'];
+export type ClearFaultsError = ClearFaultsResponses['401' | '403'];
 
 /** Path parameters of `removeFault` (DELETE /__mock/faults/{fault}). */
 export type RemoveFaultPathParams = {
@@ -2164,6 +2264,8 @@ export type RemoveFaultResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
   /** `not_found`: the addressed resource does not exist. */
   '404': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
@@ -2181,6 +2283,9 @@ export type RemoveFaultResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
   '404': {
     'X-Request-Id'?: string;
   };
@@ -2193,7 +2298,7 @@ export type RemoveFaultResponseHeaders = {
 export type RemoveFaultResult = RemoveFaultResponses['200'];
 
 /** Body of an error response of `removeFault` (DELETE /__mock/faults/{fault}). */
-export type RemoveFaultError = RemoveFaultResponses['400' | '401' | '404' | '422'];
+export type RemoveFaultError = RemoveFaultResponses['400' | '401' | '403' | '404' | '422'];
 
 /** Query parameters of `streamWebhookEvents` (GET /__mock/webhooks/stream). */
 export type StreamWebhookEventsQuery = {
@@ -2219,6 +2324,8 @@ export type StreamWebhookEventsResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
 };
@@ -2234,6 +2341,9 @@ export type StreamWebhookEventsResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
   '422': {
     'X-Request-Id'?: string;
   };
@@ -2243,7 +2353,7 @@ export type StreamWebhookEventsResponseHeaders = {
 export type StreamWebhookEventsResult = StreamWebhookEventsResponses['200'];
 
 /** Body of an error response of `streamWebhookEvents` (GET /__mock/webhooks/stream). */
-export type StreamWebhookEventsError = StreamWebhookEventsResponses['400' | '401' | '422'];
+export type StreamWebhookEventsError = StreamWebhookEventsResponses['400' | '401' | '403' | '422'];
 
 /** Request body (application/json) of `setAmlAnswer` (POST /__mock/aml/answers). */
 export type SetAmlAnswerBody = SetAmlAnswerRequest;
@@ -2262,6 +2372,8 @@ export type SetAmlAnswerResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
   /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
@@ -2281,6 +2393,9 @@ export type SetAmlAnswerResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
   '413': {
     'X-Request-Id'?: string;
   };
@@ -2296,7 +2411,7 @@ export type SetAmlAnswerResponseHeaders = {
 export type SetAmlAnswerResult = SetAmlAnswerResponses['201'];
 
 /** Body of an error response of `setAmlAnswer` (POST /__mock/aml/answers). */
-export type SetAmlAnswerError = SetAmlAnswerResponses['400' | '401' | '413' | '415' | '422'];
+export type SetAmlAnswerError = SetAmlAnswerResponses['400' | '401' | '403' | '413' | '415' | '422'];
 
 /** Request body (application/json) of `setAmlCurrencies` (PUT /__mock/aml/currencies). */
 export type SetAmlCurrenciesBody = SetAmlCurrenciesRequest;
@@ -2315,6 +2430,8 @@ export type SetAmlCurrenciesResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
   /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
@@ -2334,6 +2451,9 @@ export type SetAmlCurrenciesResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
   '413': {
     'X-Request-Id'?: string;
   };
@@ -2349,7 +2469,7 @@ export type SetAmlCurrenciesResponseHeaders = {
 export type SetAmlCurrenciesResult = SetAmlCurrenciesResponses['200'];
 
 /** Body of an error response of `setAmlCurrencies` (PUT /__mock/aml/currencies). */
-export type SetAmlCurrenciesError = SetAmlCurrenciesResponses['400' | '401' | '413' | '415' | '422'];
+export type SetAmlCurrenciesError = SetAmlCurrenciesResponses['400' | '401' | '403' | '413' | '415' | '422'];
 
 /**
  * Response bodies of `getAmlProvider` (GET /__mock/aml/provider) by status.
@@ -2363,6 +2483,8 @@ export type GetAmlProviderResponses = {
   };
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
 };
 
 /** Response headers of `getAmlProvider` (GET /__mock/aml/provider) by status. */
@@ -2373,13 +2495,16 @@ export type GetAmlProviderResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
 };
 
 /** Body of a successful (2xx) response of `getAmlProvider` (GET /__mock/aml/provider). */
 export type GetAmlProviderResult = GetAmlProviderResponses['200'];
 
 /** Body of an error response of `getAmlProvider` (GET /__mock/aml/provider). */
-export type GetAmlProviderError = GetAmlProviderResponses['401'];
+export type GetAmlProviderError = GetAmlProviderResponses['401' | '403'];
 
 /** Request body (application/json) of `injectChainTransaction` (POST /__mock/chain/transactions). */
 export type InjectChainTransactionBody = InjectChainTransactionRequest;
@@ -2398,6 +2523,8 @@ export type InjectChainTransactionResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
   '413': ErrorEnvelope;
   /** `unsupported_media_type`: a body was sent with a Content-Type other than JSON, or with a Content-Encoding other than gzip, deflate, br or identity. */
@@ -2417,6 +2544,9 @@ export type InjectChainTransactionResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
   '413': {
     'X-Request-Id'?: string;
   };
@@ -2432,7 +2562,7 @@ export type InjectChainTransactionResponseHeaders = {
 export type InjectChainTransactionResult = InjectChainTransactionResponses['201'];
 
 /** Body of an error response of `injectChainTransaction` (POST /__mock/chain/transactions). */
-export type InjectChainTransactionError = InjectChainTransactionResponses['400' | '401' | '413' | '415' | '422'];
+export type InjectChainTransactionError = InjectChainTransactionResponses['400' | '401' | '403' | '413' | '415' | '422'];
 
 /** Path parameters of `addChainConfirmations` (POST /__mock/chain/transactions/{hash}/confirmations). */
 export type AddChainConfirmationsPathParams = {
@@ -2457,6 +2587,8 @@ export type AddChainConfirmationsResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
   /** `not_found`: no transaction of the simulated chain has this hash. */
   '404': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
@@ -2478,6 +2610,9 @@ export type AddChainConfirmationsResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
   '404': {
     'X-Request-Id'?: string;
   };
@@ -2496,7 +2631,7 @@ export type AddChainConfirmationsResponseHeaders = {
 export type AddChainConfirmationsResult = AddChainConfirmationsResponses['200'];
 
 /** Body of an error response of `addChainConfirmations` (POST /__mock/chain/transactions/{hash}/confirmations). */
-export type AddChainConfirmationsError = AddChainConfirmationsResponses['400' | '401' | '404' | '413' | '415' | '422'];
+export type AddChainConfirmationsError = AddChainConfirmationsResponses['400' | '401' | '403' | '404' | '413' | '415' | '422'];
 
 /** Path parameters of `forceOrderEvent` (POST /__mock/orders/{order}/events). */
 export type ForceOrderEventPathParams = {
@@ -2521,6 +2656,8 @@ export type ForceOrderEventResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
   /** `not_found`: the addressed resource does not exist. */
   '404': ErrorEnvelope;
   /** `invalid_state_transition`: the machine does not allow this event from the current status. */
@@ -2544,6 +2681,9 @@ export type ForceOrderEventResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
   '404': {
     'X-Request-Id'?: string;
   };
@@ -2565,7 +2705,7 @@ export type ForceOrderEventResponseHeaders = {
 export type ForceOrderEventResult = ForceOrderEventResponses['200'];
 
 /** Body of an error response of `forceOrderEvent` (POST /__mock/orders/{order}/events). */
-export type ForceOrderEventError = ForceOrderEventResponses['400' | '401' | '404' | '409' | '413' | '415' | '422'];
+export type ForceOrderEventError = ForceOrderEventResponses['400' | '401' | '403' | '404' | '409' | '413' | '415' | '422'];
 
 /** Path parameters of `reviewVerification` (POST /__mock/verifications/{verification}/review). */
 export type ReviewVerificationPathParams = {
@@ -2590,6 +2730,8 @@ export type ReviewVerificationResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
   /** `not_found`: the addressed resource does not exist. */
   '404': ErrorEnvelope;
   /** `invalid_state_transition`: the machine does not allow this event from the current status. */
@@ -2613,6 +2755,9 @@ export type ReviewVerificationResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
   '404': {
     'X-Request-Id'?: string;
   };
@@ -2634,7 +2779,7 @@ export type ReviewVerificationResponseHeaders = {
 export type ReviewVerificationResult = ReviewVerificationResponses['200'];
 
 /** Body of an error response of `reviewVerification` (POST /__mock/verifications/{verification}/review). */
-export type ReviewVerificationError = ReviewVerificationResponses['400' | '401' | '404' | '409' | '413' | '415' | '422'];
+export type ReviewVerificationError = ReviewVerificationResponses['400' | '401' | '403' | '404' | '409' | '413' | '415' | '422'];
 
 /** Path parameters of `listInspectorRecords` (GET /__mock/inspector/records/{kind}). */
 export type ListInspectorRecordsPathParams = {
@@ -2670,6 +2815,8 @@ export type ListInspectorRecordsResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
 };
@@ -2685,6 +2832,9 @@ export type ListInspectorRecordsResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
   '422': {
     'X-Request-Id'?: string;
   };
@@ -2694,7 +2844,7 @@ export type ListInspectorRecordsResponseHeaders = {
 export type ListInspectorRecordsResult = ListInspectorRecordsResponses['200'];
 
 /** Body of an error response of `listInspectorRecords` (GET /__mock/inspector/records/{kind}). */
-export type ListInspectorRecordsError = ListInspectorRecordsResponses['400' | '401' | '422'];
+export type ListInspectorRecordsError = ListInspectorRecordsResponses['400' | '401' | '403' | '422'];
 
 /** Query parameters of `getInspectorState` (GET /__mock/inspector/state). */
 export type GetInspectorStateQuery = {
@@ -2716,6 +2866,8 @@ export type GetInspectorStateResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
   /** `validation_error` with `error.details` per field. */
   '422': ErrorEnvelope;
 };
@@ -2731,6 +2883,9 @@ export type GetInspectorStateResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
   '422': {
     'X-Request-Id'?: string;
   };
@@ -2740,7 +2895,7 @@ export type GetInspectorStateResponseHeaders = {
 export type GetInspectorStateResult = GetInspectorStateResponses['200'];
 
 /** Body of an error response of `getInspectorState` (GET /__mock/inspector/state). */
-export type GetInspectorStateError = GetInspectorStateResponses['400' | '401' | '422'];
+export type GetInspectorStateError = GetInspectorStateResponses['400' | '401' | '403' | '422'];
 
 /** Path parameters of `forceStaticAddressEvent` (POST /__mock/static-addresses/{static_address}/events). */
 export type ForceStaticAddressEventPathParams = {
@@ -2765,6 +2920,8 @@ export type ForceStaticAddressEventResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
   /** `not_found`: the addressed resource does not exist. */
   '404': ErrorEnvelope;
   /** `invalid_state_transition`: the machine does not allow this event from the current status. */
@@ -2788,6 +2945,9 @@ export type ForceStaticAddressEventResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
   '404': {
     'X-Request-Id'?: string;
   };
@@ -2809,7 +2969,7 @@ export type ForceStaticAddressEventResponseHeaders = {
 export type ForceStaticAddressEventResult = ForceStaticAddressEventResponses['200'];
 
 /** Body of an error response of `forceStaticAddressEvent` (POST /__mock/static-addresses/{static_address}/events). */
-export type ForceStaticAddressEventError = ForceStaticAddressEventResponses['400' | '401' | '404' | '409' | '413' | '415' | '422'];
+export type ForceStaticAddressEventError = ForceStaticAddressEventResponses['400' | '401' | '403' | '404' | '409' | '413' | '415' | '422'];
 
 /** Path parameters of `moderateReview` (POST /__mock/reviews/{review}/moderation). */
 export type ModerateReviewPathParams = {
@@ -2834,6 +2994,8 @@ export type ModerateReviewResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
   /** `not_found`: the addressed resource does not exist. */
   '404': ErrorEnvelope;
   /** `invalid_state_transition`: the machine does not allow this event from the current status. */
@@ -2857,6 +3019,9 @@ export type ModerateReviewResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
   '404': {
     'X-Request-Id'?: string;
   };
@@ -2878,7 +3043,7 @@ export type ModerateReviewResponseHeaders = {
 export type ModerateReviewResult = ModerateReviewResponses['200'];
 
 /** Body of an error response of `moderateReview` (POST /__mock/reviews/{review}/moderation). */
-export type ModerateReviewError = ModerateReviewResponses['400' | '401' | '404' | '409' | '413' | '415' | '422'];
+export type ModerateReviewError = ModerateReviewResponses['400' | '401' | '403' | '404' | '409' | '413' | '415' | '422'];
 
 /** Path parameters of `setReserve` (PUT /__mock/reserves/{payment_system}). */
 export type SetReservePathParams = {
@@ -2903,6 +3068,8 @@ export type SetReserveResponses = {
   '400': ErrorEnvelope;
   /** `unauthorized`: the mock was started with an admin token and `X-Mock-Admin-Token` is missing or wrong. */
   '401': ErrorEnvelope;
+  /** `cross_origin_request`: the mock has no admin token and the request came from a web page of another origin (its `Origin` is not the mock's own, `Sec-Fetch-Site` is `cross-site` or `same-site`, or its `Host` is a DNS name other than `localhost`); nothing was done. */
+  '403': ErrorEnvelope;
   /** `not_found`: the addressed resource does not exist. */
   '404': ErrorEnvelope;
   /** `payload_too_large`: the body exceeds 1 MiB, decoded. A request whose Content-Length announces more is answered at once, before its body is read, and its connection is closed. */
@@ -2924,6 +3091,9 @@ export type SetReserveResponseHeaders = {
   '401': {
     'X-Request-Id'?: string;
   };
+  '403': {
+    'X-Request-Id'?: string;
+  };
   '404': {
     'X-Request-Id'?: string;
   };
@@ -2942,7 +3112,7 @@ export type SetReserveResponseHeaders = {
 export type SetReserveResult = SetReserveResponses['200'];
 
 /** Body of an error response of `setReserve` (PUT /__mock/reserves/{payment_system}). */
-export type SetReserveError = SetReserveResponses['400' | '401' | '404' | '413' | '415' | '422'];
+export type SetReserveError = SetReserveResponses['400' | '401' | '403' | '404' | '413' | '415' | '422'];
 
 /** Every operation by operationId: its request parts and response types. */
 export interface Operations {
