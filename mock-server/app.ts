@@ -46,6 +46,7 @@ import { createPipeline } from './http/pipeline.js';
 import { rememberRoute, requestContext } from './http/request-context.js';
 import { strictResponses } from './http/strict-responses.js';
 import { trustedProxies } from './http/trusted-proxies.js';
+import { refuseOtherOrigins } from './http/other-origin-guard.js';
 import { inspectorPage } from './ui/inspector-page.js';
 import { Sandbox, type SandboxOptions } from './sandbox.js';
 import { bundledText } from './bundled-contracts.js';
@@ -174,7 +175,10 @@ export function createApp(options: AppOptions = {}): MockApp {
       sandboxControlRoutesBasePath,
       oneLayer(
         ...familyContext('control'),
-        adminGuard(options.adminToken),
+        // With an admin token, the token is the gate: a page cannot know it, nor send it without a
+        // CORS preflight the mock never grants. Without one, only the browser's headers tell a
+        // forged request from the inspector's, so those are checked instead.
+        options.adminToken === undefined ? refuseOtherOrigins() : adminGuard(options.adminToken),
         createSandboxControlRouter(controlHandlers(sandbox, faults, webhookControlOptions), { routeMiddleware: pipeline.control, onValidationError: validationFailed(sandbox, 'control') }),
         unmatched(sandboxControlRoutes, sandboxControlRoutesBasePath),
       ),
@@ -233,10 +237,10 @@ function validationFailed(sandbox: Sandbox, family: FamilyName) {
   };
 }
 
-function adminGuard(adminToken: string | undefined): express.RequestHandler {
+function adminGuard(adminToken: string): express.RequestHandler {
   const header = sandboxControlSecuritySchemes.adminToken.name;
   return (req, _res, next) => {
-    if (adminToken === undefined || isAdminToken(req.get(header), adminToken)) {
+    if (isAdminToken(req.get(header), adminToken)) {
       next();
       return;
     }
