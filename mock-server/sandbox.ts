@@ -16,11 +16,12 @@ import { createRandom, type Random } from './random.js';
 import { MemoryStore } from './store/memory/memory-store.js';
 import type { Cells, SandboxStore } from './store/sandbox-store.js';
 import { isIP } from 'node:net';
+import { randomBytes } from 'node:crypto';
 import type { Transport } from './dispatch/transport.js';
 import { createWebhookEgress, type WebhookEgress, type WebhookEgressOptions } from './dispatch/webhook-egress.js';
 import { createServices, runDueTimers, type SandboxServices } from './services.js';
 import { createWebhookEngine, type WebhookEngine, type WebhookEngineOptions } from './webhook-engine.js';
-import { WebhookFeed } from './domain/webhooks/event-feed.js';
+import { WebhookFeed, type FeedChannel } from './domain/webhooks/event-feed.js';
 import { noRecordMarks } from './domain/record-marks.js';
 import { MarkedRecords } from './domain/marked-records.js';
 import { MemoryDepositStore } from './store/memory/memory-deposits.js';
@@ -86,6 +87,8 @@ export interface SandboxGeneration {
   defaultKey: ApiKey;
   defaultSite: Site;
   readonly webhooks: WebhookEngine;
+  /** Where the generation's events go to the webhook stream's followers, once installed. */
+  readonly feed: FeedChannel;
   readonly services: SandboxServices;
 }
 
@@ -158,8 +161,12 @@ export class Sandbox {
    */
   webhookTransport: Transport;
   readonly webhookEgressIps: readonly string[];
-  /** Every emitted webhook event with its deliveries, for the control API's stream; survives resets. */
-  readonly webhookFeed = new WebhookFeed();
+  /**
+   * Every emitted webhook event with its deliveries, for the control API's stream; its followers
+   * survive resets, its backlog does not (each generation publishes as a new stream). Stream ids
+   * are eight hex digits, as the control contract's Last-Event-ID takes them.
+   */
+  readonly webhookFeed = new WebhookFeed(() => randomBytes(4).toString('hex'));
   /** The clock's setting on its way to the store: a durable store's answers wait for it (app.ts). */
   readonly clockSaves: ClockSaves;
   /** Set once a durable store's records are taken up (startMockServer); null on the memory engine. */
@@ -316,7 +323,8 @@ export class Sandbox {
     keys.adopt(this.defaultKey);
     sites.adopt(this.defaultSite);
     const transport: Transport = (request, signal) => this.webhookTransport(request, signal);
-    const webhooks = createWebhookEngine(this.store.webhooks, this.clock, random, transport, this.egress.pool, { ...this.webhookEngineOptions, feed: this.webhookFeed });
+    const feed = this.webhookFeed.channel();
+    const webhooks = createWebhookEngine(this.store.webhooks, this.clock, random, transport, this.egress.pool, { ...this.webhookEngineOptions, feed });
     const services = createServices({
       clock: this.clock,
       seed,
@@ -327,7 +335,7 @@ export class Sandbox {
       marks,
       depositStore: (fields) => this.store.deposits?.(fields) ?? new MemoryDepositStore(fields),
     });
-    return { seed, random, keys, sites, defaultKey: this.defaultKey, defaultSite: this.defaultSite, webhooks, services };
+    return { seed, random, keys, sites, defaultKey: this.defaultKey, defaultSite: this.defaultSite, webhooks, feed, services };
   }
 
   private install(generation: SandboxGeneration): void {
@@ -340,6 +348,7 @@ export class Sandbox {
     this.defaultSite = generation.defaultSite;
     this.webhooks = generation.webhooks;
     this.services = generation.services;
+    this.webhookFeed.install(generation.feed);
     if (this.dispatchIntervalMs !== null) this.webhooks.dispatcher.start(this.dispatchIntervalMs);
   }
 }

@@ -6,7 +6,7 @@ import type { DeliveryPool } from './dispatch/delivery-pool.js';
 import { Dispatcher } from './dispatch/dispatcher.js';
 import type { Transport } from './dispatch/transport.js';
 import { DeliveryMachine } from './domain/webhooks/delivery-machine.js';
-import type { WebhookFeed } from './domain/webhooks/event-feed.js';
+import type { FeedChannel } from './domain/webhooks/event-feed.js';
 import type { WebhookStore } from './store/webhook-store.js';
 import { WebhookService } from './domain/webhooks/webhook-service.js';
 import type { Random } from './random.js';
@@ -17,12 +17,12 @@ export interface WebhookEngine {
   dispatcher: Dispatcher;
 }
 
-/** What an integrator may configure (the retry schedule, when failing endpoints are disabled), and the stream's feed. */
+/** What an integrator may configure (the retry schedule, when failing endpoints are disabled), and the sandbox's channel of the stream's feed. */
 export interface WebhookEngineOptions {
   retryScheduleSeconds?: number[] | undefined;
   /** Failed deliveries in a row that disable an endpoint (0: never); default the endpoint machine's. */
   failedDeliveriesLimit?: number | undefined;
-  feed?: WebhookFeed | undefined;
+  feed?: FeedChannel | undefined;
   /** Real time, which the dispatcher's claims are leased in; default Date.now. */
   realNow?: (() => number) | undefined;
 }

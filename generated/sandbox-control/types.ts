@@ -1054,7 +1054,7 @@ export type FaultListResult = {
 
 /** One webhook event of the stream (streamWebhookEvents), with its deliveries signed as the mock sends them. */
 export type WebhookStreamEvent = {
-  /** Position in the stream (the message's `id:`), increasing by one per event. */
+  /** Position in the sandbox's stream (the message's `id:` after the stream id), 1 for the sandbox's first event and increasing by one per event. */
   sequence: number;
   event_id: string;
   /** A webhook event type of the v3 or v1 contract. */
@@ -2308,7 +2308,7 @@ export type StreamWebhookEventsQuery = {
 
 /** Header parameters of `streamWebhookEvents` (GET /__mock/webhooks/stream). */
 export type StreamWebhookEventsHeaders = {
-  /** The `id:` of the last message a reconnecting client read; the stream starts with the events after it. */
+  /** The `id:` of the last message a reconnecting client read; the stream starts with the events after it, or with the current sandbox's first kept event when the id is of another stream or a bare number. */
   'Last-Event-ID'?: string;
 };
 

@@ -27653,8 +27653,8 @@ return errors === 0;
 validate382.evaluated = {"props":{"events":true},"dynamicProps":false,"dynamicItems":false};
 
 export const streamWebhookEvents_headers = validate383;
-const schema145 = {"type":"object","properties":{"last-event-id":{"type":"string","pattern":"^[0-9]{1,15}$"}},"required":[]};
-const pattern29 = new RegExp("^[0-9]{1,15}$", "u");
+const schema145 = {"type":"object","properties":{"last-event-id":{"type":"string","pattern":"^([0-9a-f]{8}-)?[0-9]{1,15}$"}},"required":[]};
+const pattern29 = new RegExp("^([0-9a-f]{8}-)?[0-9]{1,15}$", "u");
 
 function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27671,7 +27671,7 @@ if(data["last-event-id"] !== undefined){
 let data0 = data["last-event-id"];
 if(typeof data0 === "string"){
 if(!pattern29.test(data0)){
-const err0 = {instancePath:instancePath+"/last-event-id",schemaPath:"#/properties/last-event-id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,15}$"},message:"must match pattern \""+"^[0-9]{1,15}$"+"\""};
+const err0 = {instancePath:instancePath+"/last-event-id",schemaPath:"#/properties/last-event-id/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{8}-)?[0-9]{1,15}$"},message:"must match pattern \""+"^([0-9a-f]{8}-)?[0-9]{1,15}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
 }

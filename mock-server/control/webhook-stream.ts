@@ -2,7 +2,9 @@
 // events, for `exchange-api-kit listen`. Every message is one event with its exact body and, per
 // delivery, the headers the dispatcher would send, signed with that endpoint's current secret
 // (dispatch/sign.ts), so a copy forwarded elsewhere verifies like the real delivery. A client
-// reconnecting with Last-Event-ID first gets the backlog after it.
+// reconnecting with Last-Event-ID first gets the backlog after it; with the id of an earlier
+// sandbox (before a reset or load) or of an earlier mock process, the current sandbox's backlog
+// from its start (domain/webhooks/event-feed.ts).
 import { webhookValidators as depositV1WebhookValidators } from '../../generated/deposit-v1/validators.js';
 import { webhookValidators as exchangeV3WebhookValidators } from '../../generated/exchange-v3/validators.js';
 import type { HandlerReply, SandboxControlHandlers } from '../../generated/sandbox-control/routes.js';
@@ -35,8 +37,9 @@ export function webhookStreamHandlers(sandbox: Sandbox): Pick<SandboxControlHand
       const accepts = (item: FeedItem) => wanted === undefined || wanted.includes(item.event.type);
       const send = async (item: FeedItem): Promise<void> => {
         const message = await present(sandbox, item);
-        if (res.writableEnded || res.destroyed) return;
-        res.write(`id: ${item.sequence}\nevent: webhook\ndata: ${JSON.stringify(message)}\n\n`);
+        // An item queued before a reset or load is the old sandbox's by now: it is not sent.
+        if (res.writableEnded || res.destroyed || !sandbox.webhookFeed.isCurrent(item)) return;
+        res.write(`id: ${item.position}\nevent: webhook\ndata: ${JSON.stringify(message)}\n\n`);
       };
 
       res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
@@ -46,8 +49,8 @@ export function webhookStreamHandlers(sandbox: Sandbox): Pick<SandboxControlHand
       const enqueue = (item: FeedItem): void => {
         if (accepts(item)) queue = queue.then(() => send(item)).catch(() => undefined);
       };
-      const lastSeen = Number(req.get('last-event-id') ?? Number.NaN);
-      if (Number.isInteger(lastSeen)) for (const item of sandbox.webhookFeed.since(lastSeen)) enqueue(item);
+      const lastSeen = req.get('last-event-id');
+      if (lastSeen !== undefined) for (const item of sandbox.webhookFeed.after(lastSeen)) enqueue(item);
       const unsubscribe = sandbox.webhookFeed.subscribe(enqueue);
       const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), heartbeatMs);
       heartbeat.unref();

@@ -80,7 +80,7 @@ describe('exchange-api-kit listen', () => {
     await run.until(/stream dropped .*; reconnecting in/);
     mock = await startMockServer({ seed, port: Number(port) });
     try {
-      await run.until(/connected to .*\(resuming after event 1\)/);
+      await run.until(/connected to .*\(resuming after event [0-9a-f]{8}-1\)/);
       const second = (await mockClients(mock).v1.sendSiteTestWebhook()).body.data.eventId;
       expect(await run.done).toBe(0);
       expect(received).toEqual([

@@ -1,13 +1,15 @@
 // streamWebhookEvents over real HTTP: an emitted event arrives as one server-sent message with its
 // exact body and delivery headers that verify with the endpoint's secret (a v1 site without a
-// callback URL included), the `events` filter, 422 for an unknown type, and a reconnect with
-// Last-Event-ID getting what it missed.
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+// callback URL included), the `events` filter, 422 for an unknown type, a reconnect with
+// Last-Event-ID getting what it missed, and a reset or a load starting a new stream: no event of
+// the sandbox before is sent again, and an id read before it gets the new sandbox's events from
+// its first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../../generated/runtime/client-runtime.js';
 import type { WebhookStreamEvent } from '../../generated/sandbox-control/types.js';
 import { mockClients, type MockClients } from '../../index.js';
 import { startMockServer, type RunningMockServer } from '../../mock-server/server.js';
+import { openStream as openStreamOf } from './support/event-stream.js';
 
 let mock: RunningMockServer;
 let clients: MockClients;
@@ -17,38 +19,9 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-/** Opens the stream; `next()` resolves with the next message, `close()` ends it. */
-async function openStream(query = '', headers: Record<string, string> = {}) {
-  const controller = new AbortController();
-  const response = await fetch(`${mock.url}/__mock/webhooks/stream${query}`, { headers, signal: controller.signal });
-  const messages: EventSourceMessage[] = [];
-  const waiters: (() => void)[] = [];
-  const parser = createParser({
-    onEvent: (message) => {
-      messages.push(message);
-      waiters.splice(0).forEach((wake) => wake());
-    },
-  });
-  if (response.ok) {
-    void (async () => {
-      const decoder = new TextDecoder();
-      try {
-        for await (const chunk of response.body!) parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
-      } catch {
-        // closed by the test
-      }
-    })();
-  }
-  return {
-    response,
-    messages,
-    async next(): Promise<EventSourceMessage> {
-      while (messages.length === 0) await new Promise<void>((resolve) => waiters.push(resolve));
-      return messages.shift()!;
-    },
-    close: () => controller.abort(),
-  };
-}
+const openStream = (query = '', headers: Record<string, string> = {}) => openStreamOf(mock.url, query, headers);
+/** The WebhookStreamEvent a message carries. */
+const eventOf = (message: { data: string }) => JSON.parse(message.data) as WebhookStreamEvent;
 
 describe('streamWebhookEvents', () => {
   it('streams an event with its exact body and headers signed with the site secret, for a site without a callback URL too', async () => {
@@ -58,8 +31,8 @@ describe('streamWebhookEvents', () => {
       const sent = await clients.v1.sendSiteTestWebhook();
       const message = await stream.next();
       expect(message.event).toBe('webhook');
-      const event = JSON.parse(message.data) as WebhookStreamEvent;
-      expect(message.id).toBe(String(event.sequence));
+      const event = eventOf(message);
+      expect(message.id).toMatch(new RegExp(`^[0-9a-f]{8}-${event.sequence}$`));
       expect(event).toMatchObject({ event_id: sent.body.data.eventId, event_type: 'webhook.test', family: 'v1' });
       expect(event.deliveries).toHaveLength(1);
       const [delivery] = event.deliveries;
@@ -78,7 +51,7 @@ describe('streamWebhookEvents', () => {
     const stream = await openStream('?events=api.test');
     try {
       await clients.v3.sendTestWebhook({ body: {} });
-      const event = JSON.parse((await stream.next()).data) as WebhookStreamEvent;
+      const event = eventOf(await stream.next());
       expect(event).toMatchObject({ event_type: 'api.test', family: 'v3' });
       expect(event.deliveries.map((delivery) => delivery.endpoint_id)).toEqual([created.body.result.endpoint.id]);
       expect(verifyWebhookSignature(event.body, event.deliveries[0]!.headers['X-Signature']!, created.body.result.endpoint.secret)).toBe(true);
@@ -107,16 +80,67 @@ describe('streamWebhookEvents', () => {
   it('replays what a reconnecting client missed after its Last-Event-ID', async () => {
     const first = await openStream('?events=webhook.test');
     await clients.v1.sendSiteTestWebhook();
-    const seen = JSON.parse((await first.next()).data) as WebhookStreamEvent;
+    const seenMessage = await first.next();
+    const seen = eventOf(seenMessage);
     first.close();
     const missed = await clients.v1.sendSiteTestWebhook();
-    const again = await openStream('?events=webhook.test', { 'Last-Event-ID': String(seen.sequence) });
+    const again = await openStream('?events=webhook.test', { 'Last-Event-ID': seenMessage.id! });
     try {
-      const event = JSON.parse((await again.next()).data) as WebhookStreamEvent;
+      const event = eventOf(await again.next());
       expect(event.event_id).toBe(missed.body.data.eventId);
       expect(event.sequence).toBeGreaterThan(seen.sequence);
     } finally {
       again.close();
+    }
+  });
+});
+
+// Each reset takes another seed: with the same one, the new sandbox's events would have the ids
+// of the old one's, and an old event sent again could not be told from a new one.
+let resets = 0;
+describe.each([
+  ['a reset', async () => void (await clients.control.resetSandbox({ body: { seed: 100 + (resets += 1) } }))],
+  ['a load', async () => void (await clients.control.importSandboxState({ body: (await clients.control.exportSandboxState()).body.result }))],
+])('streamWebhookEvents after %s', (_, replaceSandbox) => {
+  it('sends none of the sandbox before’s events to a client asking for every kept one (Last-Event-ID 0)', async () => {
+    await clients.v1.sendSiteTestWebhook();
+    await clients.v1.sendSiteTestWebhook();
+    await replaceSandbox();
+    const stream = await openStream('?events=webhook.test', { 'Last-Event-ID': '0' });
+    try {
+      const sent = await clients.v1.sendSiteTestWebhook();
+      expect(eventOf(await stream.next())).toMatchObject({ event_id: sent.body.data.eventId, sequence: 1 });
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('gives a client reconnecting with an id read before it the new sandbox’s events from the first, and none it missed of the old', async () => {
+    const first = await openStream('?events=webhook.test');
+    await clients.v1.sendSiteTestWebhook();
+    const seen = await first.next();
+    first.close();
+    await clients.v1.sendSiteTestWebhook(); // missed, but the old sandbox's
+    await replaceSandbox();
+    const fresh = [await clients.v1.sendSiteTestWebhook(), await clients.v1.sendSiteTestWebhook()];
+    const again = await openStream('?events=webhook.test', { 'Last-Event-ID': seen.id! });
+    try {
+      const events = [eventOf(await again.next()), eventOf(await again.next())];
+      expect(events.map((event) => event.event_id)).toEqual(fresh.map((sent) => sent.body.data.eventId));
+      expect(events.map((event) => event.sequence)).toEqual([1, 2]);
+    } finally {
+      again.close();
+    }
+  });
+
+  it('keeps a client connected through it, which then gets the new sandbox’s events', async () => {
+    const stream = await openStream('?events=webhook.test');
+    try {
+      await replaceSandbox();
+      const sent = await clients.v1.sendSiteTestWebhook();
+      expect(eventOf(await stream.next())).toMatchObject({ event_id: sent.body.data.eventId, sequence: 1 });
+    } finally {
+      stream.close();
     }
   });
 });

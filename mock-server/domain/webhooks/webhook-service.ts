@@ -9,7 +9,7 @@ import type { Random } from '../../random.js';
 import { DeliveryMachine, type DeliveryStatus } from './delivery-machine.js';
 import { clientStatusChange, defaultFailedDeliveriesLimit, statusAfterFailures } from './endpoint-machine.js';
 import { newWebhookSecret, randomUuid, secretFingerprint } from './ids.js';
-import type { WebhookFeed } from './event-feed.js';
+import type { FeedChannel } from './event-feed.js';
 import { KeyedLock } from './keyed-lock.js';
 import type {
   AttemptError,
@@ -45,7 +45,7 @@ export interface WebhookServiceOptions {
    */
   maxEndpointsPerClient?: number | undefined;
   /** Where every emitted event is announced with its deliveries (the control API's stream). */
-  feed?: WebhookFeed;
+  feed?: FeedChannel;
   /**
    * Deliveries in a row that must end failed before an endpoint is disabled (the endpoint
    * machine's failed_deliveries limit by default); 0 never disables one.
@@ -115,7 +115,7 @@ export class WebhookService {
   private readonly clock: Clock;
   private readonly random: Random;
   private readonly lock = new KeyedLock();
-  private readonly feed: WebhookFeed | undefined;
+  private readonly feed: FeedChannel | undefined;
 
   constructor(options: WebhookServiceOptions) {
     this.feed = options.feed;
