@@ -10,6 +10,7 @@ import { operationValidators as depositV1Validators } from '../../generated/depo
 import type { ExchangeV3ErrorCode } from '../../generated/exchange-v3/contract-data.js';
 import { operationValidators as exchangeV3Validators } from '../../generated/exchange-v3/validators.js';
 import type { RouteDefinition } from '../../generated/runtime/router-runtime.js';
+import { keyCallerId, siteCallerId } from '../domain/accounts/caller-ids.js';
 import type { Sandbox } from '../sandbox.js';
 import { authenticateV1, verifySignatureV1 } from './authenticate-v1.js';
 import { authenticateV3, verifySignatureV3 } from './authenticate-v3.js';
@@ -31,16 +32,17 @@ export interface Pipeline {
   control(route: RouteDefinition): RequestHandler[];
 }
 
-/** Idempotency keys are scoped per caller: the v3 key or the v1 site (one store holds both families). */
-const callerOf = (family: 'key' | 'site', caller: { id: number } | undefined) => (caller === undefined ? undefined : `${family}:${caller.id}`);
-
 export function createPipeline(sandbox: Sandbox, hooks: PipelineHooks = {}): Pipeline {
   const admitted = (route: RouteDefinition): RequestHandler[] => (hooks.admitted === undefined ? [] : [hooks.admitted(route)]);
   // Read per request: a reset keeps the store, so the records it holds are the sandbox's now.
   const records = { store: sandbox.store.idempotency, clock: sandbox.clock, maxPerCaller: sandbox.idempotencyRecordsPerCaller };
   const v3Idempotency = createIdempotency({
     ...records,
-    caller: (res: Response) => callerOf('key', requestLocals(res).key),
+    // Idempotency keys are scoped per caller: the v3 key or the v1 site (one store holds both families).
+    caller: (res: Response) => {
+      const { key } = requestLocals(res);
+      return key && keyCallerId(key);
+    },
     conflictCode: 'idempotency_conflict' satisfies ExchangeV3ErrorCode,
     validationCode: 'validation_error' satisfies ExchangeV3ErrorCode,
     fullCode: 'quota_exceeded' satisfies ExchangeV3ErrorCode,
@@ -48,7 +50,10 @@ export function createPipeline(sandbox: Sandbox, hooks: PipelineHooks = {}): Pip
   });
   const v1Idempotency = createIdempotency({
     ...records,
-    caller: (res: Response) => callerOf('site', requestLocals(res).site),
+    caller: (res: Response) => {
+      const { site } = requestLocals(res);
+      return site && siteCallerId(site);
+    },
     conflictCode: 'IDEMPOTENCY_CONFLICT' satisfies DepositV1ErrorCode,
     validationCode: 'VALIDATION_ERROR' satisfies DepositV1ErrorCode,
     fullCode: 'RATE_LIMITED' satisfies DepositV1ErrorCode,

@@ -3,6 +3,7 @@
 // that newcomer's (its idempotent answers replayed to it, its quota spent). Checked once the
 // document's keys and sites are restored, before anything is replaced.
 import type { SandboxStateLimits } from '../../generated/sandbox-control/types.js';
+import { keyCallerId, siteCallerId } from '../domain/accounts/caller-ids.js';
 import { StateRejected } from '../domain/state-rejected.js';
 import type { SandboxGeneration } from '../sandbox.js';
 
@@ -16,8 +17,8 @@ export function checkLimitsOwners(state: SandboxStateLimits, accounts: Pick<Sand
   state.usage.forEach(({ key }, index) => requireKey(key, `/limits/usage/${index}/key`));
   // A used nonce is `<key id>:<nonce>` (http/authenticate-v3.ts).
   state.nonces.forEach(({ key }, index) => requireKey(key.slice(0, Math.max(0, key.indexOf(':'))), `/limits/nonces/${index}/key`));
-  // Idempotency records are scoped as http/pipeline.ts names callers: `key:<id>`, `site:<id>`.
-  const callers = new Set([...[...keyIds].map((id) => `key:${id}`), ...accounts.sites.all().map((site) => `site:${site.id}`)]);
+  // Idempotency records are scoped by caller id (http/pipeline.ts).
+  const callers = new Set([...accounts.keys.all().map(keyCallerId), ...accounts.sites.all().map(siteCallerId)]);
   state.idempotency.forEach(({ caller }, index) => {
     if (!callers.has(caller)) throw new StateRejected(`/limits/idempotency/${index}/caller`, `no key or site is the caller ${JSON.stringify(caller)}`);
   });

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { bundledDocument } from '../../bundled-contracts.js';
 import type { Clock } from '../../clock.js';
 import type { Random } from '../../random.js';
+import { isSiteCallerId, siteCallerId } from '../accounts/caller-ids.js';
 import type { Site } from '../accounts/sites.js';
 import { isDepositV1Webhook, type DepositV1Webhook } from '../accounts/deposit-webhook-events.js';
 import { randomUuid, secretFingerprint } from './ids.js';
@@ -59,14 +60,14 @@ function isFinalType(type: string): boolean {
   return siteWebhookCatalog().find((entry) => entry.type === type)?.isFinal ?? false;
 }
 
-/** The engine's client id of a site; never a v3 client's (those are numbers). */
+/** The engine's client id of a site: its caller id, never a v3 client's (those are numbers). */
 export function siteClientId(site: Pick<Site, 'id'>): string {
-  return `site:${site.id}`;
+  return siteCallerId(site);
 }
 
 /** Whether an engine client id is a v1 site's (siteClientId) rather than a v3 client's. */
 export function isSiteClientId(clientId: string): boolean {
-  return clientId.startsWith('site:');
+  return isSiteCallerId(clientId);
 }
 
 /** A uuid-shaped id fixed per site, so the endpoint is found again without an index. */
