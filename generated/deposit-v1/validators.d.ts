@@ -5,6 +5,8 @@ import type { ErrorObject } from 'ajv';
 export interface Validator {
   (data: unknown): boolean;
   errors?: ErrorObject[] | null;
+  /** A request part's oneOf and anyOf: where each applies (`*`: any item or key) and its branches in words. */
+  readonly unions?: readonly { readonly at: string; readonly keyword: 'oneOf' | 'anyOf'; readonly choices: readonly string[] }[];
 }
 
 /** The validators of one operation; parts it does not have are absent. */

@@ -9363,6 +9363,8 @@ export const depositPaidPartialWebhook_body = depositConfirmingWebhook_body;
 export const depositExpiredWebhook_body = depositConfirmingWebhook_body;
 export const depositLatePaymentWebhook_body = depositConfirmingWebhook_body;
 export const depositRevivedWebhook_body = depositConfirmingWebhook_body;
+depositConfirmingWebhook_body.unions = [{"at":"/data/deposit/transaction","keyword":"anyOf","choices":["an object with hash, amount, fromAddress, confirmations, requiredConfirmations, blockHeight, detectedAt and confirmedAt","null"]},{"at":"/data/deposit/staticAddress","keyword":"anyOf","choices":["an object with uuid and orderId","null"]}];
+depositSweptWebhook_body.unions = [{"at":"/data/deposit/transaction","keyword":"anyOf","choices":["an object with hash, amount, fromAddress, confirmations, requiredConfirmations, blockHeight, detectedAt and confirmedAt","null"]},{"at":"/data/deposit/staticAddress","keyword":"anyOf","choices":["an object with uuid and orderId","null"]}];
 export const operationValidators = {
   listAssets: {
     responses: {

@@ -31364,6 +31364,10 @@ export const rotateWebhookSecret_path = getWebhookEndpoint_path;
 export const updateWebhookEndpoint_response_200 = getWebhookEndpoint_response_200;
 export const orderStatusChangedWebhook_headers = orderCreatedWebhook_headers;
 export const apiTestWebhook_headers = orderCreatedWebhook_headers;
+preflightOrder_body.unions = [{"at":"","keyword":"oneOf","choices":["an object with quote_id","an object with route_id and amount"]}];
+createOrder_body.unions = [{"at":"","keyword":"oneOf","choices":["an object with quote_id","an object with route_id and amount"]}];
+orderCreatedWebhook_body.unions = [{"at":"/data/order/verification/status","keyword":"oneOf","choices":["\"pending\" or \"in_review\" or \"approved\" or \"rejected\" or \"expired\"","null"]}];
+orderStatusChangedWebhook_body.unions = [{"at":"/data/order/verification/status","keyword":"oneOf","choices":["\"pending\" or \"in_review\" or \"approved\" or \"rejected\" or \"expired\"","null"]}];
 export const operationValidators = {
   ping: {
     headers: ping_headers,

@@ -24,6 +24,7 @@ import addFormatsModule from 'ajv-formats';
 import type { JsonObject } from '../load.js';
 import type { ContractModel, OperationModel, ParameterModel, SchemaRef } from '../model.js';
 import { banner, type GeneratedFile } from './file.js';
+import { unionChoices } from './union-choices.js';
 
 // ajv and ajv-formats are CommonJS with a default export; under NodeNext it sits on `.default`.
 const Ajv2020 = Ajv2020Module.default;
@@ -83,6 +84,7 @@ export function emitValidators(model: ContractModel): GeneratedFile[] {
     banner(model.source),
     moduleCode,
     ...aliases(entries),
+    ...requestUnions(model, entries, [...operations, ...webhooks.map((w) => w.exports)]),
     `export const operationValidators = ${operationIndex(operations)};`,
     `export const webhookValidators = ${objectLiteral(webhooks.map(({ event, exports }) => [event, exports.parts.body ?? 'undefined']))};`,
     '',
@@ -208,6 +210,20 @@ function extensionKeywords(document: unknown): string[] {
   return [...found].sort();
 }
 
+/**
+ * The oneOf and anyOf choices of each request part's validator, as its `unions` property: the
+ * router words a union's error with them (runtime/union-errors.ts).
+ */
+function requestUnions(model: ContractModel, entries: Entry[], exports: OperationExports[]): string[] {
+  const requestParts = new Set(exports.flatMap((op) => Object.values(op.parts)));
+  const document = model.document as unknown as JsonObject;
+  return entries.flatMap(({ exportNames, schema }) => {
+    if (!exportNames.some((name) => requestParts.has(name))) return [];
+    const unions = unionChoices(document, schema);
+    return unions.length === 0 ? [] : [`${exportNames[0]!}.unions = ${JSON.stringify(unions)};`];
+  });
+}
+
 // One export per entry: standalone code would repeat a function exported under two names.
 function entryMapping(name: string, entries: Entry[]): Record<string, string> {
   return Object.fromEntries(entries.map((e) => [e.exportNames[0]!, `${contractUri(name)}#/$defs/${e.exportNames[0]!}`]));
@@ -286,6 +302,8 @@ function declarations(
     'export interface Validator {',
     '  (data: unknown): boolean;',
     '  errors?: ErrorObject[] | null;',
+    '  /** A request part\'s oneOf and anyOf: where each applies (`*`: any item or key) and its branches in words. */',
+    "  readonly unions?: readonly { readonly at: string; readonly keyword: 'oneOf' | 'anyOf'; readonly choices: readonly string[] }[];",
     '}',
     '',
     '/** The validators of one operation; parts it does not have are absent. */',
