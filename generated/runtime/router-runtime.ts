@@ -13,6 +13,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ErrorFormat } from './client-errors.js';
 import { errorBody, successBody, type ResponseIds } from './server-envelope.js';
 import { jsonChunk } from './serialized-json.js';
+import { withoutSchemaWrappers, type UnionChoices } from './union-errors.js';
 
 /** The scalar type a parameter's raw string is coerced to (for arrays: the items' type). */
 export type ScalarKind = 'string' | 'integer' | 'number' | 'boolean';
@@ -49,6 +50,7 @@ export interface RouteDefinition {
 /** The part of an ajv error this runtime reads. */
 export interface ValidationErrorObject {
   instancePath: string;
+  schemaPath: string;
   keyword: string;
   params: Record<string, unknown>;
   message?: string;
@@ -57,6 +59,8 @@ export interface ValidationErrorObject {
 export interface RequestValidator {
   (data: unknown): boolean;
   errors?: readonly ValidationErrorObject[] | null;
+  /** Its oneOf and anyOf choices, from the contract (generated validators carry them). */
+  readonly unions?: readonly UnionChoices[];
 }
 
 /** The validators of one operation, as generated validators.js exports them. */
@@ -549,13 +553,13 @@ function validateRequest(route: RouteDefinition, validators: OperationValidators
   if (request.body === undefined) {
     if (route.body.required) add(details, 'body', 'is required');
   } else if (validators.body !== undefined && !validators.body(request.body)) {
-    addErrors(details, 'body', validators.body.errors ?? [], false);
+    addErrors(details, 'body', validators.body, false);
   }
   return details;
 }
 
 function checkParameters(details: ValidationDetails, location: 'path' | 'query' | 'headers', validate: RequestValidator | undefined, data: unknown): void {
-  if (validate !== undefined && !validate(data)) addErrors(details, location, validate.errors ?? [], true);
+  if (validate !== undefined && !validate(data)) addErrors(details, location, validate, true);
 }
 
 function isJson(contentType: string): boolean {
@@ -566,8 +570,8 @@ function isJson(contentType: string): boolean {
  * Parameters are reported by name (`query.filter[status]`), with any deeper position in the
  * message; body errors by their full dot path (`body.requisites.to_address`).
  */
-function addErrors(details: ValidationDetails, location: string, errors: readonly ValidationErrorObject[], byParameter: boolean): void {
-  for (const error of errors) {
+function addErrors(details: ValidationDetails, location: string, validate: RequestValidator, byParameter: boolean): void {
+  for (const error of withoutSchemaWrappers(validate.errors ?? [], validate.unions)) {
     const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
     const property = propertyOf(error);
     if (property !== undefined) segments.push(property);

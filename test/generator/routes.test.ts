@@ -93,6 +93,7 @@ async function generatedFiles(model: ContractModel): Promise<GeneratedFile[]> {
     runtime('router-runtime.ts'),
     runtime('serialized-json.ts'),
     runtime('field-errors.ts'),
+    runtime('union-errors.ts'),
     runtime('server-envelope.ts'),
     runtime('server-security.ts'),
     runtime('server-idempotency.ts'),

@@ -1,0 +1,93 @@
+// A validator (ajv, allErrors) reports how it walked a schema, not only what is wrong: an
+// `if` adds `must match "then" schema` beside the `then` branch's own error, and a oneOf or
+// anyOf adds `must match exactly one schema in oneOf` after the errors of every branch it
+// tried, including those of branches meant for another kind of value (`must be object` for a
+// number). An integrator wants the field and what is wrong with it. So:
+// - `if` wrappers are dropped: the `then`/`else` branch's errors say what is wrong;
+// - a oneOf/anyOf keeps the specific errors of its branches and drops itself and the errors
+//   that only tell its branches apart: a `type` or a missing or extra property at the union's
+//   own place, a `const` anywhere below it;
+// - when no specific error is left (or several branches each have one at the union's own
+//   place: alternatives, none of them required), the union answers with one message naming
+//   its choices, read from the contract at generate time (the validator's `unions`).
+// Same errors in, same errors out: the answer to a request does not vary.
+
+/** The part of an ajv error this module reads and writes. */
+export interface UnionValidationError {
+  instancePath: string;
+  schemaPath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** A request part's oneOf or anyOf, as generated validators list them in their `unions`. */
+export interface UnionChoices {
+  /** The instancePath it validates, `*` standing for any array item or object key. */
+  at: string;
+  keyword: 'oneOf' | 'anyOf';
+  choices: readonly string[];
+}
+
+/** The errors an integrator should read, in the validator's order. */
+export function withoutSchemaWrappers<Error extends UnionValidationError>(errors: readonly Error[], unions: readonly UnionChoices[] = []): Error[] {
+  const kept: Error[] = [];
+  for (const error of errors) {
+    if (error.keyword === 'if') continue;
+    if (error.keyword !== 'oneOf' && error.keyword !== 'anyOf') {
+      kept.push(error);
+      continue;
+    }
+    // A union's branch errors come before it, at its place or below.
+    const branchErrors = kept.filter((earlier) => isAtOrBelow(earlier.instancePath, error.instancePath));
+    const selectors = branchErrors.filter((earlier) => tellsBranchesApart(earlier, error.instancePath));
+    const specific = branchErrors.filter((earlier) => !selectors.includes(earlier));
+    const drop = specific.length > 0 && !areAlternatives(specific, error) ? selectors : branchErrors;
+    removeAll(kept, drop);
+    if (drop === branchErrors) kept.push(choiceError(error, unions));
+  }
+  return kept;
+}
+
+function isAtOrBelow(path: string, union: string): boolean {
+  return path === union || path.startsWith(`${union}/`);
+}
+
+/** An error that says a branch is for another kind of value, not what is wrong with this one. */
+function tellsBranchesApart(error: UnionValidationError, unionPath: string): boolean {
+  if (error.keyword === 'const') return true;
+  if (error.instancePath !== unionPath) return false;
+  return ['type', 'required', 'additionalProperties', 'unevaluatedProperties'].includes(error.keyword);
+}
+
+/**
+ * Specific errors at the union's own place from two or more of its branches (`must be a valid
+ * ipv4`, `must be a valid ipv6`) are alternatives: the value needs only one of them. Branches
+ * written inline are told apart by their schema path; those behind a `$ref` count as one.
+ */
+function areAlternatives(specific: readonly UnionValidationError[], union: UnionValidationError): boolean {
+  const prefix = `${union.schemaPath}/`;
+  const branches = new Set(
+    specific.filter((error) => error.instancePath === union.instancePath && error.keyword !== 'oneOf' && error.keyword !== 'anyOf')
+      .map((error) => (error.schemaPath.startsWith(prefix) ? error.schemaPath.slice(prefix.length).split('/')[0] : 'referenced')),
+  );
+  return branches.size > 1;
+}
+
+/** The union's own error, worded with its choices when the contract's are known. */
+function choiceError<Error extends UnionValidationError>(union: Error, unions: readonly UnionChoices[]): Error {
+  const found = unions.find((candidate) => candidate.keyword === union.keyword && matches(candidate.at, union.instancePath));
+  if (found === undefined) return union;
+  const lead = union.keyword === 'oneOf' ? 'must be exactly one of' : 'must be one of';
+  return { ...union, params: { ...union.params, choices: found.choices }, message: `${lead}: ${found.choices.join('; ')}` };
+}
+
+function matches(pattern: string, instancePath: string): boolean {
+  const expected = pattern.split('/');
+  const actual = instancePath.split('/');
+  return expected.length === actual.length && expected.every((segment, i) => segment === '*' || segment === actual[i]);
+}
+
+function removeAll<Item>(list: Item[], items: readonly Item[]): void {
+  for (let i = list.length - 1; i >= 0; i -= 1) if (items.includes(list[i]!)) list.splice(i, 1);
+}
