@@ -79,6 +79,8 @@ export interface ContractModel {
   securitySchemes: Record<string, JsonObject>;
   /** How error bodies look (`info.x-error-format`): the v3 envelope or the v1 error body. */
   errorFormat: 'v3-envelope' | 'v1';
+  /** The largest request body the contract takes (`info.x-body-limit-bytes`), if it names one. */
+  bodyLimitBytes: number | undefined;
   /**
    * The error catalog (`x-error-codes`), in the contract's order; the failures of the generated
    * middleware each code answers: `securityFailure` (`x-security-failure`), `idempotencyFailures`
@@ -129,6 +131,7 @@ export function buildContractModel(contract: LoadedContract): ContractModel {
     webhooks,
     securitySchemes,
     errorFormat: info['x-error-format'] === 'v1' ? 'v1' : 'v3-envelope',
+    bodyLimitBytes: typeof info['x-body-limit-bytes'] === 'number' ? info['x-body-limit-bytes'] : undefined,
     errorCatalog: array(doc['x-error-codes']).map((entry) => {
       const { code, status, condition, 'x-security-failure': securityFailure, 'x-idempotency-failure': idempotency, 'x-limit-failure': limit } = object(entry);
       return {

@@ -108,24 +108,25 @@ function appFile(): string {
     const camel = camelCase(family.name);
     const steps = routeSteps(family).map((step) => step.slice(0, step.indexOf('(')));
     return [
-      `import { create${pascalCase(family.name)}Router, ${camel}RoutesBasePath, ${steps.join(', ')} } from './generated/${family.name}/routes.js';`,
+      `import { ${camel}BodyParser, create${pascalCase(family.name)}Router, ${camel}RoutesBasePath, ${camel}Unmatched, ${steps.join(', ')} } from './generated/${family.name}/routes.js';`,
       `import { ${camel}Handlers } from './handlers/${family.name}/index.js';`,
       ...(family.limited ? [`import { ${camel}Meter } from './${family.name}-meter.js';`] : []),
     ];
   });
   const mounts = families.map((family) => {
     const camel = camelCase(family.name);
-    return `  app.use(${camel}RoutesBasePath, create${pascalCase(family.name)}Router(${camel}Handlers, { routeMiddleware: inOrder(${routeSteps(family).join(', ')}) }));`;
+    const router = `create${pascalCase(family.name)}Router(${camel}Handlers, { routeMiddleware: inOrder(${routeSteps(family).join(', ')}) })`;
+    return `  app.use(${camel}RoutesBasePath, ${camel}BodyParser(), ${router}, ${camel}Unmatched());`;
   });
   return `${header}
-// The express app: a JSON body parser that keeps the raw body (signatures cover it), then the
-// generated routers: each checks the caller (security.ts), the scope and the signature, counts
-// the request against the caller's limits (the meter), replays or refuses a repeated idempotency
-// key (idempotency-store.ts), parses and validates the request, and answers failures in the
-// contract's envelope, before your handlers.
+// The express app: per family, under its base path, the contract's JSON body parser (its body
+// limit, the raw body kept for signatures), then the generated router: it checks the caller
+// (security.ts), the scope and the signature, counts the request against the caller's limits
+// (the meter), replays or refuses a repeated idempotency key (idempotency-store.ts), parses and
+// validates the request, and answers failures in the contract's envelope, before your handlers;
+// last, the contract's 404 and 405 for what no operation takes.
 import express, { type Express, type RequestHandler } from 'express';
 import type { RouteDefinition } from './generated/runtime/router-runtime.js';
-import { keepRawBody } from './generated/runtime/server-security.js';
 ${imports.join('\n')}
 import { memoryIdempotencyStore } from './idempotency-store.js';
 import { ${families.map((family) => `${camelCase(family.name)}Callers`).join(', ')} } from './security.js';
@@ -138,7 +139,6 @@ const inOrder = (...steps: RouteMiddleware[]): RouteMiddleware => (route) => ste
 export function createApp(): Express {
   const app = express();
   const idempotencyStore = memoryIdempotencyStore();
-  app.use(express.json({ limit: '1mb', verify: keepRawBody }));
 ${mounts.join('\n')}
   return app;
 }

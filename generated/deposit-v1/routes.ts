@@ -21,6 +21,7 @@ import {
   type SuccessReply,
   type TypedReply,
 } from '../runtime/router-runtime.js';
+import { jsonBodyParser, unmatchedRequests } from '../runtime/server-transport.js';
 import {
   securityMiddleware,
   type SecurityFailure,
@@ -392,8 +393,26 @@ export const depositV1Routes: readonly RouteDefinition[] = [
   },
 ];
 
-/** The contract's error format and the catalog codes the router answers with itself (failed validation, no handler). */
-export const depositV1RouterErrors: ContractErrors = { format: 'v1', validation: { code: 'VALIDATION_ERROR', status: 422 }, notImplemented: { code: 'NOT_IMPLEMENTED', status: 501 } };
+/** The contract's error format and the catalog codes the router answers with itself (failed validation, no handler, refused transport), and its body limit. */
+export const depositV1RouterErrors: ContractErrors = { format: 'v1', validation: { code: 'VALIDATION_ERROR', status: 422 }, notImplemented: { code: 'NOT_IMPLEMENTED', status: 501 }, transport: { 'malformed-body': { code: 'BAD_REQUEST', status: 400 }, 'payload-too-large': { code: 'PAYLOAD_TOO_LARGE', status: 413 }, 'unsupported-media-type': { code: 'UNSUPPORTED_MEDIA_TYPE', status: 415 }, 'not-found': { code: 'NOT_FOUND', status: 404 }, 'method-not-allowed': { code: 'METHOD_NOT_ALLOWED', status: 405 } }, bodyLimitBytes: 65536 };
+
+/**
+ * The body parser of this contract's operations (JSON up to its body limit, the raw body kept for
+ * signatures), answering a body of another content type than its operation takes, one that does
+ * not parse or one too large in the contract's envelope: mount it at depositV1RoutesBasePath
+ * before the router.
+ */
+export function depositV1BodyParser(): RequestHandler[] {
+  return jsonBodyParser(depositV1Routes, depositV1RouterErrors);
+}
+
+/**
+ * The contract's 404 for a path no operation has, and its 405 (with Allow) for a method the path
+ * does not take: mount it at depositV1RoutesBasePath after the router.
+ */
+export function depositV1Unmatched(): RequestHandler {
+  return unmatchedRequests(depositV1Routes, depositV1RouterErrors);
+}
 
 /** The contract's 501 answer: what an operation that is not implemented yet returns. */
 export function depositV1NotImplemented(context: HandlerContext): NotImplementedReply {

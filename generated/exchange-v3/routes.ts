@@ -21,6 +21,7 @@ import {
   type SuccessReply,
   type TypedReply,
 } from '../runtime/router-runtime.js';
+import { jsonBodyParser, unmatchedRequests } from '../runtime/server-transport.js';
 import {
   securityMiddleware,
   type SecurityFailure,
@@ -1300,8 +1301,26 @@ export const exchangeV3Routes: readonly RouteDefinition[] = [
   },
 ];
 
-/** The contract's error format and the catalog codes the router answers with itself (failed validation, no handler). */
-export const exchangeV3RouterErrors: ContractErrors = { format: 'v3-envelope', validation: { code: 'validation_error', status: 422 }, notImplemented: { code: 'not_implemented', status: 501 } };
+/** The contract's error format and the catalog codes the router answers with itself (failed validation, no handler, refused transport), and its body limit. */
+export const exchangeV3RouterErrors: ContractErrors = { format: 'v3-envelope', validation: { code: 'validation_error', status: 422 }, notImplemented: { code: 'not_implemented', status: 501 }, transport: { 'malformed-body': { code: 'bad_request', status: 400 }, 'payload-too-large': { code: 'payload_too_large', status: 413 }, 'unsupported-media-type': { code: 'unsupported_media_type', status: 415 }, 'not-found': { code: 'not_found', status: 404 }, 'method-not-allowed': { code: 'method_not_allowed', status: 405 } }, bodyLimitBytes: 1048576 };
+
+/**
+ * The body parser of this contract's operations (JSON up to its body limit, the raw body kept for
+ * signatures), answering a body of another content type than its operation takes, one that does
+ * not parse or one too large in the contract's envelope: mount it at exchangeV3RoutesBasePath
+ * before the router.
+ */
+export function exchangeV3BodyParser(): RequestHandler[] {
+  return jsonBodyParser(exchangeV3Routes, exchangeV3RouterErrors);
+}
+
+/**
+ * The contract's 404 for a path no operation has, and its 405 (with Allow) for a method the path
+ * does not take: mount it at exchangeV3RoutesBasePath after the router.
+ */
+export function exchangeV3Unmatched(): RequestHandler {
+  return unmatchedRequests(exchangeV3Routes, exchangeV3RouterErrors);
+}
 
 /** The contract's 501 answer: what an operation that is not implemented yet returns. */
 export function exchangeV3NotImplemented(context: HandlerContext): NotImplementedReply {

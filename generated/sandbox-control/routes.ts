@@ -21,6 +21,7 @@ import {
   type SuccessReply,
   type TypedReply,
 } from '../runtime/router-runtime.js';
+import { jsonBodyParser, unmatchedRequests } from '../runtime/server-transport.js';
 import {
   securityMiddleware,
   type SecurityFailure,
@@ -580,8 +581,26 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
   },
 ];
 
-/** The contract's error format and the catalog codes the router answers with itself (failed validation, no handler). */
-export const sandboxControlRouterErrors: ContractErrors = { format: 'v3-envelope', validation: { code: 'validation_error', status: 422 }, notImplemented: { code: 'not_implemented', status: 501 } };
+/** The contract's error format and the catalog codes the router answers with itself (failed validation, no handler, refused transport), and its body limit. */
+export const sandboxControlRouterErrors: ContractErrors = { format: 'v3-envelope', validation: { code: 'validation_error', status: 422 }, notImplemented: { code: 'not_implemented', status: 501 }, transport: { 'malformed-body': { code: 'bad_request', status: 400 }, 'payload-too-large': { code: 'payload_too_large', status: 413 }, 'unsupported-media-type': { code: 'unsupported_media_type', status: 415 }, 'not-found': { code: 'not_found', status: 404 }, 'method-not-allowed': { code: 'method_not_allowed', status: 405 } }, bodyLimitBytes: 1048576 };
+
+/**
+ * The body parser of this contract's operations (JSON up to its body limit, the raw body kept for
+ * signatures), answering a body of another content type than its operation takes, one that does
+ * not parse or one too large in the contract's envelope: mount it at sandboxControlRoutesBasePath
+ * before the router.
+ */
+export function sandboxControlBodyParser(): RequestHandler[] {
+  return jsonBodyParser(sandboxControlRoutes, sandboxControlRouterErrors);
+}
+
+/**
+ * The contract's 404 for a path no operation has, and its 405 (with Allow) for a method the path
+ * does not take: mount it at sandboxControlRoutesBasePath after the router.
+ */
+export function sandboxControlUnmatched(): RequestHandler {
+  return unmatchedRequests(sandboxControlRoutes, sandboxControlRouterErrors);
+}
 
 /** The contract's 501 answer: what an operation that is not implemented yet returns. */
 export function sandboxControlNotImplemented(context: HandlerContext): NotImplementedReply {

@@ -65,12 +65,26 @@ function literal(value: unknown): string {
  */
 function contractErrors(model: ContractModel): ContractErrors {
   const validation = model.errorCatalog.find((entry) => entry.code.toLowerCase() === 'validation_error');
-  const notImplemented = model.errorCatalog.find((entry) => entry.status === 501);
   return {
     format: model.errorFormat,
     validation: { code: validation?.code ?? 'validation_error', status: validation?.status ?? 422 },
-    notImplemented: { code: notImplemented?.code ?? 'not_implemented', status: 501 },
+    notImplemented: firstOf(model, 501, 'not_implemented'),
+    // Each of these statuses has one meaning in HTTP, so the catalog's code of that status is it.
+    transport: {
+      'malformed-body': firstOf(model, 400, 'bad_request'),
+      'payload-too-large': firstOf(model, 413, 'payload_too_large'),
+      'unsupported-media-type': firstOf(model, 415, 'unsupported_media_type'),
+      'not-found': firstOf(model, 404, 'not_found'),
+      'method-not-allowed': firstOf(model, 405, 'method_not_allowed'),
+    },
+    bodyLimitBytes: model.bodyLimitBytes,
   };
+}
+
+/** The catalog's first code of a status, else `fallback` with that status. */
+function firstOf(model: ContractModel, status: number, fallback: string): CatalogCode {
+  const entry = model.errorCatalog.find((e) => e.status === status);
+  return { code: entry?.code ?? fallback, status };
 }
 
 /**
@@ -84,11 +98,7 @@ function securityFailures(model: ContractModel): Record<SecurityFailure, Catalog
     const entry = model.errorCatalog.find((e) => e.securityFailure === failure);
     return entry === undefined ? undefined : { code: entry.code, status: entry.status };
   };
-  const firstOf = (status: number, fallback: string): CatalogCode => {
-    const entry = model.errorCatalog.find((e) => e.status === status);
-    return { code: entry?.code ?? fallback, status };
-  };
-  const missing = marked('credentials-missing') ?? firstOf(401, 'unauthorized');
+  const missing = marked('credentials-missing') ?? firstOf(model, 401, 'unauthorized');
   const invalid = marked('signature-invalid') ?? missing;
   return {
     'credentials-missing': missing,
@@ -97,7 +107,7 @@ function securityFailures(model: ContractModel): Record<SecurityFailure, Catalog
     'signature-invalid': invalid,
     'signature-expired': marked('signature-expired') ?? invalid,
     'signature-replayed': marked('signature-replayed') ?? invalid,
-    'scope-denied': marked('scope-denied') ?? firstOf(403, 'forbidden'),
+    'scope-denied': marked('scope-denied') ?? firstOf(model, 403, 'forbidden'),
   };
 }
 

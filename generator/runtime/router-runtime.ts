@@ -154,7 +154,17 @@ export interface ContractErrors {
   format: ErrorFormat;
   validation: CatalogCode;
   notImplemented: CatalogCode;
+  /**
+   * The codes of a request refused before the router takes it (server-transport.ts): a body that
+   * is not well-formed JSON, too large or of another content type than its operation takes; a
+   * path the contract does not have; a method its path does not take.
+   */
+  transport: Record<TransportFailure, CatalogCode>;
+  /** The largest body the contract takes (`info.x-body-limit-bytes`); undefined when it names none. */
+  bodyLimitBytes: number | undefined;
 }
+
+export type TransportFailure = 'malformed-body' | 'payload-too-large' | 'unsupported-media-type' | 'not-found' | 'method-not-allowed';
 
 export interface RouterOptions {
   /** Answers a request that fails validation; default: the contract's validation code in its envelope, `error.details` and `error.locations` per field (fieldErrors). */
@@ -548,7 +558,7 @@ function validateRequest(route: RouteDefinition, validators: OperationValidators
   checkParameters(details, 'query', validators.query, request.query);
   checkParameters(details, 'headers', validators.headers, request.headers);
   // Other media types (multipart uploads) reach the handler as the app's parser left them.
-  if (route.body === undefined || !isJson(route.body.contentType)) return details;
+  if (route.body === undefined || !isJsonMediaType(route.body.contentType)) return details;
   if (request.body === undefined) {
     if (route.body.required) add(details, 'body', 'is required');
   } else if (validators.body !== undefined && !validators.body(request.body)) {
@@ -561,7 +571,8 @@ function checkParameters(details: ValidationDetails, location: 'path' | 'query' 
   if (validate !== undefined && !validate(data)) addErrors(details, location, validate, true);
 }
 
-function isJson(contentType: string): boolean {
+/** Whether a media type is JSON: `application/json` or a `+json` type, parameters ignored. */
+export function isJsonMediaType(contentType: string): boolean {
   return /^application\/(?:[\w.-]+\+)?json$/i.test(contentType.split(';')[0]!.trim());
 }
 

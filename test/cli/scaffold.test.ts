@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
 import { runConformance } from '../../conformance/index.js';
 import { depositV1Routes } from '../../generated/deposit-v1/routes.js';
-import { exchangeV3LimitHeaders, exchangeV3Routes } from '../../generated/exchange-v3/routes.js';
+import { exchangeV3ErrorCodes } from '../../generated/exchange-v3/contract-data.js';
+import { exchangeV3LimitHeaders, exchangeV3RouterErrors, exchangeV3Routes } from '../../generated/exchange-v3/routes.js';
 import { repoRoot } from '../support/contracts.js';
 
 const project = mkdtempSync(join(tmpdir(), 'exchange-api-kit-scaffold-'));
@@ -84,6 +85,35 @@ describe('exchange-api-kit scaffold', () => {
     // The 501 answers themselves are well-formed envelopes of the catalog: no other aspect fails.
     expect(statusRows.filter((result) => result.outcome === 'fail' && !result.reason.startsWith('not implemented'))).toEqual([]);
     expect(report.results.filter((result) => result.check.startsWith('response:') && result.check !== 'response:status' && result.outcome === 'fail')).toEqual([]);
+  });
+
+  it('answers a body it cannot take, an unknown path and a wrong method in the contract\'s envelope', { timeout: 120_000 }, async () => {
+    const baseUrl = await start();
+    const send = async (method: string, path: string, contentType?: string, body?: string | Uint8Array) => {
+      const headers: Record<string, string> = { authorization: `Bearer ${credentials.token}`, ...(contentType === undefined ? {} : { 'content-type': contentType }) };
+      const response = await fetch(`${baseUrl}/api/v3${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+      const text = await response.text();
+      return { status: response.status, type: response.headers.get('content-type'), allow: response.headers.get('allow'), requestId: response.headers.get('x-request-id'), text };
+    };
+    const quotes = '/private/exchange/quotes';
+    const tooLarge = JSON.stringify({ route_id: 1, padding: 'x'.repeat(exchangeV3RouterErrors.bodyLimitBytes!) });
+    const answers = {
+      bad_request: await send('POST', quotes, 'application/json', '{"route_id":1,'),
+      unsupported_media_type: await send('POST', quotes, 'text/plain', '{"route_id":1}'),
+      payload_too_large: await send('POST', quotes, 'application/json', tooLarge),
+      not_found: await send('GET', '/private/nope'),
+      method_not_allowed: await send('PUT', '/private/ping'),
+    };
+    // Bytes, so fetch adds no Content-Type: such a body is read as JSON, as the mock reads it.
+    const untyped = await send('POST', quotes, undefined, new TextEncoder().encode('{"route_id":1,'));
+    await stop();
+    for (const [code, answer] of Object.entries(answers)) {
+      expect({ code, status: answer.status, type: answer.type }).toEqual({ code, status: exchangeV3ErrorCodes[code as keyof typeof exchangeV3ErrorCodes].status, type: expect.stringMatching(/^application\/json/) });
+      const body = JSON.parse(answer.text) as { state: number; result: unknown; error: { code: string }; meta: { request_id: string } };
+      expect(body).toMatchObject({ state: 1, result: null, error: { code }, meta: { request_id: answer.requestId } });
+    }
+    expect(answers.method_not_allowed.allow).toBe('GET');
+    expect({ status: untyped.status, body: JSON.parse(untyped.text) }).toMatchObject({ status: answers.bad_request.status, body: { error: { code: 'bad_request' } } });
   });
 
   it('implementing ping and a list makes their checks pass; a second scaffold keeps that code', { timeout: 120_000 }, async () => {

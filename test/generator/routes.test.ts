@@ -99,6 +99,7 @@ async function generatedFiles(model: ContractModel): Promise<GeneratedFile[]> {
     runtime('server-idempotency.ts'),
     runtime('request-fingerprint.ts'),
     runtime('server-limits.ts'),
+    runtime('server-transport.ts'),
     runtime('client-signing.ts'),
     runtime('client-errors.ts'),
     emitContractData(model),
