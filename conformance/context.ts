@@ -85,6 +85,24 @@ export class RunContext {
     });
   }
 
+  /**
+   * Authenticates a request built by hand (bytes the generated clients never send) as the
+   * family's client would: the v3 Bearer token, signed when the key must sign; the v1 site's
+   * signature. False when the run has no credentials for the family.
+   */
+  async authenticate(family: FamilyName, request: Parameters<RequestSigner>[0]): Promise<boolean> {
+    if (family === 'v1') {
+      if (this.v1Credentials === undefined) return false;
+      await this.signer(depositV1SignatureScheme, this.v1Credentials)(request);
+      return true;
+    }
+    const credentials = this.v3Credentials;
+    if (credentials === undefined) return false;
+    request.headers.set('authorization', `Bearer ${credentials.token}`);
+    if (credentials.hmacSecret !== undefined) await this.signer(exchangeV3SignatureScheme, { secret: credentials.hmacSecret })(request);
+    return true;
+  }
+
   private signer(scheme: typeof depositV1SignatureScheme, credentials: { key?: string; secret: string }): RequestSigner {
     return createHmacSigner(scheme, credentials, { now: () => this.serverClock.now() });
   }

@@ -7,6 +7,8 @@ import { checkReadOperations } from './checks/operations.js';
 import { checkReceivedWebhooks } from './checks/received-webhooks.js';
 import { explainSignatureWindow } from './checks/signature-window.js';
 import { checkPagination } from './checks/pagination.js';
+import { checkTransportBodies } from './checks/transport-bodies.js';
+import { checkTransportRoutes } from './checks/transport-routes.js';
 import { checkValidation } from './checks/validation.js';
 import { checkWebhookDelivery } from './checks/webhooks.js';
 import { families } from './contract/families.js';
@@ -41,6 +43,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     await checkReadOperations(context);
     await checkAuthentication(context);
     await checkValidation(context);
+    await checkTransportBodies(context);
+    await checkTransportRoutes(context);
     await checkPagination(context);
     await checkReceivedWebhooks(context);
     explainSignatureWindow(context);

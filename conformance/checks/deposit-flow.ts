@@ -101,6 +101,7 @@ async function checkSiteWebhookTools(context: RunContext): Promise<void> {
   const test = await flowStep(context, flow, family, 'sendSiteTestWebhook', () => v1.sendSiteTestWebhook());
   if (test === undefined) return;
   const eventId = test.body.data.eventId;
+  context.paths.remember(family, routeOf(family, 'resendWebhookEvent'), { eventId });
   const arrived = await receiver.waitFor(atCallback(eventId), timeoutMs);
   context.log.judge(flow, 'test-webhook', arrived === undefined ? [`the test event ${eventId} did not reach the callback within ${timeoutMs} ms`] : [], `event ${eventId} arrived`);
   if (arrived === undefined) return;

@@ -3,7 +3,7 @@
 import type { Family } from '../contract/families.js';
 import type { RunContext } from '../context.js';
 import type { RecordedExchange } from '../http/exchange-log.js';
-import { errorCodeOf, errorSummary, judgeResponse, problemsOf, responseAspects, type Judgement } from '../judge/response.js';
+import { errorCodeOf, errorSummary, judgeResponse, judgeUnroutedError, problemsOf, responseAspects, type Judgement } from '../judge/response.js';
 
 /**
  * The judgement of an answer that should be a documented success, aspect by aspect; a string when
@@ -47,10 +47,45 @@ export function logExpectedError(
   operationId: string,
   check: string,
   exchange: RecordedExchange | undefined,
-  expected: { status: number; code: string; extra?: (body: unknown) => string[] },
+  expected: ExpectedAnswer,
 ): void {
+  logExpectedAnswer(context, operationId, check, exchange, expected, (answer) => problemsOf(judgeResponse(family, operationId, answer)));
+}
+
+/**
+ * The same for an answer no operation documents (a path or a method no operation has), judged as
+ * an error of the family; the row is `operation` (an operationId or the family's contract).
+ */
+export function logExpectedUnroutedError(
+  context: RunContext,
+  family: Family,
+  operation: string,
+  check: string,
+  exchange: RecordedExchange | undefined,
+  expected: ExpectedAnswer,
+): void {
+  logExpectedAnswer(context, operation, check, exchange, expected, (answer) => judgeUnroutedError(family, answer));
+}
+
+interface ExpectedAnswer {
+  status: number;
+  code: string;
+  extra?: (body: unknown) => string[];
+  /** What was sent, when the check's name does not say it: leads the reason of a failure. */
+  sent?: string;
+}
+
+function logExpectedAnswer(
+  context: RunContext,
+  operation: string,
+  check: string,
+  exchange: RecordedExchange | undefined,
+  expected: ExpectedAnswer,
+  judge: (answer: RecordedExchange) => string[],
+): void {
+  const sent = expected.sent === undefined ? '' : `sent ${expected.sent}: `;
   if (exchange === undefined) {
-    context.log.add(operationId, check, 'fail', 'no answer');
+    context.log.add(operation, check, 'fail', `${sent}no answer`);
     return;
   }
   const problems: string[] = [];
@@ -58,9 +93,9 @@ export function logExpectedError(
   if (exchange.status !== expected.status || code !== expected.code) {
     problems.push(`expected HTTP ${expected.status} ${expected.code}, got HTTP ${exchange.status}${code === undefined ? '' : ` ${code}`}`);
   }
-  problems.push(...problemsOf(judgeResponse(family, operationId, exchange)));
+  problems.push(...judge(exchange));
   if (problems.length === 0 && expected.extra !== undefined) problems.push(...expected.extra(parseBody(exchange)));
-  context.log.judge(operationId, check, problems, `HTTP ${exchange.status} ${expected.code}`);
+  context.log.judge(operation, check, problems.length === 0 ? [] : [`${sent}${problems.join('; ')}`], `HTTP ${exchange.status} ${expected.code}`);
 }
 
 export function parseBody(exchange: RecordedExchange): unknown {

@@ -46,7 +46,7 @@ export function missingCredentials(family: Family): string {
   return family.name === 'v3' ? 'no v3 token (--token, or --sandbox to mint one)' : 'no v1 credentials (--v1-key/--v1-secret, or --sandbox to create a site)';
 }
 
-function noValuesReason(family: Family, route: RouteDefinition): string {
+export function noValuesReason(family: Family, route: RouteDefinition): string {
   const names = pathParameterNames(route).map((name) => `{${name}}`).join(', ');
   const ancestor = listAncestor(family, route);
   return ancestor === undefined

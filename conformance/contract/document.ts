@@ -112,3 +112,18 @@ export function requiredBodyFields(contract: ContractName, operationId: string):
   const parts = [schema, ...(Array.isArray(schema.allOf) ? schema.allOf.map((part) => resolve(contract, part)) : [])];
   return [...new Set(parts.flatMap((part) => (Array.isArray(part.required) ? part.required.map(String) : [])))];
 }
+
+/** The media types the contract documents its error answers in (every operation's 4xx and 5xx). */
+export function errorMediaTypes(contract: ContractName): Set<string> {
+  const types = new Set<string>();
+  for (const item of Object.values(documentOf(contract).paths as Json)) {
+    if (!isRecord(item)) continue;
+    for (const operation of Object.values(item)) {
+      if (!isRecord(operation) || typeof operation.operationId !== 'string') continue;
+      for (const [status, response] of documentedResponses(contract, operation.operationId)) {
+        if (Number(status) >= 400) for (const type of response.contentTypes) types.add(type);
+      }
+    }
+  }
+  return types;
+}

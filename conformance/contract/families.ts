@@ -35,6 +35,8 @@ export interface Family {
   validators: Readonly<Record<string, ValidatorSet>>;
   errorCodes: Readonly<Record<string, { readonly status: number }>>;
   errorFormat: 'v3-envelope' | 'v1';
+  /** The largest request body the contract takes (`info.x-body-limit-bytes`), if it states one. */
+  bodyLimitBytes: number | undefined;
   /** Which code of the catalog answers which situation (typed: a renamed code breaks the build). */
   codes: ErrorMeanings;
   /** How requests are signed (x-signature-scheme): the timestamp header and its window. */
@@ -90,6 +92,7 @@ export const families: Readonly<Record<FamilyName, Family>> = {
     validators: exchangeV3Validators as unknown as Record<string, ValidatorSet>,
     errorCodes: exchangeV3ErrorCodes,
     errorFormat: exchangeV3Info['x-error-format'],
+    bodyLimitBytes: exchangeV3Info['x-body-limit-bytes'],
     codes: v3Codes,
     signatureScheme: exchangeV3SignatureScheme,
     webhooks: {
@@ -107,6 +110,7 @@ export const families: Readonly<Record<FamilyName, Family>> = {
     validators: depositV1Validators as unknown as Record<string, ValidatorSet>,
     errorCodes: depositV1ErrorCodes,
     errorFormat: depositV1Info['x-error-format'],
+    bodyLimitBytes: depositV1Info['x-body-limit-bytes'],
     codes: v1Codes,
     signatureScheme: depositV1SignatureScheme,
     webhooks: {

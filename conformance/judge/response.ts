@@ -3,7 +3,7 @@
 // of the family (an error code from the catalog with its status, the request id matching the
 // header), does it validate against the generated response validator, are the headers the
 // response declares required present. Each aspect gives a list of problems; empty means it conforms.
-import { documentedResponses } from '../contract/document.js';
+import { documentedResponses, errorMediaTypes } from '../contract/document.js';
 import type { Family } from '../contract/families.js';
 import type { RecordedExchange } from '../http/exchange-log.js';
 
@@ -26,7 +26,7 @@ export function judgeResponse(family: Family, operationId: string, exchange: Rec
     return judgement;
   }
 
-  const mediaType = (exchange.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const mediaType = mediaTypeOf(exchange);
   if (documented.contentTypes.length > 0 && !documented.contentTypes.includes(mediaType)) {
     judgement['content-type'].push(`Content-Type ${mediaType || '(none)'}, documented: ${documented.contentTypes.join(', ')}`);
   }
@@ -53,9 +53,31 @@ export function judgeResponse(family: Family, operationId: string, exchange: Rec
   return judgement;
 }
 
+/**
+ * Problems of an error answer that no operation documents (a path or a method no operation has):
+ * it must still be an error of the family as its operations document theirs, in their media type
+ * and the family's error body (x-error-format), whose code is in the catalog with this status.
+ */
+export function judgeUnroutedError(family: Family, exchange: RecordedExchange): string[] {
+  const mediaType = mediaTypeOf(exchange);
+  const documented = errorMediaTypes(family.contract);
+  const problems = documented.has(mediaType) ? [] : [`Content-Type ${mediaType || '(none)'}, documented for errors: ${[...documented].join(', ')}`];
+  let body: unknown;
+  try {
+    body = JSON.parse(exchange.bodyText);
+  } catch {
+    return [...problems, 'the body is not valid JSON'];
+  }
+  return [...problems, ...envelopeProblems(family, exchange, body)];
+}
+
 /** Every problem of a judgement, prefixed with its aspect. */
 export function problemsOf(judgement: Judgement): string[] {
   return responseAspects.flatMap((aspect) => judgement[aspect].map((problem) => `${aspect}: ${problem}`));
+}
+
+function mediaTypeOf(exchange: RecordedExchange): string {
+  return (exchange.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
 function envelopeProblems(family: Family, exchange: RecordedExchange, body: unknown): string[] {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceOptions, Report } from '../../conformance/index.js';
 import { startMockServer, type RunningMockServer } from '../../mock-server/server.js';
-import { editJson, startMutatingProxy, type Mutation } from './support/mutating-proxy.js';
+import { editJson, startMutatingProxy, type Mutation, type ProxiedRequest, type ProxiedResponse } from './support/mutating-proxy.js';
 import { describeResults, failures, runAgainst } from './support/run.js';
 
 let mock: RunningMockServer;
@@ -36,6 +36,22 @@ function otherSecret(secret: string): string {
 }
 
 const isPath = (target: string, path: string): boolean => target.split('?')[0] === path;
+
+/**
+ * What a server answers that leaves requests no operation takes to its framework: an HTML 500
+ * for a body it cannot read (malformed, another media type, too large), an HTML "Cannot GET" 404
+ * for a path its router does not know, whatever the method.
+ */
+function frameworkDefaults(request: ProxiedRequest, response: ProxiedResponse): ProxiedResponse {
+  const html = (status: number, text: string): ProxiedResponse => ({
+    status,
+    headers: new Headers({ 'content-type': 'text/html; charset=utf-8' }),
+    body: `<!DOCTYPE html><html><body><pre>${text}</pre></body></html>`,
+  });
+  if ([400, 413, 415].includes(response.status)) return html(500, 'Internal Server Error');
+  if ([404, 405].includes(response.status)) return html(404, `Cannot ${request.method} ${request.target}`);
+  return response;
+}
 
 describe('the runner reports a broken server', () => {
   it('a response field of the wrong type, by the schema check', async () => {
@@ -202,6 +218,20 @@ describe('the runner reports a broken server', () => {
       { only: ['Deposits'] },
     );
     expectReported(report, 'flow:deposit', 'received deposit.paid', /X-Signature does not verify/);
+  });
+
+  it('HTML and 500s for bodies, paths and methods no operation takes, by the transport checks', async () => {
+    const report = await runThrough({ response: frameworkDefaults }, { only: ['Files', 'AML'] });
+    for (const [operation, family] of [['createUploadIntent', 'v3'], ['createAmlCheck', 'v1']] as const) {
+      const code = (name: string) => (family === 'v3' ? name : name.toUpperCase());
+      expectReported(report, operation, 'transport:malformed-body', new RegExp(`^sent JSON cut off mid-document: expected HTTP 400 ${code('bad_request')}, got HTTP 500`));
+      expectReported(report, operation, 'transport:media-type', new RegExp(`^sent a body as text/plain .*: expected HTTP 415 ${code('unsupported_media_type')}, got HTTP 500`));
+      expectReported(report, operation, 'transport:body-too-large', new RegExp(`^sent a JSON body of \\d+ bytes .*: expected HTTP 413 ${code('payload_too_large')}, got HTTP 500`));
+      expectReported(report, operation, 'transport:wrong-method', new RegExp(`^sent GET /\\S+: expected HTTP 405 ${code('method_not_allowed')}, got HTTP 404; Content-Type text/html`));
+    }
+    // The status is right; the HTML page is not the family's error body.
+    expectReported(report, 'exchange-v3', 'transport:unknown-path', /^sent GET \/api\/v3\/\S+: expected HTTP 404 not_found, got HTTP 404; Content-Type text\/html, documented for errors: application\/json; the body is not valid JSON$/);
+    expectReported(report, 'deposit-v1', 'transport:unknown-path', /^sent GET \/v1\/public\/\S+: expected HTTP 404 NOT_FOUND, got HTTP 404; Content-Type text\/html/);
   });
 
   it('finds nothing wrong through a proxy that changes nothing', async () => {

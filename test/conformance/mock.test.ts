@@ -87,6 +87,17 @@ describe('conformance of the mock', () => {
       'flow:webhooks signature-after-rotation',
       'flow:verification machine',
       'getUploadIntent response:schema',
+      'createQuote transport:malformed-body',
+      'createQuote transport:media-type',
+      'createQuote transport:body-too-large',
+      'commitUploadIntent transport:media-type',
+      'createDeposit transport:malformed-body',
+      'createDeposit transport:body-too-large',
+      'exchange-v3 transport:unknown-path',
+      'deposit-v1 transport:unknown-path',
+      'createQuote transport:wrong-method',
+      'confirmOrder transport:wrong-method',
+      'resendWebhookEvent transport:wrong-method',
     ]) {
       expect(passed, row).toContain(row);
     }

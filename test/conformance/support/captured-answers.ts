@@ -25,7 +25,7 @@ export interface CapturedAnswer {
 export interface Capture {
   report: Report;
   answers: CapturedAnswer[];
-  /** Requests no route of the contracts matches (the runner's probes of unknown paths). */
+  /** Requests no route of the contracts matches (the runner's probes of unknown paths and wrong methods). */
   unmatched: string[];
 }
 
