@@ -21,6 +21,8 @@ interface BadBody {
   sent: string;
   contentType: string;
   body: string;
+  /** Refused on its announced length, perhaps before it is read: sent paced. */
+  paced?: boolean;
 }
 
 export async function checkTransportBodies(context: RunContext): Promise<void> {
@@ -34,7 +36,7 @@ function badBodies({ family, route }: Target): BadBody[] {
   const limit = family.bodyLimitBytes;
   const bodies: BadBody[] = [{ failure: 'media-type', sent: `a body as text/plain (${route.body?.contentType ?? ''} expected)`, contentType: 'text/plain', body: '{}' }];
   if (takesJson) bodies.unshift({ failure: 'malformed-body', sent: 'JSON cut off mid-document', contentType: json, body: '{"conformance": ' });
-  if (takesJson && limit !== undefined) bodies.push({ failure: 'body-too-large', sent: `a JSON body of ${limit + 1} bytes (limit ${limit})`, contentType: json, body: jsonOfSize(limit + 1) });
+  if (takesJson && limit !== undefined) bodies.push({ failure: 'body-too-large', sent: `a JSON body of ${limit + 1} bytes (limit ${limit})`, contentType: json, body: jsonOfSize(limit + 1), paced: true });
   const documented = documentedResponses(family.contract, route.operationId);
   return bodies.filter((bad) => documented.has(String(transportStatuses[bad.failure])));
 }
@@ -50,7 +52,7 @@ async function sendBadBody(context: RunContext, target: Target, bad: BadBody): P
   const expected = expectedError(context, family, route.operationId, bad.failure);
   if (expected === undefined) return;
   const url = buildUrl(context.options.baseUrl, family.basePath, route.path, path, {}, [], route.operationId);
-  const request: RawRequest = { method: route.method.toUpperCase(), url, contentType: bad.contentType, body: bad.body };
+  const request: RawRequest = { method: route.method.toUpperCase(), url, contentType: bad.contentType, body: bad.body, paced: bad.paced === true };
   const { exchange } = await sendRaw(context, family, request);
   logExpectedError(context, family, route.operationId, `transport:${bad.failure}`, exchange, { ...expected, sent: bad.sent });
 }

@@ -43,10 +43,15 @@ export class ExchangeLog {
       headers: response.headers,
       bodyText,
     };
-    this.recorded.push(answer);
-    this.onAnswer(answer, Date.now());
+    this.record(answer);
     return response;
   };
+
+  /** Keeps an answer that came through another client than `fetch` (a paced request). */
+  record(answer: RecordedExchange): void {
+    this.recorded.push(answer);
+    this.onAnswer(answer, Date.now());
+  }
 
   /** The number of exchanges so far: a mark to read the ones after it with `since`. */
   mark(): number {
