@@ -4,7 +4,7 @@
 export const depositV1ErrorCodes = {
   "BAD_REQUEST": {
     "status": 400,
-    "condition": "The body is not well-formed JSON"
+    "condition": "The body is not well-formed JSON, nests arrays and objects deeper than info.x-json-depth-limit, or the request cannot be parsed."
   },
   "UNAUTHORIZED": {
     "status": 401,
@@ -32,7 +32,7 @@ export const depositV1ErrorCodes = {
   },
   "IDEMPOTENCY_CONFLICT": {
     "status": 409,
-    "condition": "The X-Idempotency-Key (or the orderId of a static address) was used for a different request"
+    "condition": "The X-Idempotency-Key (or the orderId of a static address) was used for a different request, or its first request is still running."
   },
   "REQUEST_TIMEOUT": {
     "status": 408,

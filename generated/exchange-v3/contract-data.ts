@@ -4,7 +4,7 @@
 export const exchangeV3ErrorCodes = {
   "bad_request": {
     "status": 400,
-    "condition": "The body is not well-formed JSON"
+    "condition": "The body is not well-formed JSON, nests arrays and objects deeper than info.x-json-depth-limit, or the request cannot be parsed."
   },
   "authentication_required": {
     "status": 401,
@@ -24,7 +24,7 @@ export const exchangeV3ErrorCodes = {
   },
   "invalid_signature": {
     "status": 401,
-    "condition": "The signature does not match"
+    "condition": "The signature does not match, or its timestamp is outside the window."
   },
   "signature_replay": {
     "status": 401,
@@ -56,7 +56,7 @@ export const exchangeV3ErrorCodes = {
   },
   "idempotency_conflict": {
     "status": 409,
-    "condition": "The Idempotency-Key was used for a different request"
+    "condition": "The Idempotency-Key was used for a different request, or its first request is still running."
   },
   "invalid_state_transition": {
     "status": 409,

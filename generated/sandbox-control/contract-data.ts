@@ -4,7 +4,7 @@
 export const sandboxControlErrorCodes = {
   "bad_request": {
     "status": 400,
-    "condition": "The body is not well-formed JSON"
+    "condition": "The body is not well-formed JSON, nests arrays and objects deeper than info.x-json-depth-limit (importSandboxState declares its own), or the request cannot be parsed."
   },
   "unauthorized": {
     "status": 401,
@@ -16,7 +16,7 @@ export const sandboxControlErrorCodes = {
   },
   "not_found": {
     "status": 404,
-    "condition": "No control operation has this path"
+    "condition": "No control operation has this path, or the addressed resource (a chain transaction by hash) does not exist."
   },
   "method_not_allowed": {
     "status": 405,
@@ -44,7 +44,7 @@ export const sandboxControlErrorCodes = {
   },
   "validation_error": {
     "status": 422,
-    "condition": "Invalid data (a bound"
+    "condition": "Invalid data (a bound, a format, an unknown field, a token or API key already in use); error.details maps each field to its messages."
   },
   "internal_error": {
     "status": 500,
