@@ -582,19 +582,27 @@ export function isJsonMediaType(contentType: string): boolean {
  * message; body errors by their full dot path (`body.requisites.to_address`).
  */
 function addErrors(details: ValidationDetails, location: string, validate: RequestValidator, byParameter: boolean): void {
+  let fields = Object.keys(details).length;
   for (const error of withoutSchemaWrappers(validate.errors ?? [], validate.unions)) {
-    const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-    const property = propertyOf(error);
-    if (property !== undefined) segments.push(property);
-    const message = messageOf(error);
-    if (!byParameter || segments.length <= 1) {
-      add(details, [location, ...segments].join('.'), message);
-    } else {
-      const [name, ...rest] = segments;
-      const at = rest.length === 1 && /^\d+$/.test(rest[0]!) ? `item ${rest[0]}` : rest.join('.');
-      add(details, `${location}.${name}`, `${at} ${message}`);
+    const { field, message } = detailOf(error, location, byParameter);
+    if (details[field] === undefined) {
+      if (fields >= validationDetailFieldLimit) continue;
+      fields += 1;
     }
+    add(details, field, message);
   }
+}
+
+/** The field an error is about and what is wrong with it; a parameter's own inner path goes into the message. */
+function detailOf(error: ValidationErrorObject, location: string, byParameter: boolean): { field: string; message: string } {
+  const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const property = propertyOf(error);
+  if (property !== undefined) segments.push(property);
+  const message = messageOf(error);
+  if (!byParameter || segments.length <= 1) return { field: [location, ...segments].join('.'), message };
+  const [name, ...rest] = segments;
+  const at = rest.length === 1 && /^\d+$/.test(rest[0]!) ? `item ${rest[0]}` : rest.join('.');
+  return { field: `${location}.${name}`, message: `${at} ${message}` };
 }
 
 // ajv's params are an index signature: read with brackets for noPropertyAccessFromIndexSignature.
@@ -612,6 +620,13 @@ function messageOf(error: ValidationErrorObject): string {
   if (keyword === 'format' && typeof params['format'] === 'string') return `must be a valid ${params['format']}`;
   return error.message ?? `fails ${keyword}`;
 }
+
+/**
+ * The most fields one answer's details name. A body of a hundred thousand bad items would
+ * otherwise get an answer tens of megabytes long, built and sent while every other caller waits;
+ * the first fields, in the validator's order, tell a client what to fix.
+ */
+export const validationDetailFieldLimit = 100;
 
 function add(details: ValidationDetails, field: string, message: string): void {
   const messages = (details[field] ??= []);

@@ -38,13 +38,15 @@ export function withoutSchemaWrappers<Error extends UnionValidationError>(errors
       kept.push(error);
       continue;
     }
-    // A union's branch errors come before it, at its place or below.
-    const branchErrors = kept.filter((earlier) => isAtOrBelow(earlier.instancePath, error.instancePath));
-    const selectors = branchErrors.filter((earlier) => tellsBranchesApart(earlier, error.instancePath));
-    const specific = branchErrors.filter((earlier) => !selectors.includes(earlier));
-    const drop = specific.length > 0 && !areAlternatives(specific, error) ? selectors : branchErrors;
-    removeAll(kept, drop);
-    if (drop === branchErrors) kept.push(choiceError(error, unions));
+    // A union's branch errors come right before it, at its place or below: the run at the end
+    // of what is kept so far. Reading only that run keeps a body of many bad items linear.
+    let start = kept.length;
+    while (start > 0 && isAtOrBelow(kept[start - 1]!.instancePath, error.instancePath)) start -= 1;
+    const branchErrors = kept.splice(start);
+    const selectors = new Set(branchErrors.filter((earlier) => tellsBranchesApart(earlier, error.instancePath)));
+    const specific = branchErrors.filter((earlier) => !selectors.has(earlier));
+    if (specific.length > 0 && !areAlternatives(specific, error)) for (const one of specific) kept.push(one);
+    else kept.push(choiceError(error, unions));
   }
   return kept;
 }
@@ -86,8 +88,4 @@ function matches(pattern: string, instancePath: string): boolean {
   const expected = pattern.split('/');
   const actual = instancePath.split('/');
   return expected.length === actual.length && expected.every((segment, i) => segment === '*' || segment === actual[i]);
-}
-
-function removeAll<Item>(list: Item[], items: readonly Item[]): void {
-  for (let i = list.length - 1; i >= 0; i -= 1) if (items.includes(list[i]!)) list.splice(i, 1);
 }
