@@ -24,6 +24,8 @@ import addFormatsModule from 'ajv-formats';
 import type { JsonObject } from '../load.js';
 import type { ContractModel, OperationModel, ParameterModel, SchemaRef } from '../model.js';
 import { banner, type GeneratedFile } from './file.js';
+import { withLinearErrorMerge } from './linear-error-merge.js';
+import { hintUniqueItemTypes } from './unique-item-types.js';
 import { unionChoices } from './union-choices.js';
 
 // ajv and ajv-formats are CommonJS with a default export; under NodeNext it sits on `.default`.
@@ -79,7 +81,7 @@ export function emitValidators(model: ContractModel): GeneratedFile[] {
   // A webhook's responses are the receiving integrator's, outside the contract's promises.
   const webhooks = model.webhooks.map(({ event, operation }) => ({ event, exports: operationExports(operation, false) }));
   const entries = sharedEntries([...operations, ...webhooks.map((w) => w.exports)].flatMap(compiledParts));
-  const moduleCode = esmImports(standaloneCode(contractAjv(model, entries), entryMapping(model.name, entries)));
+  const moduleCode = withLinearErrorMerge(esmImports(standaloneCode(contractAjv(model, entries), entryMapping(model.name, entries))));
   const js = [
     banner(model.source),
     moduleCode,
@@ -190,7 +192,9 @@ function contractAjv(model: ContractModel, entries: Entry[]): Ajv {
   if ('$defs' in model.document) throw new Error(`${model.source}: the document root already has $defs`);
   // Each entry sits under its first export name.
   const $defs = Object.fromEntries(entries.map((e) => [e.exportNames[0]!, e.schema]));
-  ajv.addSchema(structuredClone({ ...model.document, $defs }), contractUri(model.name));
+  const compiled = structuredClone({ ...model.document, $defs });
+  hintUniqueItemTypes(compiled);
+  ajv.addSchema(compiled, contractUri(model.name));
   return ajv;
 }
 
