@@ -262,6 +262,11 @@ export function resolvePointer(doc: JsonValue, pointer: string): JsonValue {
     .reduce<JsonValue>((node, t) => (isObject(node) ? (node[t] ?? null) : Array.isArray(node) ? (node[Number(t)] ?? null) : null), doc);
 }
 
+/** The schema a local `$ref` (`#/components/schemas/Amount`, percent-encoded as ajv reads it) names; undefined for another document's. */
+export function resolveLocalRef(doc: JsonValue, ref: string): JsonValue | undefined {
+  return ref.startsWith('#/') ? resolvePointer(doc, decodeURIComponent(ref.slice(1))) : undefined;
+}
+
 export function token(value: string): string {
   return value.replace(/~/g, '~0').replace(/\//g, '~1');
 }

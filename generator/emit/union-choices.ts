@@ -3,6 +3,7 @@
 // field's alternatives nor what each one needs; when no error of a branch says what is wrong,
 // the router answers with these choices instead (generator/runtime/union-errors.ts).
 import type { JsonObject, JsonValue } from '../load.js';
+import { isObject, resolveLocalRef, token } from '../model.js';
 
 /** One union: where it applies and a description of each branch, in the contract's order. */
 export interface UnionChoices {
@@ -20,7 +21,7 @@ export function unionChoices(document: JsonObject, schema: JsonObject): UnionCho
     if (!isObject(node)) return;
     if (typeof node['$ref'] === 'string') {
       // A recursive schema is walked once along each path.
-      if (!refsOnPath.has(node['$ref'])) walk(resolve(document, node['$ref']), at, new Set([...refsOnPath, node['$ref']]));
+      if (!refsOnPath.has(node['$ref'])) walk(resolveLocalRef(document, node['$ref']), at, new Set([...refsOnPath, node['$ref']]));
     }
     for (const keyword of unionKeywords) {
       const branches = node[keyword];
@@ -35,7 +36,7 @@ export function unionChoices(document: JsonObject, schema: JsonObject): UnionCho
     walk(node['then'], at, refsOnPath);
     walk(node['else'], at, refsOnPath);
     const properties = node['properties'];
-    if (isObject(properties)) for (const [name, property] of Object.entries(properties)) walk(property, `${at}/${escapePointer(name)}`, refsOnPath);
+    if (isObject(properties)) for (const [name, property] of Object.entries(properties)) walk(property, `${at}/${token(name)}`, refsOnPath);
     const prefixItems = node['prefixItems'];
     if (Array.isArray(prefixItems)) prefixItems.forEach((item, index) => walk(item, `${at}/${index}`, refsOnPath));
     walk(node['items'], `${at}/*`, refsOnPath);
@@ -75,7 +76,7 @@ function describe(document: JsonObject, branch: JsonValue): string {
 /** A branch with its `$ref` followed and its `allOf` parts merged (what describe reads of it). */
 function flatten(document: JsonObject, node: JsonValue | undefined, depth = 0): JsonObject {
   if (!isObject(node) || depth > 16) return {};
-  const target = typeof node['$ref'] === 'string' ? flatten(document, resolve(document, node['$ref']), depth + 1) : {};
+  const target = typeof node['$ref'] === 'string' ? flatten(document, resolveLocalRef(document, node['$ref']), depth + 1) : {};
   const parts = Array.isArray(node['allOf']) ? node['allOf'].map((part) => flatten(document, part, depth + 1)) : [];
   const merged: JsonObject = { ...target };
   for (const part of [...parts, node]) {
@@ -88,17 +89,6 @@ function flatten(document: JsonObject, node: JsonValue | undefined, depth = 0): 
   return merged;
 }
 
-/** A local `$ref` (`#/components/schemas/Amount`, percent-encoded as ajv reads it) in the document. */
-function resolve(document: JsonObject, ref: string): JsonValue | undefined {
-  if (!ref.startsWith('#/')) return undefined;
-  let node: JsonValue | undefined = document;
-  for (const raw of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    node = isObject(node) ? node[key] : Array.isArray(node) ? node[Number(key)] : undefined;
-  }
-  return node;
-}
-
 function withArticle(type: string): string {
   if (type === 'null') return 'null';
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
@@ -106,12 +96,4 @@ function withArticle(type: string): string {
 
 function inWords(names: readonly string[]): string {
   return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
-}
-
-function escapePointer(name: string): string {
-  return name.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-function isObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -6,7 +6,7 @@
 // `$ref`: the same values pass and fail (the type only repeats the referenced schema's, whose
 // error message is the same), and the check becomes linear. The contract itself is not changed.
 import type { JsonObject, JsonValue } from '../load.js';
-import { isObject, resolvePointer } from '../model.js';
+import { isObject, resolveLocalRef } from '../model.js';
 
 const scalarTypes = new Set(['string', 'number', 'integer', 'boolean', 'null']);
 
@@ -32,8 +32,7 @@ export function hintUniqueItemTypes(openApiDocument: object): void {
 
 /** The `type` of a local `$ref`'s schema when every type it allows is a scalar one. */
 function scalarTypeOf(document: JsonObject, ref: string): JsonValue | undefined {
-  if (!ref.startsWith('#/')) return undefined;
-  const target = resolvePointer(document, decodeURIComponent(ref.slice(1)));
+  const target = resolveLocalRef(document, ref);
   const type = isObject(target) ? target.type : undefined;
   const types = Array.isArray(type) ? type : [type];
   return types.length > 0 && types.every((t) => typeof t === 'string' && scalarTypes.has(t)) ? type : undefined;
