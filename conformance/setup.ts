@@ -54,5 +54,5 @@ export async function prepareCredentials(context: RunContext): Promise<void> {
 /** Why a control API call failed: a refusal for the admin token is told as every command tells it. */
 function controlFailure(context: RunContext, error: unknown): string {
   if (!(error instanceof ApiError) || !refusesAdminToken(error.status)) return describeError(error);
-  return adminTokenRefusal(error.status, context.options.adminToken === undefined ? undefined : '--admin-token', '--admin-token');
+  return adminTokenRefusal(error.status, error.code, context.options.adminToken === undefined ? undefined : '--admin-token', '--admin-token');
 }

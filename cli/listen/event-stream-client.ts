@@ -56,7 +56,7 @@ export async function followWebhookStream(options: StreamOptions): Promise<void>
       const response = await fetch(url, { headers, signal: options.signal });
       if (!response.ok || response.body === null) {
         const text = await response.text().catch(() => '');
-        if (refusesAdminToken(response.status)) throw new StreamRefused(adminTokenRefusal(response.status, options.adminToken?.from, adminTokenWays), response.status);
+        if (refusesAdminToken(response.status)) throw new StreamRefused(adminTokenRefusal(response.status, errorCodeOf(text), options.adminToken?.from, adminTokenWays), response.status);
         if ([404, 422].includes(response.status)) throw new StreamRefused(refusal(response.status, text), response.status);
         throw new Error(`HTTP ${response.status}`);
       }
@@ -88,6 +88,16 @@ export async function followWebhookStream(options: StreamOptions): Promise<void>
     const waitMs = Math.min(maxBackoffMs, retryMs * 2 ** Math.max(0, failures - 1));
     options.onStatus(`stream dropped (${reason}); reconnecting in ${(waitMs / 1000).toFixed(1)} s`);
     await sleep(waitMs, options.signal);
+  }
+}
+
+/** The control API envelope's `error.code`, when the text is one. */
+function errorCodeOf(text: string): string | undefined {
+  try {
+    const code = (JSON.parse(text) as { error?: { code?: unknown } }).error?.code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
   }
 }
 

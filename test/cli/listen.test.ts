@@ -3,7 +3,7 @@
 // shows the receiver's status, and when the mock goes away and comes back on the same port the
 // stream is followed again and the next event arrives too. An empty or unknown --events exits 2.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -108,6 +108,29 @@ describe('exchange-api-kit listen', () => {
       expect(await following).toBe(0);
       expect(received.at(-1)).toEqual({ path: '/hooks', eventId: sent, valid: true });
     } finally {
+      await mock.close();
+    }
+  });
+
+  it('tells that an admin token must be set on a mock reached by a dotted host name', async () => {
+    const mock = await startMockServer({ seed });
+    const mockPort = new URL(mock.url).port;
+    // A front that sends every request on with the name a team's shared sandbox would have.
+    const front = createServer((req, res) => {
+      const upstream = request({ host: '127.0.0.1', port: mockPort, path: req.url, method: req.method, headers: { ...req.headers, host: 'sandbox.team.example' } }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    const lines: string[] = [];
+    const io = { env: {}, stdout: (text: string) => lines.push(text), stderr: (text: string) => lines.push(text) };
+    try {
+      expect(await listenCommand(['--forward-to', receiverUrl, '--mock', `http://127.0.0.1:${(front.address() as AddressInfo).port}`], io)).toBe(1);
+      expect(lines.join('\n')).toMatch(/HTTP 403 cross_origin_request\): start it with --admin-token and give that token here with --admin-token or MOCK_ADMIN_TOKEN/);
+    } finally {
+      await new Promise<void>((resolve) => front.close(() => resolve()));
       await mock.close();
     }
   });
