@@ -7,8 +7,21 @@
 
 export type ErrorFormat = 'v3-envelope' | 'v1';
 
+// Every copy of this file (the kit's own clients, the copy `generate --out` writes into a
+// project, a second version of the kit) defines its own class, so `instanceof` alone would miss
+// an error thrown by another copy's client: a project catching its generated ApiError around
+// the kit's mockClients. Each instance carries one registry-wide mark, and `instanceof ApiError`
+// accepts any instance that has it. A subclass keeps the ordinary check.
+const apiErrorMark = Symbol.for('exchange-api-kit.ApiError');
+
 export class ApiError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (this !== ApiError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === 'object' && value !== null && (value as { [apiErrorMark]?: unknown })[apiErrorMark] === true;
+  }
+
   override readonly name = 'ApiError';
+  readonly [apiErrorMark] = true;
   readonly status: number;
   /** `error.code` of the body, or `http_<status>` when the body has none. */
   readonly code: string;

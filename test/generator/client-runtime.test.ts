@@ -14,6 +14,7 @@ import {
   type OperationSpec,
   type SignatureScheme,
 } from '../../generator/runtime/client-runtime.js';
+import { ApiError as GeneratedApiError } from '../../generated/runtime/client-errors.js';
 import { isObject, readYaml, repoRoot } from '../support/contracts.js';
 
 
@@ -189,6 +190,29 @@ describe('errors', () => {
     const error = await rejection(client.request(spec()));
     expect(error).toMatchObject({ status: 502, code: 'http_502', details: {}, requestId: 'req_proxy', body: '<html><body>Bad Gateway</body></html>' });
     expect(server.seen).toHaveLength(1);
+  });
+});
+
+describe('ApiError across copies of the runtime', () => {
+  const server = useRecordingServer(() => ({ status: 404, body: { error: { code: 'not_found' } } }));
+
+  it('is an ApiError to the class of another copy (a project\'s generated runtime catching the kit\'s client)', async () => {
+    const { client } = runtime(server.baseUrl, { retry: false });
+    const error = await rejection(client.request(spec()));
+    // The copy `generate` writes: another module, so another class.
+    expect(GeneratedApiError).not.toBe(ApiError);
+    expect(error).toBeInstanceOf(GeneratedApiError);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toBeInstanceOf(Error);
+  });
+
+  it('is not claimed for other errors, and a subclass keeps its own check', () => {
+    expect(new Error('x')).not.toBeInstanceOf(ApiError);
+    expect({ name: 'ApiError', status: 404, code: 'not_found' }).not.toBeInstanceOf(ApiError);
+    class OrderMissing extends ApiError {}
+    const plain = new ApiError({ operationId: 'getOrder', status: 404, code: 'not_found', details: {}, requestId: undefined, body: undefined, message: undefined });
+    expect(plain).not.toBeInstanceOf(OrderMissing);
+    expect(new OrderMissing({ operationId: 'getOrder', status: 404, code: 'not_found', details: {}, requestId: undefined, body: undefined, message: undefined })).toBeInstanceOf(GeneratedApiError);
   });
 });
 
