@@ -7,6 +7,7 @@ import { exchangeV3Operations, exchangeV3SignatureScheme, ExchangeV3Client, type
 import type { OperationSpec } from '../generated/runtime/client-runtime.js';
 import type { RouteDefinition } from '../generated/runtime/router-runtime.js';
 import { SandboxControlClient } from '../generated/sandbox-control/client.js';
+import { sandboxControlSecuritySchemes } from '../generated/sandbox-control/contract-data.js';
 import type { Family, FamilyName } from './contract/families.js';
 import { ExchangeLog, type RecordedExchange } from './http/exchange-log.js';
 import { ServerClock } from './http/server-clock.js';
@@ -48,7 +49,7 @@ export class RunContext {
 
   constructor(readonly options: ConformanceOptions) {
     this.log = new ResultLog(options.allowSkips === true);
-    const adminHeaders = options.adminToken === undefined ? {} : { headers: { 'X-Mock-Admin-Token': options.adminToken } };
+    const adminHeaders = options.adminToken === undefined ? {} : { headers: { [sandboxControlSecuritySchemes.adminToken.name]: options.adminToken } };
     this.control = options.sandbox === true ? new SandboxControlClient({ baseUrl: options.baseUrl, fetch: this.exchanges.fetch, ...adminHeaders, ...noRetry }) : undefined;
     if (options.token !== undefined) this.useV3({ token: options.token, ...(options.hmacSecret !== undefined ? { hmacSecret: options.hmacSecret } : {}) });
     if (options.v1 !== undefined) this.useV1(options.v1);
