@@ -6,7 +6,9 @@
 // - `if` wrappers are dropped: the `then`/`else` branch's errors say what is wrong;
 // - a oneOf/anyOf keeps the specific errors of its branches and drops itself and the errors
 //   that only tell its branches apart: a `type` or a missing or extra property at the union's
-//   own place, a `const` anywhere below it;
+//   own place, a `const` anywhere below it. An extra property that every branch taking the
+//   value's kind refuses tells no branch apart: it is not allowed whichever is meant, so it is
+//   kept (`{ seconds: 60, freeze: true }` gets "freeze is not allowed", not the choices);
 // - when no specific error is left (or several branches each have one at the union's own
 //   place: alternatives, none of them required), the union answers with one message naming
 //   its choices, read from the contract at generate time (the validator's `unions`).
@@ -43,9 +45,11 @@ export function withoutSchemaWrappers<Error extends UnionValidationError>(errors
     let start = kept.length;
     while (start > 0 && isAtOrBelow(kept[start - 1]!.instancePath, error.instancePath)) start -= 1;
     const branchErrors = kept.splice(start);
-    const selectors = new Set(branchErrors.filter((earlier) => tellsBranchesApart(earlier, error.instancePath)));
+    const refused = refusedByEveryBranch(branchErrors, error, unionOf(error, unions));
+    const selectors = new Set(branchErrors.filter((earlier) => tellsBranchesApart(earlier, error.instancePath) && !refused.has(earlier)));
     const specific = branchErrors.filter((earlier) => !selectors.has(earlier));
-    if (specific.length > 0 && !areAlternatives(specific, error)) for (const one of specific) kept.push(one);
+    // Refused by every branch, those are no alternatives: each branch says the same.
+    if (specific.length > 0 && !areAlternatives(specific.filter((one) => !refused.has(one)), error)) for (const one of specific) kept.push(one);
     else kept.push(choiceError(error, unions));
   }
   return kept;
@@ -60,6 +64,21 @@ function tellsBranchesApart(error: UnionValidationError, unionPath: string): boo
   if (error.keyword === 'const') return true;
   if (error.instancePath !== unionPath) return false;
   return ['type', 'required', 'additionalProperties', 'unevaluatedProperties'].includes(error.keyword);
+}
+
+/**
+ * The extra-property errors at the union's place whose property every branch refuses that did
+ * not refuse the value's type (one error per branch; a branch behind a `$ref` cannot be told
+ * apart by its schema path, so they are counted). None when the union's choices are unknown.
+ */
+function refusedByEveryBranch(branchErrors: readonly UnionValidationError[], union: UnionValidationError, choices: UnionChoices | undefined): Set<UnionValidationError> {
+  if (choices === undefined) return new Set();
+  const atUnion = branchErrors.filter((error) => error.instancePath === union.instancePath);
+  const branchesTakingKind = choices.choices.length - atUnion.filter((error) => error.keyword === 'type').length;
+  const extraOf = (error: UnionValidationError) => error.params['additionalProperty'] ?? error.params['unevaluatedProperty'];
+  const counts = new Map<unknown, number>();
+  for (const error of atUnion) if (extraOf(error) !== undefined) counts.set(extraOf(error), (counts.get(extraOf(error)) ?? 0) + 1);
+  return new Set(atUnion.filter((error) => extraOf(error) !== undefined && counts.get(extraOf(error)) === branchesTakingKind));
 }
 
 /**
@@ -78,10 +97,15 @@ function areAlternatives(specific: readonly UnionValidationError[], union: Union
 
 /** The union's own error, worded with its choices when the contract's are known. */
 function choiceError<Error extends UnionValidationError>(union: Error, unions: readonly UnionChoices[]): Error {
-  const found = unions.find((candidate) => candidate.keyword === union.keyword && matches(candidate.at, union.instancePath));
+  const found = unionOf(union, unions);
   if (found === undefined) return union;
   const lead = union.keyword === 'oneOf' ? 'must be exactly one of' : 'must be one of';
   return { ...union, params: { ...union.params, choices: found.choices }, message: `${lead}: ${found.choices.join('; ')}` };
+}
+
+/** The contract's choices of the union that reported `union`, when the validator lists them. */
+function unionOf(union: UnionValidationError, unions: readonly UnionChoices[]): UnionChoices | undefined {
+  return unions.find((candidate) => candidate.keyword === union.keyword && matches(candidate.at, union.instancePath));
 }
 
 function matches(pattern: string, instancePath: string): boolean {

@@ -47,6 +47,18 @@ describe('validation details', () => {
       { operation: 'createOrder', latency_ms: 'fast' },
       { latency_ms: ['must be exactly one of: an integer; an object with min and max'] },
     ],
+    [
+      'a clock advance by seconds with a field neither form takes: that field, not the choices',
+      '/__mock/clock/advance',
+      { seconds: 60, freeze: true },
+      { freeze: ['is not allowed'] },
+    ],
+    [
+      'a fault latency range with a field the range does not take: that field',
+      '/__mock/faults',
+      { operation: 'createOrder', latency_ms: { min: 1, max: 5, mean: 3 } },
+      { 'latency_ms.mean': ['is not allowed'] },
+    ],
   ])('%s', async (_case, path, body, details) => {
     const answer = await post(path, body, path.startsWith('/api/v3') ? { ...bearer(server.token), 'Idempotency-Key': idempotencyKey() } : {});
     expect(answer).toEqual({ status: 422, details });
