@@ -62,22 +62,38 @@ function bodyDigest(body: FingerprintBody): string {
   }
 }
 
+/** What is left to write: text as it is, or a value to write canonically. */
+type Step = { text: string } | { value: unknown };
+
 /**
  * A JSON value as canonical text: object keys sorted by code unit, no whitespace. Written by hand
- * rather than JSON.stringify with a replacer, which copies every object to sort it.
+ * rather than JSON.stringify with a replacer, which copies every object to sort it; and with a
+ * stack of its own, not by recursion: a body nested tens of thousands deep is a few KB of brackets
+ * any JSON parser takes, and would overflow the call stack (a 500 before the request is validated).
  */
 export function canonicalJson(value: unknown): string {
-  // JSON.parse reads a number too large for a double (1e400) as Infinity, which JSON.stringify would write as null.
-  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) {
-    let text = '[';
-    for (let i = 0; i < value.length; i += 1) text += (i === 0 ? '' : ',') + canonicalJson(value[i]);
-    return `${text}]`;
+  let text = '';
+  const steps: Step[] = [{ value }];
+  for (let step = steps.pop(); step !== undefined; step = steps.pop()) {
+    if ('text' in step) {
+      text += step.text;
+      continue;
+    }
+    const current = step.value;
+    // JSON.parse reads a number too large for a double (1e400) as Infinity, which JSON.stringify would write as null.
+    if (typeof current === 'number' && !Number.isFinite(current)) text += String(current);
+    else if (current === null || typeof current !== 'object') text += JSON.stringify(current);
+    else {
+      const keys = Array.isArray(current) ? undefined : Object.keys(current).sort();
+      const items: unknown[] = keys === undefined ? (current as unknown[]) : keys.map((key) => (current as Record<string, unknown>)[key]);
+      text += keys === undefined ? '[' : '{';
+      // The stack gives back the last step first: the closing bracket goes in first.
+      steps.push({ text: keys === undefined ? ']' : '}' });
+      for (let i = items.length - 1; i >= 0; i -= 1) {
+        steps.push({ value: items[i] });
+        steps.push({ text: `${i === 0 ? '' : ','}${keys === undefined ? '' : `${JSON.stringify(keys[i])}:`}` });
+      }
+    }
   }
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
-  let text = '{';
-  for (let i = 0; i < keys.length; i += 1) text += `${i === 0 ? '' : ','}${JSON.stringify(keys[i])}:${canonicalJson(record[keys[i]!])}`;
-  return `${text}}`;
+  return text;
 }

@@ -157,6 +157,16 @@ describe('exchangeV3Idempotency', () => {
     expect(reviewsWritten - before).toBe(1);
   });
 
+  it('answers a body nested tens of thousands deep, which its fingerprint reads, with the validation code', async () => {
+    const depth = 40_000; // 80 KB of brackets: within the JSON parser's limit
+    const response = await fetch(`${base}/api/v3/private/reviews`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer deep-caller', 'content-type': 'application/json', 'idempotency-key': 'review-key-0005' },
+      body: `${'['.repeat(depth)}${']'.repeat(depth)}`,
+    });
+    expect({ status: response.status, text: (await response.text()).slice(0, 120) }).toMatchObject({ status: 422, text: expect.stringContaining('validation_error') });
+  });
+
   it('refuses a repeat while the first request still runs, then replays its answer', async () => {
     const first = writeReview('slow-caller', 'review-key-0003', review(slowText));
     await slowStarted;
