@@ -616,6 +616,7 @@ function messageOf(error: ValidationErrorObject): string {
   if (keyword === 'required') return 'is required';
   if (keyword === 'additionalProperties' || keyword === 'unevaluatedProperties') return 'is not allowed';
   if (keyword === 'enum' && Array.isArray(params['allowedValues'])) return `must be one of: ${params['allowedValues'].map(String).join(', ')}`;
+  if (keyword === 'const' && 'allowedValue' in params) return `must be ${String(params['allowedValue'])}`;
   if (keyword === 'format' && typeof params['format'] === 'string') return `must be a valid ${params['format']}`;
   return error.message ?? `fails ${keyword}`;
 }

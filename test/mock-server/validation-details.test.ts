@@ -72,6 +72,13 @@ describe('validation details', () => {
     expect(messages![0]).toMatch(/^must be one of: a valid ipv4; a valid ipv6; a string matching "/);
   });
 
+  it('a state document of another version: the value the field must have, not "must be equal to constant"', async () => {
+    const exported = await send(server.url, '/__mock/state', { method: 'GET' });
+    const document = { ...(exported.json as { result: Record<string, unknown> }).result, version: 99 };
+    const answer = await send(server.url, '/__mock/state', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(document) });
+    expect({ status: answer.status, details: (answer.json as { error: { details: unknown } }).error.details }).toEqual({ status: 422, details: { version: ['must be 1'] } });
+  });
+
   it('a v1 transaction check without txHash: txHash is required, no "then" schema', async () => {
     const error = await failure(server.v1.createAmlCheck({ body: { type: 'transaction', currency: 'USDT', network: 'TRON', address: requisites.to_address } }));
     expect({ status: error.status, details: error.details }).toEqual({ status: 422, details: { txHash: ['is required'] } });
