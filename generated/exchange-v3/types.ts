@@ -1357,7 +1357,7 @@ export type CreateReviewRequest = {
 
 /** Header parameters of `ping` (GET /api/v3/ping). */
 export type PingHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -1401,7 +1401,7 @@ export type PingError = PingResponses['422'];
 
 /** Header parameters of `getOpenApiDocument` (GET /api/v3/openapi.yaml). */
 export type GetOpenApiDocumentHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -1443,7 +1443,7 @@ export type GetOpenApiDocumentError = GetOpenApiDocumentResponses['422'];
 
 /** Header parameters of `listPublicContracts` (GET /api/v3/public/contracts). */
 export type ListPublicContractsHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -1493,7 +1493,7 @@ export type GetPublicContractPathParams = {
 
 /** Header parameters of `getPublicContract` (GET /api/v3/public/contracts/{contract}). */
 export type GetPublicContractHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -1550,7 +1550,7 @@ export type GetPublicContractError = GetPublicContractResponses['404' | '422'];
 
 /** Header parameters of `listPublicSchemas` (GET /api/v3/public/schemas). */
 export type ListPublicSchemasHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -1600,7 +1600,7 @@ export type GetPublicSchemaPathParams = {
 
 /** Header parameters of `getPublicSchema` (GET /api/v3/public/schemas/{schema}). */
 export type GetPublicSchemaHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -1657,7 +1657,7 @@ export type GetPublicSchemaError = GetPublicSchemaResponses['404' | '422'];
 
 /** Header parameters of `getRatesXml` (GET /api/v3/public/rates.xml). */
 export type GetRatesXmlHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -1699,7 +1699,7 @@ export type GetRatesXmlError = GetRatesXmlResponses['422'];
 
 /** Header parameters of `listPublicOrderStatuses` (GET /api/v3/public/orders/statuses). */
 export type ListPublicOrderStatusesHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -1743,7 +1743,7 @@ export type ListPublicOrderStatusesError = ListPublicOrderStatusesResponses['422
 
 /** Header parameters of `privatePing` (GET /api/v3/private/ping). */
 export type PrivatePingHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -1833,7 +1833,7 @@ export type PrivatePingError = PrivatePingResponses['401' | '403' | '422' | '429
 
 /** Header parameters of `getClientHealth` (GET /api/v3/private/health/client). */
 export type GetClientHealthHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -1923,7 +1923,7 @@ export type GetClientHealthError = GetClientHealthResponses['401' | '403' | '422
 
 /** Header parameters of `getClient` (GET /api/v3/private/client). */
 export type GetClientHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -2013,7 +2013,7 @@ export type GetClientError = GetClientResponses['401' | '403' | '422' | '429'];
 
 /** Header parameters of `getUsage` (GET /api/v3/private/usage). */
 export type GetUsageHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -2103,7 +2103,7 @@ export type GetUsageError = GetUsageResponses['401' | '403' | '422' | '429'];
 
 /** Header parameters of `listScopes` (GET /api/v3/private/scopes). */
 export type ListScopesHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -2193,7 +2193,7 @@ export type ListScopesError = ListScopesResponses['401' | '403' | '422' | '429']
 
 /** Header parameters of `listContracts` (GET /api/v3/private/contracts). */
 export type ListContractsHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -2289,7 +2289,7 @@ export type GetContractPathParams = {
 
 /** Header parameters of `getContract` (GET /api/v3/private/contracts/{contract}). */
 export type GetContractHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -2392,7 +2392,7 @@ export type GetContractError = GetContractResponses['401' | '403' | '404' | '422
 
 /** Header parameters of `listSchemas` (GET /api/v3/private/schemas). */
 export type ListSchemasHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -2488,7 +2488,7 @@ export type GetSchemaPathParams = {
 
 /** Header parameters of `getSchema` (GET /api/v3/private/schemas/{schema}). */
 export type GetSchemaHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -2625,7 +2625,7 @@ export type ListPaymentSystemsQuery = {
 
 /** Header parameters of `listPaymentSystems` (GET /api/v3/private/exchange/payment-systems). */
 export type ListPaymentSystemsHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -2739,7 +2739,7 @@ export type ListRoutesQuery = {
 
 /** Header parameters of `listRoutes` (GET /api/v3/private/exchange/routes). */
 export type ListRoutesHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -2845,7 +2845,7 @@ export type GetRouteDetailsByQueryQuery = {
 
 /** Header parameters of `getRouteDetailsByQuery` (GET /api/v3/private/exchange/routes/details). */
 export type GetRouteDetailsByQueryHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -2956,7 +2956,7 @@ export type GetRouteDetailsByPairPathParams = {
 
 /** Header parameters of `getRouteDetailsByPair` (GET /api/v3/private/exchange/routes/{from}/{to}/details). */
 export type GetRouteDetailsByPairHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -3067,7 +3067,7 @@ export type GetRouteCapabilitiesByPairPathParams = {
 
 /** Header parameters of `getRouteCapabilitiesByPair` (GET /api/v3/private/exchange/routes/{from}/{to}/capabilities). */
 export type GetRouteCapabilitiesByPairHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -3176,7 +3176,7 @@ export type GetRoutePathParams = {
 
 /** Header parameters of `getRoute` (GET /api/v3/private/exchange/routes/{route}). */
 export type GetRouteHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -3285,7 +3285,7 @@ export type GetRouteDetailsPathParams = {
 
 /** Header parameters of `getRouteDetails` (GET /api/v3/private/exchange/routes/{route}/details). */
 export type GetRouteDetailsHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -3394,7 +3394,7 @@ export type GetRouteCapabilitiesPathParams = {
 
 /** Header parameters of `getRouteCapabilities` (GET /api/v3/private/exchange/routes/{route}/capabilities). */
 export type GetRouteCapabilitiesHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -3499,7 +3499,7 @@ export type GetRouteCapabilitiesError = GetRouteCapabilitiesResponses['401' | '4
 export type CreateQuoteHeaders = {
   /** Makes an unsafe request safely repeatable for 24 hours. The same key with the same request replays the stored response; with a different request it gives 409 `idempotency_conflict`. */
   'Idempotency-Key'?: string;
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -3647,7 +3647,7 @@ export type CreateQuoteError = CreateQuoteResponses['400' | '401' | '403' | '409
 export type PreflightOrderHeaders = {
   /** Makes an unsafe request safely repeatable for 24 hours. The same key with the same request replays the stored response; with a different request it gives 409 `idempotency_conflict`. */
   'Idempotency-Key'?: string;
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -3795,7 +3795,7 @@ export type PreflightOrderError = PreflightOrderResponses['400' | '401' | '403' 
 export type CreateOrderHeaders = {
   /** Makes an unsafe request safely repeatable for 24 hours. The same key with the same request replays the stored response; with a different request it gives 409 `idempotency_conflict`. */
   'Idempotency-Key'?: string;
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -3947,7 +3947,7 @@ export type GetExchangeOrderPathParams = {
 
 /** Header parameters of `getExchangeOrder` (GET /api/v3/private/exchange/orders/{order}). */
 export type GetExchangeOrderHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -4058,7 +4058,7 @@ export type DeleteOrderPathParams = {
 export type DeleteOrderHeaders = {
   /** Makes an unsafe request safely repeatable for 24 hours. The same key with the same request replays the stored response; with a different request it gives 409 `idempotency_conflict`. */
   'Idempotency-Key'?: string;
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -4181,7 +4181,7 @@ export type GetOrderActionsPathParams = {
 
 /** Header parameters of `getOrderActions` (GET /api/v3/private/exchange/orders/{order}/actions). */
 export type GetOrderActionsHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -4290,7 +4290,7 @@ export type GetOrderStatusPathParams = {
 
 /** Header parameters of `getOrderStatus` (GET /api/v3/private/exchange/orders/{order}/status). */
 export type GetOrderStatusHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -4401,7 +4401,7 @@ export type ConfirmOrderPathParams = {
 export type ConfirmOrderHeaders = {
   /** Makes an unsafe request safely repeatable for 24 hours. The same key with the same request replays the stored response; with a different request it gives 409 `idempotency_conflict`. */
   'Idempotency-Key'?: string;
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -4568,7 +4568,7 @@ export type CancelOrderPathParams = {
 export type CancelOrderHeaders = {
   /** Makes an unsafe request safely repeatable for 24 hours. The same key with the same request replays the stored response; with a different request it gives 409 `idempotency_conflict`. */
   'Idempotency-Key'?: string;
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -4729,7 +4729,7 @@ export type CancelOrderError = CancelOrderResponses['400' | '401' | '403' | '404
 export type CreateUploadIntentHeaders = {
   /** Makes an unsafe request safely repeatable for 24 hours. The same key with the same request replays the stored response; with a different request it gives 409 `idempotency_conflict`. */
   'Idempotency-Key'?: string;
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -4881,7 +4881,7 @@ export type GetUploadIntentPathParams = {
 
 /** Header parameters of `getUploadIntent` (GET /api/v3/private/files/upload-intents/{intent}). */
 export type GetUploadIntentHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -4992,7 +4992,7 @@ export type CommitUploadIntentPathParams = {
 export type CommitUploadIntentHeaders = {
   /** Makes an unsafe request safely repeatable for 24 hours. The same key with the same request replays the stored response; with a different request it gives 409 `idempotency_conflict`. */
   'Idempotency-Key'?: string;
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -5157,7 +5157,7 @@ export type ListOrderVerificationsPathParams = {
 
 /** Header parameters of `listOrderVerifications` (GET /api/v3/private/exchange/orders/{order}/verifications). */
 export type ListOrderVerificationsHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -5268,7 +5268,7 @@ export type SubmitOrderVerificationsPathParams = {
 export type SubmitOrderVerificationsHeaders = {
   /** Makes an unsafe request safely repeatable for 24 hours. The same key with the same request replays the stored response; with a different request it gives 409 `idempotency_conflict`. */
   'Idempotency-Key'?: string;
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -5435,7 +5435,7 @@ export type GetVerificationRequirementsQuery = {
 
 /** Header parameters of `getVerificationRequirements` (GET /api/v3/private/verifications/requirements). */
 export type GetVerificationRequirementsHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -5527,7 +5527,7 @@ export type GetVerificationRequirementsError = GetVerificationRequirementsRespon
 export type CreateIdentityVerificationHeaders = {
   /** Makes an unsafe request safely repeatable for 24 hours. The same key with the same request replays the stored response; with a different request it gives 409 `idempotency_conflict`. */
   'Idempotency-Key'?: string;
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -5679,7 +5679,7 @@ export type GetIdentityVerificationPathParams = {
 
 /** Header parameters of `getIdentityVerification` (GET /api/v3/private/verifications/identity/{verification}). */
 export type GetIdentityVerificationHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -5788,7 +5788,7 @@ export type GetIdentityVerificationActionsPathParams = {
 
 /** Header parameters of `getIdentityVerificationActions` (GET /api/v3/private/verifications/identity/{verification}/actions). */
 export type GetIdentityVerificationActionsHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -5893,7 +5893,7 @@ export type GetIdentityVerificationActionsError = GetIdentityVerificationActions
 export type CreateCardVerificationHeaders = {
   /** Makes an unsafe request safely repeatable for 24 hours. The same key with the same request replays the stored response; with a different request it gives 409 `idempotency_conflict`. */
   'Idempotency-Key'?: string;
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -6045,7 +6045,7 @@ export type GetCardVerificationPathParams = {
 
 /** Header parameters of `getCardVerification` (GET /api/v3/private/verifications/cards/{verification}). */
 export type GetCardVerificationHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -6154,7 +6154,7 @@ export type GetCardVerificationActionsPathParams = {
 
 /** Header parameters of `getCardVerificationActions` (GET /api/v3/private/verifications/cards/{verification}/actions). */
 export type GetCardVerificationActionsHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -6257,7 +6257,7 @@ export type GetCardVerificationActionsError = GetCardVerificationActionsResponse
 
 /** Header parameters of `listWebhookEndpoints` (GET /api/v3/private/webhooks). */
 export type ListWebhookEndpointsHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -6349,7 +6349,7 @@ export type ListWebhookEndpointsError = ListWebhookEndpointsResponses['401' | '4
 export type CreateWebhookEndpointHeaders = {
   /** Makes an unsafe request safely repeatable for 24 hours. The same key with the same request replays the stored response; with a different request it gives 409 `idempotency_conflict`. */
   'Idempotency-Key'?: string;
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -6497,7 +6497,7 @@ export type CreateWebhookEndpointError = CreateWebhookEndpointResponses['400' | 
 export type SendTestWebhookHeaders = {
   /** Makes an unsafe request safely repeatable for 24 hours. The same key with the same request replays the stored response; with a different request it gives 409 `idempotency_conflict`. */
   'Idempotency-Key'?: string;
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -6659,7 +6659,7 @@ export type ListWebhookEventsQuery = {
 
 /** Header parameters of `listWebhookEvents` (GET /api/v3/private/webhooks/events). */
 export type ListWebhookEventsHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -6755,7 +6755,7 @@ export type GetWebhookEventPathParams = {
 
 /** Header parameters of `getWebhookEvent` (GET /api/v3/private/webhooks/events/{event}). */
 export type GetWebhookEventHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -6878,7 +6878,7 @@ export type ListWebhookDeliveriesQuery = {
 
 /** Header parameters of `listWebhookDeliveries` (GET /api/v3/private/webhooks/deliveries). */
 export type ListWebhookDeliveriesHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -6974,7 +6974,7 @@ export type GetWebhookDeliveryPathParams = {
 
 /** Header parameters of `getWebhookDelivery` (GET /api/v3/private/webhooks/deliveries/{delivery}). */
 export type GetWebhookDeliveryHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -7085,7 +7085,7 @@ export type RetryWebhookDeliveryPathParams = {
 export type RetryWebhookDeliveryHeaders = {
   /** Makes an unsafe request safely repeatable for 24 hours. The same key with the same request replays the stored response; with a different request it gives 409 `idempotency_conflict`. */
   'Idempotency-Key'?: string;
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -7208,7 +7208,7 @@ export type GetWebhookEndpointPathParams = {
 
 /** Header parameters of `getWebhookEndpoint` (GET /api/v3/private/webhooks/{webhook}). */
 export type GetWebhookEndpointHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -7319,7 +7319,7 @@ export type DeleteWebhookEndpointPathParams = {
 export type DeleteWebhookEndpointHeaders = {
   /** Makes an unsafe request safely repeatable for 24 hours. The same key with the same request replays the stored response; with a different request it gives 409 `idempotency_conflict`. */
   'Idempotency-Key'?: string;
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -7444,7 +7444,7 @@ export type UpdateWebhookEndpointPathParams = {
 export type UpdateWebhookEndpointHeaders = {
   /** Makes an unsafe request safely repeatable for 24 hours. The same key with the same request replays the stored response; with a different request it gives 409 `idempotency_conflict`. */
   'Idempotency-Key'?: string;
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -7611,7 +7611,7 @@ export type RotateWebhookSecretPathParams = {
 export type RotateWebhookSecretHeaders = {
   /** Makes an unsafe request safely repeatable for 24 hours. The same key with the same request replays the stored response; with a different request it gives 409 `idempotency_conflict`. */
   'Idempotency-Key'?: string;
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -7728,7 +7728,7 @@ export type RotateWebhookSecretError = RotateWebhookSecretResponses['401' | '403
 
 /** Header parameters of `listOrderStatuses` (GET /api/v3/private/orders/statuses). */
 export type ListOrderStatusesHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -7856,7 +7856,7 @@ export type ListOrdersQuery = {
 
 /** Header parameters of `listOrders` (GET /api/v3/private/orders). */
 export type ListOrdersHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -7952,7 +7952,7 @@ export type GetOrderPathParams = {
 
 /** Header parameters of `getOrder` (GET /api/v3/private/orders/{order}). */
 export type GetOrderHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -8057,7 +8057,7 @@ export type GetOrderError = GetOrderResponses['401' | '403' | '404' | '422' | '4
 export type SimulateOrderHeaders = {
   /** Makes an unsafe request safely repeatable for 24 hours. The same key with the same request replays the stored response; with a different request it gives 409 `idempotency_conflict`. */
   'Idempotency-Key'?: string;
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -8203,7 +8203,7 @@ export type SimulateOrderError = SimulateOrderResponses['400' | '401' | '403' | 
 
 /** Header parameters of `getPartner` (GET /api/v3/private/partner). */
 export type GetPartnerHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -8314,7 +8314,7 @@ export type GetPartnerStatisticsQuery = {
 
 /** Header parameters of `getPartnerStatistics` (GET /api/v3/private/partner/statistics). */
 export type GetPartnerStatisticsHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -8431,7 +8431,7 @@ export type ListPartnerReferralsQuery = {
 
 /** Header parameters of `listPartnerReferrals` (GET /api/v3/private/partner/referrals). */
 export type ListPartnerReferralsHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -8548,7 +8548,7 @@ export type ListPartnerExchangesQuery = {
 
 /** Header parameters of `listPartnerExchanges` (GET /api/v3/private/partner/exchanges). */
 export type ListPartnerExchangesHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -8665,7 +8665,7 @@ export type ListPartnerPayoutsQuery = {
 
 /** Header parameters of `listPartnerPayouts` (GET /api/v3/private/partner/payouts). */
 export type ListPartnerPayoutsHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -8788,7 +8788,7 @@ export type ListReviewsQuery = {
 
 /** Header parameters of `listReviews` (GET /api/v3/private/reviews). */
 export type ListReviewsHeaders = {
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 
@@ -8880,7 +8880,7 @@ export type ListReviewsError = ListReviewsResponses['401' | '403' | '422' | '429
 export type CreateReviewHeaders = {
   /** Makes an unsafe request safely repeatable for 24 hours. The same key with the same request replays the stored response; with a different request it gives 409 `idempotency_conflict`. */
   'Idempotency-Key'?: string;
-  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id`. */
+  /** Client-defined id that links this request to the webhook events it causes; echoed in `meta.correlation_id` (null when it breaks this schema). */
   'X-Correlation-Id'?: string;
 };
 

@@ -163,6 +163,19 @@ export interface ContractErrors {
   transport: Record<TransportFailure, CatalogCode>;
   /** The largest body the contract takes (`info.x-body-limit-bytes`); undefined when it names none. */
   bodyLimitBytes: number | undefined;
+  /** The header an answer's `correlation_id` echoes (`x-echoed-as`); undefined: none, the answers' is null. */
+  correlation: EchoedHeader | undefined;
+}
+
+/**
+ * A request header an answer echoes, with the bounds of its schema in the contract: a value out
+ * of them is answered as null, so no answer carries what the contract's response schema refuses.
+ */
+export interface EchoedHeader {
+  name: string;
+  minLength: number | undefined;
+  maxLength: number | undefined;
+  pattern: string | undefined;
 }
 
 export type TransportFailure = 'malformed-body' | 'payload-too-large' | 'unsupported-media-type' | 'not-found' | 'method-not-allowed';
@@ -442,7 +455,7 @@ export function catalogError(
   message: string,
   details?: ValidationDetails,
 ): HandlerResponse {
-  return { status: entry.status, body: errorBody(errors.format, responseIds(context), entry.code, message, details) };
+  return { status: entry.status, body: errorBody(errors.format, responseIds(context, errors.correlation), entry.code, message, details) };
 }
 
 /** A success answer in the contract's format: the v3 envelope around `result`, or v1's `{ data, meta? }`. */
@@ -453,20 +466,39 @@ export function catalogSuccess(
   result: unknown,
   meta?: Record<string, unknown>,
 ): HandlerResponse {
-  return { status, body: successBody(errors.format, responseIds(context), result, meta) };
+  return { status, body: successBody(errors.format, responseIds(context, errors.correlation), result, meta) };
 }
 
 /**
  * The ids of an answer: the X-Request-Id the app's middleware set on the response, or a new one
- * (set on the response, so header and body agree), and the caller's X-Correlation-Id.
+ * (set on the response, so header and body agree), and the caller's correlation header when it
+ * is within its schema's bounds (else null, as the kit's mock answers).
  */
-export function responseIds({ req, res }: Pick<HandlerContext, 'req' | 'res'>): ResponseIds {
+export function responseIds({ req, res }: Pick<HandlerContext, 'req' | 'res'>, correlation: EchoedHeader | undefined): ResponseIds {
   let requestId = res.getHeader('x-request-id');
   if (typeof requestId !== 'string') {
     requestId = randomUUID();
     res.setHeader('X-Request-Id', requestId);
   }
-  return { requestId, correlationId: req.get('x-correlation-id') ?? null, timestamp: new Date().toISOString() };
+  const sent = correlation === undefined ? undefined : req.get(correlation.name);
+  const correlationId = correlation !== undefined && sent !== undefined && echoable(sent, correlation) ? sent : null;
+  return { requestId, correlationId, timestamp: new Date().toISOString() };
+}
+
+/** Whether a header value keeps to its schema's bounds: lengths in code points and an ECMAScript pattern with `u`, as the validators count. */
+function echoable(value: string, header: EchoedHeader): boolean {
+  const length = [...value].length;
+  if (header.minLength !== undefined && length < header.minLength) return false;
+  if (header.maxLength !== undefined && length > header.maxLength) return false;
+  return header.pattern === undefined || echoPattern(header.pattern).test(value);
+}
+
+/** Each pattern compiled once: a contract names one or two. */
+const echoPatterns = new Map<string, RegExp>();
+function echoPattern(pattern: string): RegExp {
+  let compiled = echoPatterns.get(pattern);
+  if (compiled === undefined) echoPatterns.set(pattern, (compiled = new RegExp(pattern, 'u')));
+  return compiled;
 }
 
 function isHandlerResponse(value: unknown): value is HandlerResponse {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { JsonObject, JsonValue } from '../load.js';
 import { isObject, resolvePointer, type ContractModel, type OperationModel, type ParameterModel } from '../model.js';
-import type { CatalogCode, ContractErrors, ParameterDefinition, RouteDefinition, ScalarKind } from '../runtime/router-runtime.js';
+import type { CatalogCode, ContractErrors, EchoedHeader, ParameterDefinition, RouteDefinition, ScalarKind } from '../runtime/router-runtime.js';
 import type { SecurityFailure } from '../runtime/server-security.js';
 import { banner, camelCase, pascalCase, type GeneratedFile } from './file.js';
 import { idempotencyData, limitData } from './route-hooks.js';
@@ -78,7 +78,28 @@ function contractErrors(model: ContractModel): ContractErrors {
       'method-not-allowed': firstOf(model, 405, 'method_not_allowed'),
     },
     bodyLimitBytes: model.bodyLimitBytes,
+    correlation: echoedHeader(model, 'correlation_id'),
   };
+}
+
+/** The schema keywords of an echoed header the runtime checks (router-runtime.ts `echoable`), beside annotations. */
+const echoedHeaderKeywords = new Set(['type', 'minLength', 'maxLength', 'pattern', 'description', 'title', 'example', 'examples']);
+
+/**
+ * The header parameter whose value answers carry as `field` (`x-echoed-as`), with its schema's
+ * bounds. A keyword the runtime would not check is refused here rather than left unchecked.
+ */
+function echoedHeader(model: ContractModel, field: string): EchoedHeader | undefined {
+  const parameters = Object.values(model.document.components?.parameters ?? {}) as unknown as JsonObject[];
+  const parameter = parameters.find((candidate) => candidate['x-echoed-as'] === field && candidate.in === 'header');
+  if (parameter === undefined) return undefined;
+  const schema = follow(model, isObject(parameter.schema) ? parameter.schema : {});
+  const unchecked = Object.keys(schema).filter((keyword) => !echoedHeaderKeywords.has(keyword));
+  if (schema.type !== 'string' || unchecked.length > 0) {
+    throw new Error(`${model.source}: the ${String(parameter.name)} header echoed as ${field} must be a string bounded by minLength, maxLength and pattern only (has ${unchecked.join(', ') || `type ${String(schema.type)}`})`);
+  }
+  const count = (keyword: string) => (typeof schema[keyword] === 'number' ? schema[keyword] : undefined);
+  return { name: String(parameter.name), minLength: count('minLength'), maxLength: count('maxLength'), pattern: typeof schema.pattern === 'string' ? schema.pattern : undefined };
 }
 
 /** The catalog's first code of a status, else `fallback` with that status. */

@@ -116,6 +116,33 @@ describe('exchange-api-kit scaffold', () => {
     expect({ status: untyped.status, body: JSON.parse(untyped.text) }).toMatchObject({ status: answers.bad_request.status, body: { error: { code: 'bad_request' } } });
   });
 
+  it('echoes a correlation id its header schema takes, and answers null for one it refuses, as the mock does', { timeout: 120_000 }, async () => {
+    const baseUrl = await start();
+    const { name, maxLength } = exchangeV3RouterErrors.correlation!;
+    const correlationOf = async (correlation: string, method: string, path: string, body?: string) => {
+      const headers = { authorization: `Bearer ${credentials.token}`, [name]: correlation, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+      const response = await fetch(`${baseUrl}/api/v3${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+      return { status: response.status, correlation: ((await response.json()) as { meta: { correlation_id: unknown } }).meta.correlation_id };
+    };
+    const overLong = 'c'.repeat(maxLength! + 1);
+    // The router's own answers (a refused id is a 422; a taken one reaches the 501) and the transport's (400, 404, 405).
+    const requests: [string, string, string?][] = [
+      ['GET', '/private/ping'],
+      ['POST', '/private/exchange/quotes', '{'],
+      ['GET', '/private/nope'],
+      ['PUT', '/private/ping'],
+    ];
+    const answers = [];
+    for (const [method, path, body] of requests) {
+      answers.push({ path, refused: await correlationOf(overLong, method, path, body), empty: await correlationOf('', method, path, body), taken: await correlationOf('checkout-7f3a', method, path, body) });
+    }
+    await stop();
+    expect(answers.map(({ refused, taken }) => [refused.status, taken.status])).toEqual([[422, 501], [400, 400], [404, 404], [405, 405]]);
+    for (const { path, refused, empty, taken } of answers) {
+      expect({ path, refused: refused.correlation, empty: empty.correlation, taken: taken.correlation }).toEqual({ path, refused: null, empty: null, taken: 'checkout-7f3a' });
+    }
+  });
+
   it('implementing ping and a list makes their checks pass; a second scaffold keeps that code', { timeout: 120_000 }, async () => {
     const platform = join(project, 'src', 'handlers', 'exchange-v3', 'platform.ts');
     const orders = join(project, 'src', 'handlers', 'exchange-v3', 'orders.ts');

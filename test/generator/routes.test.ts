@@ -369,6 +369,11 @@ describe('the generated router over HTTP (fixture contract)', () => {
         state: 1, message: 'failOrder is not implemented yet.', result: null, error: { code: 'not_implemented' },
         meta: { request_id: requestId, correlation_id: 'c-1', timestamp: expect.any(String) },
       });
+      // An id its schema refuses (pattern, length) fails validation and is not echoed.
+      for (const refused of ['C_1', 'c-123456789']) {
+        const answer = await fetch(url, { method: 'POST', headers: { authorization: 'Bearer t', 'x-correlation-id': refused } });
+        expect({ refused, status: answer.status, meta: ((await answer.json()) as { meta: unknown }).meta }).toMatchObject({ refused, status: 422, meta: { correlation_id: null } });
+      }
     } finally {
       server.close();
     }
