@@ -124,7 +124,8 @@ function appFile(): string {
 // (security.ts), the scope and the signature, counts the request against the caller's limits
 // (the meter), replays or refuses a repeated idempotency key (idempotency-store.ts), parses and
 // validates the request, and answers failures in the contract's envelope, before your handlers;
-// last, the contract's 404 and 405 for what no operation takes.
+// last, the contract's 404 and 405 for what no operation takes, and its 400 for a path that
+// does not decode.
 import express, { type Express, type RequestHandler } from 'express';
 import type { RouteDefinition } from './generated/runtime/router-runtime.js';
 ${imports.join('\n')}

@@ -1302,7 +1302,7 @@ export const exchangeV3Routes: readonly RouteDefinition[] = [
 ];
 
 /** The contract's error format and the catalog codes the router answers with itself (failed validation, no handler, refused transport), and its body limit. */
-export const exchangeV3RouterErrors: ContractErrors = { format: 'v3-envelope', validation: { code: 'validation_error', status: 422 }, notImplemented: { code: 'not_implemented', status: 501 }, transport: { 'malformed-body': { code: 'bad_request', status: 400 }, 'payload-too-large': { code: 'payload_too_large', status: 413 }, 'unsupported-media-type': { code: 'unsupported_media_type', status: 415 }, 'not-found': { code: 'not_found', status: 404 }, 'method-not-allowed': { code: 'method_not_allowed', status: 405 } }, bodyLimitBytes: 1048576, correlation: { name: 'X-Correlation-Id', minLength: 1, maxLength: 128, pattern: undefined } };
+export const exchangeV3RouterErrors: ContractErrors = { format: 'v3-envelope', validation: { code: 'validation_error', status: 422 }, notImplemented: { code: 'not_implemented', status: 501 }, transport: { 'malformed-body': { code: 'bad_request', status: 400 }, 'malformed-path': { code: 'bad_request', status: 400 }, 'payload-too-large': { code: 'payload_too_large', status: 413 }, 'unsupported-media-type': { code: 'unsupported_media_type', status: 415 }, 'not-found': { code: 'not_found', status: 404 }, 'method-not-allowed': { code: 'method_not_allowed', status: 405 } }, bodyLimitBytes: 1048576, correlation: { name: 'X-Correlation-Id', minLength: 1, maxLength: 128, pattern: undefined } };
 
 /**
  * The body parser of this contract's operations (JSON up to its body limit, the raw body kept for
@@ -1315,10 +1315,11 @@ export function exchangeV3BodyParser(): RequestHandler[] {
 }
 
 /**
- * The contract's 404 for a path no operation has, and its 405 (with Allow) for a method the path
- * does not take: mount it at exchangeV3RoutesBasePath after the router.
+ * The contract's 404 for a path no operation has, its 405 (with Allow) for a method the path
+ * does not take, and its 400 for a path parameter that is not valid percent-encoding: mount it
+ * at exchangeV3RoutesBasePath after the router.
  */
-export function exchangeV3Unmatched(): RequestHandler {
+export function exchangeV3Unmatched(): RequestHandler[] {
   return unmatchedRequests(exchangeV3Routes, exchangeV3RouterErrors);
 }
 

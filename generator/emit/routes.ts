@@ -72,6 +72,7 @@ function contractErrors(model: ContractModel): ContractErrors {
     // Each of these statuses has one meaning in HTTP, so the catalog's code of that status is it.
     transport: {
       'malformed-body': firstOf(model, 400, 'bad_request'),
+      'malformed-path': firstOf(model, 400, 'bad_request'),
       'payload-too-large': firstOf(model, 413, 'payload_too_large'),
       'unsupported-media-type': firstOf(model, 415, 'unsupported_media_type'),
       'not-found': firstOf(model, 404, 'not_found'),

@@ -157,7 +157,8 @@ export interface ContractErrors {
   /**
    * The codes of a request refused before the router takes it (server-transport.ts): a body that
    * is not well-formed JSON, too large or of another content type than its operation takes; a
-   * path the contract does not have; a method its path does not take.
+   * path the contract does not have; a method its path does not take; a path parameter that is
+   * not valid percent-encoding.
    */
   transport: Record<TransportFailure, CatalogCode>;
   /** The largest body the contract takes (`info.x-body-limit-bytes`); undefined when it names none. */
@@ -177,7 +178,7 @@ export interface EchoedHeader {
   pattern: string | undefined;
 }
 
-export type TransportFailure = 'malformed-body' | 'payload-too-large' | 'unsupported-media-type' | 'not-found' | 'method-not-allowed';
+export type TransportFailure = 'malformed-body' | 'malformed-path' | 'payload-too-large' | 'unsupported-media-type' | 'not-found' | 'method-not-allowed';
 
 export interface RouterOptions {
   /** Answers a request that fails validation; default: the contract's validation code in its envelope, `error.details` and `error.locations` per field (fieldErrors). */

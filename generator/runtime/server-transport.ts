@@ -1,8 +1,9 @@
 // What a server of a contract answers before a request reaches an operation, in the contract's
 // envelope with the catalog's codes (ContractErrors.transport): a body of another content type
 // than its operation takes, a JSON body that does not parse or exceeds the contract's body limit
-// (the body parser, before the router), and, under the base path, a path no operation has or a
-// method its path does not take (after the router, which passes them on).
+// (the body parser, before the router), and, under the base path, a path no operation has, a
+// method its path does not take or a path parameter that does not decode (after the router,
+// which passes them on).
 // These are pieces an app mounts around the router, not steps of the router: a server with a
 // request pipeline of its own (the kit's mock reads bodies in its route middleware, after its
 // correlation-id and size checks) mounts the router alone and keeps its own order.
@@ -63,13 +64,14 @@ function takenMediaType(matcher: RouteMatcher, req: Request): string | undefined
 
 /**
  * Answers what the router passed on: a path some operation has with another method is a 405 with
- * `Allow`, any other a 404. Mount it after the router, at the same base path.
+ * `Allow`, any other a 404, and a path parameter that is not valid percent-encoding (the router's
+ * URIError) a 400, as the mock answers it. Mount it after the router, at the same base path.
  */
-export function unmatchedRequests(routes: readonly RouteDefinition[], errors: ContractErrors): RequestHandler {
+export function unmatchedRequests(routes: readonly RouteDefinition[], errors: ContractErrors): RequestHandler[] {
   const matcher = new RouteMatcher(routes);
   const methods = [...new Set(routes.map((route) => route.method.toUpperCase()))];
-  return (req, res) => {
-    const allowed = methods.filter((method) => matcher.match(method, req.url) !== undefined);
+  const unmatched: RequestHandler = (req, res) => {
+    const allowed = methods.filter((method) => pathOf(matcher, method, req.url));
     if (allowed.length === 0) {
       const { status, body } = catalogError(errors, errors.transport['not-found'], { req, res }, `No operation has the path ${req.path}.`);
       res.status(status).json(body);
@@ -79,4 +81,23 @@ export function unmatchedRequests(routes: readonly RouteDefinition[], errors: Co
     const { status, body } = catalogError(errors, errors.transport['method-not-allowed'], { req, res }, `${req.path} does not take ${req.method}.`);
     res.status(status).json(body);
   };
+  const undecodablePath: ErrorRequestHandler = (error, req, res, next) => {
+    if (!(error instanceof URIError)) return next(error);
+    const { status, body } = catalogError(errors, errors.transport['malformed-path'], { req, res }, 'The request path is not valid percent-encoding.');
+    res.status(status).json(body);
+  };
+  return [unmatched, undecodablePath as unknown as RequestHandler];
+}
+
+/**
+ * Whether an operation of `method` has the URL's path. A parameter that does not decode still
+ * makes the path that operation's (its method is allowed): the mock answers such a request with
+ * another method 405, as it does any other.
+ */
+function pathOf(matcher: RouteMatcher, method: string, url: string): boolean {
+  try {
+    return matcher.match(method, url) !== undefined;
+  } catch {
+    return true;
+  }
 }

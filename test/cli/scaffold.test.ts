@@ -14,6 +14,7 @@ import { runConformance } from '../../conformance/index.js';
 import { depositV1Routes } from '../../generated/deposit-v1/routes.js';
 import { exchangeV3ErrorCodes } from '../../generated/exchange-v3/contract-data.js';
 import { exchangeV3LimitHeaders, exchangeV3RouterErrors, exchangeV3Routes } from '../../generated/exchange-v3/routes.js';
+import { startMockServer } from '../../mock-server/server.js';
 import { repoRoot } from '../support/contracts.js';
 
 const project = mkdtempSync(join(tmpdir(), 'exchange-api-kit-scaffold-'));
@@ -38,6 +39,14 @@ async function stop(): Promise<void> {
   if (server === undefined || server.exitCode !== null || server.signalCode !== null) return;
   server.kill();
   await once(server, 'exit');
+}
+
+/** Status, media type, error code and Allow of an answer, to hold the starter's answers to the mock's. */
+async function answerOf(url: string, init: RequestInit): Promise<{ status: number; json: boolean; code: unknown; allow: string | null }> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  const json = /^application\/json/.test(response.headers.get('content-type') ?? '');
+  return { status: response.status, json, code: json ? (JSON.parse(text) as { error?: { code?: unknown } }).error?.code : text.slice(0, 80), allow: response.headers.get('allow') };
 }
 
 /** A read-only run with the starter's credentials; skips for what empty lists cannot provide. */
@@ -140,6 +149,31 @@ describe('exchange-api-kit scaffold', () => {
     expect(answers.map(({ refused, taken }) => [refused.status, taken.status])).toEqual([[422, 501], [400, 400], [404, 404], [405, 405]]);
     for (const { path, refused, empty, taken } of answers) {
       expect({ path, refused: refused.correlation, empty: empty.correlation, taken: taken.correlation }).toEqual({ path, refused: null, empty: null, taken: 'checkout-7f3a' });
+    }
+  });
+
+  it('answers a path parameter that is not valid percent-encoding as the mock does', { timeout: 120_000 }, async () => {
+    const mock = await startMockServer({ port: 0 });
+    const baseUrl = await start();
+    const requests: [string, string][] = [
+      ['GET', '/api/v3/private/orders/%E0%A4%A'],
+      ['POST', '/api/v3/private/exchange/orders/%ZZ/cancel'],
+      ['DELETE', '/api/v3/private/orders/%E0%A4%A'],
+      ['GET', '/v1/public/deposits/%E0%A4%A'],
+    ];
+    const answers = [];
+    for (const [method, path] of requests) {
+      answers.push({
+        request: `${method} ${path}`,
+        mock: await answerOf(`${mock.url}${path}`, { method, headers: { authorization: `Bearer ${mock.token}` } }),
+        scaffold: await answerOf(`${baseUrl}${path}`, { method, headers: { authorization: `Bearer ${credentials.token}` } }),
+      });
+    }
+    await stop();
+    await mock.close();
+    for (const { request, mock: expected, scaffold } of answers) {
+      expect({ request, ...scaffold }).toEqual({ request, ...expected, json: true });
+      expect(scaffold.status, request).toBeLessThan(500);
     }
   });
 
