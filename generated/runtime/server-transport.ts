@@ -17,10 +17,11 @@ const parserFailures: Readonly<Record<number, TransportFailure>> = { 400: 'malfo
 
 /**
  * The body parser of a contract's operations, mounted before the router: a body of another
- * Content-Type than its operation takes is refused; a JSON operation's body is parsed up to the
- * contract's body limit, keeping the raw body (signatures cover it), and a body without a
- * Content-Type is read as JSON, as the mock reads it; a body no operation takes (no route, or an
- * operation without one) is left unread. Every refusal is answered in the envelope.
+ * Content-Type than its operation takes is refused (a JSON operation takes any JSON type); a JSON
+ * operation's body is parsed up to the contract's body limit, keeping the raw body (signatures
+ * cover it), and a body without a Content-Type is read as JSON, as the mock reads it; a body no
+ * operation takes (no route, or an operation without one) is left unread. Every refusal is
+ * answered in the envelope.
  */
 export function jsonBodyParser(routes: readonly RouteDefinition[], errors: ContractErrors): RequestHandler[] {
   const matcher = new RouteMatcher(routes);
@@ -29,7 +30,7 @@ export function jsonBodyParser(routes: readonly RouteDefinition[], errors: Contr
   const read: RequestHandler = (req, res, next) => {
     const taken = bodySent(req) ? takenMediaType(matcher, req) : undefined;
     if (taken === undefined) return next();
-    if (req.headers['content-type'] !== undefined && req.is(taken) === false) {
+    if (req.headers['content-type'] !== undefined && !takes(taken, req)) {
       const { status, body } = catalogError(errors, errors.transport['unsupported-media-type'], { req, res }, `The body must be ${taken}.`);
       res.status(status).json(body);
       return;
@@ -44,6 +45,15 @@ export function jsonBodyParser(routes: readonly RouteDefinition[], errors: Contr
     res.status(status).json(body);
   };
   return [read, refusals as unknown as RequestHandler];
+}
+
+/**
+ * Whether the request's Content-Type is one its operation takes: for a JSON operation any JSON
+ * type, `application/json` with any parameters or a `+json` type (`application/merge-patch+json`),
+ * as the mock reads them; otherwise the operation's own type.
+ */
+function takes(taken: string, req: Request): boolean {
+  return (isJsonMediaType(taken) ? req.is(['application/json', '+json']) : req.is(taken)) !== false;
 }
 
 /** A request carries a body when it announces one: chunked, or a Content-Length above 0. */

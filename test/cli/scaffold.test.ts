@@ -177,6 +177,26 @@ describe('exchange-api-kit scaffold', () => {
     }
   });
 
+  it('reads a JSON operation\'s body sent as any JSON media type, and refuses another type, as the mock does', { timeout: 120_000 }, async () => {
+    const mock = await startMockServer({ port: 0 });
+    const baseUrl = await start();
+    const types = ['application/json; charset=utf-8', 'application/vnd.api+json', 'application/merge-patch+json', 'Application/JSON', 'text/plain'];
+    const answers = [];
+    for (const type of types) {
+      const init = (token: string): RequestInit => ({ method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': type }, body: '{"route_id":1}' });
+      answers.push({
+        type,
+        mock: await answerOf(`${mock.url}/api/v3/private/exchange/quotes`, init(mock.token)),
+        scaffold: await answerOf(`${baseUrl}/api/v3/private/exchange/quotes`, init(credentials.token)),
+      });
+    }
+    await stop();
+    await mock.close();
+    for (const { type, mock: expected, scaffold } of answers) expect({ type, ...scaffold }).toEqual({ type, ...expected });
+    // Read, then validated: the JSON types reach the operation's 422; only the other type is refused.
+    expect(answers.map(({ scaffold }) => scaffold.code)).toEqual(['validation_error', 'validation_error', 'validation_error', 'validation_error', 'unsupported_media_type']);
+  });
+
   it('implementing ping and a list makes their checks pass; a second scaffold keeps that code', { timeout: 120_000 }, async () => {
     const platform = join(project, 'src', 'handlers', 'exchange-v3', 'platform.ts');
     const orders = join(project, 'src', 'handlers', 'exchange-v3', 'orders.ts');
