@@ -480,9 +480,13 @@ export function responseIds({ req, res }: Pick<HandlerContext, 'req' | 'res'>, c
     requestId = randomUUID();
     res.setHeader('X-Request-Id', requestId);
   }
-  const sent = correlation === undefined ? undefined : req.get(correlation.name);
-  const correlationId = correlation !== undefined && sent !== undefined && echoable(sent, correlation) ? sent : null;
+  const correlationId = echoedCorrelationId(correlation === undefined ? undefined : req.get(correlation.name), correlation);
   return { requestId, correlationId, timestamp: new Date().toISOString() };
+}
+
+/** The correlation id an answer carries: the header as sent when it keeps to its schema, else null. */
+export function echoedCorrelationId(sent: string | undefined, header: EchoedHeader | undefined): string | null {
+  return header !== undefined && sent !== undefined && echoable(sent, header) ? sent : null;
 }
 
 /** Whether a header value keeps to its schema's bounds: lengths in code points and an ECMAScript pattern with `u`, as the validators count. */
