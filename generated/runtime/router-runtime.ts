@@ -179,7 +179,7 @@ export interface EchoedHeader {
   pattern: string | undefined;
 }
 
-export type TransportFailure = 'malformed-body' | 'malformed-path' | 'payload-too-large' | 'unsupported-media-type' | 'not-found' | 'method-not-allowed';
+export type TransportFailure = 'malformed-body' | 'malformed-path' | 'payload-too-large' | 'unsupported-media-type' | 'not-found' | 'method-not-allowed' | 'internal-error';
 
 export interface RouterOptions {
   /** Answers a request that fails validation; default: the contract's validation code in its envelope, `error.details` and `error.locations` per field (fieldErrors). */

@@ -77,6 +77,7 @@ function contractErrors(model: ContractModel): ContractErrors {
       'unsupported-media-type': firstOf(model, 415, 'unsupported_media_type'),
       'not-found': firstOf(model, 404, 'not_found'),
       'method-not-allowed': firstOf(model, 405, 'method_not_allowed'),
+      'internal-error': firstOf(model, 500, 'internal_error'),
     },
     bodyLimitBytes: model.bodyLimitBytes,
     correlation: echoedHeader(model, 'correlation_id'),

@@ -2,8 +2,8 @@
 // envelope with the catalog's codes (ContractErrors.transport): a body of another content type
 // than its operation takes, a JSON body that does not parse or exceeds the contract's body limit
 // (the body parser, before the router), and, under the base path, a path no operation has, a
-// method its path does not take or a path parameter that does not decode (after the router,
-// which passes them on).
+// method its path does not take, a path parameter that does not decode or a handler that threw
+// (after the router, which passes them on).
 // These are pieces an app mounts around the router, not steps of the router: a server with a
 // request pipeline of its own (the kit's mock reads bodies in its route middleware, after its
 // correlation-id and size checks) mounts the router alone and keeps its own order.
@@ -74,8 +74,9 @@ function takenMediaType(matcher: RouteMatcher, req: Request): string | undefined
 
 /**
  * Answers what the router passed on: a path some operation has with another method is a 405 with
- * `Allow`, any other a 404, and a path parameter that is not valid percent-encoding (the router's
- * URIError) a 400, as the mock answers it. Mount it after the router, at the same base path.
+ * `Allow`, any other a 404, a path parameter that is not valid percent-encoding (the router's
+ * URIError) a 400, as the mock answers it, and any other error (a handler that threw) the
+ * catalog's 500, logged to stderr. Mount it after the router, at the same base path.
  */
 export function unmatchedRequests(routes: readonly RouteDefinition[], errors: ContractErrors): RequestHandler[] {
   const matcher = new RouteMatcher(routes);
@@ -96,7 +97,14 @@ export function unmatchedRequests(routes: readonly RouteDefinition[], errors: Co
     const { status, body } = catalogError(errors, errors.transport['malformed-path'], { req, res }, 'The request path is not valid percent-encoding.');
     res.status(status).json(body);
   };
-  return [unmatched, undecodablePath as unknown as RequestHandler];
+  // Last: an error a handler threw, which express would answer with an HTML page and its stack.
+  const failed: ErrorRequestHandler = (error, req, res, next) => {
+    if (res.headersSent) return next(error); // express ends the connection
+    console.error(error);
+    const { status, body } = catalogError(errors, errors.transport['internal-error'], { req, res }, 'The server failed to answer; its log has the cause.');
+    res.status(status).json(body);
+  };
+  return [unmatched, undecodablePath as unknown as RequestHandler, failed as unknown as RequestHandler];
 }
 
 /**

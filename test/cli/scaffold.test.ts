@@ -224,6 +224,24 @@ describe('exchange-api-kit scaffold', () => {
     expect(report.results.find((result) => result.operation === 'privatePing' && result.check === 'response:status')?.reason).toMatch(/^not implemented/);
   });
 
+  it('answers a handler that throws, or whose promise rejects, with the catalog\'s 500 in the envelope', { timeout: 120_000 }, async () => {
+    const reviews = join(project, 'src', 'handlers', 'exchange-v3', 'reviews.ts');
+    const scaffolded = readFileSync(reviews, 'utf8');
+    writeFileSync(reviews, scaffolded
+      .replace('listReviews: (_request, context) => exchangeV3NotImplemented(context)', "listReviews: () => { throw new Error('the review store is down'); }")
+      .replace('createReview: (_request, context) => exchangeV3NotImplemented(context)', "createReview: async () => { throw new Error('the review store is down'); }"));
+    try {
+      const baseUrl = await start();
+      const headers = { authorization: `Bearer ${credentials.token}`, 'content-type': 'application/json', 'idempotency-key': 'scaffold-review-0002' };
+      const listed = await answerOf(`${baseUrl}/api/v3/private/reviews`, { headers });
+      const created = await answerOf(`${baseUrl}/api/v3/private/reviews`, { method: 'POST', headers, body: JSON.stringify({ order: 'W9D3F7H1J5', rating: 5, text: 'A quick and friendly exchange.', author_name: 'Ada' }) });
+      await stop();
+      for (const answer of [listed, created]) expect(answer).toEqual({ status: 500, json: true, code: 'internal_error', allow: null });
+    } finally {
+      writeFileSync(reviews, scaffolded);
+    }
+  });
+
   it('refuses, under tsc, a handler whose body is not the contract\'s', { timeout: 180_000 }, () => {
     const reviews = join(project, 'src', 'handlers', 'exchange-v3', 'reviews.ts');
     const scaffolded = readFileSync(reviews, 'utf8');
