@@ -3,7 +3,7 @@
 import { egressModes, parseAllowList, type EgressMode } from '../mock-server/dispatch/egress-policy.js';
 import { trustedProxies } from '../mock-server/http/trusted-proxies.js';
 import { controlBodyLimits } from '../mock-server/http/body-limits.js';
-import { nestsDeeperThan } from '../mock-server/http/json-depth.js';
+import { nestsDeeperThan } from '../generated/runtime/json-depth.js';
 import { adminTokenProblem, seedProblem, siteKeyProblem, siteSecretProblem, tokenProblem } from '../mock-server/start-options-check.js';
 import { logLevels, type LogLevel } from '../mock-server/log.js';
 import { defaultHeadersTimeoutMs, defaultRequestTimeoutMs, startMockServer, type RunningMockServer, type StartOptions } from '../mock-server/server.js';

@@ -81,6 +81,8 @@ export interface ContractModel {
   errorFormat: 'v3-envelope' | 'v1';
   /** The largest request body the contract takes (`info.x-body-limit-bytes`), if it names one. */
   bodyLimitBytes: number | undefined;
+  /** How deep a JSON body may nest its arrays and objects (`info.x-json-depth-limit`), if the contract says. */
+  jsonDepthLimit: number | undefined;
   /**
    * The error catalog (`x-error-codes`), in the contract's order; the failures of the generated
    * middleware each code answers: `securityFailure` (`x-security-failure`), `idempotencyFailures`
@@ -132,6 +134,7 @@ export function buildContractModel(contract: LoadedContract): ContractModel {
     securitySchemes,
     errorFormat: info['x-error-format'] === 'v1' ? 'v1' : 'v3-envelope',
     bodyLimitBytes: typeof info['x-body-limit-bytes'] === 'number' ? info['x-body-limit-bytes'] : undefined,
+    jsonDepthLimit: typeof info['x-json-depth-limit'] === 'number' ? info['x-json-depth-limit'] : undefined,
     errorCatalog: array(doc['x-error-codes']).map((entry) => {
       const { code, status, condition, 'x-security-failure': securityFailure, 'x-idempotency-failure': idempotency, 'x-limit-failure': limit } = object(entry);
       return {

@@ -394,7 +394,7 @@ export const depositV1Routes: readonly RouteDefinition[] = [
 ];
 
 /** The contract's error format and the catalog codes the router answers with itself (failed validation, no handler, refused transport), and its body limit. */
-export const depositV1RouterErrors: ContractErrors = { format: 'v1', validation: { code: 'VALIDATION_ERROR', status: 422 }, notImplemented: { code: 'NOT_IMPLEMENTED', status: 501 }, transport: { 'malformed-body': { code: 'BAD_REQUEST', status: 400 }, 'malformed-path': { code: 'BAD_REQUEST', status: 400 }, 'payload-too-large': { code: 'PAYLOAD_TOO_LARGE', status: 413 }, 'unsupported-media-type': { code: 'UNSUPPORTED_MEDIA_TYPE', status: 415 }, 'not-found': { code: 'NOT_FOUND', status: 404 }, 'method-not-allowed': { code: 'METHOD_NOT_ALLOWED', status: 405 }, 'internal-error': { code: 'INTERNAL_ERROR', status: 500 } }, bodyLimitBytes: 65536, correlation: undefined };
+export const depositV1RouterErrors: ContractErrors = { format: 'v1', validation: { code: 'VALIDATION_ERROR', status: 422 }, notImplemented: { code: 'NOT_IMPLEMENTED', status: 501 }, transport: { 'malformed-body': { code: 'BAD_REQUEST', status: 400 }, 'malformed-path': { code: 'BAD_REQUEST', status: 400 }, 'payload-too-large': { code: 'PAYLOAD_TOO_LARGE', status: 413 }, 'unsupported-media-type': { code: 'UNSUPPORTED_MEDIA_TYPE', status: 415 }, 'not-found': { code: 'NOT_FOUND', status: 404 }, 'method-not-allowed': { code: 'METHOD_NOT_ALLOWED', status: 405 }, 'internal-error': { code: 'INTERNAL_ERROR', status: 500 } }, bodyLimitBytes: 65536, jsonDepthLimit: 64, correlation: undefined };
 
 /**
  * The body parser of this contract's operations (JSON up to its body limit, the raw body kept for

@@ -582,7 +582,7 @@ export const sandboxControlRoutes: readonly RouteDefinition[] = [
 ];
 
 /** The contract's error format and the catalog codes the router answers with itself (failed validation, no handler, refused transport), and its body limit. */
-export const sandboxControlRouterErrors: ContractErrors = { format: 'v3-envelope', validation: { code: 'validation_error', status: 422 }, notImplemented: { code: 'not_implemented', status: 501 }, transport: { 'malformed-body': { code: 'bad_request', status: 400 }, 'malformed-path': { code: 'bad_request', status: 400 }, 'payload-too-large': { code: 'payload_too_large', status: 413 }, 'unsupported-media-type': { code: 'unsupported_media_type', status: 415 }, 'not-found': { code: 'not_found', status: 404 }, 'method-not-allowed': { code: 'method_not_allowed', status: 405 }, 'internal-error': { code: 'internal_error', status: 500 } }, bodyLimitBytes: 1048576, correlation: undefined };
+export const sandboxControlRouterErrors: ContractErrors = { format: 'v3-envelope', validation: { code: 'validation_error', status: 422 }, notImplemented: { code: 'not_implemented', status: 501 }, transport: { 'malformed-body': { code: 'bad_request', status: 400 }, 'malformed-path': { code: 'bad_request', status: 400 }, 'payload-too-large': { code: 'payload_too_large', status: 413 }, 'unsupported-media-type': { code: 'unsupported_media_type', status: 415 }, 'not-found': { code: 'not_found', status: 404 }, 'method-not-allowed': { code: 'method_not_allowed', status: 405 }, 'internal-error': { code: 'internal_error', status: 500 } }, bodyLimitBytes: 1048576, jsonDepthLimit: 64, correlation: undefined };
 
 /**
  * The body parser of this contract's operations (JSON up to its body limit, the raw body kept for

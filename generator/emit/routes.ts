@@ -80,6 +80,7 @@ function contractErrors(model: ContractModel): ContractErrors {
       'internal-error': firstOf(model, 500, 'internal_error'),
     },
     bodyLimitBytes: model.bodyLimitBytes,
+    jsonDepthLimit: model.jsonDepthLimit,
     correlation: echoedHeader(model, 'correlation_id'),
   };
 }

@@ -163,6 +163,8 @@ export interface ContractErrors {
   transport: Record<TransportFailure, CatalogCode>;
   /** The largest body the contract takes (`info.x-body-limit-bytes`); undefined when it names none. */
   bodyLimitBytes: number | undefined;
+  /** How deep a JSON body may nest (`info.x-json-depth-limit`); undefined when it names no bound. */
+  jsonDepthLimit: number | undefined;
   /** The header an answer's `correlation_id` echoes (`x-echoed-as`); undefined: none, the answers' is null. */
   correlation: EchoedHeader | undefined;
 }

@@ -8,6 +8,7 @@
 // request pipeline of its own (the kit's mock reads bodies in its route middleware, after its
 // correlation-id and size checks) mounts the router alone and keeps its own order.
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
+import { nestsDeeperThan } from './json-depth.js';
 import { catalogError, isJsonMediaType, RouteMatcher, type ContractErrors, type RouteDefinition, type TransportFailure } from './router-runtime.js';
 import { keepRawBody } from './server-security.js';
 
@@ -18,7 +19,8 @@ const parserFailures: Readonly<Record<number, TransportFailure>> = { 400: 'malfo
  * The body parser of a contract's operations, mounted before the router: a body of another
  * Content-Type than its operation takes is refused (a JSON operation takes any JSON type); a JSON
  * operation's body is parsed up to the contract's body limit, keeping the raw body (signatures
- * cover it), and a body without a Content-Type is read as JSON, as the mock reads it; a body no
+ * cover it), and a body without a Content-Type is read as JSON, as the mock reads it, then refused
+ * when it nests deeper than the contract's `info.x-json-depth-limit`; a body no
  * operation takes (no route, or an operation without one) is left unread. Every refusal is
  * answered in the envelope.
  */
@@ -34,8 +36,17 @@ export function jsonBodyParser(routes: readonly RouteDefinition[], errors: Contr
       res.status(status).json(body);
       return;
     }
-    if (isJsonMediaType(taken)) parse(req, res, next);
+    if (isJsonMediaType(taken)) parse(req, res, (error?: unknown) => (error === undefined ? refuseTooDeep(req, res, next) : next(error)));
     else next();
+  };
+  // The contract bounds how deep a body nests (a deeper one would fail to serialise wherever it
+  // is shown again), as the mock refuses it.
+  const refuseTooDeep: RequestHandler = (req, res, next) => {
+    const raw = (req as Request & { rawBody?: Buffer }).rawBody;
+    const limit = errors.jsonDepthLimit;
+    if (limit === undefined || raw === undefined || !nestsDeeperThan(raw.toString('utf8'), limit)) return next();
+    const { status, body } = catalogError(errors, errors.transport['malformed-body'], { req, res }, `The request body nests arrays and objects more than ${limit} levels deep.`);
+    res.status(status).json(body);
   };
   const refusals: ErrorRequestHandler = (error: { status?: unknown; message?: unknown }, req, res, next) => {
     const failure = typeof error?.status === 'number' ? parserFailures[error.status] : undefined;

@@ -14,12 +14,12 @@
 import { hash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { noFingerprintBody, type FingerprintBody } from '../../generated/runtime/request-fingerprint.js';
+import { nestsDeeperThan } from '../../generated/runtime/json-depth.js';
 import type { RouteDefinition } from '../../generated/runtime/router-runtime.js';
 import { uploadLimits } from '../domain/files/upload-limits.js';
 import type { BodyLimits } from './body-limits.js';
 import { families } from './families.js';
 import { HttpError } from './http-error.js';
-import { nestsDeeperThan } from './json-depth.js';
 import { requestLocals, type FamilyName, type RequestLocals } from './locals.js';
 import { multipartOverheadBytes, readMultipartBody } from './multipart-body.js';
 import { bodyPending } from './pending-body.js';

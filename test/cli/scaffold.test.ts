@@ -115,6 +115,10 @@ describe('exchange-api-kit scaffold', () => {
     };
     // Bytes, so fetch adds no Content-Type: such a body is read as JSON, as the mock reads it.
     const untyped = await send('POST', quotes, undefined, new TextEncoder().encode('{"route_id":1,'));
+    const depth = exchangeV3RouterErrors.jsonDepthLimit!;
+    const nested = (levels: number) => `{"route_id":1,"amount":"1","extra":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+    const tooDeep = await send('POST', quotes, 'application/json', nested(depth + 1));
+    const deepEnough = await send('POST', quotes, 'application/json', nested(depth));
     await stop();
     for (const [code, answer] of Object.entries(answers)) {
       expect({ code, status: answer.status, type: answer.type }).toEqual({ code, status: exchangeV3ErrorCodes[code as keyof typeof exchangeV3ErrorCodes].status, type: expect.stringMatching(/^application\/json/) });
@@ -123,6 +127,9 @@ describe('exchange-api-kit scaffold', () => {
     }
     expect(answers.method_not_allowed.allow).toBe('GET');
     expect({ status: untyped.status, body: JSON.parse(untyped.text) }).toMatchObject({ status: answers.bad_request.status, body: { error: { code: 'bad_request' } } });
+    // Deeper than the contract's info.x-json-depth-limit is the 400; at the limit the body is read (and validated).
+    expect({ status: tooDeep.status, body: JSON.parse(tooDeep.text) }).toMatchObject({ status: 400, body: { error: { code: 'bad_request' }, message: expect.stringContaining(`more than ${depth} levels`) } });
+    expect(JSON.parse(deepEnough.text)).toMatchObject({ error: { code: 'validation_error' } });
   });
 
   it('echoes a correlation id its header schema takes, and answers null for one it refuses, as the mock does', { timeout: 120_000 }, async () => {

@@ -100,6 +100,7 @@ async function generatedFiles(model: ContractModel): Promise<GeneratedFile[]> {
     runtime('request-fingerprint.ts'),
     runtime('server-limits.ts'),
     runtime('server-transport.ts'),
+    runtime('json-depth.ts'),
     runtime('client-signing.ts'),
     runtime('client-errors.ts'),
     emitContractData(model),

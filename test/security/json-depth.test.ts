@@ -10,7 +10,7 @@ import { depositV1Info } from '../../generated/deposit-v1/contract-data.js';
 import { exchangeV3Info } from '../../generated/exchange-v3/contract-data.js';
 import { sandboxControlInfo } from '../../generated/sandbox-control/contract-data.js';
 import { families as mockFamilies } from '../../mock-server/http/families.js';
-import { nestsDeeperThan } from '../../mock-server/http/json-depth.js';
+import { nestsDeeperThan } from '../../generated/runtime/json-depth.js';
 import { errorCodeOf, type FamilyName } from '../mock-server/support/contract.js';
 import { bearer, send } from '../mock-server/support/http.js';
 import { fillPath, routeOf } from '../mock-server/support/paths.js';

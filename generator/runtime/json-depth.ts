@@ -2,7 +2,8 @@
 // JSON.stringify recurses: a free-form object a few thousand levels deep (a webhook test
 // payload) would be stored, then fail to serialise in every view of it, the client's event list,
 // the inspector and the snapshot export among them. Each family's contract bounds the depth
-// (info.x-json-depth-limit); a body beyond it is refused before anything stores it.
+// (info.x-json-depth-limit); a body beyond it is refused before anything stores it, by the kit's
+// mock and by the generated body parser alike.
 
 /** Whether `text`, well-formed JSON, nests arrays and objects more than `limit` levels deep. */
 export function nestsDeeperThan(text: string, limit: number): boolean {
