@@ -113,7 +113,10 @@ function convert(spec: OptionSpec, given: unknown, where: string): unknown {
   try {
     return spec.parse(text);
   } catch (error) {
-    throw new UsageError(spec.secret === true ? `${where} ${(error as Error).message}` : `${where} ${(error as Error).message}, got "${text}"`);
+    const { message } = error as Error;
+    // A secret is never echoed; a message that already quotes the whole value is not followed by it again.
+    const shown = spec.secret === true || message.includes(`"${text}"`) ? '' : `, got "${text}"`;
+    throw new UsageError(`${where} ${message}${shown}`);
   }
 }
 

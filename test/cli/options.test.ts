@@ -118,7 +118,9 @@ describe('serve options', () => {
     [['--webhooks-loopback-only', '--webhook-egress', 'public'], {}, /--webhooks-loopback-only contradicts --webhook-egress public/],
     [['--webhook-allow', '10.0.0.0/8,intranet'], {}, /^--webhook-allow must be CIDRs or IP addresses \(not "intranet"\), got "10\.0\.0\.0\/8,intranet"$/],
     [[], { MOCK_WEBHOOK_ALLOW: 'intranet, 10.0.0.0/8, 300.1.1.1' }, /^MOCK_WEBHOOK_ALLOW must be CIDRs or IP addresses \(not "intranet", "300\.1\.1\.1"\), got "intranet, 10\.0\.0\.0\/8, 300\.1\.1\.1"$/],
-    [['--trust-proxy', 'everyone'], {}, /^--trust-proxy trusted proxies must be IP addresses, CIDRs or loopback/],
+    // A message that already quotes the whole value does not repeat it.
+    [['--trust-proxy', 'everyone'], {}, /^--trust-proxy trusted proxies must be IP addresses, CIDRs or loopback, linklocal, uniquelocal; not "everyone"$/],
+    [['--webhook-allow', 'intranet'], {}, /^--webhook-allow must be CIDRs or IP addresses \(not "intranet"\)$/],
     [['--webhook-inbox-bytes', '1000'], {}, /^--webhook-inbox-bytes must be an integer from 1048576 to 268435456/],
     [['--headers-timeout', '90', '--request-timeout', '60'], {}, /--headers-timeout cannot be longer than --request-timeout/],
     [['--nope'], {}, /Unknown option '--nope'/],
