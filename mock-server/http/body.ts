@@ -117,6 +117,11 @@ export function readBody(route: RouteDefinition, limits: BodyLimits): RequestHan
           next(new HttpError(codes.unsupportedMediaType, 'Send the body as application/json.'));
           return;
         }
+        const charset = declaredCharset(req);
+        if (charset !== undefined) {
+          next(new HttpError(codes.unsupportedMediaType, `The request body's charset (${charset}) is not supported: send JSON as UTF-8.`));
+          return;
+        }
         const text = bytes.toString('utf8');
         try {
           req.body = JSON.parse(text);
@@ -144,6 +149,19 @@ function isJsonType(req: Request): boolean {
   const type = req.headers['content-type'];
   if (type === undefined || plainJsonTypes.has(type.toLowerCase())) return true;
   return Boolean(req.is('application/json')) || Boolean(req.is('+json'));
+}
+
+/**
+ * A charset the Content-Type declares other than UTF-8, which JSON is (RFC 8259, section 8.1).
+ * Reading such bytes as UTF-8 would take other text than the client sent; express.json, as the
+ * generated servers use it, refuses them with a 415 too.
+ */
+function declaredCharset(req: Request): string | undefined {
+  const type = req.headers['content-type'];
+  if (type === undefined || plainJsonTypes.has(type.toLowerCase())) return undefined;
+  const charset = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(type);
+  const name = charset?.[1] ?? charset?.[2];
+  return name === undefined || /^utf-?8$/i.test(name) ? undefined : name;
 }
 
 /**

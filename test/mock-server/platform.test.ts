@@ -183,6 +183,20 @@ describe('the v3 envelope', () => {
     expect(response.status).toBe(415);
     expect(errorOf(response).code).toBe('unsupported_media_type');
   });
+
+  it('answers JSON declared in another charset than UTF-8 with 415, rather than read it as UTF-8', async () => {
+    // "é" in ISO-8859-1 is one byte that is not UTF-8: read as UTF-8 it would become U+FFFD.
+    const latin1 = Buffer.from('{"comment":"caf\u00e9"}', 'latin1');
+    const refused = await call('v3', 'createQuote', { headers: { 'Content-Type': 'application/json; charset=ISO-8859-1' }, body: latin1 });
+    expect(refused.status).toBe(415);
+    expect(errorOf(refused).code).toBe('unsupported_media_type');
+    expect(isRecord(refused.json) && refused.json.message).toContain('ISO-8859-1');
+    // UTF-8 however it is spelled is read: this empty quote request gets past the media type to validation.
+    for (const type of ['application/json; charset="UTF-8"', 'application/json;charset=utf8', 'application/problem+json; charset=utf-8']) {
+      const read = await call('v3', 'createQuote', { headers: { 'Content-Type': type }, body: '{}' });
+      expect(read.status, type).toBe(422);
+    }
+  });
 });
 
 describe('v1 errors', () => {
