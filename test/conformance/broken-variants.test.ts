@@ -3,6 +3,8 @@
 // against the mock itself, so the failure is the variant's doing).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceOptions, Report } from '../../conformance/index.js';
+import { depositV1Info } from '../../generated/deposit-v1/contract-data.js';
+import { exchangeV3Info } from '../../generated/exchange-v3/contract-data.js';
 import { startMockServer, type RunningMockServer } from '../../mock-server/server.js';
 import { editJson, startMutatingProxy, type Mutation, type ProxiedRequest, type ProxiedResponse } from './support/mutating-proxy.js';
 import { describeResults, failures, runAgainst } from './support/run.js';
@@ -232,6 +234,15 @@ describe('the runner reports a broken server', () => {
     // The status is right; the HTML page is not the family's error body.
     expectReported(report, 'exchange-v3', 'transport:unknown-path', /^sent GET \/api\/v3\/\S+: expected HTTP 404 not_found, got HTTP 404; Content-Type text\/html, documented for errors: application\/json; the body is not valid JSON$/);
     expectReported(report, 'deposit-v1', 'transport:unknown-path', /^sent GET \/v1\/public\/\S+: expected HTTP 404 NOT_FOUND, got HTTP 404; Content-Type text\/html/);
+  });
+
+  it('a body size limit one byte short, by the at-limit check', async () => {
+    // A space after the JSON takes a body of exactly the contract's limit one byte over it.
+    const limits: number[] = [exchangeV3Info['x-body-limit-bytes'], depositV1Info['x-body-limit-bytes']];
+    const report = await runThrough({ request: (req) => (limits.includes(Buffer.byteLength(req.body)) ? `${req.body} ` : req.body) }, { only: ['Files', 'AML'] });
+    for (const [operation, code] of [['createUploadIntent', 'payload_too_large'], ['createAmlCheck', 'PAYLOAD_TOO_LARGE']] as const) {
+      expectReported(report, operation, 'transport:body-at-limit', new RegExp(`^sent a JSON body of \\d+ bytes \\(the limit\\): got HTTP 413 \\(${code}:`));
+    }
   });
 
   it('finds nothing wrong through a proxy that changes nothing', async () => {
