@@ -14,6 +14,8 @@
 // dist/build.json names every source of the build; lib/launch.mjs runs a checkout's dist/ only
 // while none of them is newer. With --if-stale a fresh dist/ is kept as it is (npm pack runs both
 // prepack and prepare).
+// Its progress lines go to stderr: npm prints a prepack's stdout into `npm pack --json`'s output,
+// which must stay one JSON document for the tools that read it.
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -32,7 +34,7 @@ const libraryEntries = ['index', 'conformance'];
 const buildInputs = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs'];
 
 if (process.argv.includes('--if-stale') && freshBuild()) {
-  console.log('build: dist/ is up to date');
+  console.error('build: dist/ is up to date');
   process.exit(0);
 }
 
@@ -43,7 +45,7 @@ const declared = declarations();
 const bundled = await bundle();
 const sources = [...new Set([...declared, ...bundled, ...buildInputs])].sort();
 writeFileSync(join(outDir, 'build.json'), `${JSON.stringify({ builtAtMs, sources }, null, 2)}\n`);
-console.log(`build: dist/ from ${sources.length} sources in ${Date.now() - builtAtMs} ms`);
+console.error(`build: dist/ from ${sources.length} sources in ${Date.now() - builtAtMs} ms`);
 
 /** Type-checks the entries' program and writes its declarations; returns the sources it read. */
 function declarations() {

@@ -39,8 +39,9 @@ const kitManifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf
 /** `npm pack` of the kit into `folder`. */
 export function packKit(folder: string): PackedKit {
   const printed = execFileSync('npm', ['pack', '--json', '--pack-destination', folder], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  // The prepack build prints its line on stdout before npm's JSON.
-  const [packed] = JSON.parse(printed.slice(printed.indexOf('\n[') + 1)) as [{ filename: string; integrity: string; size: number; unpackedSize: number; files: { path: string }[] }];
+  // The whole of stdout is npm's JSON: the prepack build reports on stderr, so tools reading
+  // `npm pack --json` (a release script, CI) get one document.
+  const [packed] = JSON.parse(printed) as [{ filename: string; integrity: string; size: number; unpackedSize: number; files: { path: string }[] }];
   return { ...packed, files: packed.files.map((file) => file.path) };
 }
 
