@@ -69,7 +69,7 @@ async function main(argv: string[]): Promise<number> {
       console.log(`generate --check: ${outName}/ is up to date (${files.length} files, ${ms} ms)`);
       return 0;
     }
-    console.error(`generate --check: stale, run npm run generate:\n  ${stale.join('\n  ')}`);
+    console.error(`generate --check: stale, run ${rerun(argv)}:\n  ${stale.join('\n  ')}`);
     return 1;
   }
   for (const path of leftOver) rmSync(join(outDir, path));
@@ -81,6 +81,15 @@ async function main(argv: string[]): Promise<number> {
   if (ownFiles && readOrNull(pagePath) !== contractsPage) writeFileSync(pagePath, contractsPage);
   console.log(`generate: ${files.length} files in ${outName}/, ${stale.length} changed (${ms} ms)`);
   return 0;
+}
+
+/**
+ * The command that brings the files --check found stale up to date: the same arguments without
+ * --check. A bare `npm run generate` would rewrite the kit's own generated/, not an --out DIR.
+ */
+function rerun(argv: string[]): string {
+  const args = argv.filter((arg) => arg !== '--check').map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : JSON.stringify(arg)));
+  return args.length === 0 ? 'npm run generate' : `npm run generate -- ${args.join(' ')}`;
 }
 
 function readOrNull(path: string): string | null {

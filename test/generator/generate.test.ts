@@ -91,6 +91,7 @@ describe('the generate CLI', () => {
     const stale = cli('--check');
     expect(stale.status).toBe(1);
     expect(stale.stderr).toContain('generated/exchange-v3/client.ts');
+    expect(stale.stderr).toContain('stale, run npm run generate:');
     expect(readFileSync(target, 'utf8')).toContain('edited by hand');
     expect(cli().status).toBe(0);
     expect(cli('--check').status).toBe(0);
@@ -132,6 +133,8 @@ describe('the generate CLI', () => {
     const stale = cli('--contracts', upstream, '--out', out, '--check');
     expect(stale.status).toBe(1);
     expect(stale.stderr).toContain('exchange-v3/routes.ts');
+    // The advice is the command that refreshes out/: a bare `npm run generate` would not.
+    expect(stale.stderr).toContain(`stale, run npm run generate -- --contracts ${upstream} --out ${out}:`);
   });
 
   it('--out DIR removes a file its own subfolders no longer hold, and --check names it; files beside them stay', { timeout: 120_000 }, () => {
