@@ -62,6 +62,19 @@ describe('the packed package', () => {
     expect(kit.files).not.toContain('dist/build.json');
     expect(existsSync(join(project, 'node_modules', 'tsx'))).toBe(false);
   });
+
+  it('holds every page its README and docs link to, so the links work in node_modules and on the registry', () => {
+    const installed = join(project, 'node_modules', 'exchange-api-kit');
+    const pages = ['README.md', ...kit.files.filter((file) => /^docs\/[^/]+\.md$/.test(file))];
+    expect(pages.length).toBeGreaterThan(1);
+    const missing = pages.flatMap((page) => {
+      const text = readFileSync(join(installed, page), 'utf8');
+      const targets = [...text.matchAll(/\]\(((?![a-z]+:|#)[^)#\s]+)(?:#[^)]*)?\)/g)].map((match) => match[1]!);
+      const packed = (file: string) => (file.endsWith('/') ? kit.files.some((packedFile) => packedFile.startsWith(file)) : kit.files.includes(file));
+      return targets.map((target) => join(page, '..', target)).filter((file) => !packed(file)).map((file) => `${page} → ${file}`);
+    });
+    expect(missing).toEqual([]);
+  });
 });
 
 describe('a consumer project', () => {
