@@ -2,7 +2,8 @@
 // once; an unreachable server fails naming the URL without its password (the user's or the
 // `password` query parameter), which an open store's location leaves out too; a URL the driver
 // cannot read is not understood; a database of something else or of a newer schema is refused
-// and left as it was.
+// and left as it was; so are a database that does not exist and a user who may not create the
+// sandbox's tables (a configuration to fix, not a server to wait for).
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../mock-server/store/open-store.js';
@@ -81,5 +82,20 @@ describe.runIf(hasPostgres)('postgres:// databases', () => {
     const tooNew = await openStore(newer).catch((e: unknown) => e);
     expect(tooNew).toBeInstanceOf(StoreOpenError);
     expect((tooNew as Error).message).toMatch(/newer than this kit's/);
+  });
+
+  it('refuse a database that does not exist and a user without CREATE rights as unusable, not unreachable, creating nothing', async () => {
+    const url = await server.createDatabase();
+    const missing = url.replace(/\/kit_\d+$/, '/no_such_database');
+    const absent = await openStore(missing).catch((e: unknown) => e);
+    expect(absent).toBeInstanceOf(StoreOpenError);
+    expect((absent as Error).message).toBe(`cannot use ${missing} as a sandbox database: database "no_such_database" does not exist`);
+
+    await query(url, 'CREATE ROLE reader LOGIN; REVOKE CREATE ON SCHEMA public FROM PUBLIC');
+    const asReader = url.replace('postgres://kit@', 'postgres://reader@');
+    const denied = await openStore(asReader).catch((e: unknown) => e);
+    expect(denied).toBeInstanceOf(StoreOpenError);
+    expect((denied as Error).message).toBe(`cannot use ${asReader} as a sandbox database: permission denied for schema public`);
+    expect(await query(url, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
 // Opens a sandbox database on a PostgreSQL server. A URL the driver cannot read is refused as not
 // understood (a StoreOpenError: exit 2). An unreachable server fails with a message naming the
-// URL without its password (the command line exits 1: the database may come back);
-// a database holding tables of something else, or a sandbox schema newer than this kit's, is
-// refused untouched (a StoreOpenError: exit 2). Migrations run under an advisory lock, so replicas
+// URL without its password (the command line exits 1: the database may come back); a server that
+// refuses the URL's user (a wrong password), has no such database, or does not let the user create
+// the sandbox's tables, and a database holding tables of something else, or a sandbox schema newer
+// than this kit's, are refused untouched (a StoreOpenError: exit 2: waiting does not change them). Migrations run under an advisory lock, so replicas
 // starting together apply each one once.
 import { StoreOpenError, StoreUnreachableError } from '../store-open-error.js';
 import { migrations, sandboxFormat, schemaVersion } from './schema.js';
@@ -30,8 +31,21 @@ export async function openPostgresStore(url: string): Promise<PostgresStore> {
   } catch (error) {
     await pool.end().catch(() => undefined);
     if (error instanceof StoreOpenError) throw error;
+    if (refusedByServer(error)) throw new StoreOpenError(`cannot use ${shown} as a sandbox database: ${(error as Error).message}`);
     throw new StoreUnreachableError(`cannot reach the sandbox database ${shown}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * SQLSTATEs of a server that answered and said no for good: the user's login refused (class 28: a
+ * wrong password, no such role), no such database (3D000), a privilege missing (42501: no CREATE
+ * on the schema). The migrations' transactions roll back, so nothing is left half made.
+ */
+const refusedCodes = /^(28|3D000$|42501$)/;
+
+function refusedByServer(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && refusedCodes.test(code);
 }
 
 /**
