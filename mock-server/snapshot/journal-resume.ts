@@ -63,6 +63,8 @@ export async function keepInJournal(sandbox: Sandbox, audit = false): Promise<vo
   const { journal } = sandbox.store;
   if (journal === undefined || sandbox.marked === null) return;
   await journal.hold();
+  // Nothing of this process runs yet: a reservation still pending is a dead process's request.
+  await sandbox.store.idempotency.abandonPending();
   // An engine that keeps the deposits itself reads them when asked for: the start reads none.
   const depositsStored = sandbox.store.deposits !== undefined;
   const contents = await journal.read(depositsStored ? ['deposit'] : []);

@@ -82,6 +82,13 @@ export interface IdempotencyStore {
   complete(slot: IdempotencySlot, response: StoredResponse): Promise<void>;
   /** Gives a reserved slot up unstored (the answer is not final: a 5xx, a 429, a lost connection). */
   release(slot: IdempotencySlot): Promise<void>;
+  /**
+   * Gives up every reservation still pending. Called by a process that has just taken the hold on
+   * a durable sandbox, before it answers anything: each pending one is then of a process that
+   * died mid-request (or lost its hold), whose retry would otherwise wait out `pendingLeaseMs` on
+   * the virtual clock (forever on a frozen one).
+   */
+  abandonPending(): Promise<void>;
   /** Every finished record live at `nowMs`, a response kept (a snapshot's export: a pending reservation is not). */
   finished(nowMs: number): Promise<FinishedIdempotencyRecord[]>;
   /** Stores a finished record as it was (a snapshot's load, into an emptied store). */

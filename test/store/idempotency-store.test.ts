@@ -1,6 +1,7 @@
 // Idempotency records of every engine: a reservation is atomic, a finished request's response is
 // kept for the whole window whatever other callers store, each caller is bounded on its own, and a
-// reservation whose process died is taken over once its lease runs out.
+// reservation whose process died is taken over once its lease runs out, or at once when the next
+// holder of the sandbox gives every pending one up.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { IdempotencySlot, StoredResponse } from '../../mock-server/store/sandbox-store.js';
 import { engines } from './support/engines.js';
@@ -67,6 +68,18 @@ for (const makeEngine of engines) {
       await idempotency.reserve(slot('key:1', 'a'), 'fp', 0, day, limits);
       expect(await idempotency.reserve(slot('key:1', 'a'), 'fp', limits.pendingLeaseMs - 1, day, limits)).toEqual({ kind: 'pending', fingerprint: 'fp' });
       expect((await idempotency.reserve(slot('key:1', 'a'), 'fp', limits.pendingLeaseMs, day, limits)).kind).toBe('reserved');
+    });
+
+    it('give up every pending reservation at once, keeping the completed ones and the caller bound right', async () => {
+      const { idempotency } = await engine.open();
+      const bound = { ...limits, maxPerCaller: 2 };
+      await idempotency.reserve(slot('key:1', 'done'), 'fp', 0, day, bound);
+      await idempotency.complete(slot('key:1', 'done'), response('fp'));
+      await idempotency.reserve(slot('key:1', 'running'), 'fp', 0, day, bound);
+      await idempotency.abandonPending();
+      expect((await idempotency.reserve(slot('key:1', 'running'), 'fp', 1, day, bound)).kind).toBe('reserved');
+      expect((await idempotency.reserve(slot('key:1', 'done'), 'fp', 1, day, bound)).kind).toBe('stored');
+      expect((await idempotency.reserve(slot('key:1', 'third'), 'fp', 1, day, bound)).kind).toBe('full');
     });
 
     it('scope keys per caller', async () => {

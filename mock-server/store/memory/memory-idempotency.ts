@@ -61,6 +61,10 @@ export class MemoryIdempotency implements IdempotencyStore {
     if (record !== undefined && record.response === null) this.remove(record);
   }
 
+  async abandonPending(): Promise<void> {
+    for (const record of [...this.records.values()]) if (record.response === null) this.remove(record);
+  }
+
   async finished(nowMs: number): Promise<FinishedIdempotencyRecord[]> {
     const finished: FinishedIdempotencyRecord[] = [];
     for (const record of this.records.values()) {

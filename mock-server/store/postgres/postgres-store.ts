@@ -124,6 +124,10 @@ class PostgresIdempotency implements IdempotencyStore {
     await this.pool.query('DELETE FROM idempotency WHERE caller = $1 AND key = $2 AND status IS NULL', [slot.caller, slot.key]);
   }
 
+  async abandonPending(): Promise<void> {
+    await this.pool.query('DELETE FROM idempotency WHERE status IS NULL');
+  }
+
   async finished(nowMs: number): Promise<FinishedIdempotencyRecord[]> {
     const { rows } = await this.pool.query<IdempotencyRow & { caller: string; key: string }>(
       'SELECT caller, key, fingerprint, reserved_at, expires_at, status, headers, body FROM idempotency WHERE status IS NOT NULL AND expires_at > $1 ORDER BY expires_at, caller, key',

@@ -136,6 +136,7 @@ class SqliteIdempotency implements IdempotencyStore {
   private readonly finishedRows: Statement<[number], IdempotencyRow & { caller: string; key: string }>;
   private readonly restoreRow: Statement<[string, string, string, number, number, number, string, Buffer]>;
   private readonly releaseRow: Statement<[string, string]>;
+  private readonly pendingRows: Statement<[]>;
 
   constructor(db: Database) {
     const held = db.prepare<[string, string], IdempotencyRow>('SELECT fingerprint, reserved_at, expires_at, status, headers, body FROM idempotency WHERE caller = ? AND key = ?');
@@ -147,6 +148,7 @@ class SqliteIdempotency implements IdempotencyStore {
     const insert = db.prepare<[string, string, string, number, number]>('INSERT INTO idempotency (caller, key, fingerprint, reserved_at, expires_at) VALUES (?, ?, ?, ?, ?)');
     this.completeRow = db.prepare('UPDATE idempotency SET status = ?, headers = ?, body = ? WHERE caller = ? AND key = ?');
     this.releaseRow = db.prepare('DELETE FROM idempotency WHERE caller = ? AND key = ? AND status IS NULL');
+    this.pendingRows = db.prepare('DELETE FROM idempotency WHERE status IS NULL');
     this.finishedRows = db.prepare(
       'SELECT caller, key, fingerprint, reserved_at, expires_at, status, headers, body FROM idempotency WHERE status IS NOT NULL AND expires_at > ? ORDER BY expires_at, caller, key',
     );
@@ -183,6 +185,10 @@ class SqliteIdempotency implements IdempotencyStore {
 
   async release(slot: IdempotencySlot): Promise<void> {
     this.releaseRow.run(slot.caller, slot.key);
+  }
+
+  async abandonPending(): Promise<void> {
+    this.pendingRows.run();
   }
 
   async finished(nowMs: number): Promise<FinishedIdempotencyRecord[]> {
