@@ -38,6 +38,7 @@ import { malformedRequests, type MalformedRequests } from './http/client-error.j
 import { errorHandler } from './http/error-handler.js';
 import { expressMessages, frontDoor, type FamilyMount } from './http/front-door.js';
 import { journalBeforeAnswer } from './http/journal-before-answer.js';
+import { storedBeforeAnswer } from './http/stored-before-answer.js';
 import { families, sendError } from './http/families.js';
 import type { FamilyName } from './http/locals.js';
 import { unmatched } from './http/fallback.js';
@@ -193,12 +194,14 @@ export function createApp(options: AppOptions = {}): MockApp {
   const journaled =
     sandbox.store.journal === undefined
       ? listener
-      : journalBeforeAnswer(listener, async (req) => {
+      : journalBeforeAnswer(listener, async (req, res) => {
           // A read changes no setting or counter (what it updates lazily is a record, marked).
           if (!readsOnly.has(req.method ?? '')) sandbox.journal?.headersMayChange();
           // A clock change this answer may tell of is kept before it, as its records are.
           const clock = sandbox.clockSaves.pending();
-          return clock === undefined ? sandbox.journal?.flush() : clock.then(() => sandbox.journal?.flush());
+          const kept = clock === undefined ? sandbox.journal?.flush() : clock.then(() => sandbox.journal?.flush());
+          const stored = storedBeforeAnswer(res);
+          return stored === undefined ? kept : Promise.all([kept, stored]);
         });
   return { listener: journaled, messages: expressMessages(app), sandbox, overrides, malformed: malformedRequests(sandbox.clock, v1.prefix) };
 }

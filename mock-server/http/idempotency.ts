@@ -20,6 +20,7 @@ import { fingerprintBody } from './body.js';
 import { HttpError } from './http-error.js';
 import { limitHeaders } from './limit-headers.js';
 import { requestLocals } from './locals.js';
+import { storeBeforeAnswer } from './stored-before-answer.js';
 
 /** Marks a replayed response (the contracts' IdempotentReplayed header, Stripe's name for it). */
 export const replayedHeader = exchangeV3HeaderNames.IdempotentReplayed;
@@ -188,7 +189,11 @@ function capture(res: Response, ownHeaders: Set<string>, fingerprint: string, re
     if (typeof args[0] !== 'function') collect(args[0], args[1]);
     const status = res.statusCode;
     const response = storable(status) ? { fingerprint, status, headers: answerHeaders(res, ownHeaders), body: Buffer.concat(chunks) } : undefined;
-    void release(response).catch((error: unknown) => reportStoreFailure('an idempotency record could not be stored', error));
+    const released = release(response);
+    // The record replays this answer after a crash: on a durable store the answer waits for it.
+    // (Its head is written by end() just below; an answer whose head was written earlier does not wait.)
+    if (response !== undefined) storeBeforeAnswer(res, released);
+    released.catch((error: unknown) => reportStoreFailure('an idempotency record could not be stored', error));
     return end(...args);
   }) as Response['end'];
   // A connection closed before the answer was written releases the key unstored.

@@ -14,7 +14,7 @@ import { reportStoreFailure } from '../store/report-store-failure.js';
 /** node's one way of putting a response's bytes (its head with the first chunk, then the body) on its connection. */
 type Send = (this: ServerResponse, ...args: unknown[]) => boolean;
 
-export function journalBeforeAnswer(listener: RequestListener, flush: (req: IncomingMessage) => Promise<void>): RequestListener {
+export function journalBeforeAnswer(listener: RequestListener, flush: (req: IncomingMessage, res: ServerResponse) => Promise<unknown>): RequestListener {
   return (req, res) => {
     const writeHead = res.writeHead;
     res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
@@ -27,7 +27,7 @@ export function journalBeforeAnswer(listener: RequestListener, flush: (req: Inco
         held.push(chunk);
         return true;
       };
-      flush(req).then(
+      flush(req, response).then(
         () => {
           response._send = send;
           // One packet for the head and body, as node sends them when nothing waits.

@@ -1,8 +1,8 @@
 // On a durable store no byte of an answer leaves before the journal write it asked for has
 // committed, however long the write takes (PostgreSQL's take round trips): a mock whose journal
-// write, or whose clock setting's save, is held answers only once it is let go. A write or a save
-// that fails closes the connection unanswered, and the mock goes on answering (the clock's setting
-// saved again with the next answer). On each durable engine.
+// write, whose clock setting's save, or whose idempotency record's write is held answers only
+// once it is let go. A write or a save that fails closes the connection unanswered, and the mock
+// goes on answering (the clock's setting saved again with the next answer). On each durable engine.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../generated/runtime/client-errors.js';
 import type { RecordJournal } from '../../mock-server/store/record-journal.js';
@@ -82,6 +82,22 @@ describe.each(durableEngines())('an answer on the $name engine', (engine) => {
       clockStore.save = save;
     }
     expect((await clockStore.load())?.frozenAtMs).toBe(server.sandbox.clock.nowMs());
+  });
+
+  it('with an Idempotency-Key leaves only once the record that replays it is kept', async () => {
+    const idempotency = server.sandbox.store.idempotency;
+    const complete = idempotency.complete.bind(idempotency);
+    const held = holdEach((args: Parameters<typeof complete>) => complete(...args));
+    idempotency.complete = (...args) => held.work(args);
+    const route = (await server.v3.listRoutes({ query: { 'filter[from]': 'BTC', 'filter[to]': 'USDTTRC20' } })).body.result.routes[0]!;
+    const body = { route_id: route.id, amount: route.limits.min_give, email: 'kept@example.com', requisites: { to_address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE' } };
+    const create = () => server.v3.createOrder({ body, headers: { 'Idempotency-Key': 'kept-before-answer-1' } });
+    try {
+      expect(await held.answerOf(create)).toBe(201);
+    } finally {
+      idempotency.complete = complete;
+    }
+    expect((await create()).headers.get('idempotent-replayed')).toBe('true');
   });
 
   it('is not sent when the write fails: the connection closes unanswered, and the next request is answered', async () => {

@@ -37,9 +37,8 @@ export async function durablePlace(engine: EngineUnderTest): Promise<DurablePlac
  * once `drive` has run, and what a mock restarted on it exports.
  */
 /**
- * The sandbox's export once the writes its last answers started have landed: an idempotency
- * record is stored just after its answer has left, so on PostgreSQL an export right after the
- * last answer can come before it. Two exports in a row that agree (but for taken_at) are it.
+ * The sandbox's export once the writes its last answers started have landed: two exports in a
+ * row that agree (but for taken_at) are it.
  */
 async function settledState(server: TestServer): Promise<SandboxState> {
   let last = await exportState(server);
