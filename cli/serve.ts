@@ -16,6 +16,7 @@ import { isSharedStoreSpec, isStoreSpec, openStore, shownStoreSpec, storeSpecHel
 import type { SandboxStore } from '../mock-server/store/sandbox-store.js';
 import { StoreOpenError, StoreUnreachableError } from '../mock-server/store/store-open-error.js';
 import { JournalHeldElsewhere, SandboxDatabaseLost } from '../mock-server/store/record-journal.js';
+import { onStoreDamaged } from '../mock-server/store/report-store-failure.js';
 import { startStandby, type RunningStandby } from '../mock-server/replica/standby.js';
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
@@ -342,13 +343,26 @@ export async function serve(argv: readonly string[], io: CommandIo): Promise<num
   }
   io.stdout(banner(server, options.start));
   const lost = holdLost(store);
-  const stopped = await Promise.race([signalled(), lost]);
+  const stopped = await Promise.race([signalled(), lost, fileDamaged(store)]);
   await server.close();
   if (stopped === 'signal') {
     await store.close();
     return 0;
   }
   return stoppedByLoss(stopped, io);
+}
+
+/** A mock that stops because its store's file is damaged: exit 2, as such a file refused at start. */
+class FileDamaged extends Error {}
+
+/** Settles once a store operation finds the store's file damaged (SQLite's verdict), with why the mock stops. */
+function fileDamaged(store: SandboxStore): Promise<FileDamaged> {
+  return new Promise((resolve) => {
+    const unsubscribe = onStoreDamaged((error) => {
+      unsubscribe();
+      resolve(new FileDamaged(`the sandbox file ${store.location} is damaged (${error.message}); stopped: start on a copy restored from a backup, or on another file`));
+    });
+  });
 }
 
 /**
@@ -382,13 +396,14 @@ async function serveAsReplica(start: StartOptions, store: SandboxStore, io: Comm
 }
 
 /**
- * Says why the mock stops on its own (its hold ended, or the database went away); exit 1. The
- * store is not closed: the hold ended with its session already, and requests still under way
- * would meet a pool ended under them; the process's exit ends the connections.
+ * Says why the mock stops on its own (its hold ended, the database went away, or its file is
+ * damaged); exit 1, or 2 for a damaged file. The store is not closed: the hold ended with its
+ * session already, and requests still under way would meet a pool ended under them; the process's
+ * exit ends the connections (and the operating system a file's lock).
  */
 function stoppedByLoss(why: Error, io: CommandIo): number {
   io.stderr(`exchange-api-kit serve: ${why.message}`);
-  return 1;
+  return why instanceof FileDamaged ? 2 : 1;
 }
 
 /** Closes the store and says why the mock (a holder or a replica) did not start; the exit code. */

@@ -6,7 +6,8 @@
 // a message naming the flag or the file, and leave the file as it was. A second mock on a database
 // another mock holds is its replica: one sandbox, taken over when the holder stops. A second mock
 // on a file another mock holds exits 2 and leaves it as it was; once the holder stopped (SIGTERM)
-// or was killed (kill -9), a mock starts on the file and resumes its sandbox.
+// or was killed (kill -9), a mock starts on the file and resumes its sandbox. A mock that finds a
+// page of its file damaged while it runs stops, exit 2, saying so in one line.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -197,6 +198,25 @@ describe('serve --store sqlite:FILE', () => {
     expect(exit.code).toBe(2);
     expect(exit.stderr).toContain(`the sandbox kept in ${file} does not fit together`);
     expect(exit.stderr).toMatch(where);
+    expect(exit.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('stops with exit 2 in one line when it finds a page of its file damaged while it runs', async () => {
+    const file = join(dir, 'damaged-page.db');
+    const first = await serve(`sqlite:${file}`);
+    first.kill('SIGTERM');
+    await first.exit;
+    // The start reads no index of the idempotency records; every timer beat's sweep reads this one.
+    const db = new Database(file);
+    const { rootpage } = db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'idempotency_expiry'").get() as { rootpage: number };
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    db.close();
+    const bytes = readFileSync(file);
+    bytes.fill(0xff, (rootpage - 1) * pageSize, rootpage * pageSize);
+    writeFileSync(file, bytes);
+    const exit = await output(run(['serve', '--port', '0', '--log-level', 'silent', '--store', `sqlite:${file}`]));
+    expect(exit.code).toBe(2);
+    expect(exit.stderr).toContain(`exchange-api-kit serve: the sandbox file ${file} is damaged (database disk image is malformed); stopped`);
     expect(exit.stderr).not.toMatch(/\n\s+at /);
   });
 
