@@ -9,6 +9,7 @@ import type { RunningMockServer } from './mock-server/server.js';
 
 export { startMockServer, type RunningMockServer, type StartOptions } from './mock-server/server.js';
 export { openStore } from './mock-server/store/open-store.js';
+export { StoreOpenError, StoreUnreachableError } from './mock-server/store/store-open-error.js';
 export { StateRejected } from './mock-server/domain/state-rejected.js';
 export type { SandboxStore } from './mock-server/store/sandbox-store.js';
 export type { LogLevel } from './mock-server/log.js';
