@@ -6,7 +6,7 @@
 // - a delivery to the mock's own listener (or a replica's, read anew once connected, before
 //   anything is sent) is refused, unless its path is served in-process (the inbox), in which
 //   case it is handed over without a request sent;
-// - redirects are not followed: a 3xx is the attempt's answer;
+// - redirects are not followed: a 3xx is the attempt's answer, and so is a 101 switching protocols;
 // - the receiver's answer is read as a stream and cut at maxResponseBodyBytes (the rest is never read).
 // Connections are kept alive and reused, pooled by the checked address they were made to (the
 // host name is only the Host header and the TLS server name): a reused socket goes to an address
@@ -14,7 +14,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction, type Socket } from 'node:net';
 import type { AttemptRequest } from '../store/records/webhook-records.js';
 import { targetPort, urlProblem, type EgressPolicy, type Verdict } from './egress-policy.js';
 import type { OwnListener } from './own-listener.js';
@@ -143,6 +143,13 @@ function post(target: URL, address: ResolvedAddress, request: AttemptRequest, si
       (response) => readCapped(response, limit).then(resolve, reject),
     );
     outgoing.on('error', reject);
+    // A 101 that switches protocols (Upgrade, Connection: upgrade) never comes as a 'response':
+    // node hands the socket to 'upgrade' listeners, and without one the request would settle
+    // neither way. It is the receiver's answer (not a 2xx); the socket is closed unused.
+    outgoing.once('upgrade', (response: IncomingMessage, socket: Socket) => {
+      socket.destroy();
+      resolve(answerOf(response, ''));
+    });
     // Nothing is sent (not even the headers) before the check made once the socket is connected.
     outgoing.once('socket', (socket) => {
       const check = (): void =>
@@ -165,7 +172,7 @@ function readCapped(response: IncomingMessage, limit: number): Promise<Transport
     const finish = (): void => {
       if (settled) return;
       settled = true;
-      resolve({ status: response.statusCode ?? 0, headers: headerRecord(response), body: Buffer.concat(chunks).toString('utf8') });
+      resolve(answerOf(response, Buffer.concat(chunks).toString('utf8')));
     };
     response.on('data', (chunk: Buffer) => {
       chunks.push(chunk.subarray(0, Math.max(0, limit - size)));
@@ -180,6 +187,10 @@ function readCapped(response: IncomingMessage, limit: number): Promise<Transport
       if (!settled) reject(error);
     });
   });
+}
+
+function answerOf(response: IncomingMessage, body: string): TransportResponse {
+  return { status: response.statusCode ?? 0, headers: headerRecord(response), body };
 }
 
 function headerRecord(response: IncomingMessage): Record<string, string> {
