@@ -7,7 +7,8 @@
 //   anything is sent) is refused, unless its path is served in-process (the inbox), in which
 //   case it is handed over without a request sent;
 // - redirects are not followed: a 3xx is the attempt's answer, and so is a 101 switching protocols;
-// - the receiver's answer is read as a stream and cut at maxResponseBodyBytes (the rest is never read).
+// - the receiver's answer is read as a stream and cut at maxResponseBodyBytes (the rest is never read);
+// - the attempt ends when its signal aborts, whatever it waits for (a slow name server too).
 // Connections are kept alive and reused, pooled by the checked address they were made to (the
 // host name is only the Host header and the TLS server name): a reused socket goes to an address
 // the policy allowed when it connected, and a name that now resolves elsewhere is checked again.
@@ -18,7 +19,7 @@ import { isIP, type LookupFunction, type Socket } from 'node:net';
 import type { AttemptRequest } from '../store/records/webhook-records.js';
 import { targetPort, urlProblem, type EgressPolicy, type Verdict } from './egress-policy.js';
 import type { OwnListener } from './own-listener.js';
-import { EgressDeniedError, type Transport, type TransportResponse } from './transport.js';
+import { EgressDeniedError, untilAborted, type Transport, type TransportResponse } from './transport.js';
 
 export interface ResolvedAddress {
   address: string;
@@ -46,7 +47,7 @@ export function httpTransport(options: HttpTransportOptions): Transport {
   const limit = options.maxResponseBodyBytes ?? defaultMaxResponseBodyBytes;
   // Idle sockets are dropped after a few seconds, so a receiver that goes away holds nothing long.
   const agents = { 'http:': new HttpAgent({ keepAlive: true, timeout: idleSocketMs }), 'https:': new HttpsAgent({ keepAlive: true, timeout: idleSocketMs }) };
-  return async (request, signal) => {
+  const attempt: Transport = async (request, signal) => {
     const target = webhookTarget(request.url);
     const port = targetPort(target);
     const host = target.hostname.replace(/^\[|\]$/g, '');
@@ -78,6 +79,9 @@ export function httpTransport(options: HttpTransportOptions): Transport {
       throw denied(error.verdict);
     });
   };
+  // The attempt timeout covers all of it: a name whose servers never answer (getaddrinfo cannot
+  // be cancelled), the replicas' listeners read from the store, an answer node never settles.
+  return (request, signal) => untilAborted(attempt(request, signal), signal);
 }
 
 /** The check made once connected refused the address: the connection is ended unused. */

@@ -16,6 +16,19 @@ export class EgressDeniedError extends Error {
   readonly code = 'EGRESS_DENIED';
 }
 
+/**
+ * `work`'s outcome, or the signal's reason (a TimeoutError) as soon as it aborts: an attempt ends
+ * by its timeout even when what it waits for cannot be cancelled. What `work` does later is dropped.
+ */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 /** The delivery record's `error` for an attempt that got no HTTP answer. */
 export function attemptError(error: unknown): AttemptError {
   const name = error instanceof Error ? error.name : '';
