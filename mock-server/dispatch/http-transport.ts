@@ -7,6 +7,7 @@
 //   anything is sent) is refused, unless its path is served in-process (the inbox), in which
 //   case it is handed over without a request sent;
 // - redirects are not followed: a 3xx is the attempt's answer, and so is a 101 switching protocols;
+//   an answer whose status the contract cannot show (node reads 000 or 999) is an error instead;
 // - the receiver's answer is read as a stream and cut at maxResponseBodyBytes (the rest is never read);
 // - the attempt ends when its signal aborts, whatever it waits for (a slow name server too).
 // Connections are kept alive and reused, pooled by the checked address they were made to (the
@@ -17,6 +18,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction, type Socket } from 'node:net';
 import type { AttemptRequest } from '../store/records/webhook-records.js';
+import { recordableAnswer } from './answer-status.js';
 import { targetPort, urlProblem, type EgressPolicy, type Verdict } from './egress-policy.js';
 import type { OwnListener } from './own-listener.js';
 import { EgressDeniedError, untilAborted, type Transport, type TransportResponse } from './transport.js';
@@ -73,7 +75,7 @@ export function httpTransport(options: HttpTransportOptions): Transport {
       return options.policy.check(chosen.candidate.address, port);
     };
     const agent = target.protocol === 'https:' ? agents['https:'] : agents['http:'];
-    return post(target, chosen.candidate, sent, signal, limit, agent, connected).catch((error: unknown) => {
+    return post(target, chosen.candidate, sent, signal, limit, agent, connected).then(recordableAnswer, (error: unknown) => {
       if (!(error instanceof RefusedOnceConnected)) throw error;
       if (error.verdict.ownListener) return toOwn(error.verdict);
       throw denied(error.verdict);

@@ -16,6 +16,11 @@ export class EgressDeniedError extends Error {
   readonly code = 'EGRESS_DENIED';
 }
 
+/** Thrown when the receiver's answer cannot be recorded as one (e.g. a status no HTTP answer has); recorded as `invalid_response`. */
+export class InvalidAnswerError extends Error {
+  readonly code = 'INVALID_ANSWER';
+}
+
 /**
  * `work`'s outcome, or the signal's reason (a TimeoutError) as soon as it aborts: an attempt ends
  * by its timeout even when what it waits for cannot be cancelled. What `work` does later is dropped.
@@ -37,6 +42,8 @@ export function attemptError(error: unknown): AttemptError {
   const code = errorCode(cause) ?? errorCode(error) ?? '';
   const message = cause?.message ?? (error instanceof Error ? error.message : String(error));
   if (code === 'EGRESS_DENIED') return { code: 'egress_denied', message };
+  // An answer node's parser refused (HPE_*: a header flood, bytes that are not HTTP) or one the record cannot show.
+  if (code === 'INVALID_ANSWER' || code.startsWith('HPE_')) return { code: 'invalid_response', message };
   if (code === 'ECONNREFUSED') return { code: 'connection_refused', message };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA') return { code: 'dns_error', message };
   if (/^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED)/.test(code)) return { code: 'tls_error', message };
