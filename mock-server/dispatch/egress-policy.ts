@@ -9,7 +9,8 @@
 //                and public addresses: laptops and CI
 //   public       public unicast addresses only: a sandbox shared with tenants one does not trust
 // `allow` CIDRs add ranges to any mode; the never-list stays closed whatever they say. Other
-// special-purpose ranges (documentation, benchmarking, 6to4, Teredo, NAT64, reserved) need `allow`.
+// special-purpose ranges (documentation, benchmarking, 6to4, Teredo, NAT64, reserved) need `allow`,
+// and a NAT64 or 6to4 address reaches only an IPv4 address the policy allows as well.
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { OwnListener } from './own-listener.js';
@@ -95,6 +96,10 @@ export class EgressPolicy {
   check(address: string, port: number): Verdict {
     const ip = carriedAddress(address);
     const text = ip.toString();
+    // A translator takes the connection on to the IPv4 address: that must be one allowed too.
+    const translated = translatedAddress(ip);
+    const onward = translated === undefined ? undefined : this.check(translated.toString(), port);
+    if (onward !== undefined && !onward.allowed) return { ...onward, reason: `${text} is translated to IPv4: ${onward.reason}` };
     const range: Range = ip.range();
     if (this.ownListener?.isOwn(ip, port) === true) {
       return { allowed: false, ownListener: true, reason: `${text}:${port} is this mock's own listener: a webhook may reach only its inbox there` };
@@ -111,6 +116,20 @@ export class EgressPolicy {
       reason: `${text} is ${what}, which webhook egress "${this.mode}" does not reach (--webhook-egress, --webhook-allow)`,
     };
   }
+}
+
+/**
+ * The IPv4 address a translated IPv6 one leads to: NAT64 (64:ff9b::/96, and the local-use
+ * 64:ff9b:1::/48 read the same way) carries it in its last 32 bits, 6to4 (2002::/16) in bits 16
+ * to 48. Neither is reached without --webhook-allow; once allowed, 64:ff9b::a9fe:a9fe is still
+ * 169.254.169.254 and 64:ff9b::a00:7 still a private address.
+ */
+function translatedAddress(ip: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  if (ip.kind() !== 'ipv6') return undefined;
+  const bytes = ip.toByteArray();
+  if (ip.range() === 'rfc6052') return new ipaddr.IPv4(bytes.slice(12));
+  if (ip.range() === '6to4') return new ipaddr.IPv4(bytes.slice(2, 6));
+  return undefined;
 }
 
 /**

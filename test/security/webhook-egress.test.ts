@@ -27,16 +27,19 @@ const resolver = tableResolver({
 let local: TestServer;
 let shared: TestServer;
 let sharedWithAllow: TestServer;
+// A shared sandbox on an IPv6-only network, which reaches IPv4 through NAT64 (and 6to4) translators.
+let sharedThroughNat64: TestServer;
 
 beforeAll(async () => {
   local = await startTestServer({ seed: 61, webhookEgress: 'local', webhookResolver: resolver });
   shared = await startTestServer({ seed: 62, webhookEgress: 'public', webhookResolver: resolver });
   sharedWithAllow = await startTestServer({ seed: 63, webhookEgress: 'public', webhookAllow: ['127.0.0.1/32'], webhookResolver: resolver });
-  for (const server of [local, shared, sharedWithAllow]) server.sandbox.stopDispatching();
+  sharedThroughNat64 = await startTestServer({ seed: 64, webhookEgress: 'public', webhookAllow: ['64:ff9b::/96', '2002::/16'], webhookResolver: resolver });
+  for (const server of [local, shared, sharedWithAllow, sharedThroughNat64]) server.sandbox.stopDispatching();
 });
 
 afterAll(async () => {
-  await Promise.all([local, shared, sharedWithAllow].map((server) => server?.close()));
+  await Promise.all([local, shared, sharedWithAllow, sharedThroughNat64].map((server) => server?.close()));
 });
 
 const portOf = (server: TestServer) => new URL(server.url).port;
@@ -159,6 +162,24 @@ describe("the mock's own listener", () => {
     const records = (await local.control.listInboxWebhooks()).body.result.deliveries;
     expect(records.map((record) => [record.delivery_id, record.signature_valid])).toEqual([[delivery.id, true]]);
     expect(records[0]!.headers.host).toBe(`receiver.test:${portOf(local)}`);
+  });
+});
+
+describe('translated addresses (NAT64, 6to4) once --webhook-allow opens them', () => {
+  it('reach only an IPv4 address the policy allows: never metadata, a private address or the mock itself', async () => {
+    const refused: [string, RegExp][] = [
+      ['http://[64:ff9b::a9fe:a9fe]/latest/meta-data/', /translated to IPv4: 169\.254\.169\.254 is a link-local address/],
+      ['http://[2002:a9fe:a9fe::1]/latest/meta-data/', /translated to IPv4: 169\.254\.169\.254 is a link-local address/],
+      ['http://[64:ff9b::6464:64c8]/latest/meta-data/', /100\.100\.100\.200 is a cloud metadata address/],
+      ['http://[64:ff9b::a00:7]/hook', /10\.0\.0\.7 is a private address/],
+      [`http://[64:ff9b::7f00:1]:${portOf(sharedThroughNat64)}/__mock/clock/freeze`, /own listener/],
+    ];
+    for (const [url, reason] of refused) {
+      expect((await registrationRefusal(sharedThroughNat64, url))?.join(' '), url).toMatch(reason);
+      await refusedEverywhere(sharedThroughNat64, url);
+    }
+    // A public IPv4 address through either translator is what the allow-list is for.
+    for (const url of ['http://[64:ff9b::808:808]/hook', 'http://[2002:808:808::1]/hook']) expect(await registrationRefusal(sharedThroughNat64, url), url).toBeUndefined();
   });
 });
 
