@@ -5,6 +5,7 @@
 // JSON value, easy to read and edit), `text` (other UTF-8 text) or `base64` (anything else).
 // Secrets are redacted before a fixture is written (redaction.ts).
 import { readdirSync, readFileSync } from 'node:fs';
+import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { join } from 'node:path';
 
 export const fixtureFormat = 'exchange-api-kit.exchange';
@@ -75,11 +76,14 @@ function fixtureProblem(value: unknown): string | undefined {
   if (!isRecord(request) || typeof request.method !== 'string' || typeof request.path !== 'string' || typeof request.query !== 'string') {
     return 'request needs method, path and query strings';
   }
-  if (!isRecord(response) || !Number.isInteger(response.status) || (response.status as number) < 100 || (response.status as number) > 599) {
-    return 'response needs an HTTP status from 100 to 599';
+  // 1xx are interim answers: no server ends an exchange with one, and the mock cannot send one as its answer.
+  if (!isRecord(response) || !Number.isInteger(response.status) || (response.status as number) < 200 || (response.status as number) > 599) {
+    return 'response needs an HTTP status from 200 to 599';
   }
   for (const [where, part] of [['request', request], ['response', response]] as const) {
     if (!isHeaders(part.headers)) return `${where}.headers must map names to strings or lists of strings`;
+    const unsendable = unsendableHeader(part.headers as FixtureHeaders);
+    if (unsendable !== undefined) return `${where}.headers: ${unsendable}`;
     if (part.body !== null && !isBody(part.body)) return `${where}.body must be null or one of {json}, {text}, {base64}`;
   }
   return undefined;
@@ -87,6 +91,29 @@ function fixtureProblem(value: unknown): string | undefined {
 
 function isHeaders(value: unknown): boolean {
   return isRecord(value) && Object.values(value).every((item) => typeof item === 'string' || (Array.isArray(item) && item.every((one) => typeof one === 'string')));
+}
+
+/**
+ * Why a header could not go on the wire (a name that is no HTTP token, a value with a line break
+ * or a control character), or undefined. Checked here so a hand-edited fixture is refused at
+ * start-up by name instead of failing the request it would answer.
+ */
+function unsendableHeader(headers: FixtureHeaders): string | undefined {
+  for (const [name, value] of Object.entries(headers)) {
+    try {
+      validateHeaderName(name);
+    } catch {
+      return `${JSON.stringify(name)} is not a valid header name`;
+    }
+    for (const one of Array.isArray(value) ? value : [value]) {
+      try {
+        validateHeaderValue(name, one);
+      } catch {
+        return `the value of ${name} has characters a header cannot carry`;
+      }
+    }
+  }
+  return undefined;
 }
 
 function isBody(value: unknown): boolean {

@@ -1,7 +1,8 @@
 // `serve --replay DIR` over real HTTP with fixture files on disk: the matching rule (method, path,
 // query in any order, JSON body regardless of key order; headers never), several recordings of
 // one request answering in order and the last one sticking, the fall-back to the simulation
-// with the request body intact, and bad fixture files refused at start-up by name.
+// with the request body intact, and bad fixture files (an answer that could not be sent among
+// them) refused at start-up by name.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,5 +93,17 @@ describe('serve --replay', () => {
     writeFileSync(join(bad, '000001-x.json'), '{ nope');
     expect(() => serveStartOptions(['--replay', bad], {})).toThrow(/--replay: 000001-x\.json: not JSON/);
     expect(() => serveStartOptions(['--replay-only'], {})).toThrow(/--replay-only needs --replay <dir>/);
+  });
+
+  it('refuses at start-up, by name, a hand-edited fixture whose answer could not be sent', () => {
+    const bad = mkdtempSync(join(tmpdir(), 'replay-unsendable-'));
+    const [, recorded] = files[0]!;
+    const withResponse = (response: Partial<ExchangeFixture['response']>) => JSON.stringify({ ...recorded, response: { ...recorded.response, ...response } });
+    writeFileSync(join(bad, '000001-x.json'), withResponse({ headers: { 'x request id': 'req_1' } }));
+    expect(() => serveStartOptions(['--replay', bad], {})).toThrow(/--replay: 000001-x\.json: response\.headers: "x request id" is not a valid header name/);
+    writeFileSync(join(bad, '000001-x.json'), withResponse({ headers: { 'x-note': 'one\r\nSet-Cookie: two' } }));
+    expect(() => serveStartOptions(['--replay', bad], {})).toThrow(/--replay: 000001-x\.json: response\.headers: the value of x-note has characters a header cannot carry/);
+    writeFileSync(join(bad, '000001-x.json'), withResponse({ status: 101 }));
+    expect(() => serveStartOptions(['--replay', bad], {})).toThrow(/--replay: 000001-x\.json: response needs an HTTP status from 200 to 599/);
   });
 });
