@@ -28,19 +28,25 @@ export class BodyCapture {
 
 /**
  * The body as its media type has it, undoing a Content-Encoding the proxy forwarded untouched
- * (gzip, deflate, br), within the same cap. An unknown encoding or a body that does not decode
- * counts as not kept.
+ * (gzip, deflate, br), within the same cap. A body that does not decode is not kept and says so
+ * (`encodingError`: the target's answer is broken), as does an encoding the proxy cannot undo.
  */
 export function decodeBody(body: CapturedBody, contentEncoding: string | undefined, maxBytes: number): CapturedBody {
   const encoding = (contentEncoding ?? '').trim().toLowerCase();
   if (!body.complete || encoding === '' || encoding === 'identity' || body.bytes.length === 0) return body;
+  const decode = decoders[encoding];
+  if (decode === undefined) return { bytes: Buffer.alloc(0), complete: false, unread: `the answer's Content-Encoding ${encoding} is not one the proxy decodes` };
   try {
-    const options = { maxOutputLength: maxBytes };
-    if (encoding === 'gzip' || encoding === 'x-gzip') return { bytes: gunzipSync(body.bytes, options), complete: true };
-    if (encoding === 'deflate') return { bytes: inflateSync(body.bytes, options), complete: true };
-    if (encoding === 'br') return { bytes: brotliDecompressSync(body.bytes, options), complete: true };
-  } catch {
-    // larger than the cap once decoded, or not what it claims to be
+    return { bytes: decode(body.bytes, { maxOutputLength: maxBytes }), complete: true };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return { bytes: Buffer.alloc(0), complete: false, unread: 'a body is larger than the capture limit once decoded' };
+    return { bytes: Buffer.alloc(0), complete: false, encodingError: `the body is not valid ${encoding} (Content-Encoding ${encoding})` };
   }
-  return { bytes: Buffer.alloc(0), complete: false };
 }
+
+const decoders: Readonly<Record<string, (bytes: Buffer, options: { maxOutputLength: number }) => Buffer>> = {
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};

@@ -23,6 +23,10 @@ export interface Violation {
 export interface CapturedBody {
   bytes: Buffer;
   complete: boolean;
+  /** Why an incomplete body was not kept, when it is not the capture limit (`Content-Encoding zstd is not one the proxy decodes`). */
+  unread?: string;
+  /** An answer that is not what its Content-Encoding says (`the body is not valid gzip`): a violation, not a note. */
+  encodingError?: string;
 }
 
 export interface ObservedExchange {
@@ -70,7 +74,8 @@ export class ContractCheck {
     if ('unknown' in found) return { family: undefined, operationId: undefined, violations: [found.unknown], notes: [] };
     const { routes, match } = found;
     const violations = [...this.requestViolations(routes, match, exchange), ...responseViolations(routes.family, match.route, exchange)];
-    const notes = [exchange.requestBody, exchange.responseBody].some((body) => !body.complete) ? ['a body is larger than the capture limit: its content was not judged'] : [];
+    if (exchange.responseBody.encodingError !== undefined) violations.push({ phase: 'response', aspect: 'content-encoding', message: exchange.responseBody.encodingError });
+    const notes = [exchange.requestBody, exchange.responseBody].flatMap((body) => (body.complete || body.encodingError !== undefined ? [] : [`${notKept(body)}: its content was not judged`]));
     return { family: routes.family.name, operationId: match.route.operationId, violations, notes };
   }
 
@@ -128,6 +133,11 @@ export class ContractCheck {
     for (const [field, messages] of Object.entries(judged)) violations.push({ phase: 'request', aspect: field, message: messages.join(', ') });
     return violations;
   }
+}
+
+/** Why a body was not kept whole, as a sentence's start (the proxy's notes say it). */
+export function notKept(body: CapturedBody): string {
+  return body.encodingError ?? body.unread ?? 'a body is larger than the capture limit';
 }
 
 function responseViolations(family: Family, route: RouteDefinition, exchange: ObservedExchange): Violation[] {

@@ -24,7 +24,7 @@ export class FixtureRecorder {
     this.next = Math.max(0, ...numbers) + 1;
   }
 
-  /** Writes the exchange; returns the file name, or undefined when a body was too large to keep. */
+  /** Writes the exchange; returns the file name, or undefined when a body was not kept whole (over the cap, not decodable). */
   record(observed: ObservedExchange, operationId: string | undefined, scrubber: SecretScrubber, recordedAt: Date): string | undefined {
     if (!observed.requestBody.complete || !observed.responseBody.complete) return undefined;
     const mark = observed.url.indexOf('?');

@@ -4,7 +4,7 @@
 // unrecorded.
 import type { IncomingHttpHeaders } from 'node:http';
 import { redactQuery, SecretScrubber } from '../../mock-server/replay/redaction.js';
-import { ContractCheck, type CapturedBody } from './contract-check.js';
+import { ContractCheck, notKept, type CapturedBody } from './contract-check.js';
 import { FixtureRecorder } from './fixture-recorder.js';
 import { ProxyReport } from './proxy-report.js';
 import { startProxyServer, type ForwardedExchange, type ProxyServerOptions } from './proxy-server.js';
@@ -60,7 +60,8 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
     for (const line of lines) options.log(line);
     if (recorder !== undefined) {
       const file = recorder.record(observed, judgement.operationId, scrubber, startedAt);
-      if (file === undefined) options.log(`note #${sequence}: not recorded, a body is larger than the capture limit`);
+      const unkept = [observed.requestBody, observed.responseBody].find((body) => !body.complete);
+      if (file === undefined && unkept !== undefined) options.log(`note #${sequence}: not recorded, ${notKept(unkept)}`);
     }
   };
 

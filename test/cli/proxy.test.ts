@@ -146,6 +146,37 @@ describe('forwarding', () => {
       target.close();
     }
   });
+  it('reports an answer that is not what its Content-Encoding says as a violation, not as a body over the limit', async () => {
+    const target = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end('{"state":0} is not gzip');
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    const dir = mkdtempSync(join(tmpdir(), 'proxy-encoding-'));
+    const logged: string[] = [];
+    const forwarding = await startValidatingProxy({
+      target: new URL(`http://127.0.0.1:${(target.address() as AddressInfo).port}`),
+      port: 0,
+      host: '127.0.0.1',
+      maxBodyBytes: 1024,
+      passThrough: [],
+      recordDir: dir,
+      log: (line) => logged.push(line),
+    });
+    try {
+      const answer = await fetch(`${forwarding.url}/api/v3/ping`);
+      expect([answer.status, answer.headers.get('content-encoding')]).toEqual([200, 'gzip']); // forwarded as the target sent it
+      await answer.body?.cancel();
+      await expect.poll(() => logged.length).toBeGreaterThan(1);
+      expect(logged).toContain('violation #1 GET /api/v3/ping → 200 (ping) response content-encoding: the body is not valid gzip (Content-Encoding gzip)');
+      expect(logged).toContain('note #1: not recorded, the body is not valid gzip (Content-Encoding gzip)');
+      expect(logged.join('\n')).not.toMatch(/capture limit/);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      await forwarding.close();
+      target.close();
+    }
+  });
 });
 
 describe('the capture limit', () => {
