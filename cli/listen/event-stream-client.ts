@@ -2,8 +2,8 @@
 // `exchange-api-kit listen`: connects, hands each message to `onEvent` in order (waiting for it,
 // so forwarding keeps the stream's order), and when the stream drops or the mock is not up yet
 // reconnects with Last-Event-ID after the server's `retry:` delay, backing off to 10 s while
-// it cannot connect. An answer that retrying cannot fix (401, 403, 404, 422) ends the follow with
-// a StreamRefused. The path and the admin header are read from the generated control contract.
+// it cannot connect. An answer that retrying cannot fix (401, 403, 404, 422, or one that is not an
+// event stream) ends the follow with a StreamRefused. The path and the admin header are read from the generated control contract.
 import { createParser } from 'eventsource-parser';
 import { adminTokenRefusal, refusesAdminToken } from '../../admin-token-refusal.js';
 import { adminTokenWays, type AdminToken } from '../admin-token.js';
@@ -59,6 +59,16 @@ export async function followWebhookStream(options: StreamOptions): Promise<void>
         if (refusesAdminToken(response.status)) throw new StreamRefused(adminTokenRefusal(response.status, errorCodeOf(text), options.adminToken?.from, adminTokenWays), response.status);
         if ([404, 422].includes(response.status)) throw new StreamRefused(refusal(response.status, text), response.status);
         throw new Error(`HTTP ${response.status}`);
+      }
+      // A server that is not the mock (another service on the port, a wrong --mock) answers 200
+      // with a page or JSON and closes: following it again would only repeat that, every second.
+      const contentType = response.headers.get('content-type') ?? '';
+      if (!/^text\/event-stream\s*(?:;|$)/i.test(contentType)) {
+        await response.body.cancel();
+        throw new StreamRefused(
+          `${url.origin}${url.pathname} answered ${response.status} with ${contentType === '' ? 'no Content-Type' : contentType}, not an event stream: is ${url.origin} an exchange-api-kit mock with its control API on?`,
+          response.status,
+        );
       }
       failures = 0;
       options.onStatus(`connected to ${url.origin}${url.pathname}${lastEventId === undefined ? '' : ` (resuming after event ${lastEventId})`}`);

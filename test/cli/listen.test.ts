@@ -1,7 +1,8 @@
 // `exchange-api-kit listen` as a process against a running mock: a real event reaches a local
 // receiver that verifies it with verifyWebhookSignature and the site's webhook secret, the line
 // shows the receiver's status, and when the mock goes away and comes back on the same port the
-// stream is followed again and the next event arrives too. An empty or unknown --events exits 2.
+// stream is followed again and the next event arrives too. An empty or unknown --events exits 2,
+// and a --mock that answers without an event stream exits 1.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -146,6 +147,24 @@ describe('exchange-api-kit listen', () => {
       expect(run.output()).toBe('');
     } finally {
       await mock.close();
+    }
+  });
+
+  it('exits 1 naming the answer when --mock is a server that answers without an event stream', async () => {
+    const other = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}'));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    try {
+      const run = listen(['--forward-to', receiverUrl, '--mock', otherUrl]);
+      // Without the check it reports "connected", then a dropped stream, and tries again forever.
+      const ended = await Promise.race([run.done, run.until(/stream dropped/).then(() => 'dropped')]);
+      expect(ended).toBe(1);
+      expect(run.errors()).toContain(
+        `exchange-api-kit listen: ${otherUrl}/__mock/webhooks/stream answered 200 with application/json, not an event stream: is ${otherUrl} an exchange-api-kit mock with its control API on?`,
+      );
+      expect(run.output()).not.toContain('connected to');
+    } finally {
+      await new Promise<void>((resolve) => other.close(() => resolve()));
     }
   });
 
