@@ -68,7 +68,7 @@ export async function listenCommand(argv: readonly string[], io: CommandIo): Pro
       signal: stop.signal,
       onStatus: (line) => io.stdout(line),
       onEvent: async (event) => {
-        for (const line of await forwardEvent(event, forwardTo)) io.stdout(line);
+        for (const line of await forwardEvent(event, forwardTo, stop.signal)) io.stdout(line);
         handled += 1;
         if (maxEvents !== undefined && handled >= maxEvents) stop.abort();
       },
@@ -84,24 +84,33 @@ export async function listenCommand(argv: readonly string[], io: CommandIo): Pro
   }
 }
 
-/** POSTs each delivery of the event to `url`, in order; one line per delivery (or one saying why none). */
-async function forwardEvent(event: WebhookStreamEvent, url: URL): Promise<string[]> {
+/**
+ * POSTs each delivery of the event to `url`, in order; one line per delivery (or one saying why
+ * none). `stopped` (SIGINT/SIGTERM) cuts a forward in flight short: Ctrl-C does not wait for a
+ * receiver that hangs.
+ */
+async function forwardEvent(event: WebhookStreamEvent, url: URL, stopped: AbortSignal): Promise<string[]> {
   const head = `${event.created_at}  ${event.event_type}  ${event.event_id}`;
   if (event.deliveries.length === 0) {
     return [`${head}  not forwarded: no ${event.family} webhook endpoint subscribes to ${event.event_type}, so the mock has no secret to sign it with`];
   }
   const lines: string[] = [];
-  for (const delivery of event.deliveries) lines.push(`${head}  → ${await forwardDelivery(event, delivery, url)}`);
+  for (const delivery of event.deliveries) {
+    if (stopped.aborted) break;
+    lines.push(`${head}  → ${await forwardDelivery(event, delivery, url, stopped)}`);
+  }
   return lines;
 }
 
-async function forwardDelivery(event: WebhookStreamEvent, delivery: WebhookStreamDelivery, url: URL): Promise<string> {
+async function forwardDelivery(event: WebhookStreamEvent, delivery: WebhookStreamDelivery, url: URL, stopped: AbortSignal): Promise<string> {
   const started = performance.now();
   try {
-    const answer = await fetch(url, { method: 'POST', headers: delivery.headers, body: event.body, redirect: 'manual', signal: AbortSignal.timeout(forwardTimeoutMs) });
+    const signal = AbortSignal.any([stopped, AbortSignal.timeout(forwardTimeoutMs)]);
+    const answer = await fetch(url, { method: 'POST', headers: delivery.headers, body: event.body, redirect: 'manual', signal });
     await answer.body?.cancel();
     return `${answer.status}${answer.statusText === '' ? '' : ` ${answer.statusText}`} (${Math.round(performance.now() - started)} ms, delivery ${delivery.delivery_id})`;
   } catch (error) {
+    if (stopped.aborted) return `not delivered: listen stopped before the receiver answered (delivery ${delivery.delivery_id})`;
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
     return `not delivered: ${cause === 'TimeoutError' ? `no answer within ${forwardTimeoutMs / 1000} s` : cause} (delivery ${delivery.delivery_id})`;
   }

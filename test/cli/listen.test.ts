@@ -2,7 +2,8 @@
 // receiver that verifies it with verifyWebhookSignature and the site's webhook secret, the line
 // shows the receiver's status, and when the mock goes away and comes back on the same port the
 // stream is followed again and the next event arrives too. An empty or unknown --events exits 2,
-// and a --mock that answers without an event stream exits 1.
+// a --mock that answers without an event stream exits 1, and SIGINT does not wait for a receiver
+// that hangs.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -62,6 +63,7 @@ function listen(args: string[]) {
     output: () => stdout,
     errors: () => stderr,
     until: (pattern: RegExp) => new Promise<void>((resolve) => (pattern.test(stdout) ? resolve() : watchers.push({ pattern, resolve }))),
+    interrupt: () => child.kill('SIGINT'),
     done,
   };
 }
@@ -146,6 +148,29 @@ describe('exchange-api-kit listen', () => {
       expect(run.errors().split('\n')[0]).toBe('exchange-api-kit listen: --events must name at least one event type (leave it out for every type), got ""');
       expect(run.output()).toBe('');
     } finally {
+      await mock.close();
+    }
+  });
+
+  it('stops on SIGINT while a receiver hangs, without waiting for its timeout', async () => {
+    const mock = await startMockServer({ seed });
+    let arrived!: () => void;
+    const forwarded = new Promise<void>((resolve) => (arrived = resolve));
+    const hanging = createServer(() => arrived()); // takes the request, never answers
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    try {
+      const run = listen(['--forward-to', `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/hooks`, '--mock', mock.url]);
+      await run.until(/connected to /);
+      const sent = (await mockClients(mock).v1.sendSiteTestWebhook()).body.data.deliveryId;
+      await forwarded;
+      run.interrupt();
+      expect(await run.done).toBe(0);
+      // Without the stop reaching the forward, Ctrl-C waited out the receiver's 10 s and blamed it.
+      expect(run.output()).toContain(`not delivered: listen stopped before the receiver answered (delivery ${sent})`);
+      expect(run.output()).not.toContain('no answer within');
+    } finally {
+      hanging.closeAllConnections();
+      await new Promise<void>((resolve) => hanging.close(() => resolve()));
       await mock.close();
     }
   });
