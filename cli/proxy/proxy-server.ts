@@ -46,7 +46,10 @@ export interface ForwardFailure {
 
 export interface RunningProxy {
   url: string;
-  /** Stops accepting connections and waits for exchanges in flight (at most `graceMs`). */
+  /**
+   * Stops accepting connections and waits for exchanges in flight (at most `graceMs`); one the
+   * target has not answered by then gets 503 and is reported as a failure.
+   */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -56,6 +59,8 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Run
   const send = secure ? httpsRequest : httpRequest;
   const basePath = options.target.pathname.replace(/\/+$/, '');
   const inFlight = new Set<Promise<void>>();
+  /** How to end each exchange still in flight when the proxy stops: resolves once its client has the answer. */
+  const stoppers = new Set<() => Promise<void>>();
   let sequence = 0;
 
   const server = createServer((req, res) => {
@@ -76,11 +81,19 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Run
       const fail = (reason: string, status: number): void => {
         if (settled) return;
         settled = true;
+        stoppers.delete(stopper);
         options.onFailure({ sequence: number, method, url, reason });
         if (!res.headersSent) res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`exchange-api-kit proxy: ${reason}\n`);
         else res.destroy();
         resolve();
       };
+      const stopper = (): Promise<void> => {
+        const answered = new Promise<void>((done) => res.once('close', done));
+        fail(res.headersSent ? "the proxy stopped before the target's answer was complete" : 'the proxy stopped before the target answered', 503);
+        upstream.destroy();
+        return answered;
+      };
+      stoppers.add(stopper);
       const upstream = send(
         {
           protocol: options.target.protocol,
@@ -107,6 +120,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Run
             res.end();
             if (settled) return;
             settled = true;
+            stoppers.delete(stopper);
             options.onExchange({
               sequence: number,
               startedAt,
@@ -133,6 +147,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Run
         if (!res.writableFinished) upstream.destroy();
         if (!settled) {
           settled = true;
+          stoppers.delete(stopper);
           resolve();
         }
       });
@@ -156,6 +171,8 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Run
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await Promise.race([Promise.allSettled([...inFlight]), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+      // Still waiting for the target: tell the client and the report, rather than just hang up.
+      await Promise.race([Promise.allSettled([...stoppers].map((stop) => stop())), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
       server.closeAllConnections();
       agent.destroy();
       await closed;

@@ -179,6 +179,36 @@ describe('forwarding', () => {
   });
 });
 
+describe('stopping', () => {
+  it('answers 503 to a request the target has not answered when the proxy stops, and reports it', async () => {
+    let arrived!: () => void;
+    const forwarded = new Promise<void>((resolve) => (arrived = resolve));
+    const hanging = createServer(() => arrived()); // takes the request, never answers
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const logged: string[] = [];
+    const stopping = await startValidatingProxy({
+      target: new URL(`http://127.0.0.1:${(hanging.address() as AddressInfo).port}`),
+      port: 0,
+      host: '127.0.0.1',
+      maxBodyBytes: 1024,
+      passThrough: [],
+      log: (line) => logged.push(line),
+    });
+    try {
+      const answer = fetch(`${stopping.url}/api/v3/ping`).then(async (response) => ({ status: response.status, text: await response.text() }));
+      await forwarded;
+      await stopping.close(0);
+      // Without it the client's connection was cut (a network error) and the summary said every request was answered.
+      expect(await answer).toEqual({ status: 503, text: 'exchange-api-kit proxy: the proxy stopped before the target answered\n' });
+      expect(logged).toEqual(['error #1 GET /api/v3/ping: the proxy stopped before the target answered']);
+      expect(stopping.report.summary()).toMatch(/0 exchanges in .*, 1 not answered by the target/);
+    } finally {
+      hanging.closeAllConnections();
+      hanging.close();
+    }
+  });
+});
+
 describe('the capture limit', () => {
   it('forwards a body over the limit whole, judges its parameters only, and does not record it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'proxy-cap-'));
