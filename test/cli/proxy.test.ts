@@ -4,7 +4,7 @@
 // and replayed by a second mock) are each reported as one line, and no token, signature, API
 // key or secret reaches a log line, a report or a recorded fixture.
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
@@ -51,6 +51,22 @@ const v1 = () =>
 /** Lines logged since `mark` about exchange number `sequence`. */
 const linesOf = (sequence: number) => lines.filter((line) => line.includes(` #${sequence} `) || line.includes(` #${sequence}:`));
 const lastSequence = () => proxy.report.exchanges.at(-1)!.sequence;
+
+/** A proxy (small capture limit, nothing passed through) in front of a target of the test's own, listening on a free port. */
+async function proxyInFrontOf(target: Server, recordDir?: string): Promise<{ proxy: ValidatingProxy; logged: string[] }> {
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  const logged: string[] = [];
+  const proxy = await startValidatingProxy({
+    target: new URL(`http://127.0.0.1:${(target.address() as AddressInfo).port}`),
+    port: 0,
+    host: '127.0.0.1',
+    maxBodyBytes: 1024,
+    passThrough: [],
+    ...(recordDir !== undefined ? { recordDir } : {}),
+    log: (line) => logged.push(line),
+  });
+  return { proxy, logged };
+}
 
 describe('validating proxy', () => {
   it('forwards conforming traffic of both families unchanged and reports no violation', async () => {
@@ -146,23 +162,14 @@ describe('forwarding', () => {
       target.close();
     }
   });
+
   it('reports an answer that is not what its Content-Encoding says as a violation, not as a body over the limit', async () => {
     const target = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
       res.end('{"state":0} is not gzip');
     });
-    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
     const dir = mkdtempSync(join(tmpdir(), 'proxy-encoding-'));
-    const logged: string[] = [];
-    const forwarding = await startValidatingProxy({
-      target: new URL(`http://127.0.0.1:${(target.address() as AddressInfo).port}`),
-      port: 0,
-      host: '127.0.0.1',
-      maxBodyBytes: 1024,
-      passThrough: [],
-      recordDir: dir,
-      log: (line) => logged.push(line),
-    });
+    const { proxy: forwarding, logged } = await proxyInFrontOf(target, dir);
     try {
       const answer = await fetch(`${forwarding.url}/api/v3/ping`);
       expect([answer.status, answer.headers.get('content-encoding')]).toEqual([200, 'gzip']); // forwarded as the target sent it
@@ -184,16 +191,7 @@ describe('stopping', () => {
     let arrived!: () => void;
     const forwarded = new Promise<void>((resolve) => (arrived = resolve));
     const hanging = createServer(() => arrived()); // takes the request, never answers
-    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
-    const logged: string[] = [];
-    const stopping = await startValidatingProxy({
-      target: new URL(`http://127.0.0.1:${(hanging.address() as AddressInfo).port}`),
-      port: 0,
-      host: '127.0.0.1',
-      maxBodyBytes: 1024,
-      passThrough: [],
-      log: (line) => logged.push(line),
-    });
+    const { proxy: stopping, logged } = await proxyInFrontOf(hanging);
     try {
       const answer = fetch(`${stopping.url}/api/v3/ping`).then(async (response) => ({ status: response.status, text: await response.text() }));
       await forwarded;
