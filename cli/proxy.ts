@@ -103,17 +103,25 @@ export async function proxyCommand(argv: readonly string[], io: CommandIo): Prom
   const recording = values.record !== undefined ? ` (recording into ${String(values.record)})` : '';
   io.stdout(`exchange-api-kit proxy listening on ${proxy.url} → ${target.origin}${target.pathname.replace(/\/$/, '')}${recording}`);
 
-  const onSignal = (): void => stop();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  // The first signal stops the proxy; one more (an impatient second Ctrl-C) cuts the wait for
+  // exchanges in flight short instead of killing the process before the summary and the reports.
+  const hurry = new AbortController();
+  let stopping = false;
+  const onSignal = (): void => (stopping ? hurry.abort() : stop());
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const duration = values.duration as number | undefined;
   const timer = duration === undefined ? undefined : setTimeout(stop, duration * 1000);
   await stopped;
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
+  stopping = true;
   if (timer !== undefined) clearTimeout(timer);
 
-  await proxy.close();
+  try {
+    await proxy.close(undefined, hurry.signal);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
   io.stdout(proxy.report.summary());
   const failed =
     (values.junit !== undefined ? writeOutput(values.junit as string, proxy.report.junit()) : undefined) ??

@@ -47,10 +47,10 @@ export interface ForwardFailure {
 export interface RunningProxy {
   url: string;
   /**
-   * Stops accepting connections and waits for exchanges in flight (at most `graceMs`); one the
-   * target has not answered by then gets 503 and is reported as a failure.
+   * Stops accepting connections and waits for exchanges in flight (at most `graceMs`, or until
+   * `hurry` aborts); one the target has not answered by then gets 503 and is reported as a failure.
    */
-  close(graceMs?: number): Promise<void>;
+  close(graceMs?: number, hurry?: AbortSignal): Promise<void>;
 }
 
 export async function startProxyServer(options: ProxyServerOptions): Promise<RunningProxy> {
@@ -167,10 +167,11 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Run
   const shownHost = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
   return {
     url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`,
-    close: async (graceMs = 5_000) => {
+    close: async (graceMs = 5_000, hurry?: AbortSignal) => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      await Promise.race([Promise.allSettled([...inFlight]), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+      const hurried = new Promise((resolve) => (hurry?.aborted === true ? resolve(undefined) : hurry?.addEventListener('abort', resolve, { once: true })));
+      await Promise.race([Promise.allSettled([...inFlight]), new Promise((resolve) => setTimeout(resolve, graceMs).unref()), hurried]);
       // Still waiting for the target: tell the client and the report, rather than just hang up.
       await Promise.race([Promise.allSettled([...stoppers].map((stop) => stop())), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
       server.closeAllConnections();

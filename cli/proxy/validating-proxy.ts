@@ -23,7 +23,7 @@ export interface ValidatingProxyOptions extends Omit<ProxyServerOptions, 'onExch
 export interface ValidatingProxy {
   url: string;
   report: ProxyReport;
-  close(graceMs?: number): Promise<void>;
+  close(graceMs?: number, hurry?: AbortSignal): Promise<void>;
 }
 
 export async function startValidatingProxy(options: ValidatingProxyOptions): Promise<ValidatingProxy> {
@@ -73,7 +73,7 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
       options.onReported?.();
     },
   });
-  return { url: server.url, report, close: (graceMs) => server.close(graceMs) };
+  return { url: server.url, report, close: (graceMs, hurry) => server.close(graceMs, hurry) };
 }
 
 /** Every secret of the exchange: sensitive query parameters, headers both ways and sensitive fields of JSON bodies. */

@@ -1,8 +1,11 @@
 // `exchange-api-kit proxy` as a process in front of a running mock: --max-requests ends it with
 // the summary, JUnit and JSON reports and exit code 1 under --fail-on-violation; SIGTERM ends a
-// clean run with 0; a missing --target is a usage error.
+// clean run with 0, and a second Ctrl-C while a request hangs still leaves the summary and the
+// reports; a missing --target is a usage error.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +72,32 @@ describe('exchange-api-kit proxy', () => {
     const { code, stdout } = await run.done;
     expect(code).toBe(0);
     expect(stdout).toMatch(/proxy summary: 1 exchange in [\d.]+ s, 0 with violations/);
+  });
+
+  it('still prints the summary and writes the reports when a second Ctrl-C comes while a request is in flight', async () => {
+    let arrived!: () => void;
+    const forwarded = new Promise<void>((resolve) => (arrived = resolve));
+    const hanging = createServer(() => arrived()); // takes the request, never answers
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const json = join(dir, 'interrupted.json');
+    try {
+      const run = start(['--target', `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`, '--port', '0', '--json', json]);
+      const url = await run.url;
+      const answer = fetch(`${url}/api/v3/ping`).then((response) => response.status);
+      await forwarded;
+      run.child.kill('SIGINT');
+      // The first Ctrl-C has been handled once the proxy takes no new connection.
+      while (await fetch(`${url}/api/v3/ping`).then(() => true, () => false));
+      run.child.kill('SIGINT');
+      const { code, stdout } = await run.done;
+      expect(code).toBe(0);
+      expect(await answer).toBe(503);
+      expect(stdout).toMatch(/proxy summary: 0 exchanges in [\d.]+ s, 0 with violations \(0 violations\), 1 not answered by the target/);
+      expect((JSON.parse(readFileSync(json, 'utf8')) as { summary: Record<string, number> }).summary).toMatchObject({ exchanges: 0, failures: 1 });
+    } finally {
+      hanging.closeAllConnections();
+      hanging.close();
+    }
   });
 
   it('refuses to start without --target', async () => {
