@@ -87,9 +87,11 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Run
         else res.destroy();
         resolve();
       };
+      // An answer already under way (an event stream through the proxy) is just cut, as before.
       const stopper = (): Promise<void> => {
         const answered = new Promise<void>((done) => res.once('close', done));
-        fail(res.headersSent ? "the proxy stopped before the target's answer was complete" : 'the proxy stopped before the target answered', 503);
+        if (res.headersSent) res.destroy();
+        else fail('the proxy stopped before the target answered', 503);
         upstream.destroy();
         return answered;
       };

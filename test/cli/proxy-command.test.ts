@@ -77,7 +77,8 @@ describe('exchange-api-kit proxy', () => {
   it('still prints the summary and writes the reports when a second Ctrl-C comes while a request is in flight', async () => {
     let arrived!: () => void;
     const forwarded = new Promise<void>((resolve) => (arrived = resolve));
-    const hanging = createServer(() => arrived()); // takes the request, never answers
+    // Never answers the exchange under test; answers the probes (under the pass-through prefix, so not counted) at once.
+    const hanging = createServer((req, res) => (req.url!.startsWith('/__mock') ? res.end() : arrived()));
     await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
     const json = join(dir, 'interrupted.json');
     try {
@@ -87,7 +88,7 @@ describe('exchange-api-kit proxy', () => {
       await forwarded;
       run.child.kill('SIGINT');
       // The first Ctrl-C has been handled once the proxy takes no new connection.
-      while (await fetch(`${url}/api/v3/ping`).then(() => true, () => false));
+      while (await fetch(`${url}/__mock/probe`).then(() => true, () => false));
       run.child.kill('SIGINT');
       const { code, stdout } = await run.done;
       expect(code).toBe(0);
