@@ -44,3 +44,18 @@ export function operationExtension(contract: BundledContract, operationId: strin
   }
   return undefined;
 }
+
+/**
+ * A numeric keyword of a named schema, or of one of its properties: `schemaBound('exchange-v3',
+ * 'WebhookAttemptResponse.body', 'maxLength')`. Throws when the contract does not say it, so a
+ * bound the mock enforces is never one it made up.
+ */
+export function schemaBound(contract: BundledContract, where: string, keyword: 'minimum' | 'maximum' | 'maxLength'): number {
+  type Schema = Record<string, unknown> & { properties?: Record<string, Schema> };
+  const [name = '', property] = where.split('.');
+  const schemas = ((bundledDocument(contract).components as { schemas?: Record<string, Schema> } | undefined)?.schemas ?? {}) as Record<string, Schema>;
+  const schema = property === undefined ? schemas[name] : schemas[name]?.properties?.[property];
+  const value = schema?.[keyword];
+  if (typeof value !== 'number') throw new Error(`the ${contract} contract: ${where} has no ${keyword}`);
+  return value;
+}

@@ -5,7 +5,7 @@
 // window's end, an idempotency record's expiry, a webhook retry, a deposit's lifetime) is still
 // an EpochMs, and the sandbox's export still loads. A clock allowed up to the very last EpochMs
 // showed a valid time, but one v3 request there stored a rate window ending in year 10000.
-import { bundledDocument } from './bundled-contracts.js';
+import { schemaBound } from './bundled-contracts.js';
 import { epochRange, type EpochRange } from './epoch-range.js';
 
 /** The longest advance of one call: AdvanceClockBySeconds.seconds's maximum, in milliseconds. */
@@ -21,8 +21,5 @@ export function withinClockRange(ms: number): boolean {
 export const clockRangeText = `${new Date(clockRange.minMs).toISOString()} to ${new Date(clockRange.maxMs).toISOString()}`;
 
 function readMaxAdvanceSeconds(): number {
-  const schemas = (bundledDocument('sandbox-control').components as { schemas?: Record<string, { properties?: Record<string, { maximum?: unknown }> }> } | undefined)?.schemas;
-  const maximum = schemas?.AdvanceClockBySeconds?.properties?.seconds?.maximum;
-  if (typeof maximum !== 'number') throw new Error('control contract: AdvanceClockBySeconds.seconds has no maximum');
-  return maximum;
+  return schemaBound('sandbox-control', 'AdvanceClockBySeconds.seconds', 'maximum');
 }

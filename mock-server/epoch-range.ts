@@ -2,7 +2,7 @@
 // the end of year 9999 (past it an instant has no four-digit ISO 8601 form, so a sandbox holding
 // one could not be exported and read back). The virtual clock stays short of its end
 // (clock-range.ts), and every date-time a request gives is read into it (date-time-ms.ts).
-import { bundledDocument } from './bundled-contracts.js';
+import { schemaBound } from './bundled-contracts.js';
 
 export interface EpochRange {
   readonly minMs: number;
@@ -19,8 +19,5 @@ export function withinEpoch(ms: number): boolean {
 export const epochRangeText = `${new Date(epochRange.minMs).toISOString()} to ${new Date(epochRange.maxMs).toISOString()}`;
 
 function readEpochRange(): EpochRange {
-  const schemas = (bundledDocument('sandbox-control').components as { schemas?: Record<string, { minimum?: unknown; maximum?: unknown }> } | undefined)?.schemas;
-  const { minimum, maximum } = schemas?.EpochMs ?? {};
-  if (typeof minimum !== 'number' || typeof maximum !== 'number') throw new Error('control contract: EpochMs has no minimum or maximum');
-  return { minMs: minimum, maxMs: maximum };
+  return { minMs: schemaBound('sandbox-control', 'EpochMs', 'minimum'), maxMs: schemaBound('sandbox-control', 'EpochMs', 'maximum') };
 }

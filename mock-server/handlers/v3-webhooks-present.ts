@@ -15,16 +15,17 @@ import type {
   WebhookEvent,
   WebhookEventType,
 } from '../../generated/exchange-v3/types.js';
+import { schemaBound } from '../bundled-contracts.js';
 import { lastAttempt } from '../domain/webhooks/records.js';
 import type { AttemptRecord, DeliveryRecord, EndpointRecord, EventRecord } from '../store/records/webhook-records.js';
 
 const signingAlgorithm = exchangeV3Info['x-webhook-signature'].signing_algorithm as WebhookEndpoint['signing_algorithm'];
 
 /**
- * WebhookDelivery.response.body's maxLength in the contract ("cut to 4096 characters to keep the
- * log small"); the transport keeps more, the presenter shows the contract's share.
+ * WebhookAttemptResponse.body's maxLength in the contract ("cut to keep the log small"); the
+ * transport keeps more, the presenter shows the contract's share.
  */
-const responseBodyMaxChars = 4096;
+const responseBodyMaxChars = schemaBound('exchange-v3', 'WebhookAttemptResponse.body', 'maxLength');
 
 /** Statuses in which WebhookDelivery.next_retry_at is set (its description: "retrying or queued"). */
 const nextRetryStatuses: readonly DeliveryStatus[] = ['retrying', 'queued'];
