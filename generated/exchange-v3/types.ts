@@ -1169,7 +1169,7 @@ export type WebhookAttemptResponse = {
 
 /** Why one attempt got no HTTP answer. */
 export type WebhookAttemptError = {
-  /** For example `timeout` (no answer within 15 s), `connection_refused`, `dns_error`, `tls_error`, `egress_denied` (the sandbox's webhook egress policy refused the address the URL resolved to; nothing was sent), `claim_expired` (the sender that claimed the attempt stopped before recording its outcome; the receiver may have received it, and the next attempt is a retry). */
+  /** For example `timeout` (no answer within 15 s), `connection_refused`, `dns_error`, `tls_error`, `egress_denied` (the sandbox's webhook egress policy refused the address the URL resolved to; nothing was sent), `invalid_response` (the receiver's bytes were not an HTTP answer the attempt can record, such as a malformed head or a status outside 100 to 599), `claim_expired` (the sender that claimed the attempt stopped before recording its outcome; the receiver may have received it, and the next attempt is a retry). */
   code: string;
   message: string;
 };
