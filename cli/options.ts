@@ -43,9 +43,20 @@ export const helpOption: OptionSpec = { name: 'help', boolean: true, help: 'this
 
 /** The running mock a client command (listen, trigger) talks to, and its admin token. */
 export const mockClientOptions: OptionSpec[] = [
-  { name: 'mock', env: 'MOCK_URL', placeholder: '<url>', help: 'the running mock (default http://127.0.0.1:4010)', parse: (text) => parsers.httpUrl(text) },
+  { name: 'mock', env: 'MOCK_URL', placeholder: '<url>', help: 'the running mock (default http://127.0.0.1:4010)', parse: (text) => mockOrigin(parsers.httpUrl(text)) },
   { name: 'admin-token', env: 'MOCK_ADMIN_TOKEN', placeholder: '<value>', help: 'the admin token the mock was started with, if any' },
 ];
+
+/**
+ * The mock serves its APIs and its control API at fixed paths of its origin, so a URL with a path
+ * (a mock thought to sit under a prefix) would be reached at its origin, the path silently
+ * dropped: refused instead, naming what would be dropped.
+ */
+function mockOrigin(url: URL): URL {
+  const dropped = `${url.pathname === '/' ? '' : url.pathname}${url.search}${url.hash}`;
+  if (dropped !== '') throw new Error(`must be the mock's origin (${url.origin}): it serves every path itself, so "${dropped}" would be dropped`);
+  return url;
+}
 
 /** The mock's URL from mockClientOptions' values. */
 export function mockUrlOf(values: OptionValues): URL {

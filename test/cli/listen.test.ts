@@ -152,6 +152,13 @@ describe('exchange-api-kit listen', () => {
     }
   });
 
+  it('exits 2 for a --mock URL with a path, which the mock does not serve under', async () => {
+    const run = listen(['--forward-to', receiverUrl, '--mock', 'http://127.0.0.1:4710/sandbox']);
+    expect(await run.done).toBe(2);
+    expect(run.errors().split('\n')[0]).toBe(`exchange-api-kit listen: --mock must be the mock's origin (http://127.0.0.1:4710): it serves every path itself, so "/sandbox" would be dropped, got "http://127.0.0.1:4710/sandbox"`);
+    expect(run.output()).toBe('');
+  });
+
   it('stops on SIGINT while a receiver hangs, without waiting for its timeout', async () => {
     const mock = await startMockServer({ seed });
     let arrived!: () => void;
