@@ -43,7 +43,7 @@ export const helpOption: OptionSpec = { name: 'help', boolean: true, help: 'this
 
 /** The running mock a client command (listen, trigger) talks to, and its admin token. */
 export const mockClientOptions: OptionSpec[] = [
-  { name: 'mock', env: 'MOCK_URL', placeholder: '<url>', help: 'the running mock (default http://127.0.0.1:4010)', parse: (text) => mockOrigin(parsers.httpUrl(text)) },
+  { name: 'mock', env: 'MOCK_URL', placeholder: '<url>', help: "the running mock's origin (default http://127.0.0.1:4010)", parse: (text) => mockOrigin(parsers.httpUrl(text)) },
   { name: 'admin-token', env: 'MOCK_ADMIN_TOKEN', placeholder: '<value>', help: 'the admin token the mock was started with, if any' },
 ];
 
