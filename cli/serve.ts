@@ -9,6 +9,7 @@ import { logLevels, type LogLevel } from '../mock-server/log.js';
 import { defaultHeadersTimeoutMs, defaultRequestTimeoutMs, startMockServer, type RunningMockServer, type StartOptions } from '../mock-server/server.js';
 import { FixtureError, readFixtures } from '../mock-server/replay/fixture-format.js';
 import { ReplayBook } from '../mock-server/replay/replay-book.js';
+import { apiPathPrefixes } from '../mock-server/app.js';
 import { StateRejected } from '../mock-server/domain/state-rejected.js';
 import { readSandboxState } from '../mock-server/snapshot/read-state.js';
 import { StoredSeedMismatch } from '../mock-server/snapshot/journal-resume.js';
@@ -304,8 +305,15 @@ function storeLine(store: SandboxStore): string {
 
 function replayLine(start: StartOptions): string {
   if (start.replay === undefined) return '';
-  return `\n  replay:           ${start.replay.book.size} recorded exchanges answer first${start.replay.only ? '; nothing else of v3 and v1 is simulated' : ''}`;
+  const { book, only } = start.replay;
+  // Recorded through the proxy in front of more than the two APIs: said, since they never answer.
+  const outside = book.countOutside(replayedBasePaths);
+  const unused = outside === 0 ? '' : ` (${outside} of them under neither ${replayedBasePaths.join(' nor ')}, which the replay never answers)`;
+  return `\n  replay:           ${book.size} recorded exchanges answer first${unused}${only ? '; nothing else of v3 and v1 is simulated' : ''}`;
 }
+
+/** The paths the replay answers under: the v3 and v1 APIs. */
+const replayedBasePaths = [apiPathPrefixes.v3, apiPathPrefixes.v1];
 
 /** Runs until SIGINT or SIGTERM; resolves with the exit code. */
 export async function serve(argv: readonly string[], io: CommandIo): Promise<number> {

@@ -135,7 +135,7 @@ export function createApp(options: AppOptions = {}): MockApp {
     ...orderVerificationHandlers(sandbox),
   };
   const v3: FamilyMount = {
-    prefix: exchangeV3RoutesBasePath,
+    prefix: apiPathPrefixes.v3,
     strip: true,
     chain: [
       ...logged,
@@ -156,7 +156,7 @@ export function createApp(options: AppOptions = {}): MockApp {
     ...depositAmlHandlers(sandbox),
   };
   const v1: FamilyMount = {
-    prefix: sharedPathPrefix(depositV1Routes.map((route) => route.path)),
+    prefix: apiPathPrefixes.v1,
     strip: false,
     chain: [
       ...logged,
@@ -225,6 +225,9 @@ function sharedPathPrefix(paths: readonly string[]): string {
   while (length < first.length - 1 && rest.every((segments) => segments[length] === first[length] && !first[length]!.includes('{'))) length += 1;
   return first.slice(0, length).join('/');
 }
+
+/** The path prefixes the two API families are served under (`/api/v3`, `/v1/public`). */
+export const apiPathPrefixes = { v3: exchangeV3RoutesBasePath, v1: sharedPathPrefix(depositV1Routes.map((route) => route.path)) } as const;
 
 /** Where the docs page's deposit v1 "Try it out" gets its signatures: the control API, if served. */
 function tryItOutSigning(options: AppOptions): TryItOutSigning | null {

@@ -43,6 +43,18 @@ export class ReplayBook {
     return count;
   }
 
+  /** How many recordings have a path under none of `basePaths` (the APIs the replay answers): they never answer. */
+  countOutside(basePaths: readonly string[]): number {
+    let count = 0;
+    for (const groups of this.groups.values()) {
+      for (const group of groups) {
+        const { path } = group.fixtures[0]!.fixture.request;
+        if (!basePaths.some((base) => path === base || path.startsWith(`${base}/`))) count += group.fixtures.length;
+      }
+    }
+    return count;
+  }
+
   /** Whether a recording has this method, path and query (the body is worth reading only then). */
   has(method: string, path: string, query: string): boolean {
     return this.groups.has(requestKey(method, path, query));

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHmacSigner, DepositV1Client, depositV1SignatureScheme } from '../../generated/deposit-v1/client.js';
+import { apiPathPrefixes } from '../../mock-server/app.js';
 import { serveStartOptions } from '../../cli/serve.js';
 import { fixtureFormat, fixtureVersion, readFixtures, type ExchangeFixture } from '../../mock-server/replay/fixture-format.js';
 import { ReplayBook } from '../../mock-server/replay/replay-book.js';
@@ -84,6 +85,14 @@ describe('serve --replay', () => {
   it('is read by serve --replay at start-up', () => {
     const read = serveStartOptions(['--replay', dir, '--replay-only'], {});
     expect(read.help === false && read.start.replay).toMatchObject({ only: true, book: { size: files.length } });
+  });
+
+  it('counts the recordings of paths it never answers, which the start-up banner names', async () => {
+    // Recorded through the proxy in front of more than the two APIs: the replay answers only under theirs.
+    const other = [fixture({ path: '/other-api/ping' }, 200, { pong: true }), fixture({ path: '/api/v3x/ping' }, 200, { pong: true })];
+    const book = new ReplayBook([...files.map(([, content]) => content), ...other].map((content, index) => ({ file: `${index}.json`, fixture: content })));
+    expect(book.countOutside(Object.values(apiPathPrefixes))).toBe(other.length);
+    expect(new ReplayBook(readFixtures(dir)).countOutside(Object.values(apiPathPrefixes))).toBe(0);
   });
 
   it('refuses a fixture of another version or a broken file, naming it', () => {
