@@ -86,8 +86,13 @@ function fixtureProblem(value: unknown): string | undefined {
     if (unsendable !== undefined) return `${where}.headers: ${unsendable}`;
     if (part.body !== null && !isBody(part.body)) return `${where}.body must be null or one of {json}, {text}, {base64}`;
   }
+  // These statuses end their answer at the head (RFC 9110): a body recorded beside one could not be sent.
+  const status = response.status as number;
+  if (bodilessStatuses.has(status) && response.body !== null && bodyBytes(response.body as FixtureBody).length > 0) return `response: a ${status} answer has no body`;
   return undefined;
 }
+
+const bodilessStatuses = new Set([204, 205, 304]);
 
 function isHeaders(value: unknown): boolean {
   return isRecord(value) && Object.values(value).every((item) => typeof item === 'string' || (Array.isArray(item) && item.every((one) => typeof one === 'string')));
@@ -120,7 +125,12 @@ function isBody(value: unknown): boolean {
   if (!isRecord(value)) return false;
   const keys = Object.keys(value);
   if (keys.length !== 1) return false;
-  return 'json' in value || (keys[0] === 'text' && typeof value.text === 'string') || (keys[0] === 'base64' && typeof value.base64 === 'string');
+  return 'json' in value || (keys[0] === 'text' && typeof value.text === 'string') || (keys[0] === 'base64' && isBase64(value.base64));
+}
+
+/** Base64 as RFC 4648 writes it: node would decode anything, dropping what it cannot read. */
+function isBase64(value: unknown): boolean {
+  return typeof value === 'string' && value.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(value);
 }
 
 /** The bytes a fixture body stands for (JSON is written compactly). */

@@ -114,5 +114,12 @@ describe('serve --replay', () => {
     expect(() => serveStartOptions(['--replay', bad], {})).toThrow(/--replay: 000001-x\.json: response\.headers: the value of x-note has characters a header cannot carry/);
     writeFileSync(join(bad, '000001-x.json'), withResponse({ status: 101 }));
     expect(() => serveStartOptions(['--replay', bad], {})).toThrow(/--replay: 000001-x\.json: response needs an HTTP status from 200 to 599/);
+    // A bodiless status with a body, and base64 that is not base64, are not what any server sent.
+    writeFileSync(join(bad, '000001-x.json'), withResponse({ status: 204 }));
+    expect(() => serveStartOptions(['--replay', bad], {})).toThrow(/--replay: 000001-x\.json: response: a 204 answer has no body/);
+    writeFileSync(join(bad, '000001-x.json'), withResponse({ body: { base64: 'not base64!' } }));
+    expect(() => serveStartOptions(['--replay', bad], {})).toThrow(/--replay: 000001-x\.json: response\.body must be null or one of/);
+    writeFileSync(join(bad, '000001-x.json'), withResponse({ status: 204, body: null }));
+    expect(() => serveStartOptions(['--replay', bad], {})).not.toThrow();
   });
 });
