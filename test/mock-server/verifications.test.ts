@@ -263,6 +263,21 @@ describe('the review (control reviewVerification)', () => {
     expect(released.history.map((h) => h.event)).toEqual(['create', 'pay', 'hold_for_verification', 'verification_approved']);
   });
 
+  it('releases a held order once one of its verifications is approved, though a later one is still pending', async () => {
+    const order = await orderNeedingIdentity();
+    await server.control.forceOrderEvent({ path: { order: order.public_id }, body: { event: 'pay' } });
+    const complete = await identity([{ intent: await identityUpload('passport'), kind: 'passport' }, { intent: await identityUpload('selfie'), kind: 'selfie' }], order.public_id);
+    const partial = await identity([{ intent: await identityUpload('passport'), kind: 'passport' }], order.public_id);
+    expect([complete.status, partial.status]).toEqual(['in_review', 'pending']);
+    await review(complete.id, 'approve');
+    expect((await server.v3.getVerificationRequirements({ query: {} })).body.result.requirements.identity.required).toBe(false);
+    expect((await server.v3.getOrder({ path: { order: order.public_id } })).body.result.order).toMatchObject({ status: 'processing', verification: { status: 'approved' } });
+    // The pending one running out later does not speak for the order any more.
+    await server.control.advanceClock({ body: { seconds: verificationMachine.timers.ttl?.seconds ?? 0 } });
+    expect((await server.v3.getIdentityVerification({ path: { verification: partial.id } })).body.result.verification.status).toBe('expired');
+    expect((await server.v3.getOrder({ path: { order: order.public_id } })).body.result.order).toMatchObject({ status: 'processing', verification: { status: 'approved' } });
+  });
+
   it('holds an order needing both a card and an identity verification until both are approved', async () => {
     const card = await route('CARDUSD', 'BTC');
     const requisites = { from_card_number: visa, holder_name: 'ALICE SMITH', to_address: btcAddress };

@@ -1,6 +1,7 @@
 // What an order learns of its verifications (OrderService.verificationChanged): one status for
 // all the verifications it needs. An order may need an identity and a card verification; it is
-// approved only when every needed one is, and a rejection or expiry of one speaks for the order.
+// approved only when every needed type is (one approved verification of a type passes it), and
+// otherwise the newest verification of each type speaks for the order, an ended one first.
 import type { VerificationStatus, VerificationType } from '../../../generated/exchange-v3/types.js';
 import { verificationMachine } from '../../../generated/machines.js';
 import type { OrderRecord } from '../exchange/order-records.js';
@@ -36,9 +37,13 @@ function orderStatus(order: OrderRecord, verifications: OrderVerifications): Ver
   const required = (Object.keys(order.draft.verificationRequired) as VerificationType[]).filter((type) => order.draft.verificationRequired[type]);
   const types = required.length > 0 ? required : [...new Set(linked.map((v) => v.type))];
   const statuses = types.map((type): VerificationStatus => {
-    const latest = linked.filter((v) => v.type === type).at(-1);
-    if (latest !== undefined) return latest.status;
-    return type === 'identity' && verifications.hasApproved(order.clientId, type) ? approvedState : verificationMachine.initial;
+    const ofType = linked.filter((v) => v.type === type);
+    // A type is passed once one verification of it is approved, whatever a later one started for
+    // the same order shows: the requirements then call it met. An identity approved for no order
+    // (or another one) passes it too; a card must be approved for this order (the order's card).
+    if (ofType.some((v) => v.status === approvedState)) return approvedState;
+    if (type === 'identity' && verifications.hasApproved(order.clientId, type)) return approvedState;
+    return ofType.at(-1)?.status ?? verificationMachine.initial;
   });
   if (statuses.every((status) => status === approvedState)) return approvedState;
   return precedence.find((status) => statuses.includes(status)) ?? verificationMachine.initial;
