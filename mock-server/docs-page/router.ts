@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { isDocsContract, docsContracts, specFor } from './specs.js';
 import type { TryItOutSigning } from './signing-panel.js';
 import { kitPath } from '../../kit-files.js';
+import { pageSecurityHeaders } from '../http/page-security-headers.js';
 
 const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const ownAssetsDir = kitPath('mock-server/docs-page/assets/');
@@ -31,6 +32,7 @@ export interface DocsPageOptions {
 
 export function docsPage(options: DocsPageOptions): Router {
   const router = express.Router();
+  router.use(pageSecurityHeaders({ inlineStyles: true }));
   const rendered = new Map<string, string>();
   const html = async (key: string, render: () => Promise<string>): Promise<string> => {
     const cached = rendered.get(key) ?? (await render());

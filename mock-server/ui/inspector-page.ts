@@ -13,6 +13,7 @@ import { allowedEvents } from '../domain/machines/fire.js';
 import { enabledNetworks } from '../domain/deposits/networks.js';
 import { inspectorKinds, notSentReasons } from '../control/inspector-kinds.js';
 import { kitPath } from '../../kit-files.js';
+import { pageSecurityHeaders } from '../http/page-security-headers.js';
 
 const publicDir = kitPath('mock-server/ui/public/');
 
@@ -59,6 +60,7 @@ function inspectorPageConfig() {
 export function inspectorPage(): Router {
   const config = inspectorPageConfig();
   const router = express.Router();
+  router.use(pageSecurityHeaders({ inlineStyles: false }));
   router.get('/config.json', (_req, res) => {
     res.json(config);
   });

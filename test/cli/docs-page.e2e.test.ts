@@ -29,6 +29,10 @@ describeInBrowser('/docs in a browser', () => {
     page.setDefaultTimeout(15_000);
     page.on('request', (request) => requested.push(request.url()));
     page.on('pageerror', (error) => errors.push(error.message));
+    // The pages' own code must satisfy their Content-Security-Policy: a violation is a console error.
+    page.on('console', (message) => {
+      if (message.type() === 'error' && message.text().includes('Content Security Policy')) errors.push(message.text());
+    });
     await page.goto(`${mock.url}${path}`);
     return { page, requested, errors };
   }
@@ -47,9 +51,10 @@ describeInBrowser('/docs in a browser', () => {
   });
 
   it('the state machines page shows one transition table per machine', async () => {
-    const { page, requested } = await open('/docs/machines');
+    const { page, requested, errors } = await open('/docs/machines');
     expect(await page.locator('section h2').count()).toBe(Object.keys(machines).length);
     await screenshot(page, 'docs-machines');
+    expect(errors).toEqual([]);
     expect(elsewhere(requested)).toEqual([]);
     await page.close();
   });

@@ -37,6 +37,17 @@ describe('/docs', () => {
     expect(response.headers.get('location')).toBe('/docs/exchange-v3');
   });
 
+  // The reference's "Try it out" acts with the admin token the inspector shares: no script but the
+  // mock's may run there, and no page of another origin may frame it.
+  it.each(['/docs/deposit-v1', '/docs/machines', '/docs/assumptions', '/docs/assets/swagger-init.js'])('%s runs only the mock\'s scripts and cannot be framed', async (path) => {
+    const response = await fetch(`${mock.url}${path}`);
+    expect(response.status).toBe(200);
+    const policy = (response.headers.get('content-security-policy') ?? '').split(/;\s*/);
+    expect(policy).toEqual(expect.arrayContaining(["default-src 'none'", "script-src 'self'", "frame-ancestors 'none'", "base-uri 'none'"]));
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
   it.each(contracts)('the %s reference page loads Swagger UI and the contract from this mock only', async (contract) => {
     const page = await html(`/docs/${contract}`);
     expect(page).toContain(`data-spec-url="/docs/specs/${contract}.json"`);

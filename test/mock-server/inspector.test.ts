@@ -185,6 +185,17 @@ describe('the inspector page', () => {
     expect(bare.headers.get('location')).toBe('/__mock/ui/');
   });
 
+  // Tenants put strings into all it shows and it drives every tenant's records: no script but its
+  // own may run, no page of another origin may frame it (clickjacking its buttons), no sniffing.
+  it.each(['/__mock/ui/', '/__mock/ui/inspector.js', '/__mock/ui/config.json'])('%s runs only its own scripts and cannot be framed', async (path) => {
+    const response = await send(server.url, path);
+    expect(response.status).toBe(200);
+    const policy = (response.headers.get('content-security-policy') ?? '').split(/;\s*/);
+    expect(policy).toEqual(expect.arrayContaining(["default-src 'none'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'", "base-uri 'none'"]));
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
   it('loads without the admin token, while the state it shows needs it', async () => {
     const guarded = await startTestServer({ adminToken: 'inspector-admin-token' });
     try {
