@@ -4,8 +4,10 @@
 // signed deposit.paid delivery appears. Orders made through the v3 client: one is paid by forcing
 // the machine's event from the page, the other expires when the page advances the clock past the
 // payment window. A failed delivery is retried from the page and delivered. A mock with an admin
-// token has the page ask for it. Screenshots (and one of each failing test) go to
-// test-artifacts/e2e/.
+// token has the page ask for it. A page of another origin cannot frame the inspector.
+// Screenshots (and one of each failing test) go to test-artifacts/e2e/.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Locator, Page } from 'playwright-core';
 import { beforeEach, expect, it } from 'vitest';
 import { orderMachine } from '../../generated/machines.js';
@@ -145,5 +147,25 @@ describeInBrowser('the inspector page in a browser', () => {
     }
     // The only failures the browser saw are the 401s that made the page ask.
     expect(guardedErrors.every((e) => e.includes('401'))).toBe(true);
+  });
+
+  // Clickjacking: a page of another origin framing the inspector under a decoy would have the
+  // operator click its buttons (the framed page is the mock's origin, so its calls pass).
+  it('cannot be framed by a page of another origin', async () => {
+    const decoy = createServer((_req, res) => {
+      res.setHeader('Content-Type', 'text/html');
+      res.end(`<!doctype html><p>Win a prize: click below</p><iframe id="target" src="${server.url}/__mock/ui/"></iframe>`);
+    });
+    await new Promise<void>((resolve) => decoy.listen(0, '127.0.0.1', resolve));
+    const framing = await suite.browser.newPage();
+    try {
+      // The frame's first navigation: the inspector, or the browser's error page when refused.
+      const navigated = framing.waitForEvent('framenavigated', (frame) => frame !== framing.mainFrame());
+      await framing.goto(`http://127.0.0.1:${(decoy.address() as AddressInfo).port}/`);
+      expect((await navigated).url()).not.toContain('/__mock/ui/');
+    } finally {
+      await framing.close();
+      await new Promise((resolve) => decoy.close(resolve));
+    }
   });
 });
