@@ -37,9 +37,27 @@ export interface MemberText {
 const componentPrefix = '#/components/schemas/';
 const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** The TypeScript type name of a component schema: the name itself when it is an identifier. */
+/**
+ * What TypeScript refuses as the name of a type alias (`type class = …`, `type string = …`): its
+ * keywords, strict mode's reserved words and its predefined types. A contract may well name a
+ * schema `delete` or `object`.
+ */
+const reservedTypeNames = new Set(
+  ('break case catch class const continue debugger default delete do else enum export extends false finally for function if ' +
+    'import in instanceof new null return super switch this throw true try typeof var void while with implements interface ' +
+    'let package private protected public static yield any unknown never number bigint boolean string symbol object undefined')
+    .split(' '),
+);
+
+/**
+ * The TypeScript type name of a component schema: the name itself when it is an identifier, else
+ * its PascalCase (`operation-contract` → `OperationContract`); a reserved word is capitalised
+ * (`class` → `Class`) and a name that starts with a digit gets a leading `_` (`3ds` → `_3ds`).
+ */
 export function typeName(componentName: string): string {
-  return identifier.test(componentName) ? componentName : pascalCase(componentName);
+  const name = identifier.test(componentName) ? componentName : pascalCase(componentName);
+  if (reservedTypeNames.has(name)) return pascalCase(name);
+  return /^[0-9]/.test(name) ? `_${name}` : name;
 }
 
 export function schemaToTs(schema: JsonValue, options: SchemaToTsOptions = {}): string {

@@ -198,6 +198,37 @@ describe('emitTypes on the fixture contract', () => {
     const clash = { ...model, schemas: [...model.schemas, { name: 'ListWidgetsQuery', pointer: '/x', schema: { type: 'string' } }] };
     expect(() => emitTypes(clash)).toThrow('test/fixtures/contracts/widgets.openapi.yaml: two types would be named ListWidgetsQuery');
   });
+
+  it('names a component called by a reserved word or starting with a digit so that its types.ts compiles', async () => {
+    const model = await load('test/fixtures/contracts/widgets.openapi.yaml');
+    const odd = { class: { type: 'string' }, object: { type: 'integer' }, '3ds': { type: 'object', properties: { a: { $ref: '#/components/schemas/class' } } } };
+    // A reference to a whole component is named without looking it up in the document.
+    const named = {
+      ...model,
+      schemas: [...model.schemas, ...Object.entries(odd).map(([name, schema]) => ({ name, pointer: `/components/schemas/${name}`, schema }))],
+    };
+    const file = emitTypes(named);
+    expect(file.contents).toContain('export type Class = string;');
+    expect(file.contents).toContain('export type _3ds = {\n  a?: Class;');
+    const dir = mkdtempSync(join(tmpdir(), 'types-names-'));
+    try {
+      writeFileSync(join(dir, 'types.ts'), file.contents);
+      const program = ts.createProgram([join(dir, 'types.ts')], {
+        strict: true,
+        noEmit: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        lib: ['lib.es2023.d.ts'],
+        types: ['node'], // Blob, for the fixture's multipart file
+        typeRoots: [join(repoRoot, 'node_modules/@types')],
+        skipLibCheck: true,
+      });
+      expect(ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('emitTypes on the real contracts', () => {
