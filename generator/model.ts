@@ -3,7 +3,7 @@
 // bundled document (validators compile by pointer, types name by component). Emitters never
 // read raw OpenAPI.
 import type { OpenAPIV3_1 } from 'openapi-types';
-import type { JsonObject, JsonValue, LoadedContract } from './load.js';
+import { ContractError, type JsonObject, type JsonValue, type LoadedContract } from './load.js';
 
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch' | 'head' | 'options' | 'trace';
 const httpMethods: HttpMethod[] = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
@@ -100,7 +100,31 @@ export interface CatalogEntryModel {
   limitFailures: string[];
 }
 
+/**
+ * A contract that loads (valid OpenAPI) but lacks what the generator needs: where (a JSON pointer)
+ * and why. buildContractModel names the file, so the generator reports `file#pointer: reason`.
+ */
+class ModelProblem extends Error {
+  constructor(
+    readonly pointer: string,
+    readonly reason: string,
+  ) {
+    super(`${pointer}: ${reason}`);
+  }
+}
+
 export function buildContractModel(contract: LoadedContract): ContractModel {
+  try {
+    return contractModel(contract);
+  } catch (error) {
+    throw error instanceof ModelProblem ? new ContractError(contract.source, error.pointer, error.reason) : error;
+  }
+}
+
+/** operationIds name validators, client methods and handlers: they must be identifiers. */
+const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+function contractModel(contract: LoadedContract): ContractModel {
   const doc = contract.document as unknown as JsonObject;
   const info = object(doc.info);
   const server = object(array(doc.servers)[0]);
@@ -164,7 +188,7 @@ function pathOperations(
     ].map(({ p, at: where }) => parameterModel(doc, p, where));
     const scope = op['x-scope'];
     return [{
-      operationId: required(string(op.operationId), `${at}/operationId`),
+      operationId: operationIdOf(op.operationId, `${at}/operationId`),
       method,
       path,
       tag: string(array(op.tags)[0]) ?? 'default',
@@ -175,8 +199,8 @@ function pathOperations(
       parameters: params,
       body: bodyModel(doc, op.requestBody, `${at}/requestBody`),
       responses: Object.entries(object(op.responses)).map(([status, r]) => responseModel(doc, status, r, `${at}/responses/${token(status)}`)),
-      idempotency: idempotencyOf(op['x-idempotency']),
-      pagination: paginationOf(op['x-pagination']),
+      idempotency: idempotencyOf(op['x-idempotency'], `${at}/x-idempotency`),
+      pagination: paginationOf(op['x-pagination'], `${at}/x-pagination`),
       final: typeof op['x-final'] === 'boolean' ? op['x-final'] : undefined,
     }];
   });
@@ -187,7 +211,7 @@ function parameterModel(doc: JsonObject, raw: JsonValue, pointer: string): Param
   const schema = object(node.schema);
   const location = string(node.in);
   if (location !== 'path' && location !== 'query' && location !== 'header' && location !== 'cookie') {
-    throw new Error(`${at}: parameter without a valid "in"`);
+    throw new ModelProblem(`${at}/in`, 'must be path, query, header or cookie');
   }
   const { node: resolvedSchema } = follow(doc, schema, `${at}/schema`);
   const isArray = resolvedSchema.type === 'array';
@@ -231,14 +255,20 @@ function responseModel(doc: JsonObject, status: string, raw: JsonValue, pointer:
   };
 }
 
-function idempotencyOf(raw: JsonValue | undefined): OperationModel['idempotency'] {
-  if (!isObject(raw)) return undefined;
-  return { header: required(string(raw.header), 'x-idempotency/header'), windowSeconds: Number(raw.window_seconds) };
+function operationIdOf(raw: JsonValue | undefined, pointer: string): string {
+  const operationId = required(string(raw), pointer);
+  if (!identifier.test(operationId)) throw new ModelProblem(pointer, `${operationId} is not a JavaScript identifier (it names the validators, the client method and the handler)`);
+  return operationId;
 }
 
-function paginationOf(raw: JsonValue | undefined): OperationModel['pagination'] {
+function idempotencyOf(raw: JsonValue | undefined, pointer: string): OperationModel['idempotency'] {
   if (!isObject(raw)) return undefined;
-  return { items: required(string(raw.items), 'x-pagination/items'), modes: array(raw.modes).map(String) };
+  return { header: required(string(raw.header), `${pointer}/header`), windowSeconds: Number(raw.window_seconds) };
+}
+
+function paginationOf(raw: JsonValue | undefined, pointer: string): OperationModel['pagination'] {
+  if (!isObject(raw)) return undefined;
+  return { items: required(string(raw.items), `${pointer}/items`), modes: array(raw.modes).map(String) };
 }
 
 function securityNames(raw: JsonValue | undefined): string[][] {
@@ -250,7 +280,7 @@ function follow(doc: JsonObject, raw: JsonValue, pointer: string): { node: JsonO
   let node = raw;
   let at = pointer;
   for (let hops = 0; isObject(node) && typeof node.$ref === 'string'; hops += 1) {
-    if (hops > 32 || !node.$ref.startsWith('#/')) throw new Error(`${at}: cannot follow $ref ${node.$ref}`);
+    if (hops > 32 || !node.$ref.startsWith('#/')) throw new ModelProblem(at, `cannot follow $ref ${node.$ref}`);
     at = node.$ref.slice(1);
     node = resolvePointer(doc, at);
   }
@@ -287,6 +317,6 @@ function string(value: JsonValue | undefined): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 function required<T>(value: T | undefined, where: string): T {
-  if (value === undefined) throw new Error(`${where} is required`);
+  if (value === undefined) throw new ModelProblem(where, 'is required');
   return value;
 }

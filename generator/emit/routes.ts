@@ -5,7 +5,7 @@
 import Handlebars from 'handlebars';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { JsonObject, JsonValue } from '../load.js';
+import { ContractError, type JsonObject, type JsonValue } from '../load.js';
 import { isObject, resolvePointer, type ContractModel, type OperationModel, type ParameterModel } from '../model.js';
 import type { CatalogCode, ContractErrors, EchoedHeader, ParameterDefinition, RouteDefinition, ScalarKind } from '../runtime/router-runtime.js';
 import type { SecurityFailure } from '../runtime/server-security.js';
@@ -152,7 +152,7 @@ function routeDefinition(model: ContractModel, op: OperationModel): RouteDefinit
 
 function parameterDefinition(model: ContractModel, op: OperationModel, parameter: ParameterModel): ParameterDefinition {
   if (parameter.in === 'cookie') {
-    throw new Error(`${model.source}: ${op.operationId}: cookie parameter ${parameter.name} is not supported by the router`);
+    throw new ContractError(model.source, parameter.pointer.replace(/\/schema$/, ''), `${op.operationId}: cookie parameter ${parameter.name} is not supported by the router`);
   }
   const schema = follow(model, parameter.schema);
   const array = typeOf(model, schema) === 'array';

@@ -1,8 +1,8 @@
 // Emits `<contract>/types.ts`: one type per component schema, the request and response types of
 // every operation, the `Operations` index the client and router generators read, and the
 // webhook bodies. The type text comes from schema-to-ts, already formatted.
-import type { JsonValue } from '../load.js';
-import type { ContractModel, OperationModel, ParameterModel, ResponseModel } from '../model.js';
+import { ContractError, type JsonValue } from '../load.js';
+import { token, type ContractModel, type OperationModel, type ParameterModel, type ResponseModel } from '../model.js';
 import { banner, pascalCase } from './file.js';
 import type { GeneratedFile } from './file.js';
 import { jsDoc, objectTypeText, type MemberText, propertyKey, schemaToTs, stringLiteral, typeName } from './schema-to-ts.js';
@@ -26,7 +26,11 @@ const fileHeader = `
 export function emitTypes(model: ContractModel): GeneratedFile {
   const declare = new Declarations(model);
   declareSchemas(declare, model);
-  const operations = model.operations.map((op) => declareOperation(declare, model, op));
+  const operations = model.operations.map((op) => {
+    declare.at = `/paths/${token(op.path)}/${op.method}/operationId`;
+    return declareOperation(declare, model, op);
+  });
+  declare.at = '';
   declare.interface(
     'Operations',
     operations.map(({ op, parts }) => ({
@@ -48,11 +52,13 @@ class Declarations {
   /** Declarations as finished text (schema-to-ts indents it). */
   readonly statements: { kind: 'alias' | 'interface'; text: string }[] = [];
   private readonly names = new Set<string>();
+  /** The JSON pointer of what is being declared (a schema, an operationId), for a clash's message. */
+  at = '';
 
   constructor(private readonly model: ContractModel) {}
 
   private claim(name: string): void {
-    if (this.names.has(name)) throw new Error(`${this.model.source}: two types would be named ${name}`);
+    if (this.names.has(name)) throw new ContractError(this.model.source, this.at, `two types would be named ${name}`);
     this.names.add(name);
   }
 
@@ -76,7 +82,8 @@ class Declarations {
 }
 
 function declareSchemas(declare: Declarations, model: ContractModel): void {
-  for (const { name, schema } of model.schemas) {
+  for (const { name, schema, pointer } of model.schemas) {
+    declare.at = pointer;
     const description = typeof schema.description === 'string' ? schema.description : undefined;
     declare.alias(typeName(name), declare.type(schema), description, schema.deprecated === true);
   }

@@ -2,7 +2,7 @@
 // contract covered by a validator, a handler method and a client method, and a CLI whose
 // --check names stale files and whose errors name the file, the JSON pointer and the reason.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,6 +108,23 @@ describe('the generate CLI', () => {
     expect(broken.stderr).toContain(
       'contracts/deposit-v1.openapi.yaml#/components/parameters/DepositStatusFilter/schema/items: $ref "#/components/schemas/NoSuchSchema" does not resolve',
     );
+  });
+
+  // Valid OpenAPI that the generator still cannot use: found after loading, each named like a load error.
+  it.each([
+    { edit: ['operationId: createWidget', 'operationId: create-widget'], says: '#/paths/~1widgets/post/operationId: create-widget is not a JavaScript identifier (it names the validators, the client method and the handler)' },
+    { edit: ['operationId: getWidgetPicture', 'operationId: CreateWidget'], says: '#/paths/~1widgets~1{widget}~1picture/get/operationId: two types would be named CreateWidgetResponses' },
+    { edit: ['    LegacyWidget:', '    Legacy-Widget:\n      type: string\n    Legacy.Widget:'], says: '#/components/schemas/Legacy.Widget: two types would be named LegacyWidget' },
+    { edit: ['      operationId: createWidget', '      operationId: createWidget\n      x-idempotency: { window_seconds: 60 }'], says: '#/paths/~1widgets/post/x-idempotency/header: is required' },
+  ])('names the file, the JSON pointer and the reason for $says, without a stack trace or output', ({ edit, says }) => {
+    mkdirSync(join(scratch, 'edited'), { recursive: true });
+    const file = join(scratch, 'edited', 'widgets.openapi.yaml');
+    const out = join(scratch, 'out-refused');
+    writeFileSync(file, readFileSync(join(repoRoot, 'test/fixtures/contracts/widgets.openapi.yaml'), 'utf8').replace(edit[0]!, edit[1]!));
+    const refused = cli('--contract', file, '--out', out);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toBe(`generate: edited/widgets.openapi.yaml${says}\n`);
+    expect(existsSync(out)).toBe(false);
   });
 
   it('rejects unknown arguments', () => {

@@ -196,7 +196,7 @@ describe('emitTypes on the fixture contract', () => {
   it('refuses a component whose name an operation type also takes', async () => {
     const model = await load('test/fixtures/contracts/widgets.openapi.yaml');
     const clash = { ...model, schemas: [...model.schemas, { name: 'ListWidgetsQuery', pointer: '/x', schema: { type: 'string' } }] };
-    expect(() => emitTypes(clash)).toThrow('test/fixtures/contracts/widgets.openapi.yaml: two types would be named ListWidgetsQuery');
+    expect(() => emitTypes(clash)).toThrow('test/fixtures/contracts/widgets.openapi.yaml#/paths/~1widgets/get/operationId: two types would be named ListWidgetsQuery');
   });
 
   it('names a component called by a reserved word or starting with a digit so that its types.ts compiles', async () => {
