@@ -6,13 +6,14 @@
 // no longer writes are removed (and named by --check): anywhere in generated/, in DIR only inside
 // its own subfolders (generated-leftovers.ts). A contract that does not load exits 1 with the
 // file, the JSON pointer and the reason. This is the only module that writes files.
-import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { contractsPagePath, generate, type ContractSource } from './generate.js';
 import { ContractError } from './load.js';
 import { leftoverFiles } from '../generated-leftovers.js';
+import { unwritableOutput, writeOutput } from '../output-path.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const usage = 'usage: npm run generate [-- [--check] [--contracts DIR | --contract FILE] [--out DIR]]';
@@ -40,6 +41,9 @@ function readArguments(argv: string[]): Arguments | string {
   if (source !== undefined && values.out === undefined) return '--contracts and --contract need --out DIR';
   const missing = source === undefined ? undefined : 'dir' in source ? source.dir : source.file;
   if (missing !== undefined && !existsSync(missing)) return `${missing} does not exist`;
+  // Told before generating, not as a stack trace once the work is done (--check writes nothing).
+  const unwritable = values.check === true ? undefined : unwritableOutput([{ flag: '--out', path: values.out, kind: 'folder' }]);
+  if (unwritable !== undefined) return unwritable;
   return { check: values.check === true, source, out: values.out === undefined ? undefined : resolve(values.out) };
 }
 
@@ -75,8 +79,11 @@ async function main(argv: string[]): Promise<number> {
   for (const path of leftOver) rmSync(join(outDir, path));
   for (const file of files) {
     const target = join(outDir, file.path);
-    mkdirSync(dirname(target), { recursive: true });
-    if (readOrNull(target) !== file.contents) writeFileSync(target, file.contents);
+    const failed = readOrNull(target) === file.contents ? undefined : writeOutput(target, file.contents, true);
+    if (failed !== undefined) {
+      console.error(`generate: ${failed}`);
+      return 1;
+    }
   }
   if (ownFiles && readOrNull(pagePath) !== contractsPage) writeFileSync(pagePath, contractsPage);
   console.log(`generate: ${files.length} files in ${outName}/, ${stale.length} changed (${ms} ms)`);

@@ -76,7 +76,7 @@ describe('the generate CLI', () => {
 
   beforeAll(() => {
     scratch = mkdtempSync(join(tmpdir(), 'exchange-api-kit-generate-'));
-    for (const entry of ['contracts', 'templates', 'generator', 'generated', 'generated-leftovers.ts', 'docs', 'package.json', 'tsconfig.json']) {
+    for (const entry of ['contracts', 'templates', 'generator', 'generated', 'generated-leftovers.ts', 'output-path.ts', 'docs', 'package.json', 'tsconfig.json']) {
       cpSync(join(repoRoot, entry), join(scratch, entry), { recursive: true });
     }
     symlinkSync(join(repoRoot, 'node_modules'), join(scratch, 'node_modules'));
@@ -125,6 +125,15 @@ describe('the generate CLI', () => {
     expect(refused.status).toBe(1);
     expect(refused.stderr).toBe(`generate: edited/widgets.openapi.yaml${says}\n`);
     expect(existsSync(out)).toBe(false);
+  });
+
+  it('refuses an --out that is a file before generating, naming it, without a stack trace', () => {
+    const file = join(scratch, 'not-a-folder');
+    writeFileSync(file, 'mine\n');
+    const refused = cli('--contract', join(repoRoot, 'test/fixtures/contracts/widgets.openapi.yaml'), '--out', file);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/^generate: --out: cannot write \S*not-a-folder: it is a file, not a folder \(usage: [^\n]*\)\n$/);
+    expect(readFileSync(file, 'utf8')).toBe('mine\n');
   });
 
   it('rejects unknown arguments', () => {
