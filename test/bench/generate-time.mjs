@@ -15,7 +15,7 @@ const runsFlag = process.argv.indexOf('--runs');
 const runs = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : 5;
 
 const repoRoot = mkdtempSync(join(tmpdir(), 'bench-generate-'));
-for (const entry of ['contracts', 'templates', 'generator', 'generated', 'generated-leftovers.ts', 'docs', 'package.json', 'tsconfig.json']) {
+for (const entry of ['contracts', 'templates', 'generator', 'generated', 'generated-leftovers.ts', 'output-path.ts', 'docs', 'package.json', 'tsconfig.json']) {
   cpSync(join(projectRoot, entry), join(repoRoot, entry), { recursive: true });
 }
 symlinkSync(join(projectRoot, 'node_modules'), join(repoRoot, 'node_modules'));
